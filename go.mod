@@ -1,0 +1,3 @@
+module megaco
+
+go 1.26.8

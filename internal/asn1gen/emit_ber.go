@@ -1,0 +1,676 @@
+package asn1gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// berGen writes the BER encoders and decoders of every version. Types
+// whose definition (followed through every reference) is the same in
+// several versions share one function.
+type berGen struct {
+	f    *Family
+	w    bytes.Buffer
+	sigs map[string]string // version/name -> signature
+	n    int               // counter for unique local names
+}
+
+// EmitBER writes the generated part of package ber.
+func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
+	g := &berGen{f: f, sigs: map[string]string{}}
+	g.w.WriteString(Header)
+	fmt.Fprintf(&g.w, "package %s\n\nimport \"%s\"\n\n", pkg, modelPkg)
+	for _, t := range f.Types {
+		if t.Kind == KindEnumerated {
+			continue
+		}
+		for _, grp := range g.groups(t) {
+			if err := g.encFunc(t, grp); err != nil {
+				return nil, err
+			}
+			if err := g.decFunc(t, grp); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Entry points per version for the top-level type.
+	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
+	w := &g.w
+	w.WriteString("func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {\nvar err error\nswitch v {\n")
+	for _, v := range f.Versions {
+		tags, err := v.Tags(top)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "case %d:\n", v.N)
+		if err := g.enc(v, top, "(*m)", tags); err != nil {
+			return nil, err
+		}
+	}
+	w.WriteString("default:\nreturn b, encErrorf(\"no schema for version %d\", v)\n}\nreturn b, err\n}\n\n")
+	w.WriteString("func decodeMessage(d *decoder, v int, h header, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	for _, v := range f.Versions {
+		tags, err := v.Tags(top)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "case %d:\nif h.tag != %#x {\nreturn d.unexpected(h, %q)\n}\n", v.N, tags[0].Key(), tags[0].String())
+		if err := g.dec(v, top, "(*m)", tags, "h", "%s"); err != nil {
+			return nil, err
+		}
+	}
+	w.WriteString("default:\nreturn d.errorf(h.off, \"no schema for version %d\", v)\n}\nreturn err\n}\n")
+	out, err := format.Source(g.w.Bytes())
+	if err != nil {
+		return g.w.Bytes(), fmt.Errorf("generated BER code does not parse: %w", err)
+	}
+	return out, nil
+}
+
+// signature renders t in version v with every reference expanded, so two
+// versions encode a type alike exactly when their signatures are equal.
+func (g *berGen) signature(v *Version, t *Type) string {
+	var b strings.Builder
+	var walk func(t *Type, depth int)
+	walk = func(t *Type, depth int) {
+		if t.Tag != nil {
+			fmt.Fprintf(&b, "[%d %d %v]", t.Tag.Class, t.Tag.Number, t.Tag.Explicit)
+		}
+		if t.Kind == KindRef {
+			key := fmt.Sprint(v.N, "/", t.Ref)
+			if s, ok := g.sigs[key]; ok {
+				b.WriteString(s)
+				return
+			}
+			a := v.Module.Lookup(t.Ref)
+			if a == nil || depth > 64 {
+				b.WriteString("?" + t.Ref)
+				return
+			}
+			b.WriteString(t.Ref + "=")
+			walk(a.Type, depth+1)
+			return
+		}
+		b.WriteString(t.Kind.String())
+		for _, r := range []*Range{t.Value, t.Size} {
+			if r != nil {
+				fmt.Fprintf(&b, "(%v)", *r)
+			}
+		}
+		if t.Alphabet != "" {
+			fmt.Fprintf(&b, "FROM%q", t.Alphabet)
+		}
+		for _, nn := range t.Named {
+			fmt.Fprintf(&b, "%s=%d,%v;", nn.Name, nn.Value, nn.Ext)
+		}
+		if t.Extensible {
+			b.WriteString("...")
+		}
+		if t.Elem != nil {
+			b.WriteString(" OF ")
+			walk(t.Elem, depth+1)
+		}
+		for _, c := range t.Components {
+			fmt.Fprintf(&b, "{%s %v %q %v %d ", c.Name, c.Optional, c.Default, c.Ext, c.Group)
+			walk(c.Type, depth+1)
+			b.WriteString("}")
+		}
+	}
+	walk(t, 0)
+	return b.String()
+}
+
+// groups splits the versions of t into sets that share a definition.
+func (g *berGen) groups(t *GoType) [][]int {
+	bySig := map[string][]int{}
+	var order []string
+	for _, vn := range t.Versions() {
+		s := g.signature(g.f.version(vn), t.Defs[vn])
+		if _, ok := bySig[s]; !ok {
+			order = append(order, s)
+		}
+		bySig[s] = append(bySig[s], vn)
+	}
+	var out [][]int
+	for _, s := range order {
+		out = append(out, bySig[s])
+	}
+	return out
+}
+
+func suffix(vs []int) string {
+	s := "V"
+	for _, v := range vs {
+		s += strconv.Itoa(v)
+	}
+	return s
+}
+
+// funcSuffix names the function that handles named type name in version v.
+func (g *berGen) funcSuffix(name string, v int) string {
+	t := g.f.Type(name)
+	for _, grp := range g.groups(t) {
+		for _, x := range grp {
+			if x == v {
+				return suffix(grp)
+			}
+		}
+	}
+	panic("asn1gen: no function for " + name)
+}
+
+func (g *berGen) tmp(prefix string) string {
+	g.n++
+	return fmt.Sprintf("%s%d", prefix, g.n)
+}
+
+// presence returns the condition under which field fl is in the message,
+// and the expression of its value.
+func presence(fl *Field, base string) (cond, value string) {
+	x := base + "." + fl.GoName
+	switch fl.Rep {
+	case RepPointer:
+		return x + " != nil", "(*" + x + ")"
+	case RepOpt:
+		return x + ".Present", x + ".Value"
+	case RepNil:
+		return x + " != nil", x
+	case RepFlag:
+		return x, ""
+	}
+	return "", x
+}
+
+func (g *berGen) encFunc(t *GoType, vs []int) error {
+	v := g.f.version(vs[0])
+	def := t.Defs[v.N]
+	w := &g.w
+	fmt.Fprintf(w, "func append%s%s(b []byte, m *model.%s) ([]byte, error) {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	if t.Kind == KindChoice {
+		w.WriteString("switch m.Kind {\n")
+		for _, fl := range t.Fields {
+			c := fl.In[v.N]
+			fmt.Fprintf(w, "case model.%s_%s:\n", t.Name, fl.GoName)
+			if c == nil {
+				fmt.Fprintf(w, "return b, encErrorf(\"alternative %s is not in version %%d\", %d)\n", fl.Name, v.N)
+				continue
+			}
+			tags, err := v.Tags(c.Type)
+			if err != nil {
+				return err
+			}
+			value := "m." + fl.GoName
+			if fl.Rep == RepPointer {
+				fmt.Fprintf(w, "if %s == nil {\nreturn b, encField(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				value = "(*" + value + ")"
+			}
+			if err := g.enc(v, c.Type, value, tags); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n", fl.Name)
+		}
+		fmt.Fprintf(w, "default:\nreturn b, encErrorf(\"%s: no alternative chosen\")\n}\nreturn b, nil\n}\n\n", t.Name)
+		return nil
+	}
+	// Fields this version does not have must be absent.
+	for _, fl := range t.Fields {
+		if fl.In[v.N] != nil {
+			continue
+		}
+		cond, _ := presence(fl, "m")
+		fmt.Fprintf(w, "if %s {\nreturn b, encField(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
+	}
+	for _, c := range def.Components {
+		fl := fieldOf(t, c.Name)
+		tags, err := v.Tags(c.Type)
+		if err != nil {
+			return err
+		}
+		cond, value := presence(fl, "m")
+		mandatory := !c.Optional && c.Default == ""
+		switch {
+		case fl.Rep == RepFlag:
+			fmt.Fprintf(w, "if %s {\n", cond)
+			if mandatory {
+				// A mandatory NULL is always sent.
+				fmt.Fprintf(w, "}\n{\n")
+			}
+		case cond == "":
+			w.WriteString("{\n")
+		case mandatory:
+			fmt.Fprintf(w, "if !(%s) {\nreturn b, encField(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+		default:
+			fmt.Fprintf(w, "if %s {\n", cond)
+		}
+		if err := g.enc(v, c.Type, value, tags); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n}\n", fl.Name)
+	}
+	w.WriteString("return b, err\n}\n\n")
+	return nil
+}
+
+func fieldOf(t *GoType, name string) *Field {
+	for _, fl := range t.Fields {
+		if fl.Name == name {
+			return fl
+		}
+	}
+	panic("asn1gen: no field " + name)
+}
+
+func quoteTag(t TagSpec) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range t.Bytes() {
+		fmt.Fprintf(&b, "\\x%02x", c)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// sizeCheck emits a check of n against a SIZE constraint.
+func sizeCheck(w *bytes.Buffer, r *Range, n, what string) {
+	if r == nil || r.Extensible {
+		return
+	}
+	var conds []string
+	if r.HasLower && r.Lower > 0 {
+		conds = append(conds, fmt.Sprintf("%s < %d", n, r.Lower))
+	}
+	if r.HasUpper {
+		conds = append(conds, fmt.Sprintf("%s > %d", n, r.Upper))
+	}
+	if len(conds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "if %s {\nerr = sizeError(%s, %s, %d, %d)\n} else\n", strings.Join(conds, " || "), what, n, r.Lower, r.Upper)
+}
+
+// enc emits code that appends the encoding of value (of ASN.1 type t,
+// tagged with tags) to b, leaving any error in err.
+func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
+	w := &g.w
+	r, err := v.Resolve(t)
+	if err != nil {
+		return err
+	}
+	wrappers := tags
+	if r.Kind != KindChoice {
+		wrappers = tags[:len(tags)-1]
+	}
+	var marks []string
+	for _, tag := range wrappers {
+		mk := g.tmp("mk")
+		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\n", quoteTag(tag), mk)
+		marks = append(marks, mk)
+	}
+	var tag string
+	if r.Kind != KindChoice {
+		tag = quoteTag(tags[len(tags)-1])
+	}
+	name := g.f.named[r]
+	switch r.Kind {
+	case KindInteger:
+		goT, _ := g.f.GoTypeOf(v, r)
+		rangeCheck(w, r.Value, value, goT)
+		if goT == "uint32" {
+			fmt.Fprintf(w, "{\nb = appendUint(b, %s, uint64(%s))\n}\n", tag, value)
+		} else {
+			fmt.Fprintf(w, "{\nb = appendInt(b, %s, int64(%s))\n}\n", tag, value)
+		}
+	case KindEnumerated:
+		if !r.Extensible {
+			fmt.Fprintf(w, "if !valid%s(int64(%s)) {\nerr = encErrorf(\"value %%d is not in %s\", int64(%s))\n} else ", enumFuncName(r), value, name, value)
+			g.needEnum(r)
+		}
+		fmt.Fprintf(w, "{\nb = appendInt(b, %s, int64(%s))\n}\n", tag, value)
+	case KindBoolean:
+		fmt.Fprintf(w, "b = appendBool(b, %s, %s)\n", tag, value)
+	case KindNull:
+		fmt.Fprintf(w, "b = append(b, %s...)\nb = append(b, 0)\n", tag)
+	case KindOctetString:
+		sizeCheck(w, r.Size, "len("+value+")", `"octets"`)
+		fmt.Fprintf(w, "{\nb = appendBytes(b, %s, %s)\n}\n", tag, value)
+	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
+		sizeCheck(w, r.Size, "len("+value+")", `"characters"`)
+		if r.Alphabet != "" {
+			fmt.Fprintf(w, "if !inAlphabet(%s, %q) {\nerr = encErrorf(\"character not in %q\")\n} else ", value, r.Alphabet, r.Alphabet)
+		} else if r.Kind == KindIA5String {
+			fmt.Fprintf(w, "if !isIA5(%s) {\nerr = encErrorf(\"not an IA5String: %%q\", %s)\n} else ", value, value)
+		}
+		fmt.Fprintf(w, "{\nb = appendString(b, %s, %s)\n}\n", tag, value)
+	case KindBitString:
+		sizeCheck(w, r.Size, value+".EncLen()", `"bits"`)
+		fmt.Fprintf(w, "{\nb = appendBits(b, %s, %s)\n}\n", tag, value)
+	case KindObjectIdentifier:
+		fmt.Fprintf(w, "b, err = appendOID(b, %s, %s)\n", tag, value)
+	case KindSequence, KindSet:
+		mk := g.tmp("mk")
+		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nb, err = append%s%s(b, &%s)\nb = endLen(b, %s)\n",
+			tag, mk, name, g.funcSuffix(name, v.N), value, mk)
+	case KindChoice:
+		fmt.Fprintf(w, "b, err = append%s%s(b, &%s)\n", name, g.funcSuffix(name, v.N), value)
+	case KindSequenceOf, KindSetOf:
+		mk, i := g.tmp("mk"), g.tmp("i")
+		etags, err := v.Tags(r.Elem)
+		if err != nil {
+			return err
+		}
+		sizeCheck(w, r.Size, "len("+value+")", `"elements"`)
+		fmt.Fprintf(w, "{\nb = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nfor %s := range %s {\n", tag, mk, i, value)
+		if err := g.enc(v, r.Elem, value+"["+i+"]", etags); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "if err != nil {\nerr = encIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
+	default:
+		return fmt.Errorf("BER: %s is not supported", r.Kind)
+	}
+	for i := len(marks) - 1; i >= 0; i-- {
+		fmt.Fprintf(w, "b = endLen(b, %s)\n", marks[i])
+	}
+	return nil
+}
+
+func rangeCheck(w *bytes.Buffer, r *Range, value, goT string) {
+	if r == nil || r.Extensible {
+		return
+	}
+	var conds []string
+	if r.HasLower && !(goT == "uint32" && r.Lower == 0) {
+		conds = append(conds, fmt.Sprintf("int64(%s) < %d", value, r.Lower))
+	}
+	if r.HasUpper && !(goT == "uint32" && r.Upper == 0xFFFFFFFF) {
+		conds = append(conds, fmt.Sprintf("int64(%s) > %d", value, r.Upper))
+	}
+	if len(conds) > 0 {
+		fmt.Fprintf(w, "if %s {\nerr = rangeError(int64(%s), %d, %d)\n} else ", strings.Join(conds, " || "), value, r.Lower, r.Upper)
+	}
+}
+
+// Enumeration validity checks are emitted once per distinct value set.
+var enumFuncs = map[string][]int64{}
+
+func enumFuncName(r *Type) string {
+	vals := make([]string, 0, len(r.Named))
+	for _, nn := range r.Named {
+		vals = append(vals, strconv.FormatInt(nn.Value, 10))
+	}
+	sort.Strings(vals)
+	return "Enum" + strings.Join(vals, "_")
+}
+
+func (g *berGen) needEnum(r *Type) {
+	name := enumFuncName(r)
+	if _, ok := enumFuncs[name]; ok {
+		return
+	}
+	var vals []int64
+	for _, nn := range r.Named {
+		vals = append(vals, nn.Value)
+	}
+	enumFuncs[name] = vals
+}
+
+// EmitEnumChecks writes the validity functions collected while emitting.
+func EmitEnumChecks(pkg string) ([]byte, error) {
+	var w bytes.Buffer
+	w.WriteString(Header)
+	fmt.Fprintf(&w, "package %s\n\n", pkg)
+	var names []string
+	for n := range enumFuncs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		var vals []string
+		for _, v := range enumFuncs[n] {
+			vals = append(vals, strconv.FormatInt(v, 10))
+		}
+		fmt.Fprintf(&w, "func valid%s(v int64) bool {\nswitch v {\ncase %s:\nreturn true\n}\nreturn false\n}\n\n", n, strings.Join(vals, ", "))
+	}
+	return format.Source(w.Bytes())
+}
+
+func (g *berGen) decFunc(t *GoType, vs []int) error {
+	v := g.f.version(vs[0])
+	def := t.Defs[v.N]
+	w := &g.w
+	fmt.Fprintf(w, "func decode%s%s(d *decoder, h header, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	if t.Kind == KindChoice {
+		w.WriteString("switch h.tag {\n")
+		for _, c := range def.Components {
+			fl := fieldOf(t, c.Name)
+			tags, err := v.Tags(c.Type)
+			if err != nil {
+				return err
+			}
+			if len(tags) == 0 {
+				return fmt.Errorf("%s.%s: an untagged CHOICE inside a CHOICE is not supported", t.Name, c.Name)
+			}
+			fmt.Fprintf(w, "case %#x: // %s\nm.Kind = model.%s_%s\n", tags[0].Key(), tags[0], t.Name, fl.GoName)
+			target := "m." + fl.GoName
+			switch {
+			case fl.GoType == "struct{}":
+				target = ""
+			case fl.Rep == RepPointer:
+				fmt.Fprintf(w, "%s = new(%s)\n", target, g.f.qualify(fl.GoType, "model."))
+				target = "(*" + target + ")"
+			}
+			if err := g.dec(v, c.Type, target, tags, "h", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+				return err
+			}
+		}
+		what := "alternative"
+		if def.Extensible {
+			what = "extension alternative"
+		}
+		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(h, %q, %q)\n}\nreturn err\n}\n\n", what, t.Name)
+		return nil
+	}
+	if len(def.Components) > 64 {
+		return fmt.Errorf("%s has more than 64 components", t.Name)
+	}
+	w.WriteString("if err = d.enter(h); err != nil {\nreturn err\n}\n")
+	if len(def.Components) > 0 {
+		w.WriteString("var seen uint64\n")
+	}
+	w.WriteString("for off := h.start; off < h.end; {\ne, err := d.header(off, h.end)\nif err != nil {\nreturn err\n}\n")
+	if len(def.Components) > 0 {
+		w.WriteString("switch e.tag {\n")
+	} else {
+		w.WriteString("switch {\n")
+	}
+	var mandatory uint64
+	for i, c := range def.Components {
+		fl := fieldOf(t, c.Name)
+		tags, err := v.Tags(c.Type)
+		if err != nil {
+			return err
+		}
+		if len(tags) == 0 {
+			return fmt.Errorf("%s.%s: an untagged CHOICE component is not supported", t.Name, c.Name)
+		}
+		if !c.Optional && c.Default == "" {
+			mandatory |= 1 << i
+		}
+		fmt.Fprintf(w, "case %#x: // %s %s\n", tags[0].Key(), tags[0], c.Name)
+		if def.Kind == KindSequence {
+			// In a SEQUENCE each component comes after the ones before it.
+			fmt.Fprintf(w, "if seen>>%d != 0 {\nreturn d.errorf(e.off, \"%s: duplicate or out of order\")\n}\n", i, c.Name)
+		} else {
+			fmt.Fprintf(w, "if seen&(1<<%d) != 0 {\nreturn d.errorf(e.off, \"%s: duplicate\")\n}\n", i, c.Name)
+		}
+		fmt.Fprintf(w, "seen |= 1 << %d\n", i)
+		target := "m." + fl.GoName
+		switch fl.Rep {
+		case RepPointer:
+			fmt.Fprintf(w, "%s = new(%s)\n", target, g.f.qualify(fl.GoType, "model."))
+			target = "(*" + target + ")"
+		case RepOpt:
+			fmt.Fprintf(w, "%s.Present = true\n", target)
+			target += ".Value"
+		case RepFlag:
+			fmt.Fprintf(w, "%s = true\n", target)
+			target = ""
+		}
+		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+			return err
+		}
+	}
+	w.WriteString("default:\n")
+	if def.Extensible || v.Module.ExtImplied {
+		w.WriteString("// An extension this version does not know: skipped.\n")
+	} else {
+		fmt.Fprintf(w, "return d.unexpected(e, %q)\n", "a component of "+t.Name)
+	}
+	w.WriteString("}\noff = e.next\n}\n")
+	if mandatory != 0 {
+		fmt.Fprintf(w, "if seen&%#x != %#x {\n", mandatory, mandatory)
+		for i, c := range def.Components {
+			if mandatory&(1<<i) != 0 {
+				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nreturn d.missing(h, %q)\n}\n", i, c.Name)
+			}
+		}
+		w.WriteString("}\n")
+	}
+	w.WriteString("d.leave()\nreturn err\n}\n\n")
+	return nil
+}
+
+// dec emits code that decodes the element described by header variable
+// hv (whose first tag the caller matched) into target (of ASN.1 type t),
+// leaving any error in err. An empty target discards a NULL.
+func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret string) error {
+	w := &g.w
+	fail := "return " + fmt.Sprintf(ret, "err")
+	r, err := v.Resolve(t)
+	if err != nil {
+		return err
+	}
+	// Unwrap explicit tags: each wrapper holds exactly one element.
+	nw := len(tags) - 1
+	if r.Kind == KindChoice {
+		nw = len(tags)
+	}
+	for i := 0; i < nw; i++ {
+		inner := g.tmp("h")
+		want := ""
+		if i+1 < len(tags) {
+			want = fmt.Sprintf("%#x", tags[i+1].Key())
+		} else {
+			want = "anyTag"
+		}
+		fmt.Fprintf(w, "%s, err := d.explicit(%s, %s)\nif err != nil {\n%s\n}\n", inner, hv, want, fail)
+		hv = inner
+	}
+	name := g.f.named[r]
+	switch r.Kind {
+	case KindInteger:
+		goT, _ := g.f.GoTypeOf(v, r)
+		lo, hi := "minInt", "maxInt"
+		if r.Value != nil && !r.Value.Extensible {
+			if r.Value.HasLower {
+				lo = strconv.FormatInt(r.Value.Lower, 10)
+			}
+			if r.Value.HasUpper {
+				hi = strconv.FormatInt(r.Value.Upper, 10)
+			}
+		}
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, err := d.integer(%s, %s, %s)\nif err != nil {\n%s\n}\n%s = %s(%s)\n", x, hv, lo, hi, fail, target, goT, x)
+	case KindEnumerated:
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, err := d.integer(%s, minInt, maxInt)\nif err != nil {\n%s\n}\n", x, hv, fail)
+		if !r.Extensible {
+			g.needEnum(r)
+			fmt.Fprintf(w, "if !valid%s(%s) {\nreturn %s\n}\n", enumFuncName(r), x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d is not a value of %s\", %s)", hv, name, x)))
+		} else {
+			fmt.Fprintf(w, "if %s < -1<<31 || %s >= 1<<31 {\nreturn %s\n}\n", x, x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"enumeration value %%d out of range\", %s)", hv, x)))
+		}
+		fmt.Fprintf(w, "%s = model.%s(%s)\n", target, name, x)
+	case KindBoolean:
+		fmt.Fprintf(w, "if %s, err = d.boolean(%s); err != nil {\n%s\n}\n", target, hv, fail)
+	case KindNull:
+		fmt.Fprintf(w, "if err = d.null(%s); err != nil {\n%s\n}\n", hv, fail)
+	case KindOctetString:
+		fmt.Fprintf(w, "if %s, err = d.octets(%s); err != nil {\n%s\n}\n", target, hv, fail)
+		g.decSize(r.Size, "len("+target+")", hv, "octets", ret)
+	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
+		alpha := r.Alphabet
+		if alpha == "" && r.Kind == KindIA5String {
+			alpha = "ia5"
+		}
+		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, hv, alpha, fail)
+		g.decSize(r.Size, "len("+target+")", hv, "characters", ret)
+	case KindBitString:
+		fmt.Fprintf(w, "if %s, err = d.bits(%s); err != nil {\n%s\n}\n", target, hv, fail)
+		g.decSize(r.Size, target+".Len", hv, "bits", ret)
+	case KindObjectIdentifier:
+		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
+	case KindSequence, KindSet, KindChoice:
+		fmt.Fprintf(w, "if err = decode%s%s(d, %s, &%s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), hv, target, fail)
+	case KindSequenceOf, KindSetOf:
+		etags, err := v.Tags(r.Elem)
+		if err != nil {
+			return err
+		}
+		er, err := v.Resolve(r.Elem)
+		if err != nil {
+			return err
+		}
+		egoT, err := g.f.GoTypeOf(v, r.Elem)
+		if err != nil {
+			return err
+		}
+		egoT = g.f.qualify(egoT, "model.")
+		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
+		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
+		g.decSize(r.Size, n, hv, "elements", ret)
+		fmt.Fprintf(w, "%s = make([]%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, egoT, n, i, off, hv, i, n, i)
+		fmt.Fprintf(w, "%s, err := d.header(%s, %s.end)\nif err != nil {\n%s\n}\n", e, off, hv, fail)
+		if er.Kind != KindChoice || len(etags) > 0 {
+			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
+		}
+		// Errors inside the element get its index.
+		fmt.Fprintf(w, "if err := func() error {\nvar err error\n")
+		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, "%s"); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "decIndex(err, "+i+")"), off, e)
+	default:
+		return fmt.Errorf("BER: %s is not supported", r.Kind)
+	}
+	return nil
+}
+
+// qualify prefixes the named types in a Go type expression with pkg.
+func (f *Family) qualify(goT, pkg string) string {
+	base := strings.TrimLeft(goT, "[]")
+	prefix := goT[:len(goT)-len(base)]
+	if f.byName[base] != nil || base == "BitString" || base == "ObjectIdentifier" {
+		return prefix + pkg + base
+	}
+	return goT
+}
+
+func (g *berGen) decSize(r *Range, n, hv, what, ret string) {
+	if r == nil || r.Extensible {
+		return
+	}
+	var conds []string
+	if r.HasLower && r.Lower > 0 {
+		conds = append(conds, fmt.Sprintf("%s < %d", n, r.Lower))
+	}
+	if r.HasUpper {
+		conds = append(conds, fmt.Sprintf("%s > %d", n, r.Upper))
+	}
+	if len(conds) > 0 {
+		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", strings.Join(conds, " || "), fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d %s, want %d..%d\", %s)", hv, what, r.Lower, r.Upper, n)))
+	}
+}

@@ -1,0 +1,53 @@
+package asn1gen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ModuleFiles are the schema inputs, one per protocol version, relative
+// to the repository root.
+var ModuleFiles = map[int]string{
+	1: "api/asn1/MEDIA-GATEWAY-CONTROL-v1.asn",
+	2: "api/asn1/MEDIA-GATEWAY-CONTROL-v2.asn",
+	3: "api/asn1/MEDIA-GATEWAY-CONTROL-v3.asn",
+}
+
+// LoadFamily parses the modules under root.
+func LoadFamily(root string) (*Family, error) {
+	var vs []*Version
+	for n := 1; n <= 3; n++ {
+		path := filepath.Join(root, ModuleFiles[n])
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		m, err := Parse(ModuleFiles[n], src)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, &Version{N: n, Module: m})
+	}
+	return NewFamily(vs...)
+}
+
+// Generate returns every generated file (path relative to root -> content).
+func Generate(root string) (map[string][]byte, error) {
+	f, err := LoadFamily(root)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	if out["internal/model/model_gen.go"], err = f.EmitModel("model"); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	enumFuncs = map[string][]int64{}
+	if out["internal/codec/ber/ber_gen.go"], err = f.EmitBER("ber", "megaco/internal/model"); err != nil {
+		return nil, fmt.Errorf("ber: %w", err)
+	}
+	if out["internal/codec/ber/enum_gen.go"], err = EmitEnumChecks("ber"); err != nil {
+		return nil, fmt.Errorf("ber enums: %w", err)
+	}
+	return out, nil
+}

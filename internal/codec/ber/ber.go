@@ -1,0 +1,143 @@
+// Package ber is the ASN.1 BER codec of H.248.1 (Annex A), versions 1 to
+// 3. The per-type encoders and decoders in ber_gen.go are generated from
+// the ASN.1 modules; this file holds the entry points.
+//
+// Decoding accepts everything X.690 allows a BER sender (indefinite
+// lengths, long-form lengths, segmented strings, unknown extensions);
+// encoding writes definite, minimal lengths as Erlang/OTP's encoder does,
+// so a message decoded from OTP's BER re-encodes to the same bytes.
+package ber
+
+import (
+	"megaco/internal/model"
+)
+
+// Options tune a decode or an encode.
+type Options struct {
+	// Version forces the schema (1, 2 or 3). Zero reads it from the
+	// message (decode) or from its Mess.Version field (encode).
+	Version int
+	// Limits bound a decode; the zero value means DefaultLimits.
+	Limits Limits
+}
+
+// PeekVersion reads the protocol version from an encoded MegacoMessage
+// without decoding the rest: it is the first component of Message in
+// every version's schema.
+func PeekVersion(data []byte) (int, error) {
+	d := &decoder{data: data, lim: DefaultLimits}
+	h, err := d.header(0, len(data))
+	if err != nil {
+		return 0, err
+	}
+	if h.tag != 16 || !h.cons {
+		return 0, d.unexpected(h, "[UNIVERSAL 16] (MegacoMessage)")
+	}
+	off := h.start
+	e, err := d.header(off, h.end)
+	if err != nil {
+		return 0, err
+	}
+	if e.tag == 2<<30|0 { // authHeader
+		if e, err = d.header(e.next, h.end); err != nil {
+			return 0, err
+		}
+	}
+	if e.tag != 2<<30|1 || !e.cons {
+		return 0, decField(d.unexpected(e, "[1] (mess)"), "mess")
+	}
+	v, err := d.header(e.start, e.end)
+	if err != nil {
+		return 0, decField(err, "mess")
+	}
+	if v.tag != 2<<30|0 {
+		return 0, decField(decField(d.unexpected(v, "[0]"), "version"), "mess")
+	}
+	n, err := d.integer(v, 0, 99)
+	if err != nil {
+		return 0, decField(decField(err, "version"), "mess")
+	}
+	return int(n), nil
+}
+
+// Decode decodes one MegacoMessage. The message keeps references into a
+// private copy of data, never into data itself.
+func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
+	lim := opts.Limits
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	if len(data) > lim.MaxSize {
+		return nil, &Error{Offset: 0, Msg: "message of " + itoa(len(data)) + " bytes exceeds the limit of " + itoa(lim.MaxSize)}
+	}
+	v := opts.Version
+	if v == 0 {
+		var err error
+		if v, err = PeekVersion(data); err != nil {
+			return nil, err
+		}
+		if v < 1 || v > 3 {
+			return nil, &Error{Offset: 0, path: []string{"version", "mess"}, Msg: "unsupported protocol version " + itoa(v) + " (1..3)"}
+		}
+	}
+	own := make([]byte, len(data))
+	copy(own, data)
+	d := &decoder{data: own, lim: lim}
+	h, err := d.header(0, len(own))
+	if err != nil {
+		return nil, err
+	}
+	if h.next != len(own) {
+		return nil, d.errorf(h.next, "%d bytes after the message", len(own)-h.next)
+	}
+	m := new(model.MegacoMessage)
+	if err := decodeMessage(d, v, h, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Append appends the encoding of m to b.
+func Append(b []byte, m *model.MegacoMessage, opts Options) ([]byte, error) {
+	v := opts.Version
+	if v == 0 {
+		v = int(m.Mess.Version)
+	}
+	if v < 1 || v > 3 {
+		return b, encField(encField(encErrorf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	}
+	return appendMessage(b, v, m)
+}
+
+// Codec is the BER codec behind the common codec interface.
+type Codec struct{ Options Options }
+
+// Decode implements the codec interface.
+func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) { return Decode(data, c.Options) }
+
+// Append implements the codec interface.
+func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
+	return Append(b, m, c.Options)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,621 @@
+package ber
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"megaco/internal/model"
+)
+
+// Error is a BER encode or decode failure. Offset is the byte offset in
+// the input where decoding failed (-1 when encoding); Path names the
+// field, outermost first, e.g. "mess.messageBody.transactions[0]".
+type Error struct {
+	Offset int
+	Msg    string
+	path   []string // innermost first: built while unwinding
+}
+
+// Path renders the field path.
+func (e *Error) Path() string {
+	var b strings.Builder
+	for i := len(e.path) - 1; i >= 0; i-- {
+		p := e.path[i]
+		if b.Len() > 0 && p[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("ber: ")
+	if e.Offset >= 0 {
+		b.WriteString("offset ")
+		b.WriteString(strconv.Itoa(e.Offset))
+		b.WriteString(": ")
+	} else {
+		b.WriteString("encode: ")
+	}
+	if p := e.Path(); p != "" {
+		b.WriteString(p)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func wrap(err error, seg string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.path = append(e.path, seg)
+		return e
+	}
+	return err
+}
+
+func decField(err error, name string) error { return wrap(err, name) }
+func encField(err error, name string) error { return wrap(err, name) }
+func decIndex(err error, i int) error       { return wrap(err, "["+strconv.Itoa(i)+"]") }
+func encIndex(err error, i int) error       { return wrap(err, "["+strconv.Itoa(i)+"]") }
+
+func encErrorf(format string, args ...any) error {
+	return &Error{Offset: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func sizeError(what string, n, lo, hi int) error {
+	return encErrorf("%d %s, want %d..%d", n, what, lo, hi)
+}
+
+func rangeError(v, lo, hi int64) error {
+	return encErrorf("value %d out of range %d..%d", v, lo, hi)
+}
+
+// Limits bound the work and memory a decode may take, whatever the input.
+type Limits struct {
+	MaxSize     int // total input bytes
+	MaxDepth    int // nesting of constructed elements
+	MaxElements int // TLV elements in the whole message
+}
+
+// DefaultLimits fit real Megaco traffic (a message is at most a few
+// kilobytes over UDP, tens over TCP) with a wide margin.
+var DefaultLimits = Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1 << 17}
+
+const (
+	minInt = math.MinInt64
+	maxInt = math.MaxInt64
+	anyTag = ^uint32(0)
+)
+
+// header is one decoded identifier and length. tag packs the class in
+// the top two bits and the tag number below (the constructed bit apart).
+type header struct {
+	tag        uint32
+	cons       bool
+	off        int // offset of the identifier octet
+	start, end int // contents
+	next       int // offset after the element (after the end-of-contents octets if any)
+}
+
+type decoder struct {
+	data  []byte
+	lim   Limits
+	depth int
+	elems int
+}
+
+func (d *decoder) errorf(off int, format string, args ...any) error {
+	return &Error{Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+func tagString(tag uint32) string {
+	cls := [...]string{"UNIVERSAL ", "APPLICATION ", "", "PRIVATE "}[tag>>30]
+	return "[" + cls + strconv.Itoa(int(tag&(1<<30-1))) + "]"
+}
+
+func (d *decoder) unexpected(h header, want string) error {
+	return d.errorf(h.off, "unexpected tag %s, want %s", tagString(h.tag), want)
+}
+
+func (d *decoder) unknownAlternative(h header, what, typ string) error {
+	return d.errorf(h.off, "unknown %s %s of %s", what, tagString(h.tag), typ)
+}
+
+func (d *decoder) missing(h header, name string) error {
+	return d.errorf(h.off, "mandatory component %s is missing", name)
+}
+
+// header reads the identifier and length octets at off; the element must
+// end by end.
+func (d *decoder) header(off, end int) (header, error) {
+	h := header{off: off}
+	d.elems++
+	if d.elems > d.lim.MaxElements {
+		return h, d.errorf(off, "more than %d elements", d.lim.MaxElements)
+	}
+	p := off
+	if p >= end {
+		return h, d.errorf(p, "truncated: identifier expected")
+	}
+	b := d.data[p]
+	p++
+	h.cons = b&0x20 != 0
+	num := uint32(b & 0x1f)
+	if num == 0x1f {
+		num = 0
+		for i := 0; ; i++ {
+			if p >= end {
+				return h, d.errorf(p, "truncated tag number")
+			}
+			c := d.data[p]
+			p++
+			if i == 0 && c == 0x80 {
+				return h, d.errorf(p-1, "tag number with a leading zero septet")
+			}
+			if i >= 4 {
+				return h, d.errorf(p-1, "tag number too large")
+			}
+			num = num<<7 | uint32(c&0x7f)
+			if c&0x80 == 0 {
+				break
+			}
+		}
+	}
+	h.tag = uint32(b>>6)<<30 | num
+	if p >= end {
+		return h, d.errorf(p, "truncated: length expected")
+	}
+	l := int(d.data[p])
+	p++
+	switch {
+	case l < 0x80:
+	case l == 0x80:
+		if !h.cons {
+			return h, d.errorf(p-1, "indefinite length on a primitive element")
+		}
+		h.start = p
+		eoc, err := d.findEOC(p, end, 0)
+		if err != nil {
+			return h, err
+		}
+		h.end, h.next = eoc, eoc+2
+		return h, nil
+	case l == 0xff:
+		return h, d.errorf(p-1, "reserved length octet 0xff")
+	default:
+		n := l & 0x7f
+		if n > 4 {
+			// Leading zero octets are legal BER; more than four
+			// significant ones cannot fit any input we accept.
+			for n > 4 && p < end && d.data[p] == 0 {
+				p++
+				n--
+			}
+			if n > 4 {
+				return h, d.errorf(p-1, "length of %d octets is too large", n)
+			}
+		}
+		if end-p < n {
+			return h, d.errorf(p, "truncated length")
+		}
+		l = 0
+		for i := 0; i < n; i++ {
+			l = l<<8 | int(d.data[p])
+			p++
+		}
+	}
+	if l > end-p {
+		return h, d.errorf(off, "length %d exceeds the %d bytes left", l, end-p)
+	}
+	h.start, h.end, h.next = p, p+l, p+l
+	return h, nil
+}
+
+// findEOC returns the offset of the end-of-contents octets that close an
+// indefinite-length element whose contents start at off.
+func (d *decoder) findEOC(off, end, depth int) (int, error) {
+	if d.depth+depth >= d.lim.MaxDepth {
+		return 0, d.errorf(off, "nesting deeper than %d", d.lim.MaxDepth)
+	}
+	for {
+		if off+1 < end && d.data[off] == 0 && d.data[off+1] == 0 {
+			return off, nil
+		}
+		if off >= end {
+			return 0, d.errorf(off, "missing end-of-contents octets")
+		}
+		h, err := d.header(off, end)
+		if err != nil {
+			return 0, err
+		}
+		off = h.next
+	}
+}
+
+// enter starts decoding the contents of a constructed element.
+func (d *decoder) enter(h header) error {
+	if !h.cons {
+		return d.errorf(h.off, "primitive encoding of a constructed type")
+	}
+	d.depth++
+	if d.depth > d.lim.MaxDepth {
+		return d.errorf(h.off, "nesting deeper than %d", d.lim.MaxDepth)
+	}
+	return nil
+}
+
+func (d *decoder) leave() { d.depth-- }
+
+// explicit reads the single element inside an explicit tag.
+func (d *decoder) explicit(h header, want uint32) (header, error) {
+	if !h.cons {
+		return h, d.errorf(h.off, "primitive encoding of an explicit tag")
+	}
+	e, err := d.header(h.start, h.end)
+	if err != nil {
+		return e, err
+	}
+	if want != anyTag && e.tag != want {
+		return e, d.unexpected(e, tagString(want))
+	}
+	if e.next != h.end {
+		return e, d.errorf(e.next, "trailing data inside an explicit tag")
+	}
+	return e, nil
+}
+
+// count returns the number of elements in h's contents.
+func (d *decoder) count(h header) (int, error) {
+	if err := d.enter(h); err != nil {
+		return 0, err
+	}
+	defer d.leave()
+	n := 0
+	for off := h.start; off < h.end; n++ {
+		e, err := d.header(off, h.end)
+		if err != nil {
+			return 0, err
+		}
+		off = e.next
+	}
+	d.elems -= n // they are counted again when decoded
+	return n, nil
+}
+
+func (d *decoder) primitive(h header) error {
+	if h.cons {
+		return d.errorf(h.off, "constructed encoding of a primitive type")
+	}
+	return nil
+}
+
+// integer decodes an INTEGER (or ENUMERATED) within lo..hi.
+func (d *decoder) integer(h header, lo, hi int64) (int64, error) {
+	if err := d.primitive(h); err != nil {
+		return 0, err
+	}
+	c := d.data[h.start:h.end]
+	if len(c) == 0 {
+		return 0, d.errorf(h.off, "empty integer")
+	}
+	// Redundant leading octets are tolerated (a lenient reader), but the
+	// value must fit 64 bits.
+	for len(c) > 1 && (c[0] == 0 && c[1]&0x80 == 0 || c[0] == 0xff && c[1]&0x80 != 0) {
+		c = c[1:]
+	}
+	if len(c) > 8 && !(len(c) == 9 && c[0] == 0) {
+		return 0, d.errorf(h.start, "integer of %d octets is too large", len(c))
+	}
+	if len(c) == 9 {
+		// An unsigned value above MaxInt64: only a range up to maxInt
+		// could want it, and none does.
+		return 0, d.errorf(h.start, "integer out of range %d..%d", lo, hi)
+	}
+	v := int64(int8(c[0]))
+	for _, x := range c[1:] {
+		v = v<<8 | int64(x)
+	}
+	if v < lo || v > hi {
+		return 0, d.errorf(h.start, "value %d out of range %d..%d", v, lo, hi)
+	}
+	return v, nil
+}
+
+func (d *decoder) boolean(h header) (bool, error) {
+	if err := d.primitive(h); err != nil {
+		return false, err
+	}
+	if h.end-h.start != 1 {
+		return false, d.errorf(h.off, "BOOLEAN of %d octets", h.end-h.start)
+	}
+	return d.data[h.start] != 0, nil
+}
+
+func (d *decoder) null(h header) error {
+	if err := d.primitive(h); err != nil {
+		return err
+	}
+	if h.end != h.start {
+		return d.errorf(h.off, "NULL with %d octets of contents", h.end-h.start)
+	}
+	return nil
+}
+
+// octets returns the contents of an OCTET STRING. A primitive one is a
+// sub-slice of the decoder's private copy of the input; a constructed
+// (segmented) one is joined into a new slice.
+func (d *decoder) octets(h header) ([]byte, error) {
+	if !h.cons {
+		return d.data[h.start:h.end:h.end], nil
+	}
+	var out []byte
+	err := d.segments(h, &out)
+	if out == nil {
+		out = []byte{}
+	}
+	return out, err
+}
+
+func (d *decoder) segments(h header, out *[]byte) error {
+	if err := d.enter(h); err != nil {
+		return err
+	}
+	for off := h.start; off < h.end; {
+		e, err := d.header(off, h.end)
+		if err != nil {
+			return err
+		}
+		if e.tag != 4 {
+			return d.unexpected(e, "an OCTET STRING segment")
+		}
+		if e.cons {
+			if err := d.segments(e, out); err != nil {
+				return err
+			}
+		} else {
+			*out = append(*out, d.data[e.start:e.end]...)
+		}
+		off = e.next
+	}
+	d.leave()
+	return nil
+}
+
+// str decodes a character string. alphabet "ia5" accepts 0..127; any
+// other non-empty value is the permitted alphabet.
+func (d *decoder) str(h header, alphabet string) (string, error) {
+	b, err := d.octets(h)
+	if err != nil {
+		return "", err
+	}
+	switch alphabet {
+	case "":
+	case "ia5":
+		for i, c := range b {
+			if c > 0x7f {
+				return "", d.errorf(h.start+i, "byte 0x%02x is not IA5", c)
+			}
+		}
+	default:
+		for i, c := range b {
+			if strings.IndexByte(alphabet, c) < 0 {
+				return "", d.errorf(h.start+i, "character %q is not permitted", c)
+			}
+		}
+	}
+	if len(b) == 0 {
+		return "", nil
+	}
+	// The decoder owns its copy of the input and never changes it, so the
+	// string can share its memory.
+	return unsafe.String(&b[0], len(b)), nil
+}
+
+func (d *decoder) bits(h header) (model.BitString, error) {
+	var bs model.BitString
+	if err := d.primitive(h); err != nil {
+		return bs, err
+	}
+	c := d.data[h.start:h.end]
+	if len(c) == 0 {
+		return bs, d.errorf(h.off, "BIT STRING without the unused-bits octet")
+	}
+	unused := int(c[0])
+	if unused > 7 || len(c) == 1 && unused != 0 {
+		return bs, d.errorf(h.start, "BIT STRING with %d unused bits", unused)
+	}
+	n := (len(c)-1)*8 - unused
+	if n > 64 {
+		return bs, d.errorf(h.start, "BIT STRING of %d bits, at most 64 supported", n)
+	}
+	for i := 0; i < n; i++ {
+		if c[1+i/8]&(0x80>>(i%8)) != 0 {
+			bs.Bits |= 1 << i
+		}
+	}
+	bs.Len = n
+	return bs, nil
+}
+
+func (d *decoder) oid(h header) (model.ObjectIdentifier, error) {
+	if err := d.primitive(h); err != nil {
+		return nil, err
+	}
+	c := d.data[h.start:h.end]
+	if len(c) == 0 {
+		return nil, d.errorf(h.off, "empty OBJECT IDENTIFIER")
+	}
+	var out model.ObjectIdentifier
+	var v uint64
+	for i, x := range c {
+		if v == 0 && x == 0x80 {
+			return nil, d.errorf(h.start+i, "OBJECT IDENTIFIER arc with a leading zero septet")
+		}
+		if v > math.MaxUint64>>7 {
+			return nil, d.errorf(h.start+i, "OBJECT IDENTIFIER arc too large")
+		}
+		v = v<<7 | uint64(x&0x7f)
+		if x&0x80 != 0 {
+			if i == len(c)-1 {
+				return nil, d.errorf(h.start+i, "truncated OBJECT IDENTIFIER")
+			}
+			continue
+		}
+		if len(out) == 0 {
+			first := min(v/40, 2)
+			out = append(out, first, v-first*40)
+		} else {
+			out = append(out, v)
+		}
+		v = 0
+	}
+	return out, nil
+}
+
+// endLen writes the length of the contents that follow the placeholder
+// octet at mark, moving them when the length needs the long form.
+func endLen(b []byte, mark int) []byte {
+	n := len(b) - mark - 1
+	if n < 0x80 {
+		b[mark] = byte(n)
+		return b
+	}
+	k := (bits.Len(uint(n)) + 7) / 8
+	b = append(b, make([]byte, k)...)
+	copy(b[mark+1+k:], b[mark+1:mark+1+n])
+	b[mark] = 0x80 | byte(k)
+	for i := 0; i < k; i++ {
+		b[mark+k-i] = byte(n >> (8 * i))
+	}
+	return b
+}
+
+func appendLen(b []byte, n int) []byte {
+	if n < 0x80 {
+		return append(b, byte(n))
+	}
+	k := (bits.Len(uint(n)) + 7) / 8
+	b = append(b, 0x80|byte(k))
+	for i := k - 1; i >= 0; i-- {
+		b = append(b, byte(n>>(8*i)))
+	}
+	return b
+}
+
+func appendInt(b []byte, tag string, v int64) []byte {
+	// Minimal two's complement: drop octets that only repeat the sign.
+	n := 8
+	for n > 1 {
+		top := v >> (8*(n-1) - 1)
+		if top != 0 && top != -1 {
+			break
+		}
+		n--
+	}
+	b = append(b, tag...)
+	b = append(b, byte(n))
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
+
+func appendUint(b []byte, tag string, v uint64) []byte {
+	if v <= math.MaxInt64 {
+		return appendInt(b, tag, int64(v))
+	}
+	b = append(b, tag...)
+	b = append(b, 9, 0)
+	for i := 7; i >= 0; i-- {
+		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
+
+func appendBool(b []byte, tag string, v bool) []byte {
+	b = append(b, tag...)
+	if v {
+		return append(b, 1, 0xff)
+	}
+	return append(b, 1, 0)
+}
+
+func appendBytes(b []byte, tag string, v []byte) []byte {
+	b = append(b, tag...)
+	b = appendLen(b, len(v))
+	return append(b, v...)
+}
+
+func appendString(b []byte, tag string, v string) []byte {
+	b = append(b, tag...)
+	b = appendLen(b, len(v))
+	return append(b, v...)
+}
+
+func appendBits(b []byte, tag string, v model.BitString) []byte {
+	n := v.EncLen()
+	octets := (n + 7) / 8
+	b = append(b, tag...)
+	b = appendLen(b, octets+1)
+	b = append(b, byte(octets*8-n))
+	for i := 0; i < octets; i++ {
+		var x byte
+		for j := 0; j < 8; j++ {
+			if v.Has(i*8 + j) {
+				x |= 0x80 >> j
+			}
+		}
+		b = append(b, x)
+	}
+	return b
+}
+
+func appendOID(b []byte, tag string, v model.ObjectIdentifier) ([]byte, error) {
+	if len(v) < 2 || v[0] > 2 || v[0] < 2 && v[1] >= 40 {
+		return b, encErrorf("invalid OBJECT IDENTIFIER %s", v)
+	}
+	b = append(b, tag...)
+	mark := len(b)
+	b = append(b, 0)
+	arc := func(x uint64) {
+		var tmp [10]byte
+		i := len(tmp) - 1
+		tmp[i] = byte(x & 0x7f)
+		for x >>= 7; x > 0; x >>= 7 {
+			i--
+			tmp[i] = byte(x&0x7f) | 0x80
+		}
+		b = append(b, tmp[i:]...)
+	}
+	arc(v[0]*40 + v[1])
+	for _, x := range v[2:] {
+		arc(x)
+	}
+	return endLen(b, mark), nil
+}
+
+func isIA5(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] > 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func inAlphabet(s, alphabet string) bool {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(alphabet, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
