@@ -17,11 +17,24 @@ type berGen struct {
 	w    bytes.Buffer
 	sigs map[string]string // version/name -> signature
 	n    int               // counter for unique local names
+	// slabs lists the Go types the decoders allocate, each from a slab in
+	// the decoder so that a reused decoder allocates nothing.
+	slabs map[string]string // field name -> qualified Go type
+}
+
+// slab returns the decoder field that allocates values of goT.
+func (g *berGen) slab(goT string) string {
+	name := strings.ReplaceAll(goT, "[]", "List")
+	if name == "Listbyte" {
+		name = "Bytes"
+	}
+	g.slabs[name] = g.f.qualify(goT, "model.")
+	return "d.s." + name
 }
 
 // EmitBER writes the generated part of package ber.
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
-	g := &berGen{f: f, sigs: map[string]string{}}
+	g := &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
 	g.w.WriteString(Header)
 	fmt.Fprintf(&g.w, "package %s\n\nimport \"%s\"\n\n", pkg, modelPkg)
 	for _, t := range f.Types {
@@ -63,7 +76,21 @@ func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	w.WriteString("default:\nreturn d.errorf(h.off, \"no schema for version %d\", v)\n}\nreturn err\n}\n")
+	w.WriteString("default:\nreturn d.errorf(h.off, \"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
+	var names []string
+	for n := range g.slabs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w.WriteString("// slabs holds the memory a decoder hands out, one slab per Go type.\ntype slabs struct {\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "%s slab[%s]\n", n, g.slabs[n])
+	}
+	w.WriteString("}\n\n// reset makes every slab's memory available again.\nfunc (s *slabs) reset() {\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "s.%s.reset()\n", n)
+	}
+	w.WriteString("}\n")
 	out, err := format.Source(g.w.Bytes())
 	if err != nil {
 		return g.w.Bytes(), fmt.Errorf("generated BER code does not parse: %w", err)
@@ -459,7 +486,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 			case fl.GoType == "struct{}":
 				target = ""
 			case fl.Rep == RepPointer:
-				fmt.Fprintf(w, "%s = new(%s)\n", target, g.f.qualify(fl.GoType, "model."))
+				fmt.Fprintf(w, "%s = &alloc(&%s, 1)[0]\n", target, g.slab(fl.GoType))
 				target = "(*" + target + ")"
 			}
 			if err := g.dec(v, c.Type, target, tags, "h", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
@@ -510,7 +537,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 		target := "m." + fl.GoName
 		switch fl.Rep {
 		case RepPointer:
-			fmt.Fprintf(w, "%s = new(%s)\n", target, g.f.qualify(fl.GoType, "model."))
+			fmt.Fprintf(w, "%s = &alloc(&%s, 1)[0]\n", target, g.slab(fl.GoType))
 			target = "(*" + target + ")"
 		case RepOpt:
 			fmt.Fprintf(w, "%s.Present = true\n", target)
@@ -628,11 +655,11 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		if err != nil {
 			return err
 		}
-		egoT = g.f.qualify(egoT, "model.")
 		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
+		slab := g.slab(egoT)
 		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = make([]%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, egoT, n, i, off, hv, i, n, i)
+		fmt.Fprintf(w, "%s = alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
 		fmt.Fprintf(w, "%s, err := d.header(%s, %s.end)\nif err != nil {\n%s\n}\n", e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))

@@ -30,11 +30,16 @@ func PeekVersion(data []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return d.peekVersion(h)
+}
+
+func (d *decoder) peekVersion(h header) (int, error) {
+	elems := d.elems
+	defer func() { d.elems = elems }()
 	if h.tag != 16 || !h.cons {
 		return 0, d.unexpected(h, "[UNIVERSAL 16] (MegacoMessage)")
 	}
-	off := h.start
-	e, err := d.header(off, h.end)
+	e, err := d.header(h.start, h.end)
 	if err != nil {
 		return 0, err
 	}
@@ -63,34 +68,57 @@ func PeekVersion(data []byte) (int, error) {
 // Decode decodes one MegacoMessage. The message keeps references into a
 // private copy of data, never into data itself.
 func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
-	lim := opts.Limits
+	var d Decoder
+	d.Options = opts
+	return d.Decode(data)
+}
+
+// A Decoder decodes messages one after the other, reusing its memory: the
+// message Decode returns is valid until the next call of Decode. Use it
+// where messages are handled one at a time (a transcoder's loop); use the
+// package-level Decode to keep messages. A Decoder is not safe for
+// concurrent use.
+type Decoder struct {
+	Options Options
+	d       decoder
+	msg     model.MegacoMessage
+	buf     []byte
+}
+
+// Decode decodes data; see the type's documentation for the lifetime of
+// the result.
+func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
+	lim := dec.Options.Limits
 	if lim == (Limits{}) {
 		lim = DefaultLimits
 	}
 	if len(data) > lim.MaxSize {
 		return nil, &Error{Offset: 0, Msg: "message of " + itoa(len(data)) + " bytes exceeds the limit of " + itoa(lim.MaxSize)}
 	}
-	v := opts.Version
+	// The private copy lets strings and byte fields share memory with the
+	// input safely: nobody else can change it.
+	dec.buf = append(dec.buf[:0], data...)
+	d := &dec.d
+	d.data, d.lim, d.depth, d.elems = dec.buf, lim, 0, 0
+	d.s.reset()
+	h, err := d.header(0, len(d.data))
+	if err != nil {
+		return nil, err
+	}
+	if h.next != len(d.data) {
+		return nil, d.errorf(h.next, "%d bytes after the message", len(d.data)-h.next)
+	}
+	v := dec.Options.Version
 	if v == 0 {
-		var err error
-		if v, err = PeekVersion(data); err != nil {
+		if v, err = d.peekVersion(h); err != nil {
 			return nil, err
 		}
 		if v < 1 || v > 3 {
 			return nil, &Error{Offset: 0, path: []string{"version", "mess"}, Msg: "unsupported protocol version " + itoa(v) + " (1..3)"}
 		}
 	}
-	own := make([]byte, len(data))
-	copy(own, data)
-	d := &decoder{data: own, lim: lim}
-	h, err := d.header(0, len(own))
-	if err != nil {
-		return nil, err
-	}
-	if h.next != len(own) {
-		return nil, d.errorf(h.next, "%d bytes after the message", len(own)-h.next)
-	}
-	m := new(model.MegacoMessage)
+	m := &dec.msg
+	*m = model.MegacoMessage{}
 	if err := decodeMessage(d, v, h, m); err != nil {
 		return nil, err
 	}

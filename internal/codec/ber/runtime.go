@@ -110,6 +110,7 @@ type decoder struct {
 	lim   Limits
 	depth int
 	elems int
+	s     slabs
 }
 
 func (d *decoder) errorf(off int, format string, args ...any) error {
@@ -134,8 +135,35 @@ func (d *decoder) missing(h header, name string) error {
 }
 
 // header reads the identifier and length octets at off; the element must
-// end by end.
+// end by end. The common cases (low tag number, definite length of up to
+// two octets) take the short path; the rest goes to headerSlow.
 func (d *decoder) header(off, end int) (header, error) {
+	data := d.data
+	if off+2 <= end && d.elems < d.lim.MaxElements && end <= len(data) {
+		b, l := data[off], int(data[off+1])
+		p := off + 2
+		switch {
+		case b&0x1f == 0x1f:
+			return d.headerSlow(off, end)
+		case l < 0x80:
+		case l == 0x81 && p < end:
+			l = int(data[p])
+			p++
+		case l == 0x82 && p+1 < end:
+			l = int(data[p])<<8 | int(data[p+1])
+			p += 2
+		default:
+			return d.headerSlow(off, end)
+		}
+		if p+l <= end {
+			d.elems++
+			return header{tag: uint32(b>>6)<<30 | uint32(b&0x1f), cons: b&0x20 != 0, off: off, start: p, end: p + l, next: p + l}, nil
+		}
+	}
+	return d.headerSlow(off, end)
+}
+
+func (d *decoder) headerSlow(off, end int) (header, error) {
 	h := header{off: off}
 	d.elems++
 	if d.elems > d.lim.MaxElements {
@@ -242,14 +270,18 @@ func (d *decoder) findEOC(off, end, depth int) (int, error) {
 
 // enter starts decoding the contents of a constructed element.
 func (d *decoder) enter(h header) error {
+	d.depth++
+	if !h.cons || d.depth > d.lim.MaxDepth {
+		return d.enterError(h)
+	}
+	return nil
+}
+
+func (d *decoder) enterError(h header) error {
 	if !h.cons {
 		return d.errorf(h.off, "primitive encoding of a constructed type")
 	}
-	d.depth++
-	if d.depth > d.lim.MaxDepth {
-		return d.errorf(h.off, "nesting deeper than %d", d.lim.MaxDepth)
-	}
-	return nil
+	return d.errorf(h.off, "nesting deeper than %d", d.lim.MaxDepth)
 }
 
 func (d *decoder) leave() { d.depth-- }
@@ -272,13 +304,44 @@ func (d *decoder) explicit(h header, want uint32) (header, error) {
 	return e, nil
 }
 
-// count returns the number of elements in h's contents.
+// count returns the number of elements in h's contents. It only hops
+// over definite lengths; anything unusual (or wrong) is left to the full
+// header parser, which reports it.
 func (d *decoder) count(h header) (int, error) {
-	if err := d.enter(h); err != nil {
-		return 0, err
+	if !h.cons {
+		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
-	defer d.leave()
+	data, end := d.data, h.end
 	n := 0
+	for off := h.start; off < end; n++ {
+		if off+2 > end || data[off]&0x1f == 0x1f {
+			return d.countSlow(h)
+		}
+		l, p := int(data[off+1]), off+2
+		switch {
+		case l < 0x80:
+		case l == 0x81 && p < end:
+			l = int(data[p])
+			p++
+		case l == 0x82 && p+1 < end:
+			l = int(data[p])<<8 | int(data[p+1])
+			p += 2
+		default:
+			return d.countSlow(h)
+		}
+		off = p + l
+		if off > end {
+			return d.countSlow(h)
+		}
+	}
+	if n > d.lim.MaxElements-d.elems {
+		return 0, d.errorf(h.off, "more than %d elements", d.lim.MaxElements)
+	}
+	return n, nil
+}
+
+func (d *decoder) countSlow(h header) (int, error) {
+	n, elems := 0, d.elems
 	for off := h.start; off < h.end; n++ {
 		e, err := d.header(off, h.end)
 		if err != nil {
@@ -286,7 +349,7 @@ func (d *decoder) count(h header) (int, error) {
 		}
 		off = e.next
 	}
-	d.elems -= n // they are counted again when decoded
+	d.elems = elems // they are counted when decoded
 	return n, nil
 }
 
@@ -299,6 +362,20 @@ func (d *decoder) primitive(h header) error {
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
 func (d *decoder) integer(h header, lo, hi int64) (int64, error) {
+	if n := h.end - h.start; !h.cons && n >= 1 && n <= 4 {
+		c := d.data[h.start:h.end]
+		v := int64(int8(c[0]))
+		for _, x := range c[1:] {
+			v = v<<8 | int64(x)
+		}
+		if v >= lo && v <= hi {
+			return v, nil
+		}
+	}
+	return d.integerSlow(h, lo, hi)
+}
+
+func (d *decoder) integerSlow(h header, lo, hi int64) (int64, error) {
 	if err := d.primitive(h); err != nil {
 		return 0, err
 	}
@@ -315,8 +392,7 @@ func (d *decoder) integer(h header, lo, hi int64) (int64, error) {
 		return 0, d.errorf(h.start, "integer of %d octets is too large", len(c))
 	}
 	if len(c) == 9 {
-		// An unsigned value above MaxInt64: only a range up to maxInt
-		// could want it, and none does.
+		// An unsigned value above MaxInt64: no range here admits one.
 		return 0, d.errorf(h.start, "integer out of range %d..%d", lo, hi)
 	}
 	v := int64(int8(c[0]))
