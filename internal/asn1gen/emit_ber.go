@@ -25,9 +25,6 @@ type berGen struct {
 // slab returns the decoder field that allocates values of goT.
 func (g *berGen) slab(goT string) string {
 	name := strings.ReplaceAll(goT, "[]", "List")
-	if name == "Listbyte" {
-		name = "Bytes"
-	}
 	g.slabs[name] = g.f.qualify(goT, "model.")
 	return "d.s." + name
 }
@@ -188,6 +185,14 @@ func (g *berGen) funcSuffix(name string, v int) string {
 		}
 	}
 	panic("asn1gen: no function for " + name)
+}
+
+// addr returns the address of an lvalue, without writing &(*p).
+func addr(x string) string {
+	if strings.HasPrefix(x, "(*") && strings.HasSuffix(x, ")") {
+		return x[2 : len(x)-1]
+	}
+	return "&" + x
 }
 
 func (g *berGen) tmp(prefix string) string {
@@ -379,10 +384,10 @@ func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
 		fmt.Fprintf(w, "b, err = appendOID(b, %s, %s)\n", tag, value)
 	case KindSequence, KindSet:
 		mk := g.tmp("mk")
-		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nb, err = append%s%s(b, &%s)\nb = endLen(b, %s)\n",
-			tag, mk, name, g.funcSuffix(name, v.N), value, mk)
+		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nb, err = append%s%s(b, %s)\nb = endLen(b, %s)\n",
+			tag, mk, name, g.funcSuffix(name, v.N), addr(value), mk)
 	case KindChoice:
-		fmt.Fprintf(w, "b, err = append%s%s(b, &%s)\n", name, g.funcSuffix(name, v.N), value)
+		fmt.Fprintf(w, "b, err = append%s%s(b, %s)\n", name, g.funcSuffix(name, v.N), addr(value))
 	case KindSequenceOf, KindSetOf:
 		mk, i := g.tmp("mk"), g.tmp("i")
 		etags, err := v.Tags(r.Elem)
@@ -641,7 +646,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
-		fmt.Fprintf(w, "if err = decode%s%s(d, %s, &%s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), hv, target, fail)
+		fmt.Fprintf(w, "if err = decode%s%s(d, %s, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), hv, addr(target), fail)
 	case KindSequenceOf, KindSetOf:
 		etags, err := v.Tags(r.Elem)
 		if err != nil {
@@ -680,7 +685,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 func (f *Family) qualify(goT, pkg string) string {
 	base := strings.TrimLeft(goT, "[]")
 	prefix := goT[:len(goT)-len(base)]
-	if f.byName[base] != nil || base == "BitString" || base == "ObjectIdentifier" {
+	if f.byName[base] != nil || base == "BitString" || base == "ObjectIdentifier" || base == "Octets" {
 		return prefix + pkg + base
 	}
 	return goT

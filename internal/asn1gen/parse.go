@@ -523,13 +523,22 @@ func (p *parser) builtin() (*Type, error) {
 		return &Type{Kind: KindObjectIdentifier}, nil
 	case p.tok.kind == 'i' && p.tok.text[0] >= 'A' && p.tok.text[0] <= 'Z':
 		name := p.tok.text
-		if strings.ToUpper(name) == name && name != "TAGS" {
+		if unsupportedTypes[name] {
 			return nil, p.errorf("unsupported built-in type %s", name)
 		}
 		p.advance()
 		return &Type{Kind: KindRef, Ref: name}, p.err
 	}
 	return nil, p.errorf("expected a type")
+}
+
+// unsupportedTypes are X.680 built-in types the H.248 modules do not use.
+var unsupportedTypes = map[string]bool{
+	"REAL": true, "ANY": true, "EXTERNAL": true, "EMBEDDED": true, "CHARACTER": true,
+	"INSTANCE": true, "RELATIVE-OID": true, "GeneralizedTime": true, "UTCTime": true,
+	"NumericString": true, "TeletexString": true, "T61String": true, "VideotexString": true,
+	"GraphicString": true, "GeneralString": true, "UniversalString": true, "BMPString": true,
+	"ObjectDescriptor": true, "DATE": true, "TIME": true,
 }
 
 // namedNumbers parses "{ a(1), b(2), ... }". For ENUMERATED, items without

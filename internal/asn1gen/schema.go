@@ -344,7 +344,7 @@ func (f *Family) GoTypeOf(v *Version, t *Type) (string, error) {
 	case KindBitString:
 		return "BitString", nil
 	case KindOctetString:
-		return "[]byte", nil
+		return "Octets", nil
 	case KindObjectIdentifier:
 		return "ObjectIdentifier", nil
 	}
@@ -421,7 +421,7 @@ func (f *Family) rep(goType string, optional, alternative bool) Rep {
 	switch {
 	case goType == "struct{}":
 		return RepFlag
-	case strings.HasPrefix(goType, "[]"):
+	case strings.HasPrefix(goType, "[]") || goType == "Octets":
 		if optional {
 			return RepNil
 		}

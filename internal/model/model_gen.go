@@ -15,9 +15,9 @@ type MegacoMessage struct {
 
 // AuthenticationHeader is an ASN.1 SEQUENCE.
 type AuthenticationHeader struct {
-	SecParmIndex []byte `json:"secParmIndex"`
-	SeqNum       []byte `json:"seqNum"`
-	Ad           []byte `json:"ad"`
+	SecParmIndex Octets `json:"secParmIndex"`
+	SeqNum       Octets `json:"seqNum"`
+	Ad           Octets `json:"ad"`
 }
 
 // Message is an ASN.1 SEQUENCE.
@@ -71,7 +71,7 @@ type MId struct {
 	Ip6Address *IP6Address
 	DomainName *DomainName
 	DeviceName string
-	MtpAddress []byte
+	MtpAddress Octets
 }
 
 // MIdKind names an alternative of MId.
@@ -127,13 +127,13 @@ type DomainName struct {
 
 // IP4Address is an ASN.1 SEQUENCE.
 type IP4Address struct {
-	Address    []byte      `json:"address"`
+	Address    Octets      `json:"address"`
 	PortNumber Opt[uint32] `json:"portNumber,omitzero"`
 }
 
 // IP6Address is an ASN.1 SEQUENCE.
 type IP6Address struct {
-	Address    []byte      `json:"address"`
+	Address    Octets      `json:"address"`
 	PortNumber Opt[uint32] `json:"portNumber,omitzero"`
 }
 
@@ -772,7 +772,7 @@ type ObservedEventsDescriptor struct {
 
 // ObservedEvent is an ASN.1 SEQUENCE.
 type ObservedEvent struct {
-	EventName    []byte           `json:"eventName"`
+	EventName    Octets           `json:"eventName"`
 	StreamID     Opt[uint32]      `json:"streamID,omitzero"`
 	EventParList []EventParameter `json:"eventParList"`
 	TimeNotation *TimeNotation    `json:"timeNotation,omitzero"`
@@ -780,8 +780,8 @@ type ObservedEvent struct {
 
 // EventParameter is an ASN.1 SEQUENCE.
 type EventParameter struct {
-	EventParameterName []byte                   `json:"eventParameterName"`
-	Value              [][]byte                 `json:"value"`
+	EventParameterName Octets                   `json:"eventParameterName"`
+	Value              []Octets                 `json:"value"`
 	ExtraInfo          *EventParameterExtraInfo `json:"extraInfo,omitzero"`
 }
 
@@ -879,8 +879,8 @@ func (x ServiceChangeResult) MarshalJSON() ([]byte, error) {
 
 // TerminationID is an ASN.1 SEQUENCE.
 type TerminationID struct {
-	Wildcard [][]byte `json:"wildcard"`
-	Id       []byte   `json:"id"`
+	Wildcard []Octets `json:"wildcard"`
+	Id       Octets   `json:"id"`
 }
 
 // MediaDescriptor is an ASN.1 SEQUENCE.
@@ -981,8 +981,8 @@ func (x StreamMode) MarshalText() ([]byte, error) { return []byte(x.String()), n
 
 // PropertyParm is an ASN.1 SEQUENCE.
 type PropertyParm struct {
-	Name      []byte                 `json:"name"`
-	Value     [][]byte               `json:"value"`
+	Name      Octets                 `json:"name"`
+	Value     []Octets               `json:"value"`
 	ExtraInfo *PropertyParmExtraInfo `json:"extraInfo,omitzero"`
 }
 
@@ -1159,7 +1159,7 @@ type EventsDescriptor struct {
 
 // RequestedEvent is an ASN.1 SEQUENCE.
 type RequestedEvent struct {
-	PkgdName    []byte            `json:"pkgdName"`
+	PkgdName    Octets            `json:"pkgdName"`
 	StreamID    Opt[uint32]       `json:"streamID,omitzero"`
 	EventAction *RequestedActions `json:"eventAction,omitzero"`
 	EvParList   []EventParameter  `json:"evParList"`
@@ -1178,7 +1178,7 @@ type RequestedActions struct {
 // EventDM is an ASN.1 CHOICE: Kind tells which field holds the value.
 type EventDM struct {
 	Kind          EventDMKind
-	DigitMapName  []byte
+	DigitMapName  Octets
 	DigitMapValue *DigitMapValue
 }
 
@@ -1220,7 +1220,7 @@ type SecondEventsDescriptor struct {
 
 // SecondRequestedEvent is an ASN.1 SEQUENCE.
 type SecondRequestedEvent struct {
-	PkgdName    []byte                  `json:"pkgdName"`
+	PkgdName    Octets                  `json:"pkgdName"`
 	StreamID    Opt[uint32]             `json:"streamID,omitzero"`
 	EventAction *SecondRequestedActions `json:"eventAction,omitzero"`
 	EvParList   []EventParameter        `json:"evParList"`
@@ -1237,7 +1237,7 @@ type SecondRequestedActions struct {
 
 // EventSpec is an ASN.1 SEQUENCE.
 type EventSpec struct {
-	EventName    []byte           `json:"eventName"`
+	EventName    Octets           `json:"eventName"`
 	StreamID     Opt[uint32]      `json:"streamID,omitzero"`
 	EventParList []EventParameter `json:"eventParList"`
 }
@@ -1287,7 +1287,7 @@ type SeqSigList struct {
 
 // Signal is an ASN.1 SEQUENCE.
 type Signal struct {
-	SignalName       []byte               `json:"signalName"`
+	SignalName       Octets               `json:"signalName"`
 	StreamID         Opt[uint32]          `json:"streamID,omitzero"`
 	SigType          Opt[SignalType]      `json:"sigType,omitzero"`
 	Duration         Opt[uint32]          `json:"duration,omitzero"`
@@ -1326,8 +1326,8 @@ func (x SignalType) MarshalText() ([]byte, error) { return []byte(x.String()), n
 
 // SigParameter is an ASN.1 SEQUENCE.
 type SigParameter struct {
-	SigParameterName []byte                 `json:"sigParameterName"`
-	Value            [][]byte               `json:"value"`
+	SigParameterName Octets                 `json:"sigParameterName"`
+	Value            []Octets               `json:"value"`
 	ExtraInfo        *SigParameterExtraInfo `json:"extraInfo,omitzero"`
 }
 
@@ -1426,7 +1426,7 @@ func (x ModemType) MarshalText() ([]byte, error) { return []byte(x.String()), ni
 
 // DigitMapDescriptor is an ASN.1 SEQUENCE.
 type DigitMapDescriptor struct {
-	DigitMapName  []byte         `json:"digitMapName,omitzero"`
+	DigitMapName  Octets         `json:"digitMapName,omitzero"`
 	DigitMapValue *DigitMapValue `json:"digitMapValue,omitzero"`
 }
 
@@ -1445,7 +1445,7 @@ type ServiceChangeParm struct {
 	ServiceChangeAddress        *ServiceChangeAddress `json:"serviceChangeAddress,omitzero"`
 	ServiceChangeVersion        Opt[uint32]           `json:"serviceChangeVersion,omitzero"`
 	ServiceChangeProfile        *ServiceChangeProfile `json:"serviceChangeProfile,omitzero"`
-	ServiceChangeReason         [][]byte              `json:"serviceChangeReason"`
+	ServiceChangeReason         []Octets              `json:"serviceChangeReason"`
 	ServiceChangeDelay          Opt[uint32]           `json:"serviceChangeDelay,omitzero"`
 	ServiceChangeMgcId          *MId                  `json:"serviceChangeMgcId,omitzero"`
 	TimeStamp                   *TimeNotation         `json:"timeStamp,omitzero"`
@@ -1462,7 +1462,7 @@ type ServiceChangeAddress struct {
 	Ip6Address *IP6Address
 	DomainName *DomainName
 	DeviceName string
-	MtpAddress []byte
+	MtpAddress Octets
 }
 
 // ServiceChangeAddressKind names an alternative of ServiceChangeAddress.
@@ -1566,20 +1566,20 @@ type ServiceChangeProfile struct {
 
 // PackagesItem is an ASN.1 SEQUENCE.
 type PackagesItem struct {
-	PackageName    []byte `json:"packageName"`
+	PackageName    Octets `json:"packageName"`
 	PackageVersion uint32 `json:"packageVersion"`
 }
 
 // StatisticsParameter is an ASN.1 SEQUENCE.
 type StatisticsParameter struct {
-	StatName  []byte   `json:"statName"`
-	StatValue [][]byte `json:"statValue,omitzero"`
+	StatName  Octets   `json:"statName"`
+	StatValue []Octets `json:"statValue,omitzero"`
 }
 
 // NonStandardData is an ASN.1 SEQUENCE.
 type NonStandardData struct {
 	NonStandardIdentifier NonStandardIdentifier `json:"nonStandardIdentifier"`
-	Data                  []byte                `json:"data"`
+	Data                  Octets                `json:"data"`
 }
 
 // NonStandardIdentifier is an ASN.1 CHOICE: Kind tells which field holds the value.
@@ -1774,7 +1774,7 @@ type IndAudLocalControlDescriptor struct {
 
 // IndAudPropertyParm is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudPropertyParm struct {
-	Name          []byte        `json:"name"`                   // v2, v3 only
+	Name          Octets        `json:"name"`                   // v2, v3 only
 	PropertyParms *PropertyParm `json:"propertyParms,omitzero"` // v3 only
 }
 
@@ -1795,13 +1795,13 @@ type IndAudTerminationStateDescriptor struct {
 // IndAudEventsDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudEventsDescriptor struct {
 	RequestID Opt[uint32] `json:"requestID,omitzero"` // v2, v3 only
-	PkgdName  []byte      `json:"pkgdName"`           // v2, v3 only
+	PkgdName  Octets      `json:"pkgdName"`           // v2, v3 only
 	StreamID  Opt[uint32] `json:"streamID,omitzero"`  // v2, v3 only
 }
 
 // IndAudEventBufferDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudEventBufferDescriptor struct {
-	EventName []byte      `json:"eventName"`         // v2, v3 only
+	EventName Octets      `json:"eventName"`         // v2, v3 only
 	StreamID  Opt[uint32] `json:"streamID,omitzero"` // v2, v3 only
 }
 
@@ -1850,24 +1850,24 @@ type IndAudSeqSigList struct {
 
 // IndAudSignal is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudSignal struct {
-	SignalName      []byte      `json:"signalName"`               // v2, v3 only
+	SignalName      Octets      `json:"signalName"`               // v2, v3 only
 	StreamID        Opt[uint32] `json:"streamID,omitzero"`        // v2, v3 only
 	SignalRequestID Opt[uint32] `json:"signalRequestID,omitzero"` // v3 only
 }
 
 // IndAudDigitMapDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudDigitMapDescriptor struct {
-	DigitMapName []byte `json:"digitMapName,omitzero"` // v2, v3 only
+	DigitMapName Octets `json:"digitMapName,omitzero"` // v2, v3 only
 }
 
 // IndAudStatisticsDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudStatisticsDescriptor struct {
-	StatName []byte `json:"statName"` // v2, v3 only
+	StatName Octets `json:"statName"` // v2, v3 only
 }
 
 // IndAudPackagesDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
 type IndAudPackagesDescriptor struct {
-	PackageName    []byte `json:"packageName"`    // v2, v3 only
+	PackageName    Octets `json:"packageName"`    // v2, v3 only
 	PackageVersion uint32 `json:"packageVersion"` // v2, v3 only
 }
 

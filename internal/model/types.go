@@ -13,6 +13,7 @@
 package model
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -100,6 +101,32 @@ func (b BitString) String() string {
 
 // MarshalJSON writes the bits as a string of 0 and 1 in wire order.
 func (b BitString) MarshalJSON() ([]byte, error) { return []byte(strconv.Quote(b.String())), nil }
+
+// Octets is an OCTET STRING. It prints as hex in JSON, which is how
+// engineers read binary names and IDs.
+type Octets []byte
+
+// MarshalJSON writes the octets as a hex string.
+func (o Octets) MarshalJSON() ([]byte, error) {
+	out := make([]byte, 0, 2*len(o)+2)
+	out = append(out, '"')
+	out = hex.AppendEncode(out, o)
+	return append(out, '"'), nil
+}
+
+// UnmarshalJSON reads a hex string.
+func (o *Octets) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := hex.DecodeString(s)
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
 
 // ObjectIdentifier is an OBJECT IDENTIFIER as its arcs.
 type ObjectIdentifier []uint64

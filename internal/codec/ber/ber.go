@@ -43,19 +43,19 @@ func (d *decoder) peekVersion(h header) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if e.tag == 2<<30|0 { // authHeader
+	if e.tag == ctxTag(0) { // authHeader
 		if e, err = d.header(e.next, h.end); err != nil {
 			return 0, err
 		}
 	}
-	if e.tag != 2<<30|1 || !e.cons {
+	if e.tag != ctxTag(1) || !e.cons {
 		return 0, decField(d.unexpected(e, "[1] (mess)"), "mess")
 	}
 	v, err := d.header(e.start, e.end)
 	if err != nil {
 		return 0, decField(err, "mess")
 	}
-	if v.tag != 2<<30|0 {
+	if v.tag != ctxTag(0) {
 		return 0, decField(decField(d.unexpected(v, "[0]"), "version"), "mess")
 	}
 	n, err := d.integer(v, 0, 99)
@@ -169,3 +169,6 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// ctxTag is the packed form of context-specific tag n.
+func ctxTag(n uint32) uint32 { return 2<<30 | n }

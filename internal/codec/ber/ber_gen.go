@@ -10,7 +10,7 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk1 := len(b)
 		b = append(b, 0)
-		b, err = appendAuthenticationHeaderV123(b, &(*m.AuthHeader))
+		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk1)
 		if err != nil {
 			return b, encField(err, "authHeader")
@@ -47,7 +47,7 @@ func decodeMegacoMessageV1(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
-			if err = decodeAuthenticationHeaderV123(d, e, &(*m.AuthHeader)); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -78,7 +78,7 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk3 := len(b)
 		b = append(b, 0)
-		b, err = appendAuthenticationHeaderV123(b, &(*m.AuthHeader))
+		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk3)
 		if err != nil {
 			return b, encField(err, "authHeader")
@@ -115,7 +115,7 @@ func decodeMegacoMessageV2(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
-			if err = decodeAuthenticationHeaderV123(d, e, &(*m.AuthHeader)); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -146,7 +146,7 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk5 := len(b)
 		b = append(b, 0)
-		b, err = appendAuthenticationHeaderV123(b, &(*m.AuthHeader))
+		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk5)
 		if err != nil {
 			return b, encField(err, "authHeader")
@@ -183,7 +183,7 @@ func decodeMegacoMessageV3(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
-			if err = decodeAuthenticationHeaderV123(d, e, &(*m.AuthHeader)); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -621,7 +621,7 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b = append(b, "\xa0"...)
 		mk22 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.MessageError))
+		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk22)
 		if err != nil {
 			return b, encField(err, "messageError")
@@ -655,7 +655,7 @@ func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBod
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.MessageError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
 	case 0x80000001: // [1]
@@ -697,7 +697,7 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b = append(b, "\xa0"...)
 		mk29 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.MessageError))
+		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk29)
 		if err != nil {
 			return b, encField(err, "messageError")
@@ -731,7 +731,7 @@ func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBod
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.MessageError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
 	case 0x80000001: // [1]
@@ -773,7 +773,7 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b = append(b, "\xa0"...)
 		mk36 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.MessageError))
+		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk36)
 		if err != nil {
 			return b, encField(err, "messageError")
@@ -807,7 +807,7 @@ func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBod
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.MessageError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
 	case 0x80000001: // [1]
@@ -849,7 +849,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk43 := len(b)
 		b = append(b, 0)
-		b, err = appendIP4AddressV123(b, &(*m.Ip4Address))
+		b, err = appendIP4AddressV123(b, m.Ip4Address)
 		b = endLen(b, mk43)
 		if err != nil {
 			return b, encField(err, "ip4Address")
@@ -861,7 +861,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk44 := len(b)
 		b = append(b, 0)
-		b, err = appendIP6AddressV123(b, &(*m.Ip6Address))
+		b, err = appendIP6AddressV123(b, m.Ip6Address)
 		b = endLen(b, mk44)
 		if err != nil {
 			return b, encField(err, "ip6Address")
@@ -873,7 +873,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk45 := len(b)
 		b = append(b, 0)
-		b, err = appendDomainNameV123(b, &(*m.DomainName))
+		b, err = appendDomainNameV123(b, m.DomainName)
 		b = endLen(b, mk45)
 		if err != nil {
 			return b, encField(err, "domainName")
@@ -910,19 +910,19 @@ func decodeMIdV123(d *decoder, h header, m *model.MId) error {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
 		m.Ip4Address = &alloc(&d.s.IP4Address, 1)[0]
-		if err = decodeIP4AddressV123(d, h, &(*m.Ip4Address)); err != nil {
+		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return decField(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
 		m.Ip6Address = &alloc(&d.s.IP6Address, 1)[0]
-		if err = decodeIP6AddressV123(d, h, &(*m.Ip6Address)); err != nil {
+		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return decField(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
 		m.DomainName = &alloc(&d.s.DomainName, 1)[0]
-		if err = decodeDomainNameV123(d, h, &(*m.DomainName)); err != nil {
+		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return decField(err, "domainName")
 		}
 	case 0x80000003: // [3]
@@ -1173,7 +1173,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk49 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionRequestV1(b, &(*m.TransactionRequest))
+		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
 		b = endLen(b, mk49)
 		if err != nil {
 			return b, encField(err, "transactionRequest")
@@ -1185,7 +1185,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk50 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionPendingV123(b, &(*m.TransactionPending))
+		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk50)
 		if err != nil {
 			return b, encField(err, "transactionPending")
@@ -1197,7 +1197,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk51 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionReplyV1(b, &(*m.TransactionReply))
+		b, err = appendTransactionReplyV1(b, m.TransactionReply)
 		b = endLen(b, mk51)
 		if err != nil {
 			return b, encField(err, "transactionReply")
@@ -1237,19 +1237,19 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
-		if err = decodeTransactionRequestV1(d, h, &(*m.TransactionRequest)); err != nil {
+		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
-		if err = decodeTransactionPendingV123(d, h, &(*m.TransactionPending)); err != nil {
+		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
-		if err = decodeTransactionReplyV1(d, h, &(*m.TransactionReply)); err != nil {
+		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
@@ -1294,7 +1294,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk59 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionRequestV2(b, &(*m.TransactionRequest))
+		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
 		b = endLen(b, mk59)
 		if err != nil {
 			return b, encField(err, "transactionRequest")
@@ -1306,7 +1306,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk60 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionPendingV123(b, &(*m.TransactionPending))
+		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk60)
 		if err != nil {
 			return b, encField(err, "transactionPending")
@@ -1318,7 +1318,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk61 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionReplyV2(b, &(*m.TransactionReply))
+		b, err = appendTransactionReplyV2(b, m.TransactionReply)
 		b = endLen(b, mk61)
 		if err != nil {
 			return b, encField(err, "transactionReply")
@@ -1358,19 +1358,19 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
-		if err = decodeTransactionRequestV2(d, h, &(*m.TransactionRequest)); err != nil {
+		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
-		if err = decodeTransactionPendingV123(d, h, &(*m.TransactionPending)); err != nil {
+		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
-		if err = decodeTransactionReplyV2(d, h, &(*m.TransactionReply)); err != nil {
+		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
@@ -1415,7 +1415,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk69 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionRequestV3(b, &(*m.TransactionRequest))
+		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
 		b = endLen(b, mk69)
 		if err != nil {
 			return b, encField(err, "transactionRequest")
@@ -1427,7 +1427,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk70 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionPendingV123(b, &(*m.TransactionPending))
+		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk70)
 		if err != nil {
 			return b, encField(err, "transactionPending")
@@ -1439,7 +1439,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk71 := len(b)
 		b = append(b, 0)
-		b, err = appendTransactionReplyV3(b, &(*m.TransactionReply))
+		b, err = appendTransactionReplyV3(b, m.TransactionReply)
 		b = endLen(b, mk71)
 		if err != nil {
 			return b, encField(err, "transactionReply")
@@ -1472,7 +1472,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk75 := len(b)
 		b = append(b, 0)
-		b, err = appendSegmentReplyV3(b, &(*m.SegmentReply))
+		b, err = appendSegmentReplyV3(b, m.SegmentReply)
 		b = endLen(b, mk75)
 		if err != nil {
 			return b, encField(err, "segmentReply")
@@ -1489,19 +1489,19 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
-		if err = decodeTransactionRequestV3(d, h, &(*m.TransactionRequest)); err != nil {
+		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
-		if err = decodeTransactionPendingV123(d, h, &(*m.TransactionPending)); err != nil {
+		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
-		if err = decodeTransactionReplyV3(d, h, &(*m.TransactionReply)); err != nil {
+		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
@@ -1533,7 +1533,7 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
 		m.SegmentReply = &alloc(&d.s.SegmentReply, 1)[0]
-		if err = decodeSegmentReplyV3(d, h, &(*m.SegmentReply)); err != nil {
+		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return decField(err, "segmentReply")
 		}
 	default:
@@ -2229,7 +2229,7 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 		b = append(b, "\xa0"...)
 		mk115 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.TransactionError))
+		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk115)
 		if err != nil {
 			return b, encField(err, "transactionError")
@@ -2267,7 +2267,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.TransactionError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
 	case 0x80000001: // [1]
@@ -2312,7 +2312,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 		b = append(b, "\xa0"...)
 		mk123 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.TransactionError))
+		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk123)
 		if err != nil {
 			return b, encField(err, "transactionError")
@@ -2350,7 +2350,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.TransactionError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
 	case 0x80000001: // [1]
@@ -2395,7 +2395,7 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 		b = append(b, "\xa0"...)
 		mk131 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.TransactionError))
+		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk131)
 		if err != nil {
 			return b, encField(err, "transactionError")
@@ -2433,7 +2433,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.TransactionError)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
 	case 0x80000001: // [1]
@@ -2620,7 +2620,7 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk142 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV1(b, &(*m.ContextRequest))
+		b, err = appendContextRequestV1(b, m.ContextRequest)
 		b = endLen(b, mk142)
 		if err != nil {
 			return b, encField(err, "contextRequest")
@@ -2630,7 +2630,7 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk143 := len(b)
 		b = append(b, 0)
-		b, err = appendContextAttrAuditRequestV12(b, &(*m.ContextAttrAuditReq))
+		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk143)
 		if err != nil {
 			return b, encField(err, "contextAttrAuditReq")
@@ -2689,7 +2689,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV1(d, e, &(*m.ContextRequest)); err != nil {
+			if err = decodeContextRequestV1(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2698,7 +2698,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
-			if err = decodeContextAttrAuditRequestV12(d, e, &(*m.ContextAttrAuditReq)); err != nil {
+			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -2761,7 +2761,7 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk152 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV2(b, &(*m.ContextRequest))
+		b, err = appendContextRequestV2(b, m.ContextRequest)
 		b = endLen(b, mk152)
 		if err != nil {
 			return b, encField(err, "contextRequest")
@@ -2771,7 +2771,7 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk153 := len(b)
 		b = append(b, 0)
-		b, err = appendContextAttrAuditRequestV12(b, &(*m.ContextAttrAuditReq))
+		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk153)
 		if err != nil {
 			return b, encField(err, "contextAttrAuditReq")
@@ -2830,7 +2830,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV2(d, e, &(*m.ContextRequest)); err != nil {
+			if err = decodeContextRequestV2(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2839,7 +2839,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
-			if err = decodeContextAttrAuditRequestV12(d, e, &(*m.ContextAttrAuditReq)); err != nil {
+			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -2902,7 +2902,7 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk162 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV3(b, &(*m.ContextRequest))
+		b, err = appendContextRequestV3(b, m.ContextRequest)
 		b = endLen(b, mk162)
 		if err != nil {
 			return b, encField(err, "contextRequest")
@@ -2912,7 +2912,7 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk163 := len(b)
 		b = append(b, 0)
-		b, err = appendContextAttrAuditRequestV3(b, &(*m.ContextAttrAuditReq))
+		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk163)
 		if err != nil {
 			return b, encField(err, "contextAttrAuditReq")
@@ -2971,7 +2971,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV3(d, e, &(*m.ContextRequest)); err != nil {
+			if err = decodeContextRequestV3(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2980,7 +2980,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
-			if err = decodeContextAttrAuditRequestV3(d, e, &(*m.ContextAttrAuditReq)); err != nil {
+			if err = decodeContextAttrAuditRequestV3(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -3043,7 +3043,7 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk172 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk172)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -3053,7 +3053,7 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk173 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV1(b, &(*m.ContextReply))
+		b, err = appendContextRequestV1(b, m.ContextReply)
 		b = endLen(b, mk173)
 		if err != nil {
 			return b, encField(err, "contextReply")
@@ -3108,7 +3108,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-			if err = decodeErrorDescriptorV123(d, e, &(*m.ErrorDescriptor)); err != nil {
+			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3117,7 +3117,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV1(d, e, &(*m.ContextReply)); err != nil {
+			if err = decodeContextRequestV1(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -3177,7 +3177,7 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk181 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk181)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -3187,7 +3187,7 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk182 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV2(b, &(*m.ContextReply))
+		b, err = appendContextRequestV2(b, m.ContextReply)
 		b = endLen(b, mk182)
 		if err != nil {
 			return b, encField(err, "contextReply")
@@ -3242,7 +3242,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-			if err = decodeErrorDescriptorV123(d, e, &(*m.ErrorDescriptor)); err != nil {
+			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3251,7 +3251,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV2(d, e, &(*m.ContextReply)); err != nil {
+			if err = decodeContextRequestV2(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -3311,7 +3311,7 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk190 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk190)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -3321,7 +3321,7 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk191 := len(b)
 		b = append(b, 0)
-		b, err = appendContextRequestV3(b, &(*m.ContextReply))
+		b, err = appendContextRequestV3(b, m.ContextReply)
 		b = endLen(b, mk191)
 		if err != nil {
 			return b, encField(err, "contextReply")
@@ -3376,7 +3376,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-			if err = decodeErrorDescriptorV123(d, e, &(*m.ErrorDescriptor)); err != nil {
+			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3385,7 +3385,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
-			if err = decodeContextRequestV3(d, e, &(*m.ContextReply)); err != nil {
+			if err = decodeContextRequestV3(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -4075,7 +4075,7 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 		b = append(b, "\xa8"...)
 		mk240 := len(b)
 		b = append(b, 0)
-		b, err = appendSelectLogicV3(b, &(*m.SelectLogic))
+		b, err = appendSelectLogicV3(b, m.SelectLogic)
 		b = endLen(b, mk240)
 		if err != nil {
 			return b, encField(err, "selectLogic")
@@ -4200,7 +4200,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 			if err != nil {
 				return decField(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, h246, &(*m.SelectLogic)); err != nil {
+			if err = decodeSelectLogicV3(d, h246, m.SelectLogic); err != nil {
 				return decField(err, "selectLogic")
 			}
 		default:
@@ -4477,7 +4477,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk253 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV1(b, &(*m.AddReq))
+		b, err = appendAmmRequestV1(b, m.AddReq)
 		b = endLen(b, mk253)
 		if err != nil {
 			return b, encField(err, "addReq")
@@ -4489,7 +4489,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk254 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV1(b, &(*m.MoveReq))
+		b, err = appendAmmRequestV1(b, m.MoveReq)
 		b = endLen(b, mk254)
 		if err != nil {
 			return b, encField(err, "moveReq")
@@ -4501,7 +4501,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk255 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV1(b, &(*m.ModReq))
+		b, err = appendAmmRequestV1(b, m.ModReq)
 		b = endLen(b, mk255)
 		if err != nil {
 			return b, encField(err, "modReq")
@@ -4513,7 +4513,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk256 := len(b)
 		b = append(b, 0)
-		b, err = appendSubtractRequestV1(b, &(*m.SubtractReq))
+		b, err = appendSubtractRequestV1(b, m.SubtractReq)
 		b = endLen(b, mk256)
 		if err != nil {
 			return b, encField(err, "subtractReq")
@@ -4525,7 +4525,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk257 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV1(b, &(*m.AuditCapRequest))
+		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
 		b = endLen(b, mk257)
 		if err != nil {
 			return b, encField(err, "auditCapRequest")
@@ -4537,7 +4537,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk258 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV1(b, &(*m.AuditValueRequest))
+		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
 		b = endLen(b, mk258)
 		if err != nil {
 			return b, encField(err, "auditValueRequest")
@@ -4549,7 +4549,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk259 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyRequestV123(b, &(*m.NotifyReq))
+		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk259)
 		if err != nil {
 			return b, encField(err, "notifyReq")
@@ -4561,7 +4561,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk260 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeRequestV1(b, &(*m.ServiceChangeReq))
+		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
 		b = endLen(b, mk260)
 		if err != nil {
 			return b, encField(err, "serviceChangeReq")
@@ -4578,49 +4578,49 @@ func decodeCommandV1(d *decoder, h header, m *model.Command) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
 		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV1(d, h, &(*m.AddReq)); err != nil {
+		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV1(d, h, &(*m.MoveReq)); err != nil {
+		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV1(d, h, &(*m.ModReq)); err != nil {
+		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
-		if err = decodeSubtractRequestV1(d, h, &(*m.SubtractReq)); err != nil {
+		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV1(d, h, &(*m.AuditCapRequest)); err != nil {
+		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV1(d, h, &(*m.AuditValueRequest)); err != nil {
+		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
-		if err = decodeNotifyRequestV123(d, h, &(*m.NotifyReq)); err != nil {
+		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
-		if err = decodeServiceChangeRequestV1(d, h, &(*m.ServiceChangeReq)); err != nil {
+		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
@@ -4639,7 +4639,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk261 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV2(b, &(*m.AddReq))
+		b, err = appendAmmRequestV2(b, m.AddReq)
 		b = endLen(b, mk261)
 		if err != nil {
 			return b, encField(err, "addReq")
@@ -4651,7 +4651,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk262 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV2(b, &(*m.MoveReq))
+		b, err = appendAmmRequestV2(b, m.MoveReq)
 		b = endLen(b, mk262)
 		if err != nil {
 			return b, encField(err, "moveReq")
@@ -4663,7 +4663,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk263 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV2(b, &(*m.ModReq))
+		b, err = appendAmmRequestV2(b, m.ModReq)
 		b = endLen(b, mk263)
 		if err != nil {
 			return b, encField(err, "modReq")
@@ -4675,7 +4675,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk264 := len(b)
 		b = append(b, 0)
-		b, err = appendSubtractRequestV2(b, &(*m.SubtractReq))
+		b, err = appendSubtractRequestV2(b, m.SubtractReq)
 		b = endLen(b, mk264)
 		if err != nil {
 			return b, encField(err, "subtractReq")
@@ -4687,7 +4687,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk265 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV2(b, &(*m.AuditCapRequest))
+		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
 		b = endLen(b, mk265)
 		if err != nil {
 			return b, encField(err, "auditCapRequest")
@@ -4699,7 +4699,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk266 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV2(b, &(*m.AuditValueRequest))
+		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
 		b = endLen(b, mk266)
 		if err != nil {
 			return b, encField(err, "auditValueRequest")
@@ -4711,7 +4711,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk267 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyRequestV123(b, &(*m.NotifyReq))
+		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk267)
 		if err != nil {
 			return b, encField(err, "notifyReq")
@@ -4723,7 +4723,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk268 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeRequestV2(b, &(*m.ServiceChangeReq))
+		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
 		b = endLen(b, mk268)
 		if err != nil {
 			return b, encField(err, "serviceChangeReq")
@@ -4740,49 +4740,49 @@ func decodeCommandV2(d *decoder, h header, m *model.Command) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
 		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV2(d, h, &(*m.AddReq)); err != nil {
+		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV2(d, h, &(*m.MoveReq)); err != nil {
+		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV2(d, h, &(*m.ModReq)); err != nil {
+		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
-		if err = decodeSubtractRequestV2(d, h, &(*m.SubtractReq)); err != nil {
+		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV2(d, h, &(*m.AuditCapRequest)); err != nil {
+		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV2(d, h, &(*m.AuditValueRequest)); err != nil {
+		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
-		if err = decodeNotifyRequestV123(d, h, &(*m.NotifyReq)); err != nil {
+		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
-		if err = decodeServiceChangeRequestV2(d, h, &(*m.ServiceChangeReq)); err != nil {
+		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
@@ -4801,7 +4801,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk269 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV3(b, &(*m.AddReq))
+		b, err = appendAmmRequestV3(b, m.AddReq)
 		b = endLen(b, mk269)
 		if err != nil {
 			return b, encField(err, "addReq")
@@ -4813,7 +4813,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk270 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV3(b, &(*m.MoveReq))
+		b, err = appendAmmRequestV3(b, m.MoveReq)
 		b = endLen(b, mk270)
 		if err != nil {
 			return b, encField(err, "moveReq")
@@ -4825,7 +4825,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk271 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmRequestV3(b, &(*m.ModReq))
+		b, err = appendAmmRequestV3(b, m.ModReq)
 		b = endLen(b, mk271)
 		if err != nil {
 			return b, encField(err, "modReq")
@@ -4837,7 +4837,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk272 := len(b)
 		b = append(b, 0)
-		b, err = appendSubtractRequestV3(b, &(*m.SubtractReq))
+		b, err = appendSubtractRequestV3(b, m.SubtractReq)
 		b = endLen(b, mk272)
 		if err != nil {
 			return b, encField(err, "subtractReq")
@@ -4849,7 +4849,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk273 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV3(b, &(*m.AuditCapRequest))
+		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
 		b = endLen(b, mk273)
 		if err != nil {
 			return b, encField(err, "auditCapRequest")
@@ -4861,7 +4861,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk274 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditRequestV3(b, &(*m.AuditValueRequest))
+		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
 		b = endLen(b, mk274)
 		if err != nil {
 			return b, encField(err, "auditValueRequest")
@@ -4873,7 +4873,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk275 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyRequestV123(b, &(*m.NotifyReq))
+		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk275)
 		if err != nil {
 			return b, encField(err, "notifyReq")
@@ -4885,7 +4885,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk276 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeRequestV3(b, &(*m.ServiceChangeReq))
+		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
 		b = endLen(b, mk276)
 		if err != nil {
 			return b, encField(err, "serviceChangeReq")
@@ -4902,49 +4902,49 @@ func decodeCommandV3(d *decoder, h header, m *model.Command) error {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
 		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV3(d, h, &(*m.AddReq)); err != nil {
+		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV3(d, h, &(*m.MoveReq)); err != nil {
+		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
-		if err = decodeAmmRequestV3(d, h, &(*m.ModReq)); err != nil {
+		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
-		if err = decodeSubtractRequestV3(d, h, &(*m.SubtractReq)); err != nil {
+		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV3(d, h, &(*m.AuditCapRequest)); err != nil {
+		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
-		if err = decodeAuditRequestV3(d, h, &(*m.AuditValueRequest)); err != nil {
+		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
-		if err = decodeNotifyRequestV123(d, h, &(*m.NotifyReq)); err != nil {
+		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
-		if err = decodeServiceChangeRequestV3(d, h, &(*m.ServiceChangeReq)); err != nil {
+		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
@@ -4963,7 +4963,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk277 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV1(b, &(*m.AddReply))
+		b, err = appendAmmsReplyV1(b, m.AddReply)
 		b = endLen(b, mk277)
 		if err != nil {
 			return b, encField(err, "addReply")
@@ -4975,7 +4975,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk278 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV1(b, &(*m.MoveReply))
+		b, err = appendAmmsReplyV1(b, m.MoveReply)
 		b = endLen(b, mk278)
 		if err != nil {
 			return b, encField(err, "moveReply")
@@ -4987,7 +4987,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk279 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV1(b, &(*m.ModReply))
+		b, err = appendAmmsReplyV1(b, m.ModReply)
 		b = endLen(b, mk279)
 		if err != nil {
 			return b, encField(err, "modReply")
@@ -4999,7 +4999,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk280 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV1(b, &(*m.SubtractReply))
+		b, err = appendAmmsReplyV1(b, m.SubtractReply)
 		b = endLen(b, mk280)
 		if err != nil {
 			return b, encField(err, "subtractReply")
@@ -5011,7 +5011,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk281 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV1(b, &(*m.AuditCapReply))
+		b, err = appendAuditReplyV1(b, m.AuditCapReply)
 		b = endLen(b, mk281)
 		if err != nil {
 			return b, encField(err, "auditCapReply")
@@ -5023,7 +5023,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk282 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV1(b, &(*m.AuditValueReply))
+		b, err = appendAuditReplyV1(b, m.AuditValueReply)
 		b = endLen(b, mk282)
 		if err != nil {
 			return b, encField(err, "auditValueReply")
@@ -5035,7 +5035,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk283 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyReplyV123(b, &(*m.NotifyReply))
+		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk283)
 		if err != nil {
 			return b, encField(err, "notifyReply")
@@ -5047,7 +5047,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk284 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeReplyV1(b, &(*m.ServiceChangeReply))
+		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
 		b = endLen(b, mk284)
 		if err != nil {
 			return b, encField(err, "serviceChangeReply")
@@ -5064,25 +5064,25 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV1(d, h, &(*m.AddReply)); err != nil {
+		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV1(d, h, &(*m.MoveReply)); err != nil {
+		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV1(d, h, &(*m.ModReply)); err != nil {
+		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV1(d, h, &(*m.SubtractReply)); err != nil {
+		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
@@ -5092,7 +5092,7 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, h285, &(*m.AuditCapReply)); err != nil {
+		if err = decodeAuditReplyV1(d, h285, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
@@ -5102,19 +5102,19 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, h286, &(*m.AuditValueReply)); err != nil {
+		if err = decodeAuditReplyV1(d, h286, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
-		if err = decodeNotifyReplyV123(d, h, &(*m.NotifyReply)); err != nil {
+		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
-		if err = decodeServiceChangeReplyV1(d, h, &(*m.ServiceChangeReply)); err != nil {
+		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
@@ -5133,7 +5133,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk287 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV2(b, &(*m.AddReply))
+		b, err = appendAmmsReplyV2(b, m.AddReply)
 		b = endLen(b, mk287)
 		if err != nil {
 			return b, encField(err, "addReply")
@@ -5145,7 +5145,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk288 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV2(b, &(*m.MoveReply))
+		b, err = appendAmmsReplyV2(b, m.MoveReply)
 		b = endLen(b, mk288)
 		if err != nil {
 			return b, encField(err, "moveReply")
@@ -5157,7 +5157,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk289 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV2(b, &(*m.ModReply))
+		b, err = appendAmmsReplyV2(b, m.ModReply)
 		b = endLen(b, mk289)
 		if err != nil {
 			return b, encField(err, "modReply")
@@ -5169,7 +5169,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk290 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV2(b, &(*m.SubtractReply))
+		b, err = appendAmmsReplyV2(b, m.SubtractReply)
 		b = endLen(b, mk290)
 		if err != nil {
 			return b, encField(err, "subtractReply")
@@ -5181,7 +5181,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk291 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV2(b, &(*m.AuditCapReply))
+		b, err = appendAuditReplyV2(b, m.AuditCapReply)
 		b = endLen(b, mk291)
 		if err != nil {
 			return b, encField(err, "auditCapReply")
@@ -5193,7 +5193,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk292 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV2(b, &(*m.AuditValueReply))
+		b, err = appendAuditReplyV2(b, m.AuditValueReply)
 		b = endLen(b, mk292)
 		if err != nil {
 			return b, encField(err, "auditValueReply")
@@ -5205,7 +5205,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk293 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyReplyV123(b, &(*m.NotifyReply))
+		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk293)
 		if err != nil {
 			return b, encField(err, "notifyReply")
@@ -5217,7 +5217,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk294 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeReplyV23(b, &(*m.ServiceChangeReply))
+		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
 		b = endLen(b, mk294)
 		if err != nil {
 			return b, encField(err, "serviceChangeReply")
@@ -5234,25 +5234,25 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV2(d, h, &(*m.AddReply)); err != nil {
+		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV2(d, h, &(*m.MoveReply)); err != nil {
+		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV2(d, h, &(*m.ModReply)); err != nil {
+		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV2(d, h, &(*m.SubtractReply)); err != nil {
+		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
@@ -5262,7 +5262,7 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, h295, &(*m.AuditCapReply)); err != nil {
+		if err = decodeAuditReplyV2(d, h295, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
@@ -5272,19 +5272,19 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, h296, &(*m.AuditValueReply)); err != nil {
+		if err = decodeAuditReplyV2(d, h296, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
-		if err = decodeNotifyReplyV123(d, h, &(*m.NotifyReply)); err != nil {
+		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
-		if err = decodeServiceChangeReplyV23(d, h, &(*m.ServiceChangeReply)); err != nil {
+		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
@@ -5303,7 +5303,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk297 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV3(b, &(*m.AddReply))
+		b, err = appendAmmsReplyV3(b, m.AddReply)
 		b = endLen(b, mk297)
 		if err != nil {
 			return b, encField(err, "addReply")
@@ -5315,7 +5315,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk298 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV3(b, &(*m.MoveReply))
+		b, err = appendAmmsReplyV3(b, m.MoveReply)
 		b = endLen(b, mk298)
 		if err != nil {
 			return b, encField(err, "moveReply")
@@ -5327,7 +5327,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk299 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV3(b, &(*m.ModReply))
+		b, err = appendAmmsReplyV3(b, m.ModReply)
 		b = endLen(b, mk299)
 		if err != nil {
 			return b, encField(err, "modReply")
@@ -5339,7 +5339,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk300 := len(b)
 		b = append(b, 0)
-		b, err = appendAmmsReplyV3(b, &(*m.SubtractReply))
+		b, err = appendAmmsReplyV3(b, m.SubtractReply)
 		b = endLen(b, mk300)
 		if err != nil {
 			return b, encField(err, "subtractReply")
@@ -5351,7 +5351,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa4"...)
 		mk301 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV3(b, &(*m.AuditCapReply))
+		b, err = appendAuditReplyV3(b, m.AuditCapReply)
 		b = endLen(b, mk301)
 		if err != nil {
 			return b, encField(err, "auditCapReply")
@@ -5363,7 +5363,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa5"...)
 		mk302 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditReplyV3(b, &(*m.AuditValueReply))
+		b, err = appendAuditReplyV3(b, m.AuditValueReply)
 		b = endLen(b, mk302)
 		if err != nil {
 			return b, encField(err, "auditValueReply")
@@ -5375,7 +5375,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk303 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyReplyV123(b, &(*m.NotifyReply))
+		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk303)
 		if err != nil {
 			return b, encField(err, "notifyReply")
@@ -5387,7 +5387,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk304 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeReplyV23(b, &(*m.ServiceChangeReply))
+		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
 		b = endLen(b, mk304)
 		if err != nil {
 			return b, encField(err, "serviceChangeReply")
@@ -5404,25 +5404,25 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV3(d, h, &(*m.AddReply)); err != nil {
+		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV3(d, h, &(*m.MoveReply)); err != nil {
+		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV3(d, h, &(*m.ModReply)); err != nil {
+		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
-		if err = decodeAmmsReplyV3(d, h, &(*m.SubtractReply)); err != nil {
+		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
@@ -5432,7 +5432,7 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, h305, &(*m.AuditCapReply)); err != nil {
+		if err = decodeAuditReplyV3(d, h305, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
@@ -5442,19 +5442,19 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 		if err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, h306, &(*m.AuditValueReply)); err != nil {
+		if err = decodeAuditReplyV3(d, h306, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
-		if err = decodeNotifyReplyV123(d, h, &(*m.NotifyReply)); err != nil {
+		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
-		if err = decodeServiceChangeReplyV23(d, h, &(*m.ServiceChangeReply)); err != nil {
+		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
@@ -6221,7 +6221,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk358 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV12(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk358)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -6233,7 +6233,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk359 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk359)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -6245,7 +6245,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk360 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV1(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
 		b = endLen(b, mk360)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -6257,7 +6257,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk361 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV1(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
 		b = endLen(b, mk361)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -6307,7 +6307,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk367 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV1(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
 		b = endLen(b, mk367)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -6319,7 +6319,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk368 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV1(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
 		b = endLen(b, mk368)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -6338,25 +6338,25 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV12(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV1(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV1(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
@@ -6411,13 +6411,13 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV1(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV1(d, h, &(*m.AuditDescriptor)); err != nil {
+		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
 	default:
@@ -6436,7 +6436,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk377 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV12(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk377)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -6448,7 +6448,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk378 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk378)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -6460,7 +6460,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk379 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV23(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk379)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -6472,7 +6472,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk380 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV2(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
 		b = endLen(b, mk380)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -6522,7 +6522,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk386 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV23(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk386)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -6534,7 +6534,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk387 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV2(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
 		b = endLen(b, mk387)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -6553,25 +6553,25 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV12(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV23(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV2(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
@@ -6626,13 +6626,13 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV23(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV2(d, h, &(*m.AuditDescriptor)); err != nil {
+		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
 	default:
@@ -6651,7 +6651,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk396 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV3(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
 		b = endLen(b, mk396)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -6663,7 +6663,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk397 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk397)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -6675,7 +6675,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk398 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV23(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk398)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -6687,7 +6687,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk399 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV3(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
 		b = endLen(b, mk399)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -6737,7 +6737,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa6"...)
 		mk405 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV23(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk405)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -6749,7 +6749,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b = append(b, "\xa7"...)
 		mk406 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV3(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
 		b = endLen(b, mk406)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -6787,25 +6787,25 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV3(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV23(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV3(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
@@ -6860,13 +6860,13 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV23(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV3(d, h, &(*m.AuditDescriptor)); err != nil {
+		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
@@ -7307,7 +7307,7 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b = append(b, "\xa1"...)
 		mk464 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV1(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
 		b = endLen(b, mk464)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -7363,7 +7363,7 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-			if err = decodeAuditDescriptorV1(d, e, &(*m.AuditDescriptor)); err != nil {
+			if err = decodeAuditDescriptorV1(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7408,7 +7408,7 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b = append(b, "\xa1"...)
 		mk472 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV2(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
 		b = endLen(b, mk472)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -7464,7 +7464,7 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-			if err = decodeAuditDescriptorV2(d, e, &(*m.AuditDescriptor)); err != nil {
+			if err = decodeAuditDescriptorV2(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7509,7 +7509,7 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b = append(b, "\xa1"...)
 		mk480 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV3(b, &(*m.AuditDescriptor))
+		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
 		b = endLen(b, mk480)
 		if err != nil {
 			return b, encField(err, "auditDescriptor")
@@ -7565,7 +7565,7 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
-			if err = decodeAuditDescriptorV3(d, e, &(*m.AuditDescriptor)); err != nil {
+			if err = decodeAuditDescriptorV3(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7880,7 +7880,7 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk501 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.Error))
+		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk501)
 		if err != nil {
 			return b, encField(err, "error")
@@ -7892,7 +7892,7 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk502 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditResultV1(b, &(*m.AuditResult))
+		b, err = appendAuditResultV1(b, m.AuditResult)
 		b = endLen(b, mk502)
 		if err != nil {
 			return b, encField(err, "auditResult")
@@ -7937,13 +7937,13 @@ func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
 		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.Error)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
-		if err = decodeAuditResultV1(d, h, &(*m.AuditResult)); err != nil {
+		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
 	default:
@@ -7983,7 +7983,7 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk510 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.Error))
+		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk510)
 		if err != nil {
 			return b, encField(err, "error")
@@ -7995,7 +7995,7 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk511 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditResultV2(b, &(*m.AuditResult))
+		b, err = appendAuditResultV2(b, m.AuditResult)
 		b = endLen(b, mk511)
 		if err != nil {
 			return b, encField(err, "auditResult")
@@ -8040,13 +8040,13 @@ func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
 		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.Error)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
-		if err = decodeAuditResultV2(d, h, &(*m.AuditResult)); err != nil {
+		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
 	default:
@@ -8086,7 +8086,7 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk519 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.Error))
+		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk519)
 		if err != nil {
 			return b, encField(err, "error")
@@ -8098,7 +8098,7 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk520 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditResultV3(b, &(*m.AuditResult))
+		b, err = appendAuditResultV3(b, m.AuditResult)
 		b = endLen(b, mk520)
 		if err != nil {
 			return b, encField(err, "auditResult")
@@ -8110,7 +8110,7 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk521 := len(b)
 		b = append(b, 0)
-		b, err = appendTermListAuditResultV3(b, &(*m.AuditResultTermList))
+		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
 		b = endLen(b, mk521)
 		if err != nil {
 			return b, encField(err, "auditResultTermList")
@@ -8153,19 +8153,19 @@ func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
 		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.Error)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
-		if err = decodeAuditResultV3(d, h, &(*m.AuditResult)); err != nil {
+		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
 		m.AuditResultTermList = &alloc(&d.s.TermListAuditResult, 1)[0]
-		if err = decodeTermListAuditResultV3(d, h, &(*m.AuditResultTermList)); err != nil {
+		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return decField(err, "auditResultTermList")
 		}
 	default:
@@ -8472,7 +8472,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa0"...)
 		mk547 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk547)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -8484,7 +8484,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa1"...)
 		mk548 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV12(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk548)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -8496,7 +8496,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa2"...)
 		mk549 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk549)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -8508,7 +8508,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa3"...)
 		mk550 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV1(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
 		b = endLen(b, mk550)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -8520,7 +8520,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa4"...)
 		mk551 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV1(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
 		b = endLen(b, mk551)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -8570,7 +8570,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa7"...)
 		mk557 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV1(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
 		b = endLen(b, mk557)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -8582,7 +8582,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa8"...)
 		mk558 := len(b)
 		b = append(b, 0)
-		b, err = appendObservedEventsDescriptorV123(b, &(*m.ObservedEventsDescriptor))
+		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk558)
 		if err != nil {
 			return b, encField(err, "observedEventsDescriptor")
@@ -8636,7 +8636,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xab"...)
 		mk565 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV1(b, &(*m.EmptyDescriptors))
+		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
 		b = endLen(b, mk565)
 		if err != nil {
 			return b, encField(err, "emptyDescriptors")
@@ -8653,31 +8653,31 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.ErrorDescriptor)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV12(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV1(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV1(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
@@ -8732,13 +8732,13 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV1(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
-		if err = decodeObservedEventsDescriptorV123(d, h, &(*m.ObservedEventsDescriptor)); err != nil {
+		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
@@ -8796,7 +8796,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV1(d, h, &(*m.EmptyDescriptors)); err != nil {
+		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
 	default:
@@ -8815,7 +8815,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa0"...)
 		mk582 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk582)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -8827,7 +8827,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa1"...)
 		mk583 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV12(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk583)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -8839,7 +8839,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa2"...)
 		mk584 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk584)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -8851,7 +8851,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa3"...)
 		mk585 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV23(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk585)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -8863,7 +8863,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa4"...)
 		mk586 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV2(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
 		b = endLen(b, mk586)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -8913,7 +8913,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa7"...)
 		mk592 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV23(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk592)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -8925,7 +8925,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa8"...)
 		mk593 := len(b)
 		b = append(b, 0)
-		b, err = appendObservedEventsDescriptorV123(b, &(*m.ObservedEventsDescriptor))
+		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk593)
 		if err != nil {
 			return b, encField(err, "observedEventsDescriptor")
@@ -8979,7 +8979,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xab"...)
 		mk600 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV2(b, &(*m.EmptyDescriptors))
+		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
 		b = endLen(b, mk600)
 		if err != nil {
 			return b, encField(err, "emptyDescriptors")
@@ -8996,31 +8996,31 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.ErrorDescriptor)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV12(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV23(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV2(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
@@ -9075,13 +9075,13 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV23(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
-		if err = decodeObservedEventsDescriptorV123(d, h, &(*m.ObservedEventsDescriptor)); err != nil {
+		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
@@ -9139,7 +9139,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV2(d, h, &(*m.EmptyDescriptors)); err != nil {
+		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
 	default:
@@ -9158,7 +9158,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa0"...)
 		mk617 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk617)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -9170,7 +9170,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa1"...)
 		mk618 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorV3(b, &(*m.MediaDescriptor))
+		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
 		b = endLen(b, mk618)
 		if err != nil {
 			return b, encField(err, "mediaDescriptor")
@@ -9182,7 +9182,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa2"...)
 		mk619 := len(b)
 		b = append(b, 0)
-		b, err = appendModemDescriptorV123(b, &(*m.ModemDescriptor))
+		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk619)
 		if err != nil {
 			return b, encField(err, "modemDescriptor")
@@ -9194,7 +9194,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa3"...)
 		mk620 := len(b)
 		b = append(b, 0)
-		b, err = appendMuxDescriptorV23(b, &(*m.MuxDescriptor))
+		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk620)
 		if err != nil {
 			return b, encField(err, "muxDescriptor")
@@ -9206,7 +9206,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa4"...)
 		mk621 := len(b)
 		b = append(b, 0)
-		b, err = appendEventsDescriptorV3(b, &(*m.EventsDescriptor))
+		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
 		b = endLen(b, mk621)
 		if err != nil {
 			return b, encField(err, "eventsDescriptor")
@@ -9256,7 +9256,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa7"...)
 		mk627 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapDescriptorV23(b, &(*m.DigitMapDescriptor))
+		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk627)
 		if err != nil {
 			return b, encField(err, "digitMapDescriptor")
@@ -9268,7 +9268,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xa8"...)
 		mk628 := len(b)
 		b = append(b, 0)
-		b, err = appendObservedEventsDescriptorV123(b, &(*m.ObservedEventsDescriptor))
+		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk628)
 		if err != nil {
 			return b, encField(err, "observedEventsDescriptor")
@@ -9322,7 +9322,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b = append(b, "\xab"...)
 		mk635 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV3(b, &(*m.EmptyDescriptors))
+		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
 		b = endLen(b, mk635)
 		if err != nil {
 			return b, encField(err, "emptyDescriptors")
@@ -9339,31 +9339,31 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.ErrorDescriptor)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
-		if err = decodeMediaDescriptorV3(d, h, &(*m.MediaDescriptor)); err != nil {
+		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
-		if err = decodeModemDescriptorV123(d, h, &(*m.ModemDescriptor)); err != nil {
+		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
-		if err = decodeMuxDescriptorV23(d, h, &(*m.MuxDescriptor)); err != nil {
+		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
-		if err = decodeEventsDescriptorV3(d, h, &(*m.EventsDescriptor)); err != nil {
+		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
@@ -9418,13 +9418,13 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
-		if err = decodeDigitMapDescriptorV23(d, h, &(*m.DigitMapDescriptor)); err != nil {
+		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
-		if err = decodeObservedEventsDescriptorV123(d, h, &(*m.ObservedEventsDescriptor)); err != nil {
+		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
@@ -9482,7 +9482,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
-		if err = decodeAuditDescriptorV3(d, h, &(*m.EmptyDescriptors)); err != nil {
+		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
 	default:
@@ -9749,7 +9749,7 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk668 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk668)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -9813,7 +9813,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 			}
 			seen |= 1 << 2
 			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-			if err = decodeErrorDescriptorV123(d, e, &(*m.ErrorDescriptor)); err != nil {
+			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		default:
@@ -9861,7 +9861,7 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk676 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk676)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -9917,7 +9917,7 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-			if err = decodeErrorDescriptorV123(d, e, &(*m.ErrorDescriptor)); err != nil {
+			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		default:
@@ -10085,7 +10085,7 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 		b = append(b, "\xa3"...)
 		mk692 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.TimeNotation))
+		b, err = appendTimeNotationV123(b, m.TimeNotation)
 		b = endLen(b, mk692)
 		if err != nil {
 			return b, encField(err, "timeNotation")
@@ -10163,7 +10163,7 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 			}
 			seen |= 1 << 3
 			m.TimeNotation = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.TimeNotation)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.TimeNotation); err != nil {
 				return decField(err, "timeNotation")
 			}
 		default:
@@ -10219,7 +10219,7 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 		b = append(b, "\xa2"...)
 		mk700 := len(b)
 		b = append(b, 0)
-		b, err = appendEventParameterExtraInfoV123(b, &(*m.ExtraInfo))
+		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk700)
 		if err != nil {
 			return b, encField(err, "extraInfo")
@@ -10260,7 +10260,7 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Bytes, n701)
+			m.Value = alloc(&d.s.Octets, n701)
 			for i702, off703 := 0, e.start; i702 < n701; i702++ {
 				e704, err := d.header(off703, e.end)
 				if err != nil {
@@ -10290,7 +10290,7 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 			if err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, h705, &(*m.ExtraInfo)); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, h705, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -10898,7 +10898,7 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		b = append(b, "\xa0"...)
 		mk749 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk749)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -10910,7 +10910,7 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		b = append(b, "\xa1"...)
 		mk750 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeResParmV1(b, &(*m.ServiceChangeResParms))
+		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
 		b = endLen(b, mk750)
 		if err != nil {
 			return b, encField(err, "serviceChangeResParms")
@@ -10927,13 +10927,13 @@ func decodeServiceChangeResultV1(d *decoder, h header, m *model.ServiceChangeRes
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.ErrorDescriptor)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = &alloc(&d.s.ServiceChangeResParm, 1)[0]
-		if err = decodeServiceChangeResParmV1(d, h, &(*m.ServiceChangeResParms)); err != nil {
+		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return decField(err, "serviceChangeResParms")
 		}
 	default:
@@ -10952,7 +10952,7 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		b = append(b, "\xa0"...)
 		mk751 := len(b)
 		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, &(*m.ErrorDescriptor))
+		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk751)
 		if err != nil {
 			return b, encField(err, "errorDescriptor")
@@ -10964,7 +10964,7 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		b = append(b, "\xa1"...)
 		mk752 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeResParmV23(b, &(*m.ServiceChangeResParms))
+		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
 		b = endLen(b, mk752)
 		if err != nil {
 			return b, encField(err, "serviceChangeResParms")
@@ -10981,13 +10981,13 @@ func decodeServiceChangeResultV23(d *decoder, h header, m *model.ServiceChangeRe
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
-		if err = decodeErrorDescriptorV123(d, h, &(*m.ErrorDescriptor)); err != nil {
+		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = &alloc(&d.s.ServiceChangeResParm, 1)[0]
-		if err = decodeServiceChangeResParmV23(d, h, &(*m.ServiceChangeResParms)); err != nil {
+		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return decField(err, "serviceChangeResParms")
 		}
 	default:
@@ -11054,7 +11054,7 @@ func decodeTerminationIDV123(d *decoder, h header, m *model.TerminationID) error
 			if err != nil {
 				return decField(err, "wildcard")
 			}
-			m.Wildcard = alloc(&d.s.Bytes, n755)
+			m.Wildcard = alloc(&d.s.Octets, n755)
 			for i756, off757 := 0, e.start; i756 < n755; i756++ {
 				e758, err := d.header(off757, e.end)
 				if err != nil {
@@ -11111,7 +11111,7 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		b = append(b, "\xa0"...)
 		mk759 := len(b)
 		b = append(b, 0)
-		b, err = appendTerminationStateDescriptorV123(b, &(*m.TermStateDescr))
+		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
 		b = endLen(b, mk759)
 		if err != nil {
 			return b, encField(err, "termStateDescr")
@@ -11121,7 +11121,7 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		b = append(b, "\xa1"...)
 		mk760 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorStreamsV12(b, &(*m.Streams))
+		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
 		b = endLen(b, mk760)
 		if err != nil {
 			return b, encField(err, "streams")
@@ -11148,7 +11148,7 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = &alloc(&d.s.TerminationStateDescriptor, 1)[0]
-			if err = decodeTerminationStateDescriptorV123(d, e, &(*m.TermStateDescr)); err != nil {
+			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -11161,7 +11161,7 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 			if err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, h761, &(*m.Streams)); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, h761, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -11179,7 +11179,7 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		b = append(b, "\xa0"...)
 		mk762 := len(b)
 		b = append(b, 0)
-		b, err = appendTerminationStateDescriptorV123(b, &(*m.TermStateDescr))
+		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
 		b = endLen(b, mk762)
 		if err != nil {
 			return b, encField(err, "termStateDescr")
@@ -11189,7 +11189,7 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		b = append(b, "\xa1"...)
 		mk763 := len(b)
 		b = append(b, 0)
-		b, err = appendMediaDescriptorStreamsV3(b, &(*m.Streams))
+		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
 		b = endLen(b, mk763)
 		if err != nil {
 			return b, encField(err, "streams")
@@ -11216,7 +11216,7 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = &alloc(&d.s.TerminationStateDescriptor, 1)[0]
-			if err = decodeTerminationStateDescriptorV123(d, e, &(*m.TermStateDescr)); err != nil {
+			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -11229,7 +11229,7 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 			if err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, h764, &(*m.Streams)); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, h764, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -11251,7 +11251,7 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 		b = append(b, "\xa0"...)
 		mk765 := len(b)
 		b = append(b, 0)
-		b, err = appendStreamParmsV12(b, &(*m.OneStream))
+		b, err = appendStreamParmsV12(b, m.OneStream)
 		b = endLen(b, mk765)
 		if err != nil {
 			return b, encField(err, "oneStream")
@@ -11289,7 +11289,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = &alloc(&d.s.StreamParms, 1)[0]
-		if err = decodeStreamParmsV12(d, h, &(*m.OneStream)); err != nil {
+		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
 	case 0x80000001: // [1]
@@ -11334,7 +11334,7 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 		b = append(b, "\xa0"...)
 		mk773 := len(b)
 		b = append(b, 0)
-		b, err = appendStreamParmsV3(b, &(*m.OneStream))
+		b, err = appendStreamParmsV3(b, m.OneStream)
 		b = endLen(b, mk773)
 		if err != nil {
 			return b, encField(err, "oneStream")
@@ -11372,7 +11372,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = &alloc(&d.s.StreamParms, 1)[0]
-		if err = decodeStreamParmsV3(d, h, &(*m.OneStream)); err != nil {
+		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
 	case 0x80000001: // [1]
@@ -11560,7 +11560,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk785 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalControlDescriptorV123(b, &(*m.LocalControlDescriptor))
+		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
 		b = endLen(b, mk785)
 		if err != nil {
 			return b, encField(err, "localControlDescriptor")
@@ -11570,7 +11570,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk786 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalRemoteDescriptorV123(b, &(*m.LocalDescriptor))
+		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
 		b = endLen(b, mk786)
 		if err != nil {
 			return b, encField(err, "localDescriptor")
@@ -11580,7 +11580,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk787 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalRemoteDescriptorV123(b, &(*m.RemoteDescriptor))
+		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
 		b = endLen(b, mk787)
 		if err != nil {
 			return b, encField(err, "remoteDescriptor")
@@ -11607,7 +11607,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = &alloc(&d.s.LocalControlDescriptor, 1)[0]
-			if err = decodeLocalControlDescriptorV123(d, e, &(*m.LocalControlDescriptor)); err != nil {
+			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -11616,7 +11616,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
-			if err = decodeLocalRemoteDescriptorV123(d, e, &(*m.LocalDescriptor)); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -11625,7 +11625,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
-			if err = decodeLocalRemoteDescriptorV123(d, e, &(*m.RemoteDescriptor)); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		default:
@@ -11643,7 +11643,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk788 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalControlDescriptorV123(b, &(*m.LocalControlDescriptor))
+		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
 		b = endLen(b, mk788)
 		if err != nil {
 			return b, encField(err, "localControlDescriptor")
@@ -11653,7 +11653,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk789 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalRemoteDescriptorV123(b, &(*m.LocalDescriptor))
+		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
 		b = endLen(b, mk789)
 		if err != nil {
 			return b, encField(err, "localDescriptor")
@@ -11663,7 +11663,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk790 := len(b)
 		b = append(b, 0)
-		b, err = appendLocalRemoteDescriptorV123(b, &(*m.RemoteDescriptor))
+		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
 		b = endLen(b, mk790)
 		if err != nil {
 			return b, encField(err, "remoteDescriptor")
@@ -11712,7 +11712,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = &alloc(&d.s.LocalControlDescriptor, 1)[0]
-			if err = decodeLocalControlDescriptorV123(d, e, &(*m.LocalControlDescriptor)); err != nil {
+			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -11721,7 +11721,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
-			if err = decodeLocalRemoteDescriptorV123(d, e, &(*m.LocalDescriptor)); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -11730,7 +11730,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
-			if err = decodeLocalRemoteDescriptorV123(d, e, &(*m.RemoteDescriptor)); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
@@ -11941,7 +11941,7 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk808 := len(b)
 		b = append(b, 0)
-		b, err = appendPropertyParmExtraInfoV123(b, &(*m.ExtraInfo))
+		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk808)
 		if err != nil {
 			return b, encField(err, "extraInfo")
@@ -11982,7 +11982,7 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Bytes, n809)
+			m.Value = alloc(&d.s.Octets, n809)
 			for i810, off811 := 0, e.start; i810 < n809; i810++ {
 				e812, err := d.header(off811, e.end)
 				if err != nil {
@@ -12012,7 +12012,7 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 			if err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, h813, &(*m.ExtraInfo)); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, h813, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -12364,7 +12364,7 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk840 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk840)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -12433,7 +12433,7 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 			}
 			seen |= 1 << 2
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -12489,7 +12489,7 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk849 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk849)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -12558,7 +12558,7 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 			}
 			seen |= 1 << 2
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -12913,7 +12913,7 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk879 := len(b)
 		b = append(b, 0)
-		b, err = appendRequestedActionsV1(b, &(*m.EventAction))
+		b, err = appendRequestedActionsV1(b, m.EventAction)
 		b = endLen(b, mk879)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -12984,7 +12984,7 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
-			if err = decodeRequestedActionsV1(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeRequestedActionsV1(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13059,7 +13059,7 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk888 := len(b)
 		b = append(b, 0)
-		b, err = appendRequestedActionsV2(b, &(*m.EventAction))
+		b, err = appendRequestedActionsV2(b, m.EventAction)
 		b = endLen(b, mk888)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -13130,7 +13130,7 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
-			if err = decodeRequestedActionsV2(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeRequestedActionsV2(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13205,7 +13205,7 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk897 := len(b)
 		b = append(b, 0)
-		b, err = appendRequestedActionsV3(b, &(*m.EventAction))
+		b, err = appendRequestedActionsV3(b, m.EventAction)
 		b = endLen(b, mk897)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -13276,7 +13276,7 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
-			if err = decodeRequestedActionsV3(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeRequestedActionsV3(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13343,7 +13343,7 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa1"...)
 		mk906 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV1(b, &(*m.EventDM))
+		b, err = appendEventDMV1(b, m.EventDM)
 		b = endLen(b, mk906)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -13353,7 +13353,7 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa2"...)
 		mk907 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondEventsDescriptorV1(b, &(*m.SecondEvent))
+		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
 		b = endLen(b, mk907)
 		if err != nil {
 			return b, encField(err, "secondEvent")
@@ -13411,7 +13411,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, h910, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV1(d, h910, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13420,7 +13420,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
-			if err = decodeSecondEventsDescriptorV1(d, e, &(*m.SecondEvent)); err != nil {
+			if err = decodeSecondEventsDescriptorV1(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13476,7 +13476,7 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa1"...)
 		mk915 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV23(b, &(*m.EventDM))
+		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk915)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -13486,7 +13486,7 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa2"...)
 		mk916 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondEventsDescriptorV2(b, &(*m.SecondEvent))
+		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
 		b = endLen(b, mk916)
 		if err != nil {
 			return b, encField(err, "secondEvent")
@@ -13544,7 +13544,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h919, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV23(d, h919, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13553,7 +13553,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
-			if err = decodeSecondEventsDescriptorV2(d, e, &(*m.SecondEvent)); err != nil {
+			if err = decodeSecondEventsDescriptorV2(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13603,7 +13603,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa1"...)
 		mk924 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV23(b, &(*m.EventDM))
+		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk924)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -13613,7 +13613,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa2"...)
 		mk925 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondEventsDescriptorV3(b, &(*m.SecondEvent))
+		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
 		b = endLen(b, mk925)
 		if err != nil {
 			return b, encField(err, "secondEvent")
@@ -13641,7 +13641,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b = append(b, "\xa4"...)
 		mk928 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyBehaviourV3(b, &(*m.NotifyBehaviour))
+		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
 		b = endLen(b, mk928)
 		if err != nil {
 			return b, encField(err, "notifyBehaviour")
@@ -13688,7 +13688,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h929, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV23(d, h929, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13697,7 +13697,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
-			if err = decodeSecondEventsDescriptorV3(d, e, &(*m.SecondEvent)); err != nil {
+			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13736,7 +13736,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, h934, &(*m.NotifyBehaviour)); err != nil {
+			if err = decodeNotifyBehaviourV3(d, h934, m.NotifyBehaviour); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -13776,7 +13776,7 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk935 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapValueV1(b, &(*m.DigitMapValue))
+		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
 		b = endLen(b, mk935)
 		if err != nil {
 			return b, encField(err, "digitMapValue")
@@ -13801,7 +13801,7 @@ func decodeEventDMV1(d *decoder, h header, m *model.EventDM) error {
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
-		if err = decodeDigitMapValueV1(d, h, &(*m.DigitMapValue)); err != nil {
+		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return decField(err, "digitMapValue")
 		}
 	default:
@@ -13829,7 +13829,7 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk936 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapValueV23(b, &(*m.DigitMapValue))
+		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
 		b = endLen(b, mk936)
 		if err != nil {
 			return b, encField(err, "digitMapValue")
@@ -13854,7 +13854,7 @@ func decodeEventDMV23(d *decoder, h header, m *model.EventDM) error {
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
-		if err = decodeDigitMapValueV23(d, h, &(*m.DigitMapValue)); err != nil {
+		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return decField(err, "digitMapValue")
 		}
 	default:
@@ -14198,7 +14198,7 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 		b = append(b, "\xa2"...)
 		mk961 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondRequestedActionsV1(b, &(*m.EventAction))
+		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
 		b = endLen(b, mk961)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -14269,7 +14269,7 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
-			if err = decodeSecondRequestedActionsV1(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeSecondRequestedActionsV1(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14344,7 +14344,7 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 		b = append(b, "\xa2"...)
 		mk970 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondRequestedActionsV2(b, &(*m.EventAction))
+		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
 		b = endLen(b, mk970)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -14415,7 +14415,7 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
-			if err = decodeSecondRequestedActionsV2(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeSecondRequestedActionsV2(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14490,7 +14490,7 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 		b = append(b, "\xa2"...)
 		mk979 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondRequestedActionsV3(b, &(*m.EventAction))
+		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
 		b = endLen(b, mk979)
 		if err != nil {
 			return b, encField(err, "eventAction")
@@ -14561,7 +14561,7 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
-			if err = decodeSecondRequestedActionsV3(d, e, &(*m.EventAction)); err != nil {
+			if err = decodeSecondRequestedActionsV3(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14628,7 +14628,7 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 		b = append(b, "\xa1"...)
 		mk988 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV1(b, &(*m.EventDM))
+		b, err = appendEventDMV1(b, m.EventDM)
 		b = endLen(b, mk988)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -14686,7 +14686,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, h991, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV1(d, h991, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14742,7 +14742,7 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 		b = append(b, "\xa1"...)
 		mk996 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV23(b, &(*m.EventDM))
+		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk996)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -14800,7 +14800,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h999, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV23(d, h999, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14850,7 +14850,7 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		b = append(b, "\xa1"...)
 		mk1004 := len(b)
 		b = append(b, 0)
-		b, err = appendEventDMV23(b, &(*m.EventDM))
+		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk1004)
 		if err != nil {
 			return b, encField(err, "eventDM")
@@ -14878,7 +14878,7 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		b = append(b, "\xa3"...)
 		mk1007 := len(b)
 		b = append(b, 0)
-		b, err = appendNotifyBehaviourV3(b, &(*m.NotifyBehaviour))
+		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
 		b = endLen(b, mk1007)
 		if err != nil {
 			return b, encField(err, "notifyBehaviour")
@@ -14925,7 +14925,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h1008, &(*m.EventDM)); err != nil {
+			if err = decodeEventDMV23(d, h1008, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14964,7 +14964,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, h1013, &(*m.NotifyBehaviour)); err != nil {
+			if err = decodeNotifyBehaviourV3(d, h1013, m.NotifyBehaviour); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -15122,7 +15122,7 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk1022 := len(b)
 		b = append(b, 0)
-		b, err = appendSignalV12(b, &(*m.Signal))
+		b, err = appendSignalV12(b, m.Signal)
 		b = endLen(b, mk1022)
 		if err != nil {
 			return b, encField(err, "signal")
@@ -15134,7 +15134,7 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk1023 := len(b)
 		b = append(b, 0)
-		b, err = appendSeqSigListV12(b, &(*m.SeqSigList))
+		b, err = appendSeqSigListV12(b, m.SeqSigList)
 		b = endLen(b, mk1023)
 		if err != nil {
 			return b, encField(err, "seqSigList")
@@ -15151,13 +15151,13 @@ func decodeSignalRequestV12(d *decoder, h header, m *model.SignalRequest) error 
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = &alloc(&d.s.Signal, 1)[0]
-		if err = decodeSignalV12(d, h, &(*m.Signal)); err != nil {
+		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = &alloc(&d.s.SeqSigList, 1)[0]
-		if err = decodeSeqSigListV12(d, h, &(*m.SeqSigList)); err != nil {
+		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
 	default:
@@ -15176,7 +15176,7 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b = append(b, "\xa0"...)
 		mk1024 := len(b)
 		b = append(b, 0)
-		b, err = appendSignalV3(b, &(*m.Signal))
+		b, err = appendSignalV3(b, m.Signal)
 		b = endLen(b, mk1024)
 		if err != nil {
 			return b, encField(err, "signal")
@@ -15188,7 +15188,7 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b = append(b, "\xa1"...)
 		mk1025 := len(b)
 		b = append(b, 0)
-		b, err = appendSeqSigListV3(b, &(*m.SeqSigList))
+		b, err = appendSeqSigListV3(b, m.SeqSigList)
 		b = endLen(b, mk1025)
 		if err != nil {
 			return b, encField(err, "seqSigList")
@@ -15205,13 +15205,13 @@ func decodeSignalRequestV3(d *decoder, h header, m *model.SignalRequest) error {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = &alloc(&d.s.Signal, 1)[0]
-		if err = decodeSignalV3(d, h, &(*m.Signal)); err != nil {
+		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = &alloc(&d.s.SeqSigList, 1)[0]
-		if err = decodeSeqSigListV3(d, h, &(*m.SeqSigList)); err != nil {
+		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
 	default:
@@ -15941,7 +15941,7 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk1067 := len(b)
 		b = append(b, 0)
-		b, err = appendSigParameterExtraInfoV123(b, &(*m.ExtraInfo))
+		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk1067)
 		if err != nil {
 			return b, encField(err, "extraInfo")
@@ -15982,7 +15982,7 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Bytes, n1068)
+			m.Value = alloc(&d.s.Octets, n1068)
 			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
 				e1071, err := d.header(off1070, e.end)
 				if err != nil {
@@ -16012,7 +16012,7 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 			if err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, h1072, &(*m.ExtraInfo)); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, h1072, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -16135,7 +16135,7 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 		b = append(b, "\xa2"...)
 		mk1079 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1079)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -16225,7 +16225,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			}
 			seen |= 1 << 2
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -16261,7 +16261,7 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 		b = append(b, "\xa1"...)
 		mk1089 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapValueV1(b, &(*m.DigitMapValue))
+		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
 		b = endLen(b, mk1089)
 		if err != nil {
 			return b, encField(err, "digitMapValue")
@@ -16299,7 +16299,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h header, m *model.DigitMapDescripto
 			}
 			seen |= 1 << 1
 			m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
-			if err = decodeDigitMapValueV1(d, e, &(*m.DigitMapValue)); err != nil {
+			if err = decodeDigitMapValueV1(d, e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
 		default:
@@ -16327,7 +16327,7 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 		b = append(b, "\xa1"...)
 		mk1090 := len(b)
 		b = append(b, 0)
-		b, err = appendDigitMapValueV23(b, &(*m.DigitMapValue))
+		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
 		b = endLen(b, mk1090)
 		if err != nil {
 			return b, encField(err, "digitMapValue")
@@ -16365,7 +16365,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h header, m *model.DigitMapDescript
 			}
 			seen |= 1 << 1
 			m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
-			if err = decodeDigitMapValueV23(d, e, &(*m.DigitMapValue)); err != nil {
+			if err = decodeDigitMapValueV23(d, e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
 		default:
@@ -16645,7 +16645,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1098 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeAddressV123(b, &(*m.ServiceChangeAddress))
+		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1098)
 		if err != nil {
 			return b, encField(err, "serviceChangeAddress")
@@ -16665,7 +16665,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1099 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeProfileV123(b, &(*m.ServiceChangeProfile))
+		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1099)
 		if err != nil {
 			return b, encField(err, "serviceChangeProfile")
@@ -16703,7 +16703,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa6"...)
 		mk1102 := len(b)
 		b = append(b, 0)
-		b, err = appendMIdV123(b, &(*m.ServiceChangeMgcId))
+		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1102)
 		if err != nil {
 			return b, encField(err, "serviceChangeMgcId")
@@ -16713,7 +16713,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa7"...)
 		mk1103 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.TimeStamp))
+		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1103)
 		if err != nil {
 			return b, encField(err, "timeStamp")
@@ -16723,7 +16723,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa8"...)
 		mk1104 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1104)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -16767,7 +16767,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1106, &(*m.ServiceChangeAddress)); err != nil {
+			if err = decodeServiceChangeAddressV123(d, h1106, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -16787,7 +16787,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
-			if err = decodeServiceChangeProfileV123(d, e, &(*m.ServiceChangeProfile)); err != nil {
+			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -16799,7 +16799,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Bytes, n1108)
+			m.ServiceChangeReason = alloc(&d.s.Octets, n1108)
 			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
 				e1111, err := d.header(off1110, e.end)
 				if err != nil {
@@ -16840,7 +16840,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1113, &(*m.ServiceChangeMgcId)); err != nil {
+			if err = decodeMIdV123(d, h1113, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -16849,7 +16849,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.TimeStamp)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -16858,7 +16858,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -16895,7 +16895,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1114 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeAddressV123(b, &(*m.ServiceChangeAddress))
+		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1114)
 		if err != nil {
 			return b, encField(err, "serviceChangeAddress")
@@ -16915,7 +16915,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1115 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeProfileV123(b, &(*m.ServiceChangeProfile))
+		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1115)
 		if err != nil {
 			return b, encField(err, "serviceChangeProfile")
@@ -16953,7 +16953,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa6"...)
 		mk1118 := len(b)
 		b = append(b, 0)
-		b, err = appendMIdV123(b, &(*m.ServiceChangeMgcId))
+		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1118)
 		if err != nil {
 			return b, encField(err, "serviceChangeMgcId")
@@ -16963,7 +16963,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa7"...)
 		mk1119 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.TimeStamp))
+		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1119)
 		if err != nil {
 			return b, encField(err, "timeStamp")
@@ -16973,7 +16973,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa8"...)
 		mk1120 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1120)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -16983,7 +16983,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa9"...)
 		mk1121 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV2(b, &(*m.ServiceChangeInfo))
+		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
 		b = endLen(b, mk1121)
 		if err != nil {
 			return b, encField(err, "serviceChangeInfo")
@@ -17027,7 +17027,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1123, &(*m.ServiceChangeAddress)); err != nil {
+			if err = decodeServiceChangeAddressV123(d, h1123, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17047,7 +17047,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
-			if err = decodeServiceChangeProfileV123(d, e, &(*m.ServiceChangeProfile)); err != nil {
+			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -17059,7 +17059,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Bytes, n1125)
+			m.ServiceChangeReason = alloc(&d.s.Octets, n1125)
 			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
 				e1128, err := d.header(off1127, e.end)
 				if err != nil {
@@ -17100,7 +17100,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1130, &(*m.ServiceChangeMgcId)); err != nil {
+			if err = decodeMIdV123(d, h1130, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17109,7 +17109,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.TimeStamp)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -17118,7 +17118,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
@@ -17127,7 +17127,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 9
 			m.ServiceChangeInfo = &alloc(&d.s.AuditDescriptor, 1)[0]
-			if err = decodeAuditDescriptorV2(d, e, &(*m.ServiceChangeInfo)); err != nil {
+			if err = decodeAuditDescriptorV2(d, e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
 		default:
@@ -17161,7 +17161,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1131 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeAddressV123(b, &(*m.ServiceChangeAddress))
+		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1131)
 		if err != nil {
 			return b, encField(err, "serviceChangeAddress")
@@ -17181,7 +17181,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1132 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeProfileV123(b, &(*m.ServiceChangeProfile))
+		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1132)
 		if err != nil {
 			return b, encField(err, "serviceChangeProfile")
@@ -17219,7 +17219,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa6"...)
 		mk1135 := len(b)
 		b = append(b, 0)
-		b, err = appendMIdV123(b, &(*m.ServiceChangeMgcId))
+		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1135)
 		if err != nil {
 			return b, encField(err, "serviceChangeMgcId")
@@ -17229,7 +17229,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa7"...)
 		mk1136 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.TimeStamp))
+		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1136)
 		if err != nil {
 			return b, encField(err, "timeStamp")
@@ -17239,7 +17239,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa8"...)
 		mk1137 := len(b)
 		b = append(b, 0)
-		b, err = appendNonStandardDataV123(b, &(*m.NonStandardData))
+		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1137)
 		if err != nil {
 			return b, encField(err, "nonStandardData")
@@ -17249,7 +17249,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b = append(b, "\xa9"...)
 		mk1138 := len(b)
 		b = append(b, 0)
-		b, err = appendAuditDescriptorV3(b, &(*m.ServiceChangeInfo))
+		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
 		b = endLen(b, mk1138)
 		if err != nil {
 			return b, encField(err, "serviceChangeInfo")
@@ -17300,7 +17300,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1140, &(*m.ServiceChangeAddress)); err != nil {
+			if err = decodeServiceChangeAddressV123(d, h1140, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17320,7 +17320,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
-			if err = decodeServiceChangeProfileV123(d, e, &(*m.ServiceChangeProfile)); err != nil {
+			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -17332,7 +17332,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Bytes, n1142)
+			m.ServiceChangeReason = alloc(&d.s.Octets, n1142)
 			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
 				e1145, err := d.header(off1144, e.end)
 				if err != nil {
@@ -17373,7 +17373,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1147, &(*m.ServiceChangeMgcId)); err != nil {
+			if err = decodeMIdV123(d, h1147, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17382,7 +17382,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.TimeStamp)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -17391,7 +17391,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
-			if err = decodeNonStandardDataV123(d, e, &(*m.NonStandardData)); err != nil {
+			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
@@ -17400,7 +17400,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 9
 			m.ServiceChangeInfo = &alloc(&d.s.AuditDescriptor, 1)[0]
-			if err = decodeAuditDescriptorV3(d, e, &(*m.ServiceChangeInfo)); err != nil {
+			if err = decodeAuditDescriptorV3(d, e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
 		case 0x8000000a: // [10] serviceChangeIncompleteFlag
@@ -17448,7 +17448,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b = append(b, "\xa1"...)
 		mk1148 := len(b)
 		b = append(b, 0)
-		b, err = appendIP4AddressV123(b, &(*m.Ip4Address))
+		b, err = appendIP4AddressV123(b, m.Ip4Address)
 		b = endLen(b, mk1148)
 		if err != nil {
 			return b, encField(err, "ip4Address")
@@ -17460,7 +17460,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b = append(b, "\xa2"...)
 		mk1149 := len(b)
 		b = append(b, 0)
-		b, err = appendIP6AddressV123(b, &(*m.Ip6Address))
+		b, err = appendIP6AddressV123(b, m.Ip6Address)
 		b = endLen(b, mk1149)
 		if err != nil {
 			return b, encField(err, "ip6Address")
@@ -17472,7 +17472,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b = append(b, "\xa3"...)
 		mk1150 := len(b)
 		b = append(b, 0)
-		b, err = appendDomainNameV123(b, &(*m.DomainName))
+		b, err = appendDomainNameV123(b, m.DomainName)
 		b = endLen(b, mk1150)
 		if err != nil {
 			return b, encField(err, "domainName")
@@ -17516,19 +17516,19 @@ func decodeServiceChangeAddressV123(d *decoder, h header, m *model.ServiceChange
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
 		m.Ip4Address = &alloc(&d.s.IP4Address, 1)[0]
-		if err = decodeIP4AddressV123(d, h, &(*m.Ip4Address)); err != nil {
+		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return decField(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
 		m.Ip6Address = &alloc(&d.s.IP6Address, 1)[0]
-		if err = decodeIP6AddressV123(d, h, &(*m.Ip6Address)); err != nil {
+		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return decField(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
 		m.DomainName = &alloc(&d.s.DomainName, 1)[0]
-		if err = decodeDomainNameV123(d, h, &(*m.DomainName)); err != nil {
+		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return decField(err, "domainName")
 		}
 	case 0x80000004: // [4]
@@ -17562,7 +17562,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b = append(b, "\xa0"...)
 		mk1152 := len(b)
 		b = append(b, 0)
-		b, err = appendMIdV123(b, &(*m.ServiceChangeMgcId))
+		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1152)
 		if err != nil {
 			return b, encField(err, "serviceChangeMgcId")
@@ -17572,7 +17572,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b = append(b, "\xa1"...)
 		mk1153 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeAddressV123(b, &(*m.ServiceChangeAddress))
+		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1153)
 		if err != nil {
 			return b, encField(err, "serviceChangeAddress")
@@ -17592,7 +17592,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b = append(b, "\xa3"...)
 		mk1154 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeProfileV123(b, &(*m.ServiceChangeProfile))
+		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1154)
 		if err != nil {
 			return b, encField(err, "serviceChangeProfile")
@@ -17602,7 +17602,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b = append(b, "\xa4"...)
 		mk1155 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.TimeStamp))
+		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1155)
 		if err != nil {
 			return b, encField(err, "timeStamp")
@@ -17633,7 +17633,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1156, &(*m.ServiceChangeMgcId)); err != nil {
+			if err = decodeMIdV123(d, h1156, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17646,7 +17646,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1157, &(*m.ServiceChangeAddress)); err != nil {
+			if err = decodeServiceChangeAddressV123(d, h1157, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17666,7 +17666,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
-			if err = decodeServiceChangeProfileV123(d, e, &(*m.ServiceChangeProfile)); err != nil {
+			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timeStamp
@@ -17675,7 +17675,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 4
 			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.TimeStamp)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		default:
@@ -17696,7 +17696,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b = append(b, "\xa0"...)
 		mk1159 := len(b)
 		b = append(b, 0)
-		b, err = appendMIdV123(b, &(*m.ServiceChangeMgcId))
+		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1159)
 		if err != nil {
 			return b, encField(err, "serviceChangeMgcId")
@@ -17706,7 +17706,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b = append(b, "\xa1"...)
 		mk1160 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeAddressV123(b, &(*m.ServiceChangeAddress))
+		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1160)
 		if err != nil {
 			return b, encField(err, "serviceChangeAddress")
@@ -17726,7 +17726,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b = append(b, "\xa3"...)
 		mk1161 := len(b)
 		b = append(b, 0)
-		b, err = appendServiceChangeProfileV123(b, &(*m.ServiceChangeProfile))
+		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1161)
 		if err != nil {
 			return b, encField(err, "serviceChangeProfile")
@@ -17736,7 +17736,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b = append(b, "\xa4"...)
 		mk1162 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, &(*m.Timestamp))
+		b, err = appendTimeNotationV123(b, m.Timestamp)
 		b = endLen(b, mk1162)
 		if err != nil {
 			return b, encField(err, "timestamp")
@@ -17767,7 +17767,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1163, &(*m.ServiceChangeMgcId)); err != nil {
+			if err = decodeMIdV123(d, h1163, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17780,7 +17780,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1164, &(*m.ServiceChangeAddress)); err != nil {
+			if err = decodeServiceChangeAddressV123(d, h1164, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17800,7 +17800,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
-			if err = decodeServiceChangeProfileV123(d, e, &(*m.ServiceChangeProfile)); err != nil {
+			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timestamp
@@ -17809,7 +17809,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 4
 			m.Timestamp = &alloc(&d.s.TimeNotation, 1)[0]
-			if err = decodeTimeNotationV123(d, e, &(*m.Timestamp)); err != nil {
+			if err = decodeTimeNotationV123(d, e, m.Timestamp); err != nil {
 				return decField(err, "timestamp")
 			}
 		default:
@@ -18017,7 +18017,7 @@ func decodeStatisticsParameterV123(d *decoder, h header, m *model.StatisticsPara
 			if err != nil {
 				return decField(err, "statValue")
 			}
-			m.StatValue = alloc(&d.s.Bytes, n1169)
+			m.StatValue = alloc(&d.s.Octets, n1169)
 			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
 				e1172, err := d.header(off1171, e.end)
 				if err != nil {
@@ -18138,7 +18138,7 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 		b = append(b, "\xa1"...)
 		mk1175 := len(b)
 		b = append(b, 0)
-		b, err = appendH221NonStandardV123(b, &(*m.H221NonStandard))
+		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
 		b = endLen(b, mk1175)
 		if err != nil {
 			return b, encField(err, "h221NonStandard")
@@ -18171,7 +18171,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h header, m *model.NonStandardI
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
 		m.H221NonStandard = &alloc(&d.s.H221NonStandard, 1)[0]
-		if err = decodeH221NonStandardV123(d, h, &(*m.H221NonStandard)); err != nil {
+		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return decField(err, "h221NonStandard")
 		}
 	case 0x80000002: // [2]
@@ -18398,7 +18398,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa0"...)
 		mk1180 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudMediaDescriptorV2(b, &(*m.IndAudMediaDescriptor))
+		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
 		b = endLen(b, mk1180)
 		if err != nil {
 			return b, encField(err, "indAudMediaDescriptor")
@@ -18410,7 +18410,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1181 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudEventsDescriptorV23(b, &(*m.IndAudEventsDescriptor))
+		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
 		b = endLen(b, mk1181)
 		if err != nil {
 			return b, encField(err, "indAudEventsDescriptor")
@@ -18422,7 +18422,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa2"...)
 		mk1182 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudEventBufferDescriptorV23(b, &(*m.IndAudEventBufferDescriptor))
+		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
 		b = endLen(b, mk1182)
 		if err != nil {
 			return b, encField(err, "indAudEventBufferDescriptor")
@@ -18434,7 +18434,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1183 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalsDescriptorV2(b, &(*m.IndAudSignalsDescriptor))
+		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
 		b = endLen(b, mk1183)
 		if err != nil {
 			return b, encField(err, "indAudSignalsDescriptor")
@@ -18446,7 +18446,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa4"...)
 		mk1184 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudDigitMapDescriptorV23(b, &(*m.IndAudDigitMapDescriptor))
+		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
 		b = endLen(b, mk1184)
 		if err != nil {
 			return b, encField(err, "indAudDigitMapDescriptor")
@@ -18458,7 +18458,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa5"...)
 		mk1185 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudStatisticsDescriptorV23(b, &(*m.IndAudStatisticsDescriptor))
+		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
 		b = endLen(b, mk1185)
 		if err != nil {
 			return b, encField(err, "indAudStatisticsDescriptor")
@@ -18470,7 +18470,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa6"...)
 		mk1186 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudPackagesDescriptorV23(b, &(*m.IndAudPackagesDescriptor))
+		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
 		b = endLen(b, mk1186)
 		if err != nil {
 			return b, encField(err, "indAudPackagesDescriptor")
@@ -18487,19 +18487,19 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = &alloc(&d.s.IndAudMediaDescriptor, 1)[0]
-		if err = decodeIndAudMediaDescriptorV2(d, h, &(*m.IndAudMediaDescriptor)); err != nil {
+		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return decField(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = &alloc(&d.s.IndAudEventsDescriptor, 1)[0]
-		if err = decodeIndAudEventsDescriptorV23(d, h, &(*m.IndAudEventsDescriptor)); err != nil {
+		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return decField(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = &alloc(&d.s.IndAudEventBufferDescriptor, 1)[0]
-		if err = decodeIndAudEventBufferDescriptorV23(d, h, &(*m.IndAudEventBufferDescriptor)); err != nil {
+		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return decField(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
@@ -18509,25 +18509,25 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 		if err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, h1187, &(*m.IndAudSignalsDescriptor)); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, h1187, m.IndAudSignalsDescriptor); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = &alloc(&d.s.IndAudDigitMapDescriptor, 1)[0]
-		if err = decodeIndAudDigitMapDescriptorV23(d, h, &(*m.IndAudDigitMapDescriptor)); err != nil {
+		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return decField(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
-		if err = decodeIndAudStatisticsDescriptorV23(d, h, &(*m.IndAudStatisticsDescriptor)); err != nil {
+		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return decField(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = &alloc(&d.s.IndAudPackagesDescriptor, 1)[0]
-		if err = decodeIndAudPackagesDescriptorV23(d, h, &(*m.IndAudPackagesDescriptor)); err != nil {
+		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return decField(err, "indAudPackagesDescriptor")
 		}
 	default:
@@ -18546,7 +18546,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa0"...)
 		mk1188 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudMediaDescriptorV3(b, &(*m.IndAudMediaDescriptor))
+		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
 		b = endLen(b, mk1188)
 		if err != nil {
 			return b, encField(err, "indAudMediaDescriptor")
@@ -18558,7 +18558,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1189 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudEventsDescriptorV23(b, &(*m.IndAudEventsDescriptor))
+		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
 		b = endLen(b, mk1189)
 		if err != nil {
 			return b, encField(err, "indAudEventsDescriptor")
@@ -18570,7 +18570,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa2"...)
 		mk1190 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudEventBufferDescriptorV23(b, &(*m.IndAudEventBufferDescriptor))
+		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
 		b = endLen(b, mk1190)
 		if err != nil {
 			return b, encField(err, "indAudEventBufferDescriptor")
@@ -18582,7 +18582,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1191 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalsDescriptorV3(b, &(*m.IndAudSignalsDescriptor))
+		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
 		b = endLen(b, mk1191)
 		if err != nil {
 			return b, encField(err, "indAudSignalsDescriptor")
@@ -18594,7 +18594,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa4"...)
 		mk1192 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudDigitMapDescriptorV23(b, &(*m.IndAudDigitMapDescriptor))
+		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
 		b = endLen(b, mk1192)
 		if err != nil {
 			return b, encField(err, "indAudDigitMapDescriptor")
@@ -18606,7 +18606,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa5"...)
 		mk1193 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudStatisticsDescriptorV23(b, &(*m.IndAudStatisticsDescriptor))
+		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
 		b = endLen(b, mk1193)
 		if err != nil {
 			return b, encField(err, "indAudStatisticsDescriptor")
@@ -18618,7 +18618,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b = append(b, "\xa6"...)
 		mk1194 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudPackagesDescriptorV23(b, &(*m.IndAudPackagesDescriptor))
+		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
 		b = endLen(b, mk1194)
 		if err != nil {
 			return b, encField(err, "indAudPackagesDescriptor")
@@ -18635,19 +18635,19 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = &alloc(&d.s.IndAudMediaDescriptor, 1)[0]
-		if err = decodeIndAudMediaDescriptorV3(d, h, &(*m.IndAudMediaDescriptor)); err != nil {
+		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return decField(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = &alloc(&d.s.IndAudEventsDescriptor, 1)[0]
-		if err = decodeIndAudEventsDescriptorV23(d, h, &(*m.IndAudEventsDescriptor)); err != nil {
+		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return decField(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = &alloc(&d.s.IndAudEventBufferDescriptor, 1)[0]
-		if err = decodeIndAudEventBufferDescriptorV23(d, h, &(*m.IndAudEventBufferDescriptor)); err != nil {
+		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return decField(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
@@ -18657,25 +18657,25 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 		if err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, h1195, &(*m.IndAudSignalsDescriptor)); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, h1195, m.IndAudSignalsDescriptor); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = &alloc(&d.s.IndAudDigitMapDescriptor, 1)[0]
-		if err = decodeIndAudDigitMapDescriptorV23(d, h, &(*m.IndAudDigitMapDescriptor)); err != nil {
+		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return decField(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
-		if err = decodeIndAudStatisticsDescriptorV23(d, h, &(*m.IndAudStatisticsDescriptor)); err != nil {
+		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return decField(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = &alloc(&d.s.IndAudPackagesDescriptor, 1)[0]
-		if err = decodeIndAudPackagesDescriptorV23(d, h, &(*m.IndAudPackagesDescriptor)); err != nil {
+		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return decField(err, "indAudPackagesDescriptor")
 		}
 	default:
@@ -18690,7 +18690,7 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b = append(b, "\xa0"...)
 		mk1196 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudTerminationStateDescriptorV2(b, &(*m.TermStateDescr))
+		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
 		b = endLen(b, mk1196)
 		if err != nil {
 			return b, encField(err, "termStateDescr")
@@ -18700,7 +18700,7 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b = append(b, "\xa1"...)
 		mk1197 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudMediaDescriptorStreamsV2(b, &(*m.Streams))
+		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
 		b = endLen(b, mk1197)
 		if err != nil {
 			return b, encField(err, "streams")
@@ -18727,7 +18727,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = &alloc(&d.s.IndAudTerminationStateDescriptor, 1)[0]
-			if err = decodeIndAudTerminationStateDescriptorV2(d, e, &(*m.TermStateDescr)); err != nil {
+			if err = decodeIndAudTerminationStateDescriptorV2(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -18740,7 +18740,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 			if err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, h1198, &(*m.Streams)); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, h1198, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -18758,7 +18758,7 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b = append(b, "\xa0"...)
 		mk1199 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudTerminationStateDescriptorV3(b, &(*m.TermStateDescr))
+		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
 		b = endLen(b, mk1199)
 		if err != nil {
 			return b, encField(err, "termStateDescr")
@@ -18768,7 +18768,7 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b = append(b, "\xa1"...)
 		mk1200 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudMediaDescriptorStreamsV3(b, &(*m.Streams))
+		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
 		b = endLen(b, mk1200)
 		if err != nil {
 			return b, encField(err, "streams")
@@ -18795,7 +18795,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = &alloc(&d.s.IndAudTerminationStateDescriptor, 1)[0]
-			if err = decodeIndAudTerminationStateDescriptorV3(d, e, &(*m.TermStateDescr)); err != nil {
+			if err = decodeIndAudTerminationStateDescriptorV3(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -18808,7 +18808,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 			if err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, h1201, &(*m.Streams)); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, h1201, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -18830,7 +18830,7 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 		b = append(b, "\xa0"...)
 		mk1202 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudStreamParmsV2(b, &(*m.OneStream))
+		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
 		b = endLen(b, mk1202)
 		if err != nil {
 			return b, encField(err, "oneStream")
@@ -18868,7 +18868,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = &alloc(&d.s.IndAudStreamParms, 1)[0]
-		if err = decodeIndAudStreamParmsV2(d, h, &(*m.OneStream)); err != nil {
+		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
 	case 0x80000001: // [1]
@@ -18913,7 +18913,7 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 		b = append(b, "\xa0"...)
 		mk1210 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudStreamParmsV3(b, &(*m.OneStream))
+		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
 		b = endLen(b, mk1210)
 		if err != nil {
 			return b, encField(err, "oneStream")
@@ -18951,7 +18951,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = &alloc(&d.s.IndAudStreamParms, 1)[0]
-		if err = decodeIndAudStreamParmsV3(d, h, &(*m.OneStream)); err != nil {
+		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
 	case 0x80000001: // [1]
@@ -19139,7 +19139,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa0"...)
 		mk1222 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalControlDescriptorV2(b, &(*m.LocalControlDescriptor))
+		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
 		b = endLen(b, mk1222)
 		if err != nil {
 			return b, encField(err, "localControlDescriptor")
@@ -19149,7 +19149,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1223 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalRemoteDescriptorV2(b, &(*m.LocalDescriptor))
+		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
 		b = endLen(b, mk1223)
 		if err != nil {
 			return b, encField(err, "localDescriptor")
@@ -19159,7 +19159,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa2"...)
 		mk1224 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalRemoteDescriptorV2(b, &(*m.RemoteDescriptor))
+		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
 		b = endLen(b, mk1224)
 		if err != nil {
 			return b, encField(err, "remoteDescriptor")
@@ -19186,7 +19186,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = &alloc(&d.s.IndAudLocalControlDescriptor, 1)[0]
-			if err = decodeIndAudLocalControlDescriptorV2(d, e, &(*m.LocalControlDescriptor)); err != nil {
+			if err = decodeIndAudLocalControlDescriptorV2(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -19195,7 +19195,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
-			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, &(*m.LocalDescriptor)); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -19204,7 +19204,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
-			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, &(*m.RemoteDescriptor)); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		default:
@@ -19222,7 +19222,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa0"...)
 		mk1225 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalControlDescriptorV3(b, &(*m.LocalControlDescriptor))
+		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
 		b = endLen(b, mk1225)
 		if err != nil {
 			return b, encField(err, "localControlDescriptor")
@@ -19232,7 +19232,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa1"...)
 		mk1226 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalRemoteDescriptorV3(b, &(*m.LocalDescriptor))
+		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
 		b = endLen(b, mk1226)
 		if err != nil {
 			return b, encField(err, "localDescriptor")
@@ -19242,7 +19242,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa2"...)
 		mk1227 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudLocalRemoteDescriptorV3(b, &(*m.RemoteDescriptor))
+		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
 		b = endLen(b, mk1227)
 		if err != nil {
 			return b, encField(err, "remoteDescriptor")
@@ -19252,7 +19252,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b = append(b, "\xa3"...)
 		mk1228 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudStatisticsDescriptorV23(b, &(*m.StatisticsDescriptor))
+		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
 		b = endLen(b, mk1228)
 		if err != nil {
 			return b, encField(err, "statisticsDescriptor")
@@ -19279,7 +19279,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = &alloc(&d.s.IndAudLocalControlDescriptor, 1)[0]
-			if err = decodeIndAudLocalControlDescriptorV3(d, e, &(*m.LocalControlDescriptor)); err != nil {
+			if err = decodeIndAudLocalControlDescriptorV3(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -19288,7 +19288,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
-			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, &(*m.LocalDescriptor)); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -19297,7 +19297,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
-			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, &(*m.RemoteDescriptor)); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
@@ -19306,7 +19306,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 3
 			m.StatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
-			if err = decodeIndAudStatisticsDescriptorV23(d, e, &(*m.StatisticsDescriptor)); err != nil {
+			if err = decodeIndAudStatisticsDescriptorV23(d, e, m.StatisticsDescriptor); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 		default:
@@ -19664,7 +19664,7 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 		b = append(b, "\xa1"...)
 		mk1244 := len(b)
 		b = append(b, 0)
-		b, err = appendPropertyParmV123(b, &(*m.PropertyParms))
+		b, err = appendPropertyParmV123(b, m.PropertyParms)
 		b = endLen(b, mk1244)
 		if err != nil {
 			return b, encField(err, "propertyParms")
@@ -19702,7 +19702,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h header, m *model.IndAudPropertyPar
 			}
 			seen |= 1 << 1
 			m.PropertyParms = &alloc(&d.s.PropertyParm, 1)[0]
-			if err = decodePropertyParmV123(d, e, &(*m.PropertyParms)); err != nil {
+			if err = decodePropertyParmV123(d, e, m.PropertyParms); err != nil {
 				return decField(err, "propertyParms")
 			}
 		default:
@@ -20353,7 +20353,7 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		b = append(b, "\xa0"...)
 		mk1279 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalV2(b, &(*m.Signal))
+		b, err = appendIndAudSignalV2(b, m.Signal)
 		b = endLen(b, mk1279)
 		if err != nil {
 			return b, encField(err, "signal")
@@ -20365,7 +20365,7 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		b = append(b, "\xa1"...)
 		mk1280 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSeqSigListV2(b, &(*m.SeqSigList))
+		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
 		b = endLen(b, mk1280)
 		if err != nil {
 			return b, encField(err, "seqSigList")
@@ -20382,13 +20382,13 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h header, m *model.IndAudSignal
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = &alloc(&d.s.IndAudSignal, 1)[0]
-		if err = decodeIndAudSignalV2(d, h, &(*m.Signal)); err != nil {
+		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = &alloc(&d.s.IndAudSeqSigList, 1)[0]
-		if err = decodeIndAudSeqSigListV2(d, h, &(*m.SeqSigList)); err != nil {
+		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
 	default:
@@ -20407,7 +20407,7 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		b = append(b, "\xa0"...)
 		mk1281 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalV3(b, &(*m.Signal))
+		b, err = appendIndAudSignalV3(b, m.Signal)
 		b = endLen(b, mk1281)
 		if err != nil {
 			return b, encField(err, "signal")
@@ -20419,7 +20419,7 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		b = append(b, "\xa1"...)
 		mk1282 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSeqSigListV3(b, &(*m.SeqSigList))
+		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
 		b = endLen(b, mk1282)
 		if err != nil {
 			return b, encField(err, "seqSigList")
@@ -20436,13 +20436,13 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h header, m *model.IndAudSignal
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = &alloc(&d.s.IndAudSignal, 1)[0]
-		if err = decodeIndAudSignalV3(d, h, &(*m.Signal)); err != nil {
+		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = &alloc(&d.s.IndAudSeqSigList, 1)[0]
-		if err = decodeIndAudSeqSigListV3(d, h, &(*m.SeqSigList)); err != nil {
+		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
 	default:
@@ -20467,7 +20467,7 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		b = append(b, "\xa1"...)
 		mk1283 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalV2(b, &(*m.SignalList))
+		b, err = appendIndAudSignalV2(b, m.SignalList)
 		b = endLen(b, mk1283)
 		if err != nil {
 			return b, encField(err, "signalList")
@@ -20504,7 +20504,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h header, m *model.IndAudSeqSigList) e
 			}
 			seen |= 1 << 1
 			m.SignalList = &alloc(&d.s.IndAudSignal, 1)[0]
-			if err = decodeIndAudSignalV2(d, e, &(*m.SignalList)); err != nil {
+			if err = decodeIndAudSignalV2(d, e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
 		default:
@@ -20537,7 +20537,7 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		b = append(b, "\xa1"...)
 		mk1285 := len(b)
 		b = append(b, 0)
-		b, err = appendIndAudSignalV3(b, &(*m.SignalList))
+		b, err = appendIndAudSignalV3(b, m.SignalList)
 		b = endLen(b, mk1285)
 		if err != nil {
 			return b, encField(err, "signalList")
@@ -20574,7 +20574,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h header, m *model.IndAudSeqSigList) e
 			}
 			seen |= 1 << 1
 			m.SignalList = &alloc(&d.s.IndAudSignal, 1)[0]
-			if err = decodeIndAudSignalV3(d, e, &(*m.SignalList)); err != nil {
+			if err = decodeIndAudSignalV3(d, e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
 		default:
@@ -21196,7 +21196,7 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 		b = append(b, "\xa0"...)
 		mk1306 := len(b)
 		b = append(b, 0)
-		b, err = appendSecondEventsDescriptorV3(b, &(*m.SecondEvent))
+		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
 		b = endLen(b, mk1306)
 		if err != nil {
 			return b, encField(err, "secondEvent")
@@ -21241,7 +21241,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.Regulate
 			}
 			seen |= 1 << 0
 			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
-			if err = decodeSecondEventsDescriptorV3(d, e, &(*m.SecondEvent)); err != nil {
+			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000001: // [1] signalsDescriptor
@@ -21295,7 +21295,7 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 		b = append(b, "\xa1"...)
 		mk1313 := len(b)
 		b = append(b, 0)
-		b, err = appendRegulatedEmbeddedDescriptorV3(b, &(*m.NotifyRegulated))
+		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
 		b = endLen(b, mk1313)
 		if err != nil {
 			return b, encField(err, "notifyRegulated")
@@ -21323,7 +21323,7 @@ func decodeNotifyBehaviourV3(d *decoder, h header, m *model.NotifyBehaviour) err
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
 		m.NotifyRegulated = &alloc(&d.s.RegulatedEmbeddedDescriptor, 1)[0]
-		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, &(*m.NotifyRegulated)); err != nil {
+		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return decField(err, "notifyRegulated")
 		}
 	case 0x80000002: // [2]
@@ -21344,19 +21344,19 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 		b = append(b, "\x30"...)
 		mk1314 := len(b)
 		b = append(b, 0)
-		b, err = appendMegacoMessageV1(b, &(*m))
+		b, err = appendMegacoMessageV1(b, m)
 		b = endLen(b, mk1314)
 	case 2:
 		b = append(b, "\x30"...)
 		mk1315 := len(b)
 		b = append(b, 0)
-		b, err = appendMegacoMessageV2(b, &(*m))
+		b, err = appendMegacoMessageV2(b, m)
 		b = endLen(b, mk1315)
 	case 3:
 		b = append(b, "\x30"...)
 		mk1316 := len(b)
 		b = append(b, 0)
-		b, err = appendMegacoMessageV3(b, &(*m))
+		b, err = appendMegacoMessageV3(b, m)
 		b = endLen(b, mk1316)
 	default:
 		return b, encErrorf("no schema for version %d", v)
@@ -21371,21 +21371,21 @@ func decodeMessage(d *decoder, v int, h header, m *model.MegacoMessage) error {
 		if h.tag != 0x10 {
 			return d.unexpected(h, "[UNIVERSAL 16]")
 		}
-		if err = decodeMegacoMessageV1(d, h, &(*m)); err != nil {
+		if err = decodeMegacoMessageV1(d, h, m); err != nil {
 			return err
 		}
 	case 2:
 		if h.tag != 0x10 {
 			return d.unexpected(h, "[UNIVERSAL 16]")
 		}
-		if err = decodeMegacoMessageV2(d, h, &(*m)); err != nil {
+		if err = decodeMegacoMessageV2(d, h, m); err != nil {
 			return err
 		}
 	case 3:
 		if h.tag != 0x10 {
 			return d.unexpected(h, "[UNIVERSAL 16]")
 		}
-		if err = decodeMegacoMessageV3(d, h, &(*m)); err != nil {
+		if err = decodeMegacoMessageV3(d, h, m); err != nil {
 			return err
 		}
 	default:
@@ -21407,7 +21407,6 @@ type slabs struct {
 	AuditResult                      slab[model.AuditResult]
 	AuditReturnParameter             slab[model.AuditReturnParameter]
 	AuthenticationHeader             slab[model.AuthenticationHeader]
-	Bytes                            slab[[]byte]
 	CommandReply                     slab[model.CommandReply]
 	CommandRequest                   slab[model.CommandRequest]
 	ContextAttrAuditRequest          slab[model.ContextAttrAuditRequest]
@@ -21456,6 +21455,7 @@ type slabs struct {
 	NotifyRequest                    slab[model.NotifyRequest]
 	ObservedEvent                    slab[model.ObservedEvent]
 	ObservedEventsDescriptor         slab[model.ObservedEventsDescriptor]
+	Octets                           slab[model.Octets]
 	PackagesItem                     slab[model.PackagesItem]
 	PropertyParm                     slab[model.PropertyParm]
 	PropertyParmExtraInfo            slab[model.PropertyParmExtraInfo]
@@ -21507,7 +21507,6 @@ func (s *slabs) reset() {
 	s.AuditResult.reset()
 	s.AuditReturnParameter.reset()
 	s.AuthenticationHeader.reset()
-	s.Bytes.reset()
 	s.CommandReply.reset()
 	s.CommandRequest.reset()
 	s.ContextAttrAuditRequest.reset()
@@ -21556,6 +21555,7 @@ func (s *slabs) reset() {
 	s.NotifyRequest.reset()
 	s.ObservedEvent.reset()
 	s.ObservedEventsDescriptor.reset()
+	s.Octets.reset()
 	s.PackagesItem.reset()
 	s.PropertyParm.reset()
 	s.PropertyParmExtraInfo.reset()

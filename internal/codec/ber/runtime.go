@@ -110,6 +110,7 @@ type decoder struct {
 	lim   Limits
 	depth int
 	elems int
+	scan  int // nesting of indefinite-length scans in progress
 	s     slabs
 }
 
@@ -210,7 +211,7 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 			return h, d.errorf(p-1, "indefinite length on a primitive element")
 		}
 		h.start = p
-		eoc, err := d.findEOC(p, end, 0)
+		eoc, err := d.findEOC(p, end)
 		if err != nil {
 			return h, err
 		}
@@ -249,8 +250,12 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 
 // findEOC returns the offset of the end-of-contents octets that close an
 // indefinite-length element whose contents start at off.
-func (d *decoder) findEOC(off, end, depth int) (int, error) {
-	if d.depth+depth >= d.lim.MaxDepth {
+func (d *decoder) findEOC(off, end int) (int, error) {
+	// Each nested indefinite element recurses once: bound it like the
+	// nesting of decoded elements.
+	d.scan++
+	defer func() { d.scan-- }()
+	if d.depth+d.scan > d.lim.MaxDepth {
 		return 0, d.errorf(off, "nesting deeper than %d", d.lim.MaxDepth)
 	}
 	for {
@@ -428,7 +433,7 @@ func (d *decoder) null(h header) error {
 // octets returns the contents of an OCTET STRING. A primitive one is a
 // sub-slice of the decoder's private copy of the input; a constructed
 // (segmented) one is joined into a new slice.
-func (d *decoder) octets(h header) ([]byte, error) {
+func (d *decoder) octets(h header) (model.Octets, error) {
 	if !h.cons {
 		return d.data[h.start:h.end:h.end], nil
 	}
@@ -624,7 +629,7 @@ func appendBool(b []byte, tag string, v bool) []byte {
 	return append(b, 1, 0)
 }
 
-func appendBytes(b []byte, tag string, v []byte) []byte {
+func appendBytes(b []byte, tag string, v model.Octets) []byte {
 	b = append(b, tag...)
 	b = appendLen(b, len(v))
 	return append(b, v...)

@@ -1,0 +1,38 @@
+# megaco: Megaco/H.248.1 codec service. `make test` is what CI runs.
+GO ?= go
+BIN := bin/megaco
+
+.PHONY: all build run test generate check-generate lint bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/megaco
+
+# Until `megaco serve` exists, run shows the CLI on a corpus message.
+run: build
+	./$(BIN) decode --from ber corpus/otp-time-test/msg03.ber
+
+# Regenerate the model and codecs from the ASN.1 modules in api/asn1.
+generate:
+	$(GO) run ./cmd/asn1gen
+
+test:
+	@test -z "$$(gofmt -l cmd internal)" || { echo "gofmt needed:"; gofmt -l cmd internal; exit 1; }
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+lint:
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/codec/...
+
+# A short fuzzing run of each decoder (FUZZTIME=1m for longer).
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/ber
+
+clean:
+	rm -rf bin

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"megaco/internal/codec"
+	"megaco/internal/codec/ber"
+)
+
+var errUsage = errors.New("usage")
+
+// codecFlags are the flags transcode and decode share.
+type codecFlags struct {
+	fs      *flag.FlagSet
+	from    string
+	version int
+	profile string
+	maxSize int
+}
+
+func newCodecFlags(name string, stderr io.Writer) *codecFlags {
+	f := &codecFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f.fs.SetOutput(stderr)
+	f.fs.StringVar(&f.from, "from", "ber", "input codec")
+	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
+	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
+	f.fs.IntVar(&f.maxSize, "max-size", ber.DefaultLimits.MaxSize, "largest input accepted, in bytes")
+	return f
+}
+
+// parse accepts flags before and after the file argument.
+func (f *codecFlags) parse(args []string) (file string, err error) {
+	var rest []string
+	for {
+		if err := f.fs.Parse(args); err != nil {
+			return "", errUsage
+		}
+		args = f.fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+	switch len(rest) {
+	case 0:
+		return "-", nil
+	case 1:
+		return rest[0], nil
+	}
+	fmt.Fprintf(f.fs.Output(), "%s: at most one input file, got %d\n", f.fs.Name(), len(rest))
+	return "", errUsage
+}
+
+func (f *codecFlags) options() (codec.Options, error) {
+	p, err := codec.ParseProfile(f.profile)
+	if err != nil {
+		return codec.Options{}, err
+	}
+	lim := ber.DefaultLimits
+	lim.MaxSize = f.maxSize
+	return codec.Options{Version: f.version, Profile: p, Limits: lim}, nil
+}
+
+// readInput reads the whole input, refusing more than max bytes so that a
+// huge or endless input cannot exhaust memory.
+func readInput(file string, stdin io.Reader, max int) ([]byte, error) {
+	r := stdin
+	if file != "-" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		r = fh
+	}
+	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > max {
+		return nil, fmt.Errorf("input exceeds the limit of %d bytes (--max-size)", max)
+	}
+	return data, nil
+}
+
+func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newCodecFlags("transcode", stderr)
+	to := f.fs.String("to", "ber", "output codec")
+	file, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	in, err := codec.Lookup(f.from, opts)
+	if err != nil {
+		return err
+	}
+	out, err := codec.Lookup(*to, opts)
+	if err != nil {
+		return err
+	}
+	data, err := readInput(file, stdin, f.maxSize)
+	if err != nil {
+		return err
+	}
+	m, err := in.Decode(data)
+	if err != nil {
+		return err
+	}
+	enc, err := out.Append(nil, m)
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(enc)
+	return err
+}
+
+func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newCodecFlags("decode", stderr)
+	file, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	in, err := codec.Lookup(f.from, opts)
+	if err != nil {
+		return err
+	}
+	data, err := readInput(file, stdin, f.maxSize)
+	if err != nil {
+		return err
+	}
+	m, err := in.Decode(data)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(m)
+}

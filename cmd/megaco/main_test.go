@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const corpus = "../../corpus/otp-time-test"
+
+func runCLI(t *testing.T, stdin []byte, args ...string) (int, []byte, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, bytes.NewReader(stdin), &out, &errb)
+	return code, out.Bytes(), errb.String()
+}
+
+func TestTranscodeBERtoBER(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.ber"))
+	if len(files) != 149 {
+		t.Fatalf("%d corpus files", len(files))
+	}
+	for _, f := range files {
+		want, _ := os.ReadFile(f)
+		code, out, stderr := runCLI(t, nil, "transcode", "--from", "ber", "--to", "ber", f)
+		if code != 0 || !bytes.Equal(out, want) {
+			t.Errorf("%s: exit %d, stderr %q, output equal: %v", f, code, stderr, bytes.Equal(out, want))
+		}
+	}
+	// stdin, and flags after the file name
+	want, _ := os.ReadFile(files[0])
+	if code, out, _ := runCLI(t, want, "transcode", "-", "--to", "ber"); code != 0 || !bytes.Equal(out, want) {
+		t.Errorf("stdin: exit %d", code)
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	code, out, stderr := runCLI(t, nil, "decode", "--from", "ber", filepath.Join(corpus, "msg03.ber"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Mess struct {
+			Version int
+			MID     map[string]json.RawMessage `json:"mId"`
+		}
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Mess.Version != 1 || m.Mess.MID["ip4Address"] == nil {
+		t.Errorf("unexpected JSON: %s", out[:min(len(out), 200)])
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	golden, _ := os.ReadFile(filepath.Join(corpus, "msg03.ber"))
+	cases := []struct {
+		args  []string
+		stdin []byte
+		code  int
+		want  string
+	}{
+		{[]string{"decode"}, golden[:40], 1, "ber: offset 0: length"},
+		{[]string{"decode"}, []byte("MEGACO/1 [1.2.3.4]"), 1, "ber: offset "},
+		{[]string{"transcode", "--to", "per"}, golden, 1, "codec per is not implemented yet"},
+		{[]string{"transcode", "--to", "xml"}, golden, 1, `unknown codec "xml"`},
+		{[]string{"decode", "--version", "4"}, golden, 1, "unsupported protocol version 4"},
+		{[]string{"decode", "--profile", "wireshark"}, golden, 1, `unknown profile "wireshark"`},
+		{[]string{"decode", "--max-size", "10"}, golden, 1, "input exceeds the limit of 10 bytes"},
+		{[]string{"decode", "/nonexistent/x.ber"}, nil, 1, "no such file"},
+		{[]string{"decode", "a", "b"}, nil, 2, "at most one input file"},
+		{[]string{"frobnicate"}, nil, 2, "unknown command"},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(t, c.stdin, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+		if c.code == 1 && (strings.Count(stderr, "\n") != 1 || len(out) != 0) {
+			t.Errorf("%v: want one line on stderr and nothing on stdout, got %q / %d bytes", c.args, stderr, len(out))
+		}
+	}
+}

@@ -1,0 +1,85 @@
+// Package codec is the seam between the message model and its encodings:
+// every encoding is a Codec, found by name. Data flows one way, bytes →
+// model → bytes, so transcoding is a Decode followed by an Append.
+package codec
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"megaco/internal/codec/ber"
+	"megaco/internal/model"
+)
+
+// Codec decodes and encodes whole Megaco messages.
+type Codec interface {
+	// Decode decodes one message.
+	Decode(data []byte) (*model.MegacoMessage, error)
+	// Append appends the encoding of m to b.
+	Append(b []byte, m *model.MegacoMessage) ([]byte, error)
+}
+
+// Profile says how names and values map between text and binary.
+type Profile string
+
+const (
+	// ProfileOTP is byte-exact with Erlang/OTP megaco 4.4: property,
+	// parameter and statistic values travel as their text characters.
+	ProfileOTP Profile = "otp"
+	// ProfileRFC follows RFC 3525 Annex A: values are typed and BER-encoded
+	// per their package definition.
+	ProfileRFC Profile = "rfc"
+)
+
+// ParseProfile checks a profile name.
+func ParseProfile(s string) (Profile, error) {
+	switch Profile(s) {
+	case ProfileOTP, ProfileRFC:
+		return Profile(s), nil
+	}
+	return "", fmt.Errorf("unknown profile %q (want otp or rfc)", s)
+}
+
+// Options apply to every codec.
+type Options struct {
+	Version int     // 0: from the message; 1..3 forces that schema
+	Profile Profile // text <-> binary mapping; "" means ProfileOTP
+	Limits  ber.Limits
+}
+
+type factory func(Options) Codec
+
+var available = map[string]factory{
+	"ber": func(o Options) Codec { return ber.Codec{Options: ber.Options{Version: o.Version, Limits: o.Limits}} },
+}
+
+// planned are codecs the tool will have, but does not yet: asking for
+// one is an error that says so rather than a silent fallback.
+var planned = []string{"per", "pretty", "compact", "native", "native+zstd", "native+s2"}
+
+// Names lists the codecs that work now.
+func Names() []string {
+	var out []string
+	for n := range available {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the codec called name.
+func Lookup(name string, opts Options) (Codec, error) {
+	if opts.Version < 0 || opts.Version > 3 {
+		return nil, fmt.Errorf("unsupported protocol version %d (want 1, 2 or 3)", opts.Version)
+	}
+	if f, ok := available[strings.ToLower(name)]; ok {
+		return f(opts), nil
+	}
+	for _, p := range planned {
+		if strings.EqualFold(p, name) {
+			return nil, fmt.Errorf("codec %s is not implemented yet (available: %s)", p, strings.Join(Names(), ", "))
+		}
+	}
+	return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
+}
