@@ -33,7 +33,7 @@ func (g *berGen) slab(goT string) string {
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	g := &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
 	g.w.WriteString(Header)
-	fmt.Fprintf(&g.w, "package %s\n\nimport \"%s\"\n\n", pkg, modelPkg)
+	fmt.Fprintf(&g.w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
 	for _, t := range f.Types {
 		if t.Kind == KindEnumerated {
 			continue
@@ -81,11 +81,11 @@ func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	sort.Strings(names)
 	w.WriteString("// slabs holds the memory a decoder hands out, one slab per Go type.\ntype slabs struct {\n")
 	for _, n := range names {
-		fmt.Fprintf(w, "%s slab[%s]\n", n, g.slabs[n])
+		fmt.Fprintf(w, "%s slab.Slab[%s]\n", n, g.slabs[n])
 	}
 	w.WriteString("}\n\n// reset makes every slab's memory available again.\nfunc (s *slabs) reset() {\n")
 	for _, n := range names {
-		fmt.Fprintf(w, "s.%s.reset()\n", n)
+		fmt.Fprintf(w, "s.%s.Reset()\n", n)
 	}
 	w.WriteString("}\n")
 	out, err := format.Source(g.w.Bytes())
@@ -491,7 +491,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 			case fl.GoType == "struct{}":
 				target = ""
 			case fl.Rep == RepPointer:
-				fmt.Fprintf(w, "%s = &alloc(&%s, 1)[0]\n", target, g.slab(fl.GoType))
+				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
 				target = "(*" + target + ")"
 			}
 			if err := g.dec(v, c.Type, target, tags, "h", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
@@ -542,7 +542,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 		target := "m." + fl.GoName
 		switch fl.Rep {
 		case RepPointer:
-			fmt.Fprintf(w, "%s = &alloc(&%s, 1)[0]\n", target, g.slab(fl.GoType))
+			fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
 			target = "(*" + target + ")"
 		case RepOpt:
 			fmt.Fprintf(w, "%s.Present = true\n", target)
@@ -664,7 +664,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		slab := g.slab(egoT)
 		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
+		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
 		fmt.Fprintf(w, "%s, err := d.header(%s, %s.end)\nif err != nil {\n%s\n}\n", e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))

@@ -2,7 +2,10 @@
 
 package ber
 
-import "megaco/internal/model"
+import (
+	"megaco/internal/codec/slab"
+	"megaco/internal/model"
+)
 
 func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	var err error
@@ -46,7 +49,7 @@ func decodeMegacoMessageV1(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
+			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
@@ -114,7 +117,7 @@ func decodeMegacoMessageV2(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
+			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
@@ -182,7 +185,7 @@ func decodeMegacoMessageV3(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = &alloc(&d.s.AuthenticationHeader, 1)[0]
+			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
@@ -654,7 +657,7 @@ func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBod
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
@@ -664,7 +667,7 @@ func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBod
 		if err != nil {
 			return decField(err, "transactions")
 		}
-		m.Transactions = alloc(&d.s.Transaction, n25)
+		m.Transactions = slab.Alloc(&d.s.Transaction, n25)
 		for i26, off27 := 0, h.start; i26 < n25; i26++ {
 			e28, err := d.header(off27, h.end)
 			if err != nil {
@@ -730,7 +733,7 @@ func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBod
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
@@ -740,7 +743,7 @@ func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBod
 		if err != nil {
 			return decField(err, "transactions")
 		}
-		m.Transactions = alloc(&d.s.Transaction, n32)
+		m.Transactions = slab.Alloc(&d.s.Transaction, n32)
 		for i33, off34 := 0, h.start; i33 < n32; i33++ {
 			e35, err := d.header(off34, h.end)
 			if err != nil {
@@ -806,7 +809,7 @@ func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBod
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return decField(err, "messageError")
 		}
@@ -816,7 +819,7 @@ func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBod
 		if err != nil {
 			return decField(err, "transactions")
 		}
-		m.Transactions = alloc(&d.s.Transaction, n39)
+		m.Transactions = slab.Alloc(&d.s.Transaction, n39)
 		for i40, off41 := 0, h.start; i40 < n39; i40++ {
 			e42, err := d.header(off41, h.end)
 			if err != nil {
@@ -909,19 +912,19 @@ func decodeMIdV123(d *decoder, h header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		m.Ip4Address = &alloc(&d.s.IP4Address, 1)[0]
+		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return decField(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		m.Ip6Address = &alloc(&d.s.IP6Address, 1)[0]
+		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return decField(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		m.DomainName = &alloc(&d.s.DomainName, 1)[0]
+		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return decField(err, "domainName")
 		}
@@ -1236,19 +1239,19 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
+		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
+		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
+		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
@@ -1258,7 +1261,7 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = alloc(&d.s.TransactionAck, n55)
+		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n55)
 		for i56, off57 := 0, h.start; i56 < n55; i56++ {
 			e58, err := d.header(off57, h.end)
 			if err != nil {
@@ -1357,19 +1360,19 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
+		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
+		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
+		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
@@ -1379,7 +1382,7 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = alloc(&d.s.TransactionAck, n65)
+		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n65)
 		for i66, off67 := 0, h.start; i66 < n65; i66++ {
 			e68, err := d.header(off67, h.end)
 			if err != nil {
@@ -1488,19 +1491,19 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = &alloc(&d.s.TransactionRequest, 1)[0]
+		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return decField(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = &alloc(&d.s.TransactionPending, 1)[0]
+		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return decField(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = &alloc(&d.s.TransactionReply, 1)[0]
+		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return decField(err, "transactionReply")
 		}
@@ -1510,7 +1513,7 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = alloc(&d.s.TransactionAck, n76)
+		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n76)
 		for i77, off78 := 0, h.start; i77 < n76; i77++ {
 			e79, err := d.header(off78, h.end)
 			if err != nil {
@@ -1532,7 +1535,7 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		m.SegmentReply = &alloc(&d.s.SegmentReply, 1)[0]
+		m.SegmentReply = slab.One(&d.s.SegmentReply)
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return decField(err, "segmentReply")
 		}
@@ -1608,7 +1611,7 @@ func decodeTransactionRequestV1(d *decoder, h header, m *model.TransactionReques
 			if err != nil {
 				return decField(err, "actions")
 			}
-			m.Actions = alloc(&d.s.ActionRequest, n84)
+			m.Actions = slab.Alloc(&d.s.ActionRequest, n84)
 			for i85, off86 := 0, e.start; i85 < n84; i85++ {
 				e87, err := d.header(off86, e.end)
 				if err != nil {
@@ -1711,7 +1714,7 @@ func decodeTransactionRequestV2(d *decoder, h header, m *model.TransactionReques
 			if err != nil {
 				return decField(err, "actions")
 			}
-			m.Actions = alloc(&d.s.ActionRequest, n92)
+			m.Actions = slab.Alloc(&d.s.ActionRequest, n92)
 			for i93, off94 := 0, e.start; i93 < n92; i93++ {
 				e95, err := d.header(off94, e.end)
 				if err != nil {
@@ -1814,7 +1817,7 @@ func decodeTransactionRequestV3(d *decoder, h header, m *model.TransactionReques
 			if err != nil {
 				return decField(err, "actions")
 			}
-			m.Actions = alloc(&d.s.ActionRequest, n100)
+			m.Actions = slab.Alloc(&d.s.ActionRequest, n100)
 			for i101, off102 := 0, e.start; i101 < n100; i101++ {
 				e103, err := d.header(off102, e.end)
 				if err != nil {
@@ -2266,7 +2269,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
@@ -2276,7 +2279,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
-		m.ActionReplies = alloc(&d.s.ActionReply, n119)
+		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n119)
 		for i120, off121 := 0, h.start; i120 < n119; i120++ {
 			e122, err := d.header(off121, h.end)
 			if err != nil {
@@ -2349,7 +2352,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
@@ -2359,7 +2362,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
-		m.ActionReplies = alloc(&d.s.ActionReply, n127)
+		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n127)
 		for i128, off129 := 0, h.start; i128 < n127; i128++ {
 			e130, err := d.header(off129, h.end)
 			if err != nil {
@@ -2432,7 +2435,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return decField(err, "transactionError")
 		}
@@ -2442,7 +2445,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
-		m.ActionReplies = alloc(&d.s.ActionReply, n135)
+		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n135)
 		for i136, off137 := 0, h.start; i136 < n135; i136++ {
 			e138, err := d.header(off137, h.end)
 			if err != nil {
@@ -2688,7 +2691,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV1(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
@@ -2697,7 +2700,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
+			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
@@ -2710,7 +2713,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			if err != nil {
 				return decField(err, "commandRequests")
 			}
-			m.CommandRequests = alloc(&d.s.CommandRequest, n148)
+			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n148)
 			for i149, off150 := 0, e.start; i149 < n148; i149++ {
 				e151, err := d.header(off150, e.end)
 				if err != nil {
@@ -2829,7 +2832,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV2(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
@@ -2838,7 +2841,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
+			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
@@ -2851,7 +2854,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			if err != nil {
 				return decField(err, "commandRequests")
 			}
-			m.CommandRequests = alloc(&d.s.CommandRequest, n158)
+			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n158)
 			for i159, off160 := 0, e.start; i159 < n158; i159++ {
 				e161, err := d.header(off160, e.end)
 				if err != nil {
@@ -2970,7 +2973,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV3(d, e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
@@ -2979,7 +2982,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = &alloc(&d.s.ContextAttrAuditRequest, 1)[0]
+			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV3(d, e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
@@ -2992,7 +2995,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			if err != nil {
 				return decField(err, "commandRequests")
 			}
-			m.CommandRequests = alloc(&d.s.CommandRequest, n168)
+			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n168)
 			for i169, off170 := 0, e.start; i169 < n168; i169++ {
 				e171, err := d.header(off170, e.end)
 				if err != nil {
@@ -3107,7 +3110,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
@@ -3116,7 +3119,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV1(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
@@ -3129,7 +3132,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			if err != nil {
 				return decField(err, "commandReply")
 			}
-			m.CommandReply = alloc(&d.s.CommandReply, n177)
+			m.CommandReply = slab.Alloc(&d.s.CommandReply, n177)
 			for i178, off179 := 0, e.start; i178 < n177; i178++ {
 				e180, err := d.header(off179, e.end)
 				if err != nil {
@@ -3241,7 +3244,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
@@ -3250,7 +3253,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV2(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
@@ -3263,7 +3266,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			if err != nil {
 				return decField(err, "commandReply")
 			}
-			m.CommandReply = alloc(&d.s.CommandReply, n186)
+			m.CommandReply = slab.Alloc(&d.s.CommandReply, n186)
 			for i187, off188 := 0, e.start; i187 < n186; i187++ {
 				e189, err := d.header(off188, e.end)
 				if err != nil {
@@ -3375,7 +3378,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
@@ -3384,7 +3387,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = &alloc(&d.s.ContextRequest, 1)[0]
+			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV3(d, e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
@@ -3397,7 +3400,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			if err != nil {
 				return decField(err, "commandReply")
 			}
-			m.CommandReply = alloc(&d.s.CommandReply, n195)
+			m.CommandReply = slab.Alloc(&d.s.CommandReply, n195)
 			for i196, off197 := 0, e.start; i196 < n195; i196++ {
 				e198, err := d.header(off197, e.end)
 				if err != nil {
@@ -3524,7 +3527,7 @@ func decodeContextRequestV1(d *decoder, h header, m *model.ContextRequest) error
 			if err != nil {
 				return decField(err, "topologyReq")
 			}
-			m.TopologyReq = alloc(&d.s.TopologyRequest, n203)
+			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n203)
 			for i204, off205 := 0, e.start; i204 < n203; i204++ {
 				e206, err := d.header(off205, e.end)
 				if err != nil {
@@ -3646,7 +3649,7 @@ func decodeContextRequestV2(d *decoder, h header, m *model.ContextRequest) error
 			if err != nil {
 				return decField(err, "topologyReq")
 			}
-			m.TopologyReq = alloc(&d.s.TopologyRequest, n211)
+			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n211)
 			for i212, off213 := 0, e.start; i212 < n211; i212++ {
 				e214, err := d.header(off213, e.end)
 				if err != nil {
@@ -3807,7 +3810,7 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			if err != nil {
 				return decField(err, "topologyReq")
 			}
-			m.TopologyReq = alloc(&d.s.TopologyRequest, n224)
+			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n224)
 			for i225, off226 := 0, e.start; i225 < n224; i225++ {
 				e227, err := d.header(off226, e.end)
 				if err != nil {
@@ -3845,7 +3848,7 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			if err != nil {
 				return decField(err, "contextProp")
 			}
-			m.ContextProp = alloc(&d.s.PropertyParm, n228)
+			m.ContextProp = slab.Alloc(&d.s.PropertyParm, n228)
 			for i229, off230 := 0, e.start; i229 < n228; i229++ {
 				e231, err := d.header(off230, e.end)
 				if err != nil {
@@ -3874,7 +3877,7 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			if err != nil {
 				return decField(err, "contextList")
 			}
-			m.ContextList = alloc(&d.s.uint32, n232)
+			m.ContextList = slab.Alloc(&d.s.uint32, n232)
 			for i233, off234 := 0, e.start; i233 < n232; i233++ {
 				e235, err := d.header(off234, e.end)
 				if err != nil {
@@ -4141,7 +4144,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 			if err != nil {
 				return decField(err, "contextPropAud")
 			}
-			m.ContextPropAud = alloc(&d.s.IndAudPropertyParm, n241)
+			m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, n241)
 			for i242, off243 := 0, e.start; i242 < n241; i242++ {
 				e244, err := d.header(off243, e.end)
 				if err != nil {
@@ -4195,7 +4198,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.SelectLogic = &alloc(&d.s.SelectLogic, 1)[0]
+			m.SelectLogic = slab.One(&d.s.SelectLogic)
 			h246, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "selectLogic")
@@ -4577,49 +4580,49 @@ func decodeCommandV1(d *decoder, h header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
+		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
+		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
+		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
@@ -4739,49 +4742,49 @@ func decodeCommandV2(d *decoder, h header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
+		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
+		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
+		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
@@ -4901,49 +4904,49 @@ func decodeCommandV3(d *decoder, h header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return decField(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return decField(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = &alloc(&d.s.AmmRequest, 1)[0]
+		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return decField(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = &alloc(&d.s.SubtractRequest, 1)[0]
+		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return decField(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return decField(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = &alloc(&d.s.AuditRequest, 1)[0]
+		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return decField(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = &alloc(&d.s.NotifyRequest, 1)[0]
+		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return decField(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = &alloc(&d.s.ServiceChangeRequest, 1)[0]
+		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return decField(err, "serviceChangeReq")
 		}
@@ -5063,31 +5066,31 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		h285, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditCapReply")
@@ -5097,7 +5100,7 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		h286, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditValueReply")
@@ -5107,13 +5110,13 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
+		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
+		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
@@ -5233,31 +5236,31 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		h295, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditCapReply")
@@ -5267,7 +5270,7 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		h296, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditValueReply")
@@ -5277,13 +5280,13 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
+		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
+		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
@@ -5403,31 +5406,31 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return decField(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return decField(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return decField(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = &alloc(&d.s.AmmsReply, 1)[0]
+		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return decField(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		h305, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditCapReply")
@@ -5437,7 +5440,7 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = &alloc(&d.s.AuditReply, 1)[0]
+		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		h306, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "auditValueReply")
@@ -5447,13 +5450,13 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = &alloc(&d.s.NotifyReply, 1)[0]
+		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return decField(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = &alloc(&d.s.ServiceChangeReply, 1)[0]
+		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return decField(err, "serviceChangeReply")
 		}
@@ -5890,7 +5893,7 @@ func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n324)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n324)
 			for i325, off326 := 0, e.start; i325 < n324; i325++ {
 				e327, err := d.header(off326, e.end)
 				if err != nil {
@@ -5919,7 +5922,7 @@ func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "descriptors")
 			}
-			m.Descriptors = alloc(&d.s.AmmDescriptor, n328)
+			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n328)
 			for i329, off330 := 0, e.start; i329 < n328; i329++ {
 				e331, err := d.header(off330, e.end)
 				if err != nil {
@@ -6019,7 +6022,7 @@ func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n337)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n337)
 			for i338, off339 := 0, e.start; i338 < n337; i338++ {
 				e340, err := d.header(off339, e.end)
 				if err != nil {
@@ -6048,7 +6051,7 @@ func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "descriptors")
 			}
-			m.Descriptors = alloc(&d.s.AmmDescriptor, n341)
+			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n341)
 			for i342, off343 := 0, e.start; i342 < n341; i342++ {
 				e344, err := d.header(off343, e.end)
 				if err != nil {
@@ -6148,7 +6151,7 @@ func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n350)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n350)
 			for i351, off352 := 0, e.start; i351 < n350; i351++ {
 				e353, err := d.header(off352, e.end)
 				if err != nil {
@@ -6177,7 +6180,7 @@ func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
 			if err != nil {
 				return decField(err, "descriptors")
 			}
-			m.Descriptors = alloc(&d.s.AmmDescriptor, n354)
+			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n354)
 			for i355, off356 := 0, e.start; i355 < n354; i355++ {
 				e357, err := d.header(off356, e.end)
 				if err != nil {
@@ -6337,25 +6340,25 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -6365,7 +6368,7 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n369)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n369)
 		for i370, off371 := 0, h.start; i370 < n369; i370++ {
 			e372, err := d.header(off371, h.end)
 			if err != nil {
@@ -6391,7 +6394,7 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n373)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n373)
 		for i374, off375 := 0, h.start; i374 < n373; i374++ {
 			e376, err := d.header(off375, h.end)
 			if err != nil {
@@ -6410,13 +6413,13 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
@@ -6552,25 +6555,25 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -6580,7 +6583,7 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n388)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n388)
 		for i389, off390 := 0, h.start; i389 < n388; i389++ {
 			e391, err := d.header(off390, h.end)
 			if err != nil {
@@ -6606,7 +6609,7 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n392)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n392)
 		for i393, off394 := 0, h.start; i393 < n392; i393++ {
 			e395, err := d.header(off394, h.end)
 			if err != nil {
@@ -6625,13 +6628,13 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
@@ -6786,25 +6789,25 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -6814,7 +6817,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n410)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n410)
 		for i411, off412 := 0, h.start; i411 < n410; i411++ {
 			e413, err := d.header(off412, h.end)
 			if err != nil {
@@ -6840,7 +6843,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n414)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n414)
 		for i415, off416 := 0, h.start; i415 < n414; i415++ {
 			e417, err := d.header(off416, h.end)
 			if err != nil {
@@ -6859,13 +6862,13 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return decField(err, "auditDescriptor")
 		}
@@ -6875,7 +6878,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = alloc(&d.s.StatisticsParameter, n418)
+		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n418)
 		for i419, off420 := 0, h.start; i419 < n418; i419++ {
 			e421, err := d.header(off420, h.end)
 			if err != nil {
@@ -6967,7 +6970,7 @@ func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n427)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n427)
 			for i428, off429 := 0, e.start; i428 < n427; i428++ {
 				e430, err := d.header(off429, e.end)
 				if err != nil {
@@ -6996,7 +6999,7 @@ func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationAudit")
 			}
-			m.TerminationAudit = alloc(&d.s.AuditReturnParameter, n431)
+			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n431)
 			for i432, off433 := 0, e.start; i432 < n431; i432++ {
 				e434, err := d.header(off433, e.end)
 				if err != nil {
@@ -7093,7 +7096,7 @@ func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n440)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n440)
 			for i441, off442 := 0, e.start; i441 < n440; i441++ {
 				e443, err := d.header(off442, e.end)
 				if err != nil {
@@ -7122,7 +7125,7 @@ func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationAudit")
 			}
-			m.TerminationAudit = alloc(&d.s.AuditReturnParameter, n444)
+			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n444)
 			for i445, off446 := 0, e.start; i445 < n444; i445++ {
 				e447, err := d.header(off446, e.end)
 				if err != nil {
@@ -7219,7 +7222,7 @@ func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n453)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n453)
 			for i454, off455 := 0, e.start; i454 < n453; i454++ {
 				e456, err := d.header(off455, e.end)
 				if err != nil {
@@ -7248,7 +7251,7 @@ func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
 			if err != nil {
 				return decField(err, "terminationAudit")
 			}
-			m.TerminationAudit = alloc(&d.s.AuditReturnParameter, n457)
+			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n457)
 			for i458, off459 := 0, e.start; i458 < n457; i458++ {
 				e460, err := d.header(off459, e.end)
 				if err != nil {
@@ -7337,7 +7340,7 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n465)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n465)
 			for i466, off467 := 0, e.start; i466 < n465; i466++ {
 				e468, err := d.header(off467, e.end)
 				if err != nil {
@@ -7362,7 +7365,7 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV1(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
@@ -7438,7 +7441,7 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n473)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n473)
 			for i474, off475 := 0, e.start; i474 < n473; i474++ {
 				e476, err := d.header(off475, e.end)
 				if err != nil {
@@ -7463,7 +7466,7 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV2(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
@@ -7539,7 +7542,7 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n481)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n481)
 			for i482, off483 := 0, e.start; i482 < n481; i482++ {
 				e484, err := d.header(off483, e.end)
 				if err != nil {
@@ -7564,7 +7567,7 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = &alloc(&d.s.AuditDescriptor, 1)[0]
+			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV3(d, e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
@@ -7812,7 +7815,7 @@ func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
 			if err != nil {
 				return decField(err, "terminationIDList")
 			}
-			m.TerminationIDList = alloc(&d.s.TerminationID, n494)
+			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n494)
 			for i495, off496 := 0, e.start; i495 < n494; i495++ {
 				e497, err := d.header(off496, e.end)
 				if err != nil {
@@ -7914,7 +7917,7 @@ func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = alloc(&d.s.TerminationID, n503)
+		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n503)
 		for i504, off505 := 0, h.start; i504 < n503; i504++ {
 			e506, err := d.header(off505, h.end)
 			if err != nil {
@@ -7936,13 +7939,13 @@ func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
+		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
@@ -8017,7 +8020,7 @@ func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = alloc(&d.s.TerminationID, n512)
+		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n512)
 		for i513, off514 := 0, h.start; i513 < n512; i513++ {
 			e515, err := d.header(off514, h.end)
 			if err != nil {
@@ -8039,13 +8042,13 @@ func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
+		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
@@ -8130,7 +8133,7 @@ func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = alloc(&d.s.TerminationID, n522)
+		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n522)
 		for i523, off524 := 0, h.start; i523 < n522; i523++ {
 			e525, err := d.header(off524, h.end)
 			if err != nil {
@@ -8152,19 +8155,19 @@ func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return decField(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = &alloc(&d.s.AuditResult, 1)[0]
+		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return decField(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		m.AuditResultTermList = &alloc(&d.s.TermListAuditResult, 1)[0]
+		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return decField(err, "auditResultTermList")
 		}
@@ -8236,7 +8239,7 @@ func decodeAuditResultV1(d *decoder, h header, m *model.AuditResult) error {
 			if err != nil {
 				return decField(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = alloc(&d.s.AuditReturnParameter, n529)
+			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n529)
 			for i530, off531 := 0, e.start; i530 < n529; i530++ {
 				e532, err := d.header(off531, e.end)
 				if err != nil {
@@ -8332,7 +8335,7 @@ func decodeAuditResultV2(d *decoder, h header, m *model.AuditResult) error {
 			if err != nil {
 				return decField(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = alloc(&d.s.AuditReturnParameter, n536)
+			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n536)
 			for i537, off538 := 0, e.start; i537 < n536; i537++ {
 				e539, err := d.header(off538, e.end)
 				if err != nil {
@@ -8428,7 +8431,7 @@ func decodeAuditResultV3(d *decoder, h header, m *model.AuditResult) error {
 			if err != nil {
 				return decField(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = alloc(&d.s.AuditReturnParameter, n543)
+			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n543)
 			for i544, off545 := 0, e.start; i544 < n543; i544++ {
 				e546, err := d.header(off545, e.end)
 				if err != nil {
@@ -8652,31 +8655,31 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -8686,7 +8689,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n566)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n566)
 		for i567, off568 := 0, h.start; i567 < n566; i567++ {
 			e569, err := d.header(off568, h.end)
 			if err != nil {
@@ -8712,7 +8715,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n570)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n570)
 		for i571, off572 := 0, h.start; i571 < n570; i571++ {
 			e573, err := d.header(off572, h.end)
 			if err != nil {
@@ -8731,13 +8734,13 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
+		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
@@ -8747,7 +8750,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = alloc(&d.s.StatisticsParameter, n574)
+		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n574)
 		for i575, off576 := 0, h.start; i575 < n574; i575++ {
 			e577, err := d.header(off576, h.end)
 			if err != nil {
@@ -8773,7 +8776,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = alloc(&d.s.PackagesItem, n578)
+		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n578)
 		for i579, off580 := 0, h.start; i579 < n578; i579++ {
 			e581, err := d.header(off580, h.end)
 			if err != nil {
@@ -8795,7 +8798,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
@@ -8995,31 +8998,31 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -9029,7 +9032,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n601)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n601)
 		for i602, off603 := 0, h.start; i602 < n601; i602++ {
 			e604, err := d.header(off603, h.end)
 			if err != nil {
@@ -9055,7 +9058,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n605)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n605)
 		for i606, off607 := 0, h.start; i606 < n605; i606++ {
 			e608, err := d.header(off607, h.end)
 			if err != nil {
@@ -9074,13 +9077,13 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
+		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
@@ -9090,7 +9093,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = alloc(&d.s.StatisticsParameter, n609)
+		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n609)
 		for i610, off611 := 0, h.start; i610 < n609; i610++ {
 			e612, err := d.header(off611, h.end)
 			if err != nil {
@@ -9116,7 +9119,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = alloc(&d.s.PackagesItem, n613)
+		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n613)
 		for i614, off615 := 0, h.start; i614 < n613; i614++ {
 			e616, err := d.header(off615, h.end)
 			if err != nil {
@@ -9138,7 +9141,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
@@ -9338,31 +9341,31 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = &alloc(&d.s.MediaDescriptor, 1)[0]
+		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return decField(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = &alloc(&d.s.ModemDescriptor, 1)[0]
+		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return decField(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = &alloc(&d.s.MuxDescriptor, 1)[0]
+		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return decField(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = &alloc(&d.s.EventsDescriptor, 1)[0]
+		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return decField(err, "eventsDescriptor")
 		}
@@ -9372,7 +9375,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = alloc(&d.s.EventSpec, n636)
+		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n636)
 		for i637, off638 := 0, h.start; i637 < n636; i637++ {
 			e639, err := d.header(off638, h.end)
 			if err != nil {
@@ -9398,7 +9401,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = alloc(&d.s.SignalRequest, n640)
+		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n640)
 		for i641, off642 := 0, h.start; i641 < n640; i641++ {
 			e643, err := d.header(off642, h.end)
 			if err != nil {
@@ -9417,13 +9420,13 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = &alloc(&d.s.DigitMapDescriptor, 1)[0]
+		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return decField(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = &alloc(&d.s.ObservedEventsDescriptor, 1)[0]
+		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return decField(err, "observedEventsDescriptor")
 		}
@@ -9433,7 +9436,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = alloc(&d.s.StatisticsParameter, n644)
+		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n644)
 		for i645, off646 := 0, h.start; i645 < n644; i645++ {
 			e647, err := d.header(off646, h.end)
 			if err != nil {
@@ -9459,7 +9462,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = alloc(&d.s.PackagesItem, n648)
+		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n648)
 		for i649, off650 := 0, h.start; i649 < n648; i649++ {
 			e651, err := d.header(off650, h.end)
 			if err != nil {
@@ -9481,7 +9484,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = &alloc(&d.s.AuditDescriptor, 1)[0]
+		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return decField(err, "emptyDescriptors")
 		}
@@ -9598,7 +9601,7 @@ func decodeAuditDescriptorV2(d *decoder, h header, m *model.AuditDescriptor) err
 			if err != nil {
 				return decField(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = alloc(&d.s.IndAuditParameter, n654)
+			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n654)
 			for i655, off656 := 0, e.start; i655 < n654; i655++ {
 				e657, err := d.header(off656, e.end)
 				if err != nil {
@@ -9685,7 +9688,7 @@ func decodeAuditDescriptorV3(d *decoder, h header, m *model.AuditDescriptor) err
 			if err != nil {
 				return decField(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = alloc(&d.s.IndAuditParameter, n660)
+			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n660)
 			for i661, off662 := 0, e.start; i661 < n660; i661++ {
 				e663, err := d.header(off662, e.end)
 				if err != nil {
@@ -9779,7 +9782,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n669)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n669)
 			for i670, off671 := 0, e.start; i670 < n669; i670++ {
 				e672, err := d.header(off671, e.end)
 				if err != nil {
@@ -9812,7 +9815,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
@@ -9891,7 +9894,7 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n677)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n677)
 			for i678, off679 := 0, e.start; i678 < n677; i678++ {
 				e680, err := d.header(off679, e.end)
 				if err != nil {
@@ -9916,7 +9919,7 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
@@ -10000,7 +10003,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h header, m *model.ObservedE
 			if err != nil {
 				return decField(err, "observedEventLst")
 			}
-			m.ObservedEventLst = alloc(&d.s.ObservedEvent, n685)
+			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, n685)
 			for i686, off687 := 0, e.start; i686 < n685; i686++ {
 				e688, err := d.header(off687, e.end)
 				if err != nil {
@@ -10137,7 +10140,7 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 			if err != nil {
 				return decField(err, "eventParList")
 			}
-			m.EventParList = alloc(&d.s.EventParameter, n694)
+			m.EventParList = slab.Alloc(&d.s.EventParameter, n694)
 			for i695, off696 := 0, e.start; i695 < n694; i695++ {
 				e697, err := d.header(off696, e.end)
 				if err != nil {
@@ -10162,7 +10165,7 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.TimeNotation = &alloc(&d.s.TimeNotation, 1)[0]
+			m.TimeNotation = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.TimeNotation); err != nil {
 				return decField(err, "timeNotation")
 			}
@@ -10260,7 +10263,7 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Octets, n701)
+			m.Value = slab.Alloc(&d.s.Octets, n701)
 			for i702, off703 := 0, e.start; i702 < n701; i702++ {
 				e704, err := d.header(off703, e.end)
 				if err != nil {
@@ -10285,7 +10288,7 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = &alloc(&d.s.EventParameterExtraInfo, 1)[0]
+			m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
 			h705, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "extraInfo")
@@ -10423,7 +10426,7 @@ func decodeServiceChangeRequestV1(d *decoder, h header, m *model.ServiceChangeRe
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n711)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n711)
 			for i712, off713 := 0, e.start; i712 < n711; i712++ {
 				e714, err := d.header(off713, e.end)
 				if err != nil {
@@ -10526,7 +10529,7 @@ func decodeServiceChangeRequestV2(d *decoder, h header, m *model.ServiceChangeRe
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n719)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n719)
 			for i720, off721 := 0, e.start; i720 < n719; i720++ {
 				e722, err := d.header(off721, e.end)
 				if err != nil {
@@ -10629,7 +10632,7 @@ func decodeServiceChangeRequestV3(d *decoder, h header, m *model.ServiceChangeRe
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n727)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n727)
 			for i728, off729 := 0, e.start; i728 < n727; i728++ {
 				e730, err := d.header(off729, e.end)
 				if err != nil {
@@ -10732,7 +10735,7 @@ func decodeServiceChangeReplyV1(d *decoder, h header, m *model.ServiceChangeRepl
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n735)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n735)
 			for i736, off737 := 0, e.start; i736 < n735; i736++ {
 				e738, err := d.header(off737, e.end)
 				if err != nil {
@@ -10839,7 +10842,7 @@ func decodeServiceChangeReplyV23(d *decoder, h header, m *model.ServiceChangeRep
 			if err != nil {
 				return decField(err, "terminationID")
 			}
-			m.TerminationID = alloc(&d.s.TerminationID, n744)
+			m.TerminationID = slab.Alloc(&d.s.TerminationID, n744)
 			for i745, off746 := 0, e.start; i745 < n744; i745++ {
 				e747, err := d.header(off746, e.end)
 				if err != nil {
@@ -10926,13 +10929,13 @@ func decodeServiceChangeResultV1(d *decoder, h header, m *model.ServiceChangeRes
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = &alloc(&d.s.ServiceChangeResParm, 1)[0]
+		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return decField(err, "serviceChangeResParms")
 		}
@@ -10980,13 +10983,13 @@ func decodeServiceChangeResultV23(d *decoder, h header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = &alloc(&d.s.ErrorDescriptor, 1)[0]
+		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return decField(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = &alloc(&d.s.ServiceChangeResParm, 1)[0]
+		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return decField(err, "serviceChangeResParms")
 		}
@@ -11054,7 +11057,7 @@ func decodeTerminationIDV123(d *decoder, h header, m *model.TerminationID) error
 			if err != nil {
 				return decField(err, "wildcard")
 			}
-			m.Wildcard = alloc(&d.s.Octets, n755)
+			m.Wildcard = slab.Alloc(&d.s.Octets, n755)
 			for i756, off757 := 0, e.start; i756 < n755; i756++ {
 				e758, err := d.header(off757, e.end)
 				if err != nil {
@@ -11147,7 +11150,7 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = &alloc(&d.s.TerminationStateDescriptor, 1)[0]
+			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
@@ -11156,7 +11159,7 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = &alloc(&d.s.MediaDescriptorStreams, 1)[0]
+			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 			h761, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "streams")
@@ -11215,7 +11218,7 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = &alloc(&d.s.TerminationStateDescriptor, 1)[0]
+			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
@@ -11224,7 +11227,7 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = &alloc(&d.s.MediaDescriptorStreams, 1)[0]
+			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 			h764, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "streams")
@@ -11288,7 +11291,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = &alloc(&d.s.StreamParms, 1)[0]
+		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
@@ -11298,7 +11301,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 		if err != nil {
 			return decField(err, "multiStream")
 		}
-		m.MultiStream = alloc(&d.s.StreamDescriptor, n769)
+		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n769)
 		for i770, off771 := 0, h.start; i770 < n769; i770++ {
 			e772, err := d.header(off771, h.end)
 			if err != nil {
@@ -11371,7 +11374,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = &alloc(&d.s.StreamParms, 1)[0]
+		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
@@ -11381,7 +11384,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 		if err != nil {
 			return decField(err, "multiStream")
 		}
-		m.MultiStream = alloc(&d.s.StreamDescriptor, n777)
+		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n777)
 		for i778, off779 := 0, h.start; i778 < n777; i778++ {
 			e780, err := d.header(off779, h.end)
 			if err != nil {
@@ -11606,7 +11609,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = &alloc(&d.s.LocalControlDescriptor, 1)[0]
+			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
@@ -11615,7 +11618,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
+			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
@@ -11624,7 +11627,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
+			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
@@ -11711,7 +11714,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = &alloc(&d.s.LocalControlDescriptor, 1)[0]
+			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
@@ -11720,7 +11723,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
+			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
@@ -11729,7 +11732,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = &alloc(&d.s.LocalRemoteDescriptor, 1)[0]
+			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
@@ -11742,7 +11745,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			if err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = alloc(&d.s.StatisticsParameter, n794)
+			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n794)
 			for i795, off796 := 0, e.start; i795 < n794; i795++ {
 				e797, err := d.header(off796, e.end)
 				if err != nil {
@@ -11871,7 +11874,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h header, m *model.LocalContro
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.PropertyParm, n802)
+			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n802)
 			for i803, off804 := 0, e.start; i803 < n802; i803++ {
 				e805, err := d.header(off804, e.end)
 				if err != nil {
@@ -11982,7 +11985,7 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Octets, n809)
+			m.Value = slab.Alloc(&d.s.Octets, n809)
 			for i810, off811 := 0, e.start; i810 < n809; i810++ {
 				e812, err := d.header(off811, e.end)
 				if err != nil {
@@ -12007,7 +12010,7 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = &alloc(&d.s.PropertyParmExtraInfo, 1)[0]
+			m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
 			h813, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "extraInfo")
@@ -12147,7 +12150,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteD
 			if err != nil {
 				return decField(err, "propGrps")
 			}
-			m.PropGrps = alloc(&d.s.ListPropertyParm, n820)
+			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, n820)
 			for i821, off822 := 0, e.start; i821 < n820; i821++ {
 				e823, err := d.header(off822, e.end)
 				if err != nil {
@@ -12162,7 +12165,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteD
 					if err != nil {
 						return err
 					}
-					m.PropGrps[i821] = alloc(&d.s.PropertyParm, n824)
+					m.PropGrps[i821] = slab.Alloc(&d.s.PropertyParm, n824)
 					for i825, off826 := 0, e823.start; i825 < n824; i825++ {
 						e827, err := d.header(off826, e823.end)
 						if err != nil {
@@ -12266,7 +12269,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h header, m *model.Termina
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.PropertyParm, n831)
+			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n831)
 			for i832, off833 := 0, e.start; i832 < n831; i832++ {
 				e834, err := d.header(off833, e.end)
 				if err != nil {
@@ -12407,7 +12410,7 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 			if err != nil {
 				return decField(err, "termList")
 			}
-			m.TermList = alloc(&d.s.TerminationID, n842)
+			m.TermList = slab.Alloc(&d.s.TerminationID, n842)
 			for i843, off844 := 0, e.start; i843 < n842; i843++ {
 				e845, err := d.header(off844, e.end)
 				if err != nil {
@@ -12432,7 +12435,7 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -12532,7 +12535,7 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 			if err != nil {
 				return decField(err, "termList")
 			}
-			m.TermList = alloc(&d.s.TerminationID, n851)
+			m.TermList = slab.Alloc(&d.s.TerminationID, n851)
 			for i852, off853 := 0, e.start; i852 < n851; i852++ {
 				e854, err := d.header(off853, e.end)
 				if err != nil {
@@ -12557,7 +12560,7 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -12648,7 +12651,7 @@ func decodeEventsDescriptorV1(d *decoder, h header, m *model.EventsDescriptor) e
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.RequestedEvent, n859)
+			m.EventList = slab.Alloc(&d.s.RequestedEvent, n859)
 			for i860, off861 := 0, e.start; i860 < n859; i860++ {
 				e862, err := d.header(off861, e.end)
 				if err != nil {
@@ -12752,7 +12755,7 @@ func decodeEventsDescriptorV2(d *decoder, h header, m *model.EventsDescriptor) e
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.RequestedEvent, n867)
+			m.EventList = slab.Alloc(&d.s.RequestedEvent, n867)
 			for i868, off869 := 0, e.start; i868 < n867; i868++ {
 				e870, err := d.header(off869, e.end)
 				if err != nil {
@@ -12853,7 +12856,7 @@ func decodeEventsDescriptorV3(d *decoder, h header, m *model.EventsDescriptor) e
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.RequestedEvent, n875)
+			m.EventList = slab.Alloc(&d.s.RequestedEvent, n875)
 			for i876, off877 := 0, e.start; i876 < n875; i876++ {
 				e878, err := d.header(off877, e.end)
 				if err != nil {
@@ -12983,7 +12986,7 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV1(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -12996,7 +12999,7 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n884)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n884)
 			for i885, off886 := 0, e.start; i885 < n884; i885++ {
 				e887, err := d.header(off886, e.end)
 				if err != nil {
@@ -13129,7 +13132,7 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV2(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -13142,7 +13145,7 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n893)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n893)
 			for i894, off895 := 0, e.start; i894 < n893; i894++ {
 				e896, err := d.header(off895, e.end)
 				if err != nil {
@@ -13275,7 +13278,7 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.RequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV3(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -13288,7 +13291,7 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n902)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n902)
 			for i903, off904 := 0, e.start; i903 < n902; i903++ {
 				e905, err := d.header(off904, e.end)
 				if err != nil {
@@ -13406,7 +13409,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h910, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -13419,7 +13422,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
+			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV1(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
@@ -13432,7 +13435,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n911)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n911)
 			for i912, off913 := 0, e.start; i912 < n911; i912++ {
 				e914, err := d.header(off913, e.end)
 				if err != nil {
@@ -13539,7 +13542,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h919, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -13552,7 +13555,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
+			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV2(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
@@ -13565,7 +13568,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n920)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n920)
 			for i921, off922 := 0, e.start; i921 < n920; i921++ {
 				e923, err := d.header(off922, e.end)
 				if err != nil {
@@ -13683,7 +13686,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h929, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -13696,7 +13699,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
+			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
@@ -13709,7 +13712,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n930)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n930)
 			for i931, off932 := 0, e.start; i931 < n930; i931++ {
 				e933, err := d.header(off932, e.end)
 				if err != nil {
@@ -13731,7 +13734,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.NotifyBehaviour = &alloc(&d.s.NotifyBehaviour, 1)[0]
+			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			h934, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "notifyBehaviour")
@@ -13800,7 +13803,7 @@ func decodeEventDMV1(d *decoder, h header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
+		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return decField(err, "digitMapValue")
 		}
@@ -13853,7 +13856,7 @@ func decodeEventDMV23(d *decoder, h header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
+		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return decField(err, "digitMapValue")
 		}
@@ -13933,7 +13936,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h header, m *model.SecondEventsD
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.SecondRequestedEvent, n941)
+			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n941)
 			for i942, off943 := 0, e.start; i942 < n941; i942++ {
 				e944, err := d.header(off943, e.end)
 				if err != nil {
@@ -14037,7 +14040,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h header, m *model.SecondEventsD
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.SecondRequestedEvent, n949)
+			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n949)
 			for i950, off951 := 0, e.start; i950 < n949; i950++ {
 				e952, err := d.header(off951, e.end)
 				if err != nil {
@@ -14138,7 +14141,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h header, m *model.SecondEventsD
 			if err != nil {
 				return decField(err, "eventList")
 			}
-			m.EventList = alloc(&d.s.SecondRequestedEvent, n957)
+			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n957)
 			for i958, off959 := 0, e.start; i958 < n957; i958++ {
 				e960, err := d.header(off959, e.end)
 				if err != nil {
@@ -14268,7 +14271,7 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV1(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -14281,7 +14284,7 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n966)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n966)
 			for i967, off968 := 0, e.start; i967 < n966; i967++ {
 				e969, err := d.header(off968, e.end)
 				if err != nil {
@@ -14414,7 +14417,7 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV2(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -14427,7 +14430,7 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n975)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n975)
 			for i976, off977 := 0, e.start; i976 < n975; i976++ {
 				e978, err := d.header(off977, e.end)
 				if err != nil {
@@ -14560,7 +14563,7 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = &alloc(&d.s.SecondRequestedActions, 1)[0]
+			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV3(d, e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
@@ -14573,7 +14576,7 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 			if err != nil {
 				return decField(err, "evParList")
 			}
-			m.EvParList = alloc(&d.s.EventParameter, n984)
+			m.EvParList = slab.Alloc(&d.s.EventParameter, n984)
 			for i985, off986 := 0, e.start; i985 < n984; i985++ {
 				e987, err := d.header(off986, e.end)
 				if err != nil {
@@ -14681,7 +14684,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequest
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h991, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -14698,7 +14701,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n992)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n992)
 			for i993, off994 := 0, e.start; i993 < n992; i993++ {
 				e995, err := d.header(off994, e.end)
 				if err != nil {
@@ -14795,7 +14798,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequest
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h999, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -14812,7 +14815,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n1000)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1000)
 			for i1001, off1002 := 0, e.start; i1001 < n1000; i1001++ {
 				e1003, err := d.header(off1002, e.end)
 				if err != nil {
@@ -14920,7 +14923,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = &alloc(&d.s.EventDM, 1)[0]
+			m.EventDM = slab.One(&d.s.EventDM)
 			h1008, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "eventDM")
@@ -14937,7 +14940,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n1009)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1009)
 			for i1010, off1011 := 0, e.start; i1010 < n1009; i1010++ {
 				e1012, err := d.header(off1011, e.end)
 				if err != nil {
@@ -14959,7 +14962,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.NotifyBehaviour = &alloc(&d.s.NotifyBehaviour, 1)[0]
+			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			h1013, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "notifyBehaviour")
@@ -15075,7 +15078,7 @@ func decodeEventSpecV123(d *decoder, h header, m *model.EventSpec) error {
 			if err != nil {
 				return decField(err, "eventParList")
 			}
-			m.EventParList = alloc(&d.s.EventParameter, n1018)
+			m.EventParList = slab.Alloc(&d.s.EventParameter, n1018)
 			for i1019, off1020 := 0, e.start; i1019 < n1018; i1019++ {
 				e1021, err := d.header(off1020, e.end)
 				if err != nil {
@@ -15150,13 +15153,13 @@ func decodeSignalRequestV12(d *decoder, h header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = &alloc(&d.s.Signal, 1)[0]
+		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = &alloc(&d.s.SeqSigList, 1)[0]
+		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
@@ -15204,13 +15207,13 @@ func decodeSignalRequestV3(d *decoder, h header, m *model.SignalRequest) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = &alloc(&d.s.Signal, 1)[0]
+		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = &alloc(&d.s.SeqSigList, 1)[0]
+		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
@@ -15288,7 +15291,7 @@ func decodeSeqSigListV12(d *decoder, h header, m *model.SeqSigList) error {
 			if err != nil {
 				return decField(err, "signalList")
 			}
-			m.SignalList = alloc(&d.s.Signal, n1030)
+			m.SignalList = slab.Alloc(&d.s.Signal, n1030)
 			for i1031, off1032 := 0, e.start; i1031 < n1030; i1031++ {
 				e1033, err := d.header(off1032, e.end)
 				if err != nil {
@@ -15393,7 +15396,7 @@ func decodeSeqSigListV3(d *decoder, h header, m *model.SeqSigList) error {
 			if err != nil {
 				return decField(err, "signalList")
 			}
-			m.SignalList = alloc(&d.s.Signal, n1038)
+			m.SignalList = slab.Alloc(&d.s.Signal, n1038)
 			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
 				e1041, err := d.header(off1040, e.end)
 				if err != nil {
@@ -15604,7 +15607,7 @@ func decodeSignalV12(d *decoder, h header, m *model.Signal) error {
 			if err != nil {
 				return decField(err, "sigParList")
 			}
-			m.SigParList = alloc(&d.s.SigParameter, n1048)
+			m.SigParList = slab.Alloc(&d.s.SigParameter, n1048)
 			for i1049, off1050 := 0, e.start; i1049 < n1048; i1049++ {
 				e1051, err := d.header(off1050, e.end)
 				if err != nil {
@@ -15832,7 +15835,7 @@ func decodeSignalV3(d *decoder, h header, m *model.Signal) error {
 			if err != nil {
 				return decField(err, "sigParList")
 			}
-			m.SigParList = alloc(&d.s.SigParameter, n1058)
+			m.SigParList = slab.Alloc(&d.s.SigParameter, n1058)
 			for i1059, off1060 := 0, e.start; i1059 < n1058; i1059++ {
 				e1061, err := d.header(off1060, e.end)
 				if err != nil {
@@ -15982,7 +15985,7 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 			if err != nil {
 				return decField(err, "value")
 			}
-			m.Value = alloc(&d.s.Octets, n1068)
+			m.Value = slab.Alloc(&d.s.Octets, n1068)
 			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
 				e1071, err := d.header(off1070, e.end)
 				if err != nil {
@@ -16007,7 +16010,7 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = &alloc(&d.s.SigParameterExtraInfo, 1)[0]
+			m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
 			h1072, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "extraInfo")
@@ -16165,7 +16168,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			if err != nil {
 				return decField(err, "mtl")
 			}
-			m.Mtl = alloc(&d.s.ModemType, n1080)
+			m.Mtl = slab.Alloc(&d.s.ModemType, n1080)
 			for i1081, off1082 := 0, e.start; i1081 < n1080; i1081++ {
 				e1083, err := d.header(off1082, e.end)
 				if err != nil {
@@ -16199,7 +16202,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			if err != nil {
 				return decField(err, "mpl")
 			}
-			m.Mpl = alloc(&d.s.PropertyParm, n1085)
+			m.Mpl = slab.Alloc(&d.s.PropertyParm, n1085)
 			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
 				e1088, err := d.header(off1087, e.end)
 				if err != nil {
@@ -16224,7 +16227,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -16298,7 +16301,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h header, m *model.DigitMapDescripto
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
+			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 			if err = decodeDigitMapValueV1(d, e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
@@ -16364,7 +16367,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = &alloc(&d.s.DigitMapValue, 1)[0]
+			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 			if err = decodeDigitMapValueV23(d, e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
@@ -16762,7 +16765,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = &alloc(&d.s.ServiceChangeAddress, 1)[0]
+			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			h1106, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
@@ -16786,7 +16789,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
+			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
@@ -16799,7 +16802,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Octets, n1108)
+			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1108)
 			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
 				e1111, err := d.header(off1110, e.end)
 				if err != nil {
@@ -16835,7 +16838,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = &alloc(&d.s.MId, 1)[0]
+			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			h1113, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
@@ -16848,7 +16851,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
+			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
@@ -16857,7 +16860,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -17022,7 +17025,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = &alloc(&d.s.ServiceChangeAddress, 1)[0]
+			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			h1123, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
@@ -17046,7 +17049,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
+			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
@@ -17059,7 +17062,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Octets, n1125)
+			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1125)
 			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
 				e1128, err := d.header(off1127, e.end)
 				if err != nil {
@@ -17095,7 +17098,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = &alloc(&d.s.MId, 1)[0]
+			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			h1130, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
@@ -17108,7 +17111,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
+			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
@@ -17117,7 +17120,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -17126,7 +17129,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = &alloc(&d.s.AuditDescriptor, 1)[0]
+			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV2(d, e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
@@ -17295,7 +17298,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = &alloc(&d.s.ServiceChangeAddress, 1)[0]
+			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			h1140, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
@@ -17319,7 +17322,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
+			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
@@ -17332,7 +17335,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			if err != nil {
 				return decField(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = alloc(&d.s.Octets, n1142)
+			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1142)
 			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
 				e1145, err := d.header(off1144, e.end)
 				if err != nil {
@@ -17368,7 +17371,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = &alloc(&d.s.MId, 1)[0]
+			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			h1147, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
@@ -17381,7 +17384,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
+			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
@@ -17390,7 +17393,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = &alloc(&d.s.NonStandardData, 1)[0]
+			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
@@ -17399,7 +17402,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = &alloc(&d.s.AuditDescriptor, 1)[0]
+			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV3(d, e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
@@ -17515,19 +17518,19 @@ func decodeServiceChangeAddressV123(d *decoder, h header, m *model.ServiceChange
 		m.PortNumber = uint32(x1151)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		m.Ip4Address = &alloc(&d.s.IP4Address, 1)[0]
+		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return decField(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		m.Ip6Address = &alloc(&d.s.IP6Address, 1)[0]
+		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return decField(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		m.DomainName = &alloc(&d.s.DomainName, 1)[0]
+		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return decField(err, "domainName")
 		}
@@ -17628,7 +17631,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = &alloc(&d.s.MId, 1)[0]
+			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			h1156, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
@@ -17641,7 +17644,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = &alloc(&d.s.ServiceChangeAddress, 1)[0]
+			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			h1157, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
@@ -17665,7 +17668,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
+			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
@@ -17674,7 +17677,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.TimeStamp = &alloc(&d.s.TimeNotation, 1)[0]
+			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
@@ -17762,7 +17765,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = &alloc(&d.s.MId, 1)[0]
+			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			h1163, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeMgcId")
@@ -17775,7 +17778,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = &alloc(&d.s.ServiceChangeAddress, 1)[0]
+			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			h1164, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "serviceChangeAddress")
@@ -17799,7 +17802,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = &alloc(&d.s.ServiceChangeProfile, 1)[0]
+			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
@@ -17808,7 +17811,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.Timestamp = &alloc(&d.s.TimeNotation, 1)[0]
+			m.Timestamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, e, m.Timestamp); err != nil {
 				return decField(err, "timestamp")
 			}
@@ -18017,7 +18020,7 @@ func decodeStatisticsParameterV123(d *decoder, h header, m *model.StatisticsPara
 			if err != nil {
 				return decField(err, "statValue")
 			}
-			m.StatValue = alloc(&d.s.Octets, n1169)
+			m.StatValue = slab.Alloc(&d.s.Octets, n1169)
 			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
 				e1172, err := d.header(off1171, e.end)
 				if err != nil {
@@ -18170,7 +18173,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h header, m *model.NonStandardI
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		m.H221NonStandard = &alloc(&d.s.H221NonStandard, 1)[0]
+		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return decField(err, "h221NonStandard")
 		}
@@ -18486,25 +18489,25 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = &alloc(&d.s.IndAudMediaDescriptor, 1)[0]
+		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return decField(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = &alloc(&d.s.IndAudEventsDescriptor, 1)[0]
+		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return decField(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = &alloc(&d.s.IndAudEventBufferDescriptor, 1)[0]
+		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return decField(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = &alloc(&d.s.IndAudSignalsDescriptor, 1)[0]
+		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		h1187, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "indAudSignalsDescriptor")
@@ -18514,19 +18517,19 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = &alloc(&d.s.IndAudDigitMapDescriptor, 1)[0]
+		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return decField(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
+		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return decField(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = &alloc(&d.s.IndAudPackagesDescriptor, 1)[0]
+		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return decField(err, "indAudPackagesDescriptor")
 		}
@@ -18634,25 +18637,25 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = &alloc(&d.s.IndAudMediaDescriptor, 1)[0]
+		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return decField(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = &alloc(&d.s.IndAudEventsDescriptor, 1)[0]
+		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return decField(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = &alloc(&d.s.IndAudEventBufferDescriptor, 1)[0]
+		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return decField(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = &alloc(&d.s.IndAudSignalsDescriptor, 1)[0]
+		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		h1195, err := d.explicit(h, anyTag)
 		if err != nil {
 			return decField(err, "indAudSignalsDescriptor")
@@ -18662,19 +18665,19 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = &alloc(&d.s.IndAudDigitMapDescriptor, 1)[0]
+		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return decField(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
+		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return decField(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = &alloc(&d.s.IndAudPackagesDescriptor, 1)[0]
+		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return decField(err, "indAudPackagesDescriptor")
 		}
@@ -18726,7 +18729,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = &alloc(&d.s.IndAudTerminationStateDescriptor, 1)[0]
+			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 			if err = decodeIndAudTerminationStateDescriptorV2(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
@@ -18735,7 +18738,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = &alloc(&d.s.IndAudMediaDescriptorStreams, 1)[0]
+			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 			h1198, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "streams")
@@ -18794,7 +18797,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = &alloc(&d.s.IndAudTerminationStateDescriptor, 1)[0]
+			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 			if err = decodeIndAudTerminationStateDescriptorV3(d, e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
@@ -18803,7 +18806,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = &alloc(&d.s.IndAudMediaDescriptorStreams, 1)[0]
+			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 			h1201, err := d.explicit(e, anyTag)
 			if err != nil {
 				return decField(err, "streams")
@@ -18867,7 +18870,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = &alloc(&d.s.IndAudStreamParms, 1)[0]
+		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
@@ -18877,7 +18880,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 		if err != nil {
 			return decField(err, "multiStream")
 		}
-		m.MultiStream = alloc(&d.s.IndAudStreamDescriptor, n1206)
+		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1206)
 		for i1207, off1208 := 0, h.start; i1207 < n1206; i1207++ {
 			e1209, err := d.header(off1208, h.end)
 			if err != nil {
@@ -18950,7 +18953,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = &alloc(&d.s.IndAudStreamParms, 1)[0]
+		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return decField(err, "oneStream")
 		}
@@ -18960,7 +18963,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 		if err != nil {
 			return decField(err, "multiStream")
 		}
-		m.MultiStream = alloc(&d.s.IndAudStreamDescriptor, n1214)
+		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1214)
 		for i1215, off1216 := 0, h.start; i1215 < n1214; i1215++ {
 			e1217, err := d.header(off1216, h.end)
 			if err != nil {
@@ -19185,7 +19188,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = &alloc(&d.s.IndAudLocalControlDescriptor, 1)[0]
+			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 			if err = decodeIndAudLocalControlDescriptorV2(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
@@ -19194,7 +19197,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
+			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
@@ -19203,7 +19206,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
+			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
@@ -19278,7 +19281,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = &alloc(&d.s.IndAudLocalControlDescriptor, 1)[0]
+			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 			if err = decodeIndAudLocalControlDescriptorV3(d, e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
@@ -19287,7 +19290,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
+			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
@@ -19296,7 +19299,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = &alloc(&d.s.IndAudLocalRemoteDescriptor, 1)[0]
+			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
@@ -19305,7 +19308,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.StatisticsDescriptor = &alloc(&d.s.IndAudStatisticsDescriptor, 1)[0]
+			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 			if err = decodeIndAudStatisticsDescriptorV23(d, e, m.StatisticsDescriptor); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
@@ -19417,7 +19420,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h header, m *model.IndAudL
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.IndAudPropertyParm, n1232)
+			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1232)
 			for i1233, off1234 := 0, e.start; i1233 < n1232; i1233++ {
 				e1235, err := d.header(off1234, e.end)
 				if err != nil {
@@ -19550,7 +19553,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h header, m *model.IndAudL
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.IndAudPropertyParm, n1239)
+			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1239)
 			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
 				e1242, err := d.header(off1241, e.end)
 				if err != nil {
@@ -19701,7 +19704,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h header, m *model.IndAudPropertyPar
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.PropertyParms = &alloc(&d.s.PropertyParm, 1)[0]
+			m.PropertyParms = slab.One(&d.s.PropertyParm)
 			if err = decodePropertyParmV123(d, e, m.PropertyParms); err != nil {
 				return decField(err, "propertyParms")
 			}
@@ -19788,7 +19791,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h header, m *model.IndAudLo
 			if err != nil {
 				return decField(err, "propGrps")
 			}
-			m.PropGrps = alloc(&d.s.IndAudPropertyParm, n1249)
+			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1249)
 			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
 				e1252, err := d.header(off1251, e.end)
 				if err != nil {
@@ -19891,7 +19894,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h header, m *model.IndAudLo
 			if err != nil {
 				return decField(err, "propGrps")
 			}
-			m.PropGrps = alloc(&d.s.IndAudPropertyParm, n1257)
+			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1257)
 			for i1258, off1259 := 0, e.start; i1258 < n1257; i1258++ {
 				e1260, err := d.header(off1259, e.end)
 				if err != nil {
@@ -19990,7 +19993,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h header, m *model.Ind
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.IndAudPropertyParm, n1264)
+			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1264)
 			for i1265, off1266 := 0, e.start; i1265 < n1264; i1265++ {
 				e1267, err := d.header(off1266, e.end)
 				if err != nil {
@@ -20112,7 +20115,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h header, m *model.Ind
 			if err != nil {
 				return decField(err, "propertyParms")
 			}
-			m.PropertyParms = alloc(&d.s.IndAudPropertyParm, n1271)
+			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1271)
 			for i1272, off1273 := 0, e.start; i1272 < n1271; i1272++ {
 				e1274, err := d.header(off1273, e.end)
 				if err != nil {
@@ -20381,13 +20384,13 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h header, m *model.IndAudSignal
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = &alloc(&d.s.IndAudSignal, 1)[0]
+		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = &alloc(&d.s.IndAudSeqSigList, 1)[0]
+		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
@@ -20435,13 +20438,13 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h header, m *model.IndAudSignal
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = &alloc(&d.s.IndAudSignal, 1)[0]
+		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return decField(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = &alloc(&d.s.IndAudSeqSigList, 1)[0]
+		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return decField(err, "seqSigList")
 		}
@@ -20503,7 +20506,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h header, m *model.IndAudSeqSigList) e
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = &alloc(&d.s.IndAudSignal, 1)[0]
+			m.SignalList = slab.One(&d.s.IndAudSignal)
 			if err = decodeIndAudSignalV2(d, e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
@@ -20573,7 +20576,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h header, m *model.IndAudSeqSigList) e
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = &alloc(&d.s.IndAudSignal, 1)[0]
+			m.SignalList = slab.One(&d.s.IndAudSignal)
 			if err = decodeIndAudSignalV3(d, e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
@@ -21127,7 +21130,7 @@ func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditRes
 			if err != nil {
 				return decField(err, "terminationIDList")
 			}
-			m.TerminationIDList = alloc(&d.s.TerminationID, n1298)
+			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n1298)
 			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
 				e1301, err := d.header(off1300, e.end)
 				if err != nil {
@@ -21156,7 +21159,7 @@ func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditRes
 			if err != nil {
 				return decField(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = alloc(&d.s.AuditReturnParameter, n1302)
+			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n1302)
 			for i1303, off1304 := 0, e.start; i1303 < n1302; i1303++ {
 				e1305, err := d.header(off1304, e.end)
 				if err != nil {
@@ -21240,7 +21243,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.Regulate
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.SecondEvent = &alloc(&d.s.SecondEventsDescriptor, 1)[0]
+			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
@@ -21253,7 +21256,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.Regulate
 			if err != nil {
 				return decField(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = alloc(&d.s.SignalRequest, n1309)
+			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1309)
 			for i1310, off1311 := 0, e.start; i1310 < n1309; i1310++ {
 				e1312, err := d.header(off1311, e.end)
 				if err != nil {
@@ -21322,7 +21325,7 @@ func decodeNotifyBehaviourV3(d *decoder, h header, m *model.NotifyBehaviour) err
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		m.NotifyRegulated = &alloc(&d.s.RegulatedEmbeddedDescriptor, 1)[0]
+		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return decField(err, "notifyRegulated")
 		}
@@ -21396,200 +21399,200 @@ func decodeMessage(d *decoder, v int, h header, m *model.MegacoMessage) error {
 
 // slabs holds the memory a decoder hands out, one slab per Go type.
 type slabs struct {
-	ActionReply                      slab[model.ActionReply]
-	ActionRequest                    slab[model.ActionRequest]
-	AmmDescriptor                    slab[model.AmmDescriptor]
-	AmmRequest                       slab[model.AmmRequest]
-	AmmsReply                        slab[model.AmmsReply]
-	AuditDescriptor                  slab[model.AuditDescriptor]
-	AuditReply                       slab[model.AuditReply]
-	AuditRequest                     slab[model.AuditRequest]
-	AuditResult                      slab[model.AuditResult]
-	AuditReturnParameter             slab[model.AuditReturnParameter]
-	AuthenticationHeader             slab[model.AuthenticationHeader]
-	CommandReply                     slab[model.CommandReply]
-	CommandRequest                   slab[model.CommandRequest]
-	ContextAttrAuditRequest          slab[model.ContextAttrAuditRequest]
-	ContextRequest                   slab[model.ContextRequest]
-	DigitMapDescriptor               slab[model.DigitMapDescriptor]
-	DigitMapValue                    slab[model.DigitMapValue]
-	DomainName                       slab[model.DomainName]
-	ErrorDescriptor                  slab[model.ErrorDescriptor]
-	EventDM                          slab[model.EventDM]
-	EventParameter                   slab[model.EventParameter]
-	EventParameterExtraInfo          slab[model.EventParameterExtraInfo]
-	EventSpec                        slab[model.EventSpec]
-	EventsDescriptor                 slab[model.EventsDescriptor]
-	H221NonStandard                  slab[model.H221NonStandard]
-	IP4Address                       slab[model.IP4Address]
-	IP6Address                       slab[model.IP6Address]
-	IndAudDigitMapDescriptor         slab[model.IndAudDigitMapDescriptor]
-	IndAudEventBufferDescriptor      slab[model.IndAudEventBufferDescriptor]
-	IndAudEventsDescriptor           slab[model.IndAudEventsDescriptor]
-	IndAudLocalControlDescriptor     slab[model.IndAudLocalControlDescriptor]
-	IndAudLocalRemoteDescriptor      slab[model.IndAudLocalRemoteDescriptor]
-	IndAudMediaDescriptor            slab[model.IndAudMediaDescriptor]
-	IndAudMediaDescriptorStreams     slab[model.IndAudMediaDescriptorStreams]
-	IndAudPackagesDescriptor         slab[model.IndAudPackagesDescriptor]
-	IndAudPropertyParm               slab[model.IndAudPropertyParm]
-	IndAudSeqSigList                 slab[model.IndAudSeqSigList]
-	IndAudSignal                     slab[model.IndAudSignal]
-	IndAudSignalsDescriptor          slab[model.IndAudSignalsDescriptor]
-	IndAudStatisticsDescriptor       slab[model.IndAudStatisticsDescriptor]
-	IndAudStreamDescriptor           slab[model.IndAudStreamDescriptor]
-	IndAudStreamParms                slab[model.IndAudStreamParms]
-	IndAudTerminationStateDescriptor slab[model.IndAudTerminationStateDescriptor]
-	IndAuditParameter                slab[model.IndAuditParameter]
-	ListPropertyParm                 slab[[]model.PropertyParm]
-	LocalControlDescriptor           slab[model.LocalControlDescriptor]
-	LocalRemoteDescriptor            slab[model.LocalRemoteDescriptor]
-	MId                              slab[model.MId]
-	MediaDescriptor                  slab[model.MediaDescriptor]
-	MediaDescriptorStreams           slab[model.MediaDescriptorStreams]
-	ModemDescriptor                  slab[model.ModemDescriptor]
-	ModemType                        slab[model.ModemType]
-	MuxDescriptor                    slab[model.MuxDescriptor]
-	NonStandardData                  slab[model.NonStandardData]
-	NotifyBehaviour                  slab[model.NotifyBehaviour]
-	NotifyReply                      slab[model.NotifyReply]
-	NotifyRequest                    slab[model.NotifyRequest]
-	ObservedEvent                    slab[model.ObservedEvent]
-	ObservedEventsDescriptor         slab[model.ObservedEventsDescriptor]
-	Octets                           slab[model.Octets]
-	PackagesItem                     slab[model.PackagesItem]
-	PropertyParm                     slab[model.PropertyParm]
-	PropertyParmExtraInfo            slab[model.PropertyParmExtraInfo]
-	RegulatedEmbeddedDescriptor      slab[model.RegulatedEmbeddedDescriptor]
-	RequestedActions                 slab[model.RequestedActions]
-	RequestedEvent                   slab[model.RequestedEvent]
-	SecondEventsDescriptor           slab[model.SecondEventsDescriptor]
-	SecondRequestedActions           slab[model.SecondRequestedActions]
-	SecondRequestedEvent             slab[model.SecondRequestedEvent]
-	SegmentReply                     slab[model.SegmentReply]
-	SelectLogic                      slab[model.SelectLogic]
-	SeqSigList                       slab[model.SeqSigList]
-	ServiceChangeAddress             slab[model.ServiceChangeAddress]
-	ServiceChangeProfile             slab[model.ServiceChangeProfile]
-	ServiceChangeReply               slab[model.ServiceChangeReply]
-	ServiceChangeRequest             slab[model.ServiceChangeRequest]
-	ServiceChangeResParm             slab[model.ServiceChangeResParm]
-	SigParameter                     slab[model.SigParameter]
-	SigParameterExtraInfo            slab[model.SigParameterExtraInfo]
-	Signal                           slab[model.Signal]
-	SignalRequest                    slab[model.SignalRequest]
-	StatisticsParameter              slab[model.StatisticsParameter]
-	StreamDescriptor                 slab[model.StreamDescriptor]
-	StreamParms                      slab[model.StreamParms]
-	SubtractRequest                  slab[model.SubtractRequest]
-	TermListAuditResult              slab[model.TermListAuditResult]
-	TerminationID                    slab[model.TerminationID]
-	TerminationStateDescriptor       slab[model.TerminationStateDescriptor]
-	TimeNotation                     slab[model.TimeNotation]
-	TopologyRequest                  slab[model.TopologyRequest]
-	Transaction                      slab[model.Transaction]
-	TransactionAck                   slab[model.TransactionAck]
-	TransactionPending               slab[model.TransactionPending]
-	TransactionReply                 slab[model.TransactionReply]
-	TransactionRequest               slab[model.TransactionRequest]
-	uint32                           slab[uint32]
+	ActionReply                      slab.Slab[model.ActionReply]
+	ActionRequest                    slab.Slab[model.ActionRequest]
+	AmmDescriptor                    slab.Slab[model.AmmDescriptor]
+	AmmRequest                       slab.Slab[model.AmmRequest]
+	AmmsReply                        slab.Slab[model.AmmsReply]
+	AuditDescriptor                  slab.Slab[model.AuditDescriptor]
+	AuditReply                       slab.Slab[model.AuditReply]
+	AuditRequest                     slab.Slab[model.AuditRequest]
+	AuditResult                      slab.Slab[model.AuditResult]
+	AuditReturnParameter             slab.Slab[model.AuditReturnParameter]
+	AuthenticationHeader             slab.Slab[model.AuthenticationHeader]
+	CommandReply                     slab.Slab[model.CommandReply]
+	CommandRequest                   slab.Slab[model.CommandRequest]
+	ContextAttrAuditRequest          slab.Slab[model.ContextAttrAuditRequest]
+	ContextRequest                   slab.Slab[model.ContextRequest]
+	DigitMapDescriptor               slab.Slab[model.DigitMapDescriptor]
+	DigitMapValue                    slab.Slab[model.DigitMapValue]
+	DomainName                       slab.Slab[model.DomainName]
+	ErrorDescriptor                  slab.Slab[model.ErrorDescriptor]
+	EventDM                          slab.Slab[model.EventDM]
+	EventParameter                   slab.Slab[model.EventParameter]
+	EventParameterExtraInfo          slab.Slab[model.EventParameterExtraInfo]
+	EventSpec                        slab.Slab[model.EventSpec]
+	EventsDescriptor                 slab.Slab[model.EventsDescriptor]
+	H221NonStandard                  slab.Slab[model.H221NonStandard]
+	IP4Address                       slab.Slab[model.IP4Address]
+	IP6Address                       slab.Slab[model.IP6Address]
+	IndAudDigitMapDescriptor         slab.Slab[model.IndAudDigitMapDescriptor]
+	IndAudEventBufferDescriptor      slab.Slab[model.IndAudEventBufferDescriptor]
+	IndAudEventsDescriptor           slab.Slab[model.IndAudEventsDescriptor]
+	IndAudLocalControlDescriptor     slab.Slab[model.IndAudLocalControlDescriptor]
+	IndAudLocalRemoteDescriptor      slab.Slab[model.IndAudLocalRemoteDescriptor]
+	IndAudMediaDescriptor            slab.Slab[model.IndAudMediaDescriptor]
+	IndAudMediaDescriptorStreams     slab.Slab[model.IndAudMediaDescriptorStreams]
+	IndAudPackagesDescriptor         slab.Slab[model.IndAudPackagesDescriptor]
+	IndAudPropertyParm               slab.Slab[model.IndAudPropertyParm]
+	IndAudSeqSigList                 slab.Slab[model.IndAudSeqSigList]
+	IndAudSignal                     slab.Slab[model.IndAudSignal]
+	IndAudSignalsDescriptor          slab.Slab[model.IndAudSignalsDescriptor]
+	IndAudStatisticsDescriptor       slab.Slab[model.IndAudStatisticsDescriptor]
+	IndAudStreamDescriptor           slab.Slab[model.IndAudStreamDescriptor]
+	IndAudStreamParms                slab.Slab[model.IndAudStreamParms]
+	IndAudTerminationStateDescriptor slab.Slab[model.IndAudTerminationStateDescriptor]
+	IndAuditParameter                slab.Slab[model.IndAuditParameter]
+	ListPropertyParm                 slab.Slab[[]model.PropertyParm]
+	LocalControlDescriptor           slab.Slab[model.LocalControlDescriptor]
+	LocalRemoteDescriptor            slab.Slab[model.LocalRemoteDescriptor]
+	MId                              slab.Slab[model.MId]
+	MediaDescriptor                  slab.Slab[model.MediaDescriptor]
+	MediaDescriptorStreams           slab.Slab[model.MediaDescriptorStreams]
+	ModemDescriptor                  slab.Slab[model.ModemDescriptor]
+	ModemType                        slab.Slab[model.ModemType]
+	MuxDescriptor                    slab.Slab[model.MuxDescriptor]
+	NonStandardData                  slab.Slab[model.NonStandardData]
+	NotifyBehaviour                  slab.Slab[model.NotifyBehaviour]
+	NotifyReply                      slab.Slab[model.NotifyReply]
+	NotifyRequest                    slab.Slab[model.NotifyRequest]
+	ObservedEvent                    slab.Slab[model.ObservedEvent]
+	ObservedEventsDescriptor         slab.Slab[model.ObservedEventsDescriptor]
+	Octets                           slab.Slab[model.Octets]
+	PackagesItem                     slab.Slab[model.PackagesItem]
+	PropertyParm                     slab.Slab[model.PropertyParm]
+	PropertyParmExtraInfo            slab.Slab[model.PropertyParmExtraInfo]
+	RegulatedEmbeddedDescriptor      slab.Slab[model.RegulatedEmbeddedDescriptor]
+	RequestedActions                 slab.Slab[model.RequestedActions]
+	RequestedEvent                   slab.Slab[model.RequestedEvent]
+	SecondEventsDescriptor           slab.Slab[model.SecondEventsDescriptor]
+	SecondRequestedActions           slab.Slab[model.SecondRequestedActions]
+	SecondRequestedEvent             slab.Slab[model.SecondRequestedEvent]
+	SegmentReply                     slab.Slab[model.SegmentReply]
+	SelectLogic                      slab.Slab[model.SelectLogic]
+	SeqSigList                       slab.Slab[model.SeqSigList]
+	ServiceChangeAddress             slab.Slab[model.ServiceChangeAddress]
+	ServiceChangeProfile             slab.Slab[model.ServiceChangeProfile]
+	ServiceChangeReply               slab.Slab[model.ServiceChangeReply]
+	ServiceChangeRequest             slab.Slab[model.ServiceChangeRequest]
+	ServiceChangeResParm             slab.Slab[model.ServiceChangeResParm]
+	SigParameter                     slab.Slab[model.SigParameter]
+	SigParameterExtraInfo            slab.Slab[model.SigParameterExtraInfo]
+	Signal                           slab.Slab[model.Signal]
+	SignalRequest                    slab.Slab[model.SignalRequest]
+	StatisticsParameter              slab.Slab[model.StatisticsParameter]
+	StreamDescriptor                 slab.Slab[model.StreamDescriptor]
+	StreamParms                      slab.Slab[model.StreamParms]
+	SubtractRequest                  slab.Slab[model.SubtractRequest]
+	TermListAuditResult              slab.Slab[model.TermListAuditResult]
+	TerminationID                    slab.Slab[model.TerminationID]
+	TerminationStateDescriptor       slab.Slab[model.TerminationStateDescriptor]
+	TimeNotation                     slab.Slab[model.TimeNotation]
+	TopologyRequest                  slab.Slab[model.TopologyRequest]
+	Transaction                      slab.Slab[model.Transaction]
+	TransactionAck                   slab.Slab[model.TransactionAck]
+	TransactionPending               slab.Slab[model.TransactionPending]
+	TransactionReply                 slab.Slab[model.TransactionReply]
+	TransactionRequest               slab.Slab[model.TransactionRequest]
+	uint32                           slab.Slab[uint32]
 }
 
 // reset makes every slab's memory available again.
 func (s *slabs) reset() {
-	s.ActionReply.reset()
-	s.ActionRequest.reset()
-	s.AmmDescriptor.reset()
-	s.AmmRequest.reset()
-	s.AmmsReply.reset()
-	s.AuditDescriptor.reset()
-	s.AuditReply.reset()
-	s.AuditRequest.reset()
-	s.AuditResult.reset()
-	s.AuditReturnParameter.reset()
-	s.AuthenticationHeader.reset()
-	s.CommandReply.reset()
-	s.CommandRequest.reset()
-	s.ContextAttrAuditRequest.reset()
-	s.ContextRequest.reset()
-	s.DigitMapDescriptor.reset()
-	s.DigitMapValue.reset()
-	s.DomainName.reset()
-	s.ErrorDescriptor.reset()
-	s.EventDM.reset()
-	s.EventParameter.reset()
-	s.EventParameterExtraInfo.reset()
-	s.EventSpec.reset()
-	s.EventsDescriptor.reset()
-	s.H221NonStandard.reset()
-	s.IP4Address.reset()
-	s.IP6Address.reset()
-	s.IndAudDigitMapDescriptor.reset()
-	s.IndAudEventBufferDescriptor.reset()
-	s.IndAudEventsDescriptor.reset()
-	s.IndAudLocalControlDescriptor.reset()
-	s.IndAudLocalRemoteDescriptor.reset()
-	s.IndAudMediaDescriptor.reset()
-	s.IndAudMediaDescriptorStreams.reset()
-	s.IndAudPackagesDescriptor.reset()
-	s.IndAudPropertyParm.reset()
-	s.IndAudSeqSigList.reset()
-	s.IndAudSignal.reset()
-	s.IndAudSignalsDescriptor.reset()
-	s.IndAudStatisticsDescriptor.reset()
-	s.IndAudStreamDescriptor.reset()
-	s.IndAudStreamParms.reset()
-	s.IndAudTerminationStateDescriptor.reset()
-	s.IndAuditParameter.reset()
-	s.ListPropertyParm.reset()
-	s.LocalControlDescriptor.reset()
-	s.LocalRemoteDescriptor.reset()
-	s.MId.reset()
-	s.MediaDescriptor.reset()
-	s.MediaDescriptorStreams.reset()
-	s.ModemDescriptor.reset()
-	s.ModemType.reset()
-	s.MuxDescriptor.reset()
-	s.NonStandardData.reset()
-	s.NotifyBehaviour.reset()
-	s.NotifyReply.reset()
-	s.NotifyRequest.reset()
-	s.ObservedEvent.reset()
-	s.ObservedEventsDescriptor.reset()
-	s.Octets.reset()
-	s.PackagesItem.reset()
-	s.PropertyParm.reset()
-	s.PropertyParmExtraInfo.reset()
-	s.RegulatedEmbeddedDescriptor.reset()
-	s.RequestedActions.reset()
-	s.RequestedEvent.reset()
-	s.SecondEventsDescriptor.reset()
-	s.SecondRequestedActions.reset()
-	s.SecondRequestedEvent.reset()
-	s.SegmentReply.reset()
-	s.SelectLogic.reset()
-	s.SeqSigList.reset()
-	s.ServiceChangeAddress.reset()
-	s.ServiceChangeProfile.reset()
-	s.ServiceChangeReply.reset()
-	s.ServiceChangeRequest.reset()
-	s.ServiceChangeResParm.reset()
-	s.SigParameter.reset()
-	s.SigParameterExtraInfo.reset()
-	s.Signal.reset()
-	s.SignalRequest.reset()
-	s.StatisticsParameter.reset()
-	s.StreamDescriptor.reset()
-	s.StreamParms.reset()
-	s.SubtractRequest.reset()
-	s.TermListAuditResult.reset()
-	s.TerminationID.reset()
-	s.TerminationStateDescriptor.reset()
-	s.TimeNotation.reset()
-	s.TopologyRequest.reset()
-	s.Transaction.reset()
-	s.TransactionAck.reset()
-	s.TransactionPending.reset()
-	s.TransactionReply.reset()
-	s.TransactionRequest.reset()
-	s.uint32.reset()
+	s.ActionReply.Reset()
+	s.ActionRequest.Reset()
+	s.AmmDescriptor.Reset()
+	s.AmmRequest.Reset()
+	s.AmmsReply.Reset()
+	s.AuditDescriptor.Reset()
+	s.AuditReply.Reset()
+	s.AuditRequest.Reset()
+	s.AuditResult.Reset()
+	s.AuditReturnParameter.Reset()
+	s.AuthenticationHeader.Reset()
+	s.CommandReply.Reset()
+	s.CommandRequest.Reset()
+	s.ContextAttrAuditRequest.Reset()
+	s.ContextRequest.Reset()
+	s.DigitMapDescriptor.Reset()
+	s.DigitMapValue.Reset()
+	s.DomainName.Reset()
+	s.ErrorDescriptor.Reset()
+	s.EventDM.Reset()
+	s.EventParameter.Reset()
+	s.EventParameterExtraInfo.Reset()
+	s.EventSpec.Reset()
+	s.EventsDescriptor.Reset()
+	s.H221NonStandard.Reset()
+	s.IP4Address.Reset()
+	s.IP6Address.Reset()
+	s.IndAudDigitMapDescriptor.Reset()
+	s.IndAudEventBufferDescriptor.Reset()
+	s.IndAudEventsDescriptor.Reset()
+	s.IndAudLocalControlDescriptor.Reset()
+	s.IndAudLocalRemoteDescriptor.Reset()
+	s.IndAudMediaDescriptor.Reset()
+	s.IndAudMediaDescriptorStreams.Reset()
+	s.IndAudPackagesDescriptor.Reset()
+	s.IndAudPropertyParm.Reset()
+	s.IndAudSeqSigList.Reset()
+	s.IndAudSignal.Reset()
+	s.IndAudSignalsDescriptor.Reset()
+	s.IndAudStatisticsDescriptor.Reset()
+	s.IndAudStreamDescriptor.Reset()
+	s.IndAudStreamParms.Reset()
+	s.IndAudTerminationStateDescriptor.Reset()
+	s.IndAuditParameter.Reset()
+	s.ListPropertyParm.Reset()
+	s.LocalControlDescriptor.Reset()
+	s.LocalRemoteDescriptor.Reset()
+	s.MId.Reset()
+	s.MediaDescriptor.Reset()
+	s.MediaDescriptorStreams.Reset()
+	s.ModemDescriptor.Reset()
+	s.ModemType.Reset()
+	s.MuxDescriptor.Reset()
+	s.NonStandardData.Reset()
+	s.NotifyBehaviour.Reset()
+	s.NotifyReply.Reset()
+	s.NotifyRequest.Reset()
+	s.ObservedEvent.Reset()
+	s.ObservedEventsDescriptor.Reset()
+	s.Octets.Reset()
+	s.PackagesItem.Reset()
+	s.PropertyParm.Reset()
+	s.PropertyParmExtraInfo.Reset()
+	s.RegulatedEmbeddedDescriptor.Reset()
+	s.RequestedActions.Reset()
+	s.RequestedEvent.Reset()
+	s.SecondEventsDescriptor.Reset()
+	s.SecondRequestedActions.Reset()
+	s.SecondRequestedEvent.Reset()
+	s.SegmentReply.Reset()
+	s.SelectLogic.Reset()
+	s.SeqSigList.Reset()
+	s.ServiceChangeAddress.Reset()
+	s.ServiceChangeProfile.Reset()
+	s.ServiceChangeReply.Reset()
+	s.ServiceChangeRequest.Reset()
+	s.ServiceChangeResParm.Reset()
+	s.SigParameter.Reset()
+	s.SigParameterExtraInfo.Reset()
+	s.Signal.Reset()
+	s.SignalRequest.Reset()
+	s.StatisticsParameter.Reset()
+	s.StreamDescriptor.Reset()
+	s.StreamParms.Reset()
+	s.SubtractRequest.Reset()
+	s.TermListAuditResult.Reset()
+	s.TerminationID.Reset()
+	s.TerminationStateDescriptor.Reset()
+	s.TimeNotation.Reset()
+	s.TopologyRequest.Reset()
+	s.Transaction.Reset()
+	s.TransactionAck.Reset()
+	s.TransactionPending.Reset()
+	s.TransactionReply.Reset()
+	s.TransactionRequest.Reset()
+	s.uint32.Reset()
 }

@@ -1,0 +1,39 @@
+// Package slab hands out values of one type from shared chunks, so that a
+// decode makes a few large allocations instead of one per optional field
+// or list, and a reused decoder, once warm, allocates nothing.
+//
+// Handing out memory never moves what was handed out before: when a chunk
+// is full a new one is made, and the old one lives on as long as the
+// message that points into it does.
+package slab
+
+// Slab is a source of T values. The zero value is ready to use.
+type Slab[T any] struct {
+	buf []T
+}
+
+const minChunk = 4
+
+// Alloc returns n zeroed values. n == 0 gives a non-nil empty slice:
+// in the message model a present but empty list differs from an absent
+// (nil) one.
+func Alloc[T any](s *Slab[T], n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]T, 0, max(2*cap(s.buf), n, minChunk))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	out := s.buf[start : start+n : start+n]
+	clear(out) // a reused chunk still holds the previous message
+	return out
+}
+
+// One returns a pointer to one zeroed value.
+func One[T any](s *Slab[T]) *T { return &Alloc(s, 1)[0] }
+
+// Reset makes the slab's current chunk available again. Values handed out
+// before must no longer be used.
+func (s *Slab[T]) Reset() { s.buf = s.buf[:0] }
