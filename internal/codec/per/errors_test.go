@@ -1,0 +1,280 @@
+package per
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// TestDecodeErrors checks the message and, above all, the bit offset of
+// decoding errors: the offset is where the offending item starts (after
+// any padding before it), counted from the start of the whole message.
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		run  func(d *Decoder) error
+		want string
+	}{
+		{
+			// 1 bit, then 7 bits 1111111 = 127 for INTEGER (0..99).
+			name: "constrained bit-field out of range",
+			in:   "ff",
+			run: func(d *Decoder) error {
+				_ = skip1(d)
+				_, err := d.GetConstrained(0, 99)
+				return err
+			},
+			want: "per: bit 1: constrained whole number 127 out of range 0..99",
+		},
+		{
+			// 1 bit, padding, then two octets 01 2C = 300 for (0..299).
+			name: "constrained two octets out of range",
+			in:   "80012c",
+			run: func(d *Decoder) error {
+				_ = skip1(d)
+				_, err := d.GetConstrained(0, 299)
+				return err
+			},
+			want: "per: bit 8: constrained whole number 300 out of range 0..299",
+		},
+		{
+			// INTEGER (0..65535) needs two octets, only one is there.
+			name: "truncated",
+			in:   "12",
+			run: func(d *Decoder) error {
+				_, err := d.GetConstrained(0, 65535)
+				return err
+			},
+			want: "per: bit 0: need 16 bits, only 8 left",
+		},
+		{
+			// Two octets read, then a two-octet length 0x1000 = 4096 for
+			// an OCTET STRING with only 12 octets after it.
+			name: "length beyond input",
+			in:   "0000" + "9000" + hexRep(0, 12),
+			run: func(d *Decoder) error {
+				_, _ = d.GetBits(16)
+				_, err := d.GetOctetString(0, Unbounded, false)
+				return err
+			},
+			want: "per: bit 16: length 4096 exceeds the 12 octets left",
+		},
+		{
+			// A SEQUENCE OF count of 100 elements of at least 8 bits
+			// each, with 2 octets left.
+			name: "count beyond input bits",
+			in:   "64" + "0000",
+			run: func(d *Decoder) error {
+				_, _, err := d.GetLength(0, Unbounded, false, 3)
+				return err
+			},
+			want: "per: bit 0: length 100 (3 bits each) exceeds the 16 bits left",
+		},
+		{
+			name: "count beyond input",
+			in:   "64" + "0000",
+			run: func(d *Decoder) error {
+				_, _, err := d.GetLength(0, Unbounded, false, 8)
+				return err
+			},
+			want: "per: bit 0: length 100 exceeds the 2 octets left",
+		},
+		{
+			name: "length beyond limit",
+			in:   "14" + hexRep(0, 20),
+			run: func(d *Decoder) error {
+				d.SetMaxLength(10)
+				_, err := d.GetOctetString(0, Unbounded, false)
+				return err
+			},
+			want: "per: bit 0: length 20 exceeds the limit 10",
+		},
+		{
+			// 11000101: fragment of m = 5 x 16K, m must be 1..4.
+			name: "bad fragment",
+			in:   "c5",
+			run: func(d *Decoder) error {
+				_, err := d.GetOctetString(0, Unbounded, false)
+				return err
+			},
+			want: "per: bit 0: invalid fragment length octet 0xc5",
+		},
+		{
+			// CHOICE of 5 root alternatives: 3 bits 111 = 7.
+			name: "choice index out of range",
+			in:   "e0",
+			run: func(d *Decoder) error {
+				_, _, err := d.GetChoiceIndex(5, false)
+				return err
+			},
+			want: "per: bit 0: index 7 out of range 0..4",
+		},
+		{
+			// SIZE(1..8) length field 3 bits; SIZE(2..4) uses 2 bits, 11
+			// would be 5 > 4.
+			name: "size out of range",
+			in:   "c0",
+			run: func(d *Decoder) error {
+				_, err := d.GetOctetString(2, 4, false)
+				return err
+			},
+			want: "per: bit 0: length 5 outside SIZE(2..4)",
+		},
+		{
+			// INTEGER (0..4294967295): count field 2 bits; fine. For a
+			// range needing 3 octets, count 11 = 4 octets is invalid.
+			name: "too many octets",
+			in:   "c0",
+			run: func(d *Decoder) error {
+				_, err := d.GetConstrained(0, 1<<20)
+				return err
+			},
+			want: "per: bit 0: constrained whole number of 4 octets, at most 3 allowed",
+		},
+		{
+			name: "semi-constrained zero length",
+			in:   "00",
+			run: func(d *Decoder) error {
+				_, err := d.GetSemiConstrained(0)
+				return err
+			},
+			want: "per: bit 0: semi-constrained whole number of 0 octets (want 1..8)",
+		},
+		{
+			name: "unconstrained too long",
+			in:   "09" + hexRep(0, 9),
+			run: func(d *Decoder) error {
+				_, err := d.GetUnconstrained()
+				return err
+			},
+			want: "per: bit 0: unconstrained whole number of 9 octets (want 1..8)",
+		},
+		{
+			// IA5String: length 2, then 'a' and 0x80 (not IA5).
+			name: "bad IA5 character",
+			in:   "026180",
+			run: func(d *Decoder) error {
+				_, err := d.GetIA5String(0, Unbounded, false)
+				return err
+			},
+			want: "per: bit 16: character 0x80 not in the permitted alphabet",
+		},
+		{
+			// An open type of 1 octet, whose contents are then read too
+			// far: the offset is in the outer message (bit 16).
+			name: "inside open type",
+			in:   "8001ff",
+			run: func(d *Decoder) error {
+				_ = skip1(d)
+				sub, err := d.OpenType()
+				if err != nil {
+					return err
+				}
+				_, err = sub.GetConstrained(0, 65535)
+				return err
+			},
+			want: "per: bit 16: need 16 bits, only 8 left",
+		},
+		{
+			name: "trailing data",
+			in:   "8000",
+			run: func(d *Decoder) error {
+				_ = skip1(d)
+				return d.End()
+			},
+			want: "per: bit 1: 1 octets of trailing data",
+		},
+		{
+			name: "bool at end",
+			in:   "",
+			run: func(d *Decoder) error {
+				_, err := d.GetBool()
+				return err
+			},
+			want: "per: bit 0: need 1 bit, 0 left",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDecoder(unhex(t, tc.in))
+			err := tc.run(&d)
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T is not *Error", err)
+			}
+			if err.Error() != tc.want {
+				t.Fatalf("error %q\n          want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(e *Encoder) error
+		want string
+	}{
+		{"constrained", func(e *Encoder) error { e.PutBits(0, 3); return e.PutConstrained(300, 0, 255) },
+			"per: bit 3: constrained whole number 300 out of range 0..255"},
+		{"size", func(e *Encoder) error { return e.PutOctetString([]byte("abc"), 4, 4, false) },
+			"per: bit 0: size 3 outside SIZE(4..4)"},
+		{"size unbounded", func(e *Encoder) error { return e.PutIA5String("", 1, Unbounded, false) },
+			"per: bit 0: size 0 outside SIZE(1..MAX)"},
+		{"alphabet", func(e *Encoder) error { return e.PutIA5String("caf\xe9", 0, Unbounded, false) },
+			"per: bit 0: character 0xe9 at index 3 not in the permitted alphabet"},
+		{"choice", func(e *Encoder) error { return e.PutChoiceIndex(5, 5, false) },
+			"per: bit 0: index 5 invalid for 5 root alternatives (extensible false)"},
+		{"semi", func(e *Encoder) error { return e.PutSemiConstrained(-1, 0) },
+			"per: bit 0: semi-constrained whole number -1 below lower bound 0"},
+		{"named bits", func(e *Encoder) error { return e.PutNamedBits(1<<9, 0, 8, false) },
+			"per: bit 0: size 10 outside SIZE(0..8)"},
+		{"bitmap", func(e *Encoder) error { return e.PutExtensionBitmap(0b100, 2) },
+			"per: bit 0: extension bitmap 0x4 has bits beyond 2 additions"},
+		{"bad constraint", func(e *Encoder) error { return e.PutOctetString(nil, 3, 2, false) },
+			"per: bit 0: invalid size constraint 3..2"},
+		{"oid", func(e *Encoder) error { return e.PutObjectIdentifier([]uint64{3, 1}) },
+			"per: bit 0: invalid object identifier [3 1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Encoder
+			e.Reset(nil)
+			err := tc.run(&e)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v\n          want %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestWithPath: generated code prefixes component names from the inside
+// out; SEQUENCE OF indexes join without a dot; wrapped *Errors are found.
+func TestWithPath(t *testing.T) {
+	d := NewDecoder(unhex(t, "ff"))
+	_ = skip1(&d)
+	_, err := d.GetConstrained(0, 99)
+	err = WithPath(err, "transactionId")
+	err = WithPath(err, "[2]")
+	err = WithPath(err, "transactions")
+	err = WithPath(err, "mess")
+	want := "per: mess.transactions[2].transactionId: bit 1: constrained whole number 127 out of range 0..99"
+	if err.Error() != want {
+		t.Fatalf("got  %q\nwant %q", err, want)
+	}
+	// A *Error wrapped by fmt.Errorf still gets the path (the wrapper's
+	// text was fixed when it was made, so add paths before wrapping).
+	inner := &Error{BitOffset: 5, Msg: "x"}
+	wrapped := fmt.Errorf("megaco: %w", inner)
+	if WithPath(wrapped, "a") != wrapped || inner.Error() != "per: a: bit 5: x" {
+		t.Fatalf("wrapped: %q", inner)
+	}
+	plain := errors.New("other")
+	if WithPath(plain, "a") != plain || WithPath(nil, "a") != nil {
+		t.Fatal("non-*Error errors must pass through unchanged")
+	}
+}
