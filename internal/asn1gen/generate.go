@@ -42,12 +42,18 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/model/model_gen.go"], err = f.EmitModel("model"); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
+	if out["internal/model/walk_gen.go"], err = f.EmitWalk("model"); err != nil {
+		return nil, fmt.Errorf("walk: %w", err)
+	}
 	enumFuncs = map[string][]int64{}
 	if out["internal/codec/ber/ber_gen.go"], err = f.EmitBER("ber", "megaco/internal/model"); err != nil {
 		return nil, fmt.Errorf("ber: %w", err)
 	}
 	if out["internal/codec/ber/enum_gen.go"], err = EmitEnumChecks("ber"); err != nil {
 		return nil, fmt.Errorf("ber enums: %w", err)
+	}
+	if out["internal/codec/per/per_gen.go"], err = f.EmitPER("per", "megaco/internal/model"); err != nil {
+		return nil, fmt.Errorf("per: %w", err)
 	}
 	return out, nil
 }

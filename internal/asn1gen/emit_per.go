@@ -1,0 +1,538 @@
+package asn1gen
+
+import (
+	"fmt"
+	"go/format"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// perGen writes the aligned PER (X.691 ALIGNED, as OTP's asn1 "per")
+// encoders and decoders of every version. It shares the version grouping,
+// slab bookkeeping and naming helpers with the BER generator.
+type perGen struct {
+	*berGen
+	charsets map[string]string // alphabet -> variable name
+}
+
+// EmitPER writes the generated part of package per.
+func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
+	g := &perGen{berGen: &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}, charsets: map[string]string{}}
+	w := &g.w
+	w.WriteString(Header)
+	fmt.Fprintf(w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
+	for _, t := range f.Types {
+		if t.Kind == KindEnumerated {
+			continue
+		}
+		for _, grp := range g.groups(t) {
+			if err := g.encFunc(t, grp); err != nil {
+				return nil, err
+			}
+			if err := g.decFunc(t, grp); err != nil {
+				return nil, err
+			}
+		}
+	}
+	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
+	w.WriteString("func appendMessage(e *Encoder, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	for _, v := range f.Versions {
+		fmt.Fprintf(w, "case %d:\n", v.N)
+		if err := g.enc(v, top, "(*m)"); err != nil {
+			return nil, err
+		}
+	}
+	w.WriteString("default:\nreturn encErrorf(\"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
+	w.WriteString("func decodeMessage(d *decoder, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	for _, v := range f.Versions {
+		fmt.Fprintf(w, "case %d:\n", v.N)
+		if err := g.dec(v, top, "(*m)", "%s"); err != nil {
+			return nil, err
+		}
+	}
+	w.WriteString("default:\nreturn encErrorf(\"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
+	var names []string
+	for n := range g.slabs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w.WriteString("// slabs holds the memory a decoder hands out, one slab per Go type.\ntype slabs struct {\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "%s slab.Slab[%s]\n", n, g.slabs[n])
+	}
+	w.WriteString("}\n\n// reset makes every slab's memory available again.\nfunc (s *slabs) reset() {\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "s.%s.Reset()\n", n)
+	}
+	w.WriteString("}\n")
+	var alphas []string
+	for a := range g.charsets {
+		alphas = append(alphas, a)
+	}
+	sort.Strings(alphas)
+	for _, a := range alphas {
+		fmt.Fprintf(w, "\nvar %s = NewCharSet(%q)\n", g.charsets[a], a)
+	}
+	out, err := format.Source(w.Bytes())
+	if err != nil {
+		return w.Bytes(), fmt.Errorf("generated PER code does not parse: %w", err)
+	}
+	return out, nil
+}
+
+// rootAndExt splits the components of a SEQUENCE, SET or CHOICE into
+// the root (in PER order: canonical tag order for CHOICE and SET) and the
+// extension additions (in definition order).
+func rootAndExt(t *Type) (root, ext []*Component, err error) {
+	for _, c := range t.Components {
+		if c.Ext {
+			if c.Group != 0 {
+				return nil, nil, fmt.Errorf("extension addition groups are not supported in PER (%s)", c.Name)
+			}
+			ext = append(ext, c)
+		} else {
+			root = append(root, c)
+		}
+	}
+	if t.Kind == KindChoice || t.Kind == KindSet {
+		sort.SliceStable(root, func(i, j int) bool {
+			a, b := root[i].Type.Tag, root[j].Type.Tag
+			if a == nil || b == nil {
+				return false
+			}
+			if a.Class != b.Class {
+				return a.Class < b.Class
+			}
+			return a.Number < b.Number
+		})
+	}
+	return root, ext, nil
+}
+
+func sizeArgs(r *Range) (lb, ub string, ext bool) {
+	lb, ub = "0", "Unbounded"
+	if r == nil {
+		return
+	}
+	if r.HasLower {
+		lb = strconv.FormatInt(r.Lower, 10)
+	}
+	if r.HasUpper {
+		ub = strconv.FormatInt(r.Upper, 10)
+	}
+	return lb, ub, r.Extensible
+}
+
+func (g *perGen) charset(alpha string) string {
+	if n, ok := g.charsets[alpha]; ok {
+		return n
+	}
+	n := fmt.Sprintf("charset%d", len(g.charsets)+1)
+	g.charsets[alpha] = n
+	return n
+}
+
+// enumIndexes returns the enumeration's items in PER index order: root
+// items sorted by value, then the extension items as defined.
+func enumIndexes(r *Type) (root, ext []NamedNumber) {
+	for _, nn := range r.Named {
+		if nn.Ext {
+			ext = append(ext, nn)
+		} else {
+			root = append(root, nn)
+		}
+	}
+	sort.SliceStable(root, func(i, j int) bool { return root[i].Value < root[j].Value })
+	return root, ext
+}
+
+func (g *perGen) encFunc(t *GoType, vs []int) error {
+	v := g.f.version(vs[0])
+	def := t.Defs[v.N]
+	w := &g.w
+	root, ext, err := rootAndExt(def)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	fmt.Fprintf(w, "func append%s%s(e *Encoder, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	if t.Kind == KindChoice {
+		w.WriteString("switch m.Kind {\n")
+		alts := append(append([]*Component{}, root...), ext...)
+		for idx, c := range alts {
+			fl := fieldOf(t, c.Name)
+			fmt.Fprintf(w, "case model.%s_%s:\nif err = e.PutChoiceIndex(%d, %d, %v); err != nil {\nreturn err\n}\n", t.Name, fl.GoName, idx, len(root), def.Extensible)
+			value := "m." + fl.GoName
+			if fl.Rep == RepPointer {
+				fmt.Fprintf(w, "if %s == nil {\nreturn WithPath(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				value = "(*" + value + ")"
+			}
+			if c.Ext {
+				w.WriteString("mk := e.BeginOpenType()\n")
+			}
+			if err := g.enc(v, c.Type, value); err != nil {
+				return err
+			}
+			if c.Ext {
+				w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
+			}
+			fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n", fl.Name)
+		}
+		for _, fl := range t.Fields {
+			if fl.In[v.N] == nil {
+				fmt.Fprintf(w, "case model.%s_%s:\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n", t.Name, fl.GoName, v.N, fl.Name)
+			}
+		}
+		fmt.Fprintf(w, "default:\nreturn encErrorf(\"%s: no alternative chosen\")\n}\nreturn nil\n}\n\n", t.Name)
+		return nil
+	}
+	for _, fl := range t.Fields {
+		if fl.In[v.N] != nil {
+			continue
+		}
+		cond, _ := presence(fl, "m")
+		fmt.Fprintf(w, "if %s {\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
+	}
+	// presentExpr is the presence condition of a component in this version.
+	presentExpr := func(c *Component) string {
+		fl := fieldOf(t, c.Name)
+		cond, _ := presence(fl, "m")
+		if c.Optional || c.Default != "" {
+			return cond
+		}
+		if cond == "" {
+			return "true"
+		}
+		// Mandatory here but optional in the union: checked when written.
+		return "true"
+	}
+	if def.Extensible {
+		var conds []string
+		for _, c := range ext {
+			conds = append(conds, "("+presentExpr(c)+")")
+		}
+		if len(conds) == 0 {
+			conds = []string{"false"}
+		}
+		fmt.Fprintf(w, "hasExt := %s\ne.PutBool(hasExt)\n", strings.Join(conds, " || "))
+	}
+	for _, c := range root {
+		if c.Optional || c.Default != "" {
+			fmt.Fprintf(w, "e.PutBool(%s)\n", presentExpr(c))
+		}
+	}
+	emitComp := func(c *Component, open bool) error {
+		fl := fieldOf(t, c.Name)
+		cond, value := presence(fl, "m")
+		mandatory := !c.Optional && c.Default == ""
+		switch {
+		case fl.Rep == RepFlag && mandatory:
+			w.WriteString("{\n")
+		case fl.Rep == RepFlag, cond != "" && !mandatory:
+			fmt.Fprintf(w, "if %s {\n", cond)
+		case cond == "":
+			w.WriteString("{\n")
+		default:
+			fmt.Fprintf(w, "if !(%s) {\nreturn WithPath(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+		}
+		if open {
+			w.WriteString("mk := e.BeginOpenType()\n")
+		}
+		if err := g.enc(v, c.Type, value); err != nil {
+			return err
+		}
+		if open {
+			w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
+		}
+		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n}\n", fl.Name)
+		return nil
+	}
+	for _, c := range root {
+		if err := emitComp(c, false); err != nil {
+			return err
+		}
+	}
+	if def.Extensible && len(ext) > 0 {
+		w.WriteString("if hasExt {\nvar present uint64\n")
+		for i, c := range ext {
+			fmt.Fprintf(w, "if %s {\npresent |= 1 << %d\n}\n", presentExpr(c), i)
+		}
+		fmt.Fprintf(w, "if err = e.PutExtensionBitmap(present, %d); err != nil {\nreturn err\n}\n", len(ext))
+		for _, c := range ext {
+			if err := emitComp(c, true); err != nil {
+				return err
+			}
+		}
+		w.WriteString("}\n")
+	}
+	w.WriteString("return err\n}\n\n")
+	return nil
+}
+
+// enc emits code that writes value (of ASN.1 type t), leaving any error
+// in err.
+func (g *perGen) enc(v *Version, t *Type, value string) error {
+	w := &g.w
+	r, err := v.Resolve(t)
+	if err != nil {
+		return err
+	}
+	name := g.f.named[r]
+	switch r.Kind {
+	case KindInteger:
+		rg := r.Value
+		switch {
+		case rg != nil && rg.HasLower && rg.HasUpper && rg.Extensible:
+			fmt.Fprintf(w, "err = e.PutConstrainedExt(int64(%s), %d, %d)\n", value, rg.Lower, rg.Upper)
+		case rg != nil && rg.HasLower && rg.HasUpper:
+			fmt.Fprintf(w, "err = e.PutConstrained(int64(%s), %d, %d)\n", value, rg.Lower, rg.Upper)
+		case rg != nil && rg.HasLower && !rg.Extensible:
+			fmt.Fprintf(w, "err = e.PutSemiConstrained(int64(%s), %d)\n", value, rg.Lower)
+		default:
+			fmt.Fprintf(w, "e.PutUnconstrained(int64(%s))\n", value)
+		}
+	case KindEnumerated:
+		root, ext := enumIndexes(r)
+		fmt.Fprintf(w, "switch %s {\n", value)
+		for i, nn := range append(append([]NamedNumber{}, root...), ext...) {
+			fmt.Fprintf(w, "case %d:\nerr = e.PutEnumerated(%d, %d, %v)\n", nn.Value, i, len(root), r.Extensible)
+		}
+		fmt.Fprintf(w, "default:\nerr = encErrorf(\"value %%d is not in %s\", int64(%s))\n}\n", name, value)
+	case KindBoolean:
+		fmt.Fprintf(w, "e.PutBool(%s)\n", value)
+	case KindNull:
+	case KindOctetString:
+		lb, ub, ext := sizeArgs(r.Size)
+		fmt.Fprintf(w, "err = e.PutOctetString(%s, %s, %s, %v)\n", value, lb, ub, ext)
+	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
+		if r.Kind == KindUTF8String {
+			return fmt.Errorf("PER: UTF8String is not supported")
+		}
+		lb, ub, ext := sizeArgs(r.Size)
+		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
+		if r.Alphabet != "" {
+			cs = g.charset(r.Alphabet)
+		}
+		fmt.Fprintf(w, "err = e.PutString(%s, %s, %s, %v, %s)\n", value, lb, ub, ext, cs)
+	case KindBitString:
+		lb, ub, ext := sizeArgs(r.Size)
+		if len(r.Named) > 0 {
+			fmt.Fprintf(w, "err = e.PutNamedBits(%s.Bits, %s, %s, %v)\n", value, lb, ub, ext)
+		} else {
+			fmt.Fprintf(w, "err = putBitString(e, %s, %s, %s, %v)\n", value, lb, ub, ext)
+		}
+	case KindObjectIdentifier:
+		fmt.Fprintf(w, "err = e.PutObjectIdentifier(%s)\n", value)
+	case KindSequence, KindSet, KindChoice:
+		fmt.Fprintf(w, "err = append%s%s(e, %s)\n", name, g.funcSuffix(name, v.N), addr(value))
+	case KindSequenceOf, KindSetOf:
+		lb, ub, ext := sizeArgs(r.Size)
+		k, more, i, end := g.tmp("k"), g.tmp("more"), g.tmp("i"), g.tmp("end")
+		fmt.Fprintf(w, "{\n%s, %s, err := e.PutLength(len(%s), %s, %s, %v)\nif err != nil {\nreturn err\n}\n", k, more, value, lb, ub, ext)
+		fmt.Fprintf(w, "for %s := 0; ; {\nfor %s := %s + %s; %s < %s; %s++ {\n", i, end, i, k, i, end, i)
+		if err := g.enc(v, r.Elem, value+"["+i+"]"); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, \"[\"+itoa(%s)+\"]\")\n}\n}\nif !%s {\nbreak\n}\n%s, %s = e.PutLengthChunk(len(%s) - %s)\n}\n}\n", i, more, k, more, value, i)
+	default:
+		return fmt.Errorf("PER: %s is not supported", r.Kind)
+	}
+	return nil
+}
+
+func (g *perGen) decFunc(t *GoType, vs []int) error {
+	v := g.f.version(vs[0])
+	def := t.Defs[v.N]
+	w := &g.w
+	root, ext, err := rootAndExt(def)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	fmt.Fprintf(w, "func decode%s%s(d *decoder, m *model.%s) error {\nvar err error\nif err = d.enter(); err != nil {\nreturn err\n}\n", t.Name, suffix(vs), t.Name)
+	target := func(fl *Field) string {
+		tg := "m." + fl.GoName
+		if t.Kind == KindChoice && fl.GoType == "struct{}" {
+			return "" // a NULL alternative: Kind says it all
+		}
+		switch fl.Rep {
+		case RepPointer:
+			fmt.Fprintf(w, "%s = slab.One(&%s)\n", tg, g.slab(fl.GoType))
+			return "(*" + tg + ")"
+		case RepOpt:
+			fmt.Fprintf(w, "%s.Present = true\n", tg)
+			return tg + ".Value"
+		case RepFlag:
+			fmt.Fprintf(w, "%s = true\n", tg)
+			return ""
+		}
+		if fl.GoType == "struct{}" {
+			return ""
+		}
+		return tg
+	}
+	if t.Kind == KindChoice {
+		fmt.Fprintf(w, "idx, isExt, err := d.GetChoiceIndex(%d, %v)\nif err != nil {\nreturn err\n}\n", len(root), def.Extensible)
+		w.WriteString("switch idx {\n")
+		alts := append(append([]*Component{}, root...), ext...)
+		for idx, c := range alts {
+			fl := fieldOf(t, c.Name)
+			fmt.Fprintf(w, "case %d:\nm.Kind = model.%s_%s\n", idx, t.Name, fl.GoName)
+			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			if c.Ext {
+				fmt.Fprintf(w, "outer, err := d.openType()\nif err != nil {\nreturn %s\n}\n", fmt.Sprintf(ret, "err"))
+			}
+			if err := g.dec(v, c.Type, target(fl), ret); err != nil {
+				return err
+			}
+			if c.Ext {
+				w.WriteString("d.Decoder = outer\n")
+			}
+		}
+		fmt.Fprintf(w, "default:\n_ = isExt\nreturn d.errorf(\"unknown extension alternative %%d of %s\", idx)\n}\nd.leave()\nreturn err\n}\n\n", t.Name)
+		return nil
+	}
+	if def.Extensible {
+		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
+	}
+	var optional []*Component
+	for _, c := range root {
+		if c.Optional || c.Default != "" {
+			optional = append(optional, c)
+		}
+	}
+	if len(optional) > 64 {
+		return fmt.Errorf("%s: more than 64 optional components", t.Name)
+	}
+	if len(optional) > 0 {
+		fmt.Fprintf(w, "opt, err := d.GetBits(%d)\nif err != nil {\nreturn err\n}\n", len(optional))
+	}
+	oi := 0
+	for _, c := range root {
+		fl := fieldOf(t, c.Name)
+		ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+		if c.Optional || c.Default != "" {
+			fmt.Fprintf(w, "if opt&(1<<%d) != 0 {\n", len(optional)-1-oi)
+			oi++
+		} else {
+			w.WriteString("{\n")
+		}
+		if err := g.dec(v, c.Type, target(fl), ret); err != nil {
+			return err
+		}
+		w.WriteString("}\n")
+	}
+	if def.Extensible {
+		pv := "present"
+		if len(ext) == 0 {
+			pv = "_"
+		}
+		fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, len(ext))
+		for i, c := range ext {
+			fl := fieldOf(t, c.Name)
+			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			fmt.Fprintf(w, "if present&(1<<%d) != 0 {\nouter, err := d.openType()\nif err != nil {\nreturn %s\n}\n", i, fmt.Sprintf(ret, "err"))
+			if err := g.dec(v, c.Type, target(fl), ret); err != nil {
+				return err
+			}
+			w.WriteString("d.Decoder = outer\n}")
+			if !c.Optional && c.Default == "" {
+				fmt.Fprintf(w, " else {\nreturn d.errorf(\"mandatory extension %s is missing\")\n}", c.Name)
+			}
+			w.WriteString("\n")
+		}
+		w.WriteString("for ; unknown > 0; unknown-- {\nif err = d.SkipOpenType(); err != nil {\nreturn err\n}\n}\n}")
+		var mandatoryExt []string
+		for _, c := range ext {
+			if !c.Optional && c.Default == "" {
+				mandatoryExt = append(mandatoryExt, c.Name)
+			}
+		}
+		if len(mandatoryExt) > 0 {
+			fmt.Fprintf(w, " else {\nreturn d.errorf(\"mandatory extension %s is missing\")\n}", mandatoryExt[0])
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("d.leave()\nreturn err\n}\n\n")
+	return nil
+}
+
+// dec emits code that reads a value of ASN.1 type t into target; ret
+// wraps an error expression (%s) on its way out.
+func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
+	w := &g.w
+	fail := "return " + fmt.Sprintf(ret, "err")
+	r, err := v.Resolve(t)
+	if err != nil {
+		return err
+	}
+	name := g.f.named[r]
+	switch r.Kind {
+	case KindInteger:
+		goT, _ := g.f.GoTypeOf(v, r)
+		rg := r.Value
+		x := g.tmp("x")
+		switch {
+		case rg != nil && rg.HasLower && rg.HasUpper && rg.Extensible:
+			fmt.Fprintf(w, "%s, err := d.GetConstrainedExt(%d, %d)\n", x, rg.Lower, rg.Upper)
+		case rg != nil && rg.HasLower && rg.HasUpper:
+			fmt.Fprintf(w, "%s, err := d.GetConstrained(%d, %d)\n", x, rg.Lower, rg.Upper)
+		case rg != nil && rg.HasLower && !rg.Extensible:
+			fmt.Fprintf(w, "%s, err := d.GetSemiConstrained(%d)\n", x, rg.Lower)
+		default:
+			fmt.Fprintf(w, "%s, err := d.GetUnconstrained()\n", x)
+		}
+		fmt.Fprintf(w, "if err != nil {\n%s\n}\n", fail)
+		if goT == "uint32" && (rg == nil || rg.Extensible || rg.Lower < 0 || rg.Upper > 0xFFFFFFFF) {
+			fmt.Fprintf(w, "if %s < 0 || %s > 0xFFFFFFFF {\nreturn %s\n}\n", x, x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"value %%d out of range\", %s)", x)))
+		}
+		fmt.Fprintf(w, "%s = %s(%s)\n", target, goT, x)
+	case KindEnumerated:
+		root, ext := enumIndexes(r)
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, _, err := d.GetEnumerated(%d, %v)\nif err != nil {\n%s\n}\nswitch %s {\n", x, len(root), r.Extensible, fail, x)
+		for i, nn := range append(append([]NamedNumber{}, root...), ext...) {
+			fmt.Fprintf(w, "case %d:\n%s = %d\n", i, target, nn.Value)
+		}
+		fmt.Fprintf(w, "default:\nreturn %s\n}\n", fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"unknown value index %%d of %s\", %s)", name, x)))
+	case KindBoolean:
+		fmt.Fprintf(w, "if %s, err = d.GetBool(); err != nil {\n%s\n}\n", target, fail)
+	case KindNull:
+	case KindOctetString:
+		lb, ub, ext := sizeArgs(r.Size)
+		fmt.Fprintf(w, "if %s, err = d.GetOctetString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
+	case KindIA5String, KindVisibleString, KindPrintableString:
+		lb, ub, ext := sizeArgs(r.Size)
+		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
+		if r.Alphabet != "" {
+			cs = g.charset(r.Alphabet)
+		}
+		fmt.Fprintf(w, "if %s, err = d.str(%s, %s, %v, %s); err != nil {\n%s\n}\n", target, lb, ub, ext, cs, fail)
+	case KindBitString:
+		lb, ub, ext := sizeArgs(r.Size)
+		fmt.Fprintf(w, "if %s, err = d.bitString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
+	case KindObjectIdentifier:
+		fmt.Fprintf(w, "if %s, err = d.GetObjectIdentifier(nil); err != nil {\n%s\n}\n", target, fail)
+	case KindSequence, KindSet, KindChoice:
+		fmt.Fprintf(w, "if err = decode%s%s(d, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), addr(target), fail)
+	case KindSequenceOf, KindSetOf:
+		lb, ub, ext := sizeArgs(r.Size)
+		egoT, err := g.f.GoTypeOf(v, r.Elem)
+		if err != nil {
+			return err
+		}
+		sl := g.slab(egoT)
+		k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
+		fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
+		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
+		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
+		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
+		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "WithPath(%s, \"[\"+itoa("+i+")+\"]\")")); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "}\nif !%s {\nbreak\n}\nif %s, %s, err = d.GetLengthChunk(0); err != nil {\n%s\n}\n", more, k, more, fail)
+		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n%s = append(%s, make([]%s, %s)...)\n}\n}\n", k, fail, target, target, g.f.qualify(egoT, "model."), k)
+	default:
+		return fmt.Errorf("PER: %s is not supported", r.Kind)
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package per
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"megaco/internal/codec/ber"
+)
+
+
+
+func corpusFiles(t testing.TB, ext string) map[string][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(corpusDir(), "*"+ext))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no %s files in %s: %v", ext, corpusDir(), err)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(p), ext)] = b
+	}
+	return out
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// TestCorpusRoundTrip: every golden .per decodes and re-encodes to OTP's
+// bytes.
+func TestCorpusRoundTrip(t *testing.T) {
+	files := corpusFiles(t, ".per")
+	decoded, exact := 0, 0
+	for _, name := range sortedKeys(files) {
+		data := files[name]
+		m, err := Decode(data, Options{})
+		if err != nil {
+			t.Errorf("%s: decode: %v", name, err)
+			continue
+		}
+		decoded++
+		out, err := Append(nil, m, Options{})
+		if err != nil {
+			t.Errorf("%s: encode: %v", name, err)
+			continue
+		}
+		if !bytes.Equal(out, data) {
+			t.Errorf("%s: re-encoding differs\n got %x\nwant %x", name, out, data)
+			continue
+		}
+		exact++
+	}
+	t.Logf("PER: decoded %d/%d, re-encoded byte for byte %d/%d", decoded, len(files), exact, len(files))
+	if len(files) != 149 {
+		t.Errorf("corpus has %d .per files, want 149", len(files))
+	}
+}
+
+// TestCrossCodec: BER -> PER equals the golden .per, PER -> BER equals the
+// golden .ber, and both decode to the same message.
+func TestCrossCodec(t *testing.T) {
+	bers, pers := corpusFiles(t, ".ber"), corpusFiles(t, ".per")
+	toPER, toBER, same := 0, 0, 0
+	for _, name := range sortedKeys(bers) {
+		mb, err := ber.Decode(bers[name], ber.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		mp, err := Decode(pers[name], Options{})
+		if err != nil {
+			t.Errorf("%s: PER decode: %v", name, err)
+			continue
+		}
+		if reflect.DeepEqual(mb, mp) {
+			same++
+		} else {
+			t.Errorf("%s: BER and PER decode to different messages", name)
+		}
+		if out, err := Append(nil, mb, Options{}); err != nil {
+			t.Errorf("%s: BER->PER: %v", name, err)
+		} else if !bytes.Equal(out, pers[name]) {
+			t.Errorf("%s: BER->PER differs from the golden .per\n got %x\nwant %x", name, out, pers[name])
+		} else {
+			toPER++
+		}
+		if out, err := ber.Append(nil, mp, ber.Options{}); err != nil {
+			t.Errorf("%s: PER->BER: %v", name, err)
+		} else if !bytes.Equal(out, bers[name]) {
+			t.Errorf("%s: PER->BER differs from the golden .ber", name)
+		} else {
+			toBER++
+		}
+	}
+	t.Logf("BER->PER %d/%d, PER->BER %d/%d, same message %d/%d", toPER, len(bers), toBER, len(bers), same, len(bers))
+}
