@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"megaco/internal/codec"
-	"megaco/internal/codec/ber"
 )
 
 var errUsage = errors.New("usage")
@@ -29,7 +28,7 @@ func newCodecFlags(name string, stderr io.Writer) *codecFlags {
 	f.fs.StringVar(&f.from, "from", "ber", "input codec")
 	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
 	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
-	f.fs.IntVar(&f.maxSize, "max-size", ber.DefaultLimits.MaxSize, "largest input accepted, in bytes")
+	f.fs.IntVar(&f.maxSize, "max-size", codec.DefaultLimits.MaxSize, "largest input accepted, in bytes")
 	return f
 }
 
@@ -62,7 +61,7 @@ func (f *codecFlags) options() (codec.Options, error) {
 	if err != nil {
 		return codec.Options{}, err
 	}
-	lim := ber.DefaultLimits
+	lim := codec.DefaultLimits
 	lim.MaxSize = f.maxSize
 	return codec.Options{Version: f.version, Profile: p, Limits: lim}, nil
 }

@@ -37,6 +37,28 @@ func TestTranscodeBERtoBER(t *testing.T) {
 	}
 }
 
+// TestTranscodeBinary drives every direction between ber and per over the
+// corpus: the output must be OTP's golden file of the target codec.
+func TestTranscodeBinary(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join(corpus, "*.ber"))
+	for _, from := range []string{"ber", "per"} {
+		for _, to := range []string{"ber", "per"} {
+			ok := 0
+			for _, n := range names {
+				base := strings.TrimSuffix(n, ".ber")
+				want, _ := os.ReadFile(base + "." + to)
+				code, out, stderr := runCLI(t, nil, "transcode", "--from", from, "--to", to, base+"."+from)
+				if code != 0 || !bytes.Equal(out, want) {
+					t.Errorf("%s %s->%s: exit %d %s", base, from, to, code, stderr)
+					continue
+				}
+				ok++
+			}
+			t.Logf("%s -> %s: %d/%d", from, to, ok, len(names))
+		}
+	}
+}
+
 func TestDecodeJSON(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "decode", "--from", "ber", filepath.Join(corpus, "msg03.ber"))
 	if code != 0 {
@@ -66,7 +88,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"decode"}, golden[:40], 1, "ber: offset 0: length"},
 		{[]string{"decode"}, []byte("MEGACO/1 [1.2.3.4]"), 1, "ber: offset "},
-		{[]string{"transcode", "--to", "per"}, golden, 1, "codec per is not implemented yet"},
+		{[]string{"transcode", "--to", "pretty"}, golden, 1, "codec pretty is not implemented yet"},
+		{[]string{"decode", "--from", "per"}, golden, 1, "per: "},
 		{[]string{"transcode", "--to", "xml"}, golden, 1, `unknown codec "xml"`},
 		{[]string{"decode", "--version", "4"}, golden, 1, "unsupported protocol version 4"},
 		{[]string{"decode", "--profile", "wireshark"}, golden, 1, `unknown profile "wireshark"`},

@@ -509,7 +509,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		fmt.Fprintf(w, "if %s, err = d.str(%s, %s, %v, %s); err != nil {\n%s\n}\n", target, lb, ub, ext, cs, fail)
 	case KindBitString:
 		lb, ub, ext := sizeArgs(r.Size)
-		fmt.Fprintf(w, "if %s, err = d.bitString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
+		fmt.Fprintf(w, "if %s, err = d.bitString(%s, %s, %v, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, len(r.Named) > 0, fail)
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.GetObjectIdentifier(nil); err != nil {\n%s\n}\n", target, fail)
 	case KindSequence, KindSet, KindChoice:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/per"
 	"megaco/internal/model"
 )
 
@@ -45,18 +46,27 @@ func ParseProfile(s string) (Profile, error) {
 type Options struct {
 	Version int     // 0: from the message; 1..3 forces that schema
 	Profile Profile // text <-> binary mapping; "" means ProfileOTP
-	Limits  ber.Limits
+	Limits  Limits
 }
+
+// Limits bound every decoder's work and memory, whatever the input.
+type Limits = ber.Limits
+
+// DefaultLimits fit real Megaco traffic with a wide margin.
+var DefaultLimits = ber.DefaultLimits
 
 type factory func(Options) Codec
 
 var available = map[string]factory{
 	"ber": func(o Options) Codec { return ber.Codec{Options: ber.Options{Version: o.Version, Limits: o.Limits}} },
+	"per": func(o Options) Codec {
+		return per.Codec{Options: per.Options{Version: o.Version, Limits: per.Limits(o.Limits)}}
+	},
 }
 
 // planned are codecs the tool will have, but does not yet: asking for
 // one is an error that says so rather than a silent fallback.
-var planned = []string{"per", "pretty", "compact", "native", "native+zstd", "native+s2"}
+var planned = []string{"pretty", "compact", "native", "native+zstd", "native+s2"}
 
 // Names lists the codecs that work now.
 func Names() []string {

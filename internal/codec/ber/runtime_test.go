@@ -163,8 +163,8 @@ func TestBitStrings(t *testing.T) {
 		enc string
 	}{
 		{model.BitString{}, "030100"},
-		{model.BitString{Bits: 1 << 2}, "03020520"},                // mediaToken: 3 bits, 5 unused
-		{model.BitString{Bits: 1<<0 | 1<<9}, "0303068040"},          // 10 bits
+		{model.BitString{Bits: 1 << 2}, "03020520"},                  // mediaToken: 3 bits, 5 unused
+		{model.BitString{Bits: 1<<0 | 1<<9}, "0303068040"},           // 10 bits
 		{model.BitString{Bits: 1 << 2, Len: 10}, "0303062000"},       // kept length
 		{model.BitString{Bits: 1<<63 | 1}, "0309008000000000000001"}, // 64 bits
 	}

@@ -12,8 +12,6 @@ import (
 	"megaco/internal/codec/ber"
 )
 
-
-
 func corpusFiles(t testing.TB, ext string) map[string][]byte {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(corpusDir(), "*"+ext))

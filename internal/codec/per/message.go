@@ -88,7 +88,10 @@ func (d *decoder) str(lb, ub int, ext bool, cs *CharSet) (string, error) {
 }
 
 // bitString reads a BIT STRING of at most 64 bits, keeping its length.
-func (d *decoder) bitString(lb, ub int, ext bool) (model.BitString, error) {
+// For a type with named bits X.691 has the sender drop trailing zero bits;
+// a lenient reader accepts them but, like the encoder, counts only up to
+// the last set bit (at least lb), so that decode→encode→decode is stable.
+func (d *decoder) bitString(lb, ub int, ext, named bool) (model.BitString, error) {
 	var buf [8]byte
 	var bs model.BitString
 	start := d.BitOffset()
@@ -105,6 +108,9 @@ func (d *decoder) bitString(lb, ub int, ext bool) (model.BitString, error) {
 		}
 	}
 	bs.Len = n
+	if named {
+		bs.Len = max(bs.MinLen(), lb)
+	}
 	return bs, nil
 }
 

@@ -9259,7 +9259,7 @@ func decodeAuditDescriptorV1(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false); err != nil {
+		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
 			return WithPath(err, "auditToken")
 		}
 	}
@@ -9343,7 +9343,7 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false); err != nil {
+		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
 			return WithPath(err, "auditToken")
 		}
 	}
@@ -9461,7 +9461,7 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false); err != nil {
+		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
 			return WithPath(err, "auditToken")
 		}
 	}
@@ -15186,7 +15186,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.NotifyCompletion.Present = true
-		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false); err != nil {
+		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
 			return WithPath(err, "notifyCompletion")
 		}
 	}
@@ -15427,7 +15427,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.NotifyCompletion.Present = true
-		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false); err != nil {
+		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
 			return WithPath(err, "notifyCompletion")
 		}
 	}

@@ -1,0 +1,180 @@
+package per
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"megaco/internal/model"
+)
+
+func perError(t *testing.T, err error) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not a *per.Error", err, err)
+	}
+	return e
+}
+
+func TestPeekVersion(t *testing.T) {
+	files := corpusFiles(t, ".per")
+	counts := map[int]int{}
+	for _, name := range sortedKeys(files) {
+		v, err := PeekVersion(files[name])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		m, err := Decode(files[name], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(m.Mess.Version) != v {
+			t.Errorf("%s: peeked version %d, decoded %d", name, v, m.Mess.Version)
+		}
+		counts[v]++
+	}
+	if counts[1] != 35 || counts[2] != 22 || counts[3] != 92 {
+		t.Errorf("versions %v, want 35/22/92", counts)
+	}
+	// With an authentication header the version is still found.
+	m, err := Decode(files["msg03"], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.AuthHeader = &model.AuthenticationHeader{
+		SecParmIndex: model.Octets{1, 2, 3, 4}, SeqNum: model.Octets{0, 0, 0, 9},
+		Ad: model.Octets(bytes.Repeat([]byte{0xaa}, 12)),
+	}
+	for _, v := range []uint32{1, 2, 3} {
+		m.Mess.Version = v
+		enc, err := Append(nil, m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := PeekVersion(enc); err != nil || got != int(v) {
+			t.Errorf("with authHeader, v%d: peeked %d, %v", v, got, err)
+		}
+		back, err := Decode(enc, Options{})
+		if err != nil || !reflect.DeepEqual(back, m) {
+			t.Errorf("with authHeader, v%d: round trip failed: %v", v, err)
+		}
+	}
+}
+
+// TestZeroOctets: OTP's PER decoder accepts 64 zero octets as a valid
+// message in every version. Per X.691 it is not one: the bits decode to
+// version 0, which no H.248 version is, and a complete encoding is
+// followed by nothing but the padding of its last octet (10.1.2), while
+// here dozens of octets would be left over.
+func TestZeroOctets(t *testing.T) {
+	zeros := make([]byte, 64)
+	_, err := Decode(zeros, Options{})
+	if e := perError(t, err); e.Path != "mess.version" || !strings.Contains(e.Msg, "unsupported protocol version 0") {
+		t.Errorf("auto version: %v", err)
+	}
+	for v := 1; v <= 3; v++ {
+		_, err := Decode(zeros, Options{Version: v})
+		if err == nil {
+			t.Errorf("v%d: 64 zero octets accepted", v)
+			continue
+		}
+		t.Logf("v%d: %v", v, err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	golden := corpusFiles(t, ".per")["msg03"]
+	// Truncation: the error names the bit offset and the field path.
+	_, err := Decode(golden[:20], Options{})
+	e := perError(t, err)
+	if e.BitOffset <= 0 || e.BitOffset > 20*8 || !strings.HasPrefix(e.Path, "mess.") {
+		t.Errorf("truncated: %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "per: ") {
+		t.Errorf("message %q", err)
+	}
+	// Trailing octets after a complete encoding.
+	_, err = Decode(append(append([]byte(nil), golden...), 0xff), Options{})
+	if err == nil {
+		t.Error("trailing octet accepted")
+	}
+	// Size limit.
+	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
+		t.Errorf("size limit: %v", err)
+	}
+	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "nesting deeper than 3") {
+		t.Errorf("depth limit: %v", err)
+	}
+	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}}); err == nil || !strings.Contains(err.Error(), "more than 2 elements") {
+		t.Errorf("element limit: %v", err)
+	}
+	// Encoder checks: a v3-only field in v1, a value out of range.
+	m, err := Decode(golden, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = &model.ContextRequest{Iepscallind: model.Some(true)}
+	_, err = Append(nil, m, Options{})
+	if e := perError(t, err); !strings.HasSuffix(e.Path, "contextRequest.iepscallind") || !strings.Contains(e.Msg, "not in version 1") {
+		t.Errorf("v3 field in v1: %v", err)
+	}
+	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = nil
+	m.Mess.Version = 100
+	if _, err := Append(nil, m, Options{Version: 1}); err == nil || !strings.Contains(err.Error(), "mess.version") {
+		t.Errorf("version 100: %v", err)
+	}
+}
+
+func TestReuse(t *testing.T) {
+	var md MessageDecoder
+	files := corpusFiles(t, ".per")
+	for _, name := range sortedKeys(files) {
+		want, err := Decode(files[name], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := md.Decode(files[name])
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: reused decoder differs (%v)", name, err)
+		}
+	}
+}
+
+// FuzzDecodeMessage: no panic or hang on any input; what decodes must
+// encode and decode again to the same message and bytes.
+func FuzzDecodeMessage(f *testing.F) {
+	files := corpusFiles(f, ".per")
+	for _, name := range sortedKeys(files) {
+		f.Add(files[name])
+	}
+	f.Add(make([]byte, 64))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(data, Options{})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		v, _ := PeekVersion(data)
+		enc, err := Append(nil, m, Options{Version: v})
+		if err != nil {
+			t.Fatalf("decoded message does not encode: %v", err)
+		}
+		m2, err := Decode(enc, Options{Version: v})
+		if err != nil {
+			t.Fatalf("re-encoding does not decode: %v\n%x", err, enc)
+		}
+		if !reflect.DeepEqual(m, m2) {
+			t.Fatalf("decode→encode→decode changed the message\n%x", enc)
+		}
+		enc2, err := Append(nil, m2, Options{Version: v})
+		if err != nil || !bytes.Equal(enc, enc2) {
+			t.Fatalf("encoding is not stable: %v", err)
+		}
+	})
+}
