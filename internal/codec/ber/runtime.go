@@ -139,26 +139,25 @@ func (d *decoder) missing(h header, name string) error {
 // end by end. The common cases (low tag number, definite length of up to
 // two octets) take the short path; the rest goes to headerSlow.
 func (d *decoder) header(off, end int) (header, error) {
-	data := d.data
-	if off+2 <= end && d.elems < d.lim.MaxElements && end <= len(data) {
-		b, l := data[off], int(data[off+1])
-		p := off + 2
-		switch {
-		case b&0x1f == 0x1f:
-			return d.headerSlow(off, end)
-		case l < 0x80:
-		case l == 0x81 && p < end:
-			l = int(data[p])
-			p++
-		case l == 0x82 && p+1 < end:
-			l = int(data[p])<<8 | int(data[p+1])
-			p += 2
-		default:
-			return d.headerSlow(off, end)
-		}
-		if p+l <= end {
-			d.elems++
-			return header{tag: uint32(b>>6)<<30 | uint32(b&0x1f), cons: b&0x20 != 0, off: off, start: p, end: p + l, next: p + l}, nil
+	if uint(off) < uint(end) && uint(end) <= uint(len(d.data)) && d.elems < d.lim.MaxElements {
+		b := d.data[off:end]
+		if len(b) >= 2 && b[0]&0x1f != 0x1f {
+			l, p := int(b[1]), 2
+			if l >= 0x80 {
+				switch {
+				case l == 0x81 && len(b) >= 3:
+					l, p = int(b[2]), 3
+				case l == 0x82 && len(b) >= 4:
+					l, p = int(b[2])<<8|int(b[3]), 4
+				default:
+					return d.headerSlow(off, end)
+				}
+			}
+			if p+l <= len(b) {
+				d.elems++
+				s := off + p
+				return header{tag: uint32(b[0]>>6)<<30 | uint32(b[0]&0x1f), cons: b[0]&0x20 != 0, off: off, start: s, end: s + l, next: s + l}, nil
+			}
 		}
 	}
 	return d.headerSlow(off, end)

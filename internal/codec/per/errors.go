@@ -20,11 +20,17 @@ type Error struct {
 	Msg       string
 }
 
+// Error reads like the BER codec's: where (bit offset, or "encode"), then
+// the field path, then what was wrong.
 func (e *Error) Error() string {
-	if e.Path != "" {
-		return fmt.Sprintf("per: %s: bit %d: %s", e.Path, e.BitOffset, e.Msg)
+	where := "encode"
+	if e.BitOffset >= 0 {
+		where = fmt.Sprintf("bit %d", e.BitOffset)
 	}
-	return fmt.Sprintf("per: bit %d: %s", e.BitOffset, e.Msg)
+	if e.Path != "" {
+		return fmt.Sprintf("per: %s: %s: %s", where, e.Path, e.Msg)
+	}
+	return fmt.Sprintf("per: %s: %s", where, e.Msg)
 }
 
 // WithPath prefixes elem to the component path of err and returns err.

@@ -262,7 +262,7 @@ func TestWithPath(t *testing.T) {
 	err = WithPath(err, "[2]")
 	err = WithPath(err, "transactions")
 	err = WithPath(err, "mess")
-	want := "per: mess.transactions[2].transactionId: bit 1: constrained whole number 127 out of range 0..99"
+	want := "per: bit 1: mess.transactions[2].transactionId: constrained whole number 127 out of range 0..99"
 	if err.Error() != want {
 		t.Fatalf("got  %q\nwant %q", err, want)
 	}
@@ -270,7 +270,7 @@ func TestWithPath(t *testing.T) {
 	// text was fixed when it was made, so add paths before wrapping).
 	inner := &Error{BitOffset: 5, Msg: "x"}
 	wrapped := fmt.Errorf("megaco: %w", inner)
-	if WithPath(wrapped, "a") != wrapped || inner.Error() != "per: a: bit 5: x" {
+	if WithPath(wrapped, "a") != wrapped || inner.Error() != "per: bit 5: a: x" {
 		t.Fatalf("wrapped: %q", inner)
 	}
 	plain := errors.New("other")
