@@ -62,14 +62,14 @@ func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 		}
 	}
 	w.WriteString("default:\nreturn b, encErrorf(\"no schema for version %d\", v)\n}\nreturn b, err\n}\n\n")
-	w.WriteString("func decodeMessage(d *decoder, v int, h header, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	w.WriteString("func decodeMessage(d *decoder, v int, h *header, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
 	for _, v := range f.Versions {
 		tags, err := v.Tags(top)
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(w, "case %d:\nif h.tag != %#x {\nreturn d.unexpected(h, %q)\n}\n", v.N, tags[0].Key(), tags[0].String())
-		if err := g.dec(v, top, "(*m)", tags, "h", "%s"); err != nil {
+		fmt.Fprintf(w, "case %d:\nif h.tag != %#x {\nreturn d.unexpected(*h, %q)\n}\n", v.N, tags[0].Key(), tags[0].String())
+		if err := g.dec(v, top, "(*m)", tags, "(*h)", "%s"); err != nil {
 			return nil, err
 		}
 	}
@@ -473,7 +473,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 	v := g.f.version(vs[0])
 	def := t.Defs[v.N]
 	w := &g.w
-	fmt.Fprintf(w, "func decode%s%s(d *decoder, h header, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	fmt.Fprintf(w, "func decode%s%s(d *decoder, h *header, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch h.tag {\n")
 		for _, c := range def.Components {
@@ -494,7 +494,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
 				target = "(*" + target + ")"
 			}
-			if err := g.dec(v, c.Type, target, tags, "h", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
 				return err
 			}
 		}
@@ -502,7 +502,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 		if def.Extensible {
 			what = "extension alternative"
 		}
-		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(h, %q, %q)\n}\nreturn err\n}\n\n", what, t.Name)
+		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn err\n}\n\n", what, t.Name)
 		return nil
 	}
 	if len(def.Components) > 64 {
@@ -512,7 +512,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("for off := h.start; off < h.end; {\ne, err := d.header(off, h.end)\nif err != nil {\nreturn err\n}\n")
+	w.WriteString("var e header\nfor off := h.start; off < h.end; {\nif err := d.next(&e, off, h.end); err != nil {\nreturn err\n}\n")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
 	} else {
@@ -598,7 +598,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		} else {
 			want = "anyTag"
 		}
-		fmt.Fprintf(w, "%s, err := d.explicit(%s, %s)\nif err != nil {\n%s\n}\n", inner, hv, want, fail)
+		fmt.Fprintf(w, "var %s header\nif err := d.explicit(&%s, &%s, %s); err != nil {\n%s\n}\n", inner, inner, hv, want, fail)
 		hv = inner
 	}
 	name := g.f.named[r]
@@ -646,7 +646,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
-		fmt.Fprintf(w, "if err = decode%s%s(d, %s, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), hv, addr(target), fail)
+		fmt.Fprintf(w, "if err = decode%s%s(d, %s, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), addr(hv), addr(target), fail)
 	case KindSequenceOf, KindSetOf:
 		etags, err := v.Tags(r.Elem)
 		if err != nil {
@@ -665,7 +665,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
-		fmt.Fprintf(w, "%s, err := d.header(%s, %s.end)\nif err != nil {\n%s\n}\n", e, off, hv, fail)
+		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}

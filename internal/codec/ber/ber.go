@@ -119,7 +119,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	}
 	m := &dec.msg
 	*m = model.MegacoMessage{}
-	if err := decodeMessage(d, v, h, m); err != nil {
+	if err := decodeMessage(d, v, &h, m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -32,15 +32,15 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return b, err
 }
 
-func decodeMegacoMessageV1(d *decoder, h header, m *model.MegacoMessage) error {
+func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -50,7 +50,7 @@ func decodeMegacoMessageV1(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
-			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -58,7 +58,7 @@ func decodeMegacoMessageV1(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "mess: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeMessageV1(d, e, &m.Mess); err != nil {
+			if err = decodeMessageV1(d, &e, &m.Mess); err != nil {
 				return decField(err, "mess")
 			}
 		default:
@@ -100,15 +100,15 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return b, err
 }
 
-func decodeMegacoMessageV2(d *decoder, h header, m *model.MegacoMessage) error {
+func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -118,7 +118,7 @@ func decodeMegacoMessageV2(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
-			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -126,7 +126,7 @@ func decodeMegacoMessageV2(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "mess: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeMessageV2(d, e, &m.Mess); err != nil {
+			if err = decodeMessageV2(d, &e, &m.Mess); err != nil {
 				return decField(err, "mess")
 			}
 		default:
@@ -168,15 +168,15 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return b, err
 }
 
-func decodeMegacoMessageV3(d *decoder, h header, m *model.MegacoMessage) error {
+func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -186,7 +186,7 @@ func decodeMegacoMessageV3(d *decoder, h header, m *model.MegacoMessage) error {
 			}
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
-			if err = decodeAuthenticationHeaderV123(d, e, m.AuthHeader); err != nil {
+			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return decField(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
@@ -194,7 +194,7 @@ func decodeMegacoMessageV3(d *decoder, h header, m *model.MegacoMessage) error {
 				return d.errorf(e.off, "mess: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeMessageV3(d, e, &m.Mess); err != nil {
+			if err = decodeMessageV3(d, &e, &m.Mess); err != nil {
 				return decField(err, "mess")
 			}
 		default:
@@ -246,15 +246,15 @@ func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]
 	return b, err
 }
 
-func decodeAuthenticationHeaderV123(d *decoder, h header, m *model.AuthenticationHeader) error {
+func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.AuthenticationHeader) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -346,15 +346,15 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 	return b, err
 }
 
-func decodeMessageV1(d *decoder, h header, m *model.Message) error {
+func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -373,11 +373,11 @@ func decodeMessageV1(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			h10, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h10 header
+			if err := d.explicit(&h10, &e, anyTag); err != nil {
 				return decField(err, "mId")
 			}
-			if err = decodeMIdV123(d, h10, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h10, &m.MId); err != nil {
 				return decField(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -385,11 +385,11 @@ func decodeMessageV1(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h11, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h11 header
+			if err := d.explicit(&h11, &e, anyTag); err != nil {
 				return decField(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV1(d, h11, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV1(d, &h11, &m.MessageBody); err != nil {
 				return decField(err, "messageBody")
 			}
 		default:
@@ -447,15 +447,15 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 	return b, err
 }
 
-func decodeMessageV2(d *decoder, h header, m *model.Message) error {
+func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -474,11 +474,11 @@ func decodeMessageV2(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			h15, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h15 header
+			if err := d.explicit(&h15, &e, anyTag); err != nil {
 				return decField(err, "mId")
 			}
-			if err = decodeMIdV123(d, h15, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h15, &m.MId); err != nil {
 				return decField(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -486,11 +486,11 @@ func decodeMessageV2(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h16, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h16 header
+			if err := d.explicit(&h16, &e, anyTag); err != nil {
 				return decField(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV2(d, h16, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV2(d, &h16, &m.MessageBody); err != nil {
 				return decField(err, "messageBody")
 			}
 		default:
@@ -548,15 +548,15 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 	return b, err
 }
 
-func decodeMessageV3(d *decoder, h header, m *model.Message) error {
+func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -575,11 +575,11 @@ func decodeMessageV3(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			h20, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h20 header
+			if err := d.explicit(&h20, &e, anyTag); err != nil {
 				return decField(err, "mId")
 			}
-			if err = decodeMIdV123(d, h20, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h20, &m.MId); err != nil {
 				return decField(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -587,11 +587,11 @@ func decodeMessageV3(d *decoder, h header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h21, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h21 header
+			if err := d.explicit(&h21, &e, anyTag); err != nil {
 				return decField(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV3(d, h21, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV3(d, &h21, &m.MessageBody); err != nil {
 				return decField(err, "messageBody")
 			}
 		default:
@@ -652,7 +652,7 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 	return b, nil
 }
 
-func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBody) error {
+func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBody) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -663,19 +663,19 @@ func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBod
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n25, err := d.count(h)
+		n25, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n25)
-		for i26, off27 := 0, h.start; i26 < n25; i26++ {
-			e28, err := d.header(off27, h.end)
-			if err != nil {
+		for i26, off27 := 0, (*h).start; i26 < n25; i26++ {
+			var e28 header
+			if err := d.next(&e28, off27, (*h).end); err != nil {
 				return decField(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV1(d, e28, &m.Transactions[i26]); err != nil {
+				if err = decodeTransactionV1(d, &e28, &m.Transactions[i26]); err != nil {
 					return err
 				}
 				return err
@@ -685,7 +685,7 @@ func decodeMessageMessageBodyV1(d *decoder, h header, m *model.MessageMessageBod
 			off27 = e28.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "MessageMessageBody")
+		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
 	return err
 }
@@ -728,7 +728,7 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 	return b, nil
 }
 
-func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBody) error {
+func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBody) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -739,19 +739,19 @@ func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBod
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n32, err := d.count(h)
+		n32, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n32)
-		for i33, off34 := 0, h.start; i33 < n32; i33++ {
-			e35, err := d.header(off34, h.end)
-			if err != nil {
+		for i33, off34 := 0, (*h).start; i33 < n32; i33++ {
+			var e35 header
+			if err := d.next(&e35, off34, (*h).end); err != nil {
 				return decField(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV2(d, e35, &m.Transactions[i33]); err != nil {
+				if err = decodeTransactionV2(d, &e35, &m.Transactions[i33]); err != nil {
 					return err
 				}
 				return err
@@ -761,7 +761,7 @@ func decodeMessageMessageBodyV2(d *decoder, h header, m *model.MessageMessageBod
 			off34 = e35.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "MessageMessageBody")
+		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
 	return err
 }
@@ -804,7 +804,7 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 	return b, nil
 }
 
-func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBody) error {
+func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBody) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -815,19 +815,19 @@ func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBod
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n39, err := d.count(h)
+		n39, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n39)
-		for i40, off41 := 0, h.start; i40 < n39; i40++ {
-			e42, err := d.header(off41, h.end)
-			if err != nil {
+		for i40, off41 := 0, (*h).start; i40 < n39; i40++ {
+			var e42 header
+			if err := d.next(&e42, off41, (*h).end); err != nil {
 				return decField(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV3(d, e42, &m.Transactions[i40]); err != nil {
+				if err = decodeTransactionV3(d, &e42, &m.Transactions[i40]); err != nil {
 					return err
 				}
 				return err
@@ -837,7 +837,7 @@ func decodeMessageMessageBodyV3(d *decoder, h header, m *model.MessageMessageBod
 			off41 = e42.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "MessageMessageBody")
+		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
 	return err
 }
@@ -907,7 +907,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 	return b, nil
 }
 
-func decodeMIdV123(d *decoder, h header, m *model.MId) error {
+func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -930,22 +930,22 @@ func decodeMIdV123(d *decoder, h header, m *model.MId) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.MId_DeviceName
-		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
+		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
 			return decField(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
-			return decField(d.errorf(h.start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
+			return decField(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.MId_MtpAddress
-		if m.MtpAddress, err = d.octets(h); err != nil {
+		if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return decField(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
-			return decField(d.errorf(h.start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
+			return decField(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "MId")
+		return d.unknownAlternative(*h, "extension alternative", "MId")
 	}
 	return err
 }
@@ -975,15 +975,15 @@ func appendDomainNameV123(b []byte, m *model.DomainName) ([]byte, error) {
 	return b, err
 }
 
-func decodeDomainNameV123(d *decoder, h header, m *model.DomainName) error {
+func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1045,15 +1045,15 @@ func appendIP4AddressV123(b []byte, m *model.IP4Address) ([]byte, error) {
 	return b, err
 }
 
-func decodeIP4AddressV123(d *decoder, h header, m *model.IP4Address) error {
+func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1118,15 +1118,15 @@ func appendIP6AddressV123(b []byte, m *model.IP6Address) ([]byte, error) {
 	return b, err
 }
 
-func decodeIP6AddressV123(d *decoder, h header, m *model.IP6Address) error {
+func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1234,7 +1234,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 	return b, nil
 }
 
-func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
+func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -1257,14 +1257,14 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n55, err := d.count(h)
+		n55, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n55)
-		for i56, off57 := 0, h.start; i56 < n55; i56++ {
-			e58, err := d.header(off57, h.end)
-			if err != nil {
+		for i56, off57 := 0, (*h).start; i56 < n55; i56++ {
+			var e58 header
+			if err := d.next(&e58, off57, (*h).end); err != nil {
 				return decField(err, "transactionResponseAck")
 			}
 			if e58.tag != 0x10 {
@@ -1272,7 +1272,7 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, e58, &m.TransactionResponseAck[i56]); err != nil {
+				if err = decodeTransactionAckV123(d, &e58, &m.TransactionResponseAck[i56]); err != nil {
 					return err
 				}
 				return err
@@ -1282,7 +1282,7 @@ func decodeTransactionV1(d *decoder, h header, m *model.Transaction) error {
 			off57 = e58.next
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Transaction")
+		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
 	return err
 }
@@ -1355,7 +1355,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 	return b, nil
 }
 
-func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
+func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -1378,14 +1378,14 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n65, err := d.count(h)
+		n65, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n65)
-		for i66, off67 := 0, h.start; i66 < n65; i66++ {
-			e68, err := d.header(off67, h.end)
-			if err != nil {
+		for i66, off67 := 0, (*h).start; i66 < n65; i66++ {
+			var e68 header
+			if err := d.next(&e68, off67, (*h).end); err != nil {
 				return decField(err, "transactionResponseAck")
 			}
 			if e68.tag != 0x10 {
@@ -1393,7 +1393,7 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, e68, &m.TransactionResponseAck[i66]); err != nil {
+				if err = decodeTransactionAckV123(d, &e68, &m.TransactionResponseAck[i66]); err != nil {
 					return err
 				}
 				return err
@@ -1403,7 +1403,7 @@ func decodeTransactionV2(d *decoder, h header, m *model.Transaction) error {
 			off67 = e68.next
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Transaction")
+		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
 	return err
 }
@@ -1486,7 +1486,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 	return b, nil
 }
 
-func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
+func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -1509,14 +1509,14 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n76, err := d.count(h)
+		n76, err := d.count((*h))
 		if err != nil {
 			return decField(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n76)
-		for i77, off78 := 0, h.start; i77 < n76; i77++ {
-			e79, err := d.header(off78, h.end)
-			if err != nil {
+		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
+			var e79 header
+			if err := d.next(&e79, off78, (*h).end); err != nil {
 				return decField(err, "transactionResponseAck")
 			}
 			if e79.tag != 0x10 {
@@ -1524,7 +1524,7 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, e79, &m.TransactionResponseAck[i77]); err != nil {
+				if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
 					return err
 				}
 				return err
@@ -1540,7 +1540,7 @@ func decodeTransactionV3(d *decoder, h header, m *model.Transaction) error {
 			return decField(err, "segmentReply")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Transaction")
+		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
 	return err
 }
@@ -1580,15 +1580,15 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 	return b, err
 }
 
-func decodeTransactionRequestV1(d *decoder, h header, m *model.TransactionRequest) error {
+func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1613,8 +1613,8 @@ func decodeTransactionRequestV1(d *decoder, h header, m *model.TransactionReques
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n84)
 			for i85, off86 := 0, e.start; i85 < n84; i85++ {
-				e87, err := d.header(off86, e.end)
-				if err != nil {
+				var e87 header
+				if err := d.next(&e87, off86, e.end); err != nil {
 					return decField(err, "actions")
 				}
 				if e87.tag != 0x10 {
@@ -1622,7 +1622,7 @@ func decodeTransactionRequestV1(d *decoder, h header, m *model.TransactionReques
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV1(d, e87, &m.Actions[i85]); err != nil {
+					if err = decodeActionRequestV1(d, &e87, &m.Actions[i85]); err != nil {
 						return err
 					}
 					return err
@@ -1683,15 +1683,15 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 	return b, err
 }
 
-func decodeTransactionRequestV2(d *decoder, h header, m *model.TransactionRequest) error {
+func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1716,8 +1716,8 @@ func decodeTransactionRequestV2(d *decoder, h header, m *model.TransactionReques
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n92)
 			for i93, off94 := 0, e.start; i93 < n92; i93++ {
-				e95, err := d.header(off94, e.end)
-				if err != nil {
+				var e95 header
+				if err := d.next(&e95, off94, e.end); err != nil {
 					return decField(err, "actions")
 				}
 				if e95.tag != 0x10 {
@@ -1725,7 +1725,7 @@ func decodeTransactionRequestV2(d *decoder, h header, m *model.TransactionReques
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV2(d, e95, &m.Actions[i93]); err != nil {
+					if err = decodeActionRequestV2(d, &e95, &m.Actions[i93]); err != nil {
 						return err
 					}
 					return err
@@ -1786,15 +1786,15 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 	return b, err
 }
 
-func decodeTransactionRequestV3(d *decoder, h header, m *model.TransactionRequest) error {
+func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1819,8 +1819,8 @@ func decodeTransactionRequestV3(d *decoder, h header, m *model.TransactionReques
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n100)
 			for i101, off102 := 0, e.start; i101 < n100; i101++ {
-				e103, err := d.header(off102, e.end)
-				if err != nil {
+				var e103 header
+				if err := d.next(&e103, off102, e.end); err != nil {
 					return decField(err, "actions")
 				}
 				if e103.tag != 0x10 {
@@ -1828,7 +1828,7 @@ func decodeTransactionRequestV3(d *decoder, h header, m *model.TransactionReques
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV3(d, e103, &m.Actions[i101]); err != nil {
+					if err = decodeActionRequestV3(d, &e103, &m.Actions[i101]); err != nil {
 						return err
 					}
 					return err
@@ -1867,15 +1867,15 @@ func appendTransactionPendingV123(b []byte, m *model.TransactionPending) ([]byte
 	return b, err
 }
 
-func decodeTransactionPendingV123(d *decoder, h header, m *model.TransactionPending) error {
+func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPending) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1939,15 +1939,15 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 	return b, err
 }
 
-func decodeTransactionReplyV1(d *decoder, h header, m *model.TransactionReply) error {
+func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1975,11 +1975,11 @@ func decodeTransactionReplyV1(d *decoder, h header, m *model.TransactionReply) e
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h107, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h107 header
+			if err := d.explicit(&h107, &e, anyTag); err != nil {
 				return decField(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV1(d, h107, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV1(d, &h107, &m.TransactionResult); err != nil {
 				return decField(err, "transactionResult")
 			}
 		default:
@@ -2035,15 +2035,15 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 	return b, err
 }
 
-func decodeTransactionReplyV2(d *decoder, h header, m *model.TransactionReply) error {
+func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2071,11 +2071,11 @@ func decodeTransactionReplyV2(d *decoder, h header, m *model.TransactionReply) e
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h110, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h110 header
+			if err := d.explicit(&h110, &e, anyTag); err != nil {
 				return decField(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV2(d, h110, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV2(d, &h110, &m.TransactionResult); err != nil {
 				return decField(err, "transactionResult")
 			}
 		default:
@@ -2142,15 +2142,15 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 	return b, err
 }
 
-func decodeTransactionReplyV3(d *decoder, h header, m *model.TransactionReply) error {
+func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2178,11 +2178,11 @@ func decodeTransactionReplyV3(d *decoder, h header, m *model.TransactionReply) e
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			h113, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h113 header
+			if err := d.explicit(&h113, &e, anyTag); err != nil {
 				return decField(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV3(d, h113, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV3(d, &h113, &m.TransactionResult); err != nil {
 				return decField(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
@@ -2264,7 +2264,7 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 	return b, nil
 }
 
-func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.TransactionReplyTransactionResult) error {
+func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -2275,14 +2275,14 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n119, err := d.count(h)
+		n119, err := d.count((*h))
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n119)
-		for i120, off121 := 0, h.start; i120 < n119; i120++ {
-			e122, err := d.header(off121, h.end)
-			if err != nil {
+		for i120, off121 := 0, (*h).start; i120 < n119; i120++ {
+			var e122 header
+			if err := d.next(&e122, off121, (*h).end); err != nil {
 				return decField(err, "actionReplies")
 			}
 			if e122.tag != 0x10 {
@@ -2290,7 +2290,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV1(d, e122, &m.ActionReplies[i120]); err != nil {
+				if err = decodeActionReplyV1(d, &e122, &m.ActionReplies[i120]); err != nil {
 					return err
 				}
 				return err
@@ -2300,7 +2300,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h header, m *model.Tr
 			off121 = e122.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "TransactionReplyTransactionResult")
+		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
 	return err
 }
@@ -2347,7 +2347,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 	return b, nil
 }
 
-func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.TransactionReplyTransactionResult) error {
+func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -2358,14 +2358,14 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n127, err := d.count(h)
+		n127, err := d.count((*h))
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n127)
-		for i128, off129 := 0, h.start; i128 < n127; i128++ {
-			e130, err := d.header(off129, h.end)
-			if err != nil {
+		for i128, off129 := 0, (*h).start; i128 < n127; i128++ {
+			var e130 header
+			if err := d.next(&e130, off129, (*h).end); err != nil {
 				return decField(err, "actionReplies")
 			}
 			if e130.tag != 0x10 {
@@ -2373,7 +2373,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV2(d, e130, &m.ActionReplies[i128]); err != nil {
+				if err = decodeActionReplyV2(d, &e130, &m.ActionReplies[i128]); err != nil {
 					return err
 				}
 				return err
@@ -2383,7 +2383,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h header, m *model.Tr
 			off129 = e130.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "TransactionReplyTransactionResult")
+		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
 	return err
 }
@@ -2430,7 +2430,7 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 	return b, nil
 }
 
-func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.TransactionReplyTransactionResult) error {
+func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -2441,14 +2441,14 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n135, err := d.count(h)
+		n135, err := d.count((*h))
 		if err != nil {
 			return decField(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n135)
-		for i136, off137 := 0, h.start; i136 < n135; i136++ {
-			e138, err := d.header(off137, h.end)
-			if err != nil {
+		for i136, off137 := 0, (*h).start; i136 < n135; i136++ {
+			var e138 header
+			if err := d.next(&e138, off137, (*h).end); err != nil {
 				return decField(err, "actionReplies")
 			}
 			if e138.tag != 0x10 {
@@ -2456,7 +2456,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV3(d, e138, &m.ActionReplies[i136]); err != nil {
+				if err = decodeActionReplyV3(d, &e138, &m.ActionReplies[i136]); err != nil {
 					return err
 				}
 				return err
@@ -2466,7 +2466,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h header, m *model.Tr
 			off137 = e138.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "TransactionReplyTransactionResult")
+		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
 	return err
 }
@@ -2492,15 +2492,15 @@ func appendTransactionAckV123(b []byte, m *model.TransactionAck) ([]byte, error)
 	return b, err
 }
 
-func decodeTransactionAckV123(d *decoder, h header, m *model.TransactionAck) error {
+func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2564,15 +2564,15 @@ func appendErrorDescriptorV123(b []byte, m *model.ErrorDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeErrorDescriptorV123(d *decoder, h header, m *model.ErrorDescriptor) error {
+func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2664,15 +2664,15 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
+func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2692,7 +2692,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV1(d, e, m.ContextRequest); err != nil {
+			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2701,7 +2701,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
-			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
+			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -2715,8 +2715,8 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n148)
 			for i149, off150 := 0, e.start; i149 < n148; i149++ {
-				e151, err := d.header(off150, e.end)
-				if err != nil {
+				var e151 header
+				if err := d.next(&e151, off150, e.end); err != nil {
 					return decField(err, "commandRequests")
 				}
 				if e151.tag != 0x10 {
@@ -2724,7 +2724,7 @@ func decodeActionRequestV1(d *decoder, h header, m *model.ActionRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV1(d, e151, &m.CommandRequests[i149]); err != nil {
+					if err = decodeCommandRequestV1(d, &e151, &m.CommandRequests[i149]); err != nil {
 						return err
 					}
 					return err
@@ -2805,15 +2805,15 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
+func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2833,7 +2833,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV2(d, e, m.ContextRequest); err != nil {
+			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2842,7 +2842,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
-			if err = decodeContextAttrAuditRequestV12(d, e, m.ContextAttrAuditReq); err != nil {
+			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -2856,8 +2856,8 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n158)
 			for i159, off160 := 0, e.start; i159 < n158; i159++ {
-				e161, err := d.header(off160, e.end)
-				if err != nil {
+				var e161 header
+				if err := d.next(&e161, off160, e.end); err != nil {
 					return decField(err, "commandRequests")
 				}
 				if e161.tag != 0x10 {
@@ -2865,7 +2865,7 @@ func decodeActionRequestV2(d *decoder, h header, m *model.ActionRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV2(d, e161, &m.CommandRequests[i159]); err != nil {
+					if err = decodeCommandRequestV2(d, &e161, &m.CommandRequests[i159]); err != nil {
 						return err
 					}
 					return err
@@ -2946,15 +2946,15 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
+func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2974,7 +2974,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV3(d, e, m.ContextRequest); err != nil {
+			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
 				return decField(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
@@ -2983,7 +2983,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
-			if err = decodeContextAttrAuditRequestV3(d, e, m.ContextAttrAuditReq); err != nil {
+			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return decField(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
@@ -2997,8 +2997,8 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n168)
 			for i169, off170 := 0, e.start; i169 < n168; i169++ {
-				e171, err := d.header(off170, e.end)
-				if err != nil {
+				var e171 header
+				if err := d.next(&e171, off170, e.end); err != nil {
 					return decField(err, "commandRequests")
 				}
 				if e171.tag != 0x10 {
@@ -3006,7 +3006,7 @@ func decodeActionRequestV3(d *decoder, h header, m *model.ActionRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV3(d, e171, &m.CommandRequests[i169]); err != nil {
+					if err = decodeCommandRequestV3(d, &e171, &m.CommandRequests[i169]); err != nil {
 						return err
 					}
 					return err
@@ -3083,15 +3083,15 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
+func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3111,7 +3111,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
-			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
+			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3120,7 +3120,7 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV1(d, e, m.ContextReply); err != nil {
+			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -3134,13 +3134,13 @@ func decodeActionReplyV1(d *decoder, h header, m *model.ActionReply) error {
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n177)
 			for i178, off179 := 0, e.start; i178 < n177; i178++ {
-				e180, err := d.header(off179, e.end)
-				if err != nil {
+				var e180 header
+				if err := d.next(&e180, off179, e.end); err != nil {
 					return decField(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV1(d, e180, &m.CommandReply[i178]); err != nil {
+					if err = decodeCommandReplyV1(d, &e180, &m.CommandReply[i178]); err != nil {
 						return err
 					}
 					return err
@@ -3217,15 +3217,15 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
+func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3245,7 +3245,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
-			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
+			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3254,7 +3254,7 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV2(d, e, m.ContextReply); err != nil {
+			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -3268,13 +3268,13 @@ func decodeActionReplyV2(d *decoder, h header, m *model.ActionReply) error {
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n186)
 			for i187, off188 := 0, e.start; i187 < n186; i187++ {
-				e189, err := d.header(off188, e.end)
-				if err != nil {
+				var e189 header
+				if err := d.next(&e189, off188, e.end); err != nil {
 					return decField(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV2(d, e189, &m.CommandReply[i187]); err != nil {
+					if err = decodeCommandReplyV2(d, &e189, &m.CommandReply[i187]); err != nil {
 						return err
 					}
 					return err
@@ -3351,15 +3351,15 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
+func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3379,7 +3379,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
-			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
+			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
@@ -3388,7 +3388,7 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			}
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
-			if err = decodeContextRequestV3(d, e, m.ContextReply); err != nil {
+			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
 				return decField(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
@@ -3402,13 +3402,13 @@ func decodeActionReplyV3(d *decoder, h header, m *model.ActionReply) error {
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n195)
 			for i196, off197 := 0, e.start; i196 < n195; i196++ {
-				e198, err := d.header(off197, e.end)
-				if err != nil {
+				var e198 header
+				if err := d.next(&e198, off197, e.end); err != nil {
 					return decField(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV3(d, e198, &m.CommandReply[i196]); err != nil {
+					if err = decodeCommandReplyV3(d, &e198, &m.CommandReply[i196]); err != nil {
 						return err
 					}
 					return err
@@ -3486,15 +3486,15 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeContextRequestV1(d *decoder, h header, m *model.ContextRequest) error {
+func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3529,8 +3529,8 @@ func decodeContextRequestV1(d *decoder, h header, m *model.ContextRequest) error
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n203)
 			for i204, off205 := 0, e.start; i204 < n203; i204++ {
-				e206, err := d.header(off205, e.end)
-				if err != nil {
+				var e206 header
+				if err := d.next(&e206, off205, e.end); err != nil {
 					return decField(err, "topologyReq")
 				}
 				if e206.tag != 0x10 {
@@ -3538,7 +3538,7 @@ func decodeContextRequestV1(d *decoder, h header, m *model.ContextRequest) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV1(d, e206, &m.TopologyReq[i204]); err != nil {
+					if err = decodeTopologyRequestV1(d, &e206, &m.TopologyReq[i204]); err != nil {
 						return err
 					}
 					return err
@@ -3608,15 +3608,15 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeContextRequestV2(d *decoder, h header, m *model.ContextRequest) error {
+func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3651,8 +3651,8 @@ func decodeContextRequestV2(d *decoder, h header, m *model.ContextRequest) error
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n211)
 			for i212, off213 := 0, e.start; i212 < n211; i212++ {
-				e214, err := d.header(off213, e.end)
-				if err != nil {
+				var e214 header
+				if err := d.next(&e214, off213, e.end); err != nil {
 					return decField(err, "topologyReq")
 				}
 				if e214.tag != 0x10 {
@@ -3660,7 +3660,7 @@ func decodeContextRequestV2(d *decoder, h header, m *model.ContextRequest) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV2(d, e214, &m.TopologyReq[i212]); err != nil {
+					if err = decodeTopologyRequestV2(d, &e214, &m.TopologyReq[i212]); err != nil {
 						return err
 					}
 					return err
@@ -3769,15 +3769,15 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error {
+func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3812,8 +3812,8 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n224)
 			for i225, off226 := 0, e.start; i225 < n224; i225++ {
-				e227, err := d.header(off226, e.end)
-				if err != nil {
+				var e227 header
+				if err := d.next(&e227, off226, e.end); err != nil {
 					return decField(err, "topologyReq")
 				}
 				if e227.tag != 0x10 {
@@ -3821,7 +3821,7 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV3(d, e227, &m.TopologyReq[i225]); err != nil {
+					if err = decodeTopologyRequestV3(d, &e227, &m.TopologyReq[i225]); err != nil {
 						return err
 					}
 					return err
@@ -3850,8 +3850,8 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			}
 			m.ContextProp = slab.Alloc(&d.s.PropertyParm, n228)
 			for i229, off230 := 0, e.start; i229 < n228; i229++ {
-				e231, err := d.header(off230, e.end)
-				if err != nil {
+				var e231 header
+				if err := d.next(&e231, off230, e.end); err != nil {
 					return decField(err, "contextProp")
 				}
 				if e231.tag != 0x10 {
@@ -3859,7 +3859,7 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, e231, &m.ContextProp[i229]); err != nil {
+					if err = decodePropertyParmV123(d, &e231, &m.ContextProp[i229]); err != nil {
 						return err
 					}
 					return err
@@ -3879,8 +3879,8 @@ func decodeContextRequestV3(d *decoder, h header, m *model.ContextRequest) error
 			}
 			m.ContextList = slab.Alloc(&d.s.uint32, n232)
 			for i233, off234 := 0, e.start; i233 < n232; i233++ {
-				e235, err := d.header(off234, e.end)
-				if err != nil {
+				var e235 header
+				if err := d.next(&e235, off234, e.end); err != nil {
 					return decField(err, "contextList")
 				}
 				if e235.tag != 0x2 {
@@ -3952,15 +3952,15 @@ func appendContextAttrAuditRequestV12(b []byte, m *model.ContextAttrAuditRequest
 	return b, err
 }
 
-func decodeContextAttrAuditRequestV12(d *decoder, h header, m *model.ContextAttrAuditRequest) error {
+func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAttrAuditRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4087,15 +4087,15 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	return b, err
 }
 
-func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrAuditRequest) error {
+func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttrAuditRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4146,8 +4146,8 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 			}
 			m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, n241)
 			for i242, off243 := 0, e.start; i242 < n241; i242++ {
-				e244, err := d.header(off243, e.end)
-				if err != nil {
+				var e244 header
+				if err := d.next(&e244, off243, e.end); err != nil {
 					return decField(err, "contextPropAud")
 				}
 				if e244.tag != 0x10 {
@@ -4155,7 +4155,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, e244, &m.ContextPropAud[i242]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e244, &m.ContextPropAud[i242]); err != nil {
 						return err
 					}
 					return err
@@ -4199,11 +4199,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, h header, m *model.ContextAttrA
 			}
 			seen |= 1 << 8
 			m.SelectLogic = slab.One(&d.s.SelectLogic)
-			h246, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h246 header
+			if err := d.explicit(&h246, &e, anyTag); err != nil {
 				return decField(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, h246, m.SelectLogic); err != nil {
+			if err = decodeSelectLogicV3(d, &h246, m.SelectLogic); err != nil {
 				return decField(err, "selectLogic")
 			}
 		default:
@@ -4244,15 +4244,15 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeCommandRequestV1(d *decoder, h header, m *model.CommandRequest) error {
+func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4261,11 +4261,11 @@ func decodeCommandRequestV1(d *decoder, h header, m *model.CommandRequest) error
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			h248, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h248 header
+			if err := d.explicit(&h248, &e, anyTag); err != nil {
 				return decField(err, "command")
 			}
-			if err = decodeCommandV1(d, h248, &m.Command); err != nil {
+			if err = decodeCommandV1(d, &h248, &m.Command); err != nil {
 				return decField(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4329,15 +4329,15 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeCommandRequestV2(d *decoder, h header, m *model.CommandRequest) error {
+func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4346,11 +4346,11 @@ func decodeCommandRequestV2(d *decoder, h header, m *model.CommandRequest) error
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			h250, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h250 header
+			if err := d.explicit(&h250, &e, anyTag); err != nil {
 				return decField(err, "command")
 			}
-			if err = decodeCommandV2(d, h250, &m.Command); err != nil {
+			if err = decodeCommandV2(d, &h250, &m.Command); err != nil {
 				return decField(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4414,15 +4414,15 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeCommandRequestV3(d *decoder, h header, m *model.CommandRequest) error {
+func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4431,11 +4431,11 @@ func decodeCommandRequestV3(d *decoder, h header, m *model.CommandRequest) error
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			h252, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h252 header
+			if err := d.explicit(&h252, &e, anyTag); err != nil {
 				return decField(err, "command")
 			}
-			if err = decodeCommandV3(d, h252, &m.Command); err != nil {
+			if err = decodeCommandV3(d, &h252, &m.Command); err != nil {
 				return decField(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4575,7 +4575,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandV1(d *decoder, h header, m *model.Command) error {
+func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -4627,7 +4627,7 @@ func decodeCommandV1(d *decoder, h header, m *model.Command) error {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Command")
+		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
 	return err
 }
@@ -4737,7 +4737,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandV2(d *decoder, h header, m *model.Command) error {
+func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -4789,7 +4789,7 @@ func decodeCommandV2(d *decoder, h header, m *model.Command) error {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Command")
+		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
 	return err
 }
@@ -4899,7 +4899,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandV3(d *decoder, h header, m *model.Command) error {
+func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -4951,7 +4951,7 @@ func decodeCommandV3(d *decoder, h header, m *model.Command) error {
 			return decField(err, "serviceChangeReq")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "Command")
+		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
 	return err
 }
@@ -5061,7 +5061,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
+func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -5091,21 +5091,21 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		h285, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h285 header
+		if err := d.explicit(&h285, &(*h), anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, h285, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h285, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		h286, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h286 header
+		if err := d.explicit(&h286, &(*h), anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, h286, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h286, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
@@ -5121,7 +5121,7 @@ func decodeCommandReplyV1(d *decoder, h header, m *model.CommandReply) error {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "CommandReply")
+		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
 	return err
 }
@@ -5231,7 +5231,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
+func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -5261,21 +5261,21 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		h295, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h295 header
+		if err := d.explicit(&h295, &(*h), anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, h295, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h295, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		h296, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h296 header
+		if err := d.explicit(&h296, &(*h), anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, h296, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h296, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
@@ -5291,7 +5291,7 @@ func decodeCommandReplyV2(d *decoder, h header, m *model.CommandReply) error {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "CommandReply")
+		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
 	return err
 }
@@ -5401,7 +5401,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
+func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -5431,21 +5431,21 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		h305, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h305 header
+		if err := d.explicit(&h305, &(*h), anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, h305, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h305, m.AuditCapReply); err != nil {
 			return decField(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		h306, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h306 header
+		if err := d.explicit(&h306, &(*h), anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, h306, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h306, m.AuditValueReply); err != nil {
 			return decField(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
@@ -5461,7 +5461,7 @@ func decodeCommandReplyV3(d *decoder, h header, m *model.CommandReply) error {
 			return decField(err, "serviceChangeReply")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "CommandReply")
+		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
 	return err
 }
@@ -5507,15 +5507,15 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeTopologyRequestV1(d *decoder, h header, m *model.TopologyRequest) error {
+func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5524,7 +5524,7 @@ func decodeTopologyRequestV1(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationFrom); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 				return decField(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
@@ -5532,7 +5532,7 @@ func decodeTopologyRequestV1(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeTerminationIDV123(d, e, &m.TerminationTo); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 				return decField(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
@@ -5616,15 +5616,15 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeTopologyRequestV2(d *decoder, h header, m *model.TopologyRequest) error {
+func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5633,7 +5633,7 @@ func decodeTopologyRequestV2(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationFrom); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 				return decField(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
@@ -5641,7 +5641,7 @@ func decodeTopologyRequestV2(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeTerminationIDV123(d, e, &m.TerminationTo); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 				return decField(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
@@ -5741,15 +5741,15 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeTopologyRequestV3(d *decoder, h header, m *model.TopologyRequest) error {
+func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5758,7 +5758,7 @@ func decodeTopologyRequestV3(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationFrom); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 				return decField(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
@@ -5766,7 +5766,7 @@ func decodeTopologyRequestV3(d *decoder, h header, m *model.TopologyRequest) err
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeTerminationIDV123(d, e, &m.TerminationTo); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 				return decField(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
@@ -5872,15 +5872,15 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
+func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5895,8 +5895,8 @@ func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n324)
 			for i325, off326 := 0, e.start; i325 < n324; i325++ {
-				e327, err := d.header(off326, e.end)
-				if err != nil {
+				var e327 header
+				if err := d.next(&e327, off326, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e327.tag != 0x10 {
@@ -5904,7 +5904,7 @@ func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e327, &m.TerminationID[i325]); err != nil {
+					if err = decodeTerminationIDV123(d, &e327, &m.TerminationID[i325]); err != nil {
 						return err
 					}
 					return err
@@ -5924,13 +5924,13 @@ func decodeAmmRequestV1(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n328)
 			for i329, off330 := 0, e.start; i329 < n328; i329++ {
-				e331, err := d.header(off330, e.end)
-				if err != nil {
+				var e331 header
+				if err := d.next(&e331, off330, e.end); err != nil {
 					return decField(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV1(d, e331, &m.Descriptors[i329]); err != nil {
+					if err = decodeAmmDescriptorV1(d, &e331, &m.Descriptors[i329]); err != nil {
 						return err
 					}
 					return err
@@ -6001,15 +6001,15 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
+func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6024,8 +6024,8 @@ func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n337)
 			for i338, off339 := 0, e.start; i338 < n337; i338++ {
-				e340, err := d.header(off339, e.end)
-				if err != nil {
+				var e340 header
+				if err := d.next(&e340, off339, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e340.tag != 0x10 {
@@ -6033,7 +6033,7 @@ func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e340, &m.TerminationID[i338]); err != nil {
+					if err = decodeTerminationIDV123(d, &e340, &m.TerminationID[i338]); err != nil {
 						return err
 					}
 					return err
@@ -6053,13 +6053,13 @@ func decodeAmmRequestV2(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n341)
 			for i342, off343 := 0, e.start; i342 < n341; i342++ {
-				e344, err := d.header(off343, e.end)
-				if err != nil {
+				var e344 header
+				if err := d.next(&e344, off343, e.end); err != nil {
 					return decField(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV2(d, e344, &m.Descriptors[i342]); err != nil {
+					if err = decodeAmmDescriptorV2(d, &e344, &m.Descriptors[i342]); err != nil {
 						return err
 					}
 					return err
@@ -6130,15 +6130,15 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
+func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6153,8 +6153,8 @@ func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n350)
 			for i351, off352 := 0, e.start; i351 < n350; i351++ {
-				e353, err := d.header(off352, e.end)
-				if err != nil {
+				var e353 header
+				if err := d.next(&e353, off352, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e353.tag != 0x10 {
@@ -6162,7 +6162,7 @@ func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e353, &m.TerminationID[i351]); err != nil {
+					if err = decodeTerminationIDV123(d, &e353, &m.TerminationID[i351]); err != nil {
 						return err
 					}
 					return err
@@ -6182,13 +6182,13 @@ func decodeAmmRequestV3(d *decoder, h header, m *model.AmmRequest) error {
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n354)
 			for i355, off356 := 0, e.start; i355 < n354; i355++ {
-				e357, err := d.header(off356, e.end)
-				if err != nil {
+				var e357 header
+				if err := d.next(&e357, off356, e.end); err != nil {
 					return decField(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV3(d, e357, &m.Descriptors[i355]); err != nil {
+					if err = decodeAmmDescriptorV3(d, &e357, &m.Descriptors[i355]); err != nil {
 						return err
 					}
 					return err
@@ -6335,7 +6335,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
+func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -6364,14 +6364,14 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n369, err := d.count(h)
+		n369, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n369)
-		for i370, off371 := 0, h.start; i370 < n369; i370++ {
-			e372, err := d.header(off371, h.end)
-			if err != nil {
+		for i370, off371 := 0, (*h).start; i370 < n369; i370++ {
+			var e372 header
+			if err := d.next(&e372, off371, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e372.tag != 0x10 {
@@ -6379,7 +6379,7 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e372, &m.EventBufferDescriptor[i370]); err != nil {
+				if err = decodeEventSpecV123(d, &e372, &m.EventBufferDescriptor[i370]); err != nil {
 					return err
 				}
 				return err
@@ -6390,19 +6390,19 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n373, err := d.count(h)
+		n373, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n373)
-		for i374, off375 := 0, h.start; i374 < n373; i374++ {
-			e376, err := d.header(off375, h.end)
-			if err != nil {
+		for i374, off375 := 0, (*h).start; i374 < n373; i374++ {
+			var e376 header
+			if err := d.next(&e376, off375, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, e376, &m.SignalsDescriptor[i374]); err != nil {
+				if err = decodeSignalRequestV12(d, &e376, &m.SignalsDescriptor[i374]); err != nil {
 					return err
 				}
 				return err
@@ -6424,7 +6424,7 @@ func decodeAmmDescriptorV1(d *decoder, h header, m *model.AmmDescriptor) error {
 			return decField(err, "auditDescriptor")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AmmDescriptor")
+		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
 	return err
 }
@@ -6550,7 +6550,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
+func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -6579,14 +6579,14 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n388, err := d.count(h)
+		n388, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n388)
-		for i389, off390 := 0, h.start; i389 < n388; i389++ {
-			e391, err := d.header(off390, h.end)
-			if err != nil {
+		for i389, off390 := 0, (*h).start; i389 < n388; i389++ {
+			var e391 header
+			if err := d.next(&e391, off390, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e391.tag != 0x10 {
@@ -6594,7 +6594,7 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e391, &m.EventBufferDescriptor[i389]); err != nil {
+				if err = decodeEventSpecV123(d, &e391, &m.EventBufferDescriptor[i389]); err != nil {
 					return err
 				}
 				return err
@@ -6605,19 +6605,19 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n392, err := d.count(h)
+		n392, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n392)
-		for i393, off394 := 0, h.start; i393 < n392; i393++ {
-			e395, err := d.header(off394, h.end)
-			if err != nil {
+		for i393, off394 := 0, (*h).start; i393 < n392; i393++ {
+			var e395 header
+			if err := d.next(&e395, off394, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, e395, &m.SignalsDescriptor[i393]); err != nil {
+				if err = decodeSignalRequestV12(d, &e395, &m.SignalsDescriptor[i393]); err != nil {
 					return err
 				}
 				return err
@@ -6639,7 +6639,7 @@ func decodeAmmDescriptorV2(d *decoder, h header, m *model.AmmDescriptor) error {
 			return decField(err, "auditDescriptor")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AmmDescriptor")
+		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
 	return err
 }
@@ -6784,7 +6784,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
+func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -6813,14 +6813,14 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n410, err := d.count(h)
+		n410, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n410)
-		for i411, off412 := 0, h.start; i411 < n410; i411++ {
-			e413, err := d.header(off412, h.end)
-			if err != nil {
+		for i411, off412 := 0, (*h).start; i411 < n410; i411++ {
+			var e413 header
+			if err := d.next(&e413, off412, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e413.tag != 0x10 {
@@ -6828,7 +6828,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e413, &m.EventBufferDescriptor[i411]); err != nil {
+				if err = decodeEventSpecV123(d, &e413, &m.EventBufferDescriptor[i411]); err != nil {
 					return err
 				}
 				return err
@@ -6839,19 +6839,19 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n414, err := d.count(h)
+		n414, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n414)
-		for i415, off416 := 0, h.start; i415 < n414; i415++ {
-			e417, err := d.header(off416, h.end)
-			if err != nil {
+		for i415, off416 := 0, (*h).start; i415 < n414; i415++ {
+			var e417 header
+			if err := d.next(&e417, off416, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, e417, &m.SignalsDescriptor[i415]); err != nil {
+				if err = decodeSignalRequestV3(d, &e417, &m.SignalsDescriptor[i415]); err != nil {
 					return err
 				}
 				return err
@@ -6874,14 +6874,14 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
-		n418, err := d.count(h)
+		n418, err := d.count((*h))
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n418)
-		for i419, off420 := 0, h.start; i419 < n418; i419++ {
-			e421, err := d.header(off420, h.end)
-			if err != nil {
+		for i419, off420 := 0, (*h).start; i419 < n418; i419++ {
+			var e421 header
+			if err := d.next(&e421, off420, (*h).end); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 			if e421.tag != 0x10 {
@@ -6889,7 +6889,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, e421, &m.StatisticsDescriptor[i419]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e421, &m.StatisticsDescriptor[i419]); err != nil {
 					return err
 				}
 				return err
@@ -6899,7 +6899,7 @@ func decodeAmmDescriptorV3(d *decoder, h header, m *model.AmmDescriptor) error {
 			off420 = e421.next
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AmmDescriptor")
+		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
 	return err
 }
@@ -6949,15 +6949,15 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
+func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6972,8 +6972,8 @@ func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n427)
 			for i428, off429 := 0, e.start; i428 < n427; i428++ {
-				e430, err := d.header(off429, e.end)
-				if err != nil {
+				var e430 header
+				if err := d.next(&e430, off429, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e430.tag != 0x10 {
@@ -6981,7 +6981,7 @@ func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e430, &m.TerminationID[i428]); err != nil {
+					if err = decodeTerminationIDV123(d, &e430, &m.TerminationID[i428]); err != nil {
 						return err
 					}
 					return err
@@ -7001,13 +7001,13 @@ func decodeAmmsReplyV1(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n431)
 			for i432, off433 := 0, e.start; i432 < n431; i432++ {
-				e434, err := d.header(off433, e.end)
-				if err != nil {
+				var e434 header
+				if err := d.next(&e434, off433, e.end); err != nil {
 					return decField(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, e434, &m.TerminationAudit[i432]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e434, &m.TerminationAudit[i432]); err != nil {
 						return err
 					}
 					return err
@@ -7075,15 +7075,15 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
+func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7098,8 +7098,8 @@ func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n440)
 			for i441, off442 := 0, e.start; i441 < n440; i441++ {
-				e443, err := d.header(off442, e.end)
-				if err != nil {
+				var e443 header
+				if err := d.next(&e443, off442, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e443.tag != 0x10 {
@@ -7107,7 +7107,7 @@ func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e443, &m.TerminationID[i441]); err != nil {
+					if err = decodeTerminationIDV123(d, &e443, &m.TerminationID[i441]); err != nil {
 						return err
 					}
 					return err
@@ -7127,13 +7127,13 @@ func decodeAmmsReplyV2(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n444)
 			for i445, off446 := 0, e.start; i445 < n444; i445++ {
-				e447, err := d.header(off446, e.end)
-				if err != nil {
+				var e447 header
+				if err := d.next(&e447, off446, e.end); err != nil {
 					return decField(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, e447, &m.TerminationAudit[i445]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e447, &m.TerminationAudit[i445]); err != nil {
 						return err
 					}
 					return err
@@ -7201,15 +7201,15 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
+func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7224,8 +7224,8 @@ func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n453)
 			for i454, off455 := 0, e.start; i454 < n453; i454++ {
-				e456, err := d.header(off455, e.end)
-				if err != nil {
+				var e456 header
+				if err := d.next(&e456, off455, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e456.tag != 0x10 {
@@ -7233,7 +7233,7 @@ func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e456, &m.TerminationID[i454]); err != nil {
+					if err = decodeTerminationIDV123(d, &e456, &m.TerminationID[i454]); err != nil {
 						return err
 					}
 					return err
@@ -7253,13 +7253,13 @@ func decodeAmmsReplyV3(d *decoder, h header, m *model.AmmsReply) error {
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n457)
 			for i458, off459 := 0, e.start; i458 < n457; i458++ {
-				e460, err := d.header(off459, e.end)
-				if err != nil {
+				var e460 header
+				if err := d.next(&e460, off459, e.end); err != nil {
 					return decField(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, e460, &m.TerminationAudit[i458]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e460, &m.TerminationAudit[i458]); err != nil {
 						return err
 					}
 					return err
@@ -7319,15 +7319,15 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) error {
+func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7342,8 +7342,8 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n465)
 			for i466, off467 := 0, e.start; i466 < n465; i466++ {
-				e468, err := d.header(off467, e.end)
-				if err != nil {
+				var e468 header
+				if err := d.next(&e468, off467, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e468.tag != 0x10 {
@@ -7351,7 +7351,7 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e468, &m.TerminationID[i466]); err != nil {
+					if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
 						return err
 					}
 					return err
@@ -7366,7 +7366,7 @@ func decodeSubtractRequestV1(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
-			if err = decodeAuditDescriptorV1(d, e, m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7420,15 +7420,15 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) error {
+func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7443,8 +7443,8 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n473)
 			for i474, off475 := 0, e.start; i474 < n473; i474++ {
-				e476, err := d.header(off475, e.end)
-				if err != nil {
+				var e476 header
+				if err := d.next(&e476, off475, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e476.tag != 0x10 {
@@ -7452,7 +7452,7 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e476, &m.TerminationID[i474]); err != nil {
+					if err = decodeTerminationIDV123(d, &e476, &m.TerminationID[i474]); err != nil {
 						return err
 					}
 					return err
@@ -7467,7 +7467,7 @@ func decodeSubtractRequestV2(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
-			if err = decodeAuditDescriptorV2(d, e, m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7521,15 +7521,15 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	return b, err
 }
 
-func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) error {
+func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7544,8 +7544,8 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n481)
 			for i482, off483 := 0, e.start; i482 < n481; i482++ {
-				e484, err := d.header(off483, e.end)
-				if err != nil {
+				var e484 header
+				if err := d.next(&e484, off483, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e484.tag != 0x10 {
@@ -7553,7 +7553,7 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e484, &m.TerminationID[i482]); err != nil {
+					if err = decodeTerminationIDV123(d, &e484, &m.TerminationID[i482]); err != nil {
 						return err
 					}
 					return err
@@ -7568,7 +7568,7 @@ func decodeSubtractRequestV3(d *decoder, h header, m *model.SubtractRequest) err
 			}
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
-			if err = decodeAuditDescriptorV3(d, e, m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7613,15 +7613,15 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditRequestV1(d *decoder, h header, m *model.AuditRequest) error {
+func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7630,7 +7630,7 @@ func decodeAuditRequestV1(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
@@ -7638,7 +7638,7 @@ func decodeAuditRequestV1(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeAuditDescriptorV1(d, e, &m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV1(d, &e, &m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7686,15 +7686,15 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditRequestV2(d *decoder, h header, m *model.AuditRequest) error {
+func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7703,7 +7703,7 @@ func decodeAuditRequestV2(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
@@ -7711,7 +7711,7 @@ func decodeAuditRequestV2(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeAuditDescriptorV2(d, e, &m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV2(d, &e, &m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		default:
@@ -7778,15 +7778,15 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
+func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7795,7 +7795,7 @@ func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
@@ -7803,7 +7803,7 @@ func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeAuditDescriptorV3(d, e, &m.AuditDescriptor); err != nil {
+			if err = decodeAuditDescriptorV3(d, &e, &m.AuditDescriptor); err != nil {
 				return decField(err, "auditDescriptor")
 			}
 		case 0x80000002: // [2] terminationIDList
@@ -7817,8 +7817,8 @@ func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
 			}
 			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n494)
 			for i495, off496 := 0, e.start; i495 < n494; i495++ {
-				e497, err := d.header(off496, e.end)
-				if err != nil {
+				var e497 header
+				if err := d.next(&e497, off496, e.end); err != nil {
 					return decField(err, "terminationIDList")
 				}
 				if e497.tag != 0x10 {
@@ -7826,7 +7826,7 @@ func decodeAuditRequestV3(d *decoder, h header, m *model.AuditRequest) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e497, &m.TerminationIDList[i495]); err != nil {
+					if err = decodeTerminationIDV123(d, &e497, &m.TerminationIDList[i495]); err != nil {
 						return err
 					}
 					return err
@@ -7908,19 +7908,19 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
+func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n503, err := d.count(h)
+		n503, err := d.count((*h))
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n503)
-		for i504, off505 := 0, h.start; i504 < n503; i504++ {
-			e506, err := d.header(off505, h.end)
-			if err != nil {
+		for i504, off505 := 0, (*h).start; i504 < n503; i504++ {
+			var e506 header
+			if err := d.next(&e506, off505, (*h).end); err != nil {
 				return decField(err, "contextAuditResult")
 			}
 			if e506.tag != 0x10 {
@@ -7928,7 +7928,7 @@ func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, e506, &m.ContextAuditResult[i504]); err != nil {
+				if err = decodeTerminationIDV123(d, &e506, &m.ContextAuditResult[i504]); err != nil {
 					return err
 				}
 				return err
@@ -7950,7 +7950,7 @@ func decodeAuditReplyV1(d *decoder, h header, m *model.AuditReply) error {
 			return decField(err, "auditResult")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReply")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
 	return err
 }
@@ -8011,19 +8011,19 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
+func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n512, err := d.count(h)
+		n512, err := d.count((*h))
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n512)
-		for i513, off514 := 0, h.start; i513 < n512; i513++ {
-			e515, err := d.header(off514, h.end)
-			if err != nil {
+		for i513, off514 := 0, (*h).start; i513 < n512; i513++ {
+			var e515 header
+			if err := d.next(&e515, off514, (*h).end); err != nil {
 				return decField(err, "contextAuditResult")
 			}
 			if e515.tag != 0x10 {
@@ -8031,7 +8031,7 @@ func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, e515, &m.ContextAuditResult[i513]); err != nil {
+				if err = decodeTerminationIDV123(d, &e515, &m.ContextAuditResult[i513]); err != nil {
 					return err
 				}
 				return err
@@ -8053,7 +8053,7 @@ func decodeAuditReplyV2(d *decoder, h header, m *model.AuditReply) error {
 			return decField(err, "auditResult")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReply")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
 	return err
 }
@@ -8124,19 +8124,19 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 	return b, nil
 }
 
-func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
+func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n522, err := d.count(h)
+		n522, err := d.count((*h))
 		if err != nil {
 			return decField(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n522)
-		for i523, off524 := 0, h.start; i523 < n522; i523++ {
-			e525, err := d.header(off524, h.end)
-			if err != nil {
+		for i523, off524 := 0, (*h).start; i523 < n522; i523++ {
+			var e525 header
+			if err := d.next(&e525, off524, (*h).end); err != nil {
 				return decField(err, "contextAuditResult")
 			}
 			if e525.tag != 0x10 {
@@ -8144,7 +8144,7 @@ func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, e525, &m.ContextAuditResult[i523]); err != nil {
+				if err = decodeTerminationIDV123(d, &e525, &m.ContextAuditResult[i523]); err != nil {
 					return err
 				}
 				return err
@@ -8172,7 +8172,7 @@ func decodeAuditReplyV3(d *decoder, h header, m *model.AuditReply) error {
 			return decField(err, "auditResultTermList")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReply")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
 	return err
 }
@@ -8210,15 +8210,15 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditResultV1(d *decoder, h header, m *model.AuditResult) error {
+func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8227,7 +8227,7 @@ func decodeAuditResultV1(d *decoder, h header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
@@ -8241,13 +8241,13 @@ func decodeAuditResultV1(d *decoder, h header, m *model.AuditResult) error {
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n529)
 			for i530, off531 := 0, e.start; i530 < n529; i530++ {
-				e532, err := d.header(off531, e.end)
-				if err != nil {
+				var e532 header
+				if err := d.next(&e532, off531, e.end); err != nil {
 					return decField(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, e532, &m.TerminationAuditResult[i530]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e532, &m.TerminationAuditResult[i530]); err != nil {
 						return err
 					}
 					return err
@@ -8306,15 +8306,15 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditResultV2(d *decoder, h header, m *model.AuditResult) error {
+func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8323,7 +8323,7 @@ func decodeAuditResultV2(d *decoder, h header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
@@ -8337,13 +8337,13 @@ func decodeAuditResultV2(d *decoder, h header, m *model.AuditResult) error {
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n536)
 			for i537, off538 := 0, e.start; i537 < n536; i537++ {
-				e539, err := d.header(off538, e.end)
-				if err != nil {
+				var e539 header
+				if err := d.next(&e539, off538, e.end); err != nil {
 					return decField(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, e539, &m.TerminationAuditResult[i537]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e539, &m.TerminationAuditResult[i537]); err != nil {
 						return err
 					}
 					return err
@@ -8402,15 +8402,15 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	return b, err
 }
 
-func decodeAuditResultV3(d *decoder, h header, m *model.AuditResult) error {
+func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8419,7 +8419,7 @@ func decodeAuditResultV3(d *decoder, h header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if err = decodeTerminationIDV123(d, e, &m.TerminationID); err != nil {
+			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 				return decField(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
@@ -8433,13 +8433,13 @@ func decodeAuditResultV3(d *decoder, h header, m *model.AuditResult) error {
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n543)
 			for i544, off545 := 0, e.start; i544 < n543; i544++ {
-				e546, err := d.header(off545, e.end)
-				if err != nil {
+				var e546 header
+				if err := d.next(&e546, off545, e.end); err != nil {
 					return decField(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, e546, &m.TerminationAuditResult[i544]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e546, &m.TerminationAuditResult[i544]); err != nil {
 						return err
 					}
 					return err
@@ -8650,7 +8650,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	return b, nil
 }
 
-func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnParameter) error {
+func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnParameter) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -8685,14 +8685,14 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n566, err := d.count(h)
+		n566, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n566)
-		for i567, off568 := 0, h.start; i567 < n566; i567++ {
-			e569, err := d.header(off568, h.end)
-			if err != nil {
+		for i567, off568 := 0, (*h).start; i567 < n566; i567++ {
+			var e569 header
+			if err := d.next(&e569, off568, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e569.tag != 0x10 {
@@ -8700,7 +8700,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e569, &m.EventBufferDescriptor[i567]); err != nil {
+				if err = decodeEventSpecV123(d, &e569, &m.EventBufferDescriptor[i567]); err != nil {
 					return err
 				}
 				return err
@@ -8711,19 +8711,19 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n570, err := d.count(h)
+		n570, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n570)
-		for i571, off572 := 0, h.start; i571 < n570; i571++ {
-			e573, err := d.header(off572, h.end)
-			if err != nil {
+		for i571, off572 := 0, (*h).start; i571 < n570; i571++ {
+			var e573 header
+			if err := d.next(&e573, off572, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, e573, &m.SignalsDescriptor[i571]); err != nil {
+				if err = decodeSignalRequestV12(d, &e573, &m.SignalsDescriptor[i571]); err != nil {
 					return err
 				}
 				return err
@@ -8746,14 +8746,14 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n574, err := d.count(h)
+		n574, err := d.count((*h))
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n574)
-		for i575, off576 := 0, h.start; i575 < n574; i575++ {
-			e577, err := d.header(off576, h.end)
-			if err != nil {
+		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
+			var e577 header
+			if err := d.next(&e577, off576, (*h).end); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 			if e577.tag != 0x10 {
@@ -8761,7 +8761,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, e577, &m.StatisticsDescriptor[i575]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
 					return err
 				}
 				return err
@@ -8772,14 +8772,14 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n578, err := d.count(h)
+		n578, err := d.count((*h))
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n578)
-		for i579, off580 := 0, h.start; i579 < n578; i579++ {
-			e581, err := d.header(off580, h.end)
-			if err != nil {
+		for i579, off580 := 0, (*h).start; i579 < n578; i579++ {
+			var e581 header
+			if err := d.next(&e581, off580, (*h).end); err != nil {
 				return decField(err, "packagesDescriptor")
 			}
 			if e581.tag != 0x10 {
@@ -8787,7 +8787,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, e581, &m.PackagesDescriptor[i579]); err != nil {
+				if err = decodePackagesItemV123(d, &e581, &m.PackagesDescriptor[i579]); err != nil {
 					return err
 				}
 				return err
@@ -8803,7 +8803,7 @@ func decodeAuditReturnParameterV1(d *decoder, h header, m *model.AuditReturnPara
 			return decField(err, "emptyDescriptors")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReturnParameter")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
 	return err
 }
@@ -8993,7 +8993,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	return b, nil
 }
 
-func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnParameter) error {
+func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnParameter) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -9028,14 +9028,14 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n601, err := d.count(h)
+		n601, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n601)
-		for i602, off603 := 0, h.start; i602 < n601; i602++ {
-			e604, err := d.header(off603, h.end)
-			if err != nil {
+		for i602, off603 := 0, (*h).start; i602 < n601; i602++ {
+			var e604 header
+			if err := d.next(&e604, off603, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e604.tag != 0x10 {
@@ -9043,7 +9043,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e604, &m.EventBufferDescriptor[i602]); err != nil {
+				if err = decodeEventSpecV123(d, &e604, &m.EventBufferDescriptor[i602]); err != nil {
 					return err
 				}
 				return err
@@ -9054,19 +9054,19 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n605, err := d.count(h)
+		n605, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n605)
-		for i606, off607 := 0, h.start; i606 < n605; i606++ {
-			e608, err := d.header(off607, h.end)
-			if err != nil {
+		for i606, off607 := 0, (*h).start; i606 < n605; i606++ {
+			var e608 header
+			if err := d.next(&e608, off607, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, e608, &m.SignalsDescriptor[i606]); err != nil {
+				if err = decodeSignalRequestV12(d, &e608, &m.SignalsDescriptor[i606]); err != nil {
 					return err
 				}
 				return err
@@ -9089,14 +9089,14 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n609, err := d.count(h)
+		n609, err := d.count((*h))
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n609)
-		for i610, off611 := 0, h.start; i610 < n609; i610++ {
-			e612, err := d.header(off611, h.end)
-			if err != nil {
+		for i610, off611 := 0, (*h).start; i610 < n609; i610++ {
+			var e612 header
+			if err := d.next(&e612, off611, (*h).end); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 			if e612.tag != 0x10 {
@@ -9104,7 +9104,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, e612, &m.StatisticsDescriptor[i610]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e612, &m.StatisticsDescriptor[i610]); err != nil {
 					return err
 				}
 				return err
@@ -9115,14 +9115,14 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n613, err := d.count(h)
+		n613, err := d.count((*h))
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n613)
-		for i614, off615 := 0, h.start; i614 < n613; i614++ {
-			e616, err := d.header(off615, h.end)
-			if err != nil {
+		for i614, off615 := 0, (*h).start; i614 < n613; i614++ {
+			var e616 header
+			if err := d.next(&e616, off615, (*h).end); err != nil {
 				return decField(err, "packagesDescriptor")
 			}
 			if e616.tag != 0x10 {
@@ -9130,7 +9130,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, e616, &m.PackagesDescriptor[i614]); err != nil {
+				if err = decodePackagesItemV123(d, &e616, &m.PackagesDescriptor[i614]); err != nil {
 					return err
 				}
 				return err
@@ -9146,7 +9146,7 @@ func decodeAuditReturnParameterV2(d *decoder, h header, m *model.AuditReturnPara
 			return decField(err, "emptyDescriptors")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReturnParameter")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
 	return err
 }
@@ -9336,7 +9336,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	return b, nil
 }
 
-func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnParameter) error {
+func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnParameter) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -9371,14 +9371,14 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n636, err := d.count(h)
+		n636, err := d.count((*h))
 		if err != nil {
 			return decField(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n636)
-		for i637, off638 := 0, h.start; i637 < n636; i637++ {
-			e639, err := d.header(off638, h.end)
-			if err != nil {
+		for i637, off638 := 0, (*h).start; i637 < n636; i637++ {
+			var e639 header
+			if err := d.next(&e639, off638, (*h).end); err != nil {
 				return decField(err, "eventBufferDescriptor")
 			}
 			if e639.tag != 0x10 {
@@ -9386,7 +9386,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, e639, &m.EventBufferDescriptor[i637]); err != nil {
+				if err = decodeEventSpecV123(d, &e639, &m.EventBufferDescriptor[i637]); err != nil {
 					return err
 				}
 				return err
@@ -9397,19 +9397,19 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n640, err := d.count(h)
+		n640, err := d.count((*h))
 		if err != nil {
 			return decField(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n640)
-		for i641, off642 := 0, h.start; i641 < n640; i641++ {
-			e643, err := d.header(off642, h.end)
-			if err != nil {
+		for i641, off642 := 0, (*h).start; i641 < n640; i641++ {
+			var e643 header
+			if err := d.next(&e643, off642, (*h).end); err != nil {
 				return decField(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, e643, &m.SignalsDescriptor[i641]); err != nil {
+				if err = decodeSignalRequestV3(d, &e643, &m.SignalsDescriptor[i641]); err != nil {
 					return err
 				}
 				return err
@@ -9432,14 +9432,14 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n644, err := d.count(h)
+		n644, err := d.count((*h))
 		if err != nil {
 			return decField(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n644)
-		for i645, off646 := 0, h.start; i645 < n644; i645++ {
-			e647, err := d.header(off646, h.end)
-			if err != nil {
+		for i645, off646 := 0, (*h).start; i645 < n644; i645++ {
+			var e647 header
+			if err := d.next(&e647, off646, (*h).end); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 			if e647.tag != 0x10 {
@@ -9447,7 +9447,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, e647, &m.StatisticsDescriptor[i645]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e647, &m.StatisticsDescriptor[i645]); err != nil {
 					return err
 				}
 				return err
@@ -9458,14 +9458,14 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n648, err := d.count(h)
+		n648, err := d.count((*h))
 		if err != nil {
 			return decField(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n648)
-		for i649, off650 := 0, h.start; i649 < n648; i649++ {
-			e651, err := d.header(off650, h.end)
-			if err != nil {
+		for i649, off650 := 0, (*h).start; i649 < n648; i649++ {
+			var e651 header
+			if err := d.next(&e651, off650, (*h).end); err != nil {
 				return decField(err, "packagesDescriptor")
 			}
 			if e651.tag != 0x10 {
@@ -9473,7 +9473,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, e651, &m.PackagesDescriptor[i649]); err != nil {
+				if err = decodePackagesItemV123(d, &e651, &m.PackagesDescriptor[i649]); err != nil {
 					return err
 				}
 				return err
@@ -9489,7 +9489,7 @@ func decodeAuditReturnParameterV3(d *decoder, h header, m *model.AuditReturnPara
 			return decField(err, "emptyDescriptors")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "AuditReturnParameter")
+		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
 	return err
 }
@@ -9510,15 +9510,15 @@ func appendAuditDescriptorV1(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	return b, err
 }
 
-func decodeAuditDescriptorV1(d *decoder, h header, m *model.AuditDescriptor) error {
+func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9571,15 +9571,15 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	return b, err
 }
 
-func decodeAuditDescriptorV2(d *decoder, h header, m *model.AuditDescriptor) error {
+func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9603,13 +9603,13 @@ func decodeAuditDescriptorV2(d *decoder, h header, m *model.AuditDescriptor) err
 			}
 			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n654)
 			for i655, off656 := 0, e.start; i655 < n654; i655++ {
-				e657, err := d.header(off656, e.end)
-				if err != nil {
+				var e657 header
+				if err := d.next(&e657, off656, e.end); err != nil {
 					return decField(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV2(d, e657, &m.AuditPropertyToken[i655]); err != nil {
+					if err = decodeIndAuditParameterV2(d, &e657, &m.AuditPropertyToken[i655]); err != nil {
 						return err
 					}
 					return err
@@ -9658,15 +9658,15 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	return b, err
 }
 
-func decodeAuditDescriptorV3(d *decoder, h header, m *model.AuditDescriptor) error {
+func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9690,13 +9690,13 @@ func decodeAuditDescriptorV3(d *decoder, h header, m *model.AuditDescriptor) err
 			}
 			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n660)
 			for i661, off662 := 0, e.start; i661 < n660; i661++ {
-				e663, err := d.header(off662, e.end)
-				if err != nil {
+				var e663 header
+				if err := d.next(&e663, off662, e.end); err != nil {
 					return decField(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV3(d, e663, &m.AuditPropertyToken[i661]); err != nil {
+					if err = decodeIndAuditParameterV3(d, &e663, &m.AuditPropertyToken[i661]); err != nil {
 						return err
 					}
 					return err
@@ -9761,15 +9761,15 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	return b, err
 }
 
-func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error {
+func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9784,8 +9784,8 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n669)
 			for i670, off671 := 0, e.start; i670 < n669; i670++ {
-				e672, err := d.header(off671, e.end)
-				if err != nil {
+				var e672 header
+				if err := d.next(&e672, off671, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e672.tag != 0x10 {
@@ -9793,7 +9793,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e672, &m.TerminationID[i670]); err != nil {
+					if err = decodeTerminationIDV123(d, &e672, &m.TerminationID[i670]); err != nil {
 						return err
 					}
 					return err
@@ -9807,7 +9807,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 				return d.errorf(e.off, "observedEventsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeObservedEventsDescriptorV123(d, e, &m.ObservedEventsDescriptor); err != nil {
+			if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
 				return decField(err, "observedEventsDescriptor")
 			}
 		case 0x80000002: // [2] errorDescriptor
@@ -9816,7 +9816,7 @@ func decodeNotifyRequestV123(d *decoder, h header, m *model.NotifyRequest) error
 			}
 			seen |= 1 << 2
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
-			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
+			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		default:
@@ -9873,15 +9873,15 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
+func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9896,8 +9896,8 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n677)
 			for i678, off679 := 0, e.start; i678 < n677; i678++ {
-				e680, err := d.header(off679, e.end)
-				if err != nil {
+				var e680 header
+				if err := d.next(&e680, off679, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e680.tag != 0x10 {
@@ -9905,7 +9905,7 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e680, &m.TerminationID[i678]); err != nil {
+					if err = decodeTerminationIDV123(d, &e680, &m.TerminationID[i678]); err != nil {
 						return err
 					}
 					return err
@@ -9920,7 +9920,7 @@ func decodeNotifyReplyV123(d *decoder, h header, m *model.NotifyReply) error {
 			}
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
-			if err = decodeErrorDescriptorV123(d, e, m.ErrorDescriptor); err != nil {
+			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return decField(err, "errorDescriptor")
 			}
 		default:
@@ -9972,15 +9972,15 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 	return b, err
 }
 
-func decodeObservedEventsDescriptorV123(d *decoder, h header, m *model.ObservedEventsDescriptor) error {
+func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.ObservedEventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10005,8 +10005,8 @@ func decodeObservedEventsDescriptorV123(d *decoder, h header, m *model.ObservedE
 			}
 			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, n685)
 			for i686, off687 := 0, e.start; i686 < n685; i686++ {
-				e688, err := d.header(off687, e.end)
-				if err != nil {
+				var e688 header
+				if err := d.next(&e688, off687, e.end); err != nil {
 					return decField(err, "observedEventLst")
 				}
 				if e688.tag != 0x10 {
@@ -10014,7 +10014,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h header, m *model.ObservedE
 				}
 				if err := func() error {
 					var err error
-					if err = decodeObservedEventV123(d, e688, &m.ObservedEventLst[i686]); err != nil {
+					if err = decodeObservedEventV123(d, &e688, &m.ObservedEventLst[i686]); err != nil {
 						return err
 					}
 					return err
@@ -10097,15 +10097,15 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	return b, err
 }
 
-func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error {
+func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10142,8 +10142,8 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, n694)
 			for i695, off696 := 0, e.start; i695 < n694; i695++ {
-				e697, err := d.header(off696, e.end)
-				if err != nil {
+				var e697 header
+				if err := d.next(&e697, off696, e.end); err != nil {
 					return decField(err, "eventParList")
 				}
 				if e697.tag != 0x10 {
@@ -10151,7 +10151,7 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e697, &m.EventParList[i695]); err != nil {
+					if err = decodeEventParameterV123(d, &e697, &m.EventParList[i695]); err != nil {
 						return err
 					}
 					return err
@@ -10166,7 +10166,7 @@ func decodeObservedEventV123(d *decoder, h header, m *model.ObservedEvent) error
 			}
 			seen |= 1 << 3
 			m.TimeNotation = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.TimeNotation); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return decField(err, "timeNotation")
 			}
 		default:
@@ -10231,15 +10231,15 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	return b, err
 }
 
-func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) error {
+func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10265,8 +10265,8 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n701)
 			for i702, off703 := 0, e.start; i702 < n701; i702++ {
-				e704, err := d.header(off703, e.end)
-				if err != nil {
+				var e704 header
+				if err := d.next(&e704, off703, e.end); err != nil {
 					return decField(err, "value")
 				}
 				if e704.tag != 0x4 {
@@ -10289,11 +10289,11 @@ func decodeEventParameterV123(d *decoder, h header, m *model.EventParameter) err
 			}
 			seen |= 1 << 2
 			m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
-			h705, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h705 header
+			if err := d.explicit(&h705, &e, anyTag); err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, h705, m.ExtraInfo); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, &h705, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -10339,31 +10339,31 @@ func appendEventParameterExtraInfoV123(b []byte, m *model.EventParameterExtraInf
 	return b, nil
 }
 
-func decodeEventParameterExtraInfoV123(d *decoder, h header, m *model.EventParameterExtraInfo) error {
+func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventParameterExtraInfo) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x706, err := d.integer(h, minInt, maxInt)
+		x706, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return decField(err, "relation")
 		}
 		if x706 < -1<<31 || x706 >= 1<<31 {
-			return decField(d.errorf(h.start, "enumeration value %d out of range", x706), "relation")
+			return decField(d.errorf((*h).start, "enumeration value %d out of range", x706), "relation")
 		}
 		m.Relation = model.Relation(x706)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
-		if m.Range, err = d.boolean(h); err != nil {
+		if m.Range, err = d.boolean((*h)); err != nil {
 			return decField(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.EventParameterExtraInfo_Sublist
-		if m.Sublist, err = d.boolean(h); err != nil {
+		if m.Sublist, err = d.boolean((*h)); err != nil {
 			return decField(err, "sublist")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "EventParameterExtraInfo")
+		return d.unknownAlternative(*h, "alternative", "EventParameterExtraInfo")
 	}
 	return err
 }
@@ -10405,15 +10405,15 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	return b, err
 }
 
-func decodeServiceChangeRequestV1(d *decoder, h header, m *model.ServiceChangeRequest) error {
+func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10428,8 +10428,8 @@ func decodeServiceChangeRequestV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n711)
 			for i712, off713 := 0, e.start; i712 < n711; i712++ {
-				e714, err := d.header(off713, e.end)
-				if err != nil {
+				var e714 header
+				if err := d.next(&e714, off713, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e714.tag != 0x10 {
@@ -10437,7 +10437,7 @@ func decodeServiceChangeRequestV1(d *decoder, h header, m *model.ServiceChangeRe
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e714, &m.TerminationID[i712]); err != nil {
+					if err = decodeTerminationIDV123(d, &e714, &m.TerminationID[i712]); err != nil {
 						return err
 					}
 					return err
@@ -10451,7 +10451,7 @@ func decodeServiceChangeRequestV1(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeServiceChangeParmV1(d, e, &m.ServiceChangeParms); err != nil {
+			if err = decodeServiceChangeParmV1(d, &e, &m.ServiceChangeParms); err != nil {
 				return decField(err, "serviceChangeParms")
 			}
 		default:
@@ -10508,15 +10508,15 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	return b, err
 }
 
-func decodeServiceChangeRequestV2(d *decoder, h header, m *model.ServiceChangeRequest) error {
+func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10531,8 +10531,8 @@ func decodeServiceChangeRequestV2(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n719)
 			for i720, off721 := 0, e.start; i720 < n719; i720++ {
-				e722, err := d.header(off721, e.end)
-				if err != nil {
+				var e722 header
+				if err := d.next(&e722, off721, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e722.tag != 0x10 {
@@ -10540,7 +10540,7 @@ func decodeServiceChangeRequestV2(d *decoder, h header, m *model.ServiceChangeRe
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e722, &m.TerminationID[i720]); err != nil {
+					if err = decodeTerminationIDV123(d, &e722, &m.TerminationID[i720]); err != nil {
 						return err
 					}
 					return err
@@ -10554,7 +10554,7 @@ func decodeServiceChangeRequestV2(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeServiceChangeParmV2(d, e, &m.ServiceChangeParms); err != nil {
+			if err = decodeServiceChangeParmV2(d, &e, &m.ServiceChangeParms); err != nil {
 				return decField(err, "serviceChangeParms")
 			}
 		default:
@@ -10611,15 +10611,15 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	return b, err
 }
 
-func decodeServiceChangeRequestV3(d *decoder, h header, m *model.ServiceChangeRequest) error {
+func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeRequest) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10634,8 +10634,8 @@ func decodeServiceChangeRequestV3(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n727)
 			for i728, off729 := 0, e.start; i728 < n727; i728++ {
-				e730, err := d.header(off729, e.end)
-				if err != nil {
+				var e730 header
+				if err := d.next(&e730, off729, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e730.tag != 0x10 {
@@ -10643,7 +10643,7 @@ func decodeServiceChangeRequestV3(d *decoder, h header, m *model.ServiceChangeRe
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e730, &m.TerminationID[i728]); err != nil {
+					if err = decodeTerminationIDV123(d, &e730, &m.TerminationID[i728]); err != nil {
 						return err
 					}
 					return err
@@ -10657,7 +10657,7 @@ func decodeServiceChangeRequestV3(d *decoder, h header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeServiceChangeParmV3(d, e, &m.ServiceChangeParms); err != nil {
+			if err = decodeServiceChangeParmV3(d, &e, &m.ServiceChangeParms); err != nil {
 				return decField(err, "serviceChangeParms")
 			}
 		default:
@@ -10714,15 +10714,15 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	return b, err
 }
 
-func decodeServiceChangeReplyV1(d *decoder, h header, m *model.ServiceChangeReply) error {
+func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10737,8 +10737,8 @@ func decodeServiceChangeReplyV1(d *decoder, h header, m *model.ServiceChangeRepl
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n735)
 			for i736, off737 := 0, e.start; i736 < n735; i736++ {
-				e738, err := d.header(off737, e.end)
-				if err != nil {
+				var e738 header
+				if err := d.next(&e738, off737, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e738.tag != 0x10 {
@@ -10746,7 +10746,7 @@ func decodeServiceChangeReplyV1(d *decoder, h header, m *model.ServiceChangeRepl
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e738, &m.TerminationID[i736]); err != nil {
+					if err = decodeTerminationIDV123(d, &e738, &m.TerminationID[i736]); err != nil {
 						return err
 					}
 					return err
@@ -10760,11 +10760,11 @@ func decodeServiceChangeReplyV1(d *decoder, h header, m *model.ServiceChangeRepl
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			h739, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h739 header
+			if err := d.explicit(&h739, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV1(d, h739, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV1(d, &h739, &m.ServiceChangeResult); err != nil {
 				return decField(err, "serviceChangeResult")
 			}
 		default:
@@ -10821,15 +10821,15 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	return b, err
 }
 
-func decodeServiceChangeReplyV23(d *decoder, h header, m *model.ServiceChangeReply) error {
+func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10844,8 +10844,8 @@ func decodeServiceChangeReplyV23(d *decoder, h header, m *model.ServiceChangeRep
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n744)
 			for i745, off746 := 0, e.start; i745 < n744; i745++ {
-				e747, err := d.header(off746, e.end)
-				if err != nil {
+				var e747 header
+				if err := d.next(&e747, off746, e.end); err != nil {
 					return decField(err, "terminationID")
 				}
 				if e747.tag != 0x10 {
@@ -10853,7 +10853,7 @@ func decodeServiceChangeReplyV23(d *decoder, h header, m *model.ServiceChangeRep
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e747, &m.TerminationID[i745]); err != nil {
+					if err = decodeTerminationIDV123(d, &e747, &m.TerminationID[i745]); err != nil {
 						return err
 					}
 					return err
@@ -10867,11 +10867,11 @@ func decodeServiceChangeReplyV23(d *decoder, h header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			h748, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h748 header
+			if err := d.explicit(&h748, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV23(d, h748, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV23(d, &h748, &m.ServiceChangeResult); err != nil {
 				return decField(err, "serviceChangeResult")
 			}
 		default:
@@ -10924,7 +10924,7 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 	return b, nil
 }
 
-func decodeServiceChangeResultV1(d *decoder, h header, m *model.ServiceChangeResult) error {
+func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -10940,7 +10940,7 @@ func decodeServiceChangeResultV1(d *decoder, h header, m *model.ServiceChangeRes
 			return decField(err, "serviceChangeResParms")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "ServiceChangeResult")
+		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
 	return err
 }
@@ -10978,7 +10978,7 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 	return b, nil
 }
 
-func decodeServiceChangeResultV23(d *decoder, h header, m *model.ServiceChangeResult) error {
+func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -10994,7 +10994,7 @@ func decodeServiceChangeResultV23(d *decoder, h header, m *model.ServiceChangeRe
 			return decField(err, "serviceChangeResParms")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "ServiceChangeResult")
+		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
 	return err
 }
@@ -11036,15 +11036,15 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 	return b, err
 }
 
-func decodeTerminationIDV123(d *decoder, h header, m *model.TerminationID) error {
+func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11059,8 +11059,8 @@ func decodeTerminationIDV123(d *decoder, h header, m *model.TerminationID) error
 			}
 			m.Wildcard = slab.Alloc(&d.s.Octets, n755)
 			for i756, off757 := 0, e.start; i756 < n755; i756++ {
-				e758, err := d.header(off757, e.end)
-				if err != nil {
+				var e758 header
+				if err := d.next(&e758, off757, e.end); err != nil {
 					return decField(err, "wildcard")
 				}
 				if e758.tag != 0x4 {
@@ -11133,15 +11133,15 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 	return b, err
 }
 
-func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) error {
+func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11151,7 +11151,7 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
-			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
+			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -11160,11 +11160,11 @@ func decodeMediaDescriptorV12(d *decoder, h header, m *model.MediaDescriptor) er
 			}
 			seen |= 1 << 1
 			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			h761, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h761 header
+			if err := d.explicit(&h761, &e, anyTag); err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, h761, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, &h761, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -11201,15 +11201,15 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 	return b, err
 }
 
-func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) error {
+func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11219,7 +11219,7 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
-			if err = decodeTerminationStateDescriptorV123(d, e, m.TermStateDescr); err != nil {
+			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -11228,11 +11228,11 @@ func decodeMediaDescriptorV3(d *decoder, h header, m *model.MediaDescriptor) err
 			}
 			seen |= 1 << 1
 			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			h764, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h764 header
+			if err := d.explicit(&h764, &e, anyTag); err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, h764, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, &h764, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -11286,7 +11286,7 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 	return b, nil
 }
 
-func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescriptorStreams) error {
+func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescriptorStreams) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -11297,14 +11297,14 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n769, err := d.count(h)
+		n769, err := d.count((*h))
 		if err != nil {
 			return decField(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n769)
-		for i770, off771 := 0, h.start; i770 < n769; i770++ {
-			e772, err := d.header(off771, h.end)
-			if err != nil {
+		for i770, off771 := 0, (*h).start; i770 < n769; i770++ {
+			var e772 header
+			if err := d.next(&e772, off771, (*h).end); err != nil {
 				return decField(err, "multiStream")
 			}
 			if e772.tag != 0x10 {
@@ -11312,7 +11312,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV12(d, e772, &m.MultiStream[i770]); err != nil {
+				if err = decodeStreamDescriptorV12(d, &e772, &m.MultiStream[i770]); err != nil {
 					return err
 				}
 				return err
@@ -11322,7 +11322,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h header, m *model.MediaDescrip
 			off771 = e772.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "MediaDescriptorStreams")
+		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
 	return err
 }
@@ -11369,7 +11369,7 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 	return b, nil
 }
 
-func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescriptorStreams) error {
+func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescriptorStreams) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -11380,14 +11380,14 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n777, err := d.count(h)
+		n777, err := d.count((*h))
 		if err != nil {
 			return decField(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n777)
-		for i778, off779 := 0, h.start; i778 < n777; i778++ {
-			e780, err := d.header(off779, h.end)
-			if err != nil {
+		for i778, off779 := 0, (*h).start; i778 < n777; i778++ {
+			var e780 header
+			if err := d.next(&e780, off779, (*h).end); err != nil {
 				return decField(err, "multiStream")
 			}
 			if e780.tag != 0x10 {
@@ -11395,7 +11395,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV3(d, e780, &m.MultiStream[i778]); err != nil {
+				if err = decodeStreamDescriptorV3(d, &e780, &m.MultiStream[i778]); err != nil {
 					return err
 				}
 				return err
@@ -11405,7 +11405,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h header, m *model.MediaDescript
 			off779 = e780.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "MediaDescriptorStreams")
+		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
 	return err
 }
@@ -11435,15 +11435,15 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 	return b, err
 }
 
-func decodeStreamDescriptorV12(d *decoder, h header, m *model.StreamDescriptor) error {
+func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11462,7 +11462,7 @@ func decodeStreamDescriptorV12(d *decoder, h header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeStreamParmsV12(d, e, &m.StreamParms); err != nil {
+			if err = decodeStreamParmsV12(d, &e, &m.StreamParms); err != nil {
 				return decField(err, "streamParms")
 			}
 		default:
@@ -11507,15 +11507,15 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeStreamDescriptorV3(d *decoder, h header, m *model.StreamDescriptor) error {
+func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11534,7 +11534,7 @@ func decodeStreamDescriptorV3(d *decoder, h header, m *model.StreamDescriptor) e
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeStreamParmsV3(d, e, &m.StreamParms); err != nil {
+			if err = decodeStreamParmsV3(d, &e, &m.StreamParms); err != nil {
 				return decField(err, "streamParms")
 			}
 		default:
@@ -11592,15 +11592,15 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	return b, err
 }
 
-func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
+func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11610,7 +11610,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
-			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
+			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -11619,7 +11619,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
-			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -11628,7 +11628,7 @@ func decodeStreamParmsV12(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
-			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		default:
@@ -11697,15 +11697,15 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	return b, err
 }
 
-func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
+func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11715,7 +11715,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
-			if err = decodeLocalControlDescriptorV123(d, e, m.LocalControlDescriptor); err != nil {
+			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -11724,7 +11724,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
-			if err = decodeLocalRemoteDescriptorV123(d, e, m.LocalDescriptor); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -11733,7 +11733,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
-			if err = decodeLocalRemoteDescriptorV123(d, e, m.RemoteDescriptor); err != nil {
+			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
@@ -11747,8 +11747,8 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n794)
 			for i795, off796 := 0, e.start; i795 < n794; i795++ {
-				e797, err := d.header(off796, e.end)
-				if err != nil {
+				var e797 header
+				if err := d.next(&e797, off796, e.end); err != nil {
 					return decField(err, "statisticsDescriptor")
 				}
 				if e797.tag != 0x10 {
@@ -11756,7 +11756,7 @@ func decodeStreamParmsV3(d *decoder, h header, m *model.StreamParms) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeStatisticsParameterV123(d, e797, &m.StatisticsDescriptor[i795]); err != nil {
+					if err = decodeStatisticsParameterV123(d, &e797, &m.StatisticsDescriptor[i795]); err != nil {
 						return err
 					}
 					return err
@@ -11821,15 +11821,15 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 	return b, err
 }
 
-func decodeLocalControlDescriptorV123(d *decoder, h header, m *model.LocalControlDescriptor) error {
+func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalControlDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11876,8 +11876,8 @@ func decodeLocalControlDescriptorV123(d *decoder, h header, m *model.LocalContro
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n802)
 			for i803, off804 := 0, e.start; i803 < n802; i803++ {
-				e805, err := d.header(off804, e.end)
-				if err != nil {
+				var e805 header
+				if err := d.next(&e805, off804, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e805.tag != 0x10 {
@@ -11885,7 +11885,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h header, m *model.LocalContro
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, e805, &m.PropertyParms[i803]); err != nil {
+					if err = decodePropertyParmV123(d, &e805, &m.PropertyParms[i803]); err != nil {
 						return err
 					}
 					return err
@@ -11953,15 +11953,15 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	return b, err
 }
 
-func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
+func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11987,8 +11987,8 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n809)
 			for i810, off811 := 0, e.start; i810 < n809; i810++ {
-				e812, err := d.header(off811, e.end)
-				if err != nil {
+				var e812 header
+				if err := d.next(&e812, off811, e.end); err != nil {
 					return decField(err, "value")
 				}
 				if e812.tag != 0x4 {
@@ -12011,11 +12011,11 @@ func decodePropertyParmV123(d *decoder, h header, m *model.PropertyParm) error {
 			}
 			seen |= 1 << 2
 			m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
-			h813, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h813 header
+			if err := d.explicit(&h813, &e, anyTag); err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, h813, m.ExtraInfo); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, &h813, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -12061,31 +12061,31 @@ func appendPropertyParmExtraInfoV123(b []byte, m *model.PropertyParmExtraInfo) (
 	return b, nil
 }
 
-func decodePropertyParmExtraInfoV123(d *decoder, h header, m *model.PropertyParmExtraInfo) error {
+func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyParmExtraInfo) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x814, err := d.integer(h, minInt, maxInt)
+		x814, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return decField(err, "relation")
 		}
 		if x814 < -1<<31 || x814 >= 1<<31 {
-			return decField(d.errorf(h.start, "enumeration value %d out of range", x814), "relation")
+			return decField(d.errorf((*h).start, "enumeration value %d out of range", x814), "relation")
 		}
 		m.Relation = model.Relation(x814)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
-		if m.Range, err = d.boolean(h); err != nil {
+		if m.Range, err = d.boolean((*h)); err != nil {
 			return decField(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.PropertyParmExtraInfo_Sublist
-		if m.Sublist, err = d.boolean(h); err != nil {
+		if m.Sublist, err = d.boolean((*h)); err != nil {
 			return decField(err, "sublist")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "PropertyParmExtraInfo")
+		return d.unknownAlternative(*h, "alternative", "PropertyParmExtraInfo")
 	}
 	return err
 }
@@ -12129,15 +12129,15 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 	return b, err
 }
 
-func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteDescriptor) error {
+func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemoteDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12152,8 +12152,8 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteD
 			}
 			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, n820)
 			for i821, off822 := 0, e.start; i821 < n820; i821++ {
-				e823, err := d.header(off822, e.end)
-				if err != nil {
+				var e823 header
+				if err := d.next(&e823, off822, e.end); err != nil {
 					return decField(err, "propGrps")
 				}
 				if e823.tag != 0x10 {
@@ -12167,8 +12167,8 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteD
 					}
 					m.PropGrps[i821] = slab.Alloc(&d.s.PropertyParm, n824)
 					for i825, off826 := 0, e823.start; i825 < n824; i825++ {
-						e827, err := d.header(off826, e823.end)
-						if err != nil {
+						var e827 header
+						if err := d.next(&e827, off826, e823.end); err != nil {
 							return err
 						}
 						if e827.tag != 0x10 {
@@ -12176,7 +12176,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h header, m *model.LocalRemoteD
 						}
 						if err := func() error {
 							var err error
-							if err = decodePropertyParmV123(d, e827, &m.PropGrps[i821][i825]); err != nil {
+							if err = decodePropertyParmV123(d, &e827, &m.PropGrps[i821][i825]); err != nil {
 								return err
 							}
 							return err
@@ -12248,15 +12248,15 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 	return b, err
 }
 
-func decodeTerminationStateDescriptorV123(d *decoder, h header, m *model.TerminationStateDescriptor) error {
+func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.TerminationStateDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12271,8 +12271,8 @@ func decodeTerminationStateDescriptorV123(d *decoder, h header, m *model.Termina
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n831)
 			for i832, off833 := 0, e.start; i832 < n831; i832++ {
-				e834, err := d.header(off833, e.end)
-				if err != nil {
+				var e834 header
+				if err := d.next(&e834, off833, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e834.tag != 0x10 {
@@ -12280,7 +12280,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h header, m *model.Termina
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, e834, &m.PropertyParms[i832]); err != nil {
+					if err = decodePropertyParmV123(d, &e834, &m.PropertyParms[i832]); err != nil {
 						return err
 					}
 					return err
@@ -12376,15 +12376,15 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	return b, err
 }
 
-func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
+func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12412,8 +12412,8 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, n842)
 			for i843, off844 := 0, e.start; i843 < n842; i843++ {
-				e845, err := d.header(off844, e.end)
-				if err != nil {
+				var e845 header
+				if err := d.next(&e845, off844, e.end); err != nil {
 					return decField(err, "termList")
 				}
 				if e845.tag != 0x10 {
@@ -12421,7 +12421,7 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e845, &m.TermList[i843]); err != nil {
+					if err = decodeTerminationIDV123(d, &e845, &m.TermList[i843]); err != nil {
 						return err
 					}
 					return err
@@ -12436,7 +12436,7 @@ func decodeMuxDescriptorV1(d *decoder, h header, m *model.MuxDescriptor) error {
 			}
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -12501,15 +12501,15 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	return b, err
 }
 
-func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error {
+func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12537,8 +12537,8 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, n851)
 			for i852, off853 := 0, e.start; i852 < n851; i852++ {
-				e854, err := d.header(off853, e.end)
-				if err != nil {
+				var e854 header
+				if err := d.next(&e854, off853, e.end); err != nil {
 					return decField(err, "termList")
 				}
 				if e854.tag != 0x10 {
@@ -12546,7 +12546,7 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e854, &m.TermList[i852]); err != nil {
+					if err = decodeTerminationIDV123(d, &e854, &m.TermList[i852]); err != nil {
 						return err
 					}
 					return err
@@ -12561,7 +12561,7 @@ func decodeMuxDescriptorV23(d *decoder, h header, m *model.MuxDescriptor) error 
 			}
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -12619,15 +12619,15 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeEventsDescriptorV1(d *decoder, h header, m *model.EventsDescriptor) error {
+func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12653,8 +12653,8 @@ func decodeEventsDescriptorV1(d *decoder, h header, m *model.EventsDescriptor) e
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n859)
 			for i860, off861 := 0, e.start; i860 < n859; i860++ {
-				e862, err := d.header(off861, e.end)
-				if err != nil {
+				var e862 header
+				if err := d.next(&e862, off861, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e862.tag != 0x10 {
@@ -12662,7 +12662,7 @@ func decodeEventsDescriptorV1(d *decoder, h header, m *model.EventsDescriptor) e
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV1(d, e862, &m.EventList[i860]); err != nil {
+					if err = decodeRequestedEventV1(d, &e862, &m.EventList[i860]); err != nil {
 						return err
 					}
 					return err
@@ -12723,15 +12723,15 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeEventsDescriptorV2(d *decoder, h header, m *model.EventsDescriptor) error {
+func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12757,8 +12757,8 @@ func decodeEventsDescriptorV2(d *decoder, h header, m *model.EventsDescriptor) e
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n867)
 			for i868, off869 := 0, e.start; i868 < n867; i868++ {
-				e870, err := d.header(off869, e.end)
-				if err != nil {
+				var e870 header
+				if err := d.next(&e870, off869, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e870.tag != 0x10 {
@@ -12766,7 +12766,7 @@ func decodeEventsDescriptorV2(d *decoder, h header, m *model.EventsDescriptor) e
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV2(d, e870, &m.EventList[i868]); err != nil {
+					if err = decodeRequestedEventV2(d, &e870, &m.EventList[i868]); err != nil {
 						return err
 					}
 					return err
@@ -12824,15 +12824,15 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeEventsDescriptorV3(d *decoder, h header, m *model.EventsDescriptor) error {
+func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12858,8 +12858,8 @@ func decodeEventsDescriptorV3(d *decoder, h header, m *model.EventsDescriptor) e
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n875)
 			for i876, off877 := 0, e.start; i876 < n875; i876++ {
-				e878, err := d.header(off877, e.end)
-				if err != nil {
+				var e878 header
+				if err := d.next(&e878, off877, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e878.tag != 0x10 {
@@ -12867,7 +12867,7 @@ func decodeEventsDescriptorV3(d *decoder, h header, m *model.EventsDescriptor) e
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV3(d, e878, &m.EventList[i876]); err != nil {
+					if err = decodeRequestedEventV3(d, &e878, &m.EventList[i876]); err != nil {
 						return err
 					}
 					return err
@@ -12947,15 +12947,15 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	return b, err
 }
 
-func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error {
+func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12987,7 +12987,7 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
-			if err = decodeRequestedActionsV1(d, e, m.EventAction); err != nil {
+			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13001,8 +13001,8 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n884)
 			for i885, off886 := 0, e.start; i885 < n884; i885++ {
-				e887, err := d.header(off886, e.end)
-				if err != nil {
+				var e887 header
+				if err := d.next(&e887, off886, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e887.tag != 0x10 {
@@ -13010,7 +13010,7 @@ func decodeRequestedEventV1(d *decoder, h header, m *model.RequestedEvent) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e887, &m.EvParList[i885]); err != nil {
+					if err = decodeEventParameterV123(d, &e887, &m.EvParList[i885]); err != nil {
 						return err
 					}
 					return err
@@ -13093,15 +13093,15 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	return b, err
 }
 
-func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error {
+func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13133,7 +13133,7 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
-			if err = decodeRequestedActionsV2(d, e, m.EventAction); err != nil {
+			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13147,8 +13147,8 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n893)
 			for i894, off895 := 0, e.start; i894 < n893; i894++ {
-				e896, err := d.header(off895, e.end)
-				if err != nil {
+				var e896 header
+				if err := d.next(&e896, off895, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e896.tag != 0x10 {
@@ -13156,7 +13156,7 @@ func decodeRequestedEventV2(d *decoder, h header, m *model.RequestedEvent) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e896, &m.EvParList[i894]); err != nil {
+					if err = decodeEventParameterV123(d, &e896, &m.EvParList[i894]); err != nil {
 						return err
 					}
 					return err
@@ -13239,15 +13239,15 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	return b, err
 }
 
-func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error {
+func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13279,7 +13279,7 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
-			if err = decodeRequestedActionsV3(d, e, m.EventAction); err != nil {
+			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -13293,8 +13293,8 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n902)
 			for i903, off904 := 0, e.start; i903 < n902; i903++ {
-				e905, err := d.header(off904, e.end)
-				if err != nil {
+				var e905 header
+				if err := d.next(&e905, off904, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e905.tag != 0x10 {
@@ -13302,7 +13302,7 @@ func decodeRequestedEventV3(d *decoder, h header, m *model.RequestedEvent) error
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e905, &m.EvParList[i903]); err != nil {
+					if err = decodeEventParameterV123(d, &e905, &m.EvParList[i903]); err != nil {
 						return err
 					}
 					return err
@@ -13383,15 +13383,15 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	return b, err
 }
 
-func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) error {
+func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13410,11 +13410,11 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h910, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h910 header
+			if err := d.explicit(&h910, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, h910, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h910, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13423,7 +13423,7 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
-			if err = decodeSecondEventsDescriptorV1(d, e, m.SecondEvent); err != nil {
+			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13437,13 +13437,13 @@ func decodeRequestedActionsV1(d *decoder, h header, m *model.RequestedActions) e
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n911)
 			for i912, off913 := 0, e.start; i912 < n911; i912++ {
-				e914, err := d.header(off913, e.end)
-				if err != nil {
+				var e914 header
+				if err := d.next(&e914, off913, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, e914, &m.SignalsDescriptor[i912]); err != nil {
+					if err = decodeSignalRequestV12(d, &e914, &m.SignalsDescriptor[i912]); err != nil {
 						return err
 					}
 					return err
@@ -13516,15 +13516,15 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	return b, err
 }
 
-func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) error {
+func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13543,11 +13543,11 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h919, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h919 header
+			if err := d.explicit(&h919, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h919, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h919, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13556,7 +13556,7 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
-			if err = decodeSecondEventsDescriptorV2(d, e, m.SecondEvent); err != nil {
+			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13570,13 +13570,13 @@ func decodeRequestedActionsV2(d *decoder, h header, m *model.RequestedActions) e
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n920)
 			for i921, off922 := 0, e.start; i921 < n920; i921++ {
-				e923, err := d.header(off922, e.end)
-				if err != nil {
+				var e923 header
+				if err := d.next(&e923, off922, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, e923, &m.SignalsDescriptor[i921]); err != nil {
+					if err = decodeSignalRequestV12(d, &e923, &m.SignalsDescriptor[i921]); err != nil {
 						return err
 					}
 					return err
@@ -13660,15 +13660,15 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	return b, err
 }
 
-func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) error {
+func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13687,11 +13687,11 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h929, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h929 header
+			if err := d.explicit(&h929, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h929, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h929, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13700,7 +13700,7 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
-			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
+			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
@@ -13714,13 +13714,13 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n930)
 			for i931, off932 := 0, e.start; i931 < n930; i931++ {
-				e933, err := d.header(off932, e.end)
-				if err != nil {
+				var e933 header
+				if err := d.next(&e933, off932, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, e933, &m.SignalsDescriptor[i931]); err != nil {
+					if err = decodeSignalRequestV3(d, &e933, &m.SignalsDescriptor[i931]); err != nil {
 						return err
 					}
 					return err
@@ -13735,11 +13735,11 @@ func decodeRequestedActionsV3(d *decoder, h header, m *model.RequestedActions) e
 			}
 			seen |= 1 << 4
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			h934, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h934 header
+			if err := d.explicit(&h934, &e, anyTag); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, h934, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h934, m.NotifyBehaviour); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -13790,16 +13790,16 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 	return b, nil
 }
 
-func decodeEventDMV1(d *decoder, h header, m *model.EventDM) error {
+func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets(h); err != nil {
+		if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return decField(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return decField(d.errorf(h.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return decField(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
@@ -13808,7 +13808,7 @@ func decodeEventDMV1(d *decoder, h header, m *model.EventDM) error {
 			return decField(err, "digitMapValue")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "EventDM")
+		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
 	return err
 }
@@ -13843,16 +13843,16 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 	return b, nil
 }
 
-func decodeEventDMV23(d *decoder, h header, m *model.EventDM) error {
+func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets(h); err != nil {
+		if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return decField(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return decField(d.errorf(h.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return decField(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
@@ -13861,7 +13861,7 @@ func decodeEventDMV23(d *decoder, h header, m *model.EventDM) error {
 			return decField(err, "digitMapValue")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "EventDM")
+		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
 	return err
 }
@@ -13904,15 +13904,15 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 	return b, err
 }
 
-func decodeSecondEventsDescriptorV1(d *decoder, h header, m *model.SecondEventsDescriptor) error {
+func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13938,8 +13938,8 @@ func decodeSecondEventsDescriptorV1(d *decoder, h header, m *model.SecondEventsD
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n941)
 			for i942, off943 := 0, e.start; i942 < n941; i942++ {
-				e944, err := d.header(off943, e.end)
-				if err != nil {
+				var e944 header
+				if err := d.next(&e944, off943, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e944.tag != 0x10 {
@@ -13947,7 +13947,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h header, m *model.SecondEventsD
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV1(d, e944, &m.EventList[i942]); err != nil {
+					if err = decodeSecondRequestedEventV1(d, &e944, &m.EventList[i942]); err != nil {
 						return err
 					}
 					return err
@@ -14008,15 +14008,15 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 	return b, err
 }
 
-func decodeSecondEventsDescriptorV2(d *decoder, h header, m *model.SecondEventsDescriptor) error {
+func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14042,8 +14042,8 @@ func decodeSecondEventsDescriptorV2(d *decoder, h header, m *model.SecondEventsD
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n949)
 			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				e952, err := d.header(off951, e.end)
-				if err != nil {
+				var e952 header
+				if err := d.next(&e952, off951, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e952.tag != 0x10 {
@@ -14051,7 +14051,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h header, m *model.SecondEventsD
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV2(d, e952, &m.EventList[i950]); err != nil {
+					if err = decodeSecondRequestedEventV2(d, &e952, &m.EventList[i950]); err != nil {
 						return err
 					}
 					return err
@@ -14109,15 +14109,15 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 	return b, err
 }
 
-func decodeSecondEventsDescriptorV3(d *decoder, h header, m *model.SecondEventsDescriptor) error {
+func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14143,8 +14143,8 @@ func decodeSecondEventsDescriptorV3(d *decoder, h header, m *model.SecondEventsD
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n957)
 			for i958, off959 := 0, e.start; i958 < n957; i958++ {
-				e960, err := d.header(off959, e.end)
-				if err != nil {
+				var e960 header
+				if err := d.next(&e960, off959, e.end); err != nil {
 					return decField(err, "eventList")
 				}
 				if e960.tag != 0x10 {
@@ -14152,7 +14152,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h header, m *model.SecondEventsD
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV3(d, e960, &m.EventList[i958]); err != nil {
+					if err = decodeSecondRequestedEventV3(d, &e960, &m.EventList[i958]); err != nil {
 						return err
 					}
 					return err
@@ -14232,15 +14232,15 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	return b, err
 }
 
-func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequestedEvent) error {
+func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14272,7 +14272,7 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
-			if err = decodeSecondRequestedActionsV1(d, e, m.EventAction); err != nil {
+			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14286,8 +14286,8 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n966)
 			for i967, off968 := 0, e.start; i967 < n966; i967++ {
-				e969, err := d.header(off968, e.end)
-				if err != nil {
+				var e969 header
+				if err := d.next(&e969, off968, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e969.tag != 0x10 {
@@ -14295,7 +14295,7 @@ func decodeSecondRequestedEventV1(d *decoder, h header, m *model.SecondRequested
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e969, &m.EvParList[i967]); err != nil {
+					if err = decodeEventParameterV123(d, &e969, &m.EvParList[i967]); err != nil {
 						return err
 					}
 					return err
@@ -14378,15 +14378,15 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	return b, err
 }
 
-func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequestedEvent) error {
+func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14418,7 +14418,7 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
-			if err = decodeSecondRequestedActionsV2(d, e, m.EventAction); err != nil {
+			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14432,8 +14432,8 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n975)
 			for i976, off977 := 0, e.start; i976 < n975; i976++ {
-				e978, err := d.header(off977, e.end)
-				if err != nil {
+				var e978 header
+				if err := d.next(&e978, off977, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e978.tag != 0x10 {
@@ -14441,7 +14441,7 @@ func decodeSecondRequestedEventV2(d *decoder, h header, m *model.SecondRequested
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e978, &m.EvParList[i976]); err != nil {
+					if err = decodeEventParameterV123(d, &e978, &m.EvParList[i976]); err != nil {
 						return err
 					}
 					return err
@@ -14524,15 +14524,15 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	return b, err
 }
 
-func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequestedEvent) error {
+func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequestedEvent) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14564,7 +14564,7 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 			}
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
-			if err = decodeSecondRequestedActionsV3(d, e, m.EventAction); err != nil {
+			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return decField(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
@@ -14578,8 +14578,8 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n984)
 			for i985, off986 := 0, e.start; i985 < n984; i985++ {
-				e987, err := d.header(off986, e.end)
-				if err != nil {
+				var e987 header
+				if err := d.next(&e987, off986, e.end); err != nil {
 					return decField(err, "evParList")
 				}
 				if e987.tag != 0x10 {
@@ -14587,7 +14587,7 @@ func decodeSecondRequestedEventV3(d *decoder, h header, m *model.SecondRequested
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e987, &m.EvParList[i985]); err != nil {
+					if err = decodeEventParameterV123(d, &e987, &m.EvParList[i985]); err != nil {
 						return err
 					}
 					return err
@@ -14658,15 +14658,15 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	return b, err
 }
 
-func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequestedActions) error {
+func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondRequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14685,11 +14685,11 @@ func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequest
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h991, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h991 header
+			if err := d.explicit(&h991, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, h991, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h991, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14703,13 +14703,13 @@ func decodeSecondRequestedActionsV1(d *decoder, h header, m *model.SecondRequest
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n992)
 			for i993, off994 := 0, e.start; i993 < n992; i993++ {
-				e995, err := d.header(off994, e.end)
-				if err != nil {
+				var e995 header
+				if err := d.next(&e995, off994, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, e995, &m.SignalsDescriptor[i993]); err != nil {
+					if err = decodeSignalRequestV12(d, &e995, &m.SignalsDescriptor[i993]); err != nil {
 						return err
 					}
 					return err
@@ -14772,15 +14772,15 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	return b, err
 }
 
-func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequestedActions) error {
+func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondRequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14799,11 +14799,11 @@ func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequest
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h999, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h999 header
+			if err := d.explicit(&h999, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h999, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h999, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14817,13 +14817,13 @@ func decodeSecondRequestedActionsV2(d *decoder, h header, m *model.SecondRequest
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1000)
 			for i1001, off1002 := 0, e.start; i1001 < n1000; i1001++ {
-				e1003, err := d.header(off1002, e.end)
-				if err != nil {
+				var e1003 header
+				if err := d.next(&e1003, off1002, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, e1003, &m.SignalsDescriptor[i1001]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1003, &m.SignalsDescriptor[i1001]); err != nil {
 						return err
 					}
 					return err
@@ -14897,15 +14897,15 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	return b, err
 }
 
-func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequestedActions) error {
+func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondRequestedActions) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14924,11 +14924,11 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			}
 			seen |= 1 << 1
 			m.EventDM = slab.One(&d.s.EventDM)
-			h1008, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1008 header
+			if err := d.explicit(&h1008, &e, anyTag); err != nil {
 				return decField(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, h1008, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1008, m.EventDM); err != nil {
 				return decField(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14942,13 +14942,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1009)
 			for i1010, off1011 := 0, e.start; i1010 < n1009; i1010++ {
-				e1012, err := d.header(off1011, e.end)
-				if err != nil {
+				var e1012 header
+				if err := d.next(&e1012, off1011, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, e1012, &m.SignalsDescriptor[i1010]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1012, &m.SignalsDescriptor[i1010]); err != nil {
 						return err
 					}
 					return err
@@ -14963,11 +14963,11 @@ func decodeSecondRequestedActionsV3(d *decoder, h header, m *model.SecondRequest
 			}
 			seen |= 1 << 3
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			h1013, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1013 header
+			if err := d.explicit(&h1013, &e, anyTag); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, h1013, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1013, m.NotifyBehaviour); err != nil {
 				return decField(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -15035,15 +15035,15 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 	return b, err
 }
 
-func decodeEventSpecV123(d *decoder, h header, m *model.EventSpec) error {
+func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15080,8 +15080,8 @@ func decodeEventSpecV123(d *decoder, h header, m *model.EventSpec) error {
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, n1018)
 			for i1019, off1020 := 0, e.start; i1019 < n1018; i1019++ {
-				e1021, err := d.header(off1020, e.end)
-				if err != nil {
+				var e1021 header
+				if err := d.next(&e1021, off1020, e.end); err != nil {
 					return decField(err, "eventParList")
 				}
 				if e1021.tag != 0x10 {
@@ -15089,7 +15089,7 @@ func decodeEventSpecV123(d *decoder, h header, m *model.EventSpec) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, e1021, &m.EventParList[i1019]); err != nil {
+					if err = decodeEventParameterV123(d, &e1021, &m.EventParList[i1019]); err != nil {
 						return err
 					}
 					return err
@@ -15148,7 +15148,7 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 	return b, nil
 }
 
-func decodeSignalRequestV12(d *decoder, h header, m *model.SignalRequest) error {
+func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -15164,7 +15164,7 @@ func decodeSignalRequestV12(d *decoder, h header, m *model.SignalRequest) error 
 			return decField(err, "seqSigList")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "SignalRequest")
+		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
 	return err
 }
@@ -15202,7 +15202,7 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 	return b, nil
 }
 
-func decodeSignalRequestV3(d *decoder, h header, m *model.SignalRequest) error {
+func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -15218,7 +15218,7 @@ func decodeSignalRequestV3(d *decoder, h header, m *model.SignalRequest) error {
 			return decField(err, "seqSigList")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "SignalRequest")
+		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
 	return err
 }
@@ -15260,15 +15260,15 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 	return b, err
 }
 
-func decodeSeqSigListV12(d *decoder, h header, m *model.SeqSigList) error {
+func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15293,8 +15293,8 @@ func decodeSeqSigListV12(d *decoder, h header, m *model.SeqSigList) error {
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, n1030)
 			for i1031, off1032 := 0, e.start; i1031 < n1030; i1031++ {
-				e1033, err := d.header(off1032, e.end)
-				if err != nil {
+				var e1033 header
+				if err := d.next(&e1033, off1032, e.end); err != nil {
 					return decField(err, "signalList")
 				}
 				if e1033.tag != 0x10 {
@@ -15302,7 +15302,7 @@ func decodeSeqSigListV12(d *decoder, h header, m *model.SeqSigList) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV12(d, e1033, &m.SignalList[i1031]); err != nil {
+					if err = decodeSignalV12(d, &e1033, &m.SignalList[i1031]); err != nil {
 						return err
 					}
 					return err
@@ -15365,15 +15365,15 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 	return b, err
 }
 
-func decodeSeqSigListV3(d *decoder, h header, m *model.SeqSigList) error {
+func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15398,8 +15398,8 @@ func decodeSeqSigListV3(d *decoder, h header, m *model.SeqSigList) error {
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, n1038)
 			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
-				e1041, err := d.header(off1040, e.end)
-				if err != nil {
+				var e1041 header
+				if err := d.next(&e1041, off1040, e.end); err != nil {
 					return decField(err, "signalList")
 				}
 				if e1041.tag != 0x10 {
@@ -15407,7 +15407,7 @@ func decodeSeqSigListV3(d *decoder, h header, m *model.SeqSigList) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV3(d, e1041, &m.SignalList[i1039]); err != nil {
+					if err = decodeSignalV3(d, &e1041, &m.SignalList[i1039]); err != nil {
 						return err
 					}
 					return err
@@ -15521,15 +15521,15 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	return b, err
 }
 
-func decodeSignalV12(d *decoder, h header, m *model.Signal) error {
+func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15609,8 +15609,8 @@ func decodeSignalV12(d *decoder, h header, m *model.Signal) error {
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, n1048)
 			for i1049, off1050 := 0, e.start; i1049 < n1048; i1049++ {
-				e1051, err := d.header(off1050, e.end)
-				if err != nil {
+				var e1051 header
+				if err := d.next(&e1051, off1050, e.end); err != nil {
 					return decField(err, "sigParList")
 				}
 				if e1051.tag != 0x10 {
@@ -15618,7 +15618,7 @@ func decodeSignalV12(d *decoder, h header, m *model.Signal) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, e1051, &m.SigParList[i1049]); err != nil {
+					if err = decodeSigParameterV123(d, &e1051, &m.SigParList[i1049]); err != nil {
 						return err
 					}
 					return err
@@ -15749,15 +15749,15 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 	return b, err
 }
 
-func decodeSignalV3(d *decoder, h header, m *model.Signal) error {
+func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15837,8 +15837,8 @@ func decodeSignalV3(d *decoder, h header, m *model.Signal) error {
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, n1058)
 			for i1059, off1060 := 0, e.start; i1059 < n1058; i1059++ {
-				e1061, err := d.header(off1060, e.end)
-				if err != nil {
+				var e1061 header
+				if err := d.next(&e1061, off1060, e.end); err != nil {
 					return decField(err, "sigParList")
 				}
 				if e1061.tag != 0x10 {
@@ -15846,7 +15846,7 @@ func decodeSignalV3(d *decoder, h header, m *model.Signal) error {
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, e1061, &m.SigParList[i1059]); err != nil {
+					if err = decodeSigParameterV123(d, &e1061, &m.SigParList[i1059]); err != nil {
 						return err
 					}
 					return err
@@ -15953,15 +15953,15 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	return b, err
 }
 
-func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
+func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15987,8 +15987,8 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n1068)
 			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
-				e1071, err := d.header(off1070, e.end)
-				if err != nil {
+				var e1071 header
+				if err := d.next(&e1071, off1070, e.end); err != nil {
 					return decField(err, "value")
 				}
 				if e1071.tag != 0x4 {
@@ -16011,11 +16011,11 @@ func decodeSigParameterV123(d *decoder, h header, m *model.SigParameter) error {
 			}
 			seen |= 1 << 2
 			m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
-			h1072, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1072 header
+			if err := d.explicit(&h1072, &e, anyTag); err != nil {
 				return decField(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, h1072, m.ExtraInfo); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, &h1072, m.ExtraInfo); err != nil {
 				return decField(err, "extraInfo")
 			}
 		default:
@@ -16061,31 +16061,31 @@ func appendSigParameterExtraInfoV123(b []byte, m *model.SigParameterExtraInfo) (
 	return b, nil
 }
 
-func decodeSigParameterExtraInfoV123(d *decoder, h header, m *model.SigParameterExtraInfo) error {
+func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParameterExtraInfo) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1073, err := d.integer(h, minInt, maxInt)
+		x1073, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return decField(err, "relation")
 		}
 		if x1073 < -1<<31 || x1073 >= 1<<31 {
-			return decField(d.errorf(h.start, "enumeration value %d out of range", x1073), "relation")
+			return decField(d.errorf((*h).start, "enumeration value %d out of range", x1073), "relation")
 		}
 		m.Relation = model.Relation(x1073)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
-		if m.Range, err = d.boolean(h); err != nil {
+		if m.Range, err = d.boolean((*h)); err != nil {
 			return decField(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.SigParameterExtraInfo_Sublist
-		if m.Sublist, err = d.boolean(h); err != nil {
+		if m.Sublist, err = d.boolean((*h)); err != nil {
 			return decField(err, "sublist")
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "SigParameterExtraInfo")
+		return d.unknownAlternative(*h, "alternative", "SigParameterExtraInfo")
 	}
 	return err
 }
@@ -16147,15 +16147,15 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	return b, err
 }
 
-func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) error {
+func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16170,8 +16170,8 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			}
 			m.Mtl = slab.Alloc(&d.s.ModemType, n1080)
 			for i1081, off1082 := 0, e.start; i1081 < n1080; i1081++ {
-				e1083, err := d.header(off1082, e.end)
-				if err != nil {
+				var e1083 header
+				if err := d.next(&e1083, off1082, e.end); err != nil {
 					return decField(err, "mtl")
 				}
 				if e1083.tag != 0xa {
@@ -16204,8 +16204,8 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			}
 			m.Mpl = slab.Alloc(&d.s.PropertyParm, n1085)
 			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
-				e1088, err := d.header(off1087, e.end)
-				if err != nil {
+				var e1088 header
+				if err := d.next(&e1088, off1087, e.end); err != nil {
 					return decField(err, "mpl")
 				}
 				if e1088.tag != 0x10 {
@@ -16213,7 +16213,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, e1088, &m.Mpl[i1086]); err != nil {
+					if err = decodePropertyParmV123(d, &e1088, &m.Mpl[i1086]); err != nil {
 						return err
 					}
 					return err
@@ -16228,7 +16228,7 @@ func decodeModemDescriptorV123(d *decoder, h header, m *model.ModemDescriptor) e
 			}
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -16273,15 +16273,15 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 	return b, err
 }
 
-func decodeDigitMapDescriptorV1(d *decoder, h header, m *model.DigitMapDescriptor) error {
+func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16302,7 +16302,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h header, m *model.DigitMapDescripto
 			}
 			seen |= 1 << 1
 			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
-			if err = decodeDigitMapValueV1(d, e, m.DigitMapValue); err != nil {
+			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
 		default:
@@ -16339,15 +16339,15 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 	return b, err
 }
 
-func decodeDigitMapDescriptorV23(d *decoder, h header, m *model.DigitMapDescriptor) error {
+func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16368,7 +16368,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h header, m *model.DigitMapDescript
 			}
 			seen |= 1 << 1
 			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
-			if err = decodeDigitMapValueV23(d, e, m.DigitMapValue); err != nil {
+			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return decField(err, "digitMapValue")
 			}
 		default:
@@ -16428,15 +16428,15 @@ func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 	return b, err
 }
 
-func decodeDigitMapValueV1(d *decoder, h header, m *model.DigitMapValue) error {
+func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16550,15 +16550,15 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 	return b, err
 }
 
-func decodeDigitMapValueV23(d *decoder, h header, m *model.DigitMapValue) error {
+func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16735,15 +16735,15 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	return b, err
 }
 
-func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm) error {
+func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16766,11 +16766,11 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 1
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			h1106, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1106 header
+			if err := d.explicit(&h1106, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1106, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1106, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -16790,7 +16790,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
-			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
+			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -16804,8 +16804,8 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1108)
 			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
-				e1111, err := d.header(off1110, e.end)
-				if err != nil {
+				var e1111 header
+				if err := d.next(&e1111, off1110, e.end); err != nil {
 					return decField(err, "serviceChangeReason")
 				}
 				if e1111.tag != 0x4 {
@@ -16839,11 +16839,11 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 6
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			h1113, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1113 header
+			if err := d.explicit(&h1113, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1113, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1113, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -16852,7 +16852,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -16861,7 +16861,7 @@ func decodeServiceChangeParmV1(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		default:
@@ -16995,15 +16995,15 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	return b, err
 }
 
-func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm) error {
+func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17026,11 +17026,11 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 1
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			h1123, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1123 header
+			if err := d.explicit(&h1123, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1123, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1123, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17050,7 +17050,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
-			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
+			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -17064,8 +17064,8 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1125)
 			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
-				e1128, err := d.header(off1127, e.end)
-				if err != nil {
+				var e1128 header
+				if err := d.next(&e1128, off1127, e.end); err != nil {
 					return decField(err, "serviceChangeReason")
 				}
 				if e1128.tag != 0x4 {
@@ -17099,11 +17099,11 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 6
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			h1130, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1130 header
+			if err := d.explicit(&h1130, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1130, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1130, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17112,7 +17112,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -17121,7 +17121,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
@@ -17130,7 +17130,7 @@ func decodeServiceChangeParmV2(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 9
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
-			if err = decodeAuditDescriptorV2(d, e, m.ServiceChangeInfo); err != nil {
+			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
 		default:
@@ -17268,15 +17268,15 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	return b, err
 }
 
-func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm) error {
+func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17299,11 +17299,11 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 1
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			h1140, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1140 header
+			if err := d.explicit(&h1140, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1140, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1140, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17323,7 +17323,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
-			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
+			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
@@ -17337,8 +17337,8 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1142)
 			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
-				e1145, err := d.header(off1144, e.end)
-				if err != nil {
+				var e1145 header
+				if err := d.next(&e1145, off1144, e.end); err != nil {
 					return decField(err, "serviceChangeReason")
 				}
 				if e1145.tag != 0x4 {
@@ -17372,11 +17372,11 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 6
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			h1147, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1147 header
+			if err := d.explicit(&h1147, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1147, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1147, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17385,7 +17385,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
@@ -17394,7 +17394,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
-			if err = decodeNonStandardDataV123(d, e, m.NonStandardData); err != nil {
+			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return decField(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
@@ -17403,7 +17403,7 @@ func decodeServiceChangeParmV3(d *decoder, h header, m *model.ServiceChangeParm)
 			}
 			seen |= 1 << 9
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
-			if err = decodeAuditDescriptorV3(d, e, m.ServiceChangeInfo); err != nil {
+			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
 				return decField(err, "serviceChangeInfo")
 			}
 		case 0x8000000a: // [10] serviceChangeIncompleteFlag
@@ -17506,12 +17506,12 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 	return b, nil
 }
 
-func decodeServiceChangeAddressV123(d *decoder, h header, m *model.ServiceChangeAddress) error {
+func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChangeAddress) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1151, err := d.integer(h, 0, 65535)
+		x1151, err := d.integer((*h), 0, 65535)
 		if err != nil {
 			return decField(err, "portNumber")
 		}
@@ -17536,22 +17536,22 @@ func decodeServiceChangeAddressV123(d *decoder, h header, m *model.ServiceChange
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.ServiceChangeAddress_DeviceName
-		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
+		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
 			return decField(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
-			return decField(d.errorf(h.start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
+			return decField(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.ServiceChangeAddress_MtpAddress
-		if m.MtpAddress, err = d.octets(h); err != nil {
+		if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return decField(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
-			return decField(d.errorf(h.start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
+			return decField(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "ServiceChangeAddress")
+		return d.unknownAlternative(*h, "extension alternative", "ServiceChangeAddress")
 	}
 	return err
 }
@@ -17614,15 +17614,15 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	return b, err
 }
 
-func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeResParm) error {
+func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeResParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17632,11 +17632,11 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 0
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			h1156, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1156 header
+			if err := d.explicit(&h1156, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1156, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1156, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17645,11 +17645,11 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 1
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			h1157, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1157 header
+			if err := d.explicit(&h1157, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1157, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1157, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17669,7 +17669,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
-			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
+			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timeStamp
@@ -17678,7 +17678,7 @@ func decodeServiceChangeResParmV1(d *decoder, h header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 4
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.TimeStamp); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		default:
@@ -17748,15 +17748,15 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	return b, err
 }
 
-func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeResParm) error {
+func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChangeResParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17766,11 +17766,11 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 0
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			h1163, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1163 header
+			if err := d.explicit(&h1163, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, h1163, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1163, m.ServiceChangeMgcId); err != nil {
 				return decField(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17779,11 +17779,11 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 1
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			h1164, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1164 header
+			if err := d.explicit(&h1164, &e, anyTag); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, h1164, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1164, m.ServiceChangeAddress); err != nil {
 				return decField(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17803,7 +17803,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
-			if err = decodeServiceChangeProfileV123(d, e, m.ServiceChangeProfile); err != nil {
+			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return decField(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timestamp
@@ -17812,7 +17812,7 @@ func decodeServiceChangeResParmV23(d *decoder, h header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 4
 			m.Timestamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, e, m.Timestamp); err != nil {
+			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return decField(err, "timestamp")
 			}
 		default:
@@ -17841,15 +17841,15 @@ func appendServiceChangeProfileV123(b []byte, m *model.ServiceChangeProfile) ([]
 	return b, err
 }
 
-func decodeServiceChangeProfileV123(d *decoder, h header, m *model.ServiceChangeProfile) error {
+func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChangeProfile) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17903,15 +17903,15 @@ func appendPackagesItemV123(b []byte, m *model.PackagesItem) ([]byte, error) {
 	return b, err
 }
 
-func decodePackagesItemV123(d *decoder, h header, m *model.PackagesItem) error {
+func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17988,15 +17988,15 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 	return b, err
 }
 
-func decodeStatisticsParameterV123(d *decoder, h header, m *model.StatisticsParameter) error {
+func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsParameter) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18022,8 +18022,8 @@ func decodeStatisticsParameterV123(d *decoder, h header, m *model.StatisticsPara
 			}
 			m.StatValue = slab.Alloc(&d.s.Octets, n1169)
 			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
-				e1172, err := d.header(off1171, e.end)
-				if err != nil {
+				var e1172 header
+				if err := d.next(&e1172, off1171, e.end); err != nil {
 					return decField(err, "statValue")
 				}
 				if e1172.tag != 0x4 {
@@ -18077,15 +18077,15 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 	return b, err
 }
 
-func decodeNonStandardDataV123(d *decoder, h header, m *model.NonStandardData) error {
+func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18094,11 +18094,11 @@ func decodeNonStandardDataV123(d *decoder, h header, m *model.NonStandardData) e
 				return d.errorf(e.off, "nonStandardIdentifier: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			h1174, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1174 header
+			if err := d.explicit(&h1174, &e, anyTag); err != nil {
 				return decField(err, "nonStandardIdentifier")
 			}
-			if err = decodeNonStandardIdentifierV123(d, h1174, &m.NonStandardIdentifier); err != nil {
+			if err = decodeNonStandardIdentifierV123(d, &h1174, &m.NonStandardIdentifier); err != nil {
 				return decField(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
@@ -18163,12 +18163,12 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 	return b, nil
 }
 
-func decodeNonStandardIdentifierV123(d *decoder, h header, m *model.NonStandardIdentifier) error {
+func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandardIdentifier) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.NonStandardIdentifier_Object
-		if m.Object, err = d.oid(h); err != nil {
+		if m.Object, err = d.oid((*h)); err != nil {
 			return decField(err, "object")
 		}
 	case 0x80000001: // [1]
@@ -18179,14 +18179,14 @@ func decodeNonStandardIdentifierV123(d *decoder, h header, m *model.NonStandardI
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NonStandardIdentifier_Experimental
-		if m.Experimental, err = d.str(h, "ia5"); err != nil {
+		if m.Experimental, err = d.str((*h), "ia5"); err != nil {
 			return decField(err, "experimental")
 		}
 		if len(m.Experimental) < 8 || len(m.Experimental) > 8 {
-			return decField(d.errorf(h.start, "%d characters, want 8..8", len(m.Experimental)), "experimental")
+			return decField(d.errorf((*h).start, "%d characters, want 8..8", len(m.Experimental)), "experimental")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "NonStandardIdentifier")
+		return d.unknownAlternative(*h, "extension alternative", "NonStandardIdentifier")
 	}
 	return err
 }
@@ -18236,15 +18236,15 @@ func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, erro
 	return b, err
 }
 
-func decodeH221NonStandardV123(d *decoder, h header, m *model.H221NonStandard) error {
+func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18340,15 +18340,15 @@ func appendTimeNotationV123(b []byte, m *model.TimeNotation) ([]byte, error) {
 	return b, err
 }
 
-func decodeTimeNotationV123(d *decoder, h header, m *model.TimeNotation) error {
+func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18484,7 +18484,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 	return b, nil
 }
 
-func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter) error {
+func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -18508,11 +18508,11 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		h1187, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h1187 header
+		if err := d.explicit(&h1187, &(*h), anyTag); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, h1187, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, &h1187, m.IndAudSignalsDescriptor); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
@@ -18534,7 +18534,7 @@ func decodeIndAuditParameterV2(d *decoder, h header, m *model.IndAuditParameter)
 			return decField(err, "indAudPackagesDescriptor")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "IndAuditParameter")
+		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
 	return err
 }
@@ -18632,7 +18632,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 	return b, nil
 }
 
-func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter) error {
+func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -18656,11 +18656,11 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		h1195, err := d.explicit(h, anyTag)
-		if err != nil {
+		var h1195 header
+		if err := d.explicit(&h1195, &(*h), anyTag); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, h1195, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, &h1195, m.IndAudSignalsDescriptor); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
@@ -18682,7 +18682,7 @@ func decodeIndAuditParameterV3(d *decoder, h header, m *model.IndAuditParameter)
 			return decField(err, "indAudPackagesDescriptor")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "IndAuditParameter")
+		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
 	return err
 }
@@ -18712,15 +18712,15 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 	return b, err
 }
 
-func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDescriptor) error {
+func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18730,7 +18730,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
-			if err = decodeIndAudTerminationStateDescriptorV2(d, e, m.TermStateDescr); err != nil {
+			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -18739,11 +18739,11 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 1
 			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			h1198, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1198 header
+			if err := d.explicit(&h1198, &e, anyTag); err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, h1198, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1198, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -18780,15 +18780,15 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 	return b, err
 }
 
-func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDescriptor) error {
+func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18798,7 +18798,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
-			if err = decodeIndAudTerminationStateDescriptorV3(d, e, m.TermStateDescr); err != nil {
+			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return decField(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
@@ -18807,11 +18807,11 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h header, m *model.IndAudMediaDes
 			}
 			seen |= 1 << 1
 			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			h1201, err := d.explicit(e, anyTag)
-			if err != nil {
+			var h1201 header
+			if err := d.explicit(&h1201, &e, anyTag); err != nil {
 				return decField(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, h1201, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1201, m.Streams); err != nil {
 				return decField(err, "streams")
 			}
 		default:
@@ -18865,7 +18865,7 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 	return b, nil
 }
 
-func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudMediaDescriptorStreams) error {
+func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAudMediaDescriptorStreams) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -18876,14 +18876,14 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1206, err := d.count(h)
+		n1206, err := d.count((*h))
 		if err != nil {
 			return decField(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1206)
-		for i1207, off1208 := 0, h.start; i1207 < n1206; i1207++ {
-			e1209, err := d.header(off1208, h.end)
-			if err != nil {
+		for i1207, off1208 := 0, (*h).start; i1207 < n1206; i1207++ {
+			var e1209 header
+			if err := d.next(&e1209, off1208, (*h).end); err != nil {
 				return decField(err, "multiStream")
 			}
 			if e1209.tag != 0x10 {
@@ -18891,7 +18891,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, e1209, &m.MultiStream[i1207]); err != nil {
+				if err = decodeIndAudStreamDescriptorV2(d, &e1209, &m.MultiStream[i1207]); err != nil {
 					return err
 				}
 				return err
@@ -18901,7 +18901,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h header, m *model.IndAudM
 			off1208 = e1209.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "IndAudMediaDescriptorStreams")
+		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
 	return err
 }
@@ -18948,7 +18948,7 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 	return b, nil
 }
 
-func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudMediaDescriptorStreams) error {
+func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAudMediaDescriptorStreams) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -18959,14 +18959,14 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1214, err := d.count(h)
+		n1214, err := d.count((*h))
 		if err != nil {
 			return decField(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1214)
-		for i1215, off1216 := 0, h.start; i1215 < n1214; i1215++ {
-			e1217, err := d.header(off1216, h.end)
-			if err != nil {
+		for i1215, off1216 := 0, (*h).start; i1215 < n1214; i1215++ {
+			var e1217 header
+			if err := d.next(&e1217, off1216, (*h).end); err != nil {
 				return decField(err, "multiStream")
 			}
 			if e1217.tag != 0x10 {
@@ -18974,7 +18974,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, e1217, &m.MultiStream[i1215]); err != nil {
+				if err = decodeIndAudStreamDescriptorV3(d, &e1217, &m.MultiStream[i1215]); err != nil {
 					return err
 				}
 				return err
@@ -18984,7 +18984,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h header, m *model.IndAudM
 			off1216 = e1217.next
 		}
 	default:
-		return d.unknownAlternative(h, "alternative", "IndAudMediaDescriptorStreams")
+		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
 	return err
 }
@@ -19014,15 +19014,15 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 	return b, err
 }
 
-func decodeIndAudStreamDescriptorV2(d *decoder, h header, m *model.IndAudStreamDescriptor) error {
+func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStreamDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19041,7 +19041,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h header, m *model.IndAudStreamD
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeIndAudStreamParmsV2(d, e, &m.StreamParms); err != nil {
+			if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
 				return decField(err, "streamParms")
 			}
 		default:
@@ -19086,15 +19086,15 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 	return b, err
 }
 
-func decodeIndAudStreamDescriptorV3(d *decoder, h header, m *model.IndAudStreamDescriptor) error {
+func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStreamDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19113,7 +19113,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h header, m *model.IndAudStreamD
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if err = decodeIndAudStreamParmsV3(d, e, &m.StreamParms); err != nil {
+			if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
 				return decField(err, "streamParms")
 			}
 		default:
@@ -19171,15 +19171,15 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	return b, err
 }
 
-func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms) error {
+func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19189,7 +19189,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
-			if err = decodeIndAudLocalControlDescriptorV2(d, e, m.LocalControlDescriptor); err != nil {
+			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -19198,7 +19198,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
-			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.LocalDescriptor); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -19207,7 +19207,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
-			if err = decodeIndAudLocalRemoteDescriptorV2(d, e, m.RemoteDescriptor); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		default:
@@ -19264,15 +19264,15 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	return b, err
 }
 
-func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms) error {
+func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19282,7 +19282,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
-			if err = decodeIndAudLocalControlDescriptorV3(d, e, m.LocalControlDescriptor); err != nil {
+			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return decField(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
@@ -19291,7 +19291,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
-			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.LocalDescriptor); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return decField(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
@@ -19300,7 +19300,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
-			if err = decodeIndAudLocalRemoteDescriptorV3(d, e, m.RemoteDescriptor); err != nil {
+			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return decField(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
@@ -19309,7 +19309,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h header, m *model.IndAudStreamParms)
 			}
 			seen |= 1 << 3
 			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
-			if err = decodeIndAudStatisticsDescriptorV23(d, e, m.StatisticsDescriptor); err != nil {
+			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return decField(err, "statisticsDescriptor")
 			}
 		default:
@@ -19372,15 +19372,15 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 	return b, err
 }
 
-func decodeIndAudLocalControlDescriptorV2(d *decoder, h header, m *model.IndAudLocalControlDescriptor) error {
+func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAudLocalControlDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19422,8 +19422,8 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h header, m *model.IndAudL
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1232)
 			for i1233, off1234 := 0, e.start; i1233 < n1232; i1233++ {
-				e1235, err := d.header(off1234, e.end)
-				if err != nil {
+				var e1235 header
+				if err := d.next(&e1235, off1234, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e1235.tag != 0x10 {
@@ -19431,7 +19431,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h header, m *model.IndAudL
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, e1235, &m.PropertyParms[i1233]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1235, &m.PropertyParms[i1233]); err != nil {
 						return err
 					}
 					return err
@@ -19505,15 +19505,15 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 	return b, err
 }
 
-func decodeIndAudLocalControlDescriptorV3(d *decoder, h header, m *model.IndAudLocalControlDescriptor) error {
+func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAudLocalControlDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19555,8 +19555,8 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h header, m *model.IndAudL
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1239)
 			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
-				e1242, err := d.header(off1241, e.end)
-				if err != nil {
+				var e1242 header
+				if err := d.next(&e1242, off1241, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e1242.tag != 0x10 {
@@ -19564,7 +19564,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h header, m *model.IndAudL
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, e1242, &m.PropertyParms[i1240]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1242, &m.PropertyParms[i1240]); err != nil {
 						return err
 					}
 					return err
@@ -19614,15 +19614,15 @@ func appendIndAudPropertyParmV2(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	return b, err
 }
 
-func decodeIndAudPropertyParmV2(d *decoder, h header, m *model.IndAudPropertyParm) error {
+func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19676,15 +19676,15 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	return b, err
 }
 
-func decodeIndAudPropertyParmV3(d *decoder, h header, m *model.IndAudPropertyParm) error {
+func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyParm) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19705,7 +19705,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h header, m *model.IndAudPropertyPar
 			}
 			seen |= 1 << 1
 			m.PropertyParms = slab.One(&d.s.PropertyParm)
-			if err = decodePropertyParmV123(d, e, m.PropertyParms); err != nil {
+			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return decField(err, "propertyParms")
 			}
 		default:
@@ -19759,15 +19759,15 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 	return b, err
 }
 
-func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h header, m *model.IndAudLocalRemoteDescriptor) error {
+func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudLocalRemoteDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19793,8 +19793,8 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h header, m *model.IndAudLo
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1249)
 			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
-				e1252, err := d.header(off1251, e.end)
-				if err != nil {
+				var e1252 header
+				if err := d.next(&e1252, off1251, e.end); err != nil {
 					return decField(err, "propGrps")
 				}
 				if e1252.tag != 0x10 {
@@ -19802,7 +19802,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h header, m *model.IndAudLo
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, e1252, &m.PropGrps[i1250]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1252, &m.PropGrps[i1250]); err != nil {
 						return err
 					}
 					return err
@@ -19862,15 +19862,15 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 	return b, err
 }
 
-func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h header, m *model.IndAudLocalRemoteDescriptor) error {
+func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudLocalRemoteDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19896,8 +19896,8 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h header, m *model.IndAudLo
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1257)
 			for i1258, off1259 := 0, e.start; i1258 < n1257; i1258++ {
-				e1260, err := d.header(off1259, e.end)
-				if err != nil {
+				var e1260 header
+				if err := d.next(&e1260, off1259, e.end); err != nil {
 					return decField(err, "propGrps")
 				}
 				if e1260.tag != 0x10 {
@@ -19905,7 +19905,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h header, m *model.IndAudLo
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, e1260, &m.PropGrps[i1258]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1260, &m.PropGrps[i1258]); err != nil {
 						return err
 					}
 					return err
@@ -19972,15 +19972,15 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 	return b, err
 }
 
-func decodeIndAudTerminationStateDescriptorV2(d *decoder, h header, m *model.IndAudTerminationStateDescriptor) error {
+func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.IndAudTerminationStateDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19995,8 +19995,8 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h header, m *model.Ind
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1264)
 			for i1265, off1266 := 0, e.start; i1265 < n1264; i1265++ {
-				e1267, err := d.header(off1266, e.end)
-				if err != nil {
+				var e1267 header
+				if err := d.next(&e1267, off1266, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e1267.tag != 0x10 {
@@ -20004,7 +20004,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h header, m *model.Ind
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, e1267, &m.PropertyParms[i1265]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1267, &m.PropertyParms[i1265]); err != nil {
 						return err
 					}
 					return err
@@ -20094,15 +20094,15 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 	return b, err
 }
 
-func decodeIndAudTerminationStateDescriptorV3(d *decoder, h header, m *model.IndAudTerminationStateDescriptor) error {
+func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.IndAudTerminationStateDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20117,8 +20117,8 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h header, m *model.Ind
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1271)
 			for i1272, off1273 := 0, e.start; i1272 < n1271; i1272++ {
-				e1274, err := d.header(off1273, e.end)
-				if err != nil {
+				var e1274 header
+				if err := d.next(&e1274, off1273, e.end); err != nil {
 					return decField(err, "propertyParms")
 				}
 				if e1274.tag != 0x10 {
@@ -20126,7 +20126,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h header, m *model.Ind
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, e1274, &m.PropertyParms[i1272]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1274, &m.PropertyParms[i1272]); err != nil {
 						return err
 					}
 					return err
@@ -20214,15 +20214,15 @@ func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) 
 	return b, err
 }
 
-func decodeIndAudEventsDescriptorV23(d *decoder, h header, m *model.IndAudEventsDescriptor) error {
+func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEventsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20298,15 +20298,15 @@ func appendIndAudEventBufferDescriptorV23(b []byte, m *model.IndAudEventBufferDe
 	return b, err
 }
 
-func decodeIndAudEventBufferDescriptorV23(d *decoder, h header, m *model.IndAudEventBufferDescriptor) error {
+func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAudEventBufferDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20379,7 +20379,7 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 	return b, nil
 }
 
-func decodeIndAudSignalsDescriptorV2(d *decoder, h header, m *model.IndAudSignalsDescriptor) error {
+func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSignalsDescriptor) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -20395,7 +20395,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h header, m *model.IndAudSignal
 			return decField(err, "seqSigList")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "IndAudSignalsDescriptor")
+		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
 	return err
 }
@@ -20433,7 +20433,7 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 	return b, nil
 }
 
-func decodeIndAudSignalsDescriptorV3(d *decoder, h header, m *model.IndAudSignalsDescriptor) error {
+func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSignalsDescriptor) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -20449,7 +20449,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h header, m *model.IndAudSignal
 			return decField(err, "seqSigList")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "IndAudSignalsDescriptor")
+		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
 	return err
 }
@@ -20479,15 +20479,15 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	return b, err
 }
 
-func decodeIndAudSeqSigListV2(d *decoder, h header, m *model.IndAudSeqSigList) error {
+func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20507,7 +20507,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h header, m *model.IndAudSeqSigList) e
 			}
 			seen |= 1 << 1
 			m.SignalList = slab.One(&d.s.IndAudSignal)
-			if err = decodeIndAudSignalV2(d, e, m.SignalList); err != nil {
+			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
 		default:
@@ -20549,15 +20549,15 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	return b, err
 }
 
-func decodeIndAudSeqSigListV3(d *decoder, h header, m *model.IndAudSeqSigList) error {
+func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20577,7 +20577,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h header, m *model.IndAudSeqSigList) e
 			}
 			seen |= 1 << 1
 			m.SignalList = slab.One(&d.s.IndAudSignal)
-			if err = decodeIndAudSignalV3(d, e, m.SignalList); err != nil {
+			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return decField(err, "signalList")
 			}
 		default:
@@ -20622,15 +20622,15 @@ func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
 	return b, err
 }
 
-func decodeIndAudSignalV2(d *decoder, h header, m *model.IndAudSignal) error {
+func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20703,15 +20703,15 @@ func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
 	return b, err
 }
 
-func decodeIndAudSignalV3(d *decoder, h header, m *model.IndAudSignal) error {
+func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20777,15 +20777,15 @@ func appendIndAudDigitMapDescriptorV23(b []byte, m *model.IndAudDigitMapDescript
 	return b, err
 }
 
-func decodeIndAudDigitMapDescriptorV23(d *decoder, h header, m *model.IndAudDigitMapDescriptor) error {
+func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDigitMapDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20824,15 +20824,15 @@ func appendIndAudStatisticsDescriptorV23(b []byte, m *model.IndAudStatisticsDesc
 	return b, err
 }
 
-func decodeIndAudStatisticsDescriptorV23(d *decoder, h header, m *model.IndAudStatisticsDescriptor) error {
+func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudStatisticsDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20886,15 +20886,15 @@ func appendIndAudPackagesDescriptorV23(b []byte, m *model.IndAudPackagesDescript
 	return b, err
 }
 
-func decodeIndAudPackagesDescriptorV23(d *decoder, h header, m *model.IndAudPackagesDescriptor) error {
+func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPackagesDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20966,15 +20966,15 @@ func appendSegmentReplyV3(b []byte, m *model.SegmentReply) ([]byte, error) {
 	return b, err
 }
 
-func decodeSegmentReplyV3(d *decoder, h header, m *model.SegmentReply) error {
+func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21045,21 +21045,21 @@ func appendSelectLogicV3(b []byte, m *model.SelectLogic) ([]byte, error) {
 	return b, nil
 }
 
-func decodeSelectLogicV3(d *decoder, h header, m *model.SelectLogic) error {
+func decodeSelectLogicV3(d *decoder, h *header, m *model.SelectLogic) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SelectLogic_AndAUDITSelect
-		if err = d.null(h); err != nil {
+		if err = d.null((*h)); err != nil {
 			return decField(err, "andAUDITSelect")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SelectLogic_OrAUDITSelect
-		if err = d.null(h); err != nil {
+		if err = d.null((*h)); err != nil {
 			return decField(err, "orAUDITSelect")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "SelectLogic")
+		return d.unknownAlternative(*h, "extension alternative", "SelectLogic")
 	}
 	return err
 }
@@ -21109,15 +21109,15 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	return b, err
 }
 
-func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditResult) error {
+func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditResult) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21132,8 +21132,8 @@ func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditRes
 			}
 			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n1298)
 			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
-				e1301, err := d.header(off1300, e.end)
-				if err != nil {
+				var e1301 header
+				if err := d.next(&e1301, off1300, e.end); err != nil {
 					return decField(err, "terminationIDList")
 				}
 				if e1301.tag != 0x10 {
@@ -21141,7 +21141,7 @@ func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditRes
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, e1301, &m.TerminationIDList[i1299]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1301, &m.TerminationIDList[i1299]); err != nil {
 						return err
 					}
 					return err
@@ -21161,13 +21161,13 @@ func decodeTermListAuditResultV3(d *decoder, h header, m *model.TermListAuditRes
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n1302)
 			for i1303, off1304 := 0, e.start; i1303 < n1302; i1303++ {
-				e1305, err := d.header(off1304, e.end)
-				if err != nil {
+				var e1305 header
+				if err := d.next(&e1305, off1304, e.end); err != nil {
 					return decField(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, e1305, &m.TerminationAuditResult[i1303]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e1305, &m.TerminationAuditResult[i1303]); err != nil {
 						return err
 					}
 					return err
@@ -21226,15 +21226,15 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	return b, err
 }
 
-func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.RegulatedEmbeddedDescriptor) error {
+func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.RegulatedEmbeddedDescriptor) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
+	var e header
 	for off := h.start; off < h.end; {
-		e, err := d.header(off, h.end)
-		if err != nil {
+		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21244,7 +21244,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.Regulate
 			}
 			seen |= 1 << 0
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
-			if err = decodeSecondEventsDescriptorV3(d, e, m.SecondEvent); err != nil {
+			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return decField(err, "secondEvent")
 			}
 		case 0x80000001: // [1] signalsDescriptor
@@ -21258,13 +21258,13 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h header, m *model.Regulate
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1309)
 			for i1310, off1311 := 0, e.start; i1310 < n1309; i1310++ {
-				e1312, err := d.header(off1311, e.end)
-				if err != nil {
+				var e1312 header
+				if err := d.next(&e1312, off1311, e.end); err != nil {
 					return decField(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, e1312, &m.SignalsDescriptor[i1310]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1312, &m.SignalsDescriptor[i1310]); err != nil {
 						return err
 					}
 					return err
@@ -21315,12 +21315,12 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 	return b, nil
 }
 
-func decodeNotifyBehaviourV3(d *decoder, h header, m *model.NotifyBehaviour) error {
+func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.NotifyBehaviour_NotifyImmediate
-		if err = d.null(h); err != nil {
+		if err = d.null((*h)); err != nil {
 			return decField(err, "notifyImmediate")
 		}
 	case 0x80000001: // [1]
@@ -21331,11 +21331,11 @@ func decodeNotifyBehaviourV3(d *decoder, h header, m *model.NotifyBehaviour) err
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NotifyBehaviour_NeverNotify
-		if err = d.null(h); err != nil {
+		if err = d.null((*h)); err != nil {
 			return decField(err, "neverNotify")
 		}
 	default:
-		return d.unknownAlternative(h, "extension alternative", "NotifyBehaviour")
+		return d.unknownAlternative(*h, "extension alternative", "NotifyBehaviour")
 	}
 	return err
 }
@@ -21367,26 +21367,26 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 	return b, err
 }
 
-func decodeMessage(d *decoder, v int, h header, m *model.MegacoMessage) error {
+func decodeMessage(d *decoder, v int, h *header, m *model.MegacoMessage) error {
 	var err error
 	switch v {
 	case 1:
 		if h.tag != 0x10 {
-			return d.unexpected(h, "[UNIVERSAL 16]")
+			return d.unexpected(*h, "[UNIVERSAL 16]")
 		}
 		if err = decodeMegacoMessageV1(d, h, m); err != nil {
 			return err
 		}
 	case 2:
 		if h.tag != 0x10 {
-			return d.unexpected(h, "[UNIVERSAL 16]")
+			return d.unexpected(*h, "[UNIVERSAL 16]")
 		}
 		if err = decodeMegacoMessageV2(d, h, m); err != nil {
 			return err
 		}
 	case 3:
 		if h.tag != 0x10 {
-			return d.unexpected(h, "[UNIVERSAL 16]")
+			return d.unexpected(*h, "[UNIVERSAL 16]")
 		}
 		if err = decodeMegacoMessageV3(d, h, m); err != nil {
 			return err

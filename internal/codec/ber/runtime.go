@@ -131,14 +131,16 @@ func (d *decoder) unknownAlternative(h header, what, typ string) error {
 	return d.errorf(h.off, "unknown %s %s of %s", what, tagString(h.tag), typ)
 }
 
-func (d *decoder) missing(h header, name string) error {
+func (d *decoder) missing(h *header, name string) error {
 	return d.errorf(h.off, "mandatory component %s is missing", name)
 }
 
-// header reads the identifier and length octets at off; the element must
-// end by end. The common cases (low tag number, definite length of up to
-// two octets) take the short path; the rest goes to headerSlow.
-func (d *decoder) header(off, end int) (header, error) {
+// next reads the identifier and length octets at off into h; the element
+// must end by end. The common cases (low tag number, definite length of
+// up to two octets) take the short path; the rest goes to headerSlow.
+// Filling *h rather than returning a header keeps the hot path out of
+// memory: it is the decoder's most frequent call.
+func (d *decoder) next(h *header, off, end int) error {
 	if uint(off) < uint(end) && uint(end) <= uint(len(d.data)) && d.elems < d.lim.MaxElements {
 		b := d.data[off:end]
 		if len(b) >= 2 && b[0]&0x1f != 0x1f {
@@ -150,17 +152,33 @@ func (d *decoder) header(off, end int) (header, error) {
 				case l == 0x82 && len(b) >= 4:
 					l, p = int(b[2])<<8|int(b[3]), 4
 				default:
-					return d.headerSlow(off, end)
+					return d.nextSlow(h, off, end)
 				}
 			}
 			if p+l <= len(b) {
 				d.elems++
 				s := off + p
-				return header{tag: uint32(b[0]>>6)<<30 | uint32(b[0]&0x1f), cons: b[0]&0x20 != 0, off: off, start: s, end: s + l, next: s + l}, nil
+				h.tag = uint32(b[0]>>6)<<30 | uint32(b[0]&0x1f)
+				h.cons = b[0]&0x20 != 0
+				h.off, h.start, h.end, h.next = off, s, s+l, s+l
+				return nil
 			}
 		}
 	}
-	return d.headerSlow(off, end)
+	return d.nextSlow(h, off, end)
+}
+
+func (d *decoder) nextSlow(h *header, off, end int) error {
+	var err error
+	*h, err = d.headerSlow(off, end)
+	return err
+}
+
+// header is next for callers that want the header as a value.
+func (d *decoder) header(off, end int) (header, error) {
+	var h header
+	err := d.next(&h, off, end)
+	return h, err
 }
 
 func (d *decoder) headerSlow(off, end int) (header, error) {
@@ -273,7 +291,7 @@ func (d *decoder) findEOC(off, end int) (int, error) {
 }
 
 // enter starts decoding the contents of a constructed element.
-func (d *decoder) enter(h header) error {
+func (d *decoder) enter(h *header) error {
 	d.depth++
 	if !h.cons || d.depth > d.lim.MaxDepth {
 		return d.enterError(h)
@@ -281,7 +299,7 @@ func (d *decoder) enter(h header) error {
 	return nil
 }
 
-func (d *decoder) enterError(h header) error {
+func (d *decoder) enterError(h *header) error {
 	if !h.cons {
 		return d.errorf(h.off, "primitive encoding of a constructed type")
 	}
@@ -291,21 +309,20 @@ func (d *decoder) enterError(h header) error {
 func (d *decoder) leave() { d.depth-- }
 
 // explicit reads the single element inside an explicit tag.
-func (d *decoder) explicit(h header, want uint32) (header, error) {
+func (d *decoder) explicit(e *header, h *header, want uint32) error {
 	if !h.cons {
-		return h, d.errorf(h.off, "primitive encoding of an explicit tag")
+		return d.errorf(h.off, "primitive encoding of an explicit tag")
 	}
-	e, err := d.header(h.start, h.end)
-	if err != nil {
-		return e, err
+	if err := d.next(e, h.start, h.end); err != nil {
+		return err
 	}
 	if want != anyTag && e.tag != want {
-		return e, d.unexpected(e, tagString(want))
+		return d.unexpected(*e, tagString(want))
 	}
 	if e.next != h.end {
-		return e, d.errorf(e.next, "trailing data inside an explicit tag")
+		return d.errorf(e.next, "trailing data inside an explicit tag")
 	}
-	return e, nil
+	return nil
 }
 
 // count returns the number of elements in h's contents. It only hops
@@ -445,7 +462,7 @@ func (d *decoder) octets(h header) (model.Octets, error) {
 }
 
 func (d *decoder) segments(h header, out *[]byte) error {
-	if err := d.enter(h); err != nil {
+	if err := d.enter(&h); err != nil {
 		return err
 	}
 	for off := h.start; off < h.end; {

@@ -12,7 +12,7 @@ type Slab[T any] struct {
 	buf []T
 }
 
-const minChunk = 4
+const minChunk = 1
 
 // Alloc returns n zeroed values. n == 0 gives a non-nil empty slice:
 // in the message model a present but empty list differs from an absent
