@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/megaco
 
-.PHONY: all build run test generate check-generate lint bench fuzz clean
+.PHONY: all build run test generate lint bench bench-otp fuzz clean
 
 all: build
 
@@ -21,6 +21,9 @@ test:
 	@test -z "$$(gofmt -l cmd internal)" || { echo "gofmt needed:"; gofmt -l cmd internal; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	@echo "interop with OTP's golden corpus:"
+	@$(GO) test -count=1 -v -run 'CorpusRoundTrip|CrossCodec|IndefiniteLength|TranscodeBinary' ./internal/codec/... ./cmd/megaco \
+		| grep -E '[0-9]+/[0-9]+' | sed -E 's/^ +[a-z_]+\.go:[0-9]+: /  /'
 
 lint:
 	$(GO) vet ./...
@@ -33,6 +36,11 @@ bench:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/ber
+	$(GO) test -run '^$$' -fuzz FuzzDecodeMessage -fuzztime $(FUZZTIME) ./internal/codec/per
+
+# OTP's codecs timed over the same corpus (needs erl with erlang-megaco).
+bench-otp:
+	escript tools/otp/codec_bench.escript corpus/otp-time-test 0.003
 
 clean:
 	rm -rf bin

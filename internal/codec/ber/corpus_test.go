@@ -62,7 +62,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 		}
 		exact++
 	}
-	t.Logf("decoded %d/%d, re-encoded byte for byte %d/%d", decoded, len(files), exact, len(files))
+	t.Logf("BER: decoded %d/%d, re-encoded byte for byte %d/%d", decoded, len(files), exact, len(files))
 	if len(files) != 149 {
 		t.Errorf("corpus has %d .ber files, want 149", len(files))
 	}

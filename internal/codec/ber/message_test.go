@@ -73,7 +73,7 @@ func TestIndefiniteLengthCorpus(t *testing.T) {
 		}
 		ok++
 	}
-	t.Logf("indefinite-length forms decoded and re-encoded definite: %d/%d", ok, len(files))
+	t.Logf("BER: indefinite-length forms decoded and re-encoded definite: %d/%d", ok, len(files))
 }
 
 func berError(t *testing.T, err error) *Error {
