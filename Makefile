@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/megaco
 
-.PHONY: all build run test generate lint bench bench-otp fuzz clean
+.PHONY: all build run test generate check-generate lint bench bench-otp fuzz clean
 
 all: build
 
@@ -14,8 +14,23 @@ run: build
 	./$(BIN) decode --from ber corpus/otp-time-test/msg03.ber
 
 # Regenerate the model and codecs from the ASN.1 modules in api/asn1.
+PROTOC_GEN_GO := google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+PROTOC_GEN_GO_GRPC := google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+
+# Regenerate everything generated: the model, codecs, walker, API mirror and
+# converters from api/asn1, then the Go code of api/megaco/v1/*.proto
+# (needs protoc: apt-get install protobuf-compiler).
 generate:
 	$(GO) run ./cmd/asn1gen
+	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO)
+	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO_GRPC)
+	cd api && protoc --plugin=protoc-gen-go=../bin/protoc-gen-go --plugin=protoc-gen-go-grpc=../bin/protoc-gen-go-grpc \
+		-I . --go_out=. --go_opt=module=megaco/api --go-grpc_out=. --go-grpc_opt=module=megaco/api \
+		megaco/v1/message.proto megaco/v1/codec.proto
+
+# Fails when a generated file differs from what `make generate` writes.
+check-generate: generate
+	git diff --exit-code -- api internal
 
 test:
 	@test -z "$$(gofmt -l cmd internal)" || { echo "gofmt needed:"; gofmt -l cmd internal; exit 1; }

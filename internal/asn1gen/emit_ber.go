@@ -289,7 +289,7 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 
 func fieldOf(t *GoType, name string) *Field {
 	for _, fl := range t.Fields {
-		if fl.Name == name {
+		if strings.EqualFold(fl.Name, name) {
 			return fl
 		}
 	}

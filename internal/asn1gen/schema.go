@@ -384,6 +384,9 @@ func (f *Family) unionFields(g *GoType) error {
 		}
 		return nil
 	}
+	// A component renamed only in letter case between versions (OTP v1's
+	// ServiceChangeResParm.timeStamp is v2's timestamp) is one field, named
+	// as the newest version names it.
 	byName := map[string]*Field{}
 	for i := len(vs) - 1; i >= 0; i-- {
 		v := f.version(vs[i])
@@ -392,10 +395,10 @@ func (f *Family) unionFields(g *GoType) error {
 			if err != nil {
 				return err
 			}
-			fl := byName[c.Name]
+			fl := byName[strings.ToLower(c.Name)]
 			if fl == nil {
 				fl = &Field{Name: c.Name, GoName: goName(c.Name), GoType: gt, In: map[int]*Component{}}
-				byName[c.Name] = fl
+				byName[strings.ToLower(c.Name)] = fl
 				g.Fields = append(g.Fields, fl)
 			} else if fl.GoType != gt {
 				return fmt.Errorf("%s.%s is %s in v%d and %s in a later version", g.Name, c.Name, gt, v.N, fl.GoType)

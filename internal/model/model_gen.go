@@ -1521,8 +1521,7 @@ type ServiceChangeResParm struct {
 	ServiceChangeAddress *ServiceChangeAddress `json:"serviceChangeAddress,omitzero"`
 	ServiceChangeVersion Opt[uint32]           `json:"serviceChangeVersion,omitzero"`
 	ServiceChangeProfile *ServiceChangeProfile `json:"serviceChangeProfile,omitzero"`
-	Timestamp            *TimeNotation         `json:"timestamp,omitzero"` // v2, v3 only
-	TimeStamp            *TimeNotation         `json:"timeStamp,omitzero"` // v1 only
+	Timestamp            *TimeNotation         `json:"timestamp,omitzero"`
 }
 
 // ServiceChangeMethod is an ASN.1 ENUMERATED.

@@ -17558,9 +17558,6 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 
 func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
 	var err error
-	if m.Timestamp != nil {
-		return b, encField(encErrorf("not in version %d", 1), "timestamp")
-	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
 		mk1152 := len(b)
@@ -17601,14 +17598,14 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 			return b, encField(err, "serviceChangeProfile")
 		}
 	}
-	if m.TimeStamp != nil {
+	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
 		mk1155 := len(b)
 		b = append(b, 0)
-		b, err = appendTimeNotationV123(b, m.TimeStamp)
+		b, err = appendTimeNotationV123(b, m.Timestamp)
 		b = endLen(b, mk1155)
 		if err != nil {
-			return b, encField(err, "timeStamp")
+			return b, encField(err, "timestamp")
 		}
 	}
 	return b, err
@@ -17677,8 +17674,8 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
-			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
+			m.Timestamp = slab.One(&d.s.TimeNotation)
+			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return decField(err, "timeStamp")
 			}
 		default:
@@ -17692,9 +17689,6 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 
 func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
 	var err error
-	if m.TimeStamp != nil {
-		return b, encField(encErrorf("not in version %d", 2), "timeStamp")
-	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
 		mk1159 := len(b)

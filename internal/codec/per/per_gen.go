@@ -17093,16 +17093,13 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 
 func appendServiceChangeResParmV1(e *Encoder, m *model.ServiceChangeResParm) error {
 	var err error
-	if m.Timestamp != nil {
-		return WithPath(encErrorf("not in version %d", 1), "timestamp")
-	}
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.ServiceChangeMgcId != nil)
 	e.PutBool(m.ServiceChangeAddress != nil)
 	e.PutBool(m.ServiceChangeVersion.Present)
 	e.PutBool(m.ServiceChangeProfile != nil)
-	e.PutBool(m.TimeStamp != nil)
+	e.PutBool(m.Timestamp != nil)
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
@@ -17127,10 +17124,10 @@ func appendServiceChangeResParmV1(e *Encoder, m *model.ServiceChangeResParm) err
 			return WithPath(err, "serviceChangeProfile")
 		}
 	}
-	if m.TimeStamp != nil {
-		err = appendTimeNotationV123(e, m.TimeStamp)
+	if m.Timestamp != nil {
+		err = appendTimeNotationV123(e, m.Timestamp)
 		if err != nil {
-			return WithPath(err, "timeStamp")
+			return WithPath(err, "timestamp")
 		}
 	}
 	return err
@@ -17176,8 +17173,8 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.TimeStamp = slab.One(&d.s.TimeNotation)
-		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
+		m.Timestamp = slab.One(&d.s.TimeNotation)
+		if err = decodeTimeNotationV123(d, m.Timestamp); err != nil {
 			return WithPath(err, "timeStamp")
 		}
 	}
@@ -17198,9 +17195,6 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 
 func appendServiceChangeResParmV23(e *Encoder, m *model.ServiceChangeResParm) error {
 	var err error
-	if m.TimeStamp != nil {
-		return WithPath(encErrorf("not in version %d", 2), "timeStamp")
-	}
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.ServiceChangeMgcId != nil)

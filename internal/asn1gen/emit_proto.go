@@ -1,0 +1,245 @@
+package asn1gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strings"
+)
+
+// The API mirrors the message model in protobuf: one message per SEQUENCE,
+// SET and CHOICE (a oneof), one enum per ENUMERATED, generated here from
+// the same union schema as the Go model, together with the Go converters
+// between the two. Presence survives the trip: OPTIONAL scalars are proto3
+// `optional`, OPTIONAL lists travel in a wrapper message (absent differs
+// from empty in the model), lists of lists and list alternatives of a
+// CHOICE use wrappers too because proto cannot nest `repeated`.
+
+// snake turns an ASN.1 identifier into a proto field name.
+func snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper := c >= 'A' && c <= 'Z'
+		if upper && i > 0 {
+			prev := s[i-1]
+			nextLower := i+1 < len(s) && s[i+1] >= 'a' && s[i+1] <= 'z'
+			prevLowerOrDigit := prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9'
+			prevUpper := prev >= 'A' && prev <= 'Z'
+			if prevLowerOrDigit || prevUpper && nextLower {
+				b.WriteByte('_')
+			}
+		}
+		if c == '-' {
+			b.WriteByte('_')
+			continue
+		}
+		if upper {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// goCamel is protoc-gen-go's rule for Go names of proto identifiers.
+func goCamel(s string) string {
+	var b []byte
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' && i == 0:
+			b = append(b, 'X')
+		case c == '_' && i+1 < len(s) && lower(s[i+1]):
+		case c >= '0' && c <= '9':
+			b = append(b, c)
+		default:
+			if lower(c) {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+			for ; i+1 < len(s) && lower(s[i+1]); i++ {
+				b = append(b, s[i+1])
+			}
+		}
+	}
+	return string(b)
+}
+
+// upperSnake is the proto enum value style.
+func upperSnake(s string) string { return strings.ToUpper(snake(s)) }
+
+type protoGen struct {
+	f        *Family
+	wrappers map[string]string // wrapper message name -> element proto type
+	pb, conv bytes.Buffer
+}
+
+// protoScalar gives the proto type of a Go model type that is not a list.
+func (g *protoGen) protoScalar(goT string) string {
+	switch goT {
+	case "uint32", "int64", "bool", "string":
+		return goT
+	case "Octets":
+		return "bytes"
+	case "BitString", "ObjectIdentifier":
+		return goT
+	case "struct{}":
+		return "Null"
+	}
+	return goT // a named message or enum
+}
+
+// listWrapper names the wrapper message of a list type "[]E" and
+// records its item type.
+func (g *protoGen) listWrapper(goT string) string {
+	item := g.listItem(goT)
+	name := item
+	switch {
+	case name == "bytes":
+		name = "Octets"
+	case name == "uint32" || name == "int64" || name == "bool" || name == "string":
+		name = strings.ToUpper(name[:1]) + name[1:]
+	}
+	name += "List"
+	g.wrappers[name] = item
+	return name
+}
+
+// listItem is the proto type of the items of list type "[]E".
+func (g *protoGen) listItem(goT string) string {
+	elem := goT[2:]
+	if strings.HasPrefix(elem, "[]") {
+		return g.listWrapper(elem)
+	}
+	return g.protoScalar(elem)
+}
+
+// fieldShape classifies how a field travels.
+type fieldShape int
+
+const (
+	shapePlain    fieldShape = iota // same-shaped value (scalar, enum, message)
+	shapeOptional                   // proto3 optional scalar or enum
+	shapeRepeated                   // repeated items
+	shapeWrapped                    // a list inside a wrapper message
+)
+
+func (g *protoGen) shape(fl *Field, choice bool) fieldShape {
+	if strings.HasPrefix(fl.GoType, "[]") {
+		if choice || fl.Rep == RepNil {
+			return shapeWrapped
+		}
+		return shapeRepeated
+	}
+	if !choice && (fl.Rep == RepOpt || fl.Rep == RepNil && fl.GoType == "Octets") && !g.isMessage(fl.GoType) {
+		return shapeOptional
+	}
+	return shapePlain
+}
+
+func (g *protoGen) isMessage(goT string) bool {
+	if t := g.f.byName[goT]; t != nil {
+		return t.Kind != KindEnumerated
+	}
+	return goT == "BitString" || goT == "ObjectIdentifier" || goT == "struct{}"
+}
+
+func (g *protoGen) isEnum(goT string) bool {
+	t := g.f.byName[goT]
+	return t != nil && t.Kind == KindEnumerated
+}
+
+// protoField returns the proto declaration of a field (without number).
+func (g *protoGen) protoField(fl *Field, choice bool) string {
+	name := snake(fl.Name)
+	switch g.shape(fl, choice) {
+	case shapeWrapped:
+		return g.listWrapper(fl.GoType) + " " + name
+	case shapeRepeated:
+		return "repeated " + g.listItem(fl.GoType) + " " + name
+	case shapeOptional:
+		return "optional " + g.protoScalar(fl.GoType) + " " + name
+	}
+	if fl.Rep == RepFlag && !choice {
+		return "bool " + name
+	}
+	return g.protoScalar(fl.GoType) + " " + name
+}
+
+// EmitProto writes the proto mirror of the model and the Go converters.
+func (f *Family) EmitProto(protoPkg, goPkg, convPkg, pbImport string) (proto, conv []byte, err error) {
+	g := &protoGen{f: f, wrappers: map[string]string{}}
+	w := &g.pb
+	w.WriteString("// Code generated by cmd/asn1gen from api/asn1; DO NOT EDIT.\n\n")
+	fmt.Fprintf(w, "syntax = \"proto3\";\n\npackage %s;\n\noption go_package = %q;\n\n", protoPkg, goPkg)
+	w.WriteString("// Null is an ASN.1 NULL alternative of a CHOICE.\nmessage Null {}\n\n")
+	w.WriteString("// BitString is an ASN.1 BIT STRING of at most 64 bits: bit n is 1<<n; len is the\n// number of bits sent (0: up to the last set bit).\nmessage BitString {\n  uint64 bits = 1;\n  uint32 len = 2;\n}\n\n")
+	w.WriteString("// ObjectIdentifier is an ASN.1 OBJECT IDENTIFIER.\nmessage ObjectIdentifier {\n  repeated uint64 arcs = 1;\n}\n\n")
+	all := versionsOf(f)
+	for _, t := range f.Types {
+		vs := t.Versions()
+		where := ""
+		if len(vs) != len(all) {
+			where = " Only in " + versionList(vs) + "."
+		}
+		switch t.Kind {
+		case KindEnumerated:
+			fmt.Fprintf(w, "// %s is an ASN.1 ENUMERATED (same numbers).%s\nenum %s {\n", t.Name, where, t.Name)
+			prefix := upperSnake(t.Name) + "_"
+			has0 := false
+			for _, e := range t.Enum {
+				if e.Value == 0 {
+					has0 = true
+				}
+			}
+			if !has0 {
+				fmt.Fprintf(w, "  %sUNSPECIFIED = 0;\n", prefix)
+			}
+			items := append([]NamedNumber{}, t.Enum...)
+			sort.SliceStable(items, func(i, j int) bool { return items[i].Value < items[j].Value })
+			for _, e := range items {
+				fmt.Fprintf(w, "  %s%s = %d;\n", prefix, upperSnake(e.Name), e.Value)
+			}
+			w.WriteString("}\n\n")
+		case KindChoice:
+			fmt.Fprintf(w, "// %s is an ASN.1 CHOICE.%s\nmessage %s {\n  oneof kind {\n", t.Name, where, t.Name)
+			for i, fl := range t.Fields {
+				fmt.Fprintf(w, "    %s = %d;%s\n", g.protoField(fl, true), i+1, protoDoc(fl, vs))
+			}
+			w.WriteString("  }\n}\n\n")
+		default:
+			fmt.Fprintf(w, "// %s is an ASN.1 %s.%s\nmessage %s {\n", t.Name, t.Kind, where, t.Name)
+			for i, fl := range t.Fields {
+				fmt.Fprintf(w, "  %s = %d;%s\n", g.protoField(fl, false), i+1, protoDoc(fl, vs))
+			}
+			w.WriteString("}\n\n")
+		}
+	}
+	var names []string
+	for n := range g.wrappers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "// %s carries a list (presence, or a list inside a list or a oneof).\nmessage %s {\n  repeated %s items = 1;\n}\n\n", n, n, g.wrappers[n])
+	}
+	if err := g.emitConv(convPkg, pbImport); err != nil {
+		return nil, nil, err
+	}
+	conv, err = format.Source(g.conv.Bytes())
+	if err != nil {
+		return nil, g.conv.Bytes(), fmt.Errorf("generated converters do not parse: %w", err)
+	}
+	return bytes.TrimRight(g.pb.Bytes(), "\n"), conv, nil
+}
+
+func protoDoc(fl *Field, typeVersions []int) string {
+	vs := sortedVersions(fl.In)
+	if len(vs) == len(typeVersions) {
+		return ""
+	}
+	return " // " + versionList(vs) + " only"
+}

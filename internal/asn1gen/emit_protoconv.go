@@ -1,0 +1,263 @@
+package asn1gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// emitConv writes ToProto/FromProto and their per-type helpers. The
+// conversion cannot fail: anything the proto side leaves out becomes the
+// model's zero value, which the encoders then check against the schema.
+func (g *protoGen) emitConv(pkg, pbImport string) error {
+	w := &g.conv
+	w.WriteString(Header)
+	fmt.Fprintf(w, "package %s\n\nimport (\npb %q\n\"megaco/internal/model\"\n)\n\n", pkg, pbImport)
+	w.WriteString("// ToProto converts a message of the model into its API mirror.\nfunc ToProto(m *model.MegacoMessage) *pb.MegacoMessage { return toMegacoMessage(m) }\n\n")
+	w.WriteString("// FromProto converts an API message into the model.\nfunc FromProto(p *pb.MegacoMessage) *model.MegacoMessage {\nm := new(model.MegacoMessage)\nfromMegacoMessage(p, m)\nreturn m\n}\n\n")
+	lists := map[string]bool{}
+	for _, t := range g.f.Types {
+		if t.Kind == KindEnumerated {
+			continue
+		}
+		g.convType(t, lists)
+	}
+	var ls []string
+	for l := range lists {
+		ls = append(ls, l)
+	}
+	sort.Strings(ls)
+	done := map[string]bool{}
+	for len(ls) > 0 {
+		l := ls[0]
+		ls = ls[1:]
+		if done[l] {
+			continue
+		}
+		done[l] = true
+		if inner := l[2:]; strings.HasPrefix(inner, "[]") {
+			ls = append(ls, inner)
+		}
+		g.convList(l)
+	}
+	return nil
+}
+
+func (g *protoGen) modelType(goT string) string {
+	return g.f.qualify(goT, "model.")
+}
+
+// pbGoType is the Go type protoc-gen-go uses for one value of proto type
+// item.
+func (g *protoGen) pbGoType(item string) string {
+	switch item {
+	case "uint32", "int64", "bool", "string":
+		return item
+	case "bytes":
+		return "[]byte"
+	}
+	if t := g.f.byName[item]; t != nil && t.Kind == KindEnumerated {
+		return "pb." + item
+	}
+	return "*pb." + item
+}
+
+func listFuncName(goT string) string {
+	n := strings.ReplaceAll(goT, "[]", "List")
+	return n
+}
+
+// toExpr converts model value x (addressable, of Go type goT, not a list)
+// into a proto value.
+func (g *protoGen) toExpr(goT, x string) string {
+	switch {
+	case goT == "Octets":
+		return "[]byte(" + x + ")"
+	case goT == "BitString":
+		return "&pb.BitString{Bits: " + x + ".Bits, Len: uint32(" + x + ".Len)}"
+	case goT == "ObjectIdentifier":
+		return "&pb.ObjectIdentifier{Arcs: []uint64(" + x + ")}"
+	case goT == "struct{}":
+		return "&pb.Null{}"
+	case g.isEnum(goT):
+		return "pb." + goT + "(" + x + ")"
+	case g.isMessage(goT):
+		return "to" + goT + "(&" + x + ")"
+	case strings.HasPrefix(goT, "[]"):
+		return "to" + listFuncName(goT) + "(" + x + ")"
+	}
+	return x
+}
+
+// fromStmt stores proto value p (of the proto mirror of goT) into model
+// lvalue x.
+func (g *protoGen) fromStmt(goT, p, x string) string {
+	switch {
+	case goT == "Octets":
+		return x + " = model.Octets(" + p + ")"
+	case goT == "BitString":
+		return "if " + p + " != nil {\n" + x + " = model.BitString{Bits: " + p + ".Bits, Len: int(" + p + ".Len)}\n}"
+	case goT == "ObjectIdentifier":
+		return "if " + p + " != nil {\n" + x + " = model.ObjectIdentifier(" + p + ".Arcs)\n}"
+	case goT == "struct{}":
+		return ""
+	case g.isEnum(goT):
+		return x + " = model." + goT + "(" + p + ")"
+	case g.isMessage(goT):
+		return "from" + goT + "(" + p + ", &" + x + ")"
+	case strings.HasPrefix(goT, "[]"):
+		return x + " = from" + listFuncName(goT) + "(" + p + ")"
+	}
+	return x + " = " + p
+}
+
+func (g *protoGen) convList(goT string) {
+	w := &g.conv
+	item := g.listItem(goT)
+	elem := goT[2:]
+	pbT := g.pbGoType(item)
+	if strings.HasPrefix(elem, "[]") {
+		pbT = "*pb." + item
+	}
+	name := listFuncName(goT)
+	fmt.Fprintf(w, "func to%s(l %s) []%s {\nif l == nil {\nreturn nil\n}\nout := make([]%s, len(l))\nfor i := range l {\n", name, g.modelType(goT), pbT, pbT)
+	if strings.HasPrefix(elem, "[]") {
+		fmt.Fprintf(w, "out[i] = &pb.%s{Items: to%s(l[i])}\n", item, listFuncName(elem))
+	} else {
+		fmt.Fprintf(w, "out[i] = %s\n", g.toExpr(elem, "l[i]"))
+	}
+	w.WriteString("}\nreturn out\n}\n\n")
+	fmt.Fprintf(w, "func from%s(l []%s) %s {\nif l == nil {\nreturn nil\n}\nout := make(%s, len(l))\nfor i := range l {\n", name, pbT, g.modelType(goT), g.modelType(goT))
+	if strings.HasPrefix(elem, "[]") {
+		fmt.Fprintf(w, "out[i] = from%s(l[i].GetItems())\nif out[i] == nil {\nout[i] = %s{}\n}\n", listFuncName(elem), g.modelType(elem))
+	} else {
+		fmt.Fprintf(w, "%s\n", g.fromStmt(elem, "l[i]", "out[i]"))
+	}
+	w.WriteString("}\nreturn out\n}\n\n")
+}
+
+func (g *protoGen) convType(t *GoType, lists map[string]bool) {
+	w := &g.conv
+	choice := t.Kind == KindChoice
+	fmt.Fprintf(w, "func to%s(m *model.%s) *pb.%s {\nif m == nil {\nreturn nil\n}\np := &pb.%s{}\n", t.Name, t.Name, t.Name, t.Name)
+	if choice {
+		w.WriteString("switch m.Kind {\n")
+	}
+	for _, fl := range t.Fields {
+		gn := goCamel(snake(fl.Name))
+		x := "m." + fl.GoName
+		if strings.HasPrefix(fl.GoType, "[]") {
+			lists[fl.GoType] = true
+		}
+		if choice {
+			fmt.Fprintf(w, "case model.%s_%s:\n", t.Name, fl.GoName)
+			var v string
+			switch {
+			case fl.GoType == "struct{}":
+				v = "&pb.Null{}"
+			case g.shape(fl, true) == shapeWrapped:
+				v = "&pb." + g.listWrapper(fl.GoType) + "{Items: " + g.toExpr(fl.GoType, x) + "}"
+			case fl.Rep == RepPointer:
+				v = "to" + fl.GoType + "(" + x + ")"
+			default:
+				v = g.toExpr(fl.GoType, x)
+			}
+			fmt.Fprintf(w, "p.Kind = &pb.%s_%s{%s: %s}\n", t.Name, gn, gn, v)
+			continue
+		}
+		p := "p." + gn
+		switch g.shape(fl, false) {
+		case shapeWrapped:
+			fmt.Fprintf(w, "if %s != nil {\n%s = &pb.%s{Items: %s}\n}\n", x, p, g.listWrapper(fl.GoType), g.toExpr(fl.GoType, x))
+		case shapeRepeated:
+			fmt.Fprintf(w, "%s = %s\n", p, g.toExpr(fl.GoType, x))
+		case shapeOptional:
+			if fl.Rep == RepNil {
+				fmt.Fprintf(w, "if %s != nil {\n%s = []byte(%s)\n}\n", x, p, x)
+			} else {
+				fmt.Fprintf(w, "if %s.Present {\nv := %s\n%s = &v\n}\n", x, g.toExpr(fl.GoType, x+".Value"), p)
+			}
+		default:
+			switch fl.Rep {
+			case RepFlag:
+				fmt.Fprintf(w, "%s = %s\n", p, x)
+			case RepPointer:
+				fmt.Fprintf(w, "%s = to%s(%s)\n", p, fl.GoType, x)
+			case RepOpt: // a message-typed optional (BitString, OID)
+				fmt.Fprintf(w, "if %s.Present {\n%s = %s\n}\n", x, p, g.toExpr(fl.GoType, x+".Value"))
+			default:
+				fmt.Fprintf(w, "%s = %s\n", p, g.toExpr(fl.GoType, x))
+			}
+		}
+	}
+	if choice {
+		w.WriteString("}\n")
+	}
+	w.WriteString("return p\n}\n\n")
+
+	fmt.Fprintf(w, "func from%s(p *pb.%s, m *model.%s) {\nif p == nil {\nreturn\n}\n", t.Name, t.Name, t.Name)
+	if choice {
+		k := "_"
+		for _, fl := range t.Fields {
+			if fl.GoType != "struct{}" {
+				k = "k"
+			}
+		}
+		if k == "_" {
+			w.WriteString("switch p.Kind.(type) {\n")
+		} else {
+			w.WriteString("switch k := p.Kind.(type) {\n")
+		}
+	}
+	for _, fl := range t.Fields {
+		gn := goCamel(snake(fl.Name))
+		x := "m." + fl.GoName
+		if choice {
+			fmt.Fprintf(w, "case *pb.%s_%s:\nm.Kind = model.%s_%s\n", t.Name, gn, t.Name, fl.GoName)
+			pv := "k." + gn
+			switch {
+			case fl.GoType == "struct{}":
+			case g.shape(fl, true) == shapeWrapped:
+				fmt.Fprintf(w, "%s = from%s(%s.GetItems())\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+			case fl.Rep == RepPointer:
+				fmt.Fprintf(w, "%s = new(%s)\nfrom%s(%s, %s)\n", x, g.modelType(fl.GoType), fl.GoType, pv, x)
+			default:
+				fmt.Fprintf(w, "%s\n", g.fromStmt(fl.GoType, pv, x))
+			}
+			continue
+		}
+		pv := "p." + gn
+		switch g.shape(fl, false) {
+		case shapeWrapped:
+			fmt.Fprintf(w, "if %s != nil {\n%s = from%s(%s.Items)\nif %s == nil {\n%s = %s{}\n}\n}\n", pv, x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+		case shapeRepeated:
+			// A mandatory list is never absent: empty, as a decoder gives it.
+			fmt.Fprintf(w, "%s = from%s(%s)\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+		case shapeOptional:
+			if fl.Rep == RepNil {
+				fmt.Fprintf(w, "if %s != nil {\n%s = model.Octets(%s)\n}\n", pv, x, pv)
+			} else {
+				val := "*" + pv
+				if g.isEnum(fl.GoType) {
+					val = "model." + fl.GoType + "(" + val + ")"
+				}
+				fmt.Fprintf(w, "if %s != nil {\n%s = model.Some(%s)\n}\n", pv, x, val)
+			}
+		default:
+			switch fl.Rep {
+			case RepFlag:
+				fmt.Fprintf(w, "%s = %s\n", x, pv)
+			case RepPointer:
+				fmt.Fprintf(w, "if %s != nil {\n%s = new(%s)\nfrom%s(%s, %s)\n}\n", pv, x, g.modelType(fl.GoType), fl.GoType, pv, x)
+			case RepOpt:
+				fmt.Fprintf(w, "if %s != nil {\n%s.Present = true\n%s\n}\n", pv, x, g.fromStmt(fl.GoType, pv, x+".Value"))
+			default:
+				fmt.Fprintf(w, "%s\n", g.fromStmt(fl.GoType, pv, x))
+			}
+		}
+	}
+	if choice {
+		w.WriteString("}\n")
+	}
+	w.WriteString("}\n\n")
+}
