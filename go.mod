@@ -3,6 +3,7 @@ module megaco
 go 1.26.8
 
 require (
+	github.com/klauspost/compress v1.20.3
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )

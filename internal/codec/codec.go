@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
 	"megaco/internal/model"
 )
@@ -62,11 +63,20 @@ var available = map[string]factory{
 	"per": func(o Options) Codec {
 		return per.Codec{Options: per.Options{Version: o.Version, Limits: per.Limits(o.Limits)}}
 	},
+	"native":      nativeCodec(native.None),
+	"native-zstd": nativeCodec(native.Zstd),
+	"native-s2":   nativeCodec(native.S2),
+}
+
+func nativeCodec(c native.Compression) factory {
+	return func(o Options) Codec {
+		return native.Codec{Options: native.Options{Compression: c, Version: o.Version, MaxSize: o.Limits.MaxSize}}
+	}
 }
 
 // planned are codecs the tool will have, but does not yet: asking for
 // one is an error that says so rather than a silent fallback.
-var planned = []string{"pretty", "compact", "native", "native+zstd", "native+s2"}
+var planned = []string{"pretty", "compact"}
 
 // Names lists the codecs that work now.
 func Names() []string {
