@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"megaco/internal/codec"
+	"megaco/internal/mapping/termid"
 )
 
 var errUsage = errors.New("usage")
@@ -20,15 +21,17 @@ type codecFlags struct {
 	version int
 	profile string
 	maxSize int
+	layout  string
 }
 
 func newCodecFlags(name string, stderr io.Writer) *codecFlags {
 	f := &codecFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
 	f.fs.SetOutput(stderr)
-	f.fs.StringVar(&f.from, "from", "ber", "input codec")
+	f.fs.StringVar(&f.from, "from", "auto", "input codec, or auto to detect it")
 	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
 	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
 	f.fs.IntVar(&f.maxSize, "max-size", codec.DefaultLimits.MaxSize, "largest input accepted, in bytes")
+	f.fs.StringVar(&f.layout, "termid-layout", "8,8,8", "termination ID level layout (bits per level) for text<->binary")
 	return f
 }
 
@@ -61,9 +64,13 @@ func (f *codecFlags) options() (codec.Options, error) {
 	if err != nil {
 		return codec.Options{}, err
 	}
+	layout, err := termid.ParseLayout(f.layout)
+	if err != nil {
+		return codec.Options{}, err
+	}
 	lim := codec.DefaultLimits
 	lim.MaxSize = f.maxSize
-	return codec.Options{Version: f.version, Profile: p, Limits: lim}, nil
+	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout}, nil
 }
 
 // readInput reads the whole input, refusing more than max bytes so that a
@@ -99,32 +106,24 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, err := codec.Lookup(f.from, opts)
-	if err != nil {
-		return err
-	}
-	out, err := codec.Lookup(*to, opts)
-	if err != nil {
+	if _, err := codec.Lookup(*to, opts); err != nil {
 		return err
 	}
 	data, err := readInput(file, stdin, f.maxSize)
 	if err != nil {
 		return err
 	}
-	m, err := in.Decode(data)
+	out, _, err := codec.Transcode(nil, data, f.from, *to, opts)
 	if err != nil {
 		return err
 	}
-	enc, err := out.Append(nil, m)
-	if err != nil {
-		return err
-	}
-	_, err = stdout.Write(enc)
+	_, err = stdout.Write(out)
 	return err
 }
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("decode", stderr)
+	form := f.fs.String("form", "", "print the message in text or binary form (default: the input codec's)")
 	file, err := f.parse(args)
 	if err != nil {
 		return err
@@ -133,15 +132,32 @@ func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, err := codec.Lookup(f.from, opts)
-	if err != nil {
-		return err
+	if f.from != "auto" {
+		if _, err := codec.Lookup(f.from, opts); err != nil {
+			return err
+		}
 	}
 	data, err := readInput(file, stdin, f.maxSize)
 	if err != nil {
 		return err
 	}
-	m, err := in.Decode(data)
+	from := f.from
+	if from == "auto" {
+		if from, err = codec.Detect(data); err != nil {
+			return err
+		}
+	}
+	want := codec.FormOf(from)
+	switch *form {
+	case "":
+	case "text":
+		want = codec.Text
+	case "binary":
+		want = codec.Binary
+	default:
+		return fmt.Errorf("unknown form %q (want text or binary)", *form)
+	}
+	m, _, err := codec.DecodeAs(data, from, want, opts)
 	if err != nil {
 		return err
 	}

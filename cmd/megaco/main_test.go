@@ -87,7 +87,8 @@ func TestBadInput(t *testing.T) {
 		want  string
 	}{
 		{[]string{"decode"}, golden[:40], 1, "ber: offset 0: length"},
-		{[]string{"decode"}, []byte("MEGACO/1 [1.2.3.4]"), 1, "ber: offset "},
+		{[]string{"decode", "--from", "ber"}, []byte("MEGACO/1 [1.2.3.4]"), 1, "ber: offset "},
+		{[]string{"decode"}, []byte{0x05, 0x05}, 1, "cannot tell the encoding"},
 		{[]string{"transcode", "--to", "pretty"}, golden, 1, "codec pretty is not implemented yet"},
 		{[]string{"decode", "--from", "per"}, golden, 1, "per: "},
 		{[]string{"transcode", "--to", "xml"}, golden, 1, `unknown codec "xml"`},

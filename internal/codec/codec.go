@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"megaco/internal/mapping/termid"
+
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
@@ -48,6 +50,9 @@ type Options struct {
 	Version int     // 0: from the message; 1..3 forces that schema
 	Profile Profile // text <-> binary mapping; "" means ProfileOTP
 	Limits  Limits
+	// Layout is the termination ID level layout for text <-> binary
+	// (nil: OTP's [8,8,8]).
+	Layout termid.Layout
 }
 
 // Limits bound every decoder's work and memory, whatever the input.

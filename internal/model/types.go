@@ -102,29 +102,47 @@ func (b BitString) String() string {
 // MarshalJSON writes the bits as a string of 0 and 1 in wire order.
 func (b BitString) MarshalJSON() ([]byte, error) { return []byte(strconv.Quote(b.String())), nil }
 
-// Octets is an OCTET STRING. It prints as hex in JSON, which is how
-// engineers read binary names and IDs.
+// Octets is an OCTET STRING. In JSON it is a plain string when every octet
+// is printable ASCII (names and values of the text form: "al/on") and hex
+// with a 0x prefix otherwise (binary IDs: "0x00090005"), so both forms of
+// a message read naturally.
 type Octets []byte
 
-// MarshalJSON writes the octets as a hex string.
+func printable(o []byte) bool {
+	for _, c := range o {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return len(o) > 0
+}
+
+// MarshalJSON writes the octets as text or as 0x-prefixed hex.
 func (o Octets) MarshalJSON() ([]byte, error) {
-	out := make([]byte, 0, 2*len(o)+2)
-	out = append(out, '"')
+	if printable(o) && !(len(o) > 1 && o[0] == '0' && o[1] == 'x') {
+		return json.Marshal(string(o))
+	}
+	out := make([]byte, 0, 2*len(o)+4)
+	out = append(out, '"', '0', 'x')
 	out = hex.AppendEncode(out, o)
 	return append(out, '"'), nil
 }
 
-// UnmarshalJSON reads a hex string.
+// UnmarshalJSON reads what MarshalJSON writes.
 func (o *Octets) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	v, err := hex.DecodeString(s)
-	if err != nil {
-		return err
+	if len(s) >= 2 && s[0] == '0' && s[1] == 'x' {
+		v, err := hex.DecodeString(s[2:])
+		if err != nil {
+			return err
+		}
+		*o = v
+		return nil
 	}
-	*o = v
+	*o = Octets(s)
 	return nil
 }
 

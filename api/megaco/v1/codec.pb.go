@@ -147,14 +147,71 @@ func (Profile) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{1}
 }
 
+// Form says how names, termination IDs and values are held in a structured
+// message: as the text encoding writes them ("al/on", "A4444") or as the
+// binary encodings carry them (package/item IDs, bit-packed termination IDs).
+type Form int32
+
+const (
+	// The form of the codec: text for pretty/compact, binary for the others.
+	Form_FORM_UNSPECIFIED Form = 0
+	Form_FORM_BINARY      Form = 1
+	Form_FORM_TEXT        Form = 2
+)
+
+// Enum value maps for Form.
+var (
+	Form_name = map[int32]string{
+		0: "FORM_UNSPECIFIED",
+		1: "FORM_BINARY",
+		2: "FORM_TEXT",
+	}
+	Form_value = map[string]int32{
+		"FORM_UNSPECIFIED": 0,
+		"FORM_BINARY":      1,
+		"FORM_TEXT":        2,
+	}
+)
+
+func (x Form) Enum() *Form {
+	p := new(Form)
+	*p = x
+	return p
+}
+
+func (x Form) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Form) Descriptor() protoreflect.EnumDescriptor {
+	return file_megaco_v1_codec_proto_enumTypes[2].Descriptor()
+}
+
+func (Form) Type() protoreflect.EnumType {
+	return &file_megaco_v1_codec_proto_enumTypes[2]
+}
+
+func (x Form) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Form.Descriptor instead.
+func (Form) EnumDescriptor() ([]byte, []int) {
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{2}
+}
+
 // Options apply to any request.
 type Options struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Protocol version 1, 2 or 3; 0 reads it from the message.
-	Version       uint32  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
-	Profile       Profile `protobuf:"varint,2,opt,name=profile,proto3,enum=megaco.v1.Profile" json:"profile,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Version uint32  `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	Profile Profile `protobuf:"varint,2,opt,name=profile,proto3,enum=megaco.v1.Profile" json:"profile,omitempty"`
+	// Encode: the form of the given message. Decode: the form wanted.
+	Form Form `protobuf:"varint,3,opt,name=form,proto3,enum=megaco.v1.Form" json:"form,omitempty"`
+	// Termination ID level layout for text <-> binary, e.g. "8,8,8" (default).
+	TerminationIdLayout string `protobuf:"bytes,4,opt,name=termination_id_layout,json=terminationIdLayout,proto3" json:"termination_id_layout,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -199,6 +256,20 @@ func (x *Options) GetProfile() Profile {
 		return x.Profile
 	}
 	return Profile_PROFILE_UNSPECIFIED
+}
+
+func (x *Options) GetForm() Form {
+	if x != nil {
+		return x.Form
+	}
+	return Form_FORM_UNSPECIFIED
+}
+
+func (x *Options) GetTerminationIdLayout() string {
+	if x != nil {
+		return x.TerminationIdLayout
+	}
+	return ""
 }
 
 type TranscodeRequest struct {
@@ -401,10 +472,12 @@ func (x *DecodeRequest) GetOptions() *Options {
 }
 
 type DecodeResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Message       *MegacoMessage         `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
-	Codec         Codec                  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
-	Version       uint32                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message *MegacoMessage         `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// The input encoding, as given or as detected.
+	Codec         Codec  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
+	Version       uint32 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	Form          Form   `protobuf:"varint,4,opt,name=form,proto3,enum=megaco.v1.Form" json:"form,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -458,6 +531,13 @@ func (x *DecodeResponse) GetVersion() uint32 {
 		return x.Version
 	}
 	return 0
+}
+
+func (x *DecodeResponse) GetForm() Form {
+	if x != nil {
+		return x.Form
+	}
+	return Form_FORM_UNSPECIFIED
 }
 
 type EncodeRequest struct {
@@ -648,10 +728,12 @@ var File_megaco_v1_codec_proto protoreflect.FileDescriptor
 
 const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\n" +
-	"\x15megaco/v1/codec.proto\x12\tmegaco.v1\x1a\x17megaco/v1/message.proto\"Q\n" +
+	"\x15megaco/v1/codec.proto\x12\tmegaco.v1\x1a\x17megaco/v1/message.proto\"\xaa\x01\n" +
 	"\aOptions\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\rR\aversion\x12,\n" +
-	"\aprofile\x18\x02 \x01(\x0e2\x12.megaco.v1.ProfileR\aprofile\"\x9c\x01\n" +
+	"\aprofile\x18\x02 \x01(\x0e2\x12.megaco.v1.ProfileR\aprofile\x12#\n" +
+	"\x04form\x18\x03 \x01(\x0e2\x0f.megaco.v1.FormR\x04form\x122\n" +
+	"\x15termination_id_layout\x18\x04 \x01(\tR\x13terminationIdLayout\"\x9c\x01\n" +
 	"\x10TranscodeRequest\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12$\n" +
 	"\x04from\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x04from\x12 \n" +
@@ -665,11 +747,12 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\rDecodeRequest\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12,\n" +
-	"\aoptions\x18\x03 \x01(\v2\x12.megaco.v1.OptionsR\aoptions\"\x86\x01\n" +
+	"\aoptions\x18\x03 \x01(\v2\x12.megaco.v1.OptionsR\aoptions\"\xab\x01\n" +
 	"\x0eDecodeResponse\x122\n" +
 	"\amessage\x18\x01 \x01(\v2\x18.megaco.v1.MegacoMessageR\amessage\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12\x18\n" +
-	"\aversion\x18\x03 \x01(\rR\aversion\"\x99\x01\n" +
+	"\aversion\x18\x03 \x01(\rR\aversion\x12#\n" +
+	"\x04form\x18\x04 \x01(\x0e2\x0f.megaco.v1.FormR\x04form\"\x99\x01\n" +
 	"\rEncodeRequest\x122\n" +
 	"\amessage\x18\x01 \x01(\v2\x18.megaco.v1.MegacoMessageR\amessage\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12,\n" +
@@ -694,7 +777,11 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\aProfile\x12\x17\n" +
 	"\x13PROFILE_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vPROFILE_OTP\x10\x01\x12\x0f\n" +
-	"\vPROFILE_RFC\x10\x022\xa6\x02\n" +
+	"\vPROFILE_RFC\x10\x02*<\n" +
+	"\x04Form\x12\x14\n" +
+	"\x10FORM_UNSPECIFIED\x10\x00\x12\x0f\n" +
+	"\vFORM_BINARY\x10\x01\x12\r\n" +
+	"\tFORM_TEXT\x10\x022\xa6\x02\n" +
 	"\fCodecService\x12F\n" +
 	"\tTranscode\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse\x12P\n" +
 	"\x0fTranscodeStream\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse(\x010\x01\x12=\n" +
@@ -713,48 +800,51 @@ func file_megaco_v1_codec_proto_rawDescGZIP() []byte {
 	return file_megaco_v1_codec_proto_rawDescData
 }
 
-var file_megaco_v1_codec_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_megaco_v1_codec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
 var file_megaco_v1_codec_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_megaco_v1_codec_proto_goTypes = []any{
 	(Codec)(0),                // 0: megaco.v1.Codec
 	(Profile)(0),              // 1: megaco.v1.Profile
-	(*Options)(nil),           // 2: megaco.v1.Options
-	(*TranscodeRequest)(nil),  // 3: megaco.v1.TranscodeRequest
-	(*TranscodeResponse)(nil), // 4: megaco.v1.TranscodeResponse
-	(*DecodeRequest)(nil),     // 5: megaco.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 6: megaco.v1.DecodeResponse
-	(*EncodeRequest)(nil),     // 7: megaco.v1.EncodeRequest
-	(*EncodeResponse)(nil),    // 8: megaco.v1.EncodeResponse
-	(*Error)(nil),             // 9: megaco.v1.Error
-	(*MegacoMessage)(nil),     // 10: megaco.v1.MegacoMessage
+	(Form)(0),                 // 2: megaco.v1.Form
+	(*Options)(nil),           // 3: megaco.v1.Options
+	(*TranscodeRequest)(nil),  // 4: megaco.v1.TranscodeRequest
+	(*TranscodeResponse)(nil), // 5: megaco.v1.TranscodeResponse
+	(*DecodeRequest)(nil),     // 6: megaco.v1.DecodeRequest
+	(*DecodeResponse)(nil),    // 7: megaco.v1.DecodeResponse
+	(*EncodeRequest)(nil),     // 8: megaco.v1.EncodeRequest
+	(*EncodeResponse)(nil),    // 9: megaco.v1.EncodeResponse
+	(*Error)(nil),             // 10: megaco.v1.Error
+	(*MegacoMessage)(nil),     // 11: megaco.v1.MegacoMessage
 }
 var file_megaco_v1_codec_proto_depIdxs = []int32{
 	1,  // 0: megaco.v1.Options.profile:type_name -> megaco.v1.Profile
-	0,  // 1: megaco.v1.TranscodeRequest.from:type_name -> megaco.v1.Codec
-	0,  // 2: megaco.v1.TranscodeRequest.to:type_name -> megaco.v1.Codec
-	2,  // 3: megaco.v1.TranscodeRequest.options:type_name -> megaco.v1.Options
-	0,  // 4: megaco.v1.TranscodeResponse.from:type_name -> megaco.v1.Codec
-	9,  // 5: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
-	0,  // 6: megaco.v1.DecodeRequest.codec:type_name -> megaco.v1.Codec
-	2,  // 7: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
-	10, // 8: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 9: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
-	10, // 10: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 11: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
-	2,  // 12: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
-	3,  // 13: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
-	3,  // 14: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeRequest
-	5,  // 15: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
-	7,  // 16: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
-	4,  // 17: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
-	4,  // 18: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeResponse
-	6,  // 19: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
-	8,  // 20: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
-	17, // [17:21] is the sub-list for method output_type
-	13, // [13:17] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	2,  // 1: megaco.v1.Options.form:type_name -> megaco.v1.Form
+	0,  // 2: megaco.v1.TranscodeRequest.from:type_name -> megaco.v1.Codec
+	0,  // 3: megaco.v1.TranscodeRequest.to:type_name -> megaco.v1.Codec
+	3,  // 4: megaco.v1.TranscodeRequest.options:type_name -> megaco.v1.Options
+	0,  // 5: megaco.v1.TranscodeResponse.from:type_name -> megaco.v1.Codec
+	10, // 6: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
+	0,  // 7: megaco.v1.DecodeRequest.codec:type_name -> megaco.v1.Codec
+	3,  // 8: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
+	11, // 9: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 10: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
+	2,  // 11: megaco.v1.DecodeResponse.form:type_name -> megaco.v1.Form
+	11, // 12: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 13: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
+	3,  // 14: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
+	4,  // 15: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
+	4,  // 16: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeRequest
+	6,  // 17: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
+	8,  // 18: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
+	5,  // 19: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
+	5,  // 20: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeResponse
+	7,  // 21: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
+	9,  // 22: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
+	19, // [19:23] is the sub-list for method output_type
+	15, // [15:19] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_megaco_v1_codec_proto_init() }
@@ -768,7 +858,7 @@ func file_megaco_v1_codec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_megaco_v1_codec_proto_rawDesc), len(file_megaco_v1_codec_proto_rawDesc)),
-			NumEnums:      2,
+			NumEnums:      3,
 			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,

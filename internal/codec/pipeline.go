@@ -1,0 +1,206 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"megaco/internal/codec/ber"
+	"megaco/internal/codec/native"
+	"megaco/internal/codec/per"
+	"megaco/internal/mapping"
+	"megaco/internal/mapping/pkgs"
+	"megaco/internal/model"
+)
+
+// Form is how a decoded message holds names, termination IDs and values:
+// as the text encoding writes them, or as the binary encodings carry them.
+type Form int
+
+const (
+	Binary Form = iota
+	Text
+)
+
+func (f Form) String() string {
+	if f == Text {
+		return "text"
+	}
+	return "binary"
+}
+
+// textCodecs are the codecs whose messages are in text form.
+var textCodecs = map[string]bool{"pretty": true, "compact": true}
+
+// FormOf is the form of the messages a codec decodes to and encodes from.
+func FormOf(name string) Form {
+	if textCodecs[name] {
+		return Text
+	}
+	return Binary
+}
+
+// Convert brings m (in form from) into form to, in place.
+func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
+	if from == to {
+		return nil
+	}
+	cfg := &mapping.Config{Layout: opts.Layout}
+	if opts.Profile == ProfileRFC {
+		cfg.Profile = pkgs.RFC
+	}
+	v := opts.Version
+	if v == 0 {
+		v = int(m.Mess.Version)
+	}
+	if to == Binary {
+		return mapping.ToBinary(m, v, cfg)
+	}
+	return mapping.ToText(m, v, cfg)
+}
+
+// Result describes a transcoding.
+type Result struct {
+	From    string // the input codec, as given or detected
+	Version int
+}
+
+// Transcode decodes data with codec from ("" or "auto": detect it) and
+// appends its encoding with codec to to out, converting between text and
+// binary form when the two codecs differ.
+func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result, error) {
+	var res Result
+	m, from, err := DecodeAs(data, from, FormOf(to), opts)
+	res.From = from
+	if err != nil {
+		return out, res, err
+	}
+	res.Version = int(m.Mess.Version)
+	enc, err := Lookup(to, opts)
+	if err != nil {
+		return out, res, err
+	}
+	out, err = enc.Append(out, m)
+	return out, res, err
+}
+
+// DecodeAs decodes data with codec from ("" or "auto": detect it) and
+// returns the message in form want, with the codec used.
+func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoMessage, string, error) {
+	if from == "" || from == "auto" {
+		var err error
+		if from, err = Detect(data); err != nil {
+			return nil, "", err
+		}
+	}
+	dec, err := Lookup(from, opts)
+	if err != nil {
+		return nil, from, err
+	}
+	m, err := dec.Decode(data)
+	if err != nil {
+		return nil, from, err
+	}
+	if err := Convert(m, FormOf(from), want, opts); err != nil {
+		return nil, from, err
+	}
+	return m, from, nil
+}
+
+// ErrUndetected is returned when no codec recognizes the input.
+var ErrUndetected = errors.New("cannot tell the encoding of the input: not Megaco text, BER, PER or native")
+
+// Detect tells the encoding of a message from its bytes:
+//   - text starts (after white space and comments) with "MEGACO/" or "!/"
+//     (pretty and compact are one grammar; reported as "compact" when the
+//     header is the short form);
+//   - a zstd frame starts with its magic number;
+//   - BER starts with a SEQUENCE tag (0x30);
+//   - native and S2 are recognized by decoding them;
+//   - anything else is tried as PER, which has no signature at all.
+func Detect(data []byte) (string, error) {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	for len(t) > 0 && t[0] == ';' { // comments before the header
+		if i := bytes.IndexAny(t, "\r\n"); i >= 0 {
+			t = bytes.TrimLeft(t[i:], " \t\r\n")
+		} else {
+			t = nil
+		}
+	}
+	switch {
+	case len(t) >= 7 && bytes.EqualFold(t[:7], []byte("MEGACO/")):
+		return "pretty", nil
+	case len(t) >= 2 && t[0] == '!' && t[1] == '/':
+		return "compact", nil
+	case len(data) >= 4 && bytes.Equal(data[:4], []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return "native-zstd", nil
+	}
+	if looksBER(data) {
+		return "ber", nil
+	}
+	if _, err := (native.Codec{}).Decode(data); err == nil {
+		return "native", nil
+	}
+	if _, err := (native.Codec{Options: native.Options{Compression: native.S2}}).Decode(data); err == nil {
+		return "native-s2", nil
+	}
+	if v, err := per.PeekVersion(data); err == nil && v >= 1 && v <= 3 {
+		return "per", nil
+	}
+	return "", ErrUndetected
+}
+
+// looksBER: a MegacoMessage in BER is a SEQUENCE, first octet 0x30. No
+// PER message can start so (its first bits would say version 96 or more),
+// nor can text, native or zstd; a truncated or damaged BER message still
+// goes to the BER decoder, which says precisely what is wrong.
+func looksBER(data []byte) bool {
+	return len(data) > 0 && data[0] == 0x30
+}
+
+// Location is what an error says about where the input was wrong.
+type Location struct {
+	Codec    string // "ber", "per", "text", "native", "mapping"
+	Field    string // the field path, if known
+	Position string // "offset 37", "bit 75", "3:17"
+}
+
+// Locate extracts the location from an error of any codec.
+func Locate(err error) (Location, bool) {
+	var be *ber.Error
+	if errors.As(err, &be) {
+		pos := "encode"
+		if be.Offset >= 0 {
+			pos = "offset " + strconv.Itoa(be.Offset)
+		}
+		return Location{"ber", be.Path(), pos}, true
+	}
+	var pe *per.Error
+	if errors.As(err, &pe) {
+		pos := "encode"
+		if pe.BitOffset >= 0 {
+			pos = "bit " + strconv.Itoa(pe.BitOffset)
+		}
+		return Location{"per", pe.Path, pos}, true
+	}
+	var me *mapping.Error
+	if errors.As(err, &me) {
+		return Location{"mapping", me.Path, ""}, true
+	}
+	var ne *native.Error
+	if errors.As(err, &ne) {
+		return Location{"native", "", ne.Op}, true
+	}
+	var le interface{ Location() (codec, field, position string) }
+	if errors.As(err, &le) {
+		c, f, p := le.Location()
+		return Location{c, f, p}, true
+	}
+	return Location{}, false
+}
+
+// Describe renders a location for logs.
+func (l Location) String() string {
+	return fmt.Sprintf("%s %s %s", l.Codec, l.Field, l.Position)
+}
