@@ -192,7 +192,9 @@ func Locate(err error) (Location, bool) {
 	if errors.As(err, &ne) {
 		return Location{"native", "", ne.Op}, true
 	}
-	var le interface{ Location() (codec, field, position string) }
+	var le interface {
+		Location() (codec, field, position string)
+	}
 	if errors.As(err, &le) {
 		c, f, p := le.Location()
 		return Location{c, f, p}, true
