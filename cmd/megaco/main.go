@@ -3,6 +3,7 @@
 //
 //	megaco transcode --from ber --to ber [--version N] [--profile otp|rfc] [FILE|-]
 //	megaco decode --from ber [--version N] [FILE|-]
+//	megaco serve [--grpc-addr :9090] [--http-addr :8080] ...
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 const usage = `usage: megaco <command> [flags] [FILE|-]
 
 commands:
+  serve      run the codec service (gRPC and HTTP)
   transcode  read a message in one encoding, write it in another (to stdout)
   decode     read a message and print it as JSON
 
@@ -35,6 +37,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = transcode(args[1:], stdin, stdout, stderr)
 	case "decode":
 		err = decode(args[1:], stdin, stdout, stderr)
+	case "serve":
+		err = serve(args[1:], stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"megaco/internal/codec"
+	"megaco/internal/mapping/termid"
+	"megaco/internal/server"
+)
+
+// env returns the environment variable's value, or def.
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func serve(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	def := server.DefaultConfig()
+	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":9090"), "gRPC listen address (MEGACO_GRPC_ADDR)")
+	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz (MEGACO_HTTP_ADDR)")
+	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", strconv.Itoa(def.MaxMessageSize)), "largest message accepted, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
+	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
+	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
+	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
+	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
+	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	cfg := def
+	var err error
+	if cfg.MaxMessageSize, err = strconv.Atoi(*maxSize); err != nil || cfg.MaxMessageSize <= 0 {
+		return fmt.Errorf("serve: bad max message size %q", *maxSize)
+	}
+	if cfg.Profile, err = codec.ParseProfile(*profile); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.Layout, err = termid.ParseLayout(*layout); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	drainTimeout, err := time.ParseDuration(*drain)
+	if err != nil {
+		return fmt.Errorf("serve: bad drain timeout: %w", err)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("serve: bad log level %q", *logLevel)
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler
+	switch *logFormat {
+	case "text":
+		handler = slog.NewTextHandler(stderr, hopts)
+	case "json":
+		handler = slog.NewJSONHandler(stderr, hopts)
+	default:
+		return fmt.Errorf("serve: bad log format %q (text or json)", *logFormat)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	return server.Run(ctx, server.Options{
+		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
+		DrainTimeout: drainTimeout, Log: slog.New(handler),
+	})
+}

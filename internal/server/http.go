@@ -1,0 +1,169 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"megaco/internal/codec"
+)
+
+// HTTPHandler serves the curl-friendly routes:
+//
+//	POST /v1/transcode?from=CODEC&to=CODEC[&version=N][&profile=otp|rfc][&layout=8,8,8]
+//	     body: the message; response: the message in the output codec
+//	POST /v1/decode?from=CODEC[&form=text|binary]   response: the message as JSON
+//	GET  /healthz                                   "ok" while serving
+//	GET  /metrics                                   Prometheus metrics
+//
+// from may be left out (or "auto") to detect the input codec.
+func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/transcode", s.httpTranscode)
+	mux.HandleFunc("POST /v1/decode", s.httpDecode)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if healthy != nil && !healthy() {
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	if gatherer != nil {
+		mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
+	}
+	return mux
+}
+
+// readBody reads at most the configured maximum (plus one byte, to tell
+// an exact fit from an overflow).
+func (s *Service) readBody(r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, int64(s.cfg.MaxMessageSize)+1))
+	if err != nil {
+		return nil, &RequestError{"reading the body: " + err.Error()}
+	}
+	if len(data) > s.cfg.MaxMessageSize {
+		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
+		s.metrics.failed(nameOr(r.URL.Query().Get("from")), "decode", err)
+		return nil, err
+	}
+	return data, nil
+}
+
+func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
+	q := r.URL.Query()
+	var version uint64
+	if v := q.Get("version"); v != "" {
+		var err error
+		if version, err = strconv.ParseUint(v, 10, 32); err != nil {
+			return codec.Options{}, &RequestError{fmt.Sprintf("bad version %q", v)}
+		}
+	}
+	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
+}
+
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
+	opts, err := s.httpOptions(r)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	to := r.URL.Query().Get("to")
+	if to == "" {
+		writeHTTPError(w, &RequestError{"the to= parameter (output codec) is required"})
+		return
+	}
+	data, err := s.readBody(r)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	out, res, err := s.Do(data, r.URL.Query().Get("from"), to, opts)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	ct := "application/octet-stream"
+	if codec.FormOf(to) == codec.Text {
+		ct = "text/plain; charset=us-ascii"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Megaco-From", res.From)
+	w.Header().Set("Megaco-Version", strconv.Itoa(res.Version))
+	_, _ = w.Write(out)
+}
+
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
+	opts, err := s.httpOptions(r)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	data, err := s.readBody(r)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	from := r.URL.Query().Get("from")
+	if from == "" || from == "auto" {
+		if from, err = codec.Detect(data); err != nil {
+			writeHTTPError(w, err)
+			return
+		}
+	}
+	want := codec.FormOf(from)
+	switch f := r.URL.Query().Get("form"); f {
+	case "":
+	case "text":
+		want = codec.Text
+	case "binary":
+		want = codec.Binary
+	default:
+		writeHTTPError(w, &RequestError{fmt.Sprintf("unknown form %q (want text or binary)", f)})
+		return
+	}
+	m, from, err := s.decode(data, from, want, opts)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Megaco-From", from)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(map[string]any{"codec": from, "form": want.String(), "version": m.Mess.Version, "message": m})
+}
+
+// httpErrorBody is the JSON error of the HTTP routes.
+type httpErrorBody struct {
+	Error    string `json:"error"`
+	Codec    string `json:"codec,omitempty"`
+	Field    string `json:"field,omitempty"`
+	Position string `json:"position,omitempty"`
+}
+
+func writeHTTPError(w http.ResponseWriter, err error) {
+	code := http.StatusBadRequest
+	var tooLarge *TooLargeError
+	var unimpl *UnimplementedError
+	switch {
+	case errors.As(err, &tooLarge):
+		code = http.StatusRequestEntityTooLarge
+	case errors.As(err, &unimpl):
+		code = http.StatusNotImplemented
+	}
+	body := httpErrorBody{Error: err.Error()}
+	if loc, ok := codec.Locate(err); ok {
+		body.Codec, body.Field, body.Position = loc.Codec, loc.Field, loc.Position
+	} else if _, isReq := err.(*RequestError); !isReq && code == http.StatusBadRequest && !errors.Is(err, codec.ErrUndetected) {
+		code = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(body)
+}

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	pb "megaco/api/megaco/v1"
+)
+
+// Options configure a running server.
+type Options struct {
+	GRPCAddr, HTTPAddr string
+	Config             Config
+	// DrainTimeout bounds how long a shutdown waits for calls in flight.
+	DrainTimeout time.Duration
+	Log          *slog.Logger
+	// Ready, if set, is called with the bound addresses once both
+	// listeners accept connections.
+	Ready func(grpcAddr, httpAddr net.Addr)
+}
+
+// Run serves gRPC and HTTP until ctx is done, then drains: it stops
+// taking new calls, lets the ones in flight finish (up to DrainTimeout)
+// and returns.
+func Run(ctx context.Context, o Options) error {
+	log := o.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := NewMetrics(reg)
+	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
+		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
+	))
+	reg.MustRegister(grpcMetrics)
+
+	svc := New(o.Config, metrics, log)
+	panicked := recovery.WithRecoveryHandler(func(p any) error {
+		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
+		return status.Error(codes.Internal, "internal error")
+	})
+	gs := grpc.NewServer(
+		grpc.MaxRecvMsgSize(o.Config.MaxMessageSize*2+4096), // the message plus the request around it
+		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(log), recovery.UnaryServerInterceptor(panicked)),
+		grpc.ChainStreamInterceptor(grpcMetrics.StreamServerInterceptor(), recovery.StreamServerInterceptor(panicked)),
+	)
+	pb.RegisterCodecServiceServer(gs, svc)
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(gs, hs)
+	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	hs.SetServingStatus(pb.CodecService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	reflection.Register(gs)
+	grpcMetrics.InitializeMetrics(gs)
+
+	var serving atomic.Bool
+	serving.Store(true)
+	httpSrv := &http.Server{
+		Handler:           svc.HTTPHandler(reg, serving.Load),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+
+	gl, err := net.Listen("tcp", o.GRPCAddr)
+	if err != nil {
+		return fmt.Errorf("grpc listen: %w", err)
+	}
+	hl, err := net.Listen("tcp", o.HTTPAddr)
+	if err != nil {
+		gl.Close()
+		return fmt.Errorf("http listen: %w", err)
+	}
+	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
+		"max_message_size", o.Config.MaxMessageSize, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String())
+	if o.Ready != nil {
+		o.Ready(gl.Addr(), hl.Addr())
+	}
+
+	errc := make(chan error, 2)
+	go func() { errc <- gs.Serve(gl) }()
+	go func() {
+		if err := httpSrv.Serve(hl); !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+			return
+		}
+		errc <- nil
+	}()
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		gs.Stop()
+		_ = httpSrv.Close()
+		return err
+	}
+
+	log.Info("draining", "timeout", o.DrainTimeout)
+	serving.Store(false)
+	hs.Shutdown() // health checks now say NOT_SERVING
+	drain, cancel := context.WithTimeout(context.Background(), o.DrainTimeout)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		gs.GracefulStop()
+		close(done)
+	}()
+	httpErr := httpSrv.Shutdown(drain)
+	select {
+	case <-done:
+	case <-drain.Done():
+		gs.Stop()
+	}
+	log.Info("stopped")
+	return httpErr
+}
+
+// logUnary logs each call at debug level and failures at info level.
+func logUnary(log *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		start := time.Now()
+		resp, err := handler(ctx, req)
+		if err != nil {
+			log.Info("call failed", "method", info.FullMethod, "code", status.Code(err).String(), "error", err, "duration", time.Since(start))
+		} else if log.Enabled(ctx, slog.LevelDebug) {
+			log.Debug("call", "method", info.FullMethod, "duration", time.Since(start))
+		}
+		return resp, err
+	}
+}

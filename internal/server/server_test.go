@@ -1,0 +1,332 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	pb "megaco/api/megaco/v1"
+)
+
+type testServer struct {
+	grpcAddr, httpAddr string
+	conn               *grpc.ClientConn
+	client             pb.CodecServiceClient
+	cancel             context.CancelFunc
+	done               chan error
+}
+
+// start runs the real server (gRPC and HTTP on loopback) for one test.
+func start(t *testing.T, cfg Config) *testServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ts := &testServer{cancel: cancel, done: make(chan error, 1)}
+	ready := make(chan struct{})
+	go func() {
+		ts.done <- Run(ctx, Options{
+			GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", Config: cfg, DrainTimeout: 5 * time.Second,
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Ready: func(g, h net.Addr) {
+				ts.grpcAddr, ts.httpAddr = g.String(), h.String()
+				close(ready)
+			},
+		})
+	}()
+	select {
+	case <-ready:
+	case err := <-ts.done:
+		t.Fatalf("server did not start: %v", err)
+	}
+	conn, err := grpc.NewClient(ts.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.conn, ts.client = conn, pb.NewCodecServiceClient(conn)
+	t.Cleanup(func() {
+		conn.Close()
+		cancel()
+		<-ts.done
+	})
+	return ts
+}
+
+func corpusPaths(t *testing.T) []string {
+	paths, _ := filepath.Glob("../../corpus/otp-time-test/*.ber")
+	if len(paths) != 149 {
+		t.Fatalf("%d corpus files", len(paths))
+	}
+	return paths
+}
+
+func read(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestGRPCTranscodeCorpus(t *testing.T) {
+	ts := start(t, DefaultConfig())
+	ctx := context.Background()
+	ok := 0
+	for _, p := range corpusPaths(t) {
+		ber := read(t, p)
+		want := read(t, strings.TrimSuffix(p, ".ber")+".per")
+		resp, err := ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER})
+		if err != nil || !bytes.Equal(resp.Data, want) || resp.From != pb.Codec_CODEC_BER {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+			continue
+		}
+		// Decode then Encode gives the BER back.
+		dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: resp.Data, Codec: pb.Codec_CODEC_PER})
+		if err != nil {
+			t.Errorf("%s: decode: %v", filepath.Base(p), err)
+			continue
+		}
+		enc, err := ts.client.Encode(ctx, &pb.EncodeRequest{Message: dec.Message, Codec: pb.Codec_CODEC_BER})
+		if err != nil || !bytes.Equal(enc.Data, ber) {
+			t.Errorf("%s: encode: %v", filepath.Base(p), err)
+			continue
+		}
+		ok++
+	}
+	t.Logf("gRPC: BER->PER, Decode, Encode->BER byte for byte: %d/149", ok)
+}
+
+func badRequest(t *testing.T, err error) (codes.Code, *errdetails.BadRequest) {
+	t.Helper()
+	st, _ := status.FromError(err)
+	for _, d := range st.Details() {
+		if br, ok := d.(*errdetails.BadRequest); ok {
+			return st.Code(), br
+		}
+	}
+	return st.Code(), nil
+}
+
+func TestGRPCErrors(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxMessageSize = 1000
+	ts := start(t, cfg)
+	ctx := context.Background()
+	ber := read(t, "../../corpus/otp-time-test/msg03.ber")
+	bad := append([]byte(nil), ber...)
+	bad[25] = 0x7f
+	_, err := ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: bad, To: pb.Codec_CODEC_PER})
+	code, br := badRequest(t, err)
+	if code != codes.InvalidArgument || br == nil || br.FieldViolations[0].Field != "mess.messageBody" ||
+		!strings.Contains(br.FieldViolations[0].Description, "offset 24") {
+		t.Errorf("bad BER: %v %v", code, br)
+	}
+	_, err = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: make([]byte, 1001), To: pb.Codec_CODEC_BER})
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("too large: %v", err)
+	}
+	_, err = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: ber})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "output codec") {
+		t.Errorf("no output codec: %v", err)
+	}
+	_, err = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_BER, Options: &pb.Options{Version: 7}})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Errorf("version 7: %v", err)
+	}
+	_, err = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: []byte("junk"), To: pb.Codec_CODEC_BER})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "cannot tell") {
+		t.Errorf("junk: %v", err)
+	}
+	// A v3-only field encoded as v1: the encoder's schema check.
+	dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: ber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec.Message.Mess.MessageBody.GetTransactions().Items[0].GetTransactionRequest().Actions[0].ContextRequest =
+		&pb.ContextRequest{Iepscallind: new(bool)}
+	_, err = ts.client.Encode(ctx, &pb.EncodeRequest{Message: dec.Message, Codec: pb.Codec_CODEC_BER})
+	if code, br := badRequest(t, err); code != codes.InvalidArgument || br == nil || !strings.HasSuffix(br.FieldViolations[0].Field, "iepscallind") {
+		t.Errorf("v3 field in v1: %v", err)
+	}
+	// Health
+	h, err := healthpb.NewHealthClient(ts.conn).Check(ctx, &healthpb.HealthCheckRequest{Service: "megaco.v1.CodecService"})
+	if err != nil || h.Status != healthpb.HealthCheckResponse_SERVING {
+		t.Errorf("health: %v %v", h, err)
+	}
+}
+
+// TestStream: many messages on one stream, answered in order; a bad one
+// gets its error and the stream goes on.
+func TestStream(t *testing.T) {
+	ts := start(t, DefaultConfig())
+	stream, err := ts.client.TranscodeStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := corpusPaths(t)
+	var wants [][]byte
+	go func() {
+		for i, p := range paths {
+			data := read(t, p)
+			if i%10 == 5 {
+				data = data[:len(data)/2] // broken
+			}
+			_ = stream.Send(&pb.TranscodeRequest{Data: data, From: pb.Codec_CODEC_BER, To: pb.Codec_CODEC_PER})
+		}
+		_ = stream.CloseSend()
+	}()
+	for _, p := range paths {
+		wants = append(wants, read(t, strings.TrimSuffix(p, ".ber")+".per"))
+	}
+	good, failed := 0, 0
+	for i := 0; ; i++ {
+		resp, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			if i != len(paths) {
+				t.Errorf("%d responses for %d requests", i, len(paths))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 5 {
+			if resp.Error == nil || resp.Error.Code != "InvalidArgument" || resp.Error.Codec != "ber" || !strings.HasPrefix(resp.Error.Position, "offset ") {
+				t.Errorf("message %d: want an error, got %+v", i, resp.Error)
+			}
+			failed++
+			continue
+		}
+		if resp.Error != nil || !bytes.Equal(resp.Data, wants[i]) {
+			t.Errorf("message %d: %+v", i, resp.Error)
+			continue
+		}
+		good++
+	}
+	t.Logf("stream: %d transcoded in order, %d errors answered", good, failed)
+}
+
+func TestHTTP(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxMessageSize = 1000
+	ts := start(t, cfg)
+	base := "http://" + ts.httpAddr
+	ber := read(t, "../../corpus/otp-time-test/msg03.ber")
+	post := func(path string, body []byte) (*http.Response, []byte) {
+		resp, err := http.Post(base+path, "application/octet-stream", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	resp, out := post("/v1/transcode?from=ber&to=per", ber)
+	if resp.StatusCode != 200 || !bytes.Equal(out, read(t, "../../corpus/otp-time-test/msg03.per")) {
+		t.Errorf("transcode: %d %s", resp.StatusCode, out)
+	}
+	resp, out = post("/v1/decode", ber)
+	var dec struct {
+		Codec   string
+		Version int
+		Message json.RawMessage
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(out, &dec) != nil || dec.Codec != "ber" || dec.Version != 1 {
+		t.Errorf("decode: %d %s", resp.StatusCode, out)
+	}
+	bad := append([]byte(nil), ber...)
+	bad[25] = 0x7f
+	for _, c := range []struct {
+		path string
+		body []byte
+		code int
+		want string
+	}{
+		{"/v1/transcode?to=per", bad, 400, `"position":"offset 24"`},
+		{"/v1/transcode?to=per", make([]byte, 1001), 413, "exceeds the limit of 1000"},
+		{"/v1/transcode?to=xml", ber, 400, "unknown codec"},
+		{"/v1/transcode", ber, 400, "to= parameter"},
+		{"/v1/transcode?to=ber&version=9", ber, 400, "unsupported protocol version 9"},
+		{"/v1/decode?form=yaml", ber, 400, "unknown form"},
+	} {
+		resp, out := post(c.path, c.body)
+		if resp.StatusCode != c.code || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %d %s", c.path, resp.StatusCode, out)
+		}
+	}
+	r, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	for _, want := range []string{
+		`megaco_codec_duration_seconds_bucket{codec="ber",op="decode",version="1"`,
+		`megaco_message_size_bytes_bucket{codec="per",op="encode"`,
+		`megaco_codec_errors_total{codec="ber",op="decode",reason="malformed"} 1`,
+		`megaco_codec_errors_total{codec="unknown",op="decode",reason="too_large"} 1`,
+		`grpc_server_started_total`,
+	} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestDrain: cancelling the server's context (what SIGTERM does) lets a
+// stream in flight finish before Run returns.
+func TestDrain(t *testing.T) {
+	ts := start(t, DefaultConfig())
+	stream, err := ts.client.TranscodeStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ber := read(t, "../../corpus/otp-time-test/msg03.ber")
+	if err := stream.Send(&pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stream.Recv(); err != nil {
+		t.Fatal(err)
+	}
+	ts.cancel() // shutdown begins; the stream is still open
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(200 * time.Millisecond)
+		if err := stream.Send(&pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}); err != nil {
+			t.Errorf("send during drain: %v", err)
+		}
+		_ = stream.CloseSend()
+	}()
+	resp, err := stream.Recv()
+	if err != nil || resp.Error != nil {
+		t.Errorf("the call in flight was not allowed to finish: %v %v", err, resp)
+	}
+	wg.Wait()
+	select {
+	case err := <-ts.done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		ts.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Error("server did not stop after the stream ended")
+	}
+}
