@@ -9,9 +9,9 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/megaco
 
-# Until `megaco serve` exists, run shows the CLI on a corpus message.
+# The service on its embedded defaults: gRPC on :9090, HTTP on :8080.
 run: build
-	./$(BIN) decode --from ber corpus/otp-time-test/msg03.ber
+	./$(BIN) serve
 
 # Regenerate the model and codecs from the ASN.1 modules in api/asn1.
 PROTOC_GEN_GO := google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
