@@ -60,6 +60,21 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 	return mapping.ToText(m, v, cfg)
 }
 
+// Reusing is implemented by codecs that can decode into memory reused from
+// call to call; the message is valid until release is called.
+type Reusing interface {
+	DecodeReused(data []byte) (m *model.MegacoMessage, release func(), err error)
+}
+
+// decode decodes with reused memory when the codec can.
+func decode(c Codec, data []byte) (*model.MegacoMessage, func(), error) {
+	if r, ok := c.(Reusing); ok {
+		return r.DecodeReused(data)
+	}
+	m, err := c.Decode(data)
+	return m, func() {}, err
+}
+
 // Result describes a transcoding.
 type Result struct {
 	From    string // the input codec, as given or detected
@@ -71,18 +86,43 @@ type Result struct {
 // binary form when the two codecs differ.
 func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result, error) {
 	var res Result
-	m, from, err := DecodeAs(data, from, FormOf(to), opts)
-	res.From = from
-	if err != nil {
-		return out, res, err
-	}
-	res.Version = int(m.Mess.Version)
 	enc, err := Lookup(to, opts)
 	if err != nil {
 		return out, res, err
 	}
+	m, release, from, err := DecodeTransient(data, from, FormOf(to), opts)
+	res.From = from
+	if err != nil {
+		return out, res, err
+	}
+	defer release()
+	res.Version = int(m.Mess.Version)
 	out, err = enc.Append(out, m)
 	return out, res, err
+}
+
+// DecodeTransient is DecodeAs for a message that is only needed until
+// release is called (to be encoded again): it reuses decoder memory.
+func DecodeTransient(data []byte, from string, want Form, opts Options) (*model.MegacoMessage, func(), string, error) {
+	if from == "" || from == "auto" {
+		var err error
+		if from, err = Detect(data); err != nil {
+			return nil, func() {}, "", err
+		}
+	}
+	dec, err := Lookup(from, opts)
+	if err != nil {
+		return nil, func() {}, from, err
+	}
+	m, release, err := decode(dec, data)
+	if err != nil {
+		return nil, release, from, err
+	}
+	if err := Convert(m, FormOf(from), want, opts); err != nil {
+		release()
+		return nil, func() {}, from, err
+	}
+	return m, release, from, nil
 }
 
 // DecodeAs decodes data with codec from ("" or "auto": detect it) and

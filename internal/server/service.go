@@ -120,11 +120,12 @@ func (s *Service) Do(data []byte, from, to string, opts codec.Options) ([]byte, 
 	if err != nil {
 		return nil, res, err
 	}
-	m, from, err := s.decode(data, from, codec.FormOf(to), opts)
+	m, release, from, err := s.decodeWith(data, from, codec.FormOf(to), opts, true)
 	res.From = from
 	if err != nil {
 		return nil, res, err
 	}
+	defer release()
 	res.Version = int(m.Mess.Version)
 	out, err := s.encode(enc, to, m, opts)
 	return out, res, err
@@ -132,29 +133,44 @@ func (s *Service) Do(data []byte, from, to string, opts codec.Options) ([]byte, 
 
 // decode decodes data (detecting the codec when from is empty) into form want.
 func (s *Service) decode(data []byte, from string, want codec.Form, opts codec.Options) (*model.MegacoMessage, string, error) {
+	m, _, from, err := s.decodeWith(data, from, want, opts, false)
+	return m, from, err
+}
+
+// decodeWith decodes, with reused decoder memory when transient (the
+// message is then valid until release is called).
+func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts codec.Options, transient bool) (*model.MegacoMessage, func(), string, error) {
+	nop := func() {}
 	if len(data) > s.cfg.MaxMessageSize {
 		err := &TooLargeError{len(data), s.cfg.MaxMessageSize}
 		s.metrics.failed(nameOr(from), "decode", err)
-		return nil, from, err
+		return nil, nop, from, err
 	}
 	if from == "" || from == "auto" {
 		var err error
 		if from, err = codec.Detect(data); err != nil {
 			s.metrics.failed("unknown", "decode", err)
-			return nil, "", err
+			return nil, nop, "", err
 		}
 	}
 	if _, err := s.lookup(from, opts); err != nil {
-		return nil, from, err
+		return nil, nop, from, err
 	}
 	start := time.Now()
-	m, _, err := codec.DecodeAs(data, from, want, opts)
+	var m *model.MegacoMessage
+	release := nop
+	var err error
+	if transient {
+		m, release, _, err = codec.DecodeTransient(data, from, want, opts)
+	} else {
+		m, _, err = codec.DecodeAs(data, from, want, opts)
+	}
 	if err != nil {
 		s.metrics.failed(from, "decode", err)
-		return nil, from, err
+		return nil, nop, from, err
 	}
 	s.metrics.observe(from, "decode", int(m.Mess.Version), start, len(data))
-	return m, from, nil
+	return m, release, from, nil
 }
 
 func (s *Service) encode(enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options) ([]byte, error) {

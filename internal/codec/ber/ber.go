@@ -9,6 +9,8 @@
 package ber
 
 import (
+	"sync"
+
 	"megaco/internal/model"
 )
 
@@ -172,3 +174,19 @@ func itoa(n int) string {
 
 // ctxTag is the packed form of context-specific tag n.
 func ctxTag(n uint32) uint32 { return 2<<30 | n }
+
+var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
+
+// DecodeReused decodes into a pooled Decoder's memory: the message is
+// valid until release is called. Transcoding, where the message lives
+// only until it is encoded again, then allocates nothing once warm.
+func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
+	d := decoderPool.Get().(*Decoder)
+	d.Options = c.Options
+	m, err := d.Decode(data)
+	if err != nil {
+		decoderPool.Put(d)
+		return nil, func() {}, err
+	}
+	return m, func() { decoderPool.Put(d) }, nil
+}

@@ -3,6 +3,7 @@ package per
 import (
 	"fmt"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"megaco/internal/model"
@@ -251,4 +252,19 @@ func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) { return Decode
 // Append implements the codec interface.
 func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return Append(b, m, c.Options)
+}
+
+var decoderPool = sync.Pool{New: func() any { return new(MessageDecoder) }}
+
+// DecodeReused decodes into a pooled MessageDecoder's memory: the message
+// is valid until release is called.
+func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
+	d := decoderPool.Get().(*MessageDecoder)
+	d.Options = c.Options
+	m, err := d.Decode(data)
+	if err != nil {
+		decoderPool.Put(d)
+		return nil, func() {}, err
+	}
+	return m, func() { decoderPool.Put(d) }, nil
 }
