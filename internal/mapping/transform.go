@@ -51,6 +51,12 @@ type Config struct {
 	// digits of the text as 2 to 4 octets. False (OTP): the hex characters
 	// themselves are the octets, and both forms hold the same thing.
 	PackMTP bool
+	// TermIDNames provisions textual termination IDs that the layout cannot
+	// express (RFC 3525's "A4444"): name -> the ID in layout text form
+	// ("00000001/00000000/00000001"). Names match without regard to case;
+	// ToText gives the name back for the binary ID it maps to. Build it
+	// with NewTermIDNames, which checks it.
+	TermIDNames *TermIDNames
 }
 
 // Error kinds, for errors.Is. Every error of ToBinary and ToText is an
@@ -279,6 +285,9 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 			return t.fail("", nil, "termination ID is not in text form: it has %d wildcard octets", len(x.Wildcard))
 		}
 		text := string(x.Id)
+		if alias, ok := t.c.TermIDNames.binaryOf(text); ok {
+			text = alias
+		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
 			return t.fail("", err, "termination ID %q has no binary form with layout [%s]: %s", text, t.layout, termidDetail(err))
@@ -308,6 +317,9 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 	t.tmp2 = out
 	if err != nil {
 		return t.fail("", err, "termination ID {wildcard %X, id %X} has no text form with layout [%s]: %s", wild, []byte(x.Id), t.layout, termidDetail(err))
+	}
+	if name, ok := t.c.TermIDNames.nameOf(string(out)); ok {
+		out = append(out[:0], name...)
 	}
 	x.Id = t.octets(out)
 	x.Wildcard = nil
@@ -669,4 +681,58 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	}
 	*x = t.text(strings.ToUpper(hex.EncodeToString(*x)))
 	return nil
+}
+
+// TermIDNames is a provisioned table of textual termination IDs.
+type TermIDNames struct {
+	toBin  map[string]string // lower-case name -> layout text
+	toName map[string]string // layout text -> name as provisioned
+}
+
+// NewTermIDNames checks each name's binary ID against layout (nil: the
+// default) and returns the table. A name must not itself be valid layout
+// text, and two names may not share an ID.
+func NewTermIDNames(names map[string]string, layout termid.Layout) (*TermIDNames, error) {
+	if layout == nil {
+		layout = defaultLayout
+	}
+	t := &TermIDNames{toBin: map[string]string{}, toName: map[string]string{}}
+	for name, bin := range names {
+		if _, _, err := layout.Encode(name); err == nil || termid.IsRoot(name) {
+			return nil, fmt.Errorf("termination ID name %q is itself an ID of layout [%s]", name, layout)
+		}
+		wild, id, err := layout.Encode(bin)
+		if err != nil {
+			return nil, fmt.Errorf("termination ID name %q: %q: %w", name, bin, err)
+		}
+		if len(wild) != 0 {
+			return nil, fmt.Errorf("termination ID name %q: %q is a wildcard", name, bin)
+		}
+		canon, err := layout.Decode(wild, id)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := t.toName[canon]; dup {
+			return nil, fmt.Errorf("termination ID names %q and %q both map to %s", other, name, canon)
+		}
+		t.toBin[strings.ToLower(name)] = canon
+		t.toName[canon] = name
+	}
+	return t, nil
+}
+
+func (t *TermIDNames) binaryOf(name string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	b, ok := t.toBin[strings.ToLower(name)]
+	return b, ok
+}
+
+func (t *TermIDNames) nameOf(layoutText string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	n, ok := t.toName[layoutText]
+	return n, ok
 }

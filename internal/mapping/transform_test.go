@@ -813,3 +813,43 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+func TestTermIDNames(t *testing.T) {
+	names, err := NewTermIDNames(map[string]string{"A4444": "00000001/00000000/00000001", "A5555": "00000001/00000000/00000010"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{TermIDNames: names}
+	m := &model.MegacoMessage{Mess: model.Message{Version: 1, MessageBody: model.MessageMessageBody{
+		Kind: model.MessageMessageBody_Transactions,
+		Transactions: []model.Transaction{{Kind: model.Transaction_TransactionRequest, TransactionRequest: &model.TransactionRequest{
+			Actions: []model.ActionRequest{{CommandRequests: []model.CommandRequest{{Command: model.Command{
+				Kind: model.Command_ModReq, ModReq: &model.AmmRequest{TerminationID: []model.TerminationID{{Id: model.Octets("a4444")}}, Descriptors: []model.AmmDescriptor{}},
+			}}}}},
+		}}},
+	}}}
+	if err := ToBinary(m, 1, c); err != nil {
+		t.Fatal(err)
+	}
+	id := m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].CommandRequests[0].Command.ModReq.TerminationID[0]
+	if string(id.Id) != "\x01\x00\x01" {
+		t.Errorf("binary id %x", id.Id)
+	}
+	if err := ToText(m, 1, c); err != nil {
+		t.Fatal(err)
+	}
+	id = m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].CommandRequests[0].Command.ModReq.TerminationID[0]
+	if string(id.Id) != "A4444" {
+		t.Errorf("text id %q", id.Id)
+	}
+	for _, bad := range []map[string]string{
+		{"11111111/00000000/00000000": "00000001/00000000/00000001"},
+		{"X": "00000001/*"},
+		{"X": "1/2"},
+		{"X": "00000001/00000000/00000001", "Y": "00000001/00000000/00000001"},
+	} {
+		if _, err := NewTermIDNames(bad, nil); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
