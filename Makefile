@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/megaco
 
-.PHONY: all build run test generate check-generate lint bench bench-otp fuzz clean
+.PHONY: all build run test generate check-generate lint dict bench bench-otp fuzz clean
 
 all: build
 
@@ -43,6 +43,11 @@ test:
 lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+	cd api && $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0 lint
+
+# Retrain the native codec's compression dictionaries on the corpus.
+dict:
+	$(GO) run ./internal/codec/native/traindict
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/codec/...

@@ -187,21 +187,15 @@ func (f *Family) EmitProto(protoPkg, goPkg, convPkg, pbImport string) (proto, co
 		}
 		switch t.Kind {
 		case KindEnumerated:
-			fmt.Fprintf(w, "// %s is an ASN.1 ENUMERATED (same numbers).%s\nenum %s {\n", t.Name, where, t.Name)
+			// Proto's zero value means "not set"; the ASN.1 values follow,
+			// each one higher than in the module (the converters shift).
+			fmt.Fprintf(w, "// %s is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.%s\nenum %s {\n", t.Name, where, t.Name)
 			prefix := upperSnake(t.Name) + "_"
-			has0 := false
-			for _, e := range t.Enum {
-				if e.Value == 0 {
-					has0 = true
-				}
-			}
-			if !has0 {
-				fmt.Fprintf(w, "  %sUNSPECIFIED = 0;\n", prefix)
-			}
+			fmt.Fprintf(w, "  %sUNSPECIFIED = 0;\n", prefix)
 			items := append([]NamedNumber{}, t.Enum...)
 			sort.SliceStable(items, func(i, j int) bool { return items[i].Value < items[j].Value })
 			for _, e := range items {
-				fmt.Fprintf(w, "  %s%s = %d;\n", prefix, upperSnake(e.Name), e.Value)
+				fmt.Fprintf(w, "  %s%s = %d;\n", prefix, upperSnake(e.Name), e.Value+1)
 			}
 			w.WriteString("}\n\n")
 		case KindChoice:

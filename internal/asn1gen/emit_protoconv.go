@@ -80,7 +80,7 @@ func (g *protoGen) toExpr(goT, x string) string {
 	case goT == "struct{}":
 		return "&pb.Null{}"
 	case g.isEnum(goT):
-		return "pb." + goT + "(" + x + ")"
+		return "pb." + goT + "(int32(" + x + ")+1)"
 	case g.isMessage(goT):
 		return "to" + goT + "(&" + x + ")"
 	case strings.HasPrefix(goT, "[]"):
@@ -102,7 +102,7 @@ func (g *protoGen) fromStmt(goT, p, x string) string {
 	case goT == "struct{}":
 		return ""
 	case g.isEnum(goT):
-		return x + " = model." + goT + "(" + p + ")"
+		return x + " = model." + goT + "(int32(" + p + ")-1)"
 	case g.isMessage(goT):
 		return "from" + goT + "(" + p + ", &" + x + ")"
 	case strings.HasPrefix(goT, "[]"):
@@ -239,7 +239,7 @@ func (g *protoGen) convType(t *GoType, lists map[string]bool) {
 			} else {
 				val := "*" + pv
 				if g.isEnum(fl.GoType) {
-					val = "model." + fl.GoType + "(" + val + ")"
+					val = "model." + fl.GoType + "(int32(" + val + ")-1)"
 				}
 				fmt.Fprintf(w, "if %s != nil {\n%s = model.Some(%s)\n}\n", pv, x, val)
 			}

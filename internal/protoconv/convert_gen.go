@@ -759,13 +759,13 @@ func toTopologyRequest(m *model.TopologyRequest) *pb.TopologyRequest {
 	p := &pb.TopologyRequest{}
 	p.TerminationFrom = toTerminationID(&m.TerminationFrom)
 	p.TerminationTo = toTerminationID(&m.TerminationTo)
-	p.TopologyDirection = pb.TopologyRequestTopologyDirection(m.TopologyDirection)
+	p.TopologyDirection = pb.TopologyRequestTopologyDirection(int32(m.TopologyDirection) + 1)
 	if m.StreamID.Present {
 		v := m.StreamID.Value
 		p.StreamId = &v
 	}
 	if m.TopologyDirectionExtension.Present {
-		v := pb.TopologyRequestTopologyDirectionExtension(m.TopologyDirectionExtension.Value)
+		v := pb.TopologyRequestTopologyDirectionExtension(int32(m.TopologyDirectionExtension.Value) + 1)
 		p.TopologyDirectionExtension = &v
 	}
 	return p
@@ -777,12 +777,12 @@ func fromTopologyRequest(p *pb.TopologyRequest, m *model.TopologyRequest) {
 	}
 	fromTerminationID(p.TerminationFrom, &m.TerminationFrom)
 	fromTerminationID(p.TerminationTo, &m.TerminationTo)
-	m.TopologyDirection = model.TopologyRequestTopologyDirection(p.TopologyDirection)
+	m.TopologyDirection = model.TopologyRequestTopologyDirection(int32(p.TopologyDirection) - 1)
 	if p.StreamId != nil {
 		m.StreamID = model.Some(*p.StreamId)
 	}
 	if p.TopologyDirectionExtension != nil {
-		m.TopologyDirectionExtension = model.Some(model.TopologyRequestTopologyDirectionExtension(*p.TopologyDirectionExtension))
+		m.TopologyDirectionExtension = model.Some(model.TopologyRequestTopologyDirectionExtension(int32(*p.TopologyDirectionExtension) - 1))
 	}
 }
 
@@ -1299,7 +1299,7 @@ func toEventParameterExtraInfo(m *model.EventParameterExtraInfo) *pb.EventParame
 	p := &pb.EventParameterExtraInfo{}
 	switch m.Kind {
 	case model.EventParameterExtraInfo_Relation:
-		p.Kind = &pb.EventParameterExtraInfo_Relation{Relation: pb.Relation(m.Relation)}
+		p.Kind = &pb.EventParameterExtraInfo_Relation{Relation: pb.Relation(int32(m.Relation) + 1)}
 	case model.EventParameterExtraInfo_Range:
 		p.Kind = &pb.EventParameterExtraInfo_Range{Range: m.Range}
 	case model.EventParameterExtraInfo_Sublist:
@@ -1315,7 +1315,7 @@ func fromEventParameterExtraInfo(p *pb.EventParameterExtraInfo, m *model.EventPa
 	switch k := p.Kind.(type) {
 	case *pb.EventParameterExtraInfo_Relation:
 		m.Kind = model.EventParameterExtraInfo_Relation
-		m.Relation = model.Relation(k.Relation)
+		m.Relation = model.Relation(int32(k.Relation) - 1)
 	case *pb.EventParameterExtraInfo_Range:
 		m.Kind = model.EventParameterExtraInfo_Range
 		m.Range = k.Range
@@ -1536,7 +1536,7 @@ func toLocalControlDescriptor(m *model.LocalControlDescriptor) *pb.LocalControlD
 	}
 	p := &pb.LocalControlDescriptor{}
 	if m.StreamMode.Present {
-		v := pb.StreamMode(m.StreamMode.Value)
+		v := pb.StreamMode(int32(m.StreamMode.Value) + 1)
 		p.StreamMode = &v
 	}
 	if m.ReserveValue.Present {
@@ -1556,7 +1556,7 @@ func fromLocalControlDescriptor(p *pb.LocalControlDescriptor, m *model.LocalCont
 		return
 	}
 	if p.StreamMode != nil {
-		m.StreamMode = model.Some(model.StreamMode(*p.StreamMode))
+		m.StreamMode = model.Some(model.StreamMode(int32(*p.StreamMode) - 1))
 	}
 	if p.ReserveValue != nil {
 		m.ReserveValue = model.Some(*p.ReserveValue)
@@ -1603,7 +1603,7 @@ func toPropertyParmExtraInfo(m *model.PropertyParmExtraInfo) *pb.PropertyParmExt
 	p := &pb.PropertyParmExtraInfo{}
 	switch m.Kind {
 	case model.PropertyParmExtraInfo_Relation:
-		p.Kind = &pb.PropertyParmExtraInfo_Relation{Relation: pb.Relation(m.Relation)}
+		p.Kind = &pb.PropertyParmExtraInfo_Relation{Relation: pb.Relation(int32(m.Relation) + 1)}
 	case model.PropertyParmExtraInfo_Range:
 		p.Kind = &pb.PropertyParmExtraInfo_Range{Range: m.Range}
 	case model.PropertyParmExtraInfo_Sublist:
@@ -1619,7 +1619,7 @@ func fromPropertyParmExtraInfo(p *pb.PropertyParmExtraInfo, m *model.PropertyPar
 	switch k := p.Kind.(type) {
 	case *pb.PropertyParmExtraInfo_Relation:
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		m.Relation = model.Relation(k.Relation)
+		m.Relation = model.Relation(int32(k.Relation) - 1)
 	case *pb.PropertyParmExtraInfo_Range:
 		m.Kind = model.PropertyParmExtraInfo_Range
 		m.Range = k.Range
@@ -1655,11 +1655,11 @@ func toTerminationStateDescriptor(m *model.TerminationStateDescriptor) *pb.Termi
 	p := &pb.TerminationStateDescriptor{}
 	p.PropertyParms = toListPropertyParm(m.PropertyParms)
 	if m.EventBufferControl.Present {
-		v := pb.EventBufferControl(m.EventBufferControl.Value)
+		v := pb.EventBufferControl(int32(m.EventBufferControl.Value) + 1)
 		p.EventBufferControl = &v
 	}
 	if m.ServiceState.Present {
-		v := pb.ServiceState(m.ServiceState.Value)
+		v := pb.ServiceState(int32(m.ServiceState.Value) + 1)
 		p.ServiceState = &v
 	}
 	return p
@@ -1674,10 +1674,10 @@ func fromTerminationStateDescriptor(p *pb.TerminationStateDescriptor, m *model.T
 		m.PropertyParms = []model.PropertyParm{}
 	}
 	if p.EventBufferControl != nil {
-		m.EventBufferControl = model.Some(model.EventBufferControl(*p.EventBufferControl))
+		m.EventBufferControl = model.Some(model.EventBufferControl(int32(*p.EventBufferControl) - 1))
 	}
 	if p.ServiceState != nil {
-		m.ServiceState = model.Some(model.ServiceState(*p.ServiceState))
+		m.ServiceState = model.Some(model.ServiceState(int32(*p.ServiceState) - 1))
 	}
 }
 
@@ -1686,7 +1686,7 @@ func toMuxDescriptor(m *model.MuxDescriptor) *pb.MuxDescriptor {
 		return nil
 	}
 	p := &pb.MuxDescriptor{}
-	p.MuxType = pb.MuxType(m.MuxType)
+	p.MuxType = pb.MuxType(int32(m.MuxType) + 1)
 	p.TermList = toListTerminationID(m.TermList)
 	p.NonStandardData = toNonStandardData(m.NonStandardData)
 	return p
@@ -1696,7 +1696,7 @@ func fromMuxDescriptor(p *pb.MuxDescriptor, m *model.MuxDescriptor) {
 	if p == nil {
 		return
 	}
-	m.MuxType = model.MuxType(p.MuxType)
+	m.MuxType = model.MuxType(int32(p.MuxType) - 1)
 	m.TermList = fromListTerminationID(p.TermList)
 	if m.TermList == nil {
 		m.TermList = []model.TerminationID{}
@@ -2033,7 +2033,7 @@ func toSignal(m *model.Signal) *pb.Signal {
 		p.StreamId = &v
 	}
 	if m.SigType.Present {
-		v := pb.SignalType(m.SigType.Value)
+		v := pb.SignalType(int32(m.SigType.Value) + 1)
 		p.SigType = &v
 	}
 	if m.Duration.Present {
@@ -2049,7 +2049,7 @@ func toSignal(m *model.Signal) *pb.Signal {
 	}
 	p.SigParList = toListSigParameter(m.SigParList)
 	if m.Direction.Present {
-		v := pb.SignalDirection(m.Direction.Value)
+		v := pb.SignalDirection(int32(m.Direction.Value) + 1)
 		p.Direction = &v
 	}
 	if m.RequestID.Present {
@@ -2072,7 +2072,7 @@ func fromSignal(p *pb.Signal, m *model.Signal) {
 		m.StreamID = model.Some(*p.StreamId)
 	}
 	if p.SigType != nil {
-		m.SigType = model.Some(model.SignalType(*p.SigType))
+		m.SigType = model.Some(model.SignalType(int32(*p.SigType) - 1))
 	}
 	if p.Duration != nil {
 		m.Duration = model.Some(*p.Duration)
@@ -2091,7 +2091,7 @@ func fromSignal(p *pb.Signal, m *model.Signal) {
 		m.SigParList = []model.SigParameter{}
 	}
 	if p.Direction != nil {
-		m.Direction = model.Some(model.SignalDirection(*p.Direction))
+		m.Direction = model.Some(model.SignalDirection(int32(*p.Direction) - 1))
 	}
 	if p.RequestId != nil {
 		m.RequestID = model.Some(*p.RequestId)
@@ -2134,7 +2134,7 @@ func toSigParameterExtraInfo(m *model.SigParameterExtraInfo) *pb.SigParameterExt
 	p := &pb.SigParameterExtraInfo{}
 	switch m.Kind {
 	case model.SigParameterExtraInfo_Relation:
-		p.Kind = &pb.SigParameterExtraInfo_Relation{Relation: pb.Relation(m.Relation)}
+		p.Kind = &pb.SigParameterExtraInfo_Relation{Relation: pb.Relation(int32(m.Relation) + 1)}
 	case model.SigParameterExtraInfo_Range:
 		p.Kind = &pb.SigParameterExtraInfo_Range{Range: m.Range}
 	case model.SigParameterExtraInfo_Sublist:
@@ -2150,7 +2150,7 @@ func fromSigParameterExtraInfo(p *pb.SigParameterExtraInfo, m *model.SigParamete
 	switch k := p.Kind.(type) {
 	case *pb.SigParameterExtraInfo_Relation:
 		m.Kind = model.SigParameterExtraInfo_Relation
-		m.Relation = model.Relation(k.Relation)
+		m.Relation = model.Relation(int32(k.Relation) - 1)
 	case *pb.SigParameterExtraInfo_Range:
 		m.Kind = model.SigParameterExtraInfo_Range
 		m.Range = k.Range
@@ -2263,7 +2263,7 @@ func toServiceChangeParm(m *model.ServiceChangeParm) *pb.ServiceChangeParm {
 		return nil
 	}
 	p := &pb.ServiceChangeParm{}
-	p.ServiceChangeMethod = pb.ServiceChangeMethod(m.ServiceChangeMethod)
+	p.ServiceChangeMethod = pb.ServiceChangeMethod(int32(m.ServiceChangeMethod) + 1)
 	p.ServiceChangeAddress = toServiceChangeAddress(m.ServiceChangeAddress)
 	if m.ServiceChangeVersion.Present {
 		v := m.ServiceChangeVersion.Value
@@ -2287,7 +2287,7 @@ func fromServiceChangeParm(p *pb.ServiceChangeParm, m *model.ServiceChangeParm) 
 	if p == nil {
 		return
 	}
-	m.ServiceChangeMethod = model.ServiceChangeMethod(p.ServiceChangeMethod)
+	m.ServiceChangeMethod = model.ServiceChangeMethod(int32(p.ServiceChangeMethod) - 1)
 	if p.ServiceChangeAddress != nil {
 		m.ServiceChangeAddress = new(model.ServiceChangeAddress)
 		fromServiceChangeAddress(p.ServiceChangeAddress, m.ServiceChangeAddress)
@@ -2750,7 +2750,7 @@ func toIndAudLocalControlDescriptor(m *model.IndAudLocalControlDescriptor) *pb.I
 		p.PropertyParms = &pb.IndAudPropertyParmList{Items: toListIndAudPropertyParm(m.PropertyParms)}
 	}
 	if m.StreamModeSel.Present {
-		v := pb.StreamMode(m.StreamModeSel.Value)
+		v := pb.StreamMode(int32(m.StreamModeSel.Value) + 1)
 		p.StreamModeSel = &v
 	}
 	return p
@@ -2770,7 +2770,7 @@ func fromIndAudLocalControlDescriptor(p *pb.IndAudLocalControlDescriptor, m *mod
 		}
 	}
 	if p.StreamModeSel != nil {
-		m.StreamModeSel = model.Some(model.StreamMode(*p.StreamModeSel))
+		m.StreamModeSel = model.Some(model.StreamMode(int32(*p.StreamModeSel) - 1))
 	}
 }
 
@@ -2830,7 +2830,7 @@ func toIndAudTerminationStateDescriptor(m *model.IndAudTerminationStateDescripto
 	p.EventBufferControl = m.EventBufferControl
 	p.ServiceState = m.ServiceState
 	if m.ServiceStateSel.Present {
-		v := pb.ServiceState(m.ServiceStateSel.Value)
+		v := pb.ServiceState(int32(m.ServiceStateSel.Value) + 1)
 		p.ServiceStateSel = &v
 	}
 	return p
@@ -2847,7 +2847,7 @@ func fromIndAudTerminationStateDescriptor(p *pb.IndAudTerminationStateDescriptor
 	m.EventBufferControl = p.EventBufferControl
 	m.ServiceState = p.ServiceState
 	if p.ServiceStateSel != nil {
-		m.ServiceStateSel = model.Some(model.ServiceState(*p.ServiceStateSel))
+		m.ServiceStateSel = model.Some(model.ServiceState(int32(*p.ServiceStateSel) - 1))
 	}
 }
 
@@ -3417,7 +3417,7 @@ func toListModemType(l []model.ModemType) []pb.ModemType {
 	}
 	out := make([]pb.ModemType, len(l))
 	for i := range l {
-		out[i] = pb.ModemType(l[i])
+		out[i] = pb.ModemType(int32(l[i]) + 1)
 	}
 	return out
 }
@@ -3428,7 +3428,7 @@ func fromListModemType(l []pb.ModemType) []model.ModemType {
 	}
 	out := make([]model.ModemType, len(l))
 	for i := range l {
-		out[i] = model.ModemType(l[i])
+		out[i] = model.ModemType(int32(l[i]) - 1)
 	}
 	return out
 }

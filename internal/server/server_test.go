@@ -187,7 +187,7 @@ func TestStream(t *testing.T) {
 			if i%10 == 5 {
 				data = data[:len(data)/2] // broken
 			}
-			_ = stream.Send(&pb.TranscodeRequest{Data: data, From: pb.Codec_CODEC_BER, To: pb.Codec_CODEC_PER})
+			_ = stream.Send(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: data, From: pb.Codec_CODEC_BER, To: pb.Codec_CODEC_PER}})
 		}
 		_ = stream.CloseSend()
 	}()
@@ -196,7 +196,8 @@ func TestStream(t *testing.T) {
 	}
 	good, failed := 0, 0
 	for i := 0; ; i++ {
-		resp, err := stream.Recv()
+		sresp, err := stream.Recv()
+		resp := sresp.GetResponse()
 		if errors.Is(err, io.EOF) {
 			if i != len(paths) {
 				t.Errorf("%d responses for %d requests", i, len(paths))
@@ -298,7 +299,7 @@ func TestDrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	ber := read(t, "../../corpus/otp-time-test/msg03.ber")
-	if err := stream.Send(&pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}); err != nil {
+	if err := stream.Send(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := stream.Recv(); err != nil {
@@ -310,13 +311,13 @@ func TestDrain(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		time.Sleep(200 * time.Millisecond)
-		if err := stream.Send(&pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}); err != nil {
+		if err := stream.Send(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER}}); err != nil {
 			t.Errorf("send during drain: %v", err)
 		}
 		_ = stream.CloseSend()
 	}()
 	resp, err := stream.Recv()
-	if err != nil || resp.Error != nil {
+	if err != nil || resp.GetResponse().GetError() != nil {
 		t.Errorf("the call in flight was not allowed to finish: %v %v", err, resp)
 	}
 	wg.Wait()

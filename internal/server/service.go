@@ -282,7 +282,7 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 		if err != nil {
 			return err
 		}
-		resp, err := s.transcodeOne(req)
+		resp, err := s.transcodeOne(req.GetRequest())
 		if err != nil {
 			st := grpcError(err)
 			loc, _ := codec.Locate(err)
@@ -291,7 +291,7 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 				Codec: loc.Codec, Field: loc.Field, Position: loc.Position,
 			}}
 		}
-		if err := stream.Send(resp); err != nil {
+		if err := stream.Send(&pb.TranscodeStreamResponse{Response: resp}); err != nil {
 			return err
 		}
 	}

@@ -110,7 +110,7 @@ func BenchmarkStream(b *testing.B) {
 			go func() {
 				for i := 0; i < per; i++ {
 					sent <- time.Now()
-					if err := stream.Send(&pb.TranscodeRequest{Data: msgs[i%len(msgs)], From: from, To: to}); err != nil {
+					if err := stream.Send(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: msgs[i%len(msgs)], From: from, To: to}}); err != nil {
 						return
 					}
 				}
@@ -122,8 +122,8 @@ func BenchmarkStream(b *testing.B) {
 				if err == io.EOF {
 					break
 				}
-				if err != nil || resp.Error != nil {
-					b.Error(err, resp.GetError())
+				if err != nil || resp.GetResponse().GetError() != nil {
+					b.Error(err, resp.GetResponse().GetError())
 					return
 				}
 				mine = append(mine, time.Since(<-sent))

@@ -411,6 +411,97 @@ func (x *TranscodeResponse) GetError() *Error {
 	return nil
 }
 
+// TranscodeStreamRequest is one message of a TranscodeStream.
+type TranscodeStreamRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Request       *TranscodeRequest      `protobuf:"bytes,1,opt,name=request,proto3" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TranscodeStreamRequest) Reset() {
+	*x = TranscodeStreamRequest{}
+	mi := &file_megaco_v1_codec_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TranscodeStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TranscodeStreamRequest) ProtoMessage() {}
+
+func (x *TranscodeStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_megaco_v1_codec_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TranscodeStreamRequest.ProtoReflect.Descriptor instead.
+func (*TranscodeStreamRequest) Descriptor() ([]byte, []int) {
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *TranscodeStreamRequest) GetRequest() *TranscodeRequest {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+// TranscodeStreamResponse answers the TranscodeStreamRequest of the same
+// position in the stream.
+type TranscodeStreamResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Response      *TranscodeResponse     `protobuf:"bytes,1,opt,name=response,proto3" json:"response,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TranscodeStreamResponse) Reset() {
+	*x = TranscodeStreamResponse{}
+	mi := &file_megaco_v1_codec_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TranscodeStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TranscodeStreamResponse) ProtoMessage() {}
+
+func (x *TranscodeStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_megaco_v1_codec_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TranscodeStreamResponse.ProtoReflect.Descriptor instead.
+func (*TranscodeStreamResponse) Descriptor() ([]byte, []int) {
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *TranscodeStreamResponse) GetResponse() *TranscodeResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
 type DecodeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Data          []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
@@ -422,7 +513,7 @@ type DecodeRequest struct {
 
 func (x *DecodeRequest) Reset() {
 	*x = DecodeRequest{}
-	mi := &file_megaco_v1_codec_proto_msgTypes[3]
+	mi := &file_megaco_v1_codec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -434,7 +525,7 @@ func (x *DecodeRequest) String() string {
 func (*DecodeRequest) ProtoMessage() {}
 
 func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_megaco_v1_codec_proto_msgTypes[3]
+	mi := &file_megaco_v1_codec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -447,7 +538,7 @@ func (x *DecodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeRequest.ProtoReflect.Descriptor instead.
 func (*DecodeRequest) Descriptor() ([]byte, []int) {
-	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{3}
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DecodeRequest) GetData() []byte {
@@ -484,7 +575,7 @@ type DecodeResponse struct {
 
 func (x *DecodeResponse) Reset() {
 	*x = DecodeResponse{}
-	mi := &file_megaco_v1_codec_proto_msgTypes[4]
+	mi := &file_megaco_v1_codec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -496,7 +587,7 @@ func (x *DecodeResponse) String() string {
 func (*DecodeResponse) ProtoMessage() {}
 
 func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_megaco_v1_codec_proto_msgTypes[4]
+	mi := &file_megaco_v1_codec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -509,7 +600,7 @@ func (x *DecodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecodeResponse.ProtoReflect.Descriptor instead.
 func (*DecodeResponse) Descriptor() ([]byte, []int) {
-	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{4}
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *DecodeResponse) GetMessage() *MegacoMessage {
@@ -551,7 +642,7 @@ type EncodeRequest struct {
 
 func (x *EncodeRequest) Reset() {
 	*x = EncodeRequest{}
-	mi := &file_megaco_v1_codec_proto_msgTypes[5]
+	mi := &file_megaco_v1_codec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -563,7 +654,7 @@ func (x *EncodeRequest) String() string {
 func (*EncodeRequest) ProtoMessage() {}
 
 func (x *EncodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_megaco_v1_codec_proto_msgTypes[5]
+	mi := &file_megaco_v1_codec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -576,7 +667,7 @@ func (x *EncodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncodeRequest.ProtoReflect.Descriptor instead.
 func (*EncodeRequest) Descriptor() ([]byte, []int) {
-	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{5}
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *EncodeRequest) GetMessage() *MegacoMessage {
@@ -609,7 +700,7 @@ type EncodeResponse struct {
 
 func (x *EncodeResponse) Reset() {
 	*x = EncodeResponse{}
-	mi := &file_megaco_v1_codec_proto_msgTypes[6]
+	mi := &file_megaco_v1_codec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -621,7 +712,7 @@ func (x *EncodeResponse) String() string {
 func (*EncodeResponse) ProtoMessage() {}
 
 func (x *EncodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_megaco_v1_codec_proto_msgTypes[6]
+	mi := &file_megaco_v1_codec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -634,7 +725,7 @@ func (x *EncodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncodeResponse.ProtoReflect.Descriptor instead.
 func (*EncodeResponse) Descriptor() ([]byte, []int) {
-	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{6}
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EncodeResponse) GetData() []byte {
@@ -661,7 +752,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_megaco_v1_codec_proto_msgTypes[7]
+	mi := &file_megaco_v1_codec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -673,7 +764,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_megaco_v1_codec_proto_msgTypes[7]
+	mi := &file_megaco_v1_codec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -686,7 +777,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{7}
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Error) GetCode() string {
@@ -743,7 +834,11 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12$\n" +
 	"\x04from\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x04from\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\rR\aversion\x12&\n" +
-	"\x05error\x18\x04 \x01(\v2\x10.megaco.v1.ErrorR\x05error\"y\n" +
+	"\x05error\x18\x04 \x01(\v2\x10.megaco.v1.ErrorR\x05error\"O\n" +
+	"\x16TranscodeStreamRequest\x125\n" +
+	"\arequest\x18\x01 \x01(\v2\x1b.megaco.v1.TranscodeRequestR\arequest\"S\n" +
+	"\x17TranscodeStreamResponse\x128\n" +
+	"\bresponse\x18\x01 \x01(\v2\x1c.megaco.v1.TranscodeResponseR\bresponse\"y\n" +
 	"\rDecodeRequest\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12,\n" +
@@ -781,10 +876,10 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\x04Form\x12\x14\n" +
 	"\x10FORM_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vFORM_BINARY\x10\x01\x12\r\n" +
-	"\tFORM_TEXT\x10\x022\xa6\x02\n" +
+	"\tFORM_TEXT\x10\x022\xb2\x02\n" +
 	"\fCodecService\x12F\n" +
-	"\tTranscode\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse\x12P\n" +
-	"\x0fTranscodeStream\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse(\x010\x01\x12=\n" +
+	"\tTranscode\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse\x12\\\n" +
+	"\x0fTranscodeStream\x12!.megaco.v1.TranscodeStreamRequest\x1a\".megaco.v1.TranscodeStreamResponse(\x010\x01\x12=\n" +
 	"\x06Decode\x12\x18.megaco.v1.DecodeRequest\x1a\x19.megaco.v1.DecodeResponse\x12=\n" +
 	"\x06Encode\x12\x18.megaco.v1.EncodeRequest\x1a\x19.megaco.v1.EncodeResponseB\x1fZ\x1dmegaco/api/megaco/v1;megacov1b\x06proto3"
 
@@ -801,20 +896,22 @@ func file_megaco_v1_codec_proto_rawDescGZIP() []byte {
 }
 
 var file_megaco_v1_codec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_megaco_v1_codec_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_megaco_v1_codec_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_megaco_v1_codec_proto_goTypes = []any{
-	(Codec)(0),                // 0: megaco.v1.Codec
-	(Profile)(0),              // 1: megaco.v1.Profile
-	(Form)(0),                 // 2: megaco.v1.Form
-	(*Options)(nil),           // 3: megaco.v1.Options
-	(*TranscodeRequest)(nil),  // 4: megaco.v1.TranscodeRequest
-	(*TranscodeResponse)(nil), // 5: megaco.v1.TranscodeResponse
-	(*DecodeRequest)(nil),     // 6: megaco.v1.DecodeRequest
-	(*DecodeResponse)(nil),    // 7: megaco.v1.DecodeResponse
-	(*EncodeRequest)(nil),     // 8: megaco.v1.EncodeRequest
-	(*EncodeResponse)(nil),    // 9: megaco.v1.EncodeResponse
-	(*Error)(nil),             // 10: megaco.v1.Error
-	(*MegacoMessage)(nil),     // 11: megaco.v1.MegacoMessage
+	(Codec)(0),                      // 0: megaco.v1.Codec
+	(Profile)(0),                    // 1: megaco.v1.Profile
+	(Form)(0),                       // 2: megaco.v1.Form
+	(*Options)(nil),                 // 3: megaco.v1.Options
+	(*TranscodeRequest)(nil),        // 4: megaco.v1.TranscodeRequest
+	(*TranscodeResponse)(nil),       // 5: megaco.v1.TranscodeResponse
+	(*TranscodeStreamRequest)(nil),  // 6: megaco.v1.TranscodeStreamRequest
+	(*TranscodeStreamResponse)(nil), // 7: megaco.v1.TranscodeStreamResponse
+	(*DecodeRequest)(nil),           // 8: megaco.v1.DecodeRequest
+	(*DecodeResponse)(nil),          // 9: megaco.v1.DecodeResponse
+	(*EncodeRequest)(nil),           // 10: megaco.v1.EncodeRequest
+	(*EncodeResponse)(nil),          // 11: megaco.v1.EncodeResponse
+	(*Error)(nil),                   // 12: megaco.v1.Error
+	(*MegacoMessage)(nil),           // 13: megaco.v1.MegacoMessage
 }
 var file_megaco_v1_codec_proto_depIdxs = []int32{
 	1,  // 0: megaco.v1.Options.profile:type_name -> megaco.v1.Profile
@@ -823,28 +920,30 @@ var file_megaco_v1_codec_proto_depIdxs = []int32{
 	0,  // 3: megaco.v1.TranscodeRequest.to:type_name -> megaco.v1.Codec
 	3,  // 4: megaco.v1.TranscodeRequest.options:type_name -> megaco.v1.Options
 	0,  // 5: megaco.v1.TranscodeResponse.from:type_name -> megaco.v1.Codec
-	10, // 6: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
-	0,  // 7: megaco.v1.DecodeRequest.codec:type_name -> megaco.v1.Codec
-	3,  // 8: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
-	11, // 9: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 10: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
-	2,  // 11: megaco.v1.DecodeResponse.form:type_name -> megaco.v1.Form
-	11, // 12: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 13: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
-	3,  // 14: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
-	4,  // 15: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
-	4,  // 16: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeRequest
-	6,  // 17: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
-	8,  // 18: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
-	5,  // 19: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
-	5,  // 20: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeResponse
-	7,  // 21: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
-	9,  // 22: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
-	19, // [19:23] is the sub-list for method output_type
-	15, // [15:19] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	12, // 6: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
+	4,  // 7: megaco.v1.TranscodeStreamRequest.request:type_name -> megaco.v1.TranscodeRequest
+	5,  // 8: megaco.v1.TranscodeStreamResponse.response:type_name -> megaco.v1.TranscodeResponse
+	0,  // 9: megaco.v1.DecodeRequest.codec:type_name -> megaco.v1.Codec
+	3,  // 10: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
+	13, // 11: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 12: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
+	2,  // 13: megaco.v1.DecodeResponse.form:type_name -> megaco.v1.Form
+	13, // 14: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 15: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
+	3,  // 16: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
+	4,  // 17: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
+	6,  // 18: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeStreamRequest
+	8,  // 19: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
+	10, // 20: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
+	5,  // 21: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
+	7,  // 22: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeStreamResponse
+	9,  // 23: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
+	11, // 24: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
+	21, // [21:25] is the sub-list for method output_type
+	17, // [17:21] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_megaco_v1_codec_proto_init() }
@@ -859,7 +958,7 @@ func file_megaco_v1_codec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_megaco_v1_codec_proto_rawDesc), len(file_megaco_v1_codec_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   8,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

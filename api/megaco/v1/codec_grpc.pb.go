@@ -37,7 +37,7 @@ type CodecServiceClient interface {
 	// TranscodeStream transcodes many messages over one stream: each request
 	// is answered in order; a bad message is answered with its error and the
 	// stream goes on.
-	TranscodeStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[TranscodeRequest, TranscodeResponse], error)
+	TranscodeStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[TranscodeStreamRequest, TranscodeStreamResponse], error)
 	// Decode reads a message into its structured form.
 	Decode(ctx context.Context, in *DecodeRequest, opts ...grpc.CallOption) (*DecodeResponse, error)
 	// Encode writes a structured message in an encoding.
@@ -62,18 +62,18 @@ func (c *codecServiceClient) Transcode(ctx context.Context, in *TranscodeRequest
 	return out, nil
 }
 
-func (c *codecServiceClient) TranscodeStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[TranscodeRequest, TranscodeResponse], error) {
+func (c *codecServiceClient) TranscodeStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[TranscodeStreamRequest, TranscodeStreamResponse], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &CodecService_ServiceDesc.Streams[0], CodecService_TranscodeStream_FullMethodName, cOpts...)
 	if err != nil {
 		return nil, err
 	}
-	x := &grpc.GenericClientStream[TranscodeRequest, TranscodeResponse]{ClientStream: stream}
+	x := &grpc.GenericClientStream[TranscodeStreamRequest, TranscodeStreamResponse]{ClientStream: stream}
 	return x, nil
 }
 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type CodecService_TranscodeStreamClient = grpc.BidiStreamingClient[TranscodeRequest, TranscodeResponse]
+type CodecService_TranscodeStreamClient = grpc.BidiStreamingClient[TranscodeStreamRequest, TranscodeStreamResponse]
 
 func (c *codecServiceClient) Decode(ctx context.Context, in *DecodeRequest, opts ...grpc.CallOption) (*DecodeResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
@@ -107,7 +107,7 @@ type CodecServiceServer interface {
 	// TranscodeStream transcodes many messages over one stream: each request
 	// is answered in order; a bad message is answered with its error and the
 	// stream goes on.
-	TranscodeStream(grpc.BidiStreamingServer[TranscodeRequest, TranscodeResponse]) error
+	TranscodeStream(grpc.BidiStreamingServer[TranscodeStreamRequest, TranscodeStreamResponse]) error
 	// Decode reads a message into its structured form.
 	Decode(context.Context, *DecodeRequest) (*DecodeResponse, error)
 	// Encode writes a structured message in an encoding.
@@ -125,7 +125,7 @@ type UnimplementedCodecServiceServer struct{}
 func (UnimplementedCodecServiceServer) Transcode(context.Context, *TranscodeRequest) (*TranscodeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Transcode not implemented")
 }
-func (UnimplementedCodecServiceServer) TranscodeStream(grpc.BidiStreamingServer[TranscodeRequest, TranscodeResponse]) error {
+func (UnimplementedCodecServiceServer) TranscodeStream(grpc.BidiStreamingServer[TranscodeStreamRequest, TranscodeStreamResponse]) error {
 	return status.Error(codes.Unimplemented, "method TranscodeStream not implemented")
 }
 func (UnimplementedCodecServiceServer) Decode(context.Context, *DecodeRequest) (*DecodeResponse, error) {
@@ -174,11 +174,11 @@ func _CodecService_Transcode_Handler(srv interface{}, ctx context.Context, dec f
 }
 
 func _CodecService_TranscodeStream_Handler(srv interface{}, stream grpc.ServerStream) error {
-	return srv.(CodecServiceServer).TranscodeStream(&grpc.GenericServerStream[TranscodeRequest, TranscodeResponse]{ServerStream: stream})
+	return srv.(CodecServiceServer).TranscodeStream(&grpc.GenericServerStream[TranscodeStreamRequest, TranscodeStreamResponse]{ServerStream: stream})
 }
 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type CodecService_TranscodeStreamServer = grpc.BidiStreamingServer[TranscodeRequest, TranscodeResponse]
+type CodecService_TranscodeStreamServer = grpc.BidiStreamingServer[TranscodeStreamRequest, TranscodeStreamResponse]
 
 func _CodecService_Decode_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(DecodeRequest)

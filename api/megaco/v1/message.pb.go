@@ -23,26 +23,29 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// TopologyRequestTopologyDirection is an ASN.1 ENUMERATED (same numbers).
+// TopologyRequestTopologyDirection is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type TopologyRequestTopologyDirection int32
 
 const (
-	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY TopologyRequestTopologyDirection = 0
-	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE TopologyRequestTopologyDirection = 1
-	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY  TopologyRequestTopologyDirection = 2
+	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_UNSPECIFIED TopologyRequestTopologyDirection = 0
+	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY     TopologyRequestTopologyDirection = 1
+	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE     TopologyRequestTopologyDirection = 2
+	TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY      TopologyRequestTopologyDirection = 3
 )
 
 // Enum value maps for TopologyRequestTopologyDirection.
 var (
 	TopologyRequestTopologyDirection_name = map[int32]string{
-		0: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY",
-		1: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE",
-		2: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY",
+		0: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_UNSPECIFIED",
+		1: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY",
+		2: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE",
+		3: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY",
 	}
 	TopologyRequestTopologyDirection_value = map[string]int32{
-		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY": 0,
-		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE": 1,
-		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY":  2,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_UNSPECIFIED": 0,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY":     1,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE":     2,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY":      3,
 	}
 )
 
@@ -73,32 +76,35 @@ func (TopologyRequestTopologyDirection) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{0}
 }
 
-// StreamMode is an ASN.1 ENUMERATED (same numbers).
+// StreamMode is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type StreamMode int32
 
 const (
-	StreamMode_STREAM_MODE_SEND_ONLY StreamMode = 0
-	StreamMode_STREAM_MODE_RECV_ONLY StreamMode = 1
-	StreamMode_STREAM_MODE_SEND_RECV StreamMode = 2
-	StreamMode_STREAM_MODE_INACTIVE  StreamMode = 3
-	StreamMode_STREAM_MODE_LOOP_BACK StreamMode = 4
+	StreamMode_STREAM_MODE_UNSPECIFIED StreamMode = 0
+	StreamMode_STREAM_MODE_SEND_ONLY   StreamMode = 1
+	StreamMode_STREAM_MODE_RECV_ONLY   StreamMode = 2
+	StreamMode_STREAM_MODE_SEND_RECV   StreamMode = 3
+	StreamMode_STREAM_MODE_INACTIVE    StreamMode = 4
+	StreamMode_STREAM_MODE_LOOP_BACK   StreamMode = 5
 )
 
 // Enum value maps for StreamMode.
 var (
 	StreamMode_name = map[int32]string{
-		0: "STREAM_MODE_SEND_ONLY",
-		1: "STREAM_MODE_RECV_ONLY",
-		2: "STREAM_MODE_SEND_RECV",
-		3: "STREAM_MODE_INACTIVE",
-		4: "STREAM_MODE_LOOP_BACK",
+		0: "STREAM_MODE_UNSPECIFIED",
+		1: "STREAM_MODE_SEND_ONLY",
+		2: "STREAM_MODE_RECV_ONLY",
+		3: "STREAM_MODE_SEND_RECV",
+		4: "STREAM_MODE_INACTIVE",
+		5: "STREAM_MODE_LOOP_BACK",
 	}
 	StreamMode_value = map[string]int32{
-		"STREAM_MODE_SEND_ONLY": 0,
-		"STREAM_MODE_RECV_ONLY": 1,
-		"STREAM_MODE_SEND_RECV": 2,
-		"STREAM_MODE_INACTIVE":  3,
-		"STREAM_MODE_LOOP_BACK": 4,
+		"STREAM_MODE_UNSPECIFIED": 0,
+		"STREAM_MODE_SEND_ONLY":   1,
+		"STREAM_MODE_RECV_ONLY":   2,
+		"STREAM_MODE_SEND_RECV":   3,
+		"STREAM_MODE_INACTIVE":    4,
+		"STREAM_MODE_LOOP_BACK":   5,
 	}
 )
 
@@ -129,26 +135,29 @@ func (StreamMode) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{1}
 }
 
-// Relation is an ASN.1 ENUMERATED (same numbers).
+// Relation is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type Relation int32
 
 const (
-	Relation_RELATION_GREATER_THAN Relation = 0
-	Relation_RELATION_SMALLER_THAN Relation = 1
-	Relation_RELATION_UNEQUAL_TO   Relation = 2
+	Relation_RELATION_UNSPECIFIED  Relation = 0
+	Relation_RELATION_GREATER_THAN Relation = 1
+	Relation_RELATION_SMALLER_THAN Relation = 2
+	Relation_RELATION_UNEQUAL_TO   Relation = 3
 )
 
 // Enum value maps for Relation.
 var (
 	Relation_name = map[int32]string{
-		0: "RELATION_GREATER_THAN",
-		1: "RELATION_SMALLER_THAN",
-		2: "RELATION_UNEQUAL_TO",
+		0: "RELATION_UNSPECIFIED",
+		1: "RELATION_GREATER_THAN",
+		2: "RELATION_SMALLER_THAN",
+		3: "RELATION_UNEQUAL_TO",
 	}
 	Relation_value = map[string]int32{
-		"RELATION_GREATER_THAN": 0,
-		"RELATION_SMALLER_THAN": 1,
-		"RELATION_UNEQUAL_TO":   2,
+		"RELATION_UNSPECIFIED":  0,
+		"RELATION_GREATER_THAN": 1,
+		"RELATION_SMALLER_THAN": 2,
+		"RELATION_UNEQUAL_TO":   3,
 	}
 )
 
@@ -179,23 +188,26 @@ func (Relation) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{2}
 }
 
-// EventBufferControl is an ASN.1 ENUMERATED (same numbers).
+// EventBufferControl is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type EventBufferControl int32
 
 const (
-	EventBufferControl_EVENT_BUFFER_CONTROL_OFF       EventBufferControl = 0
-	EventBufferControl_EVENT_BUFFER_CONTROL_LOCK_STEP EventBufferControl = 1
+	EventBufferControl_EVENT_BUFFER_CONTROL_UNSPECIFIED EventBufferControl = 0
+	EventBufferControl_EVENT_BUFFER_CONTROL_OFF         EventBufferControl = 1
+	EventBufferControl_EVENT_BUFFER_CONTROL_LOCK_STEP   EventBufferControl = 2
 )
 
 // Enum value maps for EventBufferControl.
 var (
 	EventBufferControl_name = map[int32]string{
-		0: "EVENT_BUFFER_CONTROL_OFF",
-		1: "EVENT_BUFFER_CONTROL_LOCK_STEP",
+		0: "EVENT_BUFFER_CONTROL_UNSPECIFIED",
+		1: "EVENT_BUFFER_CONTROL_OFF",
+		2: "EVENT_BUFFER_CONTROL_LOCK_STEP",
 	}
 	EventBufferControl_value = map[string]int32{
-		"EVENT_BUFFER_CONTROL_OFF":       0,
-		"EVENT_BUFFER_CONTROL_LOCK_STEP": 1,
+		"EVENT_BUFFER_CONTROL_UNSPECIFIED": 0,
+		"EVENT_BUFFER_CONTROL_OFF":         1,
+		"EVENT_BUFFER_CONTROL_LOCK_STEP":   2,
 	}
 )
 
@@ -226,26 +238,29 @@ func (EventBufferControl) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{3}
 }
 
-// ServiceState is an ASN.1 ENUMERATED (same numbers).
+// ServiceState is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type ServiceState int32
 
 const (
-	ServiceState_SERVICE_STATE_TEST       ServiceState = 0
-	ServiceState_SERVICE_STATE_OUT_OF_SVC ServiceState = 1
-	ServiceState_SERVICE_STATE_IN_SVC     ServiceState = 2
+	ServiceState_SERVICE_STATE_UNSPECIFIED ServiceState = 0
+	ServiceState_SERVICE_STATE_TEST        ServiceState = 1
+	ServiceState_SERVICE_STATE_OUT_OF_SVC  ServiceState = 2
+	ServiceState_SERVICE_STATE_IN_SVC      ServiceState = 3
 )
 
 // Enum value maps for ServiceState.
 var (
 	ServiceState_name = map[int32]string{
-		0: "SERVICE_STATE_TEST",
-		1: "SERVICE_STATE_OUT_OF_SVC",
-		2: "SERVICE_STATE_IN_SVC",
+		0: "SERVICE_STATE_UNSPECIFIED",
+		1: "SERVICE_STATE_TEST",
+		2: "SERVICE_STATE_OUT_OF_SVC",
+		3: "SERVICE_STATE_IN_SVC",
 	}
 	ServiceState_value = map[string]int32{
-		"SERVICE_STATE_TEST":       0,
-		"SERVICE_STATE_OUT_OF_SVC": 1,
-		"SERVICE_STATE_IN_SVC":     2,
+		"SERVICE_STATE_UNSPECIFIED": 0,
+		"SERVICE_STATE_TEST":        1,
+		"SERVICE_STATE_OUT_OF_SVC":  2,
+		"SERVICE_STATE_IN_SVC":      3,
 	}
 )
 
@@ -276,32 +291,35 @@ func (ServiceState) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{4}
 }
 
-// MuxType is an ASN.1 ENUMERATED (same numbers).
+// MuxType is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type MuxType int32
 
 const (
-	MuxType_MUX_TYPE_H221  MuxType = 0
-	MuxType_MUX_TYPE_H223  MuxType = 1
-	MuxType_MUX_TYPE_H226  MuxType = 2
-	MuxType_MUX_TYPE_V76   MuxType = 3
-	MuxType_MUX_TYPE_NX64K MuxType = 4
+	MuxType_MUX_TYPE_UNSPECIFIED MuxType = 0
+	MuxType_MUX_TYPE_H221        MuxType = 1
+	MuxType_MUX_TYPE_H223        MuxType = 2
+	MuxType_MUX_TYPE_H226        MuxType = 3
+	MuxType_MUX_TYPE_V76         MuxType = 4
+	MuxType_MUX_TYPE_NX64K       MuxType = 5
 )
 
 // Enum value maps for MuxType.
 var (
 	MuxType_name = map[int32]string{
-		0: "MUX_TYPE_H221",
-		1: "MUX_TYPE_H223",
-		2: "MUX_TYPE_H226",
-		3: "MUX_TYPE_V76",
-		4: "MUX_TYPE_NX64K",
+		0: "MUX_TYPE_UNSPECIFIED",
+		1: "MUX_TYPE_H221",
+		2: "MUX_TYPE_H223",
+		3: "MUX_TYPE_H226",
+		4: "MUX_TYPE_V76",
+		5: "MUX_TYPE_NX64K",
 	}
 	MuxType_value = map[string]int32{
-		"MUX_TYPE_H221":  0,
-		"MUX_TYPE_H223":  1,
-		"MUX_TYPE_H226":  2,
-		"MUX_TYPE_V76":   3,
-		"MUX_TYPE_NX64K": 4,
+		"MUX_TYPE_UNSPECIFIED": 0,
+		"MUX_TYPE_H221":        1,
+		"MUX_TYPE_H223":        2,
+		"MUX_TYPE_H226":        3,
+		"MUX_TYPE_V76":         4,
+		"MUX_TYPE_NX64K":       5,
 	}
 )
 
@@ -332,26 +350,29 @@ func (MuxType) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{5}
 }
 
-// SignalType is an ASN.1 ENUMERATED (same numbers).
+// SignalType is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type SignalType int32
 
 const (
-	SignalType_SIGNAL_TYPE_BRIEF    SignalType = 0
-	SignalType_SIGNAL_TYPE_ON_OFF   SignalType = 1
-	SignalType_SIGNAL_TYPE_TIME_OUT SignalType = 2
+	SignalType_SIGNAL_TYPE_UNSPECIFIED SignalType = 0
+	SignalType_SIGNAL_TYPE_BRIEF       SignalType = 1
+	SignalType_SIGNAL_TYPE_ON_OFF      SignalType = 2
+	SignalType_SIGNAL_TYPE_TIME_OUT    SignalType = 3
 )
 
 // Enum value maps for SignalType.
 var (
 	SignalType_name = map[int32]string{
-		0: "SIGNAL_TYPE_BRIEF",
-		1: "SIGNAL_TYPE_ON_OFF",
-		2: "SIGNAL_TYPE_TIME_OUT",
+		0: "SIGNAL_TYPE_UNSPECIFIED",
+		1: "SIGNAL_TYPE_BRIEF",
+		2: "SIGNAL_TYPE_ON_OFF",
+		3: "SIGNAL_TYPE_TIME_OUT",
 	}
 	SignalType_value = map[string]int32{
-		"SIGNAL_TYPE_BRIEF":    0,
-		"SIGNAL_TYPE_ON_OFF":   1,
-		"SIGNAL_TYPE_TIME_OUT": 2,
+		"SIGNAL_TYPE_UNSPECIFIED": 0,
+		"SIGNAL_TYPE_BRIEF":       1,
+		"SIGNAL_TYPE_ON_OFF":      2,
+		"SIGNAL_TYPE_TIME_OUT":    3,
 	}
 )
 
@@ -382,44 +403,47 @@ func (SignalType) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{6}
 }
 
-// ModemType is an ASN.1 ENUMERATED (same numbers).
+// ModemType is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type ModemType int32
 
 const (
-	ModemType_MODEM_TYPE_V18        ModemType = 0
-	ModemType_MODEM_TYPE_V22        ModemType = 1
-	ModemType_MODEM_TYPE_V22BIS     ModemType = 2
-	ModemType_MODEM_TYPE_V32        ModemType = 3
-	ModemType_MODEM_TYPE_V32BIS     ModemType = 4
-	ModemType_MODEM_TYPE_V34        ModemType = 5
-	ModemType_MODEM_TYPE_V90        ModemType = 6
-	ModemType_MODEM_TYPE_V91        ModemType = 7
-	ModemType_MODEM_TYPE_SYNCH_ISDN ModemType = 8
+	ModemType_MODEM_TYPE_UNSPECIFIED ModemType = 0
+	ModemType_MODEM_TYPE_V18         ModemType = 1
+	ModemType_MODEM_TYPE_V22         ModemType = 2
+	ModemType_MODEM_TYPE_V22BIS      ModemType = 3
+	ModemType_MODEM_TYPE_V32         ModemType = 4
+	ModemType_MODEM_TYPE_V32BIS      ModemType = 5
+	ModemType_MODEM_TYPE_V34         ModemType = 6
+	ModemType_MODEM_TYPE_V90         ModemType = 7
+	ModemType_MODEM_TYPE_V91         ModemType = 8
+	ModemType_MODEM_TYPE_SYNCH_ISDN  ModemType = 9
 )
 
 // Enum value maps for ModemType.
 var (
 	ModemType_name = map[int32]string{
-		0: "MODEM_TYPE_V18",
-		1: "MODEM_TYPE_V22",
-		2: "MODEM_TYPE_V22BIS",
-		3: "MODEM_TYPE_V32",
-		4: "MODEM_TYPE_V32BIS",
-		5: "MODEM_TYPE_V34",
-		6: "MODEM_TYPE_V90",
-		7: "MODEM_TYPE_V91",
-		8: "MODEM_TYPE_SYNCH_ISDN",
+		0: "MODEM_TYPE_UNSPECIFIED",
+		1: "MODEM_TYPE_V18",
+		2: "MODEM_TYPE_V22",
+		3: "MODEM_TYPE_V22BIS",
+		4: "MODEM_TYPE_V32",
+		5: "MODEM_TYPE_V32BIS",
+		6: "MODEM_TYPE_V34",
+		7: "MODEM_TYPE_V90",
+		8: "MODEM_TYPE_V91",
+		9: "MODEM_TYPE_SYNCH_ISDN",
 	}
 	ModemType_value = map[string]int32{
-		"MODEM_TYPE_V18":        0,
-		"MODEM_TYPE_V22":        1,
-		"MODEM_TYPE_V22BIS":     2,
-		"MODEM_TYPE_V32":        3,
-		"MODEM_TYPE_V32BIS":     4,
-		"MODEM_TYPE_V34":        5,
-		"MODEM_TYPE_V90":        6,
-		"MODEM_TYPE_V91":        7,
-		"MODEM_TYPE_SYNCH_ISDN": 8,
+		"MODEM_TYPE_UNSPECIFIED": 0,
+		"MODEM_TYPE_V18":         1,
+		"MODEM_TYPE_V22":         2,
+		"MODEM_TYPE_V22BIS":      3,
+		"MODEM_TYPE_V32":         4,
+		"MODEM_TYPE_V32BIS":      5,
+		"MODEM_TYPE_V34":         6,
+		"MODEM_TYPE_V90":         7,
+		"MODEM_TYPE_V91":         8,
+		"MODEM_TYPE_SYNCH_ISDN":  9,
 	}
 )
 
@@ -450,35 +474,38 @@ func (ModemType) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{7}
 }
 
-// ServiceChangeMethod is an ASN.1 ENUMERATED (same numbers).
+// ServiceChangeMethod is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one.
 type ServiceChangeMethod int32
 
 const (
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_FAILOVER     ServiceChangeMethod = 0
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_FORCED       ServiceChangeMethod = 1
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_GRACEFUL     ServiceChangeMethod = 2
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_RESTART      ServiceChangeMethod = 3
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_DISCONNECTED ServiceChangeMethod = 4
-	ServiceChangeMethod_SERVICE_CHANGE_METHOD_HAND_OFF     ServiceChangeMethod = 5
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_UNSPECIFIED  ServiceChangeMethod = 0
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_FAILOVER     ServiceChangeMethod = 1
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_FORCED       ServiceChangeMethod = 2
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_GRACEFUL     ServiceChangeMethod = 3
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_RESTART      ServiceChangeMethod = 4
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_DISCONNECTED ServiceChangeMethod = 5
+	ServiceChangeMethod_SERVICE_CHANGE_METHOD_HAND_OFF     ServiceChangeMethod = 6
 )
 
 // Enum value maps for ServiceChangeMethod.
 var (
 	ServiceChangeMethod_name = map[int32]string{
-		0: "SERVICE_CHANGE_METHOD_FAILOVER",
-		1: "SERVICE_CHANGE_METHOD_FORCED",
-		2: "SERVICE_CHANGE_METHOD_GRACEFUL",
-		3: "SERVICE_CHANGE_METHOD_RESTART",
-		4: "SERVICE_CHANGE_METHOD_DISCONNECTED",
-		5: "SERVICE_CHANGE_METHOD_HAND_OFF",
+		0: "SERVICE_CHANGE_METHOD_UNSPECIFIED",
+		1: "SERVICE_CHANGE_METHOD_FAILOVER",
+		2: "SERVICE_CHANGE_METHOD_FORCED",
+		3: "SERVICE_CHANGE_METHOD_GRACEFUL",
+		4: "SERVICE_CHANGE_METHOD_RESTART",
+		5: "SERVICE_CHANGE_METHOD_DISCONNECTED",
+		6: "SERVICE_CHANGE_METHOD_HAND_OFF",
 	}
 	ServiceChangeMethod_value = map[string]int32{
-		"SERVICE_CHANGE_METHOD_FAILOVER":     0,
-		"SERVICE_CHANGE_METHOD_FORCED":       1,
-		"SERVICE_CHANGE_METHOD_GRACEFUL":     2,
-		"SERVICE_CHANGE_METHOD_RESTART":      3,
-		"SERVICE_CHANGE_METHOD_DISCONNECTED": 4,
-		"SERVICE_CHANGE_METHOD_HAND_OFF":     5,
+		"SERVICE_CHANGE_METHOD_UNSPECIFIED":  0,
+		"SERVICE_CHANGE_METHOD_FAILOVER":     1,
+		"SERVICE_CHANGE_METHOD_FORCED":       2,
+		"SERVICE_CHANGE_METHOD_GRACEFUL":     3,
+		"SERVICE_CHANGE_METHOD_RESTART":      4,
+		"SERVICE_CHANGE_METHOD_DISCONNECTED": 5,
+		"SERVICE_CHANGE_METHOD_HAND_OFF":     6,
 	}
 )
 
@@ -509,23 +536,26 @@ func (ServiceChangeMethod) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{8}
 }
 
-// TopologyRequestTopologyDirectionExtension is an ASN.1 ENUMERATED (same numbers). Only in v3.
+// TopologyRequestTopologyDirectionExtension is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one. Only in v3.
 type TopologyRequestTopologyDirectionExtension int32
 
 const (
-	TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL TopologyRequestTopologyDirectionExtension = 0
-	TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH     TopologyRequestTopologyDirectionExtension = 1
+	TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_UNSPECIFIED    TopologyRequestTopologyDirectionExtension = 0
+	TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL TopologyRequestTopologyDirectionExtension = 1
+	TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH     TopologyRequestTopologyDirectionExtension = 2
 )
 
 // Enum value maps for TopologyRequestTopologyDirectionExtension.
 var (
 	TopologyRequestTopologyDirectionExtension_name = map[int32]string{
-		0: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL",
-		1: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH",
+		0: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_UNSPECIFIED",
+		1: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL",
+		2: "TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH",
 	}
 	TopologyRequestTopologyDirectionExtension_value = map[string]int32{
-		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL": 0,
-		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH":     1,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_UNSPECIFIED":    0,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL": 1,
+		"TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH":     2,
 	}
 )
 
@@ -556,26 +586,29 @@ func (TopologyRequestTopologyDirectionExtension) EnumDescriptor() ([]byte, []int
 	return file_megaco_v1_message_proto_rawDescGZIP(), []int{9}
 }
 
-// SignalDirection is an ASN.1 ENUMERATED (same numbers). Only in v3.
+// SignalDirection is an ASN.1 ENUMERATED; each value is its ASN.1 number plus one. Only in v3.
 type SignalDirection int32
 
 const (
-	SignalDirection_SIGNAL_DIRECTION_INTERNAL SignalDirection = 0
-	SignalDirection_SIGNAL_DIRECTION_EXTERNAL SignalDirection = 1
-	SignalDirection_SIGNAL_DIRECTION_BOTH     SignalDirection = 3
+	SignalDirection_SIGNAL_DIRECTION_UNSPECIFIED SignalDirection = 0
+	SignalDirection_SIGNAL_DIRECTION_INTERNAL    SignalDirection = 1
+	SignalDirection_SIGNAL_DIRECTION_EXTERNAL    SignalDirection = 2
+	SignalDirection_SIGNAL_DIRECTION_BOTH        SignalDirection = 4
 )
 
 // Enum value maps for SignalDirection.
 var (
 	SignalDirection_name = map[int32]string{
-		0: "SIGNAL_DIRECTION_INTERNAL",
-		1: "SIGNAL_DIRECTION_EXTERNAL",
-		3: "SIGNAL_DIRECTION_BOTH",
+		0: "SIGNAL_DIRECTION_UNSPECIFIED",
+		1: "SIGNAL_DIRECTION_INTERNAL",
+		2: "SIGNAL_DIRECTION_EXTERNAL",
+		4: "SIGNAL_DIRECTION_BOTH",
 	}
 	SignalDirection_value = map[string]int32{
-		"SIGNAL_DIRECTION_INTERNAL": 0,
-		"SIGNAL_DIRECTION_EXTERNAL": 1,
-		"SIGNAL_DIRECTION_BOTH":     3,
+		"SIGNAL_DIRECTION_UNSPECIFIED": 0,
+		"SIGNAL_DIRECTION_INTERNAL":    1,
+		"SIGNAL_DIRECTION_EXTERNAL":    2,
+		"SIGNAL_DIRECTION_BOTH":        4,
 	}
 )
 
@@ -2597,7 +2630,7 @@ func (x *TopologyRequest) GetTopologyDirection() TopologyRequestTopologyDirectio
 	if x != nil {
 		return x.TopologyDirection
 	}
-	return TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY
+	return TopologyRequestTopologyDirection_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_UNSPECIFIED
 }
 
 func (x *TopologyRequest) GetStreamId() uint32 {
@@ -2611,7 +2644,7 @@ func (x *TopologyRequest) GetTopologyDirectionExtension() TopologyRequestTopolog
 	if x != nil && x.TopologyDirectionExtension != nil {
 		return *x.TopologyDirectionExtension
 	}
-	return TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL
+	return TopologyRequestTopologyDirectionExtension_TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_UNSPECIFIED
 }
 
 // AmmRequest is an ASN.1 SEQUENCE.
@@ -3846,7 +3879,7 @@ func (x *EventParameterExtraInfo) GetRelation() Relation {
 			return x.Relation
 		}
 	}
-	return Relation_RELATION_GREATER_THAN
+	return Relation_RELATION_UNSPECIFIED
 }
 
 func (x *EventParameterExtraInfo) GetRange() bool {
@@ -4434,7 +4467,7 @@ func (x *LocalControlDescriptor) GetStreamMode() StreamMode {
 	if x != nil && x.StreamMode != nil {
 		return *x.StreamMode
 	}
-	return StreamMode_STREAM_MODE_SEND_ONLY
+	return StreamMode_STREAM_MODE_UNSPECIFIED
 }
 
 func (x *LocalControlDescriptor) GetReserveValue() bool {
@@ -4575,7 +4608,7 @@ func (x *PropertyParmExtraInfo) GetRelation() Relation {
 			return x.Relation
 		}
 	}
-	return Relation_RELATION_GREATER_THAN
+	return Relation_RELATION_UNSPECIFIED
 }
 
 func (x *PropertyParmExtraInfo) GetRange() bool {
@@ -4714,14 +4747,14 @@ func (x *TerminationStateDescriptor) GetEventBufferControl() EventBufferControl 
 	if x != nil && x.EventBufferControl != nil {
 		return *x.EventBufferControl
 	}
-	return EventBufferControl_EVENT_BUFFER_CONTROL_OFF
+	return EventBufferControl_EVENT_BUFFER_CONTROL_UNSPECIFIED
 }
 
 func (x *TerminationStateDescriptor) GetServiceState() ServiceState {
 	if x != nil && x.ServiceState != nil {
 		return *x.ServiceState
 	}
-	return ServiceState_SERVICE_STATE_TEST
+	return ServiceState_SERVICE_STATE_UNSPECIFIED
 }
 
 // MuxDescriptor is an ASN.1 SEQUENCE.
@@ -4768,7 +4801,7 @@ func (x *MuxDescriptor) GetMuxType() MuxType {
 	if x != nil {
 		return x.MuxType
 	}
-	return MuxType_MUX_TYPE_H221
+	return MuxType_MUX_TYPE_UNSPECIFIED
 }
 
 func (x *MuxDescriptor) GetTermList() []*TerminationID {
@@ -5536,7 +5569,7 @@ func (x *Signal) GetSigType() SignalType {
 	if x != nil && x.SigType != nil {
 		return *x.SigType
 	}
-	return SignalType_SIGNAL_TYPE_BRIEF
+	return SignalType_SIGNAL_TYPE_UNSPECIFIED
 }
 
 func (x *Signal) GetDuration() uint32 {
@@ -5571,7 +5604,7 @@ func (x *Signal) GetDirection() SignalDirection {
 	if x != nil && x.Direction != nil {
 		return *x.Direction
 	}
-	return SignalDirection_SIGNAL_DIRECTION_INTERNAL
+	return SignalDirection_SIGNAL_DIRECTION_UNSPECIFIED
 }
 
 func (x *Signal) GetRequestId() uint32 {
@@ -5705,7 +5738,7 @@ func (x *SigParameterExtraInfo) GetRelation() Relation {
 			return x.Relation
 		}
 	}
-	return Relation_RELATION_GREATER_THAN
+	return Relation_RELATION_UNSPECIFIED
 }
 
 func (x *SigParameterExtraInfo) GetRange() bool {
@@ -5991,7 +6024,7 @@ func (x *ServiceChangeParm) GetServiceChangeMethod() ServiceChangeMethod {
 	if x != nil {
 		return x.ServiceChangeMethod
 	}
-	return ServiceChangeMethod_SERVICE_CHANGE_METHOD_FAILOVER
+	return ServiceChangeMethod_SERVICE_CHANGE_METHOD_UNSPECIFIED
 }
 
 func (x *ServiceChangeParm) GetServiceChangeAddress() *ServiceChangeAddress {
@@ -7208,7 +7241,7 @@ func (x *IndAudLocalControlDescriptor) GetStreamModeSel() StreamMode {
 	if x != nil && x.StreamModeSel != nil {
 		return *x.StreamModeSel
 	}
-	return StreamMode_STREAM_MODE_SEND_ONLY
+	return StreamMode_STREAM_MODE_UNSPECIFIED
 }
 
 // IndAudPropertyParm is an ASN.1 SEQUENCE. Only in v2, v3.
@@ -7383,7 +7416,7 @@ func (x *IndAudTerminationStateDescriptor) GetServiceStateSel() ServiceState {
 	if x != nil && x.ServiceStateSel != nil {
 		return *x.ServiceStateSel
 	}
-	return ServiceState_SERVICE_STATE_TEST
+	return ServiceState_SERVICE_STATE_UNSPECIFIED
 }
 
 // IndAudEventsDescriptor is an ASN.1 SEQUENCE. Only in v2, v3.
@@ -9579,64 +9612,75 @@ const file_megaco_v1_message_proto_rawDesc = "" +
 	"\x05items\x18\x01 \x03(\v2\x16.megaco.v1.TransactionR\x05items\"\"\n" +
 	"\n" +
 	"Uint32List\x12\x14\n" +
-	"\x05items\x18\x01 \x03(\rR\x05items*\xb4\x01\n" +
-	" TopologyRequestTopologyDirection\x12/\n" +
-	"+TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY\x10\x00\x12/\n" +
-	"+TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE\x10\x01\x12.\n" +
-	"*TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY\x10\x02*\x92\x01\n" +
+	"\x05items\x18\x01 \x03(\rR\x05items*\xe9\x01\n" +
+	" TopologyRequestTopologyDirection\x123\n" +
+	"/TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_UNSPECIFIED\x10\x00\x12/\n" +
+	"+TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_BOTHWAY\x10\x01\x12/\n" +
+	"+TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ISOLATE\x10\x02\x12.\n" +
+	"*TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_ONEWAY\x10\x03*\xaf\x01\n" +
 	"\n" +
-	"StreamMode\x12\x19\n" +
-	"\x15STREAM_MODE_SEND_ONLY\x10\x00\x12\x19\n" +
-	"\x15STREAM_MODE_RECV_ONLY\x10\x01\x12\x19\n" +
-	"\x15STREAM_MODE_SEND_RECV\x10\x02\x12\x18\n" +
-	"\x14STREAM_MODE_INACTIVE\x10\x03\x12\x19\n" +
-	"\x15STREAM_MODE_LOOP_BACK\x10\x04*Y\n" +
-	"\bRelation\x12\x19\n" +
-	"\x15RELATION_GREATER_THAN\x10\x00\x12\x19\n" +
-	"\x15RELATION_SMALLER_THAN\x10\x01\x12\x17\n" +
-	"\x13RELATION_UNEQUAL_TO\x10\x02*V\n" +
-	"\x12EventBufferControl\x12\x1c\n" +
-	"\x18EVENT_BUFFER_CONTROL_OFF\x10\x00\x12\"\n" +
-	"\x1eEVENT_BUFFER_CONTROL_LOCK_STEP\x10\x01*^\n" +
-	"\fServiceState\x12\x16\n" +
-	"\x12SERVICE_STATE_TEST\x10\x00\x12\x1c\n" +
-	"\x18SERVICE_STATE_OUT_OF_SVC\x10\x01\x12\x18\n" +
-	"\x14SERVICE_STATE_IN_SVC\x10\x02*h\n" +
-	"\aMuxType\x12\x11\n" +
-	"\rMUX_TYPE_H221\x10\x00\x12\x11\n" +
-	"\rMUX_TYPE_H223\x10\x01\x12\x11\n" +
-	"\rMUX_TYPE_H226\x10\x02\x12\x10\n" +
-	"\fMUX_TYPE_V76\x10\x03\x12\x12\n" +
-	"\x0eMUX_TYPE_NX64K\x10\x04*U\n" +
+	"StreamMode\x12\x1b\n" +
+	"\x17STREAM_MODE_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15STREAM_MODE_SEND_ONLY\x10\x01\x12\x19\n" +
+	"\x15STREAM_MODE_RECV_ONLY\x10\x02\x12\x19\n" +
+	"\x15STREAM_MODE_SEND_RECV\x10\x03\x12\x18\n" +
+	"\x14STREAM_MODE_INACTIVE\x10\x04\x12\x19\n" +
+	"\x15STREAM_MODE_LOOP_BACK\x10\x05*s\n" +
+	"\bRelation\x12\x18\n" +
+	"\x14RELATION_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15RELATION_GREATER_THAN\x10\x01\x12\x19\n" +
+	"\x15RELATION_SMALLER_THAN\x10\x02\x12\x17\n" +
+	"\x13RELATION_UNEQUAL_TO\x10\x03*|\n" +
+	"\x12EventBufferControl\x12$\n" +
+	" EVENT_BUFFER_CONTROL_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18EVENT_BUFFER_CONTROL_OFF\x10\x01\x12\"\n" +
+	"\x1eEVENT_BUFFER_CONTROL_LOCK_STEP\x10\x02*}\n" +
+	"\fServiceState\x12\x1d\n" +
+	"\x19SERVICE_STATE_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12SERVICE_STATE_TEST\x10\x01\x12\x1c\n" +
+	"\x18SERVICE_STATE_OUT_OF_SVC\x10\x02\x12\x18\n" +
+	"\x14SERVICE_STATE_IN_SVC\x10\x03*\x82\x01\n" +
+	"\aMuxType\x12\x18\n" +
+	"\x14MUX_TYPE_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rMUX_TYPE_H221\x10\x01\x12\x11\n" +
+	"\rMUX_TYPE_H223\x10\x02\x12\x11\n" +
+	"\rMUX_TYPE_H226\x10\x03\x12\x10\n" +
+	"\fMUX_TYPE_V76\x10\x04\x12\x12\n" +
+	"\x0eMUX_TYPE_NX64K\x10\x05*r\n" +
 	"\n" +
-	"SignalType\x12\x15\n" +
-	"\x11SIGNAL_TYPE_BRIEF\x10\x00\x12\x16\n" +
-	"\x12SIGNAL_TYPE_ON_OFF\x10\x01\x12\x18\n" +
-	"\x14SIGNAL_TYPE_TIME_OUT\x10\x02*\xcc\x01\n" +
-	"\tModemType\x12\x12\n" +
-	"\x0eMODEM_TYPE_V18\x10\x00\x12\x12\n" +
-	"\x0eMODEM_TYPE_V22\x10\x01\x12\x15\n" +
-	"\x11MODEM_TYPE_V22BIS\x10\x02\x12\x12\n" +
-	"\x0eMODEM_TYPE_V32\x10\x03\x12\x15\n" +
-	"\x11MODEM_TYPE_V32BIS\x10\x04\x12\x12\n" +
-	"\x0eMODEM_TYPE_V34\x10\x05\x12\x12\n" +
-	"\x0eMODEM_TYPE_V90\x10\x06\x12\x12\n" +
-	"\x0eMODEM_TYPE_V91\x10\a\x12\x19\n" +
-	"\x15MODEM_TYPE_SYNCH_ISDN\x10\b*\xee\x01\n" +
-	"\x13ServiceChangeMethod\x12\"\n" +
-	"\x1eSERVICE_CHANGE_METHOD_FAILOVER\x10\x00\x12 \n" +
-	"\x1cSERVICE_CHANGE_METHOD_FORCED\x10\x01\x12\"\n" +
-	"\x1eSERVICE_CHANGE_METHOD_GRACEFUL\x10\x02\x12!\n" +
-	"\x1dSERVICE_CHANGE_METHOD_RESTART\x10\x03\x12&\n" +
-	"\"SERVICE_CHANGE_METHOD_DISCONNECTED\x10\x04\x12\"\n" +
-	"\x1eSERVICE_CHANGE_METHOD_HAND_OFF\x10\x05*\xab\x01\n" +
-	")TopologyRequestTopologyDirectionExtension\x12@\n" +
-	"<TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL\x10\x00\x12<\n" +
-	"8TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH\x10\x01*j\n" +
-	"\x0fSignalDirection\x12\x1d\n" +
-	"\x19SIGNAL_DIRECTION_INTERNAL\x10\x00\x12\x1d\n" +
-	"\x19SIGNAL_DIRECTION_EXTERNAL\x10\x01\x12\x19\n" +
-	"\x15SIGNAL_DIRECTION_BOTH\x10\x03B\x1fZ\x1dmegaco/api/megaco/v1;megacov1b\x06proto3"
+	"SignalType\x12\x1b\n" +
+	"\x17SIGNAL_TYPE_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11SIGNAL_TYPE_BRIEF\x10\x01\x12\x16\n" +
+	"\x12SIGNAL_TYPE_ON_OFF\x10\x02\x12\x18\n" +
+	"\x14SIGNAL_TYPE_TIME_OUT\x10\x03*\xe8\x01\n" +
+	"\tModemType\x12\x1a\n" +
+	"\x16MODEM_TYPE_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eMODEM_TYPE_V18\x10\x01\x12\x12\n" +
+	"\x0eMODEM_TYPE_V22\x10\x02\x12\x15\n" +
+	"\x11MODEM_TYPE_V22BIS\x10\x03\x12\x12\n" +
+	"\x0eMODEM_TYPE_V32\x10\x04\x12\x15\n" +
+	"\x11MODEM_TYPE_V32BIS\x10\x05\x12\x12\n" +
+	"\x0eMODEM_TYPE_V34\x10\x06\x12\x12\n" +
+	"\x0eMODEM_TYPE_V90\x10\a\x12\x12\n" +
+	"\x0eMODEM_TYPE_V91\x10\b\x12\x19\n" +
+	"\x15MODEM_TYPE_SYNCH_ISDN\x10\t*\x95\x02\n" +
+	"\x13ServiceChangeMethod\x12%\n" +
+	"!SERVICE_CHANGE_METHOD_UNSPECIFIED\x10\x00\x12\"\n" +
+	"\x1eSERVICE_CHANGE_METHOD_FAILOVER\x10\x01\x12 \n" +
+	"\x1cSERVICE_CHANGE_METHOD_FORCED\x10\x02\x12\"\n" +
+	"\x1eSERVICE_CHANGE_METHOD_GRACEFUL\x10\x03\x12!\n" +
+	"\x1dSERVICE_CHANGE_METHOD_RESTART\x10\x04\x12&\n" +
+	"\"SERVICE_CHANGE_METHOD_DISCONNECTED\x10\x05\x12\"\n" +
+	"\x1eSERVICE_CHANGE_METHOD_HAND_OFF\x10\x06*\xea\x01\n" +
+	")TopologyRequestTopologyDirectionExtension\x12=\n" +
+	"9TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_UNSPECIFIED\x10\x00\x12@\n" +
+	"<TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYEXTERNAL\x10\x01\x12<\n" +
+	"8TOPOLOGY_REQUEST_TOPOLOGY_DIRECTION_EXTENSION_ONEWAYBOTH\x10\x02*\x8c\x01\n" +
+	"\x0fSignalDirection\x12 \n" +
+	"\x1cSIGNAL_DIRECTION_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19SIGNAL_DIRECTION_INTERNAL\x10\x01\x12\x1d\n" +
+	"\x19SIGNAL_DIRECTION_EXTERNAL\x10\x02\x12\x19\n" +
+	"\x15SIGNAL_DIRECTION_BOTH\x10\x04B\x1fZ\x1dmegaco/api/megaco/v1;megacov1b\x06proto3"
 
 var (
 	file_megaco_v1_message_proto_rawDescOnce sync.Once
