@@ -598,7 +598,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		} else {
 			want = "anyTag"
 		}
-		fmt.Fprintf(w, "var %s header\nif err := d.explicit(&%s, &%s, %s); err != nil {\n%s\n}\n", inner, inner, hv, want, fail)
+		fmt.Fprintf(w, "var %s header\nif err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, inner, addr(hv), want, fail)
 		hv = inner
 	}
 	name := g.f.named[r]

@@ -61,10 +61,9 @@ func Run(ctx context.Context, o Options) error {
 	})
 	gs := grpc.NewServer(
 		grpc.MaxRecvMsgSize(o.Config.MaxMessageSize*2+4096), // the message plus the request around it
-		// Reuse handler goroutines and share write buffers: many small
-		// messages are the normal load of a transcoding sidecar.
+		// Reuse handler goroutines: many small messages are the normal
+		// load of a transcoding sidecar.
 		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
-		grpc.SharedWriteBuffer(true),
 		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(log), recovery.UnaryServerInterceptor(panicked)),
 		grpc.ChainStreamInterceptor(grpcMetrics.StreamServerInterceptor(), recovery.StreamServerInterceptor(panicked)),
 	)

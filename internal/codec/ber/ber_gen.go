@@ -5092,7 +5092,7 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h285 header
-		if err := d.explicit(&h285, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h285, h, anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV1(d, &h285, m.AuditCapReply); err != nil {
@@ -5102,7 +5102,7 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h286 header
-		if err := d.explicit(&h286, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h286, h, anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV1(d, &h286, m.AuditValueReply); err != nil {
@@ -5262,7 +5262,7 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h295 header
-		if err := d.explicit(&h295, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h295, h, anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV2(d, &h295, m.AuditCapReply); err != nil {
@@ -5272,7 +5272,7 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h296 header
-		if err := d.explicit(&h296, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h296, h, anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV2(d, &h296, m.AuditValueReply); err != nil {
@@ -5432,7 +5432,7 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h305 header
-		if err := d.explicit(&h305, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h305, h, anyTag); err != nil {
 			return decField(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV3(d, &h305, m.AuditCapReply); err != nil {
@@ -5442,7 +5442,7 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h306 header
-		if err := d.explicit(&h306, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h306, h, anyTag); err != nil {
 			return decField(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV3(d, &h306, m.AuditValueReply); err != nil {
@@ -18503,7 +18503,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		var h1187 header
-		if err := d.explicit(&h1187, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h1187, h, anyTag); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 		if err = decodeIndAudSignalsDescriptorV2(d, &h1187, m.IndAudSignalsDescriptor); err != nil {
@@ -18651,7 +18651,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		var h1195 header
-		if err := d.explicit(&h1195, &(*h), anyTag); err != nil {
+		if err := d.explicit(&h1195, h, anyTag); err != nil {
 			return decField(err, "indAudSignalsDescriptor")
 		}
 		if err = decodeIndAudSignalsDescriptorV3(d, &h1195, m.IndAudSignalsDescriptor); err != nil {

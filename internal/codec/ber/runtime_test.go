@@ -29,7 +29,7 @@ func TestHeaderForms(t *testing.T) {
 		start, end int
 		next       int
 	}{
-		{"short", "80 01 05", 2<<30 | 0, false, 2, 3, 3},
+		{"short", "80 01 05", ctxTag(0), false, 2, 3, 3},
 		{"long form 1 octet", "04 81 03 01 02 03", 4, false, 3, 6, 6},
 		{"long form 2 octets", "04 82 00 02 01 02", 4, false, 4, 6, 6},
 		{"non-minimal long form 4 octets", "04 84 00 00 00 01 09", 4, false, 6, 7, 7},

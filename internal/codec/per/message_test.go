@@ -178,3 +178,26 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestBitStrings covers the helpers for BIT STRINGs without named bits
+// (which the generator supports; the H.248 modules only have named ones).
+func TestBitStrings(t *testing.T) {
+	for _, bs := range []model.BitString{{Bits: 0b101, Len: 3}, {Bits: 1 << 9, Len: 12}, {Len: 0}} {
+		e := NewEncoder(nil)
+		if err := putBitString(e, bs, 0, Unbounded, false); err != nil {
+			t.Fatal(err)
+		}
+		d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
+		got, err := d.bitString(0, Unbounded, false, false)
+		if err != nil || got.Bits != bs.Bits || got.Len != bs.EncLen() {
+			t.Errorf("%+v: got %+v, %v", bs, got, err)
+		}
+	}
+	// Named bits drop trailing zeros on decode, keeping at least lb.
+	e := NewEncoder(nil)
+	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, Unbounded, false)
+	d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
+	if got, err := d.bitString(0, Unbounded, false, true); err != nil || got.Len != 1 {
+		t.Errorf("named: %+v %v", got, err)
+	}
+}
