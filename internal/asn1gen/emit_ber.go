@@ -22,11 +22,75 @@ type berGen struct {
 	slabs map[string]string // field name -> qualified Go type
 }
 
-// slab returns the decoder field that allocates values of goT.
+// slab returns the decoder field (of slab.Model) that allocates values
+// of goT.
 func (g *berGen) slab(goT string) string {
-	name := strings.ReplaceAll(goT, "[]", "List")
+	name := slabName(goT)
 	g.slabs[name] = g.f.qualify(goT, "model.")
 	return "d.s." + name
+}
+
+// slabName names the slab of Go type goT: "[]PropertyParm" is
+// "ListPropertyParm", "uint32" is "Uint32".
+func slabName(goT string) string {
+	base := strings.TrimLeft(goT, "[]")
+	lists := (len(goT) - len(base)) / 2
+	return strings.Repeat("List", lists) + strings.ToUpper(base[:1]) + base[1:]
+}
+
+// slabSet is the set of slab.Model's fields.
+func (f *Family) slabSet() map[string]bool {
+	src, _ := f.EmitSlabs("slab", "m")
+	set := map[string]bool{}
+	for _, line := range strings.Split(string(src), "\n") {
+		if fs := strings.Fields(line); len(fs) == 2 && strings.HasPrefix(fs[1], "Slab[") {
+			set[fs[0]] = true
+		}
+	}
+	return set
+}
+
+// EmitSlabs writes slab.Model: one slab for every Go type a decoder of the
+// model allocates (optional structured fields, CHOICE alternatives held by
+// pointer, list elements), shared by every codec's decoder.
+func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
+	types := map[string]string{}
+	var addList func(goT string)
+	addList = func(goT string) {
+		elem := goT[2:]
+		types[slabName(elem)] = f.qualify(elem, "model.")
+		if strings.HasPrefix(elem, "[]") {
+			addList(elem)
+		}
+	}
+	for _, t := range f.Types {
+		for _, fl := range t.Fields {
+			switch {
+			case fl.Rep == RepPointer:
+				types[slabName(fl.GoType)] = f.qualify(fl.GoType, "model.")
+			case strings.HasPrefix(fl.GoType, "[]"):
+				addList(fl.GoType)
+			}
+		}
+	}
+	var names []string
+	for n := range types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var w bytes.Buffer
+	w.WriteString(Header)
+	fmt.Fprintf(&w, "package %s\n\nimport %q\n\n", pkg, modelPkg)
+	w.WriteString("// Model holds a slab for every type a decoder of the message model\n// allocates. The zero value is ready; Reset makes all memory available again.\ntype Model struct {\n")
+	for _, n := range names {
+		fmt.Fprintf(&w, "%s Slab[%s]\n", n, types[n])
+	}
+	w.WriteString("}\n\n// Reset resets every slab.\nfunc (s *Model) Reset() {\n")
+	for _, n := range names {
+		fmt.Fprintf(&w, "s.%s.Reset()\n", n)
+	}
+	w.WriteString("}\n")
+	return format.Source(w.Bytes())
 }
 
 // EmitBER writes the generated part of package ber.
@@ -74,20 +138,12 @@ func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 		}
 	}
 	w.WriteString("default:\nreturn d.errorf(h.off, \"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
-	var names []string
+	// Every slab used must exist in slab.Model.
 	for n := range g.slabs {
-		names = append(names, n)
+		if _, ok := g.f.slabSet()[n]; !ok {
+			return nil, fmt.Errorf("BER decoder needs slab %s, which slab.Model lacks", n)
+		}
 	}
-	sort.Strings(names)
-	w.WriteString("// slabs holds the memory a decoder hands out, one slab per Go type.\ntype slabs struct {\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "%s slab.Slab[%s]\n", n, g.slabs[n])
-	}
-	w.WriteString("}\n\n// reset makes every slab's memory available again.\nfunc (s *slabs) reset() {\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "s.%s.Reset()\n", n)
-	}
-	w.WriteString("}\n")
 	out, err := format.Source(g.w.Bytes())
 	if err != nil {
 		return g.w.Bytes(), fmt.Errorf("generated BER code does not parse: %w", err)

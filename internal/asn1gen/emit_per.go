@@ -52,20 +52,11 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 		}
 	}
 	w.WriteString("default:\nreturn encErrorf(\"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
-	var names []string
 	for n := range g.slabs {
-		names = append(names, n)
+		if _, ok := g.f.slabSet()[n]; !ok {
+			return nil, fmt.Errorf("PER decoder needs slab %s, which slab.Model lacks", n)
+		}
 	}
-	sort.Strings(names)
-	w.WriteString("// slabs holds the memory a decoder hands out, one slab per Go type.\ntype slabs struct {\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "%s slab.Slab[%s]\n", n, g.slabs[n])
-	}
-	w.WriteString("}\n\n// reset makes every slab's memory available again.\nfunc (s *slabs) reset() {\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "s.%s.Reset()\n", n)
-	}
-	w.WriteString("}\n")
 	var alphas []string
 	for a := range g.charsets {
 		alphas = append(alphas, a)

@@ -52,6 +52,9 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/codec/ber/enum_gen.go"], err = EmitEnumChecks("ber"); err != nil {
 		return nil, fmt.Errorf("ber enums: %w", err)
 	}
+	if out["internal/codec/slab/model_gen.go"], err = f.EmitSlabs("slab", "megaco/internal/model"); err != nil {
+		return nil, fmt.Errorf("slabs: %w", err)
+	}
 	if out["internal/codec/per/per_gen.go"], err = f.EmitPER("per", "megaco/internal/model"); err != nil {
 		return nil, fmt.Errorf("per: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -111,7 +112,7 @@ type decoder struct {
 	depth int
 	elems int
 	scan  int // nesting of indefinite-length scans in progress
-	s     slabs
+	s     slab.Model
 }
 
 func (d *decoder) errorf(off int, format string, args ...any) error {

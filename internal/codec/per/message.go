@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -39,7 +40,7 @@ type decoder struct {
 	lim   Limits
 	depth int
 	elems int
-	s     slabs
+	s     slab.Model
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -203,7 +204,7 @@ func (md *MessageDecoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	d.Decoder = NewDecoder(md.buf)
 	d.SetMaxLength(len(md.buf) * 8)
 	d.lim, d.depth, d.elems = lim, 0, 0
-	d.s.reset()
+	d.s.Reset()
 	v := md.Options.Version
 	if v == 0 {
 		probe := d.Decoder
