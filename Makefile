@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/megaco
 
-.PHONY: all build run test generate check-generate lint dict bench bench-otp fuzz clean
+.PHONY: all build run test generate check-generate lint dict bench bench-go bench-otp fuzz clean
 
 all: build
 
@@ -49,7 +49,14 @@ lint:
 dict:
 	$(GO) run ./internal/codec/native/traindict
 
-bench:
+# The codec table, Erlang/OTP's codecs measured in the same run when erl
+# with megaco is installed (about 2.5 minutes).
+BENCHFLAGS ?= --cpus 2
+bench: build
+	./$(BIN) bench --otp $(BENCHFLAGS)
+
+# Go benchmarks of the codecs (ns/msg = mean per message).
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/codec/...
 
 # A short fuzzing run of each decoder (FUZZTIME=1m for longer).

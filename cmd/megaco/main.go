@@ -18,6 +18,7 @@ commands:
   serve      run the codec service (gRPC and HTTP)
   transcode  read a message in one encoding, write it in another (to stdout)
   decode     read a message and print it as JSON
+  bench      time every codec over a corpus (--otp: Erlang/OTP's too)
 
 run 'megaco <command> -h' for the flags of a command
 `
@@ -39,6 +40,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = decode(args[1:], stdin, stdout, stderr)
 	case "serve":
 		err = serve(args[1:], stderr)
+	case "bench":
+		err = benchCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"megaco/internal/bench"
+)
+
+const benchUsage = `usage: megaco bench [flags]
+
+Times every codec configuration over a corpus the way Erlang/OTP's megaco
+measures its own (megaco_codec_meas): mean encoded size, mean over the
+messages of the per-message mean encode and decode time, and allocations
+per operation. --otp also runs OTP's codecs (escript) on the same corpus,
+alternating rounds with ours, and prints OTP's rows and OTP/megaco ratios.
+
+flags:
+`
+
+func benchCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), benchUsage)
+		fs.PrintDefaults()
+	}
+	var o bench.Options
+	var codecs string
+	var asCSV, asJSON, quiet bool
+	fs.StringVar(&o.Corpus, "corpus", "corpus/otp-time-test", "corpus directory (<msg>.ber and the other encodings)")
+	fs.StringVar(&codecs, "codecs", "", "comma-separated codecs (default: every registered codec and, with --otp, every OTP configuration; erl_dist: OTP only)")
+	fs.DurationVar(&o.PerOp, "time", 10*time.Millisecond, "timed work per message and operation, split over the rounds (OTP's tool uses 1s)")
+	fs.IntVar(&o.Rounds, "rounds", 4, "rounds per codec; with --otp, ours and OTP's alternate")
+	fs.BoolVar(&o.Fastest, "fastest", false, "per message, the fastest round's mean instead of the mean over all rounds (for a busy machine)")
+	fs.BoolVar(&asCSV, "csv", false, "write CSV")
+	fs.BoolVar(&asJSON, "json", false, "write JSON")
+	fs.BoolVar(&o.OTP, "otp", false, "also measure Erlang/OTP's megaco codecs (needs escript and megaco)")
+	fs.StringVar(&o.Escript, "escript", "escript", "the escript command")
+	fs.StringVar(&o.OTPScript, "otp-script", "", "OTP's side (default: tools/otp/codec_bench.escript above the working directory or the corpus)")
+	fs.IntVar(&o.CPUs, "cpus", 0, "also measure throughput (mstone-style) with 1..N goroutines")
+	fs.DurationVar(&o.CPUTime, "cpu-time", time.Second, "with --cpus: time per codec configuration and goroutine count")
+	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	if asCSV && asJSON {
+		fmt.Fprintln(stderr, "bench: --csv and --json exclude each other")
+		return errUsage
+	}
+	if o.CPUs < 0 || o.Rounds < 1 || o.PerOp <= 0 {
+		fmt.Fprintln(stderr, "bench: --cpus must be >= 0, --rounds >= 1, --time > 0")
+		return errUsage
+	}
+	if codecs != "" {
+		o.Codecs = strings.Split(codecs, ",")
+	}
+	if !quiet {
+		o.Progress = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := bench.Run(ctx, o)
+	if errors.Is(err, bench.ErrUsage) {
+		fmt.Fprintln(stderr, err)
+		return errUsage
+	}
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	switch {
+	case asCSV:
+		err = r.WriteCSV(stdout)
+	case asJSON:
+		err = r.WriteJSON(stdout)
+	default:
+		return r.WriteText(stdout)
+	}
+	if err == nil {
+		for _, n := range r.Notes {
+			fmt.Fprintf(stderr, "bench: note: %s\n", n)
+		}
+		fmt.Fprintf(stderr, "bench: the run took %v\n", time.Duration(r.Elapsed).Round(100*time.Millisecond))
+	}
+	return err
+}
