@@ -328,17 +328,20 @@ type WalkSite struct {
 	Parent, Field string
 	// List is set when the visited value is an element of a SEQUENCE OF.
 	List bool
+	// Index is the site's position in WalkSites, for tables that
+	// visitors compute once per site.
+	Index int
 }
 
 // WalkSites lists every site, in the order the generator met them.
 var WalkSites = [...]WalkSite{
 `)
-	for _, s := range g.sites {
+	for i, s := range g.sites {
 		list := ""
 		if s.list {
 			list = ", List: true"
 		}
-		fmt.Fprintf(&w, "{Target: Walk%s, Type: %q, Parent: %q, Field: %q%s},\n", walkTargets[s.target].Name, s.typ, s.parent, s.fld, list)
+		fmt.Fprintf(&w, "{Target: Walk%s, Type: %q, Parent: %q, Field: %q%s, Index: %d},\n", walkTargets[s.target].Name, s.typ, s.parent, s.fld, list, i)
 	}
 	w.WriteString("}\n\n")
 

@@ -21,7 +21,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
@@ -122,7 +124,12 @@ func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 	if c == nil {
 		c = &Config{}
 	}
-	t := &transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version)}
+	// Transformers are pooled for their scratch buffers and the walker's
+	// stacks; the arena, which the converted message points into, is not.
+	t := transformers.Get().(*transformer)
+	defer transformers.Put(t)
+	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
+		w: t.w, tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
 	if version < 1 || version > 3 {
 		return &Error{Kind: ErrConfig, msg: fmt.Sprintf("protocol version %d, want 1, 2 or 3", version)}
 	}
@@ -143,6 +150,8 @@ func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 	t.w.V = t
 	return t.w.Walk(m)
 }
+
+var transformers = sync.Pool{New: func() any { return new(transformer) }}
 
 // transformer is the visitor that converts one message.
 type transformer struct {
@@ -243,8 +252,23 @@ func isPackageName(s *model.WalkSite) bool {
 	return strings.Contains(strings.ToLower(s.Field), "package")
 }
 
+// siteKinds is itemKind and isPackageName of every walk site, computed
+// once: the walker hands out pointers into model.WalkSites.
+var siteKinds = func() (out [len(model.WalkSites)]struct {
+	kind      pkgs.Kind
+	ok, isPkg bool
+}) {
+	for i := range model.WalkSites {
+		s := &model.WalkSites[i]
+		out[i].kind, out[i].ok = itemKind(s)
+		out[i].isPkg = isPackageName(s)
+	}
+	return out
+}()
+
 func (t *transformer) kindOf(s *model.WalkSite) (pkgs.Kind, error) {
-	k, ok := itemKind(s)
+	sk := &siteKinds[s.Index]
+	k, ok := sk.kind, sk.ok
 	if !ok {
 		return 0, t.fail("", nil, "internal: cannot tell what %s.%s names", s.Parent, s.Field)
 	}
@@ -367,7 +391,7 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 // VisitName maps a parameter name (looked up in the parameters of the
 // enclosing event or signal) or a package name (section 2).
 func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
-	if isPackageName(w.Site()) {
+	if siteKinds[w.Site().Index].isPkg {
 		if t.toBin {
 			n, err := t.reg.PackageID(t.v, string(*x))
 			if err != nil {
@@ -565,14 +589,13 @@ func (t *transformer) VisitPropertyGroups(w *model.Walker, x *[][]model.Property
 		}
 		for i := range group {
 			p := &group[i]
-			at := fmt.Sprintf("[%d][%d]", g, i)
 			if t.toBin {
-				if err := t.sdpToBinary(at, p); err != nil {
+				if err := t.sdpToBinary(g, i, p); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := t.sdpToText(at, g, i, p); err != nil {
+			if err := t.sdpToText(g, i, p); err != nil {
 				return err
 			}
 		}
@@ -580,19 +603,22 @@ func (t *transformer) VisitPropertyGroups(w *model.Walker, x *[][]model.Property
 	return nil
 }
 
-func (t *transformer) sdpToBinary(at string, p *model.PropertyParm) error {
+// groupAt is the path of property i of group g; built only for errors.
+func groupAt(g, i int) string { return "[" + strconv.Itoa(g) + "][" + strconv.Itoa(i) + "]" }
+
+func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 	name := string(p.Name)
 	var pn pkgs.PkgdName
 	if len(name) == 1 {
 		tag, ok := sdp.Tag(name[0])
 		if !ok {
-			return t.fail(at+".name", sdp.ErrName, "SDP line %q has no binary form: not an SDP line type", name+"=")
+			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %q has no binary form: not an SDP line type", name+"=")
 		}
 		pn = pkgs.NewPkgdName(0, tag)
 	} else {
 		var err error
 		if pn, err = t.reg.EncodePkgdName(t.v, pkgs.Property, name); err != nil {
-			return t.failName(at+".name", err)
+			return t.failName(groupAt(g, i)+".name", err)
 		}
 	}
 	p.Name = t.octets(pn[:])
@@ -602,7 +628,7 @@ func (t *transformer) sdpToBinary(at string, p *model.PropertyParm) error {
 	for j, val := range p.Value {
 		out, err := t.reg.AppendValue(t.tmp[:0], t.c.Profile, t.v, pkgs.Property, pn, string(val))
 		if err != nil {
-			return t.valueErr(fmt.Sprintf("%s.value[%d]", at, j), val, err)
+			return t.valueErr(fmt.Sprintf("%s.value[%d]", groupAt(g, i), j), val, err)
 		}
 		t.tmp = out
 		p.Value[j] = t.octets(out)
@@ -610,10 +636,10 @@ func (t *transformer) sdpToBinary(at string, p *model.PropertyParm) error {
 	return nil
 }
 
-func (t *transformer) sdpToText(at string, g, i int, p *model.PropertyParm) error {
+func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 	pn, err := pkgs.ParsePkgdName(p.Name)
 	if err != nil {
-		return t.fail(at+".name", err, "property name %X is not a PkgdName: %d octets, want 4", []byte(p.Name), len(p.Name))
+		return t.fail(groupAt(g, i)+".name", err, "property name %X is not a PkgdName: %d octets, want 4", []byte(p.Name), len(p.Name))
 	}
 	var name string
 	if pn.Package() == 0 {
@@ -623,32 +649,32 @@ func (t *transformer) sdpToText(at string, g, i int, p *model.PropertyParm) erro
 	}
 	if name == "" {
 		if name, err = t.reg.DecodePkgdName(t.v, pkgs.Property, pn); err != nil {
-			return t.failName(at+".name", err)
+			return t.failName(groupAt(g, i)+".name", err)
 		}
 		if len(name) < 2 || strings.ContainsAny(name, "= \t\r\n") {
-			return t.fail(at+".name", sdp.ErrNoText, "property %s (%q) cannot be a Local/Remote line name", pn, name)
+			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%q) cannot be a Local/Remote line name", pn, name)
 		}
 	}
 	switch {
 	case g > 0 && i == 0 && name != "v":
-		return t.fail(at, sdp.ErrNoText, "property group %d has no text form: only the first group may start with something else than v= (here %s=)", g, name)
+		return t.fail(groupAt(g, i), sdp.ErrNoText, "property group %d has no text form: only the first group may start with something else than v= (here %s=)", g, name)
 	case i > 0 && name == "v":
-		return t.fail(at, sdp.ErrNoText, "v= inside a property group has no text form: it would start a new group")
+		return t.fail(groupAt(g, i), sdp.ErrNoText, "v= inside a property group has no text form: it would start a new group")
 	case len(p.Value) != 1:
-		return t.fail(at+".value", sdp.ErrNoText, "%s= with %d values has no text form: an SDP line has one", name, len(p.Value))
+		return t.fail(groupAt(g, i)+".value", sdp.ErrNoText, "%s= with %d values has no text form: an SDP line has one", name, len(p.Value))
 	case p.ExtraInfo != nil:
-		return t.fail(at+".extraInfo", sdp.ErrNoText, "%s= with extraInfo has no text form", name)
+		return t.fail(groupAt(g, i)+".extraInfo", sdp.ErrNoText, "%s= with extraInfo has no text form", name)
 	}
 	val := []byte(p.Value[0])
 	if t.c.Profile != pkgs.OTP {
 		s, err := t.reg.DecodeValue(t.c.Profile, t.v, pkgs.Property, pn, val)
 		if err != nil {
-			return t.valueErr(at+".value[0]", val, err)
+			return t.valueErr(groupAt(g, i)+".value[0]", val, err)
 		}
 		val = []byte(s)
 	}
 	if strings.ContainsAny(string(val), "\r\n") {
-		return t.fail(at+".value[0]", sdp.ErrNoText, "%s= value %q has no text form: it contains a line end", name, val)
+		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %q has no text form: it contains a line end", name, val)
 	}
 	p.Name = t.text(name)
 	p.Value[0] = t.octets(val)
