@@ -22,6 +22,7 @@ PROTOC_GEN_GO_GRPC := google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
 # (needs protoc: apt-get install protobuf-compiler).
 generate:
 	$(GO) run ./cmd/asn1gen
+	$(GO) generate ./internal/codec/text
 	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO)
 	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO_GRPC)
 	cd api && protoc --plugin=protoc-gen-go=../bin/protoc-gen-go --plugin=protoc-gen-go-grpc=../bin/protoc-gen-go-grpc \
@@ -37,7 +38,7 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	@echo "interop with OTP's golden corpus:"
-	@$(GO) test -count=1 -v -run 'CorpusRoundTrip|CrossCodec|IndefiniteLength|TranscodeBinary' ./internal/codec/... ./cmd/megaco \
+	@$(GO) test -count=1 -v -run 'CorpusRoundTrip|CrossCodec|IndefiniteLength|TranscodeBinary|Golden|Corpus|Interop' ./internal/codec/... ./cmd/megaco \
 		| grep -E '[0-9]+/[0-9]+' | sed -E 's/^ +[a-z_]+\.go:[0-9]+: /  /'
 
 lint:
@@ -64,6 +65,8 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/ber
 	$(GO) test -run '^$$' -fuzz FuzzDecodeMessage -fuzztime $(FUZZTIME) ./internal/codec/per
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/text
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/native
 
 # OTP's codecs timed over the same corpus (needs erl with erlang-megaco).
 bench-otp:

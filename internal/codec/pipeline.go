@@ -9,6 +9,7 @@ import (
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
+	"megaco/internal/codec/text"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/model"
@@ -231,6 +232,14 @@ func Locate(err error) (Location, bool) {
 	var ne *native.Error
 	if errors.As(err, &ne) {
 		return Location{"native", "", ne.Op}, true
+	}
+	var td *text.DecodeError
+	if errors.As(err, &td) {
+		return Location{td.Style, "", fmt.Sprintf("%d:%d", td.Line, td.Column)}, true
+	}
+	var te *text.EncodeError
+	if errors.As(err, &te) {
+		return Location{"text", te.Path(), "encode"}, true
 	}
 	var le interface {
 		Location() (codec, field, position string)

@@ -37,3 +37,24 @@ func One[T any](s *Slab[T]) *T { return &Alloc(s, 1)[0] }
 // Reset makes the slab's current chunk available again. Values handed out
 // before must no longer be used.
 func (s *Slab[T]) Reset() { s.buf = s.buf[:0] }
+
+// One returns a pointer to one zeroed value.
+func (s *Slab[T]) One() *T { return One(s) }
+
+// Zeroed returns n zeroed values.
+func (s *Slab[T]) Zeroed(n int) []T { return Alloc(s, n) }
+
+// Raw returns n values whose content is left over from earlier use: for a
+// caller that sets every one of them at once (a copy). n == 0 gives a
+// non-nil empty slice.
+func (s *Slab[T]) Raw(n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]T, 0, max(2*cap(s.buf), n, minChunk))
+	}
+	start := len(s.buf)
+	s.buf = s.buf[:start+n]
+	return s.buf[start : start+n : start+n]
+}

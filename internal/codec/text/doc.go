@@ -1,0 +1,12 @@
+// Package text is the text encoding of H.248.1 (Annex B), protocol
+// versions 1 to 3: one decoder, a goyacc grammar (grammar.y) over a
+// hand-written zero-copy scanner, reads both the pretty form (long
+// tokens, indented) and the compact form (short tokens, no optional
+// white space); two encoders write them, byte for byte as Erlang/OTP's
+// megaco does.
+//
+// Both sides work on the text form of the message model (see package
+// mapping): names, termination IDs and values as they are written. The
+// codec pipeline converts to and from the binary form that BER and PER
+// carry.
+package text

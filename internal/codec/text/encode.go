@@ -1,0 +1,476 @@
+package text
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"megaco/internal/model"
+)
+
+// Style is the layout of the text encoding.
+type Style int
+
+const (
+	// Pretty writes long keywords, one item per line, tab-indented, as
+	// Erlang/OTP's megaco_pretty_text_encoder does.
+	Pretty Style = iota
+	// Compact writes short keywords and no optional white space, as
+	// Erlang/OTP's megaco_compact_text_encoder does.
+	Compact
+)
+
+// String names the style.
+func (s Style) String() string {
+	switch s {
+	case Pretty:
+		return "pretty"
+	case Compact:
+		return "compact"
+	}
+	return "Style(" + strconv.Itoa(int(s)) + ")"
+}
+
+// EncodeOptions tune an encode.
+type EncodeOptions struct {
+	// Version forces the protocol version (1, 2 or 3) whose grammar and
+	// keywords are used and which the message header carries. Zero takes
+	// it from m.Mess.Version.
+	Version int
+}
+
+// Errors an encode can fail with, for errors.Is; every error Append
+// returns is an *EncodeError that matches one of them.
+var (
+	// ErrBinaryForm: the message holds binary-form names or termination
+	// IDs (what BER and PER decode to). Convert it with mapping.ToText
+	// first.
+	ErrBinaryForm = errors.New("message is in binary form")
+	// ErrNotInVersion: the message uses something the text grammar of the
+	// version being written lacks (a v3 construct in a v1 message...).
+	ErrNotInVersion = errors.New("not in the text grammar of this version")
+	// ErrNoTextForm: a field holds something no text encoding can carry
+	// (a character a quoted string cannot hold, a number out of range, an
+	// empty list the grammar requires items in...).
+	ErrNoTextForm = errors.New("no text form")
+)
+
+// EncodeError is a field of the message that could not be written.
+type EncodeError struct {
+	// Kind is ErrBinaryForm, ErrNotInVersion or ErrNoTextForm.
+	Kind error
+	// Msg says what is wrong.
+	Msg  string
+	path []string // innermost first, built while unwinding
+}
+
+// Path is the field in the message, with ASN.1 field names, e.g.
+// "mess.messageBody.transactions[0].transactionRequest.actions[1]".
+func (e *EncodeError) Path() string {
+	var b strings.Builder
+	for i := len(e.path) - 1; i >= 0; i-- {
+		p := e.path[i]
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 && p[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func (e *EncodeError) Error() string {
+	if p := e.Path(); p != "" {
+		return "text: encode: " + p + ": " + e.Msg
+	}
+	return "text: encode: " + e.Msg
+}
+
+// Unwrap lets errors.Is match the kind.
+func (e *EncodeError) Unwrap() error { return e.Kind }
+
+func encErrNoText(msg string) error          { return &EncodeError{Kind: ErrNoTextForm, Msg: msg} }
+func encErrVersion(msg string) error         { return &EncodeError{Kind: ErrNotInVersion, Msg: msg} }
+func encErrBinary(msg string) error          { return &EncodeError{Kind: ErrBinaryForm, Msg: msg} }
+func encErrNoTextf(f string, a ...any) error { return encErrNoText(encSprintf(f, a...)) }
+
+// encAt prefixes the path of err (an *EncodeError) with field.
+func encAt(err error, field string) error {
+	if e, ok := err.(*EncodeError); ok && field != "" {
+		e.path = append(e.path, field)
+	}
+	return err
+}
+
+// encAtIndex prefixes the path of err with field[i].
+func encAtIndex(err error, field string, i int) error {
+	return encAt(encIndex(err, i), field)
+}
+
+// encIndex prefixes the path of err with [i].
+func encIndex(err error, i int) error {
+	if e, ok := err.(*EncodeError); ok {
+		e.path = append(e.path, "["+strconv.Itoa(i)+"]")
+	}
+	return err
+}
+
+// onlyIn reports a field that the version's grammar lacks.
+func (e *textEncoder) onlyIn(field, what string, since int) error {
+	return encAt(encErrVersion(encSprintf("%s is not in the version %d text grammar (it needs version %d or later)", what, e.v, since)), field)
+}
+
+// Append appends the text encoding of m to b in the given style. m must
+// be in text form (see package mapping: names, termination IDs and values
+// as text); a message just decoded from BER or PER is in binary form and
+// must go through mapping.ToText first. On error, b is returned unchanged
+// (same length) together with an *EncodeError.
+func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) ([]byte, error) {
+	if m == nil {
+		return b, encErrNoText("nil message")
+	}
+	if style != Pretty && style != Compact {
+		return b, encErrNoTextf("unknown style %d", int(style))
+	}
+	v := opts.Version
+	if v == 0 {
+		v = int(m.Mess.Version)
+	}
+	if v < 1 || v > 3 {
+		return b, encAt(encAt(encErrNoTextf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	}
+	e := textEncoder{b: b, v: v, pretty: style == Pretty, words: &wordSpelling[style]}
+	if err := e.megacoMessage(m); err != nil {
+		return b, err
+	}
+	return e.b, nil
+}
+
+// textEncoder writes one message. ind arguments mirror OTP's indentation
+// state: the number of tabs of the line a construct starts on; its items
+// go one level deeper.
+type textEncoder struct {
+	b      []byte
+	v      int
+	pretty bool
+	words  *[nWords]string
+}
+
+// encNewlineTabs is "\n" followed by tabs; nl slices it.
+const encNewlineTabs = "\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+
+// nl writes a line end and ind tabs (pretty only; callers check).
+func (e *textEncoder) nl(ind int) {
+	if ind < len(encNewlineTabs) {
+		e.b = append(e.b, encNewlineTabs[:ind+1]...)
+		return
+	}
+	e.b = append(e.b, '\n')
+	for ; ind > 0; ind-- {
+		e.b = append(e.b, '\t')
+	}
+}
+
+// w writes a keyword.
+func (e *textEncoder) w(x word) { e.b = append(e.b, e.words[x]...) }
+
+// str writes s as is.
+func (e *textEncoder) str(s string) { e.b = append(e.b, s...) }
+
+// eq writes EQUAL: " = " or "=".
+func (e *textEncoder) eq() {
+	if e.pretty {
+		e.b = append(e.b, " = "...)
+	} else {
+		e.b = append(e.b, '=')
+	}
+}
+
+// open writes LBRKT of a construct at ind: " {" and a new line one level
+// deeper, or "{".
+func (e *textEncoder) open(ind int) {
+	if e.pretty {
+		e.b = append(e.b, " {"...)
+		e.nl(ind + 1)
+	} else {
+		e.b = append(e.b, '{')
+	}
+}
+
+// close writes RBRKT of a construct at ind.
+func (e *textEncoder) close(ind int) {
+	if e.pretty {
+		e.nl(ind)
+	}
+	e.b = append(e.b, '}')
+}
+
+// sep writes COMMA between items at ind.
+func (e *textEncoder) sep(ind int) {
+	e.b = append(e.b, ',')
+	if e.pretty {
+		e.nl(ind)
+	}
+}
+
+// openInline and closeInline are the brackets OTP writes on one line
+// (" { " and " } ", pretty) around error texts, SDP and empty audits.
+func (e *textEncoder) openInline() {
+	if e.pretty {
+		e.b = append(e.b, " { "...)
+	} else {
+		e.b = append(e.b, '{')
+	}
+}
+
+func (e *textEncoder) closeInline() {
+	if e.pretty {
+		e.b = append(e.b, " } "...)
+	} else {
+		e.b = append(e.b, '}')
+	}
+}
+
+// openSquare and closeSquare bracket a list of termination IDs or values
+// (LSBRKT, RSBRKT).
+func (e *textEncoder) openSquare(ind int) {
+	if e.pretty {
+		e.b = append(e.b, " ["...)
+		e.nl(ind + 1)
+	} else {
+		e.b = append(e.b, '[')
+	}
+}
+
+func (e *textEncoder) closeSquare(ind int) {
+	if e.pretty {
+		e.nl(ind)
+	}
+	e.b = append(e.b, ']')
+}
+
+// list tracks the items of a comma-separated list: item writes the
+// separator before every item but the first; drop takes back a separator
+// whose item turned out empty.
+type itemList struct {
+	n    int // items written
+	mark int // length of the buffer before the last separator
+}
+
+func (e *textEncoder) item(l *itemList, ind int) {
+	l.mark = len(e.b)
+	if l.n > 0 {
+		e.sep(ind)
+	}
+	l.n++
+}
+
+// done undoes the last item if it wrote nothing after its separator.
+func (e *textEncoder) done(l *itemList, before int) {
+	if len(e.b) == before {
+		e.b = e.b[:l.mark]
+		l.n--
+	}
+}
+
+// uint writes a number in decimal; small ones (address octets, IDs,
+// codes) without strconv.
+func (e *textEncoder) uint(v uint64) {
+	switch {
+	case v < 10:
+		e.b = append(e.b, byte('0'+v))
+	case v < 100:
+		e.b = append(e.b, byte('0'+v/10), byte('0'+v%10))
+	case v < 1000:
+		e.b = append(e.b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	default:
+		e.b = strconv.AppendUint(e.b, v, 10)
+	}
+}
+
+// uint16 writes a UINT16 field.
+func (e *textEncoder) uint16(v uint32) error {
+	if v > 65535 {
+		return encErrNoTextf("%d does not fit UINT16", v)
+	}
+	e.uint(uint64(v))
+	return nil
+}
+
+// digits writes a number the grammar limits to max (ErrorCode, Version,
+// V4hex, timers).
+func (e *textEncoder) digits(v uint64, max uint64) error {
+	if v > max {
+		return encErrNoTextf("%d is out of range (0..%d)", v, max)
+	}
+	e.uint(v)
+	return nil
+}
+
+// Character classes of the ABNF (the bits of encClass), for quoting and
+// validation.
+const (
+	encSafe   = 1 << iota // SafeChar: DIGIT / ALPHA / "+-&!_/'?@^`~*$\()%|."
+	encRest               // RestChar: ";[]{}:,#<>="
+	encWSP                // SP, HTAB
+	encEOL                // CR, LF
+	encHigh               // %x80-FF
+	encNameCh             // NAME characters: ALPHA / DIGIT / "_"
+	encPathCh             // pathNAME characters besides NAME ones: "/*$@-."
+	encHexCh              // HEXDIG
+)
+
+// encClass gives the classes of every octet.
+var encClass = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= encSafe | encNameCh | encHexCh
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= encSafe | encNameCh
+		t[c-'a'+'A'] |= encSafe | encNameCh
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] |= encHexCh
+		t[c-'a'+'A'] |= encHexCh
+	}
+	for _, c := range "+-&!_/'?@^`~*$\\()%|." {
+		t[c] |= encSafe
+	}
+	t['_'] |= encNameCh
+	for _, c := range "/*$@-." {
+		t[c] |= encPathCh
+	}
+	for _, c := range ";[]{}:,#<>=" {
+		t[c] |= encRest
+	}
+	t[' '] |= encWSP
+	t['\t'] |= encWSP
+	t['\r'] |= encEOL
+	t['\n'] |= encEOL
+	for c := 0x80; c <= 0xff; c++ {
+		t[c] |= encHigh
+	}
+	return t
+}()
+
+// encBinaryByte reports a byte no text-form name or ID has: a control
+// character or one outside ASCII. Binary-form names (4-octet PkgdNames,
+// 2-octet Names) and termination IDs practically always contain one.
+func encBinaryByte(c byte) bool { return c < 0x20 || c >= 0x7f }
+
+// name writes a NAME-like item: a package, event, signal, property,
+// parameter, statistic or digit map name. The text form allows only
+// SafeChars ("al/on", "nt/*", "*/*", "ds", "dialplan00").
+func (e *textEncoder) name(s model.Octets, what string) error {
+	if len(s) == 0 {
+		return encErrNoTextf("empty %s", what)
+	}
+	if len(s) > 64 {
+		return encErrNoTextf("%s of %d characters (at most 64)", what, len(s))
+	}
+	for _, c := range s {
+		if encClass[c]&encSafe == 0 {
+			return e.badName(s, what)
+		}
+	}
+	e.b = append(e.b, s...)
+	return nil
+}
+
+func (e *textEncoder) badName(s []byte, what string) error {
+	for _, c := range s {
+		if encBinaryByte(c) {
+			return encErrBinary(encSprintf("%s %X is not text: the message is in binary form; convert it with mapping.ToText before a text encode", what, s))
+		}
+	}
+	return encErrNoTextf("%s %q has characters a text name cannot hold", what, s)
+}
+
+// termID writes a TerminationID in text form ("11111111/00000000/00000000",
+// "$", "*", "root").
+func (e *textEncoder) termID(t *model.TerminationID) error {
+	if len(t.Wildcard) > 0 {
+		return encErrBinary(encSprintf("termination ID {wildcard %X, id %X} is in binary form; convert the message with mapping.ToText before a text encode", t.Wildcard, []byte(t.Id)))
+	}
+	s := t.Id
+	if len(s) == 0 {
+		return encErrNoText("empty termination ID")
+	}
+	if len(s) > 64 {
+		return encErrNoTextf("termination ID of %d characters (at most 64)", len(s))
+	}
+	for _, c := range s {
+		if encClass[c]&(encNameCh|encPathCh) == 0 {
+			for _, c := range s {
+				if encBinaryByte(c) {
+					return encErrBinary(encSprintf("termination ID %X is not text: the message is in binary form; convert it with mapping.ToText before a text encode", []byte(s)))
+				}
+			}
+			return encErrNoTextf("termination ID %q has characters a pathNAME cannot hold", s)
+		}
+	}
+	e.b = append(e.b, s...)
+	return nil
+}
+
+// value writes a VALUE (property, parameter or statistic value) as OTP
+// does: bare when it is one or more SafeChars, else quoted. A double
+// quote, a control character (and, before v3, a line end or a non-ASCII
+// octet) has no text form.
+func (e *textEncoder) value(s []byte) error {
+	quote := len(s) == 0
+	for _, c := range s {
+		k := encClass[c]
+		if k&encSafe != 0 {
+			continue
+		}
+		if k&(encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+			quote = true
+			continue
+		}
+		return e.badChar(s, c, "value")
+	}
+	if quote {
+		e.b = append(e.b, '"')
+		e.b = append(e.b, s...)
+		e.b = append(e.b, '"')
+		return nil
+	}
+	e.b = append(e.b, s...)
+	return nil
+}
+
+// quoted writes a quotedString (error texts, ServiceChange reasons, the
+// dd/ce ds value): always quoted.
+func (e *textEncoder) quoted(s []byte, what string) error { return encAppendQuoted(e, s, what) }
+
+// encAppendQuoted is quoted for strings and byte slices alike, so that
+// neither needs converting (which would allocate).
+func encAppendQuoted[S string | []byte](e *textEncoder, s S, what string) error {
+	for i := 0; i < len(s); i++ {
+		k := encClass[s[i]]
+		if k&(encSafe|encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+			continue
+		}
+		return e.badChar([]byte(s), s[i], what)
+	}
+	e.b = append(e.b, '"')
+	e.b = append(e.b, s...)
+	e.b = append(e.b, '"')
+	return nil
+}
+
+func (e *textEncoder) badChar(s []byte, c byte, what string) error {
+	switch {
+	case c == '"':
+		return encErrNoTextf("%s %q: a quoted string cannot hold a double quote", what, s)
+	case encClass[c]&(encEOL|encHigh) != 0:
+		return encErrVersion(encSprintf("%s %q: a quoted string holds line ends and non-ASCII octets only from version 3 on", what, s))
+	}
+	return encErrNoTextf("%s %q: character %q has no text form", what, s, c)
+}
+
+func encSprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -1,0 +1,1409 @@
+package text
+
+import (
+	"megaco/internal/model"
+)
+
+// This file writes the descriptors of commands and replies.
+
+func (e *textEncoder) ammDescriptor(d *model.AmmDescriptor, ind int) error {
+	switch d.Kind {
+	case model.AmmDescriptor_MediaDescriptor:
+		return encAt(e.mediaDescriptor(d.MediaDescriptor, ind), "mediaDescriptor")
+	case model.AmmDescriptor_ModemDescriptor:
+		return encAt(e.modemDescriptor(d.ModemDescriptor, ind), "modemDescriptor")
+	case model.AmmDescriptor_MuxDescriptor:
+		return encAt(e.muxDescriptor(d.MuxDescriptor, ind), "muxDescriptor")
+	case model.AmmDescriptor_EventsDescriptor:
+		return encAt(e.eventsDescriptor(d.EventsDescriptor, ind), "eventsDescriptor")
+	case model.AmmDescriptor_EventBufferDescriptor:
+		return encAt(e.eventBufferDescriptor(d.EventBufferDescriptor, ind), "eventBufferDescriptor")
+	case model.AmmDescriptor_SignalsDescriptor:
+		return encAt(e.signalsDescriptor(d.SignalsDescriptor, ind), "signalsDescriptor")
+	case model.AmmDescriptor_DigitMapDescriptor:
+		return encAt(e.digitMapDescriptor(d.DigitMapDescriptor, ind), "digitMapDescriptor")
+	case model.AmmDescriptor_AuditDescriptor:
+		if d.AuditDescriptor == nil {
+			return encAt(encErrNoText("missing descriptor"), "auditDescriptor")
+		}
+		return encAt(e.auditDescriptor(d.AuditDescriptor, ind), "auditDescriptor")
+	case model.AmmDescriptor_StatisticsDescriptor:
+		if e.v < 3 {
+			return e.onlyIn("statisticsDescriptor", "a statistics descriptor in a command", 3)
+		}
+		return encAt(e.statisticsDescriptor(d.StatisticsDescriptor, ind), "statisticsDescriptor")
+	}
+	return encErrNoTextf("no alternative chosen (kind %d)", d.Kind)
+}
+
+func (e *textEncoder) auditReturnParameter(p *model.AuditReturnParameter, ind int) error {
+	switch p.Kind {
+	case model.AuditReturnParameter_ErrorDescriptor:
+		if p.ErrorDescriptor == nil {
+			return encAt(encErrNoText("missing descriptor"), "errorDescriptor")
+		}
+		return encAt(e.errorDescriptor(p.ErrorDescriptor), "errorDescriptor")
+	case model.AuditReturnParameter_MediaDescriptor:
+		return encAt(e.mediaDescriptor(p.MediaDescriptor, ind), "mediaDescriptor")
+	case model.AuditReturnParameter_ModemDescriptor:
+		return encAt(e.modemDescriptor(p.ModemDescriptor, ind), "modemDescriptor")
+	case model.AuditReturnParameter_MuxDescriptor:
+		return encAt(e.muxDescriptor(p.MuxDescriptor, ind), "muxDescriptor")
+	case model.AuditReturnParameter_EventsDescriptor:
+		return encAt(e.eventsDescriptor(p.EventsDescriptor, ind), "eventsDescriptor")
+	case model.AuditReturnParameter_EventBufferDescriptor:
+		return encAt(e.eventBufferDescriptor(p.EventBufferDescriptor, ind), "eventBufferDescriptor")
+	case model.AuditReturnParameter_SignalsDescriptor:
+		return encAt(e.signalsDescriptor(p.SignalsDescriptor, ind), "signalsDescriptor")
+	case model.AuditReturnParameter_DigitMapDescriptor:
+		return encAt(e.digitMapDescriptor(p.DigitMapDescriptor, ind), "digitMapDescriptor")
+	case model.AuditReturnParameter_ObservedEventsDescriptor:
+		if p.ObservedEventsDescriptor == nil {
+			return encAt(encErrNoText("missing descriptor"), "observedEventsDescriptor")
+		}
+		return encAt(e.observedEvents(p.ObservedEventsDescriptor, ind), "observedEventsDescriptor")
+	case model.AuditReturnParameter_StatisticsDescriptor:
+		return encAt(e.statisticsDescriptor(p.StatisticsDescriptor, ind), "statisticsDescriptor")
+	case model.AuditReturnParameter_PackagesDescriptor:
+		return encAt(e.packagesDescriptor(p.PackagesDescriptor, ind), "packagesDescriptor")
+	case model.AuditReturnParameter_EmptyDescriptors:
+		if p.EmptyDescriptors == nil {
+			return nil
+		}
+		return encAt(e.emptyDescriptors(p.EmptyDescriptors, ind), "emptyDescriptors")
+	}
+	return encErrNoTextf("no alternative chosen (kind %d)", p.Kind)
+}
+
+// mediaDescriptor writes Media { TerminationState, streams }.
+func (e *textEncoder) mediaDescriptor(m *model.MediaDescriptor, ind int) error {
+	if m == nil {
+		return encErrNoText("missing descriptor")
+	}
+	e.w(wMedia)
+	e.open(ind)
+	body := len(e.b)
+	var l itemList
+	if m.TermStateDescr != nil {
+		e.item(&l, ind+1)
+		if err := e.terminationState(m.TermStateDescr, ind+1); err != nil {
+			return encAt(err, "termStateDescr")
+		}
+	}
+	if s := m.Streams; s != nil {
+		switch s.Kind {
+		case model.MediaDescriptorStreams_OneStream:
+			if s.OneStream != nil {
+				if err := e.streamParms(&l, s.OneStream, ind+1); err != nil {
+					return encAt(encAt(err, "oneStream"), "streams")
+				}
+			}
+		case model.MediaDescriptorStreams_MultiStream:
+			for i := range s.MultiStream {
+				e.item(&l, ind+1)
+				sd := &s.MultiStream[i]
+				e.w(wStream)
+				e.eq()
+				if err := e.uint16(sd.StreamID); err != nil {
+					return encAt(encAtIndex(encAt(err, "streamID"), "multiStream", i), "streams")
+				}
+				e.open(ind + 1)
+				var sl itemList
+				if err := e.streamParms(&sl, &sd.StreamParms, ind+2); err != nil {
+					return encAt(encAtIndex(encAt(err, "streamParms"), "multiStream", i), "streams")
+				}
+				if sl.n == 0 {
+					return encAt(encAtIndex(encAt(encErrNoText("an empty stream has no text form"), "streamParms"), "multiStream", i), "streams")
+				}
+				e.close(ind + 1)
+			}
+		default:
+			return encAt(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), "streams")
+		}
+	}
+	if len(e.b) == body {
+		// OTP writes "Media { }", which neither the grammar nor OTP's
+		// parsers take.
+		return encErrNoText("an empty media descriptor has no text form (an audit reply names it with the Media audit token)")
+	}
+	e.close(ind)
+	return nil
+}
+
+// streamParms writes the LocalControl, Local, Remote and (v3) Statistics
+// of a stream into the list l.
+func (e *textEncoder) streamParms(l *itemList, p *model.StreamParms, ind int) error {
+	if p.LocalControlDescriptor != nil {
+		e.item(l, ind)
+		if err := e.localControl(p.LocalControlDescriptor, ind); err != nil {
+			return encAt(err, "localControlDescriptor")
+		}
+	}
+	if p.LocalDescriptor != nil {
+		e.item(l, ind)
+		if err := e.localRemote(wLocal, p.LocalDescriptor, ind); err != nil {
+			return encAt(err, "localDescriptor")
+		}
+	}
+	if p.RemoteDescriptor != nil {
+		e.item(l, ind)
+		if err := e.localRemote(wRemote, p.RemoteDescriptor, ind); err != nil {
+			return encAt(err, "remoteDescriptor")
+		}
+	}
+	if p.StatisticsDescriptor != nil {
+		if e.v < 3 {
+			return e.onlyIn("statisticsDescriptor", "a statistics descriptor in a stream", 3)
+		}
+		e.item(l, ind)
+		if err := e.statisticsDescriptor(p.StatisticsDescriptor, ind); err != nil {
+			return encAt(err, "statisticsDescriptor")
+		}
+	}
+	return nil
+}
+
+// localControl writes LocalControl { Mode, ReservedGroup, ReservedValue,
+// properties }, in OTP's order.
+func (e *textEncoder) localControl(c *model.LocalControlDescriptor, ind int) error {
+	if !c.StreamMode.Present && !c.ReserveValue.Present && !c.ReserveGroup.Present && len(c.PropertyParms) == 0 {
+		return encErrNoText("an empty LocalControl descriptor has no text form")
+	}
+	e.w(wLocalControl)
+	e.open(ind)
+	var l itemList
+	if c.StreamMode.Present {
+		e.item(&l, ind+1)
+		if err := e.streamMode(c.StreamMode.Value); err != nil {
+			return encAt(err, "streamMode")
+		}
+	}
+	if c.ReserveGroup.Present {
+		e.item(&l, ind+1)
+		e.onOff(wReservedGroup, c.ReserveGroup.Value)
+	}
+	if c.ReserveValue.Present {
+		e.item(&l, ind+1)
+		e.onOff(wReservedValue, c.ReserveValue.Value)
+	}
+	for i := range c.PropertyParms {
+		e.item(&l, ind+1)
+		if err := e.propertyParm(&c.PropertyParms[i], ind+1); err != nil {
+			return encAtIndex(err, "propertyParms", i)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) streamMode(m model.StreamMode) error {
+	e.w(wMode)
+	e.eq()
+	switch m {
+	case model.StreamMode_SendOnly:
+		e.w(wSendonly)
+	case model.StreamMode_RecvOnly:
+		e.w(wRecvonly)
+	case model.StreamMode_SendRecv:
+		e.w(wSendrecv)
+	case model.StreamMode_Inactive:
+		e.w(wInactive)
+	case model.StreamMode_LoopBack:
+		e.w(wLoopback)
+	default:
+		return encErrNoTextf("unknown stream mode %d", m)
+	}
+	return nil
+}
+
+// localRemote writes Local { SDP } or Remote { SDP }: a line end, then
+// each line as name=value CRLF; a property group after the first must
+// start with v= (that is where the next one is seen to begin).
+func (e *textEncoder) localRemote(w word, d *model.LocalRemoteDescriptor, ind int) error {
+	e.w(w)
+	e.openInline()
+	if len(d.PropGrps) > 0 {
+		e.b = append(e.b, '\n')
+	}
+	for g, group := range d.PropGrps {
+		if g > 0 && (len(group) == 0 || string(group[0].Name) != "v") {
+			return encAtIndex(encErrNoText("a property group after the first must start with v="), "propGrps", g)
+		}
+		for i := range group {
+			p := &group[i]
+			if err := e.sdpLine(p); err != nil {
+				return encAtIndex(encIndex(err, i), "propGrps", g)
+			}
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) sdpLine(p *model.PropertyParm) error {
+	if err := e.name(p.Name, "SDP line name"); err != nil {
+		return encAt(err, "name")
+	}
+	if len(p.Value) != 1 {
+		return encAt(encErrNoTextf("an SDP line has one value, not %d", len(p.Value)), "value")
+	}
+	if p.ExtraInfo != nil {
+		return encAt(encErrNoText("an SDP line has no relation, range or list"), "extraInfo")
+	}
+	e.b = append(e.b, '=')
+	for _, c := range p.Value[0] {
+		switch c {
+		case '}':
+			e.b = append(e.b, '\\', '}')
+		case 0, '\r', '\n':
+			return encAt(encErrNoTextf("SDP value %q: character %q has no text form", []byte(p.Value[0]), c), "value")
+		default:
+			e.b = append(e.b, c)
+		}
+	}
+	e.b = append(e.b, '\r', '\n')
+	return nil
+}
+
+// terminationState writes TerminationState { properties, Buffer,
+// ServiceStates }.
+func (e *textEncoder) terminationState(t *model.TerminationStateDescriptor, ind int) error {
+	if len(t.PropertyParms) == 0 && !t.EventBufferControl.Present && !t.ServiceState.Present {
+		return encErrNoText("an empty termination state descriptor has no text form")
+	}
+	e.w(wTerminationState)
+	e.open(ind)
+	var l itemList
+	for i := range t.PropertyParms {
+		e.item(&l, ind+1)
+		if err := e.propertyParm(&t.PropertyParms[i], ind+1); err != nil {
+			return encAtIndex(err, "propertyParms", i)
+		}
+	}
+	if t.EventBufferControl.Present {
+		e.item(&l, ind+1)
+		e.w(wBuffer)
+		e.eq()
+		switch t.EventBufferControl.Value {
+		case model.EventBufferControl_Off:
+			e.b = append(e.b, "OFF"...)
+		case model.EventBufferControl_LockStep:
+			e.w(wLockStep)
+		default:
+			return encAt(encErrNoTextf("unknown event buffer control %d", t.EventBufferControl.Value), "eventBufferControl")
+		}
+	}
+	if t.ServiceState.Present {
+		e.item(&l, ind+1)
+		if err := e.serviceState(t.ServiceState.Value); err != nil {
+			return encAt(err, "serviceState")
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) serviceState(s model.ServiceState) error {
+	e.w(wServiceStates)
+	e.eq()
+	switch s {
+	case model.ServiceState_Test:
+		e.w(wTest)
+	case model.ServiceState_OutOfSvc:
+		e.w(wOutOfSvc)
+	case model.ServiceState_InSvc:
+		e.w(wInSvc)
+	default:
+		return encErrNoTextf("unknown service state %d", s)
+	}
+	return nil
+}
+
+// propertyParm writes name=value (or its relation, range and list forms).
+func (e *textEncoder) propertyParm(p *model.PropertyParm, ind int) error {
+	if err := e.name(p.Name, "property name"); err != nil {
+		return encAt(err, "name")
+	}
+	var x *model.PropertyParmExtraInfo
+	if p.ExtraInfo != nil {
+		x = p.ExtraInfo
+		if x.Kind < model.PropertyParmExtraInfo_Relation || x.Kind > model.PropertyParmExtraInfo_Sublist {
+			return encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
+		}
+		return e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, ind)
+	}
+	return e.parmValues(p.Value, 0, 0, false, false, ind)
+}
+
+// parmValues writes a parmValue. kind is the extraInfo alternative
+// (1 relation, 2 range, 3 sublist) or 0 when it is absent. Without
+// extraInfo, several values are alternatives, as with sublist FALSE.
+func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relation, rng, sub bool, ind int) error {
+	if len(vs) == 0 {
+		return encAt(encErrNoText("a parameter needs a value"), "value")
+	}
+	switch {
+	case kind == 1: // relation
+		if len(vs) != 1 {
+			return encAt(encErrNoTextf("a relation has one value, not %d", len(vs)), "value")
+		}
+		switch rel {
+		case model.Relation_GreaterThan:
+			e.b = append(e.b, '>')
+		case model.Relation_SmallerThan:
+			e.b = append(e.b, '<')
+		case model.Relation_UnequalTo:
+			e.b = append(e.b, '#')
+		default:
+			return encAt(encErrNoTextf("unknown relation %d", rel), "extraInfo")
+		}
+		return encAt(e.value(vs[0]), "value")
+	case kind == 2 && rng: // range [lo:hi]
+		if len(vs) != 2 {
+			return encAt(encErrNoTextf("a range has two values, not %d", len(vs)), "value")
+		}
+		switch {
+		case !e.pretty:
+			e.b = append(e.b, "=["...)
+		case e.v >= 3:
+			e.b = append(e.b, " =  [ "...)
+		default:
+			e.b = append(e.b, "=["...)
+		}
+		if err := e.value(vs[0]); err != nil {
+			return encAtIndex(err, "value", 0)
+		}
+		e.b = append(e.b, ':')
+		if err := e.value(vs[1]); err != nil {
+			return encAtIndex(err, "value", 1)
+		}
+		if e.pretty && e.v >= 3 {
+			e.b = append(e.b, " ] "...)
+		} else {
+			e.b = append(e.b, ']')
+		}
+		return nil
+	case kind == 3 && sub: // AND list [a,b]
+		if !e.pretty {
+			e.b = append(e.b, "=["...)
+		} else if e.v >= 3 {
+			e.eq()
+			e.openSquare(ind)
+		} else {
+			e.b = append(e.b, "=["...)
+		}
+		in := ind + 1
+		if e.v < 3 {
+			in = ind
+		}
+		for i, v := range vs {
+			if i > 0 {
+				e.sep(in)
+			}
+			if err := e.value(v); err != nil {
+				return encAtIndex(err, "value", i)
+			}
+		}
+		if e.pretty && e.v >= 3 {
+			e.closeSquare(ind)
+		} else {
+			e.b = append(e.b, ']')
+		}
+		return nil
+	case len(vs) == 1 && kind != 3:
+		// One value, or a range with range FALSE (not a range).
+		if kind == 2 {
+			return encAt(encErrNoText("a range with range FALSE and one value has no text form"), "extraInfo")
+		}
+		e.b = append(e.b, '=')
+		return encAt(e.value(vs[0]), "value")
+	case kind == 2:
+		return encAt(encErrNoTextf("%d values with range FALSE have no text form", len(vs)), "extraInfo")
+	}
+	// OR list {a,b}: sublist FALSE, or no extraInfo with several values.
+	in := ind + 1
+	switch {
+	case !e.pretty:
+		e.b = append(e.b, "={"...)
+	case e.v >= 3:
+		e.eq()
+		e.open(ind)
+	default:
+		e.b = append(e.b, "= { "...)
+		in = ind
+	}
+	for i, v := range vs {
+		if i > 0 {
+			e.sep(in)
+		}
+		if err := e.value(v); err != nil {
+			return encAtIndex(err, "value", i)
+		}
+	}
+	switch {
+	case !e.pretty:
+		e.b = append(e.b, '}')
+	case e.v >= 3:
+		e.close(ind)
+	default:
+		e.b = append(e.b, " } "...)
+	}
+	return nil
+}
+
+func (e *textEncoder) muxDescriptor(m *model.MuxDescriptor, ind int) error {
+	if m == nil {
+		return encErrNoText("missing descriptor")
+	}
+	if m.NonStandardData != nil {
+		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+	}
+	e.w(wMux)
+	e.eq()
+	switch m.MuxType {
+	case model.MuxType_H221:
+		e.w(wH221)
+	case model.MuxType_H223:
+		e.w(wH223)
+	case model.MuxType_H226:
+		e.w(wH226)
+	case model.MuxType_V76:
+		e.w(wV76)
+	case model.MuxType_Nx64k:
+		if e.v < 2 {
+			return e.onlyIn("muxType", "mux type Nx64Kservice", 2)
+		}
+		e.w(wNx64k)
+	default:
+		return encAt(encErrNoTextf("unknown mux type %d", m.MuxType), "muxType")
+	}
+	return encAt(e.terminationIDList(m.TermList, ind), "termList")
+}
+
+// modemDescriptor writes Modem = type, or Modem[t1,t2]{properties}, as
+// OTP v1 does (OTP v2 and v3 refuse modem descriptors as deprecated;
+// their grammars still have them).
+func (e *textEncoder) modemDescriptor(m *model.ModemDescriptor, ind int) error {
+	if m == nil {
+		return encErrNoText("missing descriptor")
+	}
+	if m.NonStandardData != nil {
+		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+	}
+	if len(m.Mtl) == 0 {
+		return encAt(encErrNoText("a modem descriptor needs a modem type"), "mtl")
+	}
+	e.w(wModem)
+	if len(m.Mtl) == 1 && len(m.Mpl) == 0 {
+		e.eq()
+		return encAtIndex(e.modemType(m.Mtl[0]), "mtl", 0)
+	}
+	e.b = append(e.b, '[')
+	for i, t := range m.Mtl {
+		if i > 0 {
+			e.sep(ind)
+		}
+		if err := e.modemType(t); err != nil {
+			return encAtIndex(err, "mtl", i)
+		}
+	}
+	e.b = append(e.b, ']')
+	if len(m.Mpl) > 0 {
+		e.open(ind)
+		for i := range m.Mpl {
+			if i > 0 {
+				e.sep(ind + 1)
+			}
+			if err := e.propertyParm(&m.Mpl[i], ind+1); err != nil {
+				return encAtIndex(err, "mpl", i)
+			}
+		}
+		e.close(ind)
+	}
+	return nil
+}
+
+var encModemWords = [...]word{
+	model.ModemType_V18: wV18, model.ModemType_V22: wV22, model.ModemType_V22bis: wV22bis,
+	model.ModemType_V32: wV32, model.ModemType_V32bis: wV32bis, model.ModemType_V34: wV34,
+	model.ModemType_V90: wV90, model.ModemType_V91: wV91, model.ModemType_SynchISDN: wSynchISDN,
+}
+
+func (e *textEncoder) modemType(t model.ModemType) error {
+	if t < 0 || int(t) >= len(encModemWords) {
+		return encErrNoTextf("unknown modem type %d", t)
+	}
+	e.w(encModemWords[t])
+	return nil
+}
+
+// eventsDescriptor writes Events = id { events }, or bare Events when it
+// has neither request ID nor events.
+func (e *textEncoder) eventsDescriptor(d *model.EventsDescriptor, ind int) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
+	if !d.RequestID.Present && len(d.EventList) == 0 {
+		e.w(wEvents)
+		return nil
+	}
+	if !d.RequestID.Present || len(d.EventList) == 0 {
+		return encErrNoText("an events descriptor has both a request ID and events, or neither")
+	}
+	e.w(wEvents)
+	e.eq()
+	e.requestID(d.RequestID.Value)
+	e.open(ind)
+	for i := range d.EventList {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		if err := e.requestedEvent(&d.EventList[i], ind+1); err != nil {
+			return encAtIndex(err, "eventList", i)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+// openOpt opens the optional brackets of an item; closeOpt closes them,
+// or takes them back when nothing went inside.
+func (e *textEncoder) openOpt(ind int) (start, body int) {
+	start = len(e.b)
+	e.open(ind)
+	return start, len(e.b)
+}
+
+func (e *textEncoder) closeOpt(ind, start, body int) {
+	if len(e.b) == body {
+		e.b = e.b[:start]
+		return
+	}
+	e.close(ind)
+}
+
+func (e *textEncoder) requestedEvent(r *model.RequestedEvent, ind int) error {
+	if err := e.name(r.PkgdName, "event name"); err != nil {
+		return encAt(err, "pkgdName")
+	}
+	start, body := e.openOpt(ind)
+	var l itemList
+	if r.StreamID.Present {
+		e.item(&l, ind+1)
+		if err := e.stream(r.StreamID.Value); err != nil {
+			return encAt(err, "streamID")
+		}
+	}
+	for i := range r.EvParList {
+		e.item(&l, ind+1)
+		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
+			return encAtIndex(err, "evParList", i)
+		}
+	}
+	if a := r.EventAction; a != nil {
+		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, a.SecondEvent, true, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
+			return encAt(err, "eventAction")
+		}
+	}
+	e.closeOpt(ind, start, body)
+	return nil
+}
+
+// requestedActions writes KeepActive, DigitMap, Embed, the notify
+// behaviour and ResetEventsDescriptor into l. For a second event
+// (embedded, first false) Embed holds only signals.
+func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *model.EventDM, se *model.SecondEventsDescriptor, first bool, sd []model.SignalRequest, nb *model.NotifyBehaviour, reset bool, ind int) error {
+	if ka.Present && ka.Value {
+		e.item(l, ind)
+		e.w(wKeepActive)
+	}
+	if dm != nil {
+		e.item(l, ind)
+		if err := e.eventDM(dm, ind); err != nil {
+			return encAt(err, "eventDM")
+		}
+	}
+	// OTP treats an empty signals list as absent.
+	switch {
+	case len(sd) > 0:
+		e.item(l, ind)
+		e.w(wEmbed)
+		e.open(ind)
+		if err := e.signalsDescriptor(sd, ind+1); err != nil {
+			return encAt(err, "signalsDescriptor")
+		}
+		if se != nil {
+			e.sep(ind + 1)
+			if err := e.embedFirst(se, ind+1); err != nil {
+				return encAt(err, "secondEvent")
+			}
+		}
+		e.close(ind)
+	case se != nil:
+		e.item(l, ind)
+		e.w(wEmbed)
+		e.open(ind)
+		if err := e.embedFirst(se, ind+1); err != nil {
+			return encAt(err, "secondEvent")
+		}
+		e.close(ind)
+	}
+	if nb != nil {
+		if e.v < 3 {
+			return e.onlyIn("notifyBehaviour", "a notify behaviour", 3)
+		}
+		e.item(l, ind)
+		if err := e.notifyBehaviour(nb, ind); err != nil {
+			return encAt(err, "notifyBehaviour")
+		}
+	}
+	if reset {
+		if e.v < 3 {
+			return e.onlyIn("resetEventsDescriptor", "ResetEventsDescriptor", 3)
+		}
+		e.item(l, ind)
+		e.w(wResetEventsDescriptor)
+	}
+	return nil
+}
+
+// embedFirst writes the events of an Embed: Events = id { events }, or
+// bare Events.
+func (e *textEncoder) embedFirst(se *model.SecondEventsDescriptor, ind int) error {
+	if !se.RequestID.Present && len(se.EventList) == 0 {
+		e.w(wEvents)
+		return nil
+	}
+	if !se.RequestID.Present || len(se.EventList) == 0 {
+		return encErrNoText("an embedded events descriptor has both a request ID and events, or neither")
+	}
+	e.w(wEvents)
+	e.eq()
+	e.requestID(se.RequestID.Value)
+	e.open(ind)
+	for i := range se.EventList {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		if err := e.secondRequestedEvent(&se.EventList[i], ind+1); err != nil {
+			return encAtIndex(err, "eventList", i)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
+	if err := e.name(r.PkgdName, "event name"); err != nil {
+		return encAt(err, "pkgdName")
+	}
+	start, body := e.openOpt(ind)
+	var l itemList
+	if r.StreamID.Present {
+		e.item(&l, ind+1)
+		if err := e.stream(r.StreamID.Value); err != nil {
+			return encAt(err, "streamID")
+		}
+	}
+	for i := range r.EvParList {
+		e.item(&l, ind+1)
+		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
+			return encAtIndex(err, "evParList", i)
+		}
+	}
+	if a := r.EventAction; a != nil {
+		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, nil, false, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
+			return encAt(err, "eventAction")
+		}
+	}
+	e.closeOpt(ind, start, body)
+	return nil
+}
+
+func (e *textEncoder) notifyBehaviour(nb *model.NotifyBehaviour, ind int) error {
+	switch nb.Kind {
+	case model.NotifyBehaviour_NotifyImmediate:
+		e.w(wNotifyImmediate)
+	case model.NotifyBehaviour_NeverNotify:
+		e.w(wNeverNotify)
+	case model.NotifyBehaviour_NotifyRegulated:
+		e.w(wNotifyRegulated)
+		// Here, unlike in an event's own actions, OTP writes a present
+		// but empty signals list: RegulatedNotify { Embed { Signals } }.
+		r := nb.NotifyRegulated
+		if r == nil || (r.SecondEvent == nil && r.SignalsDescriptor == nil) {
+			return nil
+		}
+		e.open(ind)
+		e.w(wEmbed)
+		e.open(ind + 1)
+		if r.SignalsDescriptor != nil {
+			if err := e.signalsDescriptor(r.SignalsDescriptor, ind+2); err != nil {
+				return encAt(encAt(err, "signalsDescriptor"), "notifyRegulated")
+			}
+			if r.SecondEvent != nil {
+				e.sep(ind + 2)
+			}
+		}
+		if r.SecondEvent != nil {
+			if err := e.embedFirst(r.SecondEvent, ind+2); err != nil {
+				return encAt(encAt(err, "secondEvent"), "notifyRegulated")
+			}
+		}
+		e.close(ind + 1)
+		e.close(ind)
+	default:
+		return encErrNoTextf("no alternative chosen (kind %d)", nb.Kind)
+	}
+	return nil
+}
+
+// eventDM writes DigitMap = name or DigitMap = { value }. (OTP writes the
+// second form without its EQUAL, which no grammar has.)
+func (e *textEncoder) eventDM(dm *model.EventDM, ind int) error {
+	switch dm.Kind {
+	case model.EventDM_DigitMapName:
+		e.w(wDigitMap)
+		e.eq()
+		return encAt(e.name(dm.DigitMapName, "digit map name"), "digitMapName")
+	case model.EventDM_DigitMapValue:
+		if dm.DigitMapValue == nil {
+			return encAt(encErrNoText("missing digit map"), "digitMapValue")
+		}
+		e.w(wDigitMap)
+		e.eq()
+		e.open(ind)
+		if err := e.digitMapValue(dm.DigitMapValue, ind+1); err != nil {
+			return encAt(err, "digitMapValue")
+		}
+		e.close(ind)
+		return nil
+	}
+	return encErrNoTextf("no alternative chosen (kind %d)", dm.Kind)
+}
+
+func (e *textEncoder) stream(id uint32) error {
+	e.w(wStream)
+	e.eq()
+	return e.uint16(id)
+}
+
+// eventParameter writes name=value; the dd/ce "ds" digit string is always
+// quoted, as OTP does.
+func (e *textEncoder) eventParameter(p *model.EventParameter, ind int) error {
+	if err := e.name(p.EventParameterName, "event parameter name"); err != nil {
+		return encAt(err, "eventParameterName")
+	}
+	if p.ExtraInfo == nil && len(p.Value) == 1 && string(p.EventParameterName) == "ds" {
+		e.b = append(e.b, '=')
+		return encAtIndex(e.quoted(p.Value[0], "digit string"), "value", 0)
+	}
+	if x := p.ExtraInfo; x != nil {
+		if x.Kind < model.EventParameterExtraInfo_Relation || x.Kind > model.EventParameterExtraInfo_Sublist {
+			return encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
+		}
+		return e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, ind)
+	}
+	return e.parmValues(p.Value, 0, 0, false, false, ind)
+}
+
+func (e *textEncoder) eventBufferDescriptor(specs []model.EventSpec, ind int) error {
+	e.w(wEventBuffer)
+	if len(specs) == 0 {
+		return nil
+	}
+	e.open(ind)
+	for i := range specs {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		s := &specs[i]
+		if err := e.name(s.EventName, "event name"); err != nil {
+			return encIndex(encAt(err, "eventName"), i)
+		}
+		start, body := e.openOpt(ind + 1)
+		var l itemList
+		if s.StreamID.Present {
+			e.item(&l, ind+2)
+			if err := e.stream(s.StreamID.Value); err != nil {
+				return encIndex(encAt(err, "streamID"), i)
+			}
+		}
+		for j := range s.EventParList {
+			e.item(&l, ind+2)
+			if err := e.eventParameter(&s.EventParList[j], ind+2); err != nil {
+				return encIndex(encAtIndex(err, "eventParList", j), i)
+			}
+		}
+		e.closeOpt(ind+1, start, body)
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) signalsDescriptor(sigs []model.SignalRequest, ind int) error {
+	e.w(wSignals)
+	if len(sigs) == 0 {
+		return nil
+	}
+	e.open(ind)
+	for i := range sigs {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		s := &sigs[i]
+		switch s.Kind {
+		case model.SignalRequest_Signal:
+			if s.Signal == nil {
+				return encIndex(encAt(encErrNoText("missing signal"), "signal"), i)
+			}
+			if err := e.signal(s.Signal, ind+1); err != nil {
+				return encIndex(encAt(err, "signal"), i)
+			}
+		case model.SignalRequest_SeqSigList:
+			q := s.SeqSigList
+			if q == nil {
+				return encIndex(encAt(encErrNoText("missing signal itemList"), "seqSigList"), i)
+			}
+			if len(q.SignalList) == 0 {
+				return encIndex(encAt(encAt(encErrNoText("a signal itemList needs at least one signal"), "signalList"), "seqSigList"), i)
+			}
+			e.w(wSignalList)
+			e.eq()
+			if err := e.uint16(q.Id); err != nil {
+				return encIndex(encAt(encAt(err, "id"), "seqSigList"), i)
+			}
+			e.open(ind + 1)
+			for j := range q.SignalList {
+				if j > 0 {
+					e.sep(ind + 2)
+				}
+				if err := e.signal(&q.SignalList[j], ind+2); err != nil {
+					return encIndex(encAt(encAtIndex(err, "signalList", j), "seqSigList"), i)
+				}
+			}
+			e.close(ind + 1)
+		default:
+			return encIndex(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), i)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) signal(s *model.Signal, ind int) error {
+	if err := e.name(s.SignalName, "signal name"); err != nil {
+		return encAt(err, "signalName")
+	}
+	start, body := e.openOpt(ind)
+	var l itemList
+	in := ind + 1
+	if s.StreamID.Present {
+		e.item(&l, in)
+		if err := e.stream(s.StreamID.Value); err != nil {
+			return encAt(err, "streamID")
+		}
+	}
+	if s.SigType.Present {
+		e.item(&l, in)
+		e.w(wSignalType)
+		e.eq()
+		switch s.SigType.Value {
+		case model.SignalType_Brief:
+			e.w(wBrief)
+		case model.SignalType_OnOff:
+			e.w(wOnOff)
+		case model.SignalType_TimeOut:
+			e.w(wTimeOut)
+		default:
+			return encAt(encErrNoTextf("unknown signal type %d", s.SigType.Value), "sigType")
+		}
+	}
+	if s.Duration.Present {
+		e.item(&l, in)
+		e.w(wDuration)
+		e.eq()
+		if err := e.uint16(s.Duration.Value); err != nil {
+			return encAt(err, "duration")
+		}
+	}
+	if s.NotifyCompletion.Present {
+		e.item(&l, in)
+		if err := e.notifyCompletion(s.NotifyCompletion.Value, in); err != nil {
+			return encAt(err, "notifyCompletion")
+		}
+	}
+	if s.KeepActive.Present && s.KeepActive.Value {
+		e.item(&l, in)
+		e.w(wKeepActive)
+	}
+	for i := range s.SigParList {
+		e.item(&l, in)
+		p := &s.SigParList[i]
+		if err := e.name(p.SigParameterName, "signal parameter name"); err != nil {
+			return encAtIndex(encAt(err, "sigParameterName"), "sigParList", i)
+		}
+		var err error
+		if x := p.ExtraInfo; x != nil {
+			if x.Kind < model.SigParameterExtraInfo_Relation || x.Kind > model.SigParameterExtraInfo_Sublist {
+				return encAtIndex(encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo"), "sigParList", i)
+			}
+			err = e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, in)
+		} else {
+			err = e.parmValues(p.Value, 0, 0, false, false, in)
+		}
+		if err != nil {
+			return encAtIndex(err, "sigParList", i)
+		}
+	}
+	if s.Direction.Present {
+		if e.v < 3 {
+			return e.onlyIn("direction", "a signal direction", 3)
+		}
+		e.item(&l, in)
+		e.w(wDirection)
+		e.eq()
+		switch s.Direction.Value {
+		case model.SignalDirection_Internal:
+			e.w(wInternal)
+		case model.SignalDirection_External:
+			e.w(wExternal)
+		case model.SignalDirection_Both:
+			e.w(wBoth)
+		default:
+			return encAt(encErrNoTextf("unknown signal direction %d", s.Direction.Value), "direction")
+		}
+	}
+	if s.RequestID.Present {
+		if e.v < 3 {
+			return e.onlyIn("requestID", "a signal request ID", 3)
+		}
+		e.item(&l, in)
+		e.w(wRequestID)
+		e.eq()
+		e.requestID(s.RequestID.Value)
+	}
+	if s.IntersigDelay.Present {
+		if e.v < 3 {
+			return e.onlyIn("intersigDelay", "an intersignal delay", 3)
+		}
+		e.item(&l, in)
+		e.w(wIntsigDelay)
+		e.eq()
+		if err := e.uint16(s.IntersigDelay.Value); err != nil {
+			return encAt(err, "intersigDelay")
+		}
+	}
+	e.closeOpt(ind, start, body)
+	return nil
+}
+
+// notifyCompletion writes NotifyCompletion = { reasons } from the bits
+// onTimeOut(0), onInterruptByEvent(1), onInterruptByNewSignalDescr(2),
+// otherReason(3) and, in v3, onIteration(4).
+func (e *textEncoder) notifyCompletion(bits model.BitString, ind int) error {
+	if bits.Bits == 0 {
+		return encErrNoText("a notify completion needs at least one reason")
+	}
+	if bits.Bits>>5 != 0 {
+		return encErrNoTextf("unknown notify completion bits %s", bits)
+	}
+	if bits.Has(4) && e.v < 3 {
+		return encErrVersion(encSprintf("notify completion on iteration is not in the version %d text grammar (it needs version 3)", e.v))
+	}
+	e.w(wNotifyCompletion)
+	e.eq()
+	e.open(ind)
+	n := 0
+	for i, w := range [...]word{wTimeOut, wInterruptByEvent, wInterruptByNewSignalsDescr, wOtherReason, wIteration} {
+		if bits.Has(i) {
+			if n > 0 {
+				e.sep(ind + 1)
+			}
+			e.w(w)
+			n++
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+// digitMapDescriptor writes DigitMap = name, DigitMap = { value } or
+// DigitMap = name { value }. An empty value (no timers, no body) counts
+// as absent, as OTP v1 and v2 do.
+func (e *textEncoder) digitMapDescriptor(d *model.DigitMapDescriptor, ind int) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
+	v := d.DigitMapValue
+	if v != nil && !v.StartTimer.Present && !v.ShortTimer.Present && !v.LongTimer.Present && !v.DurationTimer.Present && v.DigitMapBody == "" {
+		v = nil
+	}
+	if d.DigitMapName == nil && v == nil {
+		return encErrNoText("a digit map descriptor needs a name or a digit map")
+	}
+	e.w(wDigitMap)
+	e.eq()
+	if d.DigitMapName != nil {
+		if err := e.name(d.DigitMapName, "digit map name"); err != nil {
+			return encAt(err, "digitMapName")
+		}
+	}
+	if v != nil {
+		e.open(ind)
+		if err := e.digitMapValue(v, ind+1); err != nil {
+			return encAt(err, "digitMapValue")
+		}
+		e.close(ind)
+	}
+	return nil
+}
+
+// digitMapValue writes the timers (T:, S:, L:, and Z: from v2 on), each
+// followed by a comma, then the digit map as it is.
+func (e *textEncoder) digitMapValue(v *model.DigitMapValue, ind int) error {
+	for _, t := range [...]struct {
+		c     byte
+		t     model.Opt[uint32]
+		field string
+	}{{'T', v.StartTimer, "startTimer"}, {'S', v.ShortTimer, "shortTimer"}, {'L', v.LongTimer, "longTimer"}, {'Z', v.DurationTimer, "durationTimer"}} {
+		if !t.t.Present {
+			continue
+		}
+		if t.c == 'Z' && e.v < 2 {
+			return e.onlyIn("durationTimer", "the Z: digit map timer", 2)
+		}
+		e.b = append(e.b, t.c, ':')
+		if err := e.digits(uint64(t.t.Value), 99); err != nil {
+			return encAt(err, t.field)
+		}
+		e.sep(ind)
+	}
+	body := v.DigitMapBody
+	if body == "" {
+		return encAt(encErrNoText("empty digit map"), "digitMapBody")
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '{' || c == '}' || c == '"' || (encBinaryByte(c) && c != '\t' && c != '\r' && c != '\n') {
+			return encAt(encErrNoTextf("digit map %q: character %q has no text form", body, c), "digitMapBody")
+		}
+	}
+	e.b = append(e.b, body...)
+	return nil
+}
+
+func (e *textEncoder) observedEvents(d *model.ObservedEventsDescriptor, ind int) error {
+	if len(d.ObservedEventLst) == 0 {
+		return encAt(encErrNoText("an observed events descriptor needs at least one event"), "observedEventLst")
+	}
+	e.w(wObservedEvents)
+	e.eq()
+	e.requestID(d.RequestId)
+	e.open(ind)
+	for i := range d.ObservedEventLst {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		o := &d.ObservedEventLst[i]
+		if o.TimeNotation != nil {
+			if err := e.timeNotation(o.TimeNotation); err != nil {
+				return encAtIndex(encAt(err, "timeNotation"), "observedEventLst", i)
+			}
+			e.b = append(e.b, ':')
+		}
+		if err := e.name(o.EventName, "event name"); err != nil {
+			return encAtIndex(encAt(err, "eventName"), "observedEventLst", i)
+		}
+		start, body := e.openOpt(ind + 1)
+		var l itemList
+		if o.StreamID.Present {
+			e.item(&l, ind+2)
+			if err := e.stream(o.StreamID.Value); err != nil {
+				return encAtIndex(encAt(err, "streamID"), "observedEventLst", i)
+			}
+		}
+		for j := range o.EventParList {
+			e.item(&l, ind+2)
+			if err := e.eventParameter(&o.EventParList[j], ind+2); err != nil {
+				return encAtIndex(encAtIndex(err, "eventParList", j), "observedEventLst", i)
+			}
+		}
+		e.closeOpt(ind+1, start, body)
+	}
+	e.close(ind)
+	return nil
+}
+
+// timeNotation writes yyyymmddThhmmssss.
+func (e *textEncoder) timeNotation(t *model.TimeNotation) error {
+	for _, f := range [2]string{t.Date, t.Time} {
+		if len(f) != 8 {
+			return encErrNoTextf("time stamp part %q: want 8 digits", f)
+		}
+		for i := 0; i < 8; i++ {
+			if f[i] < '0' || f[i] > '9' {
+				return encErrNoTextf("time stamp part %q: want 8 digits", f)
+			}
+		}
+	}
+	e.b = append(e.b, t.Date...)
+	e.b = append(e.b, 'T')
+	e.b = append(e.b, t.Time...)
+	return nil
+}
+
+// statisticsDescriptor writes Statistics { name = value, ... }, or bare
+// Statistics when empty. Several values (v3) are written as a list.
+func (e *textEncoder) statisticsDescriptor(ps []model.StatisticsParameter, ind int) error {
+	e.w(wStats)
+	if len(ps) == 0 {
+		return nil
+	}
+	e.open(ind)
+	for i := range ps {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		p := &ps[i]
+		if err := e.name(p.StatName, "statistic name"); err != nil {
+			return encIndex(encAt(err, "statName"), i)
+		}
+		switch len(p.StatValue) {
+		case 0:
+		case 1:
+			e.eq()
+			if err := e.value(p.StatValue[0]); err != nil {
+				return encIndex(encAtIndex(err, "statValue", 0), i)
+			}
+		default:
+			if e.v < 3 {
+				return encIndex(e.onlyIn("statValue", "a statistic with several values", 3), i)
+			}
+			e.eq()
+			e.openSquare(ind + 1)
+			for j, v := range p.StatValue {
+				if j > 0 {
+					e.sep(ind + 2)
+				}
+				if err := e.value(v); err != nil {
+					return encIndex(encAtIndex(err, "statValue", j), i)
+				}
+			}
+			e.closeSquare(ind + 1)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) packagesDescriptor(ps []model.PackagesItem, ind int) error {
+	if len(ps) == 0 {
+		return encErrNoText("a packages descriptor needs at least one package")
+	}
+	e.w(wPackages)
+	e.open(ind)
+	for i := range ps {
+		if i > 0 {
+			e.sep(ind + 1)
+		}
+		if err := e.packagesItem(ps[i].PackageName, ps[i].PackageVersion); err != nil {
+			return encIndex(err, i)
+		}
+	}
+	e.close(ind)
+	return nil
+}
+
+func (e *textEncoder) packagesItem(name model.Octets, version uint32) error {
+	if err := e.name(name, "package name"); err != nil {
+		return encAt(err, "packageName")
+	}
+	e.b = append(e.b, '-')
+	return encAt(e.uint16(version), "packageVersion")
+}
+
+// serviceChangeParm writes Services { Method, ServiceChangeAddress,
+// Version, Profile, Reason, Delay, MgcIdToTry, time stamp, audit items,
+// ServiceChangeInc } in OTP's order.
+func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) error {
+	if p.NonStandardData != nil {
+		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+	}
+	e.w(wServices)
+	e.open(ind)
+	in := ind + 1
+	var l itemList
+	e.item(&l, in)
+	e.w(wMethod)
+	e.eq()
+	if int(p.ServiceChangeMethod) < 0 || int(p.ServiceChangeMethod) >= len(encMethodWords) {
+		return encAt(encErrNoTextf("unknown method %d", p.ServiceChangeMethod), "serviceChangeMethod")
+	}
+	e.w(encMethodWords[p.ServiceChangeMethod])
+	if p.ServiceChangeAddress != nil {
+		e.item(&l, in)
+		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
+			return encAt(err, "serviceChangeAddress")
+		}
+	}
+	if p.ServiceChangeVersion.Present {
+		e.item(&l, in)
+		e.w(wVersion)
+		e.eq()
+		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
+			return encAt(err, "serviceChangeVersion")
+		}
+	}
+	if p.ServiceChangeProfile != nil {
+		e.item(&l, in)
+		if err := e.profile(p.ServiceChangeProfile); err != nil {
+			return encAt(err, "serviceChangeProfile")
+		}
+	}
+	switch len(p.ServiceChangeReason) {
+	case 0:
+	case 1:
+		e.item(&l, in)
+		e.w(wReason)
+		e.eq()
+		if err := e.quoted(p.ServiceChangeReason[0], "reason"); err != nil {
+			return encAtIndex(err, "serviceChangeReason", 0)
+		}
+	default:
+		return encAt(encErrNoTextf("a reason has one value, not %d", len(p.ServiceChangeReason)), "serviceChangeReason")
+	}
+	if p.ServiceChangeDelay.Present {
+		e.item(&l, in)
+		e.w(wDelay)
+		e.eq()
+		e.uint(uint64(p.ServiceChangeDelay.Value))
+	}
+	if p.ServiceChangeMgcId != nil {
+		e.item(&l, in)
+		e.w(wMgcId)
+		e.eq()
+		if err := e.mID(p.ServiceChangeMgcId); err != nil {
+			return encAt(err, "serviceChangeMgcId")
+		}
+	}
+	if p.TimeStamp != nil {
+		e.item(&l, in)
+		if err := e.timeNotation(p.TimeStamp); err != nil {
+			return encAt(err, "timeStamp")
+		}
+	}
+	if a := p.ServiceChangeInfo; a != nil {
+		// The grammar puts the audit items straight into the list.
+		// (OTP cannot write them: it fails on any serviceChangeInfo.)
+		if e.v < 2 {
+			return e.onlyIn("serviceChangeInfo", "audit items in a ServiceChange", 2)
+		}
+		if err := e.auditItems(&l, a, in); err != nil {
+			return encAt(err, "serviceChangeInfo")
+		}
+	}
+	if p.ServiceChangeIncompleteFlag {
+		if e.v < 3 {
+			return e.onlyIn("serviceChangeIncompleteFlag", "ServiceChangeInc", 3)
+		}
+		e.item(&l, in)
+		e.w(wServiceChangeIncomplete)
+	}
+	e.close(ind)
+	return nil
+}
+
+var encMethodWords = [...]word{
+	model.ServiceChangeMethod_Failover: wFailover, model.ServiceChangeMethod_Forced: wForced,
+	model.ServiceChangeMethod_Graceful: wGraceful, model.ServiceChangeMethod_Restart: wRestart,
+	model.ServiceChangeMethod_Disconnected: wDisconnected, model.ServiceChangeMethod_HandOff: wHandOff,
+}
+
+func (e *textEncoder) serviceChangeAddress(a *model.ServiceChangeAddress) error {
+	e.w(wServiceChangeAddress)
+	e.eq()
+	switch a.Kind {
+	case model.ServiceChangeAddress_PortNumber:
+		return encAt(e.uint16(a.PortNumber), "portNumber")
+	case model.ServiceChangeAddress_Ip4Address:
+		if a.Ip4Address == nil {
+			return encAt(encErrNoText("missing address"), "ip4Address")
+		}
+		return encAt(e.ip4(a.Ip4Address), "ip4Address")
+	case model.ServiceChangeAddress_Ip6Address:
+		if a.Ip6Address == nil {
+			return encAt(encErrNoText("missing address"), "ip6Address")
+		}
+		return encAt(e.ip6(a.Ip6Address), "ip6Address")
+	case model.ServiceChangeAddress_DomainName:
+		if a.DomainName == nil {
+			return encAt(encErrNoText("missing domain name"), "domainName")
+		}
+		return encAt(e.domainName(a.DomainName), "domainName")
+	case model.ServiceChangeAddress_DeviceName:
+		return encAt(e.pathName(a.DeviceName, "device name"), "deviceName")
+	case model.ServiceChangeAddress_MtpAddress:
+		return encAt(e.mtp(a.MtpAddress), "mtpAddress")
+	}
+	return encErrNoTextf("no alternative chosen (kind %d)", a.Kind)
+}
+
+// profile writes Profile = name/version; the text form holds both in
+// profileName ("resgw/1").
+func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
+	s := p.ProfileName
+	if len(s) == 0 || len(s) > 67 {
+		return encAt(encErrNoTextf("profile %q: 1 to 67 characters", s), "profileName")
+	}
+	for i := 0; i < len(s); i++ {
+		if encClass[s[i]]&encSafe == 0 {
+			return encAt(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
+		}
+	}
+	e.w(wProfile)
+	e.eq()
+	e.b = append(e.b, s...)
+	return nil
+}
+
+// serviceChangeResParm writes the items of a ServiceChange reply's
+// Services: address, version, profile, MgcIdToTry, time stamp.
+func (e *textEncoder) serviceChangeResParm(p *model.ServiceChangeResParm, ind int) error {
+	var l itemList
+	if p.ServiceChangeAddress != nil {
+		e.item(&l, ind)
+		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
+			return encAt(err, "serviceChangeAddress")
+		}
+	}
+	if p.ServiceChangeVersion.Present {
+		e.item(&l, ind)
+		e.w(wVersion)
+		e.eq()
+		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
+			return encAt(err, "serviceChangeVersion")
+		}
+	}
+	if p.ServiceChangeProfile != nil {
+		e.item(&l, ind)
+		if err := e.profile(p.ServiceChangeProfile); err != nil {
+			return encAt(err, "serviceChangeProfile")
+		}
+	}
+	if p.ServiceChangeMgcId != nil {
+		e.item(&l, ind)
+		e.w(wMgcId)
+		e.eq()
+		if err := e.mID(p.ServiceChangeMgcId); err != nil {
+			return encAt(err, "serviceChangeMgcId")
+		}
+	}
+	if p.Timestamp != nil {
+		e.item(&l, ind)
+		if err := e.timeNotation(p.Timestamp); err != nil {
+			return encAt(err, "timestamp")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,696 @@
+package text
+
+// The scanner of the text decoder: it turns the bytes of a message into
+// the terminals of grammar.y, without copying and without allocating. A
+// token is a span of the input; what the token means (a number, a name, a
+// termination ID) is for the builder to work out.
+//
+// White space and comments are skipped wherever the ABNF has LWSP, SEP or
+// EOL between two tokens: the grammar never needs them, and a message that
+// leaves out a SEP (say between the mId and the first transaction) is still
+// read as long as its tokens can be told apart. Inside quoted strings, SDP
+// and digit maps nothing is skipped.
+//
+// A few terminals are not one ABNF token but a whole piece the parser
+// should not look into, and the scanner knows from the tokens before them
+// where they are:
+//
+//   - after the MEGACO/N header, after "MgcIdToTry =" and after
+//     "ServiceChangeAddress =" comes an mId: "[...]" is an address and
+//     "<...>" a domain name there, not brackets and relations;
+//   - "Local {" and "Remote {" (where a descriptor may start) open an SDP
+//     octet string that runs to the first "}" not escaped as "\}";
+//   - "DigitMap = {" and "DigitMap = name {" open a digitMapValue: the
+//     scanner hands out its "T:n," timers one by one and then the digit
+//     map itself, up to "}", as one token.
+//
+// One leniency goes beyond white space: RFC 3525's example call flow (and
+// the v2 draft's) writes the parameters of an event in parentheses,
+// "al/of(strict=state)", where the ABNF has braces. An opening parenthesis
+// right after an event name (a word with a "/" where an event may start)
+// reads as "{", and up to its match ")" reads as "}".
+
+// span is a token's place in the input: the bytes from pos up to end.
+type span struct{ pos, end int32 }
+
+// Character classes of the text encoding.
+const (
+	lexSafe  = 1 << iota // SafeChar (and the octets 0x80-0xFF a v3 VALUE allows)
+	lexAlnum             // ALPHA / DIGIT
+	lexDigit             // DIGIT
+	lexHex               // HEXDIG, either case
+	lexBlank             // SP / HTAB / CR / LF
+	lexParen             // "(" / ")"
+	lexWord              // SafeChar but not a parenthesis
+)
+
+var lexClass = func() (c [256]uint8) {
+	for _, b := range []byte("+-&!_/'?@^`~*$\\()%|.") {
+		c[b] |= lexSafe
+	}
+	for b := 0x80; b <= 0xff; b++ {
+		c[b] |= lexSafe
+	}
+	for b := '0'; b <= '9'; b++ {
+		c[b] |= lexSafe | lexAlnum | lexDigit | lexHex
+	}
+	for b := 'a'; b <= 'z'; b++ {
+		c[b] |= lexSafe | lexAlnum
+		c[b-'a'+'A'] |= lexSafe | lexAlnum
+	}
+	for b := 'a'; b <= 'f'; b++ {
+		c[b] |= lexHex
+		c[b-'a'+'A'] |= lexHex
+	}
+	for _, b := range []byte(" \t\r\n") {
+		c[b] |= lexBlank
+	}
+	c['('] |= lexParen
+	c[')'] |= lexParen
+	for b := range c {
+		if c[b]&(lexSafe|lexParen) == lexSafe {
+			c[b] |= lexWord
+		}
+	}
+	return c
+}()
+
+// What the scanner expects next, beyond plain tokens.
+const (
+	lexPlain       = iota
+	lexMID         // an mId
+	lexOctets      // the SDP of a Local or Remote descriptor
+	lexTimers      // a digit map timer, or the digit map
+	lexTimerComma  // the comma after a digit map timer
+	lexEndOfTokens // nothing more: an error was found
+)
+
+// scanner reads tokens from src. The zero value with src set is ready.
+type scanner struct {
+	src      []byte
+	pos      int
+	mode     uint8
+	depth    int    // open braces and brackets
+	parens   int    // open parentheses read as braces
+	maxDepth int    // limit on depth
+	last     [3]int // kinds of the last three tokens, newest first
+	errMsg   string // a lexical error, reported at errAt
+	errAt    span
+}
+
+// next returns the next token's kind (a grammar token, a character for
+// punctuation, 0 at the end) and its span.
+func (sc *scanner) next() (int, span) {
+	kind, s := sc.token()
+	sc.last = [3]int{kind, sc.last[0], sc.last[1]}
+	return kind, s
+}
+
+// token reads one token.
+func (sc *scanner) token() (int, span) {
+	mode := sc.mode
+	switch mode {
+	case lexOctets:
+		return sc.octets()
+	case lexTimers:
+		return sc.timerOrDigitMap()
+	case lexEndOfTokens:
+		return LexError, span{int32(sc.pos), int32(sc.pos)}
+	}
+	src := sc.src
+	sc.skipLWSP()
+	start := sc.pos
+	if start >= len(src) {
+		return 0, span{int32(start), int32(start)}
+	}
+	sc.mode = lexPlain
+	c := src[start]
+	if mode == lexTimerComma && c == ',' {
+		sc.pos++
+		sc.mode = lexTimers
+		return ',', span{int32(start), int32(start + 1)}
+	}
+	if lexClass[c]&lexSafe != 0 {
+		return sc.word(start, mode == lexMID)
+	}
+	sc.pos++
+	s := span{int32(start), int32(start + 1)}
+	switch c {
+	case '{':
+		if sc.depth++; sc.depth > sc.maxDepth {
+			return sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+		}
+		if l := sc.last[0]; l == LocalToken || l == RemoteToken || l == '=' || l == SafeChars {
+			sc.afterOpenBrace()
+		}
+		return '{', s
+	case '[':
+		if mode == lexMID {
+			return sc.address(start, ']', IPv4Token)
+		}
+		if sc.depth++; sc.depth > sc.maxDepth {
+			return sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+		}
+		return '[', s
+	case '}', ']':
+		sc.depth--
+		return int(c), s
+	case '<':
+		if mode == lexMID {
+			return sc.address(start, '>', DomainToken)
+		}
+		return '<', s
+	case '=':
+		if k := sc.last[0]; k == MgcIdToken || k == ServiceChangeAddressToken {
+			sc.mode = lexMID
+		}
+		return '=', s
+	case ',', ':', '>', '#':
+		return int(c), s
+	case '"':
+		for i := start + 1; i < len(src); i++ {
+			if src[i] == '"' {
+				sc.pos = i + 1
+				return QuotedString, span{int32(start + 1), int32(i)}
+			}
+		}
+		return sc.fail(s, "quoted string not closed")
+	}
+	return sc.fail(s, "unexpected character "+lexQuoteByte(c))
+}
+
+// afterOpenBrace switches to the raw modes "Local {", "Remote {",
+// "DigitMap = {" and "DigitMap = name {" need. The brace is not yet in
+// last.
+func (sc *scanner) afterOpenBrace() {
+	switch l := sc.last; {
+	case (l[0] == LocalToken || l[0] == RemoteToken) && (l[1] == '{' || l[1] == ','):
+		sc.mode = lexOctets
+	case l[0] == '=' && l[1] == DigitMapToken,
+		l[0] == SafeChars && l[1] == '=' && l[2] == DigitMapToken:
+		sc.mode = lexTimers
+	}
+}
+
+// skipLWSP skips white space, line ends and comments.
+func (sc *scanner) skipLWSP() {
+	src, i := sc.src, sc.pos
+	for i < len(src) {
+		c := src[i]
+		if lexClass[c]&lexBlank != 0 {
+			i++
+			continue
+		}
+		if c != ';' {
+			break
+		}
+		for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+			i++
+		}
+	}
+	sc.pos = i
+}
+
+// word reads a SafeChars word starting at start: a keyword, the message
+// header, a command prefix or a plain SafeChars token.
+func (sc *scanner) word(start int, mID bool) (int, span) {
+	src := sc.src
+	if lexClass[src[start]]&lexParen != 0 && !mID {
+		if k, s, ok := sc.paren(start); ok {
+			return k, s
+		}
+	}
+	i := start
+	all := uint8(lexAlnum)
+	for {
+		for i < len(src) && lexClass[src[i]]&lexWord != 0 {
+			all &= lexClass[src[i]]
+			i++
+		}
+		if i == len(src) || lexClass[src[i]]&lexParen == 0 || !mID && sc.parenEnds(start, i) {
+			break
+		}
+		all = 0
+		i++
+	}
+	sc.pos = i
+	w := src[start:i]
+	s := span{int32(start), int32(i)}
+	if mID {
+		if len(w) == 3 && w[0]|0x20 == 'm' && w[1]|0x20 == 't' && w[2]|0x20 == 'p' {
+			return MTPToken, s
+		}
+		return SafeChars, s
+	}
+	if all != 0 {
+		// Every keyword starts with a letter: numbers need no look-up.
+		if lexClass[w[0]]&lexDigit == 0 {
+			if k := lexLookup(w); k != 0 {
+				return k, s
+			}
+		}
+		return SafeChars, s
+	}
+	// "MEGACO/3", "!/3"
+	if w[0] == '!' || len(w) > 7 && w[6] == '/' && w[0]|0x20 == 'm' && lexEqualFold(w[:6], "megaco") {
+		if v := w[lexIndexByte(w, '/')+1:]; len(v) > 0 && lexAllDigits(v) {
+			sc.mode = lexMID
+			return VersionHeader, s
+		}
+	}
+	// "O-" and "W-" before a command; they stand where a command may.
+	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == OptionalPrefix) {
+		if k, ok := sc.commandPrefix(w); ok {
+			sc.pos = start + 2
+			return k, span{int32(start), int32(start + 2)}
+		}
+	}
+	return SafeChars, s
+}
+
+// eventPosition tells whether an event name may stand here: after the
+// "{" or "," of an event list, or the ":" after a time stamp.
+func (sc *scanner) eventPosition(k int) bool { return k == '{' || k == ',' || k == ':' }
+
+// parenEnds tells whether the parenthesis at i ends the word that starts
+// at start: a ")" closing a "(" read as "{", or a "(" right after an event
+// name.
+func (sc *scanner) parenEnds(start, i int) bool {
+	if sc.src[i] == ')' {
+		return sc.parens > 0
+	}
+	return i > start && lexIndexByte(sc.src[start:i], '/') >= 0 && sc.eventPosition(sc.last[0])
+}
+
+// paren reads a parenthesis at start as a brace, if it stands for one:
+// "(" after an event name ("al/of (strict=state)"; the name is the token
+// before), or a ")" that closes one.
+func (sc *scanner) paren(start int) (int, span, bool) {
+	s := span{int32(start), int32(start + 1)}
+	switch {
+	case sc.src[start] == ')' && sc.parens > 0:
+		sc.parens--
+		sc.depth--
+		sc.pos = start + 1
+		return '}', s, true
+	case sc.src[start] == '(' && (sc.last[0] == SafeChars && sc.eventPosition(sc.last[1])):
+		if sc.depth++; sc.depth > sc.maxDepth {
+			k, s := sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+			return k, s, true
+		}
+		sc.parens++
+		sc.pos = start + 1
+		return '{', s, true
+	}
+	return 0, s, false
+}
+
+// commandPrefix tells whether w is "O-" or "W-" (and then perhaps the
+// other one) in front of a command keyword.
+func (sc *scanner) commandPrefix(w []byte) (int, bool) {
+	var k int
+	switch w[0] | 0x20 {
+	case 'o':
+		k = OptionalPrefix
+	case 'w':
+		k = WildcardPrefix
+	default:
+		return 0, false
+	}
+	rest := w[2:]
+	if len(rest) > 2 && rest[1] == '-' && rest[0]|0x20 == 'w' && k == OptionalPrefix {
+		rest = rest[2:]
+	}
+	for _, c := range rest {
+		if lexClass[c]&lexAlnum == 0 {
+			return 0, false
+		}
+	}
+	switch lexLookup(rest) {
+	case AddToken, MoveToken, ModifyToken, SubtractToken, AuditValueToken,
+		AuditCapToken, NotifyToken, ServiceChangeToken:
+		return k, true
+	}
+	return 0, false
+}
+
+// address reads "[...]" or "<...>" in an mId, with the ":port" that may
+// follow; start is at the opening character, and the span is the whole.
+func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
+	src := sc.src
+	for i := start + 1; i < len(src); i++ {
+		c := src[i]
+		if c == closer {
+			if kind == IPv4Token {
+				for _, c := range src[start+1 : i] {
+					if c != '.' && lexClass[c]&lexDigit == 0 {
+						kind = IPv6Token
+						break
+					}
+				}
+			}
+			i++
+			if i+1 < len(src) && src[i] == ':' && lexClass[src[i+1]]&lexDigit != 0 {
+				for i++; i < len(src) && lexClass[src[i]]&lexDigit != 0; i++ {
+				}
+			}
+			sc.pos = i
+			return kind, span{int32(start), int32(i)}
+		}
+		if lexClass[c]&lexBlank != 0 || c == '{' || c == '}' || c == ',' {
+			break
+		}
+	}
+	return sc.fail(span{int32(start), int32(start + 1)}, "address not closed by "+lexQuoteByte(closer))
+}
+
+// octets reads the SDP of a Local or Remote descriptor, up to the first
+// "}" that is not escaped as "\}".
+func (sc *scanner) octets() (int, span) {
+	sc.mode = lexPlain
+	src, start := sc.src, sc.pos
+	for i := start; i < len(src); i++ {
+		switch src[i] {
+		case '}':
+			sc.pos = i
+			return OctetString, span{int32(start), int32(i)}
+		case '\\':
+			if i+1 < len(src) && src[i+1] == '}' {
+				i++
+			}
+		}
+	}
+	return sc.fail(span{int32(start), int32(start)}, "Local or Remote descriptor not closed by '}'")
+}
+
+// timerOrDigitMap reads, inside a digitMapValue, a timer ("T:1", followed
+// by a comma the next call hands out) or the digit map, from here to the
+// closing brace with the blanks around it left out.
+func (sc *scanner) timerOrDigitMap() (int, span) {
+	sc.skipLWSP()
+	src, start := sc.src, sc.pos
+	if start < len(src) {
+		switch src[start] | 0x20 {
+		case 't', 's', 'l', 'z':
+			i := start + 1
+			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
+			if i < len(src) && src[i] == ':' {
+				i++
+				for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+					i++
+				}
+				for i < len(src) && lexClass[src[i]]&lexDigit != 0 {
+					i++
+				}
+				sc.pos = i
+				sc.mode = lexTimerComma
+				return DigitMapTimer, span{int32(start), int32(i)}
+			}
+		}
+	}
+	sc.mode = lexPlain
+	for i := start; i < len(src); i++ {
+		if src[i] == '}' {
+			end := i
+			for end > start && lexClass[src[end-1]]&lexBlank != 0 {
+				end--
+			}
+			sc.pos = i
+			return DigitMapBody, span{int32(start), int32(end)}
+		}
+	}
+	return sc.fail(span{int32(start), int32(start)}, "digit map not closed by '}'")
+}
+
+// fail records a lexical error; the parser then sees LexError, which no
+// rule accepts, and stops.
+func (sc *scanner) fail(at span, msg string) (int, span) {
+	sc.errMsg, sc.errAt = msg, at
+	sc.mode = lexEndOfTokens
+	return LexError, at
+}
+
+// lexKeyword is one spelling of a keyword, lower case.
+type lexKeyword struct {
+	word string
+	tok  int
+}
+
+// lexKeywords is an open-addressing hash table of every spelling.
+var lexKeywords [512]lexKeyword
+
+// lexKeywordSpellings gives each keyword token its long and short
+// spellings (text-tokens.tsv). MEGACO/!, END/& and MTP are read where
+// they stand (the header, a segment number, an mId) and are not here.
+var lexKeywordSpellings = []struct {
+	tok         int
+	long, short string
+}{
+	{AddToken, "Add", "A"},
+	{AndAUDITSelectToken, "ANDLgc", ""},
+	{AuditCapToken, "AuditCapability", "AC"},
+	{AuditToken, "Audit", "AT"},
+	{AuditValueToken, "AuditValue", "AV"},
+	{AuthToken, "Authentication", "AU"},
+	{BothToken, "Both", "B"},
+	{BothwayToken, "Bothway", "BW"},
+	{BriefToken, "Brief", "BR"},
+	{BufferToken, "Buffer", "BF"},
+	{ContextAttrToken, "ContextAttr", "CT"},
+	{ContextAuditToken, "ContextAudit", "CA"},
+	{ContextListToken, "ContextList", "CLT"},
+	{CtxToken, "Context", "C"},
+	{DelayToken, "Delay", "DL"},
+	{DigitMapToken, "DigitMap", "DM"},
+	{DirectionToken, "SPADirection", "SPADI"},
+	{DisconnectedToken, "Disconnected", "DC"},
+	{DurationToken, "Duration", "DR"},
+	{EmbedToken, "Embed", "EM"},
+	{EmergencyOffToken, "EmergencyOff", "EGO"},
+	{EmergencyToken, "Emergency", "EG"},
+	{EmergencyValueToken, "EmergencyValue", "EGV"},
+	{ErrorToken, "Error", "ER"},
+	{EventBufferToken, "EventBuffer", "EB"},
+	{EventsToken, "Events", "E"},
+	{ExternalToken, "External", "EX"},
+	{FailoverToken, "Failover", "FL"},
+	{ForcedToken, "Forced", "FO"},
+	{GracefulToken, "Graceful", "GR"},
+	{H221Token, "H221", ""},
+	{H223Token, "H223", ""},
+	{H226Token, "H226", ""},
+	{HandOffToken, "HandOff", "HO"},
+	{IEPSToken, "IEPSCall", "IEPS"},
+	{ImmAckRequiredToken, "ImmAckRequired", "IA"},
+	{InactiveToken, "Inactive", "IN"},
+	{InSvcToken, "InService", "IV"},
+	{InternalToken, "Internal", "IT"},
+	{InterruptByEventToken, "IntByEvent", "IBE"},
+	{InterruptByNewSignalsDescrToken, "IntBySigDescr", "IBS"},
+	{IntsigDelayToken, "Intersignal", "SPAIS"},
+	{IsolateToken, "Isolate", "IS"},
+	{IterationToken, "Iteration", "IR"},
+	{KeepActiveToken, "KeepActive", "KA"},
+	{LocalControlToken, "LocalControl", "O"},
+	{LocalToken, "Local", "L"},
+	{LockStepToken, "LockStep", "SP"},
+	{LoopbackToken, "Loopback", "LB"},
+	{MediaToken, "Media", "M"},
+	{MessageSegmentToken, "Segment", "SM"},
+	{MethodToken, "Method", "MT"},
+	{MgcIdToken, "MgcIdToTry", "MG"},
+	{ModemToken, "Modem", "MD"},
+	{ModeToken, "Mode", "MO"},
+	{ModifyToken, "Modify", "MF"},
+	{MoveToken, "Move", "MV"},
+	{MuxToken, "Mux", "MX"},
+	{NeverNotifyToken, "NeverNotify", "NBNN"},
+	{NotifyCompletionToken, "NotifyCompletion", "NC"},
+	{NotifyImmediateToken, "ImmediateNotify", "NBIN"},
+	{NotifyRegulatedToken, "RegulatedNotify", "NBRN"},
+	{NotifyToken, "Notify", "N"},
+	{Nx64kToken, "Nx64Kservice", "N64"},
+	{ObservedEventsToken, "ObservedEvents", "OE"},
+	{OnewayBothToken, "OnewayBoth", "OWB"},
+	{OnewayExternalToken, "OnewayExternal", "OWE"},
+	{OnewayToken, "Oneway", "OW"},
+	{OnOffToken, "OnOff", "OO"},
+	{OrAUDITselectToken, "ORLgc", ""},
+	{OtherReasonToken, "OtherReason", "OR"},
+	{OutOfSvcToken, "OutOfService", "OS"},
+	{PackagesToken, "Packages", "PG"},
+	{PendingToken, "Pending", "PN"},
+	{PriorityToken, "Priority", "PR"},
+	{ProfileToken, "Profile", "PF"},
+	{ReasonToken, "Reason", "RE"},
+	{RecvonlyToken, "ReceiveOnly", "RC"},
+	{RemoteToken, "Remote", "R"},
+	{ReplyToken, "Reply", "P"},
+	{RequestIDToken, "SPARequestID", "SPARQ"},
+	{ReservedGroupToken, "ReservedGroup", "RG"},
+	{ReservedValueToken, "ReservedValue", "RV"},
+	{ResetEventsDescriptorToken, "ResetEventsDescriptor", "RSE"},
+	{ResponseAckToken, "TransactionResponseAck", "K"},
+	{RestartToken, "Restart", "RS"},
+	{SendonlyToken, "SendOnly", "SO"},
+	{SendrecvToken, "SendReceive", "SR"},
+	{ServiceChangeAddressToken, "ServiceChangeAddress", "AD"},
+	{ServiceChangeIncompleteToken, "ServiceChangeInc", "SIC"},
+	{ServiceChangeToken, "ServiceChange", "SC"},
+	{ServiceStatesToken, "ServiceStates", "SI"},
+	{ServicesToken, "Services", "SV"},
+	{SignalListToken, "SignalList", "SL"},
+	{SignalsToken, "Signals", "SG"},
+	{SignalTypeToken, "SignalType", "SY"},
+	{StatsToken, "Statistics", "SA"},
+	{StreamToken, "Stream", "ST"},
+	{SubtractToken, "Subtract", "S"},
+	{SynchISDNToken, "SynchISDN", "SN"},
+	{TerminationStateToken, "TerminationState", "TS"},
+	{TestToken, "Test", "TE"},
+	{TimeOutToken, "TimeOut", "TO"},
+	{TopologyToken, "Topology", "TP"},
+	{TransToken, "Transaction", "T"},
+	{V18Token, "V18", ""},
+	{V22bisToken, "V22b", ""},
+	{V22Token, "V22", ""},
+	{V32bisToken, "V32b", ""},
+	{V32Token, "V32", ""},
+	{V34Token, "V34", ""},
+	{V76Token, "V76", ""},
+	{V90Token, "V90", ""},
+	{V91Token, "V91", ""},
+	{VersionToken, "Version", "V"},
+}
+
+// lexKeywordAliases are spellings Erlang/OTP megaco 4.4 writes besides
+// the ABNF's: "ANSLgc" (its AndAUDITSelectToken) and, in version 2 pretty
+// text, the name of the token rule "EmergencyOffToken" (golden msg61a).
+var lexKeywordAliases = []struct {
+	tok  int
+	word string
+}{
+	{AndAUDITSelectToken, "ANSLgc"},
+	{EmergencyOffToken, "EmergencyOffToken"},
+}
+
+// lexLongNames gives the long spelling of each keyword token, for error
+// messages.
+var lexLongNames = map[int]string{}
+
+func init() {
+	for _, k := range lexKeywordSpellings {
+		lexLongNames[k.tok] = k.long
+		lexAddKeyword(k.tok, k.long)
+		lexAddKeyword(k.tok, k.short)
+	}
+	for _, a := range lexKeywordAliases {
+		lexAddKeyword(a.tok, a.word)
+	}
+}
+
+func lexAddKeyword(tok int, w string) {
+	if w == "" {
+		return
+	}
+	lw := []byte(w)
+	for i := range lw {
+		lw[i] |= 0x20
+	}
+	h := lexHash(lw)
+	for lexKeywords[h].tok != 0 {
+		h = (h + 1) % uint32(len(lexKeywords))
+	}
+	lexKeywords[h] = lexKeyword{string(lw), tok}
+}
+
+// lexHash hashes an alphanumeric word, ignoring case, into lexKeywords:
+// from its length and three of its letters, which is quick and, with
+// probing, enough.
+func lexHash(w []byte) uint32 {
+	n := len(w)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n)*0x9e37 ^ uint32(w[0]|0x20)*0x3b1 ^ uint32(w[n-1]|0x20)*0x1f3 ^ uint32(w[n/2]|0x20)*0x65
+	return (h ^ h>>7) % uint32(len(lexKeywords))
+}
+
+// lexLookup returns the keyword token an alphanumeric word spells, or 0.
+func lexLookup(w []byte) int {
+	if len(w) > len("TransactionResponseAck") { // the longest keyword
+		return 0
+	}
+	for h := lexHash(w); ; h = (h + 1) % uint32(len(lexKeywords)) {
+		k := &lexKeywords[h]
+		if k.tok == 0 {
+			return 0
+		}
+		if len(k.word) == len(w) && lexEqualFold(w, k.word) {
+			return k.tok
+		}
+	}
+}
+
+// lexEqualFold compares an alphanumeric word with a lower-case one.
+func lexEqualFold(w []byte, lower string) bool {
+	if len(w) != len(lower) {
+		return false
+	}
+	for i, c := range w {
+		if c|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lexAllDigits(w []byte) bool {
+	for _, c := range w {
+		if lexClass[c]&lexDigit == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func lexIndexByte(w []byte, c byte) int {
+	for i, b := range w {
+		if b == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func lexQuoteByte(c byte) string {
+	const hex = "0123456789ABCDEF"
+	if c >= 0x21 && c < 0x7f && c != '\'' {
+		return "'" + string(rune(c)) + "'"
+	}
+	return "0x" + string([]byte{hex[c>>4], hex[c&15]})
+}
+
+func lexItoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
