@@ -88,18 +88,32 @@ func (c textCodecImpl) Decode(data []byte) (*model.MegacoMessage, error) {
 	return text.Decode(data, c.dec)
 }
 
-var textDecoders = sync.Pool{New: func() any { return new(text.Decoder) }}
+// pooledText is a text Decoder with its release function made once.
+type pooledText struct {
+	text.Decoder
+	release func()
+}
+
+var textDecoders sync.Pool
+
+func init() {
+	textDecoders.New = func() any {
+		d := new(pooledText)
+		d.release = func() { textDecoders.Put(d) }
+		return d
+	}
+}
 
 // DecodeReused decodes into a pooled Decoder's memory (see Reusing).
 func (c textCodecImpl) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d := textDecoders.Get().(*text.Decoder)
+	d := textDecoders.Get().(*pooledText)
 	d.Options = c.dec
 	m, err := d.Decode(data)
 	if err != nil {
 		textDecoders.Put(d)
 		return nil, func() {}, err
 	}
-	return m, func() { textDecoders.Put(d) }, nil
+	return m, d.release, nil
 }
 
 func (c textCodecImpl) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {

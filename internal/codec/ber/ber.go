@@ -85,6 +85,7 @@ type Decoder struct {
 	d       decoder
 	msg     model.MegacoMessage
 	buf     []byte
+	release func() // set for pooled decoders
 }
 
 // Decode decodes data; see the type's documentation for the lifetime of
@@ -175,7 +176,17 @@ func itoa(n int) string {
 // ctxTag is the packed form of context-specific tag n.
 func ctxTag(n uint32) uint32 { return 2<<30 | n }
 
-var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
+// decoderPool holds Decoders with their release function made once, so
+// that handing one out allocates nothing.
+var decoderPool sync.Pool
+
+func init() {
+	decoderPool.New = func() any {
+		d := new(Decoder)
+		d.release = func() { decoderPool.Put(d) }
+		return d
+	}
+}
 
 // DecodeReused decodes into a pooled Decoder's memory: the message is
 // valid until release is called. Transcoding, where the message lives
@@ -186,7 +197,9 @@ func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
 	m, err := d.Decode(data)
 	if err != nil {
 		decoderPool.Put(d)
-		return nil, func() {}, err
+		return nil, nop, err
 	}
-	return m, func() { decoderPool.Put(d) }, nil
+	return m, d.release, nil
 }
+
+func nop() {}

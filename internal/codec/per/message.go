@@ -187,6 +187,7 @@ type MessageDecoder struct {
 	d       decoder
 	msg     model.MegacoMessage
 	buf     []byte
+	release func() // set for pooled decoders
 }
 
 // Decode decodes data; see the type's documentation for the lifetime of
@@ -255,7 +256,17 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return Append(b, m, c.Options)
 }
 
-var decoderPool = sync.Pool{New: func() any { return new(MessageDecoder) }}
+// decoderPool holds Decoders with their release function made once, so
+// that handing one out allocates nothing.
+var decoderPool sync.Pool
+
+func init() {
+	decoderPool.New = func() any {
+		d := new(MessageDecoder)
+		d.release = func() { decoderPool.Put(d) }
+		return d
+	}
+}
 
 // DecodeReused decodes into a pooled MessageDecoder's memory: the message
 // is valid until release is called.
@@ -265,7 +276,9 @@ func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
 	m, err := d.Decode(data)
 	if err != nil {
 		decoderPool.Put(d)
-		return nil, func() {}, err
+		return nil, nop, err
 	}
-	return m, func() { decoderPool.Put(d) }, nil
+	return m, d.release, nil
 }
+
+func nop() {}
