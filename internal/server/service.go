@@ -127,7 +127,7 @@ func (s *Service) Do(data []byte, from, to string, opts codec.Options) ([]byte, 
 	}
 	defer release()
 	res.Version = int(m.Mess.Version)
-	out, err := s.encode(enc, to, m, opts)
+	out, err := s.encode(enc, to, m, opts, len(data))
 	return out, res, err
 }
 
@@ -173,9 +173,11 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 	return m, release, from, nil
 }
 
-func (s *Service) encode(enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options) ([]byte, error) {
+func (s *Service) encode(enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options, sizeHint int) ([]byte, error) {
 	start := time.Now()
-	out, err := enc.Append(nil, m)
+	// One allocation for the output: encodings of one message differ in
+	// size by a small factor (pretty text is about twice BER).
+	out, err := enc.Append(make([]byte, 0, 2*sizeHint+256), m)
 	if err != nil {
 		s.metrics.failed(to, "encode", err)
 		return nil, err
@@ -364,7 +366,7 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 		s.metrics.failed(to, "encode", err)
 		return nil, grpcError(err)
 	}
-	out, err := s.encode(enc, to, m, opts)
+	out, err := s.encode(enc, to, m, opts, 512)
 	if err != nil {
 		return nil, grpcError(err)
 	}
