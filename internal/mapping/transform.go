@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
@@ -149,6 +150,15 @@ func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 	}
 	t.w.V = t
 	return t.w.Walk(m)
+}
+
+// view is a string over b's bytes for a lookup that does not keep it
+// (no copy). Callers that may keep a string (in an error) use a copy.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 var transformers = sync.Pool{New: func() any { return new(transformer) }}
@@ -286,7 +296,10 @@ func (t *transformer) binaryItem(it model.WalkItem) (pkgs.PkgdName, pkgs.Kind, e
 		n, err := pkgs.ParsePkgdName(*it.Name)
 		return n, k, err
 	}
-	n, err := t.reg.EncodePkgdName(t.v, k, string(*it.Name))
+	n, err := t.reg.EncodePkgdName(t.v, k, view(*it.Name))
+	if err != nil {
+		n, err = t.reg.EncodePkgdName(t.v, k, string(*it.Name))
+	}
 	return n, k, err
 }
 
@@ -369,7 +382,10 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 		return err
 	}
 	if t.toBin {
-		n, err := t.reg.EncodePkgdName(t.v, k, string(*x))
+		n, err := t.reg.EncodePkgdName(t.v, k, view(*x))
+		if err != nil { // again with a copy the error may keep
+			n, err = t.reg.EncodePkgdName(t.v, k, string(*x))
+		}
 		if err != nil {
 			return t.failName("", err)
 		}
@@ -420,7 +436,10 @@ func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 		return t.failName("", err)
 	}
 	if t.toBin {
-		n, err := t.reg.EncodeParam(t.v, k, pn, string(*x))
+		n, err := t.reg.EncodeParam(t.v, k, pn, view(*x))
+		if err != nil {
+			n, err = t.reg.EncodeParam(t.v, k, pn, string(*x))
+		}
 		if err != nil {
 			return t.failName("", err)
 		}
