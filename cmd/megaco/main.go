@@ -19,6 +19,7 @@ commands:
   transcode  read a message in one encoding, write it in another (to stdout)
   decode     read a message and print it as JSON
   bench      time every codec over a corpus (--otp: Erlang/OTP's too)
+  load       replay the RFC 3525 call flow through the service at a call rate (SIPp-style)
 
 run 'megaco <command> -h' for the flags of a command
 `
@@ -42,6 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = serve(args[1:], stderr)
 	case "bench":
 		err = benchCmd(args[1:], stdout, stderr)
+	case "load":
+		err = loadCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

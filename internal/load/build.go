@@ -1,0 +1,245 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+
+	"megaco/internal/codec"
+	"megaco/internal/codec/ber"
+	"megaco/internal/mapping/termid"
+	"megaco/internal/model"
+)
+
+// Layout is the termination ID layout of the call flow's IDs: the
+// generator sends it with every request, so the service maps the IDs as the
+// generator does whatever its own default.
+const Layout = "8,8,8"
+
+// Codecs are the encodings of the two sides.
+type Codecs struct {
+	MGC, MG string
+}
+
+// Builder makes the messages of one call: each is the template with this
+// call's transaction, context and termination IDs, encoded in its sender's
+// codec (the input) and in the receiver's (the output the service must
+// give). One Builder per goroutine.
+type Builder struct {
+	flow   *Flow
+	codecs [2]codecSide // by Side
+	opts   codec.Options
+	// local[i]: the expected output of step i is the library's own
+	// transcoding of the input, not the message encoded directly (see
+	// Prepare).
+	local []bool
+	tmpl  ber.Codec
+	vary  varier
+}
+
+type codecSide struct {
+	name string
+	c    codec.Codec
+	form codec.Form
+}
+
+// CallMsgs are one call's messages: In[i] goes to the service, Want[i] is
+// what must come back.
+type CallMsgs struct {
+	In, Want [][]byte
+}
+
+// Options returns the codec options the generator uses and sends.
+func Options() codec.Options {
+	l, _ := termid.ParseLayout(Layout)
+	return codec.Options{Profile: codec.ProfileOTP, Layout: l, Limits: codec.DefaultLimits}
+}
+
+// NewBuilder checks the codecs.
+func NewBuilder(f *Flow, c Codecs) (*Builder, error) {
+	b := &Builder{flow: f, opts: Options(), local: make([]bool, len(f.Steps))}
+	for i, name := range []string{c.MGC, c.MG} {
+		cd, err := codec.Lookup(name, b.opts)
+		if err != nil {
+			return nil, err
+		}
+		b.codecs[i] = codecSide{name: name, c: cd, form: codec.FormOf(name)}
+	}
+	return b, nil
+}
+
+// clone shares what is read-only and checked.
+func (b *Builder) clone() *Builder {
+	nb := *b
+	nb.vary = varier{}
+	return &nb
+}
+
+// Src and Dst name the codecs of step i.
+func (b *Builder) Src(i int) string { return b.codecs[b.flow.Steps[i].From].name }
+func (b *Builder) Dst(i int) string { return b.codecs[1-b.flow.Steps[i].From].name }
+
+// Prepare checks every step on a few call numbers: the input must
+// transcode, with this library, to exactly the expected output, and that
+// output must decode. Where the direct encoding and the library's
+// transcoding differ, the step's expected output is the library's
+// transcoding from then on, and a note says so.
+func (b *Builder) Prepare() (notes []string, err error) {
+	var cm CallMsgs
+	for _, call := range []uint64{0, 1, 65536 + 257} {
+		if err := b.Build(call, &cm); err != nil {
+			return notes, err
+		}
+		for i, st := range b.flow.Steps {
+			src, dst := b.Src(i), b.Dst(i)
+			got, _, err := codec.Transcode(nil, cm.In[i], src, dst, b.opts)
+			if err != nil {
+				return notes, fmt.Errorf("call flow %s: %s -> %s with this library: %w", st.Name, src, dst, err)
+			}
+			if !bytes.Equal(got, cm.Want[i]) && !b.local[i] {
+				b.local[i] = true
+				notes = append(notes, fmt.Sprintf("%s: %s -> %s: the library's transcoding differs from the message encoded directly in %s; the expected output is the library's transcoding", st.Name, src, dst, dst))
+				if err := b.Build(call, &cm); err != nil {
+					return notes, err
+				}
+			}
+			if err := b.CheckOutput(i, cm.Want[i], cm.Want[i], true); err != nil {
+				return notes, fmt.Errorf("call flow %s: expected %s output: %w", st.Name, dst, err)
+			}
+		}
+	}
+	return notes, nil
+}
+
+// Build makes call number n's messages into cm, reusing its buffers.
+func (b *Builder) Build(n uint64, cm *CallMsgs) error {
+	steps := b.flow.Steps
+	if len(cm.In) != len(steps) {
+		cm.In, cm.Want = make([][]byte, len(steps)), make([][]byte, len(steps))
+	}
+	for i := range steps {
+		in, want, err := b.step(i, n, cm.In[i][:0], cm.Want[i][:0])
+		if err != nil {
+			return fmt.Errorf("call flow %s, call %d: %w", steps[i].Name, n, err)
+		}
+		cm.In[i], cm.Want[i] = in, want
+	}
+	return nil
+}
+
+func (b *Builder) step(i int, n uint64, in, want []byte) ([]byte, []byte, error) {
+	st := &b.flow.Steps[i]
+	m, release, err := b.tmpl.DecodeReused(st.Template)
+	if err != nil {
+		return in, want, err
+	}
+	defer release()
+	if err := b.vary.apply(b.flow, m, n); err != nil {
+		return in, want, err
+	}
+	src, dst := &b.codecs[st.From], &b.codecs[1-st.From]
+	// Binary-form encodings first, then the text ones: the message is
+	// converted in place.
+	out := [2][]byte{in, want}
+	sides := [2]*codecSide{src, dst}
+	form := codec.Binary
+	for _, pass := range []codec.Form{codec.Binary, codec.Text} {
+		for k, cs := range sides {
+			if cs.form != pass || (k == 1 && b.local[i]) {
+				continue
+			}
+			if form != pass {
+				if err := codec.Convert(m, form, pass, b.opts); err != nil {
+					return in, want, err
+				}
+				form = pass
+			}
+			if out[k], err = cs.c.Append(out[k], m); err != nil {
+				return in, want, fmt.Errorf("%s: %w", cs.name, err)
+			}
+		}
+	}
+	if b.local[i] {
+		if out[1], _, err = codec.Transcode(out[1], out[0], src.name, dst.name, b.opts); err != nil {
+			return in, want, err
+		}
+	}
+	return out[0], out[1], nil
+}
+
+// CheckOutput compares the service's output of step i with the expected
+// bytes and, when decode is set, decodes it with the receiver's codec.
+func (b *Builder) CheckOutput(i int, got, want []byte, decode bool) error {
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("output differs from the expected %s (%d bytes, want %d)", b.Dst(i), len(got), len(want))
+	}
+	if !decode {
+		return nil
+	}
+	dst := b.codecs[1-b.flow.Steps[i].From]
+	if r, ok := dst.c.(codec.Reusing); ok {
+		_, release, err := r.DecodeReused(got)
+		release()
+		if err != nil {
+			return fmt.Errorf("output does not decode as %s: %w", dst.name, err)
+		}
+		return nil
+	}
+	if _, err := dst.c.Decode(got); err != nil {
+		return fmt.Errorf("output does not decode as %s: %w", dst.name, err)
+	}
+	return nil
+}
+
+// varier gives a message this call's IDs (in binary form).
+type varier struct {
+	model.NopVisitor
+	w    model.Walker
+	call uint64
+	err  error
+}
+
+// CallTermID is the termination ID (layout [8,8,8], binary) that the
+// template termination with first level t has in call n: the two lower
+// levels carry n modulo 65536.
+func CallTermID(t byte, n uint64) []byte { return []byte{t, byte(n >> 8), byte(n)} }
+
+// CallTransactionID is the ID the template transaction with ordinal k (of
+// nk in the flow) has in call n: never 0, distinct over 2^32-2 / nk calls.
+func CallTransactionID(k, nk uint32, n uint64) uint32 {
+	return 1 + uint32((n*uint64(nk)+uint64(k))%(1<<32-2))
+}
+
+// CallContextID is the same for contexts: 1..0xFFFFFFFD.
+func CallContextID(k, nk uint32, n uint64) uint32 {
+	return 1 + uint32((n*uint64(nk)+uint64(k))%0xFFFFFFFD)
+}
+
+func (v *varier) apply(f *Flow, m *model.MegacoMessage, n uint64) error {
+	for i := range m.Mess.MessageBody.Transactions {
+		t := &m.Mess.MessageBody.Transactions[i]
+		if p := tidRef(t); p != nil {
+			if k, ok := f.tids[*p]; ok {
+				*p = CallTransactionID(k, uint32(len(f.tids)), n)
+			}
+		}
+		forEachContext(t, func(c *uint32) {
+			if k, ok := f.contexts[*c]; ok {
+				*c = CallContextID(k, uint32(len(f.contexts)), n)
+			}
+		})
+	}
+	v.call = n
+	v.w.V = v
+	return v.w.Walk(m)
+}
+
+// VisitTerminationID gives the template terminations this call's IDs. The
+// template's octets may be read-only memory: new ones are made.
+func (v *varier) VisitTerminationID(_ *model.Walker, x *model.TerminationID) error {
+	if len(x.Wildcard) == 0 && len(x.Id) == 3 && x.Id[1] == 0 && x.Id[2] == 0 {
+		if _, ok := templateTerms[x.Id[0]]; ok {
+			x.Id = CallTermID(x.Id[0], v.call)
+		}
+	}
+	return nil
+}

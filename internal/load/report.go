@@ -1,0 +1,290 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// reporter turns the per-second snapshots into the live line, the CSV,
+// the bottleneck warnings and the find-max search. It runs in one
+// goroutine; final and findMaxResult are called after it stopped.
+type reporter struct {
+	e          *engine
+	res        *Result
+	zero       *Snapshot
+	prev       *Snapshot
+	lastRow    *Snapshot
+	rowMax     int64 // most calls in progress since the last CSV row
+	allMax     int64
+	csv        *statWriter
+	warnings   int
+	lastLimitN time.Duration
+	fm         *findMax
+}
+
+func newReporter(e *engine, res *Result) *reporter {
+	z := e.st.snapshot(0, e.cfg.Ramp.PerSecond(e.targetRate(0)), 0)
+	r := &reporter{e: e, res: res, zero: z, prev: z, lastRow: z, lastLimitN: -time.Hour}
+	if e.cfg.Stat != nil {
+		var err error
+		if r.csv, err = newStatWriter(e.cfg.Stat, e.flow.Types, e.start); err != nil {
+			fmt.Fprintln(e.log, "warning: stat file:", err)
+			r.csv = nil
+		}
+	}
+	if e.cfg.FindMax != nil {
+		r.fm = &findMax{cfg: *e.cfg.FindMax, ramp: e.cfg.Ramp, level: e.cfg.Ramp.Rate, e: e}
+	}
+	return r
+}
+
+func (r *reporter) snapshot() *Snapshot {
+	e := r.e
+	el := time.Since(e.start)
+	return e.st.snapshot(el, e.cfg.Ramp.PerSecond(e.targetRate(el)), e.dueNow.Load())
+}
+
+// tick handles one second; a non-empty result stops the run.
+func (r *reporter) tick() string {
+	e := r.e
+	s := r.snapshot()
+	p := s.Sub(r.prev)
+	interval := s.At - r.prev.At
+	r.rowMax = max(r.rowMax, s.ActiveMax)
+	r.allMax = max(r.allMax, s.ActiveMax)
+	if e.cfg.Live != nil {
+		fmt.Fprintln(e.cfg.Live, liveLine(p, s, interval))
+	}
+	// Who holds the rate back: the -l limit (the service is slower than the
+	// rate), or the generator itself (it cannot start the calls in time).
+	behind := p.Due >= 5 && float64(p.Started) < 0.95*float64(p.Due)
+	lagging := p.Lag.Count > 0 && p.Lag.Quantile(0.99) > 20*time.Millisecond
+	switch {
+	case (behind || lagging) && p.Limited > 0:
+		if s.At-r.lastLimitN >= 10*time.Second {
+			r.lastLimitN = s.At
+			fmt.Fprintf(e.log, "note: %d calls in progress reached the limit (-l %d): calls wait, the service is slower than the rate\n", s.Active, e.cfg.Limit)
+		}
+	case behind || lagging:
+		r.warnings++
+		fmt.Fprintf(e.log, "warning: the generator cannot keep %.1f cps itself: %d of %d calls due started in the last %.1f s, scheduling lag p99 %s ms, and not for want of -l: the generator's CPU is the bottleneck (a service on the same machine competes for it)\n",
+			s.Target, p.Started, p.Due, interval.Seconds(), ms(p.Lag.Quantile(0.99)))
+	}
+	if r.csv != nil && s.At-r.lastRow.At >= e.cfg.StatPeriod-500*time.Millisecond {
+		r.row(s)
+	}
+	why := ""
+	if r.fm != nil {
+		why = r.fm.tick(s)
+	}
+	r.prev = s
+	return why
+}
+
+func (r *reporter) row(s *Snapshot) {
+	pr := s.Sub(r.lastRow)
+	pr.ActiveMax = r.rowMax
+	if err := r.csv.row(pr, s, s.At-r.lastRow.At); err != nil {
+		fmt.Fprintln(r.e.log, "warning: stat file:", err)
+		r.csv = nil
+	}
+	r.lastRow, r.rowMax = s, 0
+}
+
+// final is the snapshot of the whole run; the CSV gets its last row.
+func (r *reporter) final() *Snapshot {
+	s := r.snapshot()
+	r.rowMax = max(r.rowMax, s.ActiveMax)
+	r.allMax = max(r.allMax, s.ActiveMax)
+	if r.csv != nil && s.At > r.lastRow.At {
+		r.row(s)
+	}
+	s.ActiveMax = r.allMax
+	return s
+}
+
+// findMax drives the search for the highest sustained rate, one level at a
+// time (see FindMax).
+type findMax struct {
+	cfg      FindMax
+	ramp     Ramp
+	e        *engine
+	level    float64 // calls per period
+	ticks    int     // seconds into the level
+	anchor   *Snapshot
+	winMax   int64
+	lo, hi   float64 // best passed, lowest failed (0: none yet)
+	best     *FindMaxLevel
+	failed   *FindMaxLevel
+	levels   []FindMaxLevel
+	cooling  bool
+	coolFrom time.Duration
+	retried  bool // the current level failed once and is being tried again
+	done     string
+}
+
+// FindMaxLevel is one level of the search.
+type FindMaxLevel struct {
+	Target    float64 // calls per second
+	Achieved  float64
+	P99       time.Duration
+	ActiveMax int64
+	MsgRate   float64
+	Failed    int64
+	Pass      bool
+	Why       string // why it failed
+}
+
+// FindMaxResult is the outcome of the search.
+type FindMaxResult struct {
+	Levels []FindMaxLevel
+	Best   *FindMaxLevel // nil: no level passed
+	Failed *FindMaxLevel // the lowest level that failed, if any
+	Done   string
+	P99    time.Duration
+}
+
+const maxFindLevels = 24
+
+func (f *findMax) setRate(r float64) {
+	f.e.fmRate.Store(math.Float64bits(r))
+}
+
+func (f *findMax) tick(s *Snapshot) string {
+	if f.done != "" {
+		return f.done
+	}
+	if f.cooling {
+		// Between a failed level and the next, let the calls of the failed
+		// one end so they do not weigh on the next.
+		if s.Active == 0 || s.At-f.coolFrom > f.e.longestCall() {
+			f.cooling = false
+			f.ticks, f.anchor = 0, nil
+			f.setRate(f.level)
+		}
+		return ""
+	}
+	f.ticks++
+	if f.ticks == 1 { // the first second of a level settles
+		f.anchor, f.winMax = s, 0
+		return ""
+	}
+	f.winMax = max(f.winMax, s.ActiveMax)
+	if time.Duration(f.ticks)*time.Second < f.cfg.Interval {
+		return ""
+	}
+	w := s.Sub(f.anchor)
+	dur := s.At - f.anchor.At
+	lv := FindMaxLevel{
+		Target: f.ramp.PerSecond(f.level), Achieved: rate(w.Started, dur), P99: w.RT.Quantile(0.99),
+		ActiveMax: f.winMax, MsgRate: rate(w.Msgs, dur), Failed: w.FailedCalls(), Pass: true,
+	}
+	switch {
+	case lv.Failed > 0:
+		lv.Pass, lv.Why = false, fmt.Sprintf("%d calls failed", lv.Failed)
+	case lv.P99 > f.cfg.P99:
+		lv.Pass, lv.Why = false, fmt.Sprintf("p99 %s ms > %s ms", ms(lv.P99), ms(f.cfg.P99))
+	case w.Due > 0 && float64(w.Started) < 0.95*float64(w.Due):
+		lv.Pass = false
+		if w.Limited > 0 {
+			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: the -l limit held calls back", lv.Achieved, lv.Target)
+		} else {
+			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: the generator could not keep the rate", lv.Achieved, lv.Target)
+		}
+	}
+	f.levels = append(f.levels, lv)
+	next := f.level
+	if lv.Pass {
+		l := lv
+		f.best, f.lo = &l, f.level
+		switch {
+		case f.ramp.Max > 0 && f.level >= f.ramp.Max:
+			f.done = "find-max: the rate maximum was reached"
+		case f.hi == 0 && f.ramp.Step > 0:
+			next = f.level + f.ramp.Step
+		case f.hi == 0:
+			next = f.level * 2
+		default:
+			next = (f.lo + f.hi) / 2
+		}
+		if f.ramp.Max > 0 && next > f.ramp.Max {
+			next = f.ramp.Max
+		}
+	} else if !f.retried && lv.Failed == 0 && lv.P99 <= 2*f.cfg.P99 && lv.Achieved >= 0.9*lv.Target {
+		// A level that missed narrowly, on latency or rate only, is tried
+		// once more: on a shared machine one bad second should not end
+		// the search.
+		f.retried = true
+		f.levels[len(f.levels)-1].Why += "; trying it again"
+	} else {
+		l := lv
+		f.failed, f.hi = &l, f.level
+		if f.ramp.Step > 0 && f.best != nil {
+			f.done = "find-max: a level failed"
+		}
+		next = (f.lo + f.hi) / 2
+	}
+	if next != f.level {
+		f.retried = false
+	}
+	l := f.levels[len(f.levels)-1]
+	fmt.Fprintf(f.e.log, "find-max: %.1f cps: achieved %.1f, p99 %s ms, max %d concurrent calls, %.0f msg/s: %s\n",
+		l.Target, l.Achieved, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+	if f.done == "" && f.hi > 0 && f.hi-f.lo <= max(0.05*f.lo, f.ramp.Rate/64) {
+		f.done = "find-max: converged"
+	}
+	if f.done == "" && len(f.levels) >= maxFindLevels {
+		f.done = "find-max: too many levels"
+	}
+	if f.done != "" {
+		f.setRate(0)
+		return f.done
+	}
+	f.level = next
+	f.ticks, f.anchor = 0, nil
+	if !lv.Pass {
+		f.cooling, f.coolFrom = true, s.At
+		f.setRate(0)
+		return ""
+	}
+	f.setRate(next)
+	return ""
+}
+
+func passWord(l FindMaxLevel) string {
+	if l.Pass {
+		return "pass"
+	}
+	return "fail (" + l.Why + ")"
+}
+
+func (r *reporter) findMaxResult() *FindMaxResult {
+	if r.fm == nil {
+		return nil
+	}
+	done := r.fm.done
+	if done == "" {
+		done = "find-max: stopped before the search ended (" + r.res.Stopped + ")"
+	}
+	return &FindMaxResult{Levels: r.fm.levels, Best: r.fm.best, Failed: r.fm.failed, Done: done, P99: r.fm.cfg.P99}
+}
+
+func (f *FindMaxResult) write(w io.Writer) {
+	fmt.Fprintf(w, "%s\n", f.Done)
+	fmt.Fprintf(w, "%-12s %12s %10s %14s %10s  %s\n", "level cps", "achieved", "p99 ms", "max concurrent", "msg/s", "result")
+	for _, l := range f.Levels {
+		fmt.Fprintf(w, "%-12.1f %12.1f %10s %14d %10.0f  %s\n", l.Target, l.Achieved, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+	}
+	if f.Best == nil {
+		fmt.Fprintf(w, "find-max: no level passed (p99 bound %s ms, no failed call)\n", ms(f.P99))
+		return
+	}
+	fmt.Fprintf(w, "find-max: maximum sustained %.1f cps (target %.1f), %d concurrent calls at most, p99 %s ms, %.0f msg/s",
+		f.Best.Achieved, f.Best.Target, f.Best.ActiveMax, ms(f.Best.P99), f.Best.MsgRate)
+	if f.Failed != nil {
+		fmt.Fprintf(w, "; %.1f cps failed: %s", f.Failed.Target, f.Failed.Why)
+	}
+	fmt.Fprintln(w)
+}

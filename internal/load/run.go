@@ -1,0 +1,567 @@
+// Package load replays the RFC 3525 call flow (Appendix I A.1, 28
+// messages) through the codec service at a chosen call rate, the way a
+// Megaco sidecar would use it, and measures it, in the manner of SIPp:
+// calls per second with a ramp, a limit on concurrent calls, a call hold
+// time, live and periodic statistics, and a search for the highest rate the
+// service sustains.
+//
+// A call sends each message of the flow, in order, to the service for
+// transcoding: the MGC's messages from the MGC's codec to the gateways',
+// the gateways' the other way. Each output is checked against the same
+// message encoded by this process with the codec library, and decoded.
+// Every call has its own transaction, context and termination IDs.
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pb "megaco/api/megaco/v1"
+	"megaco/internal/codec"
+)
+
+// Config is a run's configuration.
+type Config struct {
+	// Targets are the services' gRPC addresses; calls go to them in turn.
+	Targets []string
+	// Mode is "unary" (one Transcode call per message) or "stream"
+	// (messages multiplexed over Streams TranscodeStream calls per target).
+	Mode    string
+	Streams int
+	Codecs  Codecs
+	// Ramp is the call rate.
+	Ramp Ramp
+	// Limit bounds the calls in progress (SIPp's -l); 0: 3 x the rate x
+	// (hold + 1 s), at least 100.
+	Limit int
+	// Hold is how long a call stays answered before the hang-up (-d).
+	Hold time.Duration
+	// MaxCalls stops the run after that many calls (-m); 0: no bound.
+	MaxCalls int64
+	// Duration stops the run after that long; 0: no bound.
+	Duration time.Duration
+	// Timeout bounds each message.
+	Timeout time.Duration
+	// DecodeOutput decodes every output besides comparing its bytes.
+	DecodeOutput bool
+	// Live, if set, gets a line every second.
+	Live io.Writer
+	// Log gets notes and warnings (nil: Live).
+	Log io.Writer
+	// Stat, if set, gets the CSV every StatPeriod (whole seconds, at least 1).
+	Stat       io.Writer
+	StatPeriod time.Duration
+	// FindMax, if set, replaces the ramp by a search for the highest rate
+	// that meets its bounds.
+	FindMax *FindMax
+	// Metrics, if set, is where the generator's Prometheus metrics are
+	// registered.
+	Metrics Registerer
+	// MaxFailed is the largest failed-call ratio (failed / (ok + failed))
+	// that Result.Failed accepts.
+	MaxFailed float64
+}
+
+// FindMax is the search for the highest sustained rate: the rate starts at
+// Ramp.Rate and doubles each Interval (or grows by Ramp.Step when set)
+// while the level passes: no failed call, p99 of the response time within
+// P99, at least 95 % of the target rate achieved; after the first level
+// that fails, the rate is bisected between the best passed level and the
+// failed one until they are within 5 %. A level that fails narrowly
+// (no failed call, p99 within twice the bound, 90 % of the rate) is run a
+// second time before it counts as failed. With Ramp.Step the rate grows by Step instead, and the
+// search ends at the first failed level. Ramp.Max bounds it. The first
+// second of each level is not measured; after a failed level the search
+// waits for its calls to end.
+type FindMax struct {
+	P99      time.Duration
+	Interval time.Duration
+}
+
+// Result is what a run did.
+type Result struct {
+	Config  Config
+	Flow    *Flow
+	Final   *Snapshot // from the start to the end
+	Elapsed time.Duration
+	Sending time.Duration // until the last call was started
+	Notes   []string
+	Errors  map[Cause][]string // the first few errors of each cause
+	Stopped string             // why the run ended
+	// CPU is the CPU time this process used during the run (0 where it
+	// cannot be read): the generator's own cost.
+	CPU      time.Duration
+	FindMax  *FindMaxResult
+	Warnings int // generator-bottleneck warnings
+}
+
+// FailedRatio is failed / (ok + failed) calls.
+func (r *Result) FailedRatio() float64 {
+	f := r.Final.FailedCalls()
+	if f == 0 {
+		return 0
+	}
+	return float64(f) / float64(f+r.Final.OK)
+}
+
+// Failed reports whether the failed-call ratio exceeds Config.MaxFailed;
+// with FindMax, whether no level passed (the search overloads the service
+// on purpose: its failed calls are expected).
+func (r *Result) Failed() bool {
+	if r.FindMax != nil {
+		return r.FindMax.Best == nil
+	}
+	return r.FailedRatio() > r.Config.MaxFailed
+}
+
+// AchievedCPS is the rate calls were started at.
+func (r *Result) AchievedCPS() float64 { return rate(r.Final.Started, r.Sending) }
+
+type engine struct {
+	cfg      Config
+	flow     *Flow
+	base     *Builder
+	builders sync.Pool
+	msgs     sync.Pool
+	targets  []transport
+	reqOpts  *pb.Options
+	enums    [2]pb.Codec // by Side
+	st       *stats
+	start    time.Time
+	log      io.Writer
+
+	errMu  sync.Mutex
+	errors map[Cause][]string
+
+	fmRate atomic.Uint64 // find-max: the current target (calls per period), float64 bits
+	dueNow atomic.Int64
+}
+
+var codecEnums = map[string]pb.Codec{
+	"ber": pb.Codec_CODEC_BER, "per": pb.Codec_CODEC_PER, "pretty": pb.Codec_CODEC_PRETTY,
+	"compact": pb.Codec_CODEC_COMPACT, "native": pb.Codec_CODEC_NATIVE,
+	"native-zstd": pb.Codec_CODEC_NATIVE_ZSTD, "native-s2": pb.Codec_CODEC_NATIVE_S2,
+}
+
+// DefaultCodecs are compact text from the MGC and BER from the gateways,
+// or PER from the MGC while the text codec is not registered (the note
+// says so).
+func DefaultCodecs() (Codecs, string) {
+	if _, err := codec.Lookup("compact", codec.Options{}); err != nil {
+		return Codecs{MGC: "per", MG: "ber"}, "the compact text codec is not registered yet (" + err.Error() + "): the MGC side sends PER instead"
+	}
+	return Codecs{MGC: "compact", MG: "ber"}, ""
+}
+
+// Run runs the load until the call or time bound, or until ctx is done
+// (the calls in progress are then aborted, and the result tells what ran).
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	flow, err := LoadFlow()
+	if err != nil {
+		return nil, err
+	}
+	b, err := NewBuilder(flow, cfg.Codecs)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: cfg, Flow: flow, Errors: map[Cause][]string{}}
+	if res.Notes, err = b.Prepare(); err != nil {
+		return nil, err
+	}
+	e := &engine{cfg: cfg, flow: flow, base: b, st: newStats(len(flow.Types)), errors: res.Errors, log: cfg.Log}
+	if e.log == nil {
+		e.log = cfg.Live
+	}
+	if e.log == nil {
+		e.log = io.Discard
+	}
+	e.builders.New = func() any { return b.clone() }
+	e.msgs.New = func() any { return new(CallMsgs) }
+	e.reqOpts = &pb.Options{Profile: pb.Profile_PROFILE_OTP, TerminationIdLayout: Layout}
+	for i, n := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
+		e.enums[i] = codecEnums[n]
+	}
+	// The streams live until every call has ended, whatever ctx does.
+	connCtx, connCancel := context.WithCancel(context.Background())
+	defer connCancel()
+	for _, t := range cfg.Targets {
+		var tr transport
+		if cfg.Mode == "stream" {
+			tr, err = newStreams(connCtx, t, cfg.Streams)
+		} else {
+			tr, err = newUnary(t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("target %s: %w", t, err)
+		}
+		e.targets = append(e.targets, tr)
+		defer tr.close()
+	}
+	if cfg.Metrics != nil {
+		if err := e.registerMetrics(cfg.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(e.log, "note:", n)
+	}
+	e.run(ctx, res)
+	return res, nil
+}
+
+func (c *Config) check() error {
+	switch {
+	case len(c.Targets) == 0:
+		return errors.New("no target")
+	case c.Mode != "unary" && c.Mode != "stream":
+		return fmt.Errorf("mode %q: want unary or stream", c.Mode)
+	case c.Ramp.Rate < 0 || math.IsNaN(c.Ramp.Rate) || math.IsInf(c.Ramp.Rate, 0):
+		return fmt.Errorf("bad rate %v", c.Ramp.Rate)
+	case c.Ramp.Period <= 0:
+		return errors.New("the rate period must be positive")
+	case c.Ramp.Step != 0 && c.Ramp.Interval <= 0 && c.FindMax == nil:
+		return errors.New("a rate step needs a positive rate interval")
+	case c.Timeout <= 0:
+		return errors.New("the timeout must be positive")
+	case c.Limit < 0 || c.MaxCalls < 0 || c.Duration < 0 || c.Hold < 0:
+		return errors.New("negative limit, call count, duration or hold")
+	}
+	for _, n := range []string{c.Codecs.MGC, c.Codecs.MG} {
+		if _, ok := codecEnums[n]; !ok {
+			return fmt.Errorf("codec %q: the service has no such codec", n)
+		}
+	}
+	if c.FindMax != nil {
+		if c.FindMax.P99 <= 0 || c.FindMax.Interval < time.Second {
+			return errors.New("find-max needs a positive p99 bound and an interval of at least 1s")
+		}
+		if c.Ramp.Rate <= 0 {
+			return errors.New("find-max needs a starting rate above 0")
+		}
+	}
+	if c.StatPeriod < time.Second {
+		c.StatPeriod = time.Second
+	}
+	if c.Limit == 0 {
+		top := c.Ramp.Rate
+		if c.Ramp.Max > top {
+			top = c.Ramp.Max
+		}
+		c.Limit = max(100, int(3*c.Ramp.PerSecond(top)*(c.Hold+time.Second).Seconds()))
+		if c.FindMax != nil {
+			c.Limit = max(c.Limit, 10000)
+		}
+	}
+	return nil
+}
+
+// targetRate is the target in calls per period at elapsed time t.
+func (e *engine) targetRate(t time.Duration) float64 {
+	if e.cfg.FindMax != nil {
+		return math.Float64frombits(e.fmRate.Load())
+	}
+	return e.cfg.Ramp.RateAt(t)
+}
+
+func (e *engine) run(ctx context.Context, res *Result) {
+	cfg := e.cfg
+	cpu0 := processCPU()
+	e.start = time.Now()
+	if cfg.FindMax != nil {
+		e.fmRate.Store(math.Float64bits(cfg.Ramp.Rate))
+	}
+	callCtx, abort := context.WithCancel(ctx)
+	defer abort()
+	var wg sync.WaitGroup
+	done := make(chan struct{}, 1) // a call ended
+	stopSending := make(chan string, 1)
+
+	// The reporter: every second a snapshot, the live line, the CSV,
+	// warnings and the find-max search.
+	rep := newReporter(e, res)
+	repDone := make(chan struct{})
+	repStop := make(chan struct{})
+	go func() {
+		defer close(repDone)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-repStop:
+				return
+			case <-t.C:
+				if why := rep.tick(); why != "" {
+					select {
+					case stopSending <- why:
+					default:
+					}
+				}
+			}
+		}
+	}()
+
+	pac := newPacer(cfg.Ramp.Period, e.targetRate(0))
+	var started, skipped int64
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	stopped := ""
+	var sendEnd time.Duration
+	for stopped == "" {
+		el := time.Since(e.start)
+		if cfg.Duration > 0 && el >= cfg.Duration {
+			stopped = fmt.Sprintf("duration %v reached", cfg.Duration)
+			break
+		}
+		pac.SetRate(el, e.targetRate(el))
+		due := pac.Due(el)
+		if cfg.MaxCalls > 0 && due > cfg.MaxCalls {
+			due = cfg.MaxCalls
+		}
+		e.dueNow.Store(due)
+		blocked := false
+		for started+skipped < due {
+			if e.st.active.Load() >= int64(cfg.Limit) {
+				blocked = true
+				e.st.limited.Add(1)
+				break
+			}
+			lag := el - pac.When(started+skipped)
+			e.st.lag.Record(max(lag, 0))
+			n := uint64(started)
+			started++
+			e.st.callStarted()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				e.call(callCtx, n)
+				select {
+				case done <- struct{}{}:
+				default:
+				}
+			}()
+		}
+		// No more than a second of calls waits: the rest is skipped.
+		if backlog, most := due-started-skipped, max(int64(cfg.Ramp.PerSecond(pac.rate)), 1); backlog > most {
+			skipped += backlog - most
+			e.st.skipped.Store(skipped)
+		}
+		switch {
+		case cfg.MaxCalls > 0 && started >= cfg.MaxCalls:
+			stopped = fmt.Sprintf("%d calls started (-m)", started)
+			// The sending lasted until the next call would have been due.
+			sendEnd = pac.When(started + skipped)
+			continue
+		}
+		wait := 50 * time.Millisecond
+		if !blocked {
+			wait = min(wait, pac.When(started+skipped)-el)
+		} else {
+			wait = 5 * time.Millisecond
+		}
+		if cfg.Duration > 0 {
+			wait = min(wait, cfg.Duration-el)
+		}
+		timer.Reset(max(wait, 0))
+		select {
+		case <-ctx.Done():
+			stopped = "interrupted"
+		case why := <-stopSending:
+			stopped = why
+		case <-done:
+		case <-timer.C:
+		}
+	}
+	res.Sending = max(time.Since(e.start), sendEnd)
+	res.Stopped = stopped
+	if ctx.Err() != nil {
+		abort()
+	} else {
+		// Let the calls in progress end, within the longest a call can take.
+		drain := e.longestCall()
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			res.Stopped += "; interrupted while the last calls ended"
+		case <-time.After(drain):
+			res.Stopped += "; the last calls did not end in time"
+		}
+		abort()
+	}
+	wg.Wait()
+	close(repStop)
+	<-repDone
+	res.Elapsed = time.Since(e.start)
+	if c := processCPU(); c > 0 {
+		res.CPU = c - cpu0
+	}
+	res.Final = rep.final()
+	res.FindMax = rep.findMaxResult()
+	res.Warnings = rep.warnings
+}
+
+// longestCall is the longest a call can take: the hold and every message
+// timing out, plus a second.
+func (e *engine) longestCall() time.Duration {
+	steps := 28
+	if e.flow != nil {
+		steps = len(e.flow.Steps)
+	}
+	return e.cfg.Hold + time.Duration(steps)*e.cfg.Timeout + time.Second
+}
+
+// call runs call number n.
+func (e *engine) call(ctx context.Context, n uint64) {
+	st := e.st
+	defer st.active.Add(-1)
+	b := e.builders.Get().(*Builder)
+	cm := e.msgs.Get().(*CallMsgs)
+	defer e.builders.Put(b)
+	defer e.msgs.Put(cm)
+	if err := b.Build(n, cm); err != nil {
+		st.failed[Mismatch].Add(1)
+		e.noteError(Mismatch, "building the messages: "+err.Error())
+		return
+	}
+	tr := e.targets[n%uint64(len(e.targets))]
+	start := time.Now()
+	var held time.Duration
+	cause := OK
+	req := &pb.TranscodeRequest{Options: e.reqOpts}
+	for i := range e.flow.Steps {
+		step := &e.flow.Steps[i]
+		req.Data, req.From, req.To = cm.In[i], e.enums[step.From], e.enums[1-step.From]
+		t0 := time.Now()
+		out, c, err := tr.transcode(ctx, req, e.cfg.Timeout)
+		lat := time.Since(t0)
+		if c == OK {
+			if err = b.CheckOutput(i, out, cm.Want[i], e.cfg.DecodeOutput); err != nil {
+				c = Mismatch
+			}
+		}
+		if c == Aborted {
+			cause = Aborted
+			break
+		}
+		st.msgs.Add(1)
+		if c == OK || c == Mismatch || c == Rejected {
+			st.rt.Record(lat)
+			st.types[e.typeIndex(step.Type)].Record(lat)
+		}
+		if c != OK {
+			st.msgsFailed.Add(1)
+			cause = c
+			e.noteError(c, fmt.Sprintf("call %d, %s (%s -> %s): %v", n, step.Name, b.Src(i), b.Dst(i), err))
+			break
+		}
+		if i == e.flow.HoldAfter && e.cfg.Hold > 0 {
+			t := time.NewTimer(e.cfg.Hold)
+			select {
+			case <-t.C:
+				held = e.cfg.Hold
+			case <-ctx.Done():
+				t.Stop()
+				cause = Aborted
+			}
+			if cause == Aborted {
+				break
+			}
+		}
+	}
+	switch cause {
+	case OK:
+		st.ok.Add(1)
+		st.callLen.Record(time.Since(start) - held)
+	case Aborted:
+		st.aborted.Add(1)
+	default:
+		st.failed[cause].Add(1)
+	}
+}
+
+func (e *engine) typeIndex(t string) int {
+	for i, n := range e.flow.Types {
+		if n == t {
+			return i
+		}
+	}
+	return 0
+}
+
+const keepErrors = 5
+
+func (e *engine) noteError(c Cause, msg string) {
+	e.errMu.Lock()
+	defer e.errMu.Unlock()
+	if len(e.errors[c]) < keepErrors {
+		e.errors[c] = append(e.errors[c], msg)
+	}
+}
+
+// WriteSummary writes the final report.
+func (r *Result) WriteSummary(w io.Writer) {
+	c := r.Final
+	cfg := r.Config
+	fmt.Fprintf(w, "megaco load: %s, %d target(s) %s; MGC %s <-> gateways %s; %d messages per call\n",
+		cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MGC, cfg.Codecs.MG, len(r.Flow.Steps))
+	fmt.Fprintf(w, "stopped: %s\n", r.Stopped)
+	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); target %.1f cps at the end; achieved %.2f cps (%d of %d calls due started",
+		r.Elapsed.Seconds(), r.Sending.Seconds(), c.Target, r.AchievedCPS(), c.Started, c.Due)
+	if c.Due > 0 {
+		fmt.Fprintf(w, ", %.1f %%", 100*float64(c.Started)/float64(c.Due))
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "calls: started %d, successful %d, failed %d (", c.Started, c.OK, c.FailedCalls())
+	for i, cause := range FailureCauses {
+		if i > 0 {
+			fmt.Fprint(w, ", ")
+		}
+		fmt.Fprintf(w, "%s %d", cause, c.Failed[cause])
+	}
+	fmt.Fprintf(w, "), aborted %d, skipped %d; failed ratio %.4f (max %.4f)\n", c.Aborted, c.Skipped, r.FailedRatio(), cfg.MaxFailed)
+	fmt.Fprintf(w, "concurrent calls: max %d (limit %d)\n", c.ActiveMax, cfg.Limit)
+	fmt.Fprintf(w, "messages: %d (%.0f/s), failed %d\n", c.Msgs, rate(c.Msgs, r.Elapsed), c.MsgsFailed)
+	fmt.Fprintf(w, "response time ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (mean %s)\n",
+		ms(c.RT.Quantile(.5)), ms(c.RT.Quantile(.9)), ms(c.RT.Quantile(.99)), ms(c.RT.Quantile(.999)), ms(time.Duration(c.RT.Max)), ms(c.RT.Mean()))
+	fmt.Fprintf(w, "call length ms (without -d): p50 %s  p99 %s  max %s\n", ms(c.CallLen.Quantile(.5)), ms(c.CallLen.Quantile(.99)), ms(time.Duration(c.CallLen.Max)))
+	fmt.Fprintf(w, "scheduling lag ms: p50 %s  p99 %s  max %s\n", ms(c.Lag.Quantile(.5)), ms(c.Lag.Quantile(.99)), ms(time.Duration(c.Lag.Max)))
+	fmt.Fprintf(w, "%-22s %9s %9s %9s %9s %9s\n", "message type (ms)", "count", "p50", "p90", "p99", "max")
+	for i, t := range r.Flow.Types {
+		h := c.Types[i]
+		fmt.Fprintf(w, "%-22s %9d %9s %9s %9s %9s\n", t, h.Count, ms(h.Quantile(.5)), ms(h.Quantile(.9)), ms(h.Quantile(.99)), ms(time.Duration(h.Max)))
+	}
+	if r.CPU > 0 {
+		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds())
+	}
+	if r.FindMax != nil {
+		r.FindMax.write(w)
+	}
+	if r.Warnings > 0 {
+		fmt.Fprintf(w, "warning: in %d second(s) the generator could not keep the target rate itself (see the warnings above)\n", r.Warnings)
+	}
+	causes := make([]Cause, 0, len(r.Errors))
+	for c := range r.Errors {
+		causes = append(causes, c)
+	}
+	sort.Slice(causes, func(i, j int) bool { return causes[i] < causes[j] })
+	if len(causes) > 0 {
+		fmt.Fprintf(w, "errors (the first %d of each cause):\n", keepErrors)
+	}
+	for _, c := range causes {
+		for _, m := range r.Errors[c] {
+			fmt.Fprintf(w, "  %s: %s\n", c, m)
+		}
+	}
+}
