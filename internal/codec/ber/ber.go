@@ -9,6 +9,7 @@
 package ber
 
 import (
+	"strconv"
 	"sync"
 
 	"megaco/internal/model"
@@ -96,7 +97,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 		lim = DefaultLimits
 	}
 	if len(data) > lim.MaxSize {
-		return nil, &Error{Offset: 0, Msg: "message of " + itoa(len(data)) + " bytes exceeds the limit of " + itoa(lim.MaxSize)}
+		return nil, &Error{Offset: 0, Msg: "message of " + strconv.Itoa(len(data)) + " bytes exceeds the limit of " + strconv.Itoa(lim.MaxSize)}
 	}
 	// The private copy lets strings and byte fields share memory with the
 	// input safely: nobody else can change it.
@@ -117,7 +118,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 			return nil, err
 		}
 		if v < 1 || v > 3 {
-			return nil, &Error{Offset: 0, path: []string{"version", "mess"}, Msg: "unsupported protocol version " + itoa(v) + " (1..3)"}
+			return nil, &Error{Offset: 0, path: []string{"version", "mess"}, Msg: "unsupported protocol version " + strconv.Itoa(v) + " (1..3)"}
 		}
 	}
 	m := &dec.msg
@@ -149,28 +150,6 @@ func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) { return Decode
 // Append implements the codec interface.
 func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return Append(b, m, c.Options)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
 
 // ctxTag is the packed form of context-specific tag n.

@@ -2,41 +2,13 @@ package ber
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
+	"megaco/internal/corpus"
 	"testing"
 )
 
-// corpusDir is OTP's benchmark corpus: each message as OTP encodes it.
-const corpusDir = "../../../corpus/otp-time-test"
+func corpusFiles(t testing.TB, ext string) map[string][]byte { return corpus.Files(t, ext) }
 
-func corpusFiles(t testing.TB, ext string) map[string][]byte {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(corpusDir, "*"+ext))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no %s files in %s: %v", ext, corpusDir, err)
-	}
-	out := map[string][]byte{}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[strings.TrimSuffix(filepath.Base(p), ext)] = b
-	}
-	return out
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys(m map[string][]byte) []string { return corpus.Names(m) }
 
 // TestCorpusRoundTrip decodes every golden .ber and re-encodes it: the
 // bytes must be OTP's, byte for byte.

@@ -3,6 +3,7 @@ package text
 import (
 	"megaco/internal/codec/slab"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -57,7 +58,7 @@ type DecodeError struct {
 }
 
 func (e *DecodeError) Error() string {
-	return e.Style + ": " + lexItoa(e.Line) + ":" + lexItoa(e.Column) + ": " + e.Msg
+	return e.Style + ": " + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column) + ": " + e.Msg
 }
 
 // Decode decodes one text message, pretty or compact, of protocol version
@@ -193,11 +194,11 @@ func (d *decoder) decode(data []byte, opts DecodeOptions, m *model.MegacoMessage
 	d.version, d.forced = opts.Version, opts.Version != 0
 	if len(data) > d.lim.MaxSize {
 		return nil, &DecodeError{Style: d.style, Line: 1, Column: 1,
-			Msg: "message of " + lexItoa(len(data)) + " bytes exceeds the limit of " + lexItoa(d.lim.MaxSize)}
+			Msg: "message of " + strconv.Itoa(len(data)) + " bytes exceeds the limit of " + strconv.Itoa(d.lim.MaxSize)}
 	}
 	if d.forced && (d.version < 1 || d.version > 3) {
 		return nil, &DecodeError{Style: d.style, Line: 1, Column: 1,
-			Msg: "protocol version " + lexItoa(d.version) + " forced, want 1, 2 or 3"}
+			Msg: "protocol version " + strconv.Itoa(d.version) + " forced, want 1, 2 or 3"}
 	}
 	// The private copy lets the model share bytes and strings with it.
 	d.src = append(d.src[:0], data...)
@@ -296,7 +297,7 @@ func (d *decoder) failAt(s span, msg string) {
 // need checks that the message's version has a construct.
 func (d *decoder) need(v int, at span, what string) {
 	if d.version < v {
-		d.failAt(at, what+" is not in version "+lexItoa(d.version)+" (it needs version "+lexItoa(v)+" or later)")
+		d.failAt(at, what+" is not in version "+strconv.Itoa(d.version)+" (it needs version "+strconv.Itoa(v)+" or later)")
 	}
 }
 
@@ -319,7 +320,7 @@ func (d *decoder) count() {
 }
 
 func (d *decoder) tooMany() {
-	d.failAt(d.cur.s, "more than "+lexItoa(d.lim.MaxElements)+" elements in the message")
+	d.failAt(d.cur.s, "more than "+strconv.Itoa(d.lim.MaxElements)+" elements in the message")
 }
 
 // ---------------------------------------------------------------------
@@ -567,13 +568,13 @@ func (d *decoder) num(s span, max uint64, what string) uint32 {
 		return 0
 	}
 	if len(w) > d.lim.MaxNumberLength {
-		d.failAt(s, what+" has more than "+lexItoa(d.lim.MaxNumberLength)+" digits")
+		d.failAt(s, what+" has more than "+strconv.Itoa(d.lim.MaxNumberLength)+" digits")
 		return 0
 	}
 	var n uint64
 	for _, c := range w {
 		if n = n*10 + uint64(c-'0'); n > max {
-			d.failAt(s, what+" "+d.quote(s)+" is out of range 0.."+lexItoa(int(max)))
+			d.failAt(s, what+" "+d.quote(s)+" is out of range 0.."+strconv.Itoa(int(max)))
 			return 0
 		}
 	}
@@ -680,7 +681,7 @@ func (d *decoder) authenticationHeader(spi, sn, ad span) {
 func (d *decoder) hex(s span, lo, hi int, what string) model.Octets {
 	w := d.bytes(s)
 	if len(w) < 2 || w[0] != '0' || w[1]|0x20 != 'x' || len(w)-2 < lo || len(w)-2 > hi || (len(w)-2)%2 != 0 {
-		d.failAt(s, what+" "+d.quote(s)+" is not 0x and "+lexItoa(lo)+" to "+lexItoa(hi)+" hex digits")
+		d.failAt(s, what+" "+d.quote(s)+" is not 0x and "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" hex digits")
 		return model.Octets{}
 	}
 	w = w[2:]
@@ -2419,7 +2420,7 @@ func (d *decoder) describe(t lexToken) string {
 	if t.kind > 0 && t.kind < 128 {
 		return lexQuoteByte(byte(t.kind))
 	}
-	return "token " + lexItoa(t.kind)
+	return "token " + strconv.Itoa(t.kind)
 }
 
 // lexTokenGroups name sets of keywords that an error message lists as

@@ -1,5 +1,7 @@
 package text
 
+import "strconv"
+
 // The scanner of the text decoder: it turns the bytes of a message into
 // the terminals of grammar.y, without copying and without allocating. A
 // token is a span of the input; what the token means (a number, a name, a
@@ -138,7 +140,7 @@ func (sc *scanner) token() (int, span) {
 	switch c {
 	case '{':
 		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
 		}
 		if l := sc.last[0]; l == LocalToken || l == RemoteToken || l == '=' || l == SafeChars {
 			sc.afterOpenBrace()
@@ -149,7 +151,7 @@ func (sc *scanner) token() (int, span) {
 			return sc.address(start, ']', IPv4Token)
 		}
 		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
 		}
 		return '[', s
 	case '}', ']':
@@ -295,7 +297,7 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		return '}', s, true
 	case sc.src[start] == '(' && (sc.last[0] == SafeChars && sc.eventPosition(sc.last[1])):
 		if sc.depth++; sc.depth > sc.maxDepth {
-			k, s := sc.fail(s, "nesting deeper than the limit of "+lexItoa(sc.maxDepth))
+			k, s := sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
 			return k, s, true
 		}
 		sc.parens++
@@ -671,26 +673,4 @@ func lexQuoteByte(c byte) string {
 		return "'" + string(rune(c)) + "'"
 	}
 	return "0x" + string([]byte{hex[c>>4], hex[c&15]})
-}
-
-func lexItoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
