@@ -195,7 +195,6 @@ type varier struct {
 	model.NopVisitor
 	w    model.Walker
 	call uint64
-	err  error
 }
 
 // CallTermID is the termination ID (layout [8,8,8], binary) that the
