@@ -147,15 +147,9 @@ func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	want := codec.FormOf(from)
-	switch *form {
-	case "":
-	case "text":
-		want = codec.Text
-	case "binary":
-		want = codec.Binary
-	default:
-		return fmt.Errorf("unknown form %q (want text or binary)", *form)
+	want, err := codec.ParseForm(*form, codec.FormOf(from))
+	if err != nil {
+		return err
 	}
 	m, _, err := codec.DecodeAs(data, from, want, opts)
 	if err != nil {

@@ -38,22 +38,10 @@ func slabName(goT string) string {
 	return strings.Repeat("List", lists) + strings.ToUpper(base[:1]) + base[1:]
 }
 
-// slabSet is the set of slab.Model's fields.
-func (f *Family) slabSet() map[string]bool {
-	src, _ := f.EmitSlabs("slab", "m")
-	set := map[string]bool{}
-	for _, line := range strings.Split(string(src), "\n") {
-		if fs := strings.Fields(line); len(fs) == 2 && strings.HasPrefix(fs[1], "Slab[") {
-			set[fs[0]] = true
-		}
-	}
-	return set
-}
-
-// EmitSlabs writes slab.Model: one slab for every Go type a decoder of the
-// model allocates (optional structured fields, CHOICE alternatives held by
-// pointer, list elements), shared by every codec's decoder.
-func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
+// slabTypes maps each field of slab.Model to its element type: one slab
+// for every Go type a decoder of the model allocates (optional structured
+// fields, CHOICE alternatives held by pointer, list elements).
+func (f *Family) slabTypes() map[string]string {
 	types := map[string]string{}
 	var addList func(goT string)
 	addList = func(goT string) {
@@ -73,6 +61,24 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 			}
 		}
 	}
+	return types
+}
+
+// checkSlabs fails when a decoder generator asked for a slab that
+// slab.Model lacks.
+func (f *Family) checkSlabs(codec string, used map[string]string) error {
+	have := f.slabTypes()
+	for n := range used {
+		if _, ok := have[n]; !ok {
+			return fmt.Errorf("%s decoder needs slab %s, which slab.Model lacks", codec, n)
+		}
+	}
+	return nil
+}
+
+// EmitSlabs writes slab.Model, shared by every codec's decoder.
+func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
+	types := f.slabTypes()
 	var names []string
 	for n := range types {
 		names = append(names, n)
@@ -139,10 +145,8 @@ func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	}
 	w.WriteString("default:\nreturn d.errorf(h.off, \"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
 	// Every slab used must exist in slab.Model.
-	for n := range g.slabs {
-		if _, ok := g.f.slabSet()[n]; !ok {
-			return nil, fmt.Errorf("BER decoder needs slab %s, which slab.Model lacks", n)
-		}
+	if err := f.checkSlabs("BER", g.slabs); err != nil {
+		return nil, err
 	}
 	out, err := format.Source(g.w.Bytes())
 	if err != nil {

@@ -52,10 +52,8 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 		}
 	}
 	w.WriteString("default:\nreturn encErrorf(\"no schema for version %d\", v)\n}\nreturn err\n}\n\n")
-	for n := range g.slabs {
-		if _, ok := g.f.slabSet()[n]; !ok {
-			return nil, fmt.Errorf("PER decoder needs slab %s, which slab.Model lacks", n)
-		}
+	if err := f.checkSlabs("PER", g.slabs); err != nil {
+		return nil, err
 	}
 	var alphas []string
 	for a := range g.charsets {

@@ -135,10 +135,6 @@ func nativeCodec(c native.Compression) factory {
 	}
 }
 
-// planned are codecs the tool will have, but does not yet: asking for
-// one is an error that says so rather than a silent fallback.
-var planned = []string{}
-
 // Names lists the codecs that work now.
 func Names() []string {
 	var out []string
@@ -156,11 +152,6 @@ func Lookup(name string, opts Options) (Codec, error) {
 	}
 	if f, ok := available[strings.ToLower(name)]; ok {
 		return f(opts), nil
-	}
-	for _, p := range planned {
-		if strings.EqualFold(p, name) {
-			return nil, fmt.Errorf("codec %s is not implemented yet (available: %s)", p, strings.Join(Names(), ", "))
-		}
 	}
 	return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
 }

@@ -67,15 +67,6 @@ type Reusing interface {
 	DecodeReused(data []byte) (m *model.MegacoMessage, release func(), err error)
 }
 
-// decode decodes with reused memory when the codec can.
-func decode(c Codec, data []byte) (*model.MegacoMessage, func(), error) {
-	if r, ok := c.(Reusing); ok {
-		return r.DecodeReused(data)
-	}
-	m, err := c.Decode(data)
-	return m, func() {}, err
-}
-
 // Result describes a transcoding.
 type Result struct {
 	From    string // the input codec, as given or detected
@@ -105,48 +96,56 @@ func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result,
 // DecodeTransient is DecodeAs for a message that is only needed until
 // release is called (to be encoded again): it reuses decoder memory.
 func DecodeTransient(data []byte, from string, want Form, opts Options) (*model.MegacoMessage, func(), string, error) {
-	if from == "" || from == "auto" {
-		var err error
-		if from, err = Detect(data); err != nil {
-			return nil, func() {}, "", err
-		}
-	}
-	dec, err := Lookup(from, opts)
-	if err != nil {
-		return nil, func() {}, from, err
-	}
-	m, release, err := decode(dec, data)
-	if err != nil {
-		return nil, release, from, err
-	}
-	if err := Convert(m, FormOf(from), want, opts); err != nil {
-		release()
-		return nil, func() {}, from, err
-	}
-	return m, release, from, nil
+	return decodeAs(data, from, want, opts, true)
 }
 
 // DecodeAs decodes data with codec from ("" or "auto": detect it) and
 // returns the message in form want, with the codec used.
 func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoMessage, string, error) {
+	m, _, from, err := decodeAs(data, from, want, opts, false)
+	return m, from, err
+}
+
+func nop() {}
+
+func decodeAs(data []byte, from string, want Form, opts Options, transient bool) (*model.MegacoMessage, func(), string, error) {
 	if from == "" || from == "auto" {
 		var err error
 		if from, err = Detect(data); err != nil {
-			return nil, "", err
+			return nil, nop, "", err
 		}
 	}
 	dec, err := Lookup(from, opts)
 	if err != nil {
-		return nil, from, err
+		return nil, nop, from, err
 	}
-	m, err := dec.Decode(data)
+	m, release := (*model.MegacoMessage)(nil), nop
+	if r, ok := dec.(Reusing); ok && transient {
+		m, release, err = r.DecodeReused(data)
+	} else {
+		m, err = dec.Decode(data)
+	}
 	if err != nil {
-		return nil, from, err
+		return nil, nop, from, err
 	}
 	if err := Convert(m, FormOf(from), want, opts); err != nil {
-		return nil, from, err
+		release()
+		return nil, nop, from, err
 	}
-	return m, from, nil
+	return m, release, from, nil
+}
+
+// ParseForm reads a form name: "text", "binary", or "" for def.
+func ParseForm(s string, def Form) (Form, error) {
+	switch s {
+	case "":
+		return def, nil
+	case "text":
+		return Text, nil
+	case "binary":
+		return Binary, nil
+	}
+	return def, fmt.Errorf("unknown form %q (want text or binary)", s)
 }
 
 // ErrUndetected is returned when no codec recognizes the input.

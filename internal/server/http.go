@@ -116,15 +116,9 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	want := codec.FormOf(from)
-	switch f := r.URL.Query().Get("form"); f {
-	case "":
-	case "text":
-		want = codec.Text
-	case "binary":
-		want = codec.Binary
-	default:
-		writeHTTPError(w, &RequestError{fmt.Sprintf("unknown form %q (want text or binary)", f)})
+	want, err := codec.ParseForm(r.URL.Query().Get("form"), codec.FormOf(from))
+	if err != nil {
+		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
 	m, from, err := s.decode(data, from, want, opts)
@@ -150,12 +144,9 @@ type httpErrorBody struct {
 func writeHTTPError(w http.ResponseWriter, err error) {
 	code := http.StatusBadRequest
 	var tooLarge *TooLargeError
-	var unimpl *UnimplementedError
 	switch {
 	case errors.As(err, &tooLarge):
 		code = http.StatusRequestEntityTooLarge
-	case errors.As(err, &unimpl):
-		code = http.StatusNotImplemented
 	}
 	body := httpErrorBody{Error: err.Error()}
 	if loc, ok := codec.Locate(err); ok {

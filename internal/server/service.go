@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -71,11 +70,6 @@ type RequestError struct{ Msg string }
 
 func (e *RequestError) Error() string { return e.Msg }
 
-// UnimplementedError is a codec that is planned but not there yet.
-type UnimplementedError struct{ Msg string }
-
-func (e *UnimplementedError) Error() string { return e.Msg }
-
 // options turns request options into codec options.
 func (s *Service) options(version uint32, profile, layout string) (codec.Options, error) {
 	o := codec.Options{Version: int(version), Profile: s.cfg.Profile, Layout: s.cfg.Layout}
@@ -104,9 +98,6 @@ func (s *Service) options(version uint32, profile, layout string) (codec.Options
 func (s *Service) lookup(name string, opts codec.Options) (codec.Codec, error) {
 	c, err := codec.Lookup(name, opts)
 	if err != nil {
-		if strings.Contains(err.Error(), "not implemented") {
-			return nil, &UnimplementedError{err.Error()}
-		}
 		return nil, &RequestError{err.Error()}
 	}
 	return c, nil
@@ -378,14 +369,11 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 func grpcError(err error) error {
 	var tooLarge *TooLargeError
 	var reqErr *RequestError
-	var unimpl *UnimplementedError
 	switch {
 	case errors.As(err, &tooLarge):
 		return status.Error(codes.ResourceExhausted, err.Error())
 	case errors.As(err, &reqErr):
 		return status.Error(codes.InvalidArgument, err.Error())
-	case errors.As(err, &unimpl):
-		return status.Error(codes.Unimplemented, err.Error())
 	}
 	if loc, ok := codec.Locate(err); ok {
 		st := status.New(codes.InvalidArgument, err.Error())
