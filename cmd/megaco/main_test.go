@@ -110,6 +110,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"decode", "/nonexistent/x.ber"}, nil, 1, "no such file"},
 		{[]string{"decode", "a", "b"}, nil, 2, "at most one input file"},
 		{[]string{"frobnicate"}, nil, 2, "unknown command"},
+		{[]string{"serve", "--gc-percent", "-5"}, nil, 1, `bad gc percent "-5"`},
+		{[]string{"serve", "--max-message-size", "0"}, nil, 1, `bad max message size "0"`},
+		{[]string{"serve", "--profile", "x"}, nil, 1, `unknown profile "x"`},
+		{[]string{"serve", "--log-format", "xml"}, nil, 1, `bad log format "xml"`},
 	}
 	for _, c := range cases {
 		code, out, stderr := runCLI(t, c.stdin, c.args...)

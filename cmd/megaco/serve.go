@@ -37,6 +37,11 @@ func serve(args []string, stderr io.Writer) error {
 	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
+	gcDefault := strconv.Itoa(server.DefaultGCPercent)
+	if _, set := os.LookupEnv("GOGC"); set {
+		gcDefault = "0" // GOGC rules
+	}
+	gcPercent := fs.String("gc-percent", env("MEGACO_GC_PERCENT", gcDefault), "garbage collector target as GOGC, 0 to leave GOGC's (MEGACO_GC_PERCENT; default 0 when GOGC is set)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -53,6 +58,10 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	if cfg.Layout, err = termid.ParseLayout(*layout); err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	gc, err := strconv.Atoi(*gcPercent)
+	if err != nil || gc < 0 {
+		return fmt.Errorf("serve: bad gc percent %q (want 0 or more)", *gcPercent)
 	}
 	drainTimeout, err := time.ParseDuration(*drain)
 	if err != nil {
@@ -76,6 +85,6 @@ func serve(args []string, stderr io.Writer) error {
 	defer stop()
 	return server.Run(ctx, server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
-		DrainTimeout: drainTimeout, Log: slog.New(handler),
+		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc,
 	})
 }

@@ -49,7 +49,7 @@ func (s *Service) readBody(r *http.Request) ([]byte, error) {
 	}
 	if len(data) > s.cfg.MaxMessageSize {
 		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
-		s.metrics.failed(nameOr(r.URL.Query().Get("from")), "decode", err)
+		s.metrics.failed(nameOr(r.URL.Query().Get("from")), opDecode, err)
 		return nil, err
 	}
 	return data, nil

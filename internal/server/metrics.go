@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,24 @@ type Metrics struct {
 	duration *prometheus.HistogramVec
 	size     *prometheus.HistogramVec
 	errors   *prometheus.CounterVec
+	// byCodec holds every codec's series resolved once: looking a series
+	// up by label values hashes the labels and locks the vector, which at
+	// 100k messages/s cost more than the observation itself.
+	byCodec map[string]*codecSeries
+}
+
+// ops are the op label's values, indexed by opDecode/opEncode.
+var ops = [...]string{"decode", "encode"}
+
+const (
+	opDecode = iota
+	opEncode
+)
+
+type codecSeries struct {
+	duration [len(ops)][4]prometheus.Observer // by op, version label 0..3
+	size     [len(ops)]prometheus.Observer
+	errors   [len(ops)][]prometheus.Counter // by op, index in errorReasons
 }
 
 var errorReasons = []string{"malformed", "too_large", "unsupported", "mapping", "schema", "internal"}
@@ -50,57 +69,90 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"codec", "op", "reason"}),
 	}
 	reg.MustRegister(m.duration, m.size, m.errors)
-	// Pre-create the error series so that rates start at zero.
-	for _, c := range codec.Names() {
-		for _, op := range []string{"decode", "encode"} {
+	// The error series are created up front so that rates start at zero;
+	// duration and size series appear with their first observation.
+	m.byCodec = make(map[string]*codecSeries)
+	for _, c := range append(codec.Names(), "unknown") {
+		cs := &codecSeries{}
+		for op, opName := range ops {
+			for v := range cs.duration[op] {
+				cs.duration[op][v] = lazyObserver(m.duration, c, opName, strconv.Itoa(v))
+			}
+			cs.size[op] = lazyObserver(m.size, c, opName)
 			for _, r := range errorReasons {
-				m.errors.WithLabelValues(c, op, r)
+				cs.errors[op] = append(cs.errors[op], m.errors.WithLabelValues(c, opName, r))
 			}
 		}
+		m.byCodec[c] = cs
 	}
 	return m
 }
 
-func (m *Metrics) observe(codecName, op string, version int, start time.Time, size int) {
+// lazyObserver resolves a histogram series on its first observation, so
+// that /metrics lists only series that saw traffic.
+func lazyObserver(vec *prometheus.HistogramVec, labels ...string) prometheus.Observer {
+	var once sync.Once
+	var obs prometheus.Observer
+	return prometheus.ObserverFunc(func(v float64) {
+		once.Do(func() { obs = vec.WithLabelValues(labels...) })
+		obs.Observe(v)
+	})
+}
+
+func (m *Metrics) observe(codecName string, op, version int, start time.Time, size int) {
 	if m == nil {
 		return
 	}
-	m.duration.WithLabelValues(codecName, op, versionLabel(version)).Observe(time.Since(start).Seconds())
-	m.size.WithLabelValues(codecName, op).Observe(float64(size))
+	cs := m.byCodec[codecName]
+	if cs == nil {
+		cs = m.byCodec["unknown"]
+	}
+	if version < 1 || version > 3 {
+		version = 0
+	}
+	cs.duration[op][version].Observe(time.Since(start).Seconds())
+	cs.size[op].Observe(float64(size))
 }
 
-func (m *Metrics) failed(codecName, op string, err error) {
+func (m *Metrics) failed(codecName string, op int, err error) {
 	if m == nil {
 		return
 	}
-	m.errors.WithLabelValues(codecName, op, reason(err)).Inc()
-}
-
-func versionLabel(v int) string {
-	if v < 1 || v > 3 {
-		return "0"
+	cs := m.byCodec[codecName]
+	if cs == nil {
+		cs = m.byCodec["unknown"]
 	}
-	return strconv.Itoa(v)
+	cs.errors[op][reason(err)].Inc()
 }
 
-// reason maps an error to its bounded label value.
-func reason(err error) string {
+// Indexes in errorReasons.
+const (
+	reasonMalformed = iota
+	reasonTooLarge
+	reasonUnsupported
+	reasonMapping
+	reasonSchema
+	reasonInternal
+)
+
+// reason maps an error to its bounded label value's index.
+func reason(err error) int {
 	var tooLarge *TooLargeError
 	var me *mapping.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		return "too_large"
+		return reasonTooLarge
 	case errors.As(err, &me):
-		return "mapping"
+		return reasonMapping
 	}
 	if loc, ok := codec.Locate(err); ok {
 		if loc.Position == "encode" {
-			return "schema"
+			return reasonSchema
 		}
-		return "malformed"
+		return reasonMalformed
 	}
 	if errors.Is(err, codec.ErrUndetected) {
-		return "malformed"
+		return reasonMalformed
 	}
-	return "internal"
+	return reasonInternal
 }

@@ -36,7 +36,19 @@ type Options struct {
 	// Ready, if set, is called with the bound addresses once both
 	// listeners accept connections.
 	Ready func(grpcAddr, httpAddr net.Addr)
+	// GCPercent, if positive, sets the garbage collector's target
+	// (as GOGC does) while Run runs; DefaultGCPercent is why.
+	GCPercent int
 }
+
+// DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
+// is set. The service's live heap is a few MiB while every call allocates
+// (gRPC alone about 140 objects per unary call), so with Go's default of
+// 100 the collector runs hundreds of times a second under load and costs
+// a quarter of the CPU. At 400 the heap peaks at a few tens of MiB and
+// unary throughput rises by about a third (see the README's performance
+// section); GOMEMLIMIT, when set, still caps the heap.
+const DefaultGCPercent = 400
 
 // Run serves gRPC and HTTP until ctx is done, then drains: it stops
 // taking new calls, lets the ones in flight finish (up to DrainTimeout)
@@ -45,6 +57,13 @@ func Run(ctx context.Context, o Options) error {
 	log := o.Log
 	if log == nil {
 		log = slog.Default()
+	}
+	gcPercent := o.GCPercent
+	if gcPercent > 0 {
+		defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
+	} else {
+		gcPercent = debug.SetGCPercent(-1) // the only way to read it
+		debug.SetGCPercent(gcPercent)
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -92,7 +111,7 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("http listen: %w", err)
 	}
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
-		"max_message_size", o.Config.MaxMessageSize, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String())
+		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String())
 	if o.Ready != nil {
 		o.Ready(gl.Addr(), hl.Addr())
 	}

@@ -35,21 +35,23 @@ type testServer struct {
 }
 
 // start runs the real server (gRPC and HTTP on loopback) for one test.
-func start(t *testing.T, cfg Config) *testServer {
+func start(t testing.TB, cfg Config) *testServer {
+	return startOpts(t, Options{Config: cfg})
+}
+
+// startOpts runs a server with o on loopback ports.
+func startOpts(t testing.TB, o Options) *testServer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ts := &testServer{cancel: cancel, done: make(chan error, 1)}
 	ready := make(chan struct{})
-	go func() {
-		ts.done <- Run(ctx, Options{
-			GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", Config: cfg, DrainTimeout: 5 * time.Second,
-			Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Ready: func(g, h net.Addr) {
-				ts.grpcAddr, ts.httpAddr = g.String(), h.String()
-				close(ready)
-			},
-		})
-	}()
+	o.GRPCAddr, o.HTTPAddr, o.DrainTimeout = "127.0.0.1:0", "127.0.0.1:0", 5*time.Second
+	o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	o.Ready = func(g, h net.Addr) {
+		ts.grpcAddr, ts.httpAddr = g.String(), h.String()
+		close(ready)
+	}
+	go func() { ts.done <- Run(ctx, o) }()
 	select {
 	case <-ready:
 	case err := <-ts.done:

@@ -134,13 +134,13 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 	nop := func() {}
 	if len(data) > s.cfg.MaxMessageSize {
 		err := &TooLargeError{len(data), s.cfg.MaxMessageSize}
-		s.metrics.failed(nameOr(from), "decode", err)
+		s.metrics.failed(nameOr(from), opDecode, err)
 		return nil, nop, from, err
 	}
 	if from == "" || from == "auto" {
 		var err error
 		if from, err = codec.Detect(data); err != nil {
-			s.metrics.failed("unknown", "decode", err)
+			s.metrics.failed("unknown", opDecode, err)
 			return nil, nop, "", err
 		}
 	}
@@ -157,10 +157,10 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 		m, _, err = codec.DecodeAs(data, from, want, opts)
 	}
 	if err != nil {
-		s.metrics.failed(from, "decode", err)
+		s.metrics.failed(from, opDecode, err)
 		return nil, nop, from, err
 	}
-	s.metrics.observe(from, "decode", int(m.Mess.Version), start, len(data))
+	s.metrics.observe(from, opDecode, int(m.Mess.Version), start, len(data))
 	return m, release, from, nil
 }
 
@@ -170,14 +170,14 @@ func (s *Service) encode(enc codec.Codec, to string, m *model.MegacoMessage, opt
 	// size by a small factor (pretty text is about twice BER).
 	out, err := enc.Append(make([]byte, 0, 2*sizeHint+256), m)
 	if err != nil {
-		s.metrics.failed(to, "encode", err)
+		s.metrics.failed(to, opEncode, err)
 		return nil, err
 	}
 	v := opts.Version
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	s.metrics.observe(to, "encode", v, start, len(out))
+	s.metrics.observe(to, opEncode, v, start, len(out))
 	return out, nil
 }
 
@@ -354,7 +354,7 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 		given = codec.FormOf(to)
 	}
 	if err := codec.Convert(m, given, codec.FormOf(to), opts); err != nil {
-		s.metrics.failed(to, "encode", err)
+		s.metrics.failed(to, opEncode, err)
 		return nil, grpcError(err)
 	}
 	out, err := s.encode(enc, to, m, opts, 512)

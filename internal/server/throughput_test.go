@@ -39,6 +39,15 @@ func throughputInput(b *testing.B) (msgs [][]byte, from, to pb.Codec) {
 	return msgs, from, to
 }
 
+// gcPercent is the collector target of the benchmarks: megaco serve's
+// default, or GOGC's when that is set (to compare).
+func gcPercent() int {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return 0
+	}
+	return DefaultGCPercent
+}
+
 func report(b *testing.B, n int64, lat []time.Duration) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "msgs/s")
@@ -50,7 +59,7 @@ func report(b *testing.B, n int64, lat []time.Duration) {
 }
 
 func BenchmarkUnary(b *testing.B) {
-	ts := start(&testing.T{}, DefaultConfig())
+	ts := startOpts(b, Options{Config: DefaultConfig(), GCPercent: gcPercent()})
 	msgs, from, to := throughputInput(b)
 	const callers = 32
 	var next atomic.Int64
@@ -86,7 +95,7 @@ func BenchmarkUnary(b *testing.B) {
 }
 
 func BenchmarkStream(b *testing.B) {
-	ts := start(&testing.T{}, DefaultConfig())
+	ts := startOpts(b, Options{Config: DefaultConfig(), GCPercent: gcPercent()})
 	msgs, from, to := throughputInput(b)
 	const streams = 4
 	per := (b.N + streams - 1) / streams
