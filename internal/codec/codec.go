@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"megaco/internal/mapping/termid"
 
@@ -150,8 +151,49 @@ func Lookup(name string, opts Options) (Codec, error) {
 	if opts.Version < 0 || opts.Version > 3 {
 		return nil, fmt.Errorf("unsupported protocol version %d (want 1, 2 or 3)", opts.Version)
 	}
-	if f, ok := available[strings.ToLower(name)]; ok {
-		return f(opts), nil
+	key := lookupKey{name, opts.Version, opts.Limits}
+	if c, ok := (*cached.Load())[key]; ok {
+		return c, nil
 	}
-	return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
+	f, ok := available[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
+	}
+	c := f(opts)
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if old := *cached.Load(); len(old) < maxCached {
+		m := make(map[lookupKey]Codec, len(old)+1)
+		for k, v := range old {
+			m[k] = v
+		}
+		m[key] = c
+		cached.Store(&m)
+	}
+	return c, nil
+}
+
+// lookupKey is what a codec value depends on: Profile and Layout steer the
+// text<->binary mapping, not the codecs.
+type lookupKey struct {
+	name    string
+	version int
+	limits  Limits
+}
+
+// cached holds the codecs Lookup made. Making one boxes a struct into the
+// Codec interface: an allocation per call, two or three per transcoding on
+// the service's hot path. The map is copy-on-write, so that a lookup is an
+// atomic load and a map read; a process uses few keys (codecs times
+// versions times the limits it is configured with), and past maxCached the
+// cache stops growing.
+var (
+	cached  atomic.Pointer[map[lookupKey]Codec]
+	cacheMu sync.Mutex
+)
+
+const maxCached = 256
+
+func init() {
+	cached.Store(&map[lookupKey]Codec{})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/native"
@@ -47,18 +48,63 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 	if from == to {
 		return nil
 	}
-	cfg := &mapping.Config{Layout: opts.Layout}
+	cfg := mappingConfig(opts)
+	if to == Binary {
+		return mapping.ToBinary(m, version(m, opts), &cfg)
+	}
+	return mapping.ToText(m, version(m, opts), &cfg)
+}
+
+func mappingConfig(opts Options) mapping.Config {
+	cfg := mapping.Config{Layout: opts.Layout}
 	if opts.Profile == ProfileRFC {
 		cfg.Profile = pkgs.RFC
 	}
-	v := opts.Version
-	if v == 0 {
-		v = int(m.Mess.Version)
+	return cfg
+}
+
+// version is the protocol version to convert m for: as forced, or m's own.
+func version(m *model.MegacoMessage, opts Options) int {
+	if opts.Version != 0 {
+		return opts.Version
 	}
+	return int(m.Mess.Version)
+}
+
+// transient holds, for a message decoded by DecodeTransient, the memory
+// the message points into until release: the decoder's (decRelease) and
+// the converter's.
+type transient struct {
+	conv       mapping.Converter
+	cfg        mapping.Config
+	decRelease func()
+	release    func() // made once: releasing allocates nothing
+}
+
+var transients sync.Pool
+
+func init() {
+	transients.New = func() any {
+		t := new(transient)
+		t.release = func() {
+			t.decRelease()
+			t.decRelease, t.cfg = nil, mapping.Config{}
+			transients.Put(t)
+		}
+		return t
+	}
+}
+
+// convert is Convert into the transient's memory.
+func (t *transient) convert(m *model.MegacoMessage, from, to Form, opts Options) error {
+	if from == to {
+		return nil
+	}
+	t.cfg = mappingConfig(opts)
 	if to == Binary {
-		return mapping.ToBinary(m, v, cfg)
+		return t.conv.ToBinary(m, version(m, opts), &t.cfg)
 	}
-	return mapping.ToText(m, v, cfg)
+	return t.conv.ToText(m, version(m, opts), &t.cfg)
 }
 
 // Reusing is implemented by codecs that can decode into memory reused from
@@ -108,7 +154,7 @@ func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoM
 
 func nop() {}
 
-func decodeAs(data []byte, from string, want Form, opts Options, transient bool) (*model.MegacoMessage, func(), string, error) {
+func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), string, error) {
 	if from == "" || from == "auto" {
 		var err error
 		if from, err = Detect(data); err != nil {
@@ -119,20 +165,29 @@ func decodeAs(data []byte, from string, want Form, opts Options, transient bool)
 	if err != nil {
 		return nil, nop, from, err
 	}
-	m, release := (*model.MegacoMessage)(nil), nop
-	if r, ok := dec.(Reusing); ok && transient {
-		m, release, err = r.DecodeReused(data)
-	} else {
-		m, err = dec.Decode(data)
+	r, ok := dec.(Reusing)
+	if !reuse || !ok {
+		m, err := dec.Decode(data)
+		if err == nil {
+			err = Convert(m, FormOf(from), want, opts)
+		}
+		if err != nil {
+			return nil, nop, from, err
+		}
+		return m, nop, from, nil
 	}
+	t := transients.Get().(*transient)
+	m, decRelease, err := r.DecodeReused(data)
 	if err != nil {
+		transients.Put(t)
 		return nil, nop, from, err
 	}
-	if err := Convert(m, FormOf(from), want, opts); err != nil {
-		release()
+	t.decRelease = decRelease
+	if err := t.convert(m, FormOf(from), want, opts); err != nil {
+		t.release()
 		return nil, nop, from, err
 	}
-	return m, release, from, nil
+	return m, t.release, from, nil
 }
 
 // ParseForm reads a form name: "text", "binary", or "" for def.

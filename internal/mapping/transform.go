@@ -122,15 +122,39 @@ func ToText(m *model.MegacoMessage, version int, c *Config) error {
 }
 
 func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
-	if c == nil {
-		c = &Config{}
-	}
 	// Transformers are pooled for their scratch buffers and the walker's
 	// stacks; the arena, which the converted message points into, is not.
 	t := transformers.Get().(*transformer)
 	defer transformers.Put(t)
+	t.arena = nil
+	return t.run(m, version, c, toBinary)
+}
+
+// A Converter converts messages in place with memory reused from one
+// conversion to the next: what a conversion writes into a message is valid
+// until the Converter's next conversion. A transcoding (decode, convert,
+// encode, drop) then allocates nothing for the conversion. The zero value
+// is ready for use; a Converter is not safe for concurrent use.
+type Converter struct{ t transformer }
+
+// ToBinary is the package's ToBinary into the Converter's memory.
+func (c *Converter) ToBinary(m *model.MegacoMessage, version int, cfg *Config) error {
+	c.t.arena = c.t.arena[:0]
+	return c.t.run(m, version, cfg, true)
+}
+
+// ToText is the package's ToText into the Converter's memory.
+func (c *Converter) ToText(m *model.MegacoMessage, version int, cfg *Config) error {
+	c.t.arena = c.t.arena[:0]
+	return c.t.run(m, version, cfg, false)
+}
+
+func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
+	if c == nil {
+		c = &Config{}
+	}
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
-		w: t.w, tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
+		w: t.w, arena: t.arena, tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
 	if version < 1 || version > 3 {
 		return &Error{Kind: ErrConfig, msg: fmt.Sprintf("protocol version %d, want 1, 2 or 3", version)}
 	}
@@ -179,7 +203,9 @@ type transformer struct {
 // alloc returns n fresh bytes.
 func (t *transformer) alloc(n int) []byte {
 	if len(t.arena)+n > cap(t.arena) {
-		t.arena = make([]byte, 0, max(2048, n))
+		// A new block: what was carved from the old one stays valid. A
+		// Converter keeps the last, largest block for the next message.
+		t.arena = make([]byte, 0, max(2048, n, 2*cap(t.arena)))
 	}
 	i := len(t.arena)
 	t.arena = t.arena[:i+n]
@@ -321,7 +347,7 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 		if len(x.Wildcard) != 0 {
 			return t.fail("", nil, "termination ID is not in text form: it has %d wildcard octets", len(x.Wildcard))
 		}
-		text := string(x.Id)
+		text := view(x.Id) // errors below copy it
 		if alias, ok := t.c.TermIDNames.binaryOf(text); ok {
 			text = alias
 		}
