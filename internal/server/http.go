@@ -83,7 +83,7 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	out, res, err := s.Do(data, r.URL.Query().Get("from"), to, opts)
+	out, res, err := s.Do(nil, data, r.URL.Query().Get("from"), to, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

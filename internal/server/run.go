@@ -79,7 +79,10 @@ func Run(ctx context.Context, o Options) error {
 		return status.Error(codes.Internal, "internal error")
 	})
 	gs := grpc.NewServer(
-		grpc.MaxRecvMsgSize(o.Config.MaxMessageSize*2+4096), // the message plus the request around it
+		// One message plus the request around it, or a stream batch of
+		// many messages (gRPC's default of 4 MiB); each message in it is
+		// still held to MaxMessageSize.
+		grpc.MaxRecvMsgSize(max(o.Config.MaxMessageSize*2+4096, 4<<20)),
 		// Reuse handler goroutines: many small messages are the normal
 		// load of a transcoding sidecar.
 		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -223,6 +224,82 @@ func TestStream(t *testing.T) {
 		good++
 	}
 	t.Logf("stream: %d transcoded in order, %d errors answered", good, failed)
+}
+
+// TestStreamBatch: the corpus in batches of 7 on one stream (compact ->
+// BER, every tenth message broken): each batch is answered by one response
+// of the same length, in order, byte for byte; frames that set both forms
+// or exceed MaxBatch are answered with an error and the stream goes on.
+func TestStreamBatch(t *testing.T) {
+	ts := start(t, DefaultConfig())
+	stream, err := ts.client.TranscodeStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := corpusPaths(t)
+	var batches [][]*pb.TranscodeRequest
+	var wants [][]byte
+	for i, p := range paths {
+		data := read(t, strings.TrimSuffix(p, ".ber")+".compact.txt")
+		want := read(t, p)
+		if i%10 == 5 {
+			data, want = data[:len(data)/2], nil
+		}
+		if i%7 == 0 {
+			batches = append(batches, nil)
+		}
+		batches[len(batches)-1] = append(batches[len(batches)-1], &pb.TranscodeRequest{Data: data, From: pb.Codec_CODEC_COMPACT, To: pb.Codec_CODEC_BER})
+		wants = append(wants, want)
+	}
+	one := &pb.TranscodeRequest{Data: read(t, paths[0]), To: pb.Codec_CODEC_PER}
+	bad := []*pb.TranscodeStreamRequest{
+		{Request: one, Batch: []*pb.TranscodeRequest{one}},
+		{Batch: slices.Repeat([]*pb.TranscodeRequest{one}, MaxBatch+1)},
+	}
+	badWant := []struct{ code, msg string }{
+		{"InvalidArgument", "request or batch, not both"},
+		{"ResourceExhausted", "batch of 1025 requests exceeds the limit of 1024"},
+	}
+	go func() {
+		_ = stream.Send(bad[0])
+		for _, b := range batches {
+			_ = stream.Send(&pb.TranscodeStreamRequest{Batch: b})
+		}
+		_ = stream.Send(bad[1])
+		_ = stream.CloseSend()
+	}()
+	checkBad := func(i int) {
+		resp, err := stream.Recv()
+		if err != nil || len(resp.Batch) != 0 || resp.GetResponse().GetError().GetCode() != badWant[i].code ||
+			!strings.Contains(resp.GetResponse().GetError().GetMessage(), badWant[i].msg) {
+			t.Errorf("bad frame %d: %v %v; want %v", i, resp, err, badWant[i])
+		}
+	}
+	checkBad(0)
+	n := 0
+	for bi, b := range batches {
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Batch) != len(b) || resp.Response != nil {
+			t.Fatalf("batch %d: %d answers for %d requests", bi, len(resp.Batch), len(b))
+		}
+		for _, r := range resp.Batch {
+			if wants[n] == nil {
+				if r.Error == nil || r.Error.Codec != "compact" || r.Data != nil {
+					t.Errorf("message %d: want a compact error, got %+v", n, r)
+				}
+			} else if r.Error != nil || !bytes.Equal(r.Data, wants[n]) || r.Version == 0 {
+				t.Errorf("message %d: %+v", n, r.Error)
+			}
+			n++
+		}
+	}
+	checkBad(1)
+	if _, err := stream.Recv(); !errors.Is(err, io.EOF) {
+		t.Errorf("want the end of the stream, got %v", err)
+	}
 }
 
 func TestHTTP(t *testing.T) {

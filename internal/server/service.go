@@ -57,11 +57,19 @@ func New(cfg Config, metrics *Metrics, log *slog.Logger) *Service {
 	return &Service{cfg: cfg, metrics: metrics, log: log}
 }
 
-// TooLargeError is an input over the configured maximum.
-type TooLargeError struct{ Size, Max int }
+// TooLargeError is an input over a configured maximum: a message of Size
+// bytes, or What of Size Unit.
+type TooLargeError struct {
+	What      string // "" is a message
+	Size, Max int
+	Unit      string // "" is bytes
+}
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("message of %d bytes exceeds the limit of %d", e.Size, e.Max)
+	if e.What == "" {
+		return fmt.Sprintf("message of %d bytes exceeds the limit of %d", e.Size, e.Max)
+	}
+	return fmt.Sprintf("%s of %d %s exceeds the limit of %d", e.What, e.Size, e.Unit, e.Max)
 }
 
 // RequestError is a request that names something that does not exist
@@ -104,21 +112,27 @@ func (s *Service) lookup(name string, opts codec.Options) (codec.Codec, error) {
 }
 
 // Do is the one implementation of transcoding behind gRPC and HTTP; from
-// may be "" to detect the input codec.
-func (s *Service) Do(data []byte, from, to string, opts codec.Options) ([]byte, codec.Result, error) {
+// may be "" to detect the input codec. It appends the output to dst (nil
+// for a new slice).
+func (s *Service) Do(dst, data []byte, from, to string, opts codec.Options) ([]byte, codec.Result, error) {
 	var res codec.Result
 	enc, err := s.lookup(to, opts)
 	if err != nil {
-		return nil, res, err
+		return dst, res, err
 	}
 	m, release, from, err := s.decodeWith(data, from, codec.FormOf(to), opts, true)
 	res.From = from
 	if err != nil {
-		return nil, res, err
+		return dst, res, err
 	}
 	defer release()
 	res.Version = int(m.Mess.Version)
-	out, err := s.encode(enc, to, m, opts, len(data))
+	if dst == nil {
+		// One allocation for the output: encodings of one message differ
+		// in size by a small factor (pretty text is about twice BER).
+		dst = make([]byte, 0, 2*len(data)+256)
+	}
+	out, err := s.encode(dst, enc, to, m, opts)
 	return out, res, err
 }
 
@@ -133,7 +147,7 @@ func (s *Service) decode(data []byte, from string, want codec.Form, opts codec.O
 func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts codec.Options, transient bool) (*model.MegacoMessage, func(), string, error) {
 	nop := func() {}
 	if len(data) > s.cfg.MaxMessageSize {
-		err := &TooLargeError{len(data), s.cfg.MaxMessageSize}
+		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
 		s.metrics.failed(nameOr(from), opDecode, err)
 		return nil, nop, from, err
 	}
@@ -164,20 +178,19 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 	return m, release, from, nil
 }
 
-func (s *Service) encode(enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options, sizeHint int) ([]byte, error) {
+// encode appends m's encoding to dst.
+func (s *Service) encode(dst []byte, enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options) ([]byte, error) {
 	start := time.Now()
-	// One allocation for the output: encodings of one message differ in
-	// size by a small factor (pretty text is about twice BER).
-	out, err := enc.Append(make([]byte, 0, 2*sizeHint+256), m)
+	out, err := enc.Append(dst, m)
 	if err != nil {
 		s.metrics.failed(to, opEncode, err)
-		return nil, err
+		return dst, err
 	}
 	v := opts.Version
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	s.metrics.observe(to, opEncode, v, start, len(out))
+	s.metrics.observe(to, opEncode, v, start, len(out)-len(dst))
 	return out, nil
 }
 
@@ -236,36 +249,42 @@ func outputCodec(c pb.Codec) (string, error) {
 
 // Transcode implements CodecService.
 func (s *Service) Transcode(ctx context.Context, req *pb.TranscodeRequest) (*pb.TranscodeResponse, error) {
-	resp, err := s.transcodeOne(req)
+	resp, _, err := s.transcodeOne(nil, req)
 	if err != nil {
 		return nil, grpcError(err)
 	}
 	return resp, nil
 }
 
-func (s *Service) transcodeOne(req *pb.TranscodeRequest) (*pb.TranscodeResponse, error) {
+// transcodeOne transcodes one request, appending the output to dst; the
+// response's data is the appended part.
+func (s *Service) transcodeOne(dst []byte, req *pb.TranscodeRequest) (*pb.TranscodeResponse, []byte, error) {
 	opts, err := s.pbOptions(req.GetOptions())
 	if err != nil {
-		return nil, err
+		return nil, dst, err
 	}
 	to, err := outputCodec(req.GetTo())
 	if err != nil {
-		return nil, err
+		return nil, dst, err
 	}
 	from, ok := codecNames[req.GetFrom()]
 	if !ok {
-		return nil, &RequestError{fmt.Sprintf("unknown codec %d", req.GetFrom())}
+		return nil, dst, &RequestError{fmt.Sprintf("unknown codec %d", req.GetFrom())}
 	}
-	out, res, err := s.Do(req.GetData(), from, to, opts)
+	n := len(dst)
+	out, res, err := s.Do(dst, req.GetData(), from, to, opts)
 	if err != nil {
-		return nil, err
+		return nil, dst, err
 	}
-	return &pb.TranscodeResponse{Data: out, From: codecEnum(res.From), Version: uint32(res.Version)}, nil
+	return &pb.TranscodeResponse{Data: out[n:len(out):len(out)], From: codecEnum(res.From), Version: uint32(res.Version)}, out, nil
 }
 
-// TranscodeStream implements CodecService: each request is answered in
-// order; a failing message gets its error in the response, the stream
-// goes on.
+// MaxBatch bounds the requests of one TranscodeStream batch.
+const MaxBatch = 1024
+
+// TranscodeStream implements CodecService: each request, or batch of
+// requests, is answered in order; a failing message gets its error in its
+// response and the stream goes on.
 func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) error {
 	for {
 		req, err := stream.Recv()
@@ -275,19 +294,57 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 		if err != nil {
 			return err
 		}
-		resp, err := s.transcodeOne(req.GetRequest())
-		if err != nil {
-			st := grpcError(err)
-			loc, _ := codec.Locate(err)
-			resp = &pb.TranscodeResponse{Error: &pb.Error{
-				Code: status.Code(st).String(), Message: err.Error(),
-				Codec: loc.Codec, Field: loc.Field, Position: loc.Position,
-			}}
+		resp := &pb.TranscodeStreamResponse{}
+		switch batch := req.GetBatch(); {
+		case len(batch) == 0:
+			resp.Response = s.streamOne(nil, req.GetRequest())
+		case req.GetRequest() != nil:
+			resp.Response = streamError(&RequestError{"a stream request sets request or batch, not both"})
+		case len(batch) > MaxBatch:
+			resp.Response = streamError(&TooLargeError{What: "batch", Size: len(batch), Max: MaxBatch, Unit: "requests"})
+		default:
+			resp.Batch = s.streamBatch(batch)
 		}
-		if err := stream.Send(&pb.TranscodeStreamResponse{Response: resp}); err != nil {
+		if err := stream.Send(resp); err != nil {
 			return err
 		}
 	}
+}
+
+// streamOne answers one request of a stream, an error included.
+func (s *Service) streamOne(dst []byte, req *pb.TranscodeRequest) *pb.TranscodeResponse {
+	resp, _, err := s.transcodeOne(dst, req)
+	if err != nil {
+		return streamError(err)
+	}
+	return resp
+}
+
+// streamBatch answers a batch, the outputs sharing one buffer.
+func (s *Service) streamBatch(batch []*pb.TranscodeRequest) []*pb.TranscodeResponse {
+	size := 256
+	for _, r := range batch {
+		size += 2 * len(r.GetData())
+	}
+	buf := make([]byte, 0, size)
+	out := make([]*pb.TranscodeResponse, len(batch))
+	for i, r := range batch {
+		resp, next, err := s.transcodeOne(buf, r)
+		if err != nil {
+			resp = streamError(err)
+		}
+		out[i], buf = resp, next
+	}
+	return out
+}
+
+// streamError is a failed message's answer on a stream.
+func streamError(err error) *pb.TranscodeResponse {
+	loc, _ := codec.Locate(err)
+	return &pb.TranscodeResponse{Error: &pb.Error{
+		Code: status.Code(grpcError(err)).String(), Message: err.Error(),
+		Codec: loc.Codec, Field: loc.Field, Position: loc.Position,
+	}}
 }
 
 // Decode implements CodecService.
@@ -357,7 +414,7 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 		s.metrics.failed(to, opEncode, err)
 		return nil, grpcError(err)
 	}
-	out, err := s.encode(enc, to, m, opts, 512)
+	out, err := s.encode(make([]byte, 0, 512), enc, to, m, opts)
 	if err != nil {
 		return nil, grpcError(err)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,11 +95,19 @@ func BenchmarkUnary(b *testing.B) {
 	report(b, int64(b.N), lat)
 }
 
+// BenchmarkStream sends one message per stream request (batch=1) or
+// batches of them, as a sidecar batching what arrives together would.
 func BenchmarkStream(b *testing.B) {
+	for _, batch := range []int{1, 16} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) { benchStream(b, batch) })
+	}
+}
+
+func benchStream(b *testing.B, batch int) {
 	ts := startOpts(b, Options{Config: DefaultConfig(), GCPercent: gcPercent()})
 	msgs, from, to := throughputInput(b)
 	const streams = 4
-	per := (b.N + streams - 1) / streams
+	frames := (b.N + streams*batch - 1) / (streams * batch) // per stream
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.ResetTimer()
@@ -112,30 +121,56 @@ func BenchmarkStream(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			// At most window messages in flight, as a sidecar with a
-			// bounded queue would have; latency is then meaningful.
-			const window = 64
+			// At most 64 messages in flight, as a sidecar with a bounded
+			// queue would have; latency is then meaningful.
+			window := max(64/batch, 1)
 			sent := make(chan time.Time, window)
 			go func() {
-				for i := 0; i < per; i++ {
+				k := s
+				for range frames {
+					req := &pb.TranscodeStreamRequest{}
+					for range batch {
+						r := &pb.TranscodeRequest{Data: msgs[k%len(msgs)], From: from, To: to}
+						k++
+						if batch == 1 {
+							req.Request = r
+						} else {
+							req.Batch = append(req.Batch, r)
+						}
+					}
 					sent <- time.Now()
-					if err := stream.Send(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: msgs[i%len(msgs)], From: from, To: to}}); err != nil {
+					if err := stream.Send(req); err != nil {
 						return
 					}
 				}
 				_ = stream.CloseSend()
 			}()
-			mine := make([]time.Duration, 0, per)
+			mine := make([]time.Duration, 0, frames*batch)
 			for {
 				resp, err := stream.Recv()
 				if err == io.EOF {
 					break
 				}
-				if err != nil || resp.GetResponse().GetError() != nil {
-					b.Error(err, resp.GetResponse().GetError())
+				if err != nil {
+					b.Error(err)
 					return
 				}
-				mine = append(mine, time.Since(<-sent))
+				answers := resp.Batch
+				if resp.Response != nil {
+					answers = append(answers, resp.Response)
+				}
+				if len(answers) != batch {
+					b.Errorf("%d answers for a batch of %d", len(answers), batch)
+					return
+				}
+				d := time.Since(<-sent)
+				for _, a := range answers {
+					if a.Error != nil {
+						b.Error(a.Error)
+						return
+					}
+					mine = append(mine, d)
+				}
 			}
 			mu.Lock()
 			lat = append(lat, mine...)
@@ -143,5 +178,5 @@ func BenchmarkStream(b *testing.B) {
 		}()
 	}
 	wg.Wait()
-	report(b, int64(per*streams), lat)
+	report(b, int64(frames*streams*batch), lat)
 }
