@@ -298,6 +298,24 @@ type runner struct {
 	dec  decodeFunc
 	buf  []byte
 	pool []*model.MegacoMessage
+	// [reuse] conversions write into reused memory, as the service's
+	// transcodings do; one Converter per direction, since a round trip's
+	// second conversion reads what the first wrote.
+	toTextConv, toBinConv mapping.Converter
+}
+
+func (r *runner) toText(m *model.MegacoMessage, v int) error {
+	if r.p.cfg.Reuse {
+		return r.toTextConv.ToText(m, v, r.p.mcfg)
+	}
+	return mapping.ToText(m, v, r.p.mcfg)
+}
+
+func (r *runner) toBinary(m *model.MegacoMessage, v int) error {
+	if r.p.cfg.Reuse {
+		return r.toBinConv.ToBinary(m, v, r.p.mcfg)
+	}
+	return mapping.ToBinary(m, v, r.p.mcfg)
 }
 
 const poolSlots = 32
@@ -340,7 +358,7 @@ func (r *runner) encodeOp(it *item) op {
 			return err
 		},
 		run: func(i int) error {
-			if err := mapping.ToBinary(r.pool[i], it.version, r.p.mcfg); err != nil {
+			if err := r.toBinary(r.pool[i], it.version); err != nil {
 				return err
 			}
 			return r.appendOut(r.pool[i])
@@ -356,7 +374,7 @@ func (r *runner) decodeOp(it *item) op {
 			return err
 		}
 		if r.p.cfg.Mapped {
-			err = mapping.ToText(m, it.version, r.p.mcfg)
+			err = r.toText(m, it.version)
 		}
 		release()
 		return err
@@ -372,10 +390,10 @@ func (r *runner) roundTrip(it *item) error {
 	}
 	defer release()
 	if r.p.cfg.Mapped {
-		if err := mapping.ToText(m, it.version, r.p.mcfg); err != nil {
+		if err := r.toText(m, it.version); err != nil {
 			return err
 		}
-		if err := mapping.ToBinary(m, it.version, r.p.mcfg); err != nil {
+		if err := r.toBinary(m, it.version); err != nil {
 			return err
 		}
 	}

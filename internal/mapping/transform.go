@@ -133,8 +133,10 @@ func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 // A Converter converts messages in place with memory reused from one
 // conversion to the next: what a conversion writes into a message is valid
 // until the Converter's next conversion. A transcoding (decode, convert,
-// encode, drop) then allocates nothing for the conversion. The zero value
-// is ready for use; a Converter is not safe for concurrent use.
+// encode, drop) then allocates nothing for the conversion. A message that
+// points into a Converter's memory (converted by it before) must not be
+// converted by it again: convert back with another Converter. The zero
+// value is ready for use; a Converter is not safe for concurrent use.
 type Converter struct{ t transformer }
 
 // ToBinary is the package's ToBinary into the Converter's memory.
@@ -490,7 +492,7 @@ const dialplan = "dialplan"
 // "dialplanXY" convention (section 5.6).
 func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error {
 	if t.toBin {
-		s := string(*x)
+		s := view(*x) // errors below copy it
 		for name, id := range t.c.DigitMapNames {
 			if strings.EqualFold(name, s) {
 				*x = t.octets([]byte{byte(id >> 8), byte(id)})
@@ -501,9 +503,12 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 			return t.fail("", nil, "digit map name %q has no binary form: it is not provisioned and not dialplanX or dialplanXY", s)
 		}
 		var out [2]byte
-		suffix := strings.ToLower(s[len(dialplan):])
+		suffix := s[len(dialplan):]
 		for i := range len(suffix) {
 			c := suffix[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
 			if !nameChar(c) {
 				return t.fail("", nil, "digit map name %q has no binary form: %q after dialplan", s, c)
 			}
@@ -530,7 +535,10 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 	if (*x)[0] > 0xff-'0' || (*x)[1] > 0xff-'0' || !nameChar(a) || !nameChar(b) {
 		return t.fail("", nil, "digit map name %04X has no text form: not provisioned, and dialplanXY gives no name", id)
 	}
-	*x = t.text(dialplan + string([]byte{a, b}))
+	o := t.alloc(len(dialplan) + 2)
+	copy(o, dialplan)
+	o[len(dialplan)], o[len(dialplan)+1] = a, b
+	*x = o
 	return nil
 }
 
