@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,6 +66,8 @@ func TestEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := exec.CommandContext(ctx, megaco, "serve", "--grpc-addr", grpcAddr, "--http-addr", httpAddr, "--log-format", "json")
+	// Without GOGC, serve sets its own collector target (checked below).
+	srv.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOGC=") })
 	stderr, _ := srv.StderrPipe()
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -77,7 +80,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		close(logs)
 	}()
-	waitFor(t, logs, `"msg":"serving"`)
+	waitFor(t, logs, `"msg":"serving"`, `"gc_percent":400`)
 
 	run := func(name string, args ...string) []byte {
 		t.Helper()
@@ -138,6 +141,48 @@ func TestEndToEnd(t *testing.T) {
 	if ok != 20 {
 		t.Errorf("grpcurl Transcode: %d/20 byte for byte", ok)
 	}
+	// grpcurl TranscodeStream from stdin: one request, then a batch of
+	// three (compact -> BER) whose middle message is broken.
+	compact := func(p string) string {
+		b, _ := os.ReadFile(strings.TrimSuffix(p, ".ber") + ".compact.txt")
+		return base64.StdEncoding.EncodeToString(b)
+	}
+	item := func(data string) string {
+		return fmt.Sprintf(`{"data": %q, "from": "CODEC_COMPACT", "to": "CODEC_BER"}`, data)
+	}
+	streamIn := fmt.Sprintf("{\"request\": %s}\n{\"batch\": [%s, %s, %s]}\n",
+		item(compact(paths[0])), item(compact(paths[1])), item("IS8x"), item(compact(paths[2])))
+	stream := exec.CommandContext(ctx, grpcurl, "-plaintext", "-d", "@", grpcAddr, "megaco.v1.CodecService/TranscodeStream")
+	stream.Stdin = strings.NewReader(streamIn)
+	streamOut, err := stream.Output()
+	if err != nil {
+		t.Fatalf("grpcurl TranscodeStream: %v", err)
+	}
+	type answer struct {
+		Data  []byte
+		Error *struct{ Code, Codec string }
+	}
+	var frames []struct {
+		Response *answer
+		Batch    []answer
+	}
+	for jd := json.NewDecoder(bytes.NewReader(streamOut)); jd.More(); {
+		frames = append(frames, struct {
+			Response *answer
+			Batch    []answer
+		}{})
+		if err := jd.Decode(&frames[len(frames)-1]); err != nil {
+			t.Fatalf("grpcurl TranscodeStream output: %v\n%s", err, streamOut)
+		}
+	}
+	golden := func(p string) []byte { b, _ := os.ReadFile(p); return b }
+	if len(frames) != 2 || frames[0].Response == nil || !bytes.Equal(frames[0].Response.Data, golden(paths[0])) ||
+		len(frames[1].Batch) != 3 || !bytes.Equal(frames[1].Batch[0].Data, golden(paths[1])) ||
+		frames[1].Batch[1].Error == nil || frames[1].Batch[1].Error.Codec != "compact" ||
+		!bytes.Equal(frames[1].Batch[2].Data, golden(paths[2])) {
+		t.Errorf("grpcurl TranscodeStream: unexpected answers\n%s", streamOut)
+	}
+
 	cmd := exec.CommandContext(ctx, grpcurl, "-plaintext", "-d", `{"data": "AAAA", "to": "CODEC_BER"}`, grpcAddr, "megaco.v1.CodecService/Transcode")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !bytes.Contains(out, []byte("InvalidArgument")) {
@@ -162,7 +207,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, logs <-chan string, want string) {
+// waitFor reads the server's log until a line holds all of want.
+func waitFor(t *testing.T, logs <-chan string, want ...string) {
 	t.Helper()
 	timeout := time.After(30 * time.Second)
 	for {
@@ -171,7 +217,7 @@ func waitFor(t *testing.T, logs <-chan string, want string) {
 			if !ok {
 				t.Fatalf("server exited before logging %s", want)
 			}
-			if strings.Contains(line, want) {
+			if !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(line, w) }) {
 				return
 			}
 		case <-timeout:

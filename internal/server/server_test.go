@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/codec"
 )
 
 type testServer struct {
@@ -408,5 +409,25 @@ func TestDrain(t *testing.T) {
 		ts.done <- nil
 	case <-time.After(5 * time.Second):
 		t.Error("server did not stop after the stream ended")
+	}
+}
+
+// TestCodecEnums: every registered codec has an API enum value and back,
+// and every enum value but UNSPECIFIED names a registered codec.
+func TestCodecEnums(t *testing.T) {
+	for _, name := range codec.Names() {
+		e := codecEnum(name)
+		if e == pb.Codec_CODEC_UNSPECIFIED || codecNames[e] != name {
+			t.Errorf("codec %q: enum %v", name, e)
+		}
+	}
+	for v := range pb.Codec_name {
+		e := pb.Codec(v)
+		if e == pb.Codec_CODEC_UNSPECIFIED {
+			continue
+		}
+		if _, err := codec.Lookup(codecNames[e], codec.Options{}); err != nil {
+			t.Errorf("%v: %v", e, err)
+		}
 	}
 }

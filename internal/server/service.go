@@ -213,14 +213,16 @@ var codecNames = map[pb.Codec]string{
 	pb.Codec_CODEC_NATIVE_S2:   "native-s2",
 }
 
-func codecEnum(name string) pb.Codec {
+// codecEnums is codecNames inverted.
+var codecEnums = func() map[string]pb.Codec {
+	m := make(map[string]pb.Codec, len(codecNames))
 	for k, v := range codecNames {
-		if v == name {
-			return k
-		}
+		m[v] = k
 	}
-	return pb.Codec_CODEC_UNSPECIFIED
-}
+	return m
+}()
+
+func codecEnum(name string) pb.Codec { return codecEnums[name] }
 
 func profileName(p pb.Profile) string {
 	switch p {
