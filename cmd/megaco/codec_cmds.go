@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"megaco/internal/codec"
+	"megaco/internal/mapping"
 	"megaco/internal/mapping/termid"
 )
 
@@ -22,6 +23,7 @@ type codecFlags struct {
 	profile string
 	maxSize int
 	layout  string
+	names   string
 }
 
 func newCodecFlags(name string, stderr io.Writer) *codecFlags {
@@ -32,6 +34,7 @@ func newCodecFlags(name string, stderr io.Writer) *codecFlags {
 	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
 	f.fs.IntVar(&f.maxSize, "max-size", codec.DefaultLimits.MaxSize, "largest input accepted, in bytes")
 	f.fs.StringVar(&f.layout, "termid-layout", "8,8,8", "termination ID level layout (bits per level) for text<->binary")
+	f.fs.StringVar(&f.names, "names", "", "names file: provisioned termination ID and digit map names for text<->binary")
 	return f
 }
 
@@ -68,9 +71,30 @@ func (f *codecFlags) options() (codec.Options, error) {
 	if err != nil {
 		return codec.Options{}, err
 	}
+	names, err := readNames(f.names, layout)
+	if err != nil {
+		return codec.Options{}, err
+	}
 	lim := codec.DefaultLimits
 	lim.MaxSize = f.maxSize
-	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout}, nil
+	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout, Names: names}, nil
+}
+
+// readNames reads a names file (mapping.ReadNames); "" is none.
+func readNames(path string, layout termid.Layout) (*mapping.Names, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("names file: %w", err)
+	}
+	defer f.Close()
+	names, err := mapping.ReadNames(f, layout)
+	if err != nil {
+		return nil, fmt.Errorf("names file %s: %w", path, err)
+	}
+	return names, nil
 }
 
 // readInput reads the whole input, refusing more than max bytes so that a

@@ -125,3 +125,35 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesFile: --names lets RFC 3525's textual termination IDs through
+// to BER and back; a bad file is reported with its line.
+func TestNamesFile(t *testing.T) {
+	dir := t.TempDir()
+	names := filepath.Join(dir, "names")
+	if err := os.WriteFile(names, []byte("termination A4444 00000001/00000000/00000001 # MG1's line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := "../../corpus/appendix-a/corrected/a1-03-mgc-to-mg1-modify-t9999.txt"
+	if code, _, stderr := runCLI(t, nil, "transcode", "--to", "ber", msg); code != 1 || !strings.Contains(stderr, `"A4444" is not a provisioned name`) {
+		t.Errorf("without names: exit %d, %s", code, stderr)
+	}
+	code, ber, stderr := runCLI(t, nil, "transcode", "--to", "ber", "--names", names, msg)
+	if code != 0 {
+		t.Fatalf("with names: exit %d, %s", code, stderr)
+	}
+	code, text, stderr := runCLI(t, ber, "transcode", "--to", "compact", "--names", names)
+	if code != 0 || !strings.Contains(string(text), "MF=A4444{") {
+		t.Errorf("back to text: exit %d, %s\n%s", code, stderr, text)
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("# ok\ntermination A4444\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, nil, "decode", "--names", bad, msg); code != 1 || !strings.Contains(stderr, "names file "+bad+": line 2: want 3 fields") {
+		t.Errorf("bad names file: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, nil, "serve", "--names", filepath.Join(dir, "none")); code != 1 || !strings.Contains(stderr, "names file: open ") {
+		t.Errorf("serve without the file: exit %d, %s", code, stderr)
+	}
+}

@@ -34,6 +34,7 @@ func serve(args []string, stderr io.Writer) error {
 	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", strconv.Itoa(def.MaxMessageSize)), "largest message accepted, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
 	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
 	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
+	namesFile := fs.String("names", env("MEGACO_NAMES", ""), "names file: provisioned termination ID and digit map names (MEGACO_NAMES)")
 	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
@@ -62,6 +63,9 @@ func serve(args []string, stderr io.Writer) error {
 	gc, err := strconv.Atoi(*gcPercent)
 	if err != nil || gc < 0 {
 		return fmt.Errorf("serve: bad gc percent %q (want 0 or more)", *gcPercent)
+	}
+	if cfg.Names, err = readNames(*namesFile, cfg.Layout); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	drainTimeout, err := time.ParseDuration(*drain)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"megaco/internal/mapping"
 	"megaco/internal/mapping/termid"
 
 	"megaco/internal/codec/ber"
@@ -56,6 +57,9 @@ type Options struct {
 	// Layout is the termination ID level layout for text <-> binary
 	// (nil: OTP's [8,8,8]).
 	Layout termid.Layout
+	// Names are provisioned termination ID and digit map names for text
+	// <-> binary (nil: none); their termination IDs are for Layout.
+	Names *mapping.Names
 }
 
 // Limits bound every decoder's work and memory, whatever the input.

@@ -57,6 +57,9 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 
 func mappingConfig(opts Options) mapping.Config {
 	cfg := mapping.Config{Layout: opts.Layout}
+	if opts.Names != nil {
+		cfg.TermIDNames, cfg.DigitMapNames = opts.Names.TermIDs, opts.Names.DigitMaps
+	}
 	if opts.Profile == ProfileRFC {
 		cfg.Profile = pkgs.RFC
 	}

@@ -355,7 +355,7 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
-			return t.fail("", err, "termination ID %q has no binary form with layout [%s]: %s", text, t.layout, termidDetail(err))
+			return t.fail("", err, "termination ID %q is not a provisioned name and has no binary form with layout [%s]: %s", text, t.layout, termidDetail(err))
 		}
 		t.tmp, t.tmp2 = wild, id
 		if len(wild) == 0 {
@@ -772,32 +772,56 @@ type TermIDNames struct {
 // default) and returns the table. A name must not itself be valid layout
 // text, and two names may not share an ID.
 func NewTermIDNames(names map[string]string, layout termid.Layout) (*TermIDNames, error) {
+	t := newTermIDNames()
+	for name, bin := range names {
+		if err := t.add(name, bin, layout); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func newTermIDNames() *TermIDNames {
+	return &TermIDNames{toBin: map[string]string{}, toName: map[string]string{}}
+}
+
+// add checks one entry (see NewTermIDNames) and adds it.
+func (t *TermIDNames) add(name, bin string, layout termid.Layout) error {
 	if layout == nil {
 		layout = defaultLayout
 	}
-	t := &TermIDNames{toBin: map[string]string{}, toName: map[string]string{}}
-	for name, bin := range names {
-		if _, _, err := layout.Encode(name); err == nil || termid.IsRoot(name) {
-			return nil, fmt.Errorf("termination ID name %q is itself an ID of layout [%s]", name, layout)
-		}
-		wild, id, err := layout.Encode(bin)
-		if err != nil {
-			return nil, fmt.Errorf("termination ID name %q: %q: %w", name, bin, err)
-		}
-		if len(wild) != 0 {
-			return nil, fmt.Errorf("termination ID name %q: %q is a wildcard", name, bin)
-		}
-		canon, err := layout.Decode(wild, id)
-		if err != nil {
-			return nil, err
-		}
-		if other, dup := t.toName[canon]; dup {
-			return nil, fmt.Errorf("termination ID names %q and %q both map to %s", other, name, canon)
-		}
-		t.toBin[strings.ToLower(name)] = canon
-		t.toName[canon] = name
+	if _, _, err := layout.Encode(name); err == nil || termid.IsRoot(name) {
+		return fmt.Errorf("termination ID name %q is itself an ID of layout [%s]", name, layout)
 	}
-	return t, nil
+	wild, id, err := layout.Encode(bin)
+	if err != nil {
+		return fmt.Errorf("termination ID name %q: %q: %w", name, bin, err)
+	}
+	if len(wild) != 0 {
+		return fmt.Errorf("termination ID name %q: %q is a wildcard", name, bin)
+	}
+	canon, err := layout.Decode(wild, id)
+	if err != nil {
+		return err
+	}
+	if other, dup := t.toName[canon]; dup {
+		return fmt.Errorf("termination ID names %q and %q both map to %s", other, name, canon)
+	}
+	key := strings.ToLower(name)
+	if _, dup := t.toBin[key]; dup {
+		return fmt.Errorf("termination ID name %q is given twice (names ignore case)", name)
+	}
+	t.toBin[key] = canon
+	t.toName[canon] = name
+	return nil
+}
+
+// Len is the number of names.
+func (t *TermIDNames) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.toBin)
 }
 
 func (t *TermIDNames) binaryOf(name string) (string, bool) {

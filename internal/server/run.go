@@ -114,7 +114,8 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("http listen: %w", err)
 	}
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
-		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String())
+		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
+		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount())
 	if o.Ready != nil {
 		o.Ready(gl.Addr(), hl.Addr())
 	}

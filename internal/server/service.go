@@ -17,6 +17,7 @@ import (
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
+	"megaco/internal/mapping"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
 	"megaco/internal/protoconv"
@@ -30,6 +31,10 @@ type Config struct {
 	Profile codec.Profile
 	// Layout is the default termination ID layout.
 	Layout termid.Layout
+	// Names are the provisioned termination ID and digit map names (nil:
+	// none). Their termination IDs are for Layout, so a request with a
+	// names file may not choose another layout.
+	Names *mapping.Names
 }
 
 // DefaultConfig: messages up to 64 KiB (the largest a UDP datagram can
@@ -98,8 +103,12 @@ func (s *Service) options(version uint32, profile, layout string) (codec.Options
 		if err != nil {
 			return o, &RequestError{err.Error()}
 		}
+		if s.cfg.Names != nil && s.cfg.Names.TermIDs != nil && l.String() != s.cfg.Layout.String() {
+			return o, &RequestError{fmt.Sprintf("termination ID layout [%s] differs from the server's [%s], for which its termination ID names are provisioned", l, s.cfg.Layout)}
+		}
 		o.Layout = l
 	}
+	o.Names = s.cfg.Names
 	return o, nil
 }
 

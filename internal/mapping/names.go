@@ -1,0 +1,97 @@
+package mapping
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"megaco/internal/mapping/termid"
+)
+
+// Names is what a deployment provisions beyond the termination ID layout
+// and the package registry: textual termination IDs that no layout
+// expresses (RFC 3525's "A4444") and digit map names.
+type Names struct {
+	TermIDs   *TermIDNames      // nil: none
+	DigitMaps map[string]uint16 // nil: none
+}
+
+// maxNames bounds a names file.
+const maxNames = 1 << 20
+
+// ReadNames reads a names file: an entry a line, fields separated by white
+// space, "#" starting a comment.
+//
+//	termination  A4444       00000001/00000000/00000001   # name, ID in layout text
+//	digitmap     mydialplan  0x0102                       # name, 16-bit ID
+//
+// Termination IDs are checked against layout (nil: [8,8,8]) as
+// NewTermIDNames does; names ignore case and may not repeat. Errors give
+// the line.
+func ReadNames(r io.Reader, layout termid.Layout) (*Names, error) {
+	n := &Names{}
+	terms := newTermIDNames()
+	digitMaps := map[string]int{} // lower-case name -> line
+	sc := bufio.NewScanner(r)
+	line, count := 0, 0
+	for sc.Scan() {
+		line++
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		f := strings.Fields(text)
+		if len(f) == 0 {
+			continue
+		}
+		if count++; count > maxNames {
+			return nil, fmt.Errorf("line %d: more than %d names", line, maxNames)
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("line %d: want 3 fields (kind, name, ID), found %d", line, len(f))
+		}
+		kind, name, id := f[0], f[1], f[2]
+		switch strings.ToLower(kind) {
+		case "termination":
+			if err := terms.add(name, id, layout); err != nil {
+				return nil, fmt.Errorf("line %d: %w", line, err)
+			}
+			n.TermIDs = terms
+		case "digitmap":
+			v, err := strconv.ParseUint(id, 0, 16)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: digit map ID %q is not a number from 0 to 65535 (0x0000 to 0xFFFF)", line, id)
+			}
+			key := strings.ToLower(name)
+			if prev, dup := digitMaps[key]; dup {
+				return nil, fmt.Errorf("line %d: digit map name %q is already on line %d", line, name, prev)
+			}
+			digitMaps[key] = line
+			if n.DigitMaps == nil {
+				n.DigitMaps = map[string]uint16{}
+			}
+			n.DigitMaps[name] = uint16(v)
+		default:
+			return nil, fmt.Errorf("line %d: unknown kind %q (want termination or digitmap)", line, kind)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return n, nil
+}
+
+// TermIDCount is the number of termination ID names (n may be nil).
+func (n *Names) TermIDCount() int {
+	if n == nil {
+		return 0
+	}
+	return n.TermIDs.Len()
+}
+
+// DigitMapCount is the number of digit map names (n may be nil).
+func (n *Names) DigitMapCount() int {
+	if n == nil {
+		return 0
+	}
+	return len(n.DigitMaps)
+}
