@@ -67,6 +67,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeMessage -fuzztime $(FUZZTIME) ./internal/codec/per
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/text
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/native
+	$(GO) test -run '^$$' -fuzz FuzzTranscode -fuzztime $(FUZZTIME) ./internal/codec
 
 # OTP's codecs timed over the same corpus (needs erl with erlang-megaco).
 bench-otp:

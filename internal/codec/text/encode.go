@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -365,6 +366,22 @@ func encBinaryByte(c byte) bool { return c < 0x20 || c >= 0x7f }
 // parameter, statistic or digit map name. The text form allows only
 // SafeChars ("al/on", "nt/*", "*/*", "ds", "dialplan00").
 func (e *textEncoder) name(s model.Octets, what string) error {
+	if err := e.safeName(s, what); err != nil {
+		return err
+	}
+	// A name without a package ("v", "IPv4": Annex C properties of the
+	// binary encodings) that is also a keyword would read back as the
+	// keyword ("v" is Version): it has no text form.
+	if bytes.IndexByte(s, '/') < 0 && lexLookup(s) != 0 {
+		e.b = e.b[:len(e.b)-len(s)]
+		return encErrNoTextf("%s %q reads back as a text keyword", what, s)
+	}
+	return nil
+}
+
+// safeName writes a name of SafeChars: name's check without the keyword
+// test, for SDP line names (inside Local and Remote, "v" is just v).
+func (e *textEncoder) safeName(s model.Octets, what string) error {
 	if len(s) == 0 {
 		return encErrNoTextf("empty %s", what)
 	}

@@ -241,7 +241,7 @@ func (e *textEncoder) localRemote(w word, d *model.LocalRemoteDescriptor, ind in
 }
 
 func (e *textEncoder) sdpLine(p *model.PropertyParm) error {
-	if err := e.name(p.Name, "SDP line name"); err != nil {
+	if err := e.safeName(p.Name, "SDP line name"); err != nil {
 		return encAt(err, "name")
 	}
 	if len(p.Value) != 1 {

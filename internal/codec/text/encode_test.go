@@ -353,6 +353,31 @@ func TestParmValues(t *testing.T) {
 	}
 }
 
+// TestKeywordNames: a property name without a package that is a keyword
+// ("v", "m": Annex C SDP tags outside Local/Remote) has no text form; a
+// non-keyword one ("IPv4") is written and reads back.
+func TestKeywordNames(t *testing.T) {
+	for _, name := range []string{"v", "M", "ST", "Mode"} {
+		m := etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{etProp(name, "0")}}))
+		if _, err := Append(nil, m, Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "reads back as a text keyword") {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+	m := etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{etProp("IPv4", "1.2.3.4")}}))
+	out, err := Append(nil, m, Compact, EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(out, DecodeOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if again, _ := Append(nil, back, Compact, EncodeOptions{}); !bytes.Equal(again, out) {
+		t.Errorf("%s read back as %s", out, again)
+	}
+	// SDP's v= inside Local is checked by TestQuotedStrings.
+}
+
 func TestIPv6(t *testing.T) {
 	// Expected texts: what OTP's encoder writes for these addresses.
 	for _, c := range []struct {
