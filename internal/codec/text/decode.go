@@ -890,21 +890,14 @@ func (d *decoder) contextID(s span) {
 func (d *decoder) contextAudit(kw span, n int) {
 	ps, objs := d.items(n)
 	a := d.sl.ContextAttrAuditRequest.One()
-	nProps, nNames := 0, 0
 	for _, p := range ps {
-		switch p.kind {
-		case pProperty:
-			nProps++
-		case pAuditName:
-			nNames++
+		if p.kind == pProperty || p.kind == pAuditName {
+			d.need(3, kw, "a property in ContextAudit")
+			// As in LocalControl: "nt/jit, nt/jit=40" is one item.
+			a.ContextPropAud = d.indAudProperties(ps)
+			break
 		}
 	}
-	props := decTake(&d.props, &d.sl.PropertyParm, nProps)
-	if nProps+nNames > 0 {
-		d.need(3, kw, "a property in ContextAudit")
-		a.ContextPropAud = d.sl.IndAudPropertyParm.Zeroed(nProps + nNames)
-	}
-	i, j := 0, 0
 	for _, p := range ps {
 		switch p.kind {
 		case pAuditTopology:
@@ -916,12 +909,6 @@ func (d *decoder) contextAudit(kw span, n int) {
 		case pAuditIEPS:
 			d.need(3, p.tok, "IEPSCall")
 			a.Iepscallind = true
-		case pAuditName:
-			a.ContextPropAud[i] = model.IndAudPropertyParm{Name: d.octets(p.tok)}
-			i++
-		case pProperty:
-			a.ContextPropAud[i] = model.IndAudPropertyParm{Name: props[j].Name, PropertyParms: &props[j]}
-			i, j = i+1, j+1
 		case pPriority:
 			d.need(3, p.tok, "a Priority value in ContextAudit")
 			a.Selectpriority = model.Some(d.num(p.tok, 15, "priority"))

@@ -452,7 +452,10 @@ func TestDecodeForms(t *testing.T) {
 		t.Errorf("topology %s", decJSON(m))
 	}
 	ca := a.ContextAttrAuditReq
-	if ca.SelectLogic.Kind != model.SelectLogic_AndAUDITSelect || len(ca.ContextPropAud) != 2 || ca.ContextPropAud[1].PropertyParms == nil {
+	// "x/y, x/z=3": a name and the property after it are one item, as in
+	// LocalControl audits.
+	if ca.SelectLogic.Kind != model.SelectLogic_AndAUDITSelect || len(ca.ContextPropAud) != 1 || string(ca.ContextPropAud[0].Name) != "x/y" ||
+		ca.ContextPropAud[0].PropertyParms == nil || string(ca.ContextPropAud[0].PropertyParms.Name) != "x/z" {
 		t.Errorf("context audit %+v", ca)
 	}
 	sp := a.CommandRequests[0].Command.ServiceChangeReq.ServiceChangeParms
