@@ -22,6 +22,13 @@ func (g *protoGen) emitConv(pkg, pbImport string) error {
 		}
 		g.convType(t, lists)
 	}
+	eachListType(lists, g.convList)
+	return nil
+}
+
+// eachListType calls emit once for each list type in lists and for the
+// lists inside them ("[][]T" brings "[]T"), in a fixed order.
+func eachListType(lists map[string]bool, emit func(goT string)) {
 	var ls []string
 	for l := range lists {
 		ls = append(ls, l)
@@ -38,9 +45,8 @@ func (g *protoGen) emitConv(pkg, pbImport string) error {
 		if inner := l[2:]; strings.HasPrefix(inner, "[]") {
 			ls = append(ls, inner)
 		}
-		g.convList(l)
+		emit(l)
 	}
-	return nil
 }
 
 func (g *protoGen) modelType(goT string) string {

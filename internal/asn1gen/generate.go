@@ -62,5 +62,8 @@ func Generate(root string) (map[string][]byte, error) {
 		"megaco.v1", "megaco/api/megaco/v1;megacov1", "protoconv", "megaco/api/megaco/v1"); err != nil {
 		return nil, fmt.Errorf("proto: %w", err)
 	}
+	if out["internal/protoconv/wire_gen.go"], err = f.EmitWire("protoconv"); err != nil {
+		return nil, fmt.Errorf("wire: %w", err)
+	}
 	return out, nil
 }

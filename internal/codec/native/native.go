@@ -86,10 +86,15 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	if c.Options.Version != 0 && c.Options.Version != int(m.Mess.Version) {
 		return b, &Error{"encode", fmt.Sprintf("message is version %d, %d requested: native keeps the message as it is", m.Mess.Version, c.Options.Version)}
 	}
-	wire, err := proto.MarshalOptions{Deterministic: true}.MarshalAppend(nil, protoconv.ToProto(m))
-	if err != nil {
-		return b, &Error{"encode", err.Error()}
+	if c.Options.Compression == None {
+		return protoconv.AppendWire(b, m), nil
 	}
+	// The compressors read the whole wire form: build it in a pooled
+	// buffer.
+	scratch := scratchBufs.Get().(*[]byte)
+	defer scratchBufs.Put(scratch)
+	wire := protoconv.AppendWire((*scratch)[:0], m)
+	*scratch = wire
 	switch c.Options.Compression {
 	case Zstd:
 		enc, _, err := zstdCodecs()
@@ -100,8 +105,10 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	case S2:
 		return append(b, s2dict().Encode(nil, wire)...), nil
 	}
-	return append(b, wire...), nil
+	return b, &Error{"encode", fmt.Sprintf("unknown compression %d", c.Options.Compression)}
 }
+
+var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Decode decodes one message.
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {

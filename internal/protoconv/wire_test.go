@@ -1,0 +1,101 @@
+package protoconv
+
+import (
+	"bytes"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "megaco/api/megaco/v1"
+	"megaco/internal/codec/ber"
+	"megaco/internal/corpus"
+	"megaco/internal/mapping"
+	"megaco/internal/model"
+)
+
+// wireCheck compares AppendWire with protobuf-go's encoding of the mirror.
+func wireCheck(t *testing.T, what string, m *model.MegacoMessage) bool {
+	t.Helper()
+	want, err := proto.Marshal(ToProto(m))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	prefix := []byte("prefix")
+	got := AppendWire(prefix, m)
+	if !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
+		t.Errorf("%s: AppendWire differs from proto.Marshal(ToProto(m))\n got %x\nwant %x", what, got[len(prefix):], want)
+		return false
+	}
+	return true
+}
+
+// TestAppendWire: for every corpus message, in binary and in text form,
+// AppendWire writes protobuf-go's bytes.
+func TestAppendWire(t *testing.T) {
+	files := corpus.Files(t, ".ber")
+	ok := 0
+	for _, name := range corpus.Names(files) {
+		m, err := ber.Decode(files[name], ber.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !wireCheck(t, name+" binary form", m) {
+			continue
+		}
+		if err := mapping.ToText(m, int(m.Mess.Version), nil); err != nil {
+			t.Fatal(err)
+		}
+		if wireCheck(t, name+" text form", m) {
+			ok++
+		}
+	}
+	t.Logf("AppendWire = proto.Marshal(ToProto(m)): %d/%d messages, both forms", ok, len(files))
+}
+
+// TestAppendWireEdges: what decoders never give but a model can hold:
+// zero scalars in oneofs and optionals, a chosen alternative without its
+// value, empty and nil lists, long fields (multi-byte lengths), negative
+// and large numbers.
+func TestAppendWireEdges(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), 300)
+	m := &model.MegacoMessage{
+		AuthHeader: &model.AuthenticationHeader{Ad: model.Octets(long)},
+		Mess: model.Message{Version: 0, MId: model.MId{Kind: model.MId_DeviceName, DeviceName: ""},
+			MessageBody: model.MessageMessageBody{Kind: model.MessageMessageBody_Transactions, Transactions: []model.Transaction{
+				{Kind: model.Transaction_TransactionRequest}, // chosen, no value
+				{Kind: model.Transaction_TransactionPending, TransactionPending: &model.TransactionPending{}},
+				{Kind: model.Transaction_TransactionResponseAck, TransactionResponseAck: []model.TransactionAck{{FirstAck: 0, LastAck: model.Some(uint32(0))}, {FirstAck: 1 << 31}}},
+				{Kind: model.Transaction_TransactionRequest, TransactionRequest: &model.TransactionRequest{Actions: []model.ActionRequest{{
+					ContextId:      0xFFFFFFFF,
+					ContextRequest: &model.ContextRequest{Priority: model.Some(uint32(0)), Emergency: model.Some(false)},
+					CommandRequests: []model.CommandRequest{{Command: model.Command{Kind: model.Command_NotifyReq, NotifyReq: &model.NotifyRequest{
+						TerminationID:            []model.TerminationID{{Wildcard: []model.Octets{}, Id: model.Octets(long)}},
+						ObservedEventsDescriptor: model.ObservedEventsDescriptor{ObservedEventLst: []model.ObservedEvent{{EventName: model.Octets("al/on"), EventParList: []model.EventParameter{}}}},
+					}}}},
+				}}}},
+			}}}}
+	wireCheck(t, "edges", m)
+	wireCheck(t, "empty", &model.MegacoMessage{})
+}
+
+// FuzzAppendWire: any protobuf input that decodes into the mirror gives a
+// model whose AppendWire is protobuf-go's encoding.
+func FuzzAppendWire(f *testing.F) {
+	files := corpus.Files(f, ".ber")
+	for i, name := range corpus.Names(files) {
+		if i%5 == 0 {
+			m, err := ber.Decode(files[name], ber.Options{})
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(AppendWire(nil, m))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p pb.MegacoMessage
+		if proto.Unmarshal(data, &p) != nil {
+			return
+		}
+		wireCheck(t, "fuzz", FromProto(&p))
+	})
+}
