@@ -201,7 +201,10 @@ func (g *protoGen) convType(t *GoType, lists map[string]bool) {
 	}
 	w.WriteString("return p\n}\n\n")
 
-	fmt.Fprintf(w, "func from%s(p *pb.%s, m *model.%s) {\nif p == nil {\nreturn\n}\n", t.Name, t.Name, t.Name)
+	// An absent message reads as an empty one: ToProto writes every
+	// mandatory message, even empty, so both must give the same model
+	// (mandatory lists empty, not nil; enums UNSPECIFIED).
+	fmt.Fprintf(w, "func from%s(p *pb.%s, m *model.%s) {\nif p == nil {\np = &pb.%s{}\n}\n", t.Name, t.Name, t.Name, t.Name)
 	if choice {
 		k := "_"
 		for _, fl := range t.Fields {

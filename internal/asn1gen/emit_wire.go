@@ -16,20 +16,25 @@ import (
 // protobuf-go writes them.
 func (f *Family) EmitWire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}}
+	return g.emitProtoconvFile(pkg, "wire encoder", g.wireType, g.wireList)
+}
+
+// emitProtoconvFile writes a file of package pkg with typeFn's functions
+// for every message type and listFn's for every list type they use.
+func (g *protoGen) emitProtoconvFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
 	w := &g.conv
 	w.WriteString(Header)
 	fmt.Fprintf(w, "package %s\n\nimport (\n\"google.golang.org/protobuf/encoding/protowire\"\n\"megaco/internal/model\"\n)\n\n", pkg)
 	lists := map[string]bool{}
-	for _, t := range f.Types {
-		if t.Kind == KindEnumerated {
-			continue
+	for _, t := range g.f.Types {
+		if t.Kind != KindEnumerated {
+			typeFn(t, lists)
 		}
-		g.wireType(t, lists)
 	}
-	eachListType(lists, g.wireList)
+	eachListType(lists, listFn)
 	out, err := format.Source(w.Bytes())
 	if err != nil {
-		return w.Bytes(), fmt.Errorf("generated wire encoder does not parse: %w", err)
+		return w.Bytes(), fmt.Errorf("generated %s does not parse: %w", what, err)
 	}
 	return out, nil
 }
@@ -160,4 +165,234 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 		w.WriteString("}\n")
 	}
 	w.WriteString("return b\n}\n\n")
+}
+
+// EmitUnwire writes the per-type functions behind protoconv.Unwire: the
+// protobuf wire form of the API mirror straight into the model, giving
+// what FromProto(proto.Unmarshal(b)) gives. It follows protobuf-go's
+// rules: a field of another wire type than its own is unknown and
+// skipped, the last scalar wins, a repeated message field merges, a oneof
+// member replaces another, numeric lists read packed and unpacked, proto3
+// strings must be UTF-8; and FromProto's: a mandatory list of a message
+// that is there is never nil, bytes with presence are never nil, implicit
+// empty bytes are.
+func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
+	g := &protoGen{f: f, wrappers: map[string]string{}}
+	return g.emitProtoconvFile(pkg, "wire decoder", g.unwireType, g.unwireList)
+}
+
+// unwireRead is the code that reads one value of scalar or message type
+// goT (a field of the current message, value at b, wire type typ) and
+// stores it with set, a format taking the converted value; explicit
+// presence keeps empty bytes non-nil. The code continues the field loop
+// when the wire type matched and falls through otherwise.
+func (g *protoGen) unwireRead(goT, set, field string, explicit bool) string {
+	fail := fmt.Sprintf("return wireFail(%q, err)", field)
+	varint := func(conv string) string {
+		return "v, n, err := unwireVarint(b, typ)\nif err != nil {\n" + fail + "\n}\nif n > 0 {\n" + fmt.Sprintf(set, conv) + "\nb = b[n:]\ncontinue\n}\n"
+	}
+	bytesThen := func(body string) string {
+		return "v, n, err := unwireBytes(b, typ)\nif err != nil {\n" + fail + "\n}\nif n > 0 {\n" + body + "b = b[n:]\ncontinue\n}\n"
+	}
+	switch {
+	case goT == "uint32":
+		return varint("uint32(v)")
+	case goT == "int64":
+		return varint("int64(v)")
+	case goT == "bool":
+		return varint("v != 0")
+	case g.isEnum(goT):
+		return varint("model." + goT + "(int32(v)-1)")
+	case goT == "Octets":
+		if explicit {
+			return bytesThen(fmt.Sprintf(set, "model.Octets(v)") + "\n")
+		}
+		return bytesThen("if len(v) == 0 {\nv = nil\n}\n" + fmt.Sprintf(set, "model.Octets(v)") + "\n")
+	case goT == "string":
+		return bytesThen("if err := unwireUTF8(v); err != nil {\n" + fail + "\n}\n" + fmt.Sprintf(set, "string(v)") + "\n")
+	}
+	panic("unwire: unhandled type " + goT)
+}
+
+// unwireInto is the code that decodes a message value at b into what
+// ptr points to (of message type goT: named, BitString, ObjectIdentifier
+// or struct{} for Null), after prep.
+func (g *protoGen) unwireInto(goT, ptr, prep, field string, bit int) string {
+	var call string
+	switch goT {
+	case "struct{}":
+		call = "unwireNull(v, depth+1)"
+	default:
+		call = "unwire" + goT + "(v, " + ptr + ", depth+1)"
+	}
+	if g.f.byName[goT] != nil {
+		// A second occurrence would merge into the first: Unwire leaves
+		// that to protobuf-go (see errWireMerge).
+		prep = fmt.Sprintf("if seen&(1<<%d) != 0 {\nreturn errWireMerge\n}\nseen |= 1 << %d\n", bit, bit) + prep
+	}
+	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := %s; err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, call, field)
+}
+
+func (g *protoGen) isScalar(goT string) bool {
+	switch goT {
+	case "uint32", "int64", "bool", "Octets", "string":
+		return true
+	}
+	return g.isEnum(goT)
+}
+
+func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
+	w := &g.conv
+	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int) error {\nif depth > wireMaxDepth {\nreturn errWireDepth\n}\n", t.Name, t.Name)
+	choice := t.Kind == KindChoice
+	hasMsg := false
+	for _, fl := range t.Fields {
+		if g.f.byName[fl.GoType] != nil && !strings.HasPrefix(fl.GoType, "[]") && !g.isEnum(fl.GoType) {
+			hasMsg = true
+		}
+		// FromProto gives an absent plain enum its zero, UNSPECIFIED:
+		// one below the first ASN.1 value. The node is new (see seen).
+		if !choice && g.isEnum(fl.GoType) && g.shape(fl, false) == shapePlain {
+			fmt.Fprintf(w, "m.%s = -1\n", fl.GoName)
+		}
+	}
+	if hasMsg {
+		w.WriteString("var seen uint64\n")
+	}
+	w.WriteString("for len(b) > 0 {\nnum, typ, n, err := unwireTag(b)\nif err != nil {\nreturn err\n}\nb = b[n:]\nswitch num {\n")
+	var mandatory []*Field
+	for i, fl := range t.Fields {
+		x := "m." + fl.GoName
+		field := t.Name + "." + fl.Name
+		if strings.HasPrefix(fl.GoType, "[]") {
+			lists[fl.GoType] = true
+		}
+		fmt.Fprintf(w, "case %d:\n", i+1)
+		if choice {
+			// Another member replaces the one there; the same one merges.
+			w.WriteString("{\n")
+			kind := fmt.Sprintf("model.%s_%s", t.Name, fl.GoName)
+			reset := fmt.Sprintf("if m.Kind != %s {\n*m = model.%s{Kind: %s}\n}\n", kind, t.Name, kind)
+			switch {
+			case g.shape(fl, true) == shapeWrapped:
+				w.WriteString(g.unwireWrapRead(fl.GoType, x, field, reset))
+			case fl.Rep == RepPointer:
+				w.WriteString(g.unwireInto(fl.GoType, x, reset+"if "+x+" == nil {\n"+x+" = new(model."+fl.GoType+")\n}\n", field, i))
+			case g.isScalar(fl.GoType):
+				w.WriteString(g.unwireRead(fl.GoType, reset+x+" = %s", field, true))
+			default:
+				w.WriteString(g.unwireInto(fl.GoType, "&"+x, reset, field, i))
+			}
+			w.WriteString("}\n")
+			continue
+		}
+		switch g.shape(fl, false) {
+		case shapeWrapped:
+			w.WriteString(g.unwireWrapRead(fl.GoType, x, field, ""))
+		case shapeRepeated:
+			mandatory = append(mandatory, fl)
+			fmt.Fprintf(w, "n, err := unwireAdd%s(b, typ, &%s, depth)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
+		case shapeOptional:
+			switch {
+			case fl.Rep == RepNil:
+				w.WriteString(g.unwireRead(fl.GoType, x+" = %s", field, true))
+			case g.isScalar(fl.GoType):
+				w.WriteString(g.unwireRead(fl.GoType, x+" = model.Some(%s)", field, true))
+			default:
+				w.WriteString(g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present = true\n", field, i))
+			}
+		default:
+			switch {
+			case fl.Rep == RepFlag:
+				w.WriteString(g.unwireRead("bool", x+" = %s", field, false))
+			case fl.Rep == RepPointer:
+				w.WriteString(g.unwireInto(fl.GoType, x, "if "+x+" == nil {\n"+x+" = new(model."+fl.GoType+")\n}\n", field, i))
+			case fl.Rep == RepOpt: // a message-typed optional (BitString, OID)
+				w.WriteString(g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present = true\n", field, i))
+			case g.isScalar(fl.GoType):
+				w.WriteString(g.unwireRead(fl.GoType, x+" = %s", field, false))
+			default:
+				w.WriteString(g.unwireInto(fl.GoType, "&"+x, "", field, i))
+			}
+		}
+	}
+	w.WriteString("}\nn = protowire.ConsumeFieldValue(num, typ, b)\nif n < 0 {\nreturn protowire.ParseError(n)\n}\nb = b[n:]\n}\n")
+	if !choice {
+		// An absent mandatory message reads as an empty one, as in FromProto.
+		for i, fl := range t.Fields {
+			if fl.Rep == RepValue && g.f.byName[fl.GoType] != nil && !g.isEnum(fl.GoType) {
+				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth+1); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
+			}
+		}
+	}
+	for _, fl := range mandatory {
+		fmt.Fprintf(w, "if m.%s == nil {\nm.%s = %s{}\n}\n", fl.GoName, fl.GoName, g.modelType(fl.GoType))
+	}
+	w.WriteString("return nil\n}\n\n")
+}
+
+// unwireWrapRead is the code that reads a list in its wrapper message
+// into lvalue x, after prep.
+func (g *protoGen) unwireWrapRead(goT, x, field, prep string) string {
+	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := unwireWrap%s(v, &%s, depth+1); err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, listFuncName(goT), x, field)
+}
+
+// unwireList writes, for list type goT, unwireAdd (one occurrence of the
+// repeated field at b; 0 bytes read when the wire type is not the list's)
+// and unwireWrap (the list's wrapper message).
+func (g *protoGen) unwireList(goT string) {
+	w := &g.conv
+	name := listFuncName(goT)
+	elem := goT[2:]
+	mt := g.modelType(goT)
+	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int) (int, error) {\n", name, mt)
+	switch {
+	case g.isPacked(elem):
+		conv := "uint32(v)"
+		switch {
+		case elem == "int64":
+			conv = "int64(v)"
+		case elem == "bool":
+			conv = "v != 0"
+		case g.isEnum(elem):
+			conv = "model." + elem + "(int32(v)-1)"
+		}
+		fmt.Fprintf(w, "return unwirePacked(b, typ, func(v uint64) {\n*l = append(*l, %s)\n})\n", conv)
+	default:
+		w.WriteString("v, n, err := unwireBytes(b, typ)\nif n == 0 || err != nil {\nreturn 0, err\n}\n")
+		switch {
+		case strings.HasPrefix(elem, "[]"):
+			fmt.Fprintf(w, "*l = append(*l, nil)\nif err := unwireWrap%s(v, &(*l)[len(*l)-1], depth+1); err != nil {\nreturn 0, err\n}\n", listFuncName(elem))
+		case elem == "Octets":
+			w.WriteString("*l = append(*l, model.Octets(v))\n")
+		case elem == "string":
+			w.WriteString("if err := unwireUTF8(v); err != nil {\nreturn 0, err\n}\n*l = append(*l, string(v))\n")
+		default:
+			zero := "model." + elem + "{}"
+			if elem == "ObjectIdentifier" {
+				zero = "nil"
+			}
+			call := "unwire" + elem + "(v, &(*l)[len(*l)-1], depth+1)"
+			fmt.Fprintf(w, "*l = append(*l, %s)\nif err := %s; err != nil {\nreturn 0, err\n}\n", zero, call)
+		}
+		w.WriteString("return n, nil\n")
+	}
+	w.WriteString("}\n\n")
+	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int) error {
+if *l == nil {
+*l = %s{}
+}
+return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+if num != 1 {
+return 0, nil
+}
+n, err := unwireAdd%s(b, typ, l, depth)
+if err != nil {
+return 0, wireFail("items", err)
+}
+return n, nil
+})
+}
+
+`, name, mt, mt, name)
 }

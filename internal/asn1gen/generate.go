@@ -65,5 +65,8 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/protoconv/wire_gen.go"], err = f.EmitWire("protoconv"); err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
 	}
+	if out["internal/protoconv/unwire_gen.go"], err = f.EmitUnwire("protoconv"); err != nil {
+		return nil, fmt.Errorf("unwire: %w", err)
+	}
 	return out, nil
 }

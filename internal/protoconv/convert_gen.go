@@ -29,7 +29,7 @@ func toMegacoMessage(m *model.MegacoMessage) *pb.MegacoMessage {
 
 func fromMegacoMessage(p *pb.MegacoMessage, m *model.MegacoMessage) {
 	if p == nil {
-		return
+		p = &pb.MegacoMessage{}
 	}
 	if p.AuthHeader != nil {
 		m.AuthHeader = new(model.AuthenticationHeader)
@@ -51,7 +51,7 @@ func toAuthenticationHeader(m *model.AuthenticationHeader) *pb.AuthenticationHea
 
 func fromAuthenticationHeader(p *pb.AuthenticationHeader, m *model.AuthenticationHeader) {
 	if p == nil {
-		return
+		p = &pb.AuthenticationHeader{}
 	}
 	m.SecParmIndex = model.Octets(p.SecParmIndex)
 	m.SeqNum = model.Octets(p.SeqNum)
@@ -71,7 +71,7 @@ func toMessage(m *model.Message) *pb.Message {
 
 func fromMessage(p *pb.Message, m *model.Message) {
 	if p == nil {
-		return
+		p = &pb.Message{}
 	}
 	m.Version = p.Version
 	fromMId(p.MId, &m.MId)
@@ -94,7 +94,7 @@ func toMessageMessageBody(m *model.MessageMessageBody) *pb.MessageMessageBody {
 
 func fromMessageMessageBody(p *pb.MessageMessageBody, m *model.MessageMessageBody) {
 	if p == nil {
-		return
+		p = &pb.MessageMessageBody{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.MessageMessageBody_MessageError:
@@ -132,7 +132,7 @@ func toMId(m *model.MId) *pb.MId {
 
 func fromMId(p *pb.MId, m *model.MId) {
 	if p == nil {
-		return
+		p = &pb.MId{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.MId_Ip4Address:
@@ -171,7 +171,7 @@ func toDomainName(m *model.DomainName) *pb.DomainName {
 
 func fromDomainName(p *pb.DomainName, m *model.DomainName) {
 	if p == nil {
-		return
+		p = &pb.DomainName{}
 	}
 	m.Name = p.Name
 	if p.PortNumber != nil {
@@ -194,7 +194,7 @@ func toIP4Address(m *model.IP4Address) *pb.IP4Address {
 
 func fromIP4Address(p *pb.IP4Address, m *model.IP4Address) {
 	if p == nil {
-		return
+		p = &pb.IP4Address{}
 	}
 	m.Address = model.Octets(p.Address)
 	if p.PortNumber != nil {
@@ -217,7 +217,7 @@ func toIP6Address(m *model.IP6Address) *pb.IP6Address {
 
 func fromIP6Address(p *pb.IP6Address, m *model.IP6Address) {
 	if p == nil {
-		return
+		p = &pb.IP6Address{}
 	}
 	m.Address = model.Octets(p.Address)
 	if p.PortNumber != nil {
@@ -247,7 +247,7 @@ func toTransaction(m *model.Transaction) *pb.Transaction {
 
 func fromTransaction(p *pb.Transaction, m *model.Transaction) {
 	if p == nil {
-		return
+		p = &pb.Transaction{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.Transaction_TransactionRequest:
@@ -287,7 +287,7 @@ func toTransactionRequest(m *model.TransactionRequest) *pb.TransactionRequest {
 
 func fromTransactionRequest(p *pb.TransactionRequest, m *model.TransactionRequest) {
 	if p == nil {
-		return
+		p = &pb.TransactionRequest{}
 	}
 	m.TransactionId = p.TransactionId
 	m.Actions = fromListActionRequest(p.Actions)
@@ -307,7 +307,7 @@ func toTransactionPending(m *model.TransactionPending) *pb.TransactionPending {
 
 func fromTransactionPending(p *pb.TransactionPending, m *model.TransactionPending) {
 	if p == nil {
-		return
+		p = &pb.TransactionPending{}
 	}
 	m.TransactionId = p.TransactionId
 }
@@ -330,7 +330,7 @@ func toTransactionReply(m *model.TransactionReply) *pb.TransactionReply {
 
 func fromTransactionReply(p *pb.TransactionReply, m *model.TransactionReply) {
 	if p == nil {
-		return
+		p = &pb.TransactionReply{}
 	}
 	m.TransactionId = p.TransactionId
 	m.ImmAckRequired = p.ImmAckRequired
@@ -357,7 +357,7 @@ func toTransactionReplyTransactionResult(m *model.TransactionReplyTransactionRes
 
 func fromTransactionReplyTransactionResult(p *pb.TransactionReplyTransactionResult, m *model.TransactionReplyTransactionResult) {
 	if p == nil {
-		return
+		p = &pb.TransactionReplyTransactionResult{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.TransactionReplyTransactionResult_TransactionError:
@@ -388,7 +388,7 @@ func toTransactionAck(m *model.TransactionAck) *pb.TransactionAck {
 
 func fromTransactionAck(p *pb.TransactionAck, m *model.TransactionAck) {
 	if p == nil {
-		return
+		p = &pb.TransactionAck{}
 	}
 	m.FirstAck = p.FirstAck
 	if p.LastAck != nil {
@@ -411,7 +411,7 @@ func toErrorDescriptor(m *model.ErrorDescriptor) *pb.ErrorDescriptor {
 
 func fromErrorDescriptor(p *pb.ErrorDescriptor, m *model.ErrorDescriptor) {
 	if p == nil {
-		return
+		p = &pb.ErrorDescriptor{}
 	}
 	m.ErrorCode = p.ErrorCode
 	if p.ErrorText != nil {
@@ -433,7 +433,7 @@ func toActionRequest(m *model.ActionRequest) *pb.ActionRequest {
 
 func fromActionRequest(p *pb.ActionRequest, m *model.ActionRequest) {
 	if p == nil {
-		return
+		p = &pb.ActionRequest{}
 	}
 	m.ContextId = p.ContextId
 	if p.ContextRequest != nil {
@@ -464,7 +464,7 @@ func toActionReply(m *model.ActionReply) *pb.ActionReply {
 
 func fromActionReply(p *pb.ActionReply, m *model.ActionReply) {
 	if p == nil {
-		return
+		p = &pb.ActionReply{}
 	}
 	m.ContextId = p.ContextId
 	if p.ErrorDescriptor != nil {
@@ -512,7 +512,7 @@ func toContextRequest(m *model.ContextRequest) *pb.ContextRequest {
 
 func fromContextRequest(p *pb.ContextRequest, m *model.ContextRequest) {
 	if p == nil {
-		return
+		p = &pb.ContextRequest{}
 	}
 	if p.Priority != nil {
 		m.Priority = model.Some(*p.Priority)
@@ -573,7 +573,7 @@ func toContextAttrAuditRequest(m *model.ContextAttrAuditRequest) *pb.ContextAttr
 
 func fromContextAttrAuditRequest(p *pb.ContextAttrAuditRequest, m *model.ContextAttrAuditRequest) {
 	if p == nil {
-		return
+		p = &pb.ContextAttrAuditRequest{}
 	}
 	m.Topology = p.Topology
 	m.Emergency = p.Emergency
@@ -613,7 +613,7 @@ func toCommandRequest(m *model.CommandRequest) *pb.CommandRequest {
 
 func fromCommandRequest(p *pb.CommandRequest, m *model.CommandRequest) {
 	if p == nil {
-		return
+		p = &pb.CommandRequest{}
 	}
 	fromCommand(p.Command, &m.Command)
 	m.Optional = p.Optional
@@ -648,7 +648,7 @@ func toCommand(m *model.Command) *pb.Command {
 
 func fromCommand(p *pb.Command, m *model.Command) {
 	if p == nil {
-		return
+		p = &pb.Command{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.Command_AddReq:
@@ -714,7 +714,7 @@ func toCommandReply(m *model.CommandReply) *pb.CommandReply {
 
 func fromCommandReply(p *pb.CommandReply, m *model.CommandReply) {
 	if p == nil {
-		return
+		p = &pb.CommandReply{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.CommandReply_AddReply:
@@ -773,7 +773,7 @@ func toTopologyRequest(m *model.TopologyRequest) *pb.TopologyRequest {
 
 func fromTopologyRequest(p *pb.TopologyRequest, m *model.TopologyRequest) {
 	if p == nil {
-		return
+		p = &pb.TopologyRequest{}
 	}
 	fromTerminationID(p.TerminationFrom, &m.TerminationFrom)
 	fromTerminationID(p.TerminationTo, &m.TerminationTo)
@@ -798,7 +798,7 @@ func toAmmRequest(m *model.AmmRequest) *pb.AmmRequest {
 
 func fromAmmRequest(p *pb.AmmRequest, m *model.AmmRequest) {
 	if p == nil {
-		return
+		p = &pb.AmmRequest{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -840,7 +840,7 @@ func toAmmDescriptor(m *model.AmmDescriptor) *pb.AmmDescriptor {
 
 func fromAmmDescriptor(p *pb.AmmDescriptor, m *model.AmmDescriptor) {
 	if p == nil {
-		return
+		p = &pb.AmmDescriptor{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.AmmDescriptor_MediaDescriptor:
@@ -902,7 +902,7 @@ func toAmmsReply(m *model.AmmsReply) *pb.AmmsReply {
 
 func fromAmmsReply(p *pb.AmmsReply, m *model.AmmsReply) {
 	if p == nil {
-		return
+		p = &pb.AmmsReply{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -928,7 +928,7 @@ func toSubtractRequest(m *model.SubtractRequest) *pb.SubtractRequest {
 
 func fromSubtractRequest(p *pb.SubtractRequest, m *model.SubtractRequest) {
 	if p == nil {
-		return
+		p = &pb.SubtractRequest{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -955,7 +955,7 @@ func toAuditRequest(m *model.AuditRequest) *pb.AuditRequest {
 
 func fromAuditRequest(p *pb.AuditRequest, m *model.AuditRequest) {
 	if p == nil {
-		return
+		p = &pb.AuditRequest{}
 	}
 	fromTerminationID(p.TerminationId, &m.TerminationID)
 	fromAuditDescriptor(p.AuditDescriptor, &m.AuditDescriptor)
@@ -987,7 +987,7 @@ func toAuditReply(m *model.AuditReply) *pb.AuditReply {
 
 func fromAuditReply(p *pb.AuditReply, m *model.AuditReply) {
 	if p == nil {
-		return
+		p = &pb.AuditReply{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.AuditReply_ContextAuditResult:
@@ -1023,7 +1023,7 @@ func toAuditResult(m *model.AuditResult) *pb.AuditResult {
 
 func fromAuditResult(p *pb.AuditResult, m *model.AuditResult) {
 	if p == nil {
-		return
+		p = &pb.AuditResult{}
 	}
 	fromTerminationID(p.TerminationId, &m.TerminationID)
 	m.TerminationAuditResult = fromListAuditReturnParameter(p.TerminationAuditResult)
@@ -1068,7 +1068,7 @@ func toAuditReturnParameter(m *model.AuditReturnParameter) *pb.AuditReturnParame
 
 func fromAuditReturnParameter(p *pb.AuditReturnParameter, m *model.AuditReturnParameter) {
 	if p == nil {
-		return
+		p = &pb.AuditReturnParameter{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.AuditReturnParameter_ErrorDescriptor:
@@ -1146,7 +1146,7 @@ func toAuditDescriptor(m *model.AuditDescriptor) *pb.AuditDescriptor {
 
 func fromAuditDescriptor(p *pb.AuditDescriptor, m *model.AuditDescriptor) {
 	if p == nil {
-		return
+		p = &pb.AuditDescriptor{}
 	}
 	if p.AuditToken != nil {
 		m.AuditToken.Present = true
@@ -1175,7 +1175,7 @@ func toNotifyRequest(m *model.NotifyRequest) *pb.NotifyRequest {
 
 func fromNotifyRequest(p *pb.NotifyRequest, m *model.NotifyRequest) {
 	if p == nil {
-		return
+		p = &pb.NotifyRequest{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -1200,7 +1200,7 @@ func toNotifyReply(m *model.NotifyReply) *pb.NotifyReply {
 
 func fromNotifyReply(p *pb.NotifyReply, m *model.NotifyReply) {
 	if p == nil {
-		return
+		p = &pb.NotifyReply{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -1224,7 +1224,7 @@ func toObservedEventsDescriptor(m *model.ObservedEventsDescriptor) *pb.ObservedE
 
 func fromObservedEventsDescriptor(p *pb.ObservedEventsDescriptor, m *model.ObservedEventsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.ObservedEventsDescriptor{}
 	}
 	m.RequestId = p.RequestId
 	m.ObservedEventLst = fromListObservedEvent(p.ObservedEventLst)
@@ -1250,7 +1250,7 @@ func toObservedEvent(m *model.ObservedEvent) *pb.ObservedEvent {
 
 func fromObservedEvent(p *pb.ObservedEvent, m *model.ObservedEvent) {
 	if p == nil {
-		return
+		p = &pb.ObservedEvent{}
 	}
 	m.EventName = model.Octets(p.EventName)
 	if p.StreamId != nil {
@@ -1279,7 +1279,7 @@ func toEventParameter(m *model.EventParameter) *pb.EventParameter {
 
 func fromEventParameter(p *pb.EventParameter, m *model.EventParameter) {
 	if p == nil {
-		return
+		p = &pb.EventParameter{}
 	}
 	m.EventParameterName = model.Octets(p.EventParameterName)
 	m.Value = fromListOctets(p.Value)
@@ -1310,7 +1310,7 @@ func toEventParameterExtraInfo(m *model.EventParameterExtraInfo) *pb.EventParame
 
 func fromEventParameterExtraInfo(p *pb.EventParameterExtraInfo, m *model.EventParameterExtraInfo) {
 	if p == nil {
-		return
+		p = &pb.EventParameterExtraInfo{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.EventParameterExtraInfo_Relation:
@@ -1337,7 +1337,7 @@ func toServiceChangeRequest(m *model.ServiceChangeRequest) *pb.ServiceChangeRequ
 
 func fromServiceChangeRequest(p *pb.ServiceChangeRequest, m *model.ServiceChangeRequest) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeRequest{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -1358,7 +1358,7 @@ func toServiceChangeReply(m *model.ServiceChangeReply) *pb.ServiceChangeReply {
 
 func fromServiceChangeReply(p *pb.ServiceChangeReply, m *model.ServiceChangeReply) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeReply{}
 	}
 	m.TerminationID = fromListTerminationID(p.TerminationId)
 	if m.TerminationID == nil {
@@ -1383,7 +1383,7 @@ func toServiceChangeResult(m *model.ServiceChangeResult) *pb.ServiceChangeResult
 
 func fromServiceChangeResult(p *pb.ServiceChangeResult, m *model.ServiceChangeResult) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeResult{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.ServiceChangeResult_ErrorDescriptor:
@@ -1409,7 +1409,7 @@ func toTerminationID(m *model.TerminationID) *pb.TerminationID {
 
 func fromTerminationID(p *pb.TerminationID, m *model.TerminationID) {
 	if p == nil {
-		return
+		p = &pb.TerminationID{}
 	}
 	m.Wildcard = fromListOctets(p.Wildcard)
 	if m.Wildcard == nil {
@@ -1430,7 +1430,7 @@ func toMediaDescriptor(m *model.MediaDescriptor) *pb.MediaDescriptor {
 
 func fromMediaDescriptor(p *pb.MediaDescriptor, m *model.MediaDescriptor) {
 	if p == nil {
-		return
+		p = &pb.MediaDescriptor{}
 	}
 	if p.TermStateDescr != nil {
 		m.TermStateDescr = new(model.TerminationStateDescriptor)
@@ -1458,7 +1458,7 @@ func toMediaDescriptorStreams(m *model.MediaDescriptorStreams) *pb.MediaDescript
 
 func fromMediaDescriptorStreams(p *pb.MediaDescriptorStreams, m *model.MediaDescriptorStreams) {
 	if p == nil {
-		return
+		p = &pb.MediaDescriptorStreams{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.MediaDescriptorStreams_OneStream:
@@ -1486,7 +1486,7 @@ func toStreamDescriptor(m *model.StreamDescriptor) *pb.StreamDescriptor {
 
 func fromStreamDescriptor(p *pb.StreamDescriptor, m *model.StreamDescriptor) {
 	if p == nil {
-		return
+		p = &pb.StreamDescriptor{}
 	}
 	m.StreamID = p.StreamId
 	fromStreamParms(p.StreamParms, &m.StreamParms)
@@ -1508,7 +1508,7 @@ func toStreamParms(m *model.StreamParms) *pb.StreamParms {
 
 func fromStreamParms(p *pb.StreamParms, m *model.StreamParms) {
 	if p == nil {
-		return
+		p = &pb.StreamParms{}
 	}
 	if p.LocalControlDescriptor != nil {
 		m.LocalControlDescriptor = new(model.LocalControlDescriptor)
@@ -1553,7 +1553,7 @@ func toLocalControlDescriptor(m *model.LocalControlDescriptor) *pb.LocalControlD
 
 func fromLocalControlDescriptor(p *pb.LocalControlDescriptor, m *model.LocalControlDescriptor) {
 	if p == nil {
-		return
+		p = &pb.LocalControlDescriptor{}
 	}
 	if p.StreamMode != nil {
 		m.StreamMode = model.Some(model.StreamMode(int32(*p.StreamMode) - 1))
@@ -1583,7 +1583,7 @@ func toPropertyParm(m *model.PropertyParm) *pb.PropertyParm {
 
 func fromPropertyParm(p *pb.PropertyParm, m *model.PropertyParm) {
 	if p == nil {
-		return
+		p = &pb.PropertyParm{}
 	}
 	m.Name = model.Octets(p.Name)
 	m.Value = fromListOctets(p.Value)
@@ -1614,7 +1614,7 @@ func toPropertyParmExtraInfo(m *model.PropertyParmExtraInfo) *pb.PropertyParmExt
 
 func fromPropertyParmExtraInfo(p *pb.PropertyParmExtraInfo, m *model.PropertyParmExtraInfo) {
 	if p == nil {
-		return
+		p = &pb.PropertyParmExtraInfo{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.PropertyParmExtraInfo_Relation:
@@ -1640,7 +1640,7 @@ func toLocalRemoteDescriptor(m *model.LocalRemoteDescriptor) *pb.LocalRemoteDesc
 
 func fromLocalRemoteDescriptor(p *pb.LocalRemoteDescriptor, m *model.LocalRemoteDescriptor) {
 	if p == nil {
-		return
+		p = &pb.LocalRemoteDescriptor{}
 	}
 	m.PropGrps = fromListListPropertyParm(p.PropGrps)
 	if m.PropGrps == nil {
@@ -1667,7 +1667,7 @@ func toTerminationStateDescriptor(m *model.TerminationStateDescriptor) *pb.Termi
 
 func fromTerminationStateDescriptor(p *pb.TerminationStateDescriptor, m *model.TerminationStateDescriptor) {
 	if p == nil {
-		return
+		p = &pb.TerminationStateDescriptor{}
 	}
 	m.PropertyParms = fromListPropertyParm(p.PropertyParms)
 	if m.PropertyParms == nil {
@@ -1694,7 +1694,7 @@ func toMuxDescriptor(m *model.MuxDescriptor) *pb.MuxDescriptor {
 
 func fromMuxDescriptor(p *pb.MuxDescriptor, m *model.MuxDescriptor) {
 	if p == nil {
-		return
+		p = &pb.MuxDescriptor{}
 	}
 	m.MuxType = model.MuxType(int32(p.MuxType) - 1)
 	m.TermList = fromListTerminationID(p.TermList)
@@ -1722,7 +1722,7 @@ func toEventsDescriptor(m *model.EventsDescriptor) *pb.EventsDescriptor {
 
 func fromEventsDescriptor(p *pb.EventsDescriptor, m *model.EventsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.EventsDescriptor{}
 	}
 	if p.RequestId != nil {
 		m.RequestID = model.Some(*p.RequestId)
@@ -1750,7 +1750,7 @@ func toRequestedEvent(m *model.RequestedEvent) *pb.RequestedEvent {
 
 func fromRequestedEvent(p *pb.RequestedEvent, m *model.RequestedEvent) {
 	if p == nil {
-		return
+		p = &pb.RequestedEvent{}
 	}
 	m.PkgdName = model.Octets(p.PkgdName)
 	if p.StreamId != nil {
@@ -1787,7 +1787,7 @@ func toRequestedActions(m *model.RequestedActions) *pb.RequestedActions {
 
 func fromRequestedActions(p *pb.RequestedActions, m *model.RequestedActions) {
 	if p == nil {
-		return
+		p = &pb.RequestedActions{}
 	}
 	if p.KeepActive != nil {
 		m.KeepActive = model.Some(*p.KeepActive)
@@ -1829,7 +1829,7 @@ func toEventDM(m *model.EventDM) *pb.EventDM {
 
 func fromEventDM(p *pb.EventDM, m *model.EventDM) {
 	if p == nil {
-		return
+		p = &pb.EventDM{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.EventDM_DigitMapName:
@@ -1857,7 +1857,7 @@ func toSecondEventsDescriptor(m *model.SecondEventsDescriptor) *pb.SecondEventsD
 
 func fromSecondEventsDescriptor(p *pb.SecondEventsDescriptor, m *model.SecondEventsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.SecondEventsDescriptor{}
 	}
 	if p.RequestId != nil {
 		m.RequestID = model.Some(*p.RequestId)
@@ -1885,7 +1885,7 @@ func toSecondRequestedEvent(m *model.SecondRequestedEvent) *pb.SecondRequestedEv
 
 func fromSecondRequestedEvent(p *pb.SecondRequestedEvent, m *model.SecondRequestedEvent) {
 	if p == nil {
-		return
+		p = &pb.SecondRequestedEvent{}
 	}
 	m.PkgdName = model.Octets(p.PkgdName)
 	if p.StreamId != nil {
@@ -1921,7 +1921,7 @@ func toSecondRequestedActions(m *model.SecondRequestedActions) *pb.SecondRequest
 
 func fromSecondRequestedActions(p *pb.SecondRequestedActions, m *model.SecondRequestedActions) {
 	if p == nil {
-		return
+		p = &pb.SecondRequestedActions{}
 	}
 	if p.KeepActive != nil {
 		m.KeepActive = model.Some(*p.KeepActive)
@@ -1959,7 +1959,7 @@ func toEventSpec(m *model.EventSpec) *pb.EventSpec {
 
 func fromEventSpec(p *pb.EventSpec, m *model.EventSpec) {
 	if p == nil {
-		return
+		p = &pb.EventSpec{}
 	}
 	m.EventName = model.Octets(p.EventName)
 	if p.StreamId != nil {
@@ -1987,7 +1987,7 @@ func toSignalRequest(m *model.SignalRequest) *pb.SignalRequest {
 
 func fromSignalRequest(p *pb.SignalRequest, m *model.SignalRequest) {
 	if p == nil {
-		return
+		p = &pb.SignalRequest{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.SignalRequest_Signal:
@@ -2013,7 +2013,7 @@ func toSeqSigList(m *model.SeqSigList) *pb.SeqSigList {
 
 func fromSeqSigList(p *pb.SeqSigList, m *model.SeqSigList) {
 	if p == nil {
-		return
+		p = &pb.SeqSigList{}
 	}
 	m.Id = p.Id
 	m.SignalList = fromListSignal(p.SignalList)
@@ -2065,7 +2065,7 @@ func toSignal(m *model.Signal) *pb.Signal {
 
 func fromSignal(p *pb.Signal, m *model.Signal) {
 	if p == nil {
-		return
+		p = &pb.Signal{}
 	}
 	m.SignalName = model.Octets(p.SignalName)
 	if p.StreamId != nil {
@@ -2114,7 +2114,7 @@ func toSigParameter(m *model.SigParameter) *pb.SigParameter {
 
 func fromSigParameter(p *pb.SigParameter, m *model.SigParameter) {
 	if p == nil {
-		return
+		p = &pb.SigParameter{}
 	}
 	m.SigParameterName = model.Octets(p.SigParameterName)
 	m.Value = fromListOctets(p.Value)
@@ -2145,7 +2145,7 @@ func toSigParameterExtraInfo(m *model.SigParameterExtraInfo) *pb.SigParameterExt
 
 func fromSigParameterExtraInfo(p *pb.SigParameterExtraInfo, m *model.SigParameterExtraInfo) {
 	if p == nil {
-		return
+		p = &pb.SigParameterExtraInfo{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.SigParameterExtraInfo_Relation:
@@ -2173,7 +2173,7 @@ func toModemDescriptor(m *model.ModemDescriptor) *pb.ModemDescriptor {
 
 func fromModemDescriptor(p *pb.ModemDescriptor, m *model.ModemDescriptor) {
 	if p == nil {
-		return
+		p = &pb.ModemDescriptor{}
 	}
 	m.Mtl = fromListModemType(p.Mtl)
 	if m.Mtl == nil {
@@ -2203,7 +2203,7 @@ func toDigitMapDescriptor(m *model.DigitMapDescriptor) *pb.DigitMapDescriptor {
 
 func fromDigitMapDescriptor(p *pb.DigitMapDescriptor, m *model.DigitMapDescriptor) {
 	if p == nil {
-		return
+		p = &pb.DigitMapDescriptor{}
 	}
 	if p.DigitMapName != nil {
 		m.DigitMapName = model.Octets(p.DigitMapName)
@@ -2241,7 +2241,7 @@ func toDigitMapValue(m *model.DigitMapValue) *pb.DigitMapValue {
 
 func fromDigitMapValue(p *pb.DigitMapValue, m *model.DigitMapValue) {
 	if p == nil {
-		return
+		p = &pb.DigitMapValue{}
 	}
 	if p.StartTimer != nil {
 		m.StartTimer = model.Some(*p.StartTimer)
@@ -2285,7 +2285,7 @@ func toServiceChangeParm(m *model.ServiceChangeParm) *pb.ServiceChangeParm {
 
 func fromServiceChangeParm(p *pb.ServiceChangeParm, m *model.ServiceChangeParm) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeParm{}
 	}
 	m.ServiceChangeMethod = model.ServiceChangeMethod(int32(p.ServiceChangeMethod) - 1)
 	if p.ServiceChangeAddress != nil {
@@ -2349,7 +2349,7 @@ func toServiceChangeAddress(m *model.ServiceChangeAddress) *pb.ServiceChangeAddr
 
 func fromServiceChangeAddress(p *pb.ServiceChangeAddress, m *model.ServiceChangeAddress) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeAddress{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.ServiceChangeAddress_PortNumber:
@@ -2394,7 +2394,7 @@ func toServiceChangeResParm(m *model.ServiceChangeResParm) *pb.ServiceChangeResP
 
 func fromServiceChangeResParm(p *pb.ServiceChangeResParm, m *model.ServiceChangeResParm) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeResParm{}
 	}
 	if p.ServiceChangeMgcId != nil {
 		m.ServiceChangeMgcId = new(model.MId)
@@ -2428,7 +2428,7 @@ func toServiceChangeProfile(m *model.ServiceChangeProfile) *pb.ServiceChangeProf
 
 func fromServiceChangeProfile(p *pb.ServiceChangeProfile, m *model.ServiceChangeProfile) {
 	if p == nil {
-		return
+		p = &pb.ServiceChangeProfile{}
 	}
 	m.ProfileName = p.ProfileName
 }
@@ -2445,7 +2445,7 @@ func toPackagesItem(m *model.PackagesItem) *pb.PackagesItem {
 
 func fromPackagesItem(p *pb.PackagesItem, m *model.PackagesItem) {
 	if p == nil {
-		return
+		p = &pb.PackagesItem{}
 	}
 	m.PackageName = model.Octets(p.PackageName)
 	m.PackageVersion = p.PackageVersion
@@ -2465,7 +2465,7 @@ func toStatisticsParameter(m *model.StatisticsParameter) *pb.StatisticsParameter
 
 func fromStatisticsParameter(p *pb.StatisticsParameter, m *model.StatisticsParameter) {
 	if p == nil {
-		return
+		p = &pb.StatisticsParameter{}
 	}
 	m.StatName = model.Octets(p.StatName)
 	if p.StatValue != nil {
@@ -2488,7 +2488,7 @@ func toNonStandardData(m *model.NonStandardData) *pb.NonStandardData {
 
 func fromNonStandardData(p *pb.NonStandardData, m *model.NonStandardData) {
 	if p == nil {
-		return
+		p = &pb.NonStandardData{}
 	}
 	fromNonStandardIdentifier(p.NonStandardIdentifier, &m.NonStandardIdentifier)
 	m.Data = model.Octets(p.Data)
@@ -2512,7 +2512,7 @@ func toNonStandardIdentifier(m *model.NonStandardIdentifier) *pb.NonStandardIden
 
 func fromNonStandardIdentifier(p *pb.NonStandardIdentifier, m *model.NonStandardIdentifier) {
 	if p == nil {
-		return
+		p = &pb.NonStandardIdentifier{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.NonStandardIdentifier_Object:
@@ -2544,7 +2544,7 @@ func toH221NonStandard(m *model.H221NonStandard) *pb.H221NonStandard {
 
 func fromH221NonStandard(p *pb.H221NonStandard, m *model.H221NonStandard) {
 	if p == nil {
-		return
+		p = &pb.H221NonStandard{}
 	}
 	m.T35CountryCode1 = p.T35CountryCode1
 	m.T35CountryCode2 = p.T35CountryCode2
@@ -2564,7 +2564,7 @@ func toTimeNotation(m *model.TimeNotation) *pb.TimeNotation {
 
 func fromTimeNotation(p *pb.TimeNotation, m *model.TimeNotation) {
 	if p == nil {
-		return
+		p = &pb.TimeNotation{}
 	}
 	m.Date = p.Date
 	m.Time = p.Time
@@ -2596,7 +2596,7 @@ func toIndAuditParameter(m *model.IndAuditParameter) *pb.IndAuditParameter {
 
 func fromIndAuditParameter(p *pb.IndAuditParameter, m *model.IndAuditParameter) {
 	if p == nil {
-		return
+		p = &pb.IndAuditParameter{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.IndAuditParameter_IndAudMediaDescriptor:
@@ -2642,7 +2642,7 @@ func toIndAudMediaDescriptor(m *model.IndAudMediaDescriptor) *pb.IndAudMediaDesc
 
 func fromIndAudMediaDescriptor(p *pb.IndAudMediaDescriptor, m *model.IndAudMediaDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudMediaDescriptor{}
 	}
 	if p.TermStateDescr != nil {
 		m.TermStateDescr = new(model.IndAudTerminationStateDescriptor)
@@ -2670,7 +2670,7 @@ func toIndAudMediaDescriptorStreams(m *model.IndAudMediaDescriptorStreams) *pb.I
 
 func fromIndAudMediaDescriptorStreams(p *pb.IndAudMediaDescriptorStreams, m *model.IndAudMediaDescriptorStreams) {
 	if p == nil {
-		return
+		p = &pb.IndAudMediaDescriptorStreams{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.IndAudMediaDescriptorStreams_OneStream:
@@ -2698,7 +2698,7 @@ func toIndAudStreamDescriptor(m *model.IndAudStreamDescriptor) *pb.IndAudStreamD
 
 func fromIndAudStreamDescriptor(p *pb.IndAudStreamDescriptor, m *model.IndAudStreamDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudStreamDescriptor{}
 	}
 	m.StreamID = p.StreamId
 	fromIndAudStreamParms(p.StreamParms, &m.StreamParms)
@@ -2718,7 +2718,7 @@ func toIndAudStreamParms(m *model.IndAudStreamParms) *pb.IndAudStreamParms {
 
 func fromIndAudStreamParms(p *pb.IndAudStreamParms, m *model.IndAudStreamParms) {
 	if p == nil {
-		return
+		p = &pb.IndAudStreamParms{}
 	}
 	if p.LocalControlDescriptor != nil {
 		m.LocalControlDescriptor = new(model.IndAudLocalControlDescriptor)
@@ -2758,7 +2758,7 @@ func toIndAudLocalControlDescriptor(m *model.IndAudLocalControlDescriptor) *pb.I
 
 func fromIndAudLocalControlDescriptor(p *pb.IndAudLocalControlDescriptor, m *model.IndAudLocalControlDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudLocalControlDescriptor{}
 	}
 	m.StreamMode = p.StreamMode
 	m.ReserveValue = p.ReserveValue
@@ -2786,7 +2786,7 @@ func toIndAudPropertyParm(m *model.IndAudPropertyParm) *pb.IndAudPropertyParm {
 
 func fromIndAudPropertyParm(p *pb.IndAudPropertyParm, m *model.IndAudPropertyParm) {
 	if p == nil {
-		return
+		p = &pb.IndAudPropertyParm{}
 	}
 	m.Name = model.Octets(p.Name)
 	if p.PropertyParms != nil {
@@ -2810,7 +2810,7 @@ func toIndAudLocalRemoteDescriptor(m *model.IndAudLocalRemoteDescriptor) *pb.Ind
 
 func fromIndAudLocalRemoteDescriptor(p *pb.IndAudLocalRemoteDescriptor, m *model.IndAudLocalRemoteDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudLocalRemoteDescriptor{}
 	}
 	if p.PropGroupId != nil {
 		m.PropGroupID = model.Some(*p.PropGroupId)
@@ -2838,7 +2838,7 @@ func toIndAudTerminationStateDescriptor(m *model.IndAudTerminationStateDescripto
 
 func fromIndAudTerminationStateDescriptor(p *pb.IndAudTerminationStateDescriptor, m *model.IndAudTerminationStateDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudTerminationStateDescriptor{}
 	}
 	m.PropertyParms = fromListIndAudPropertyParm(p.PropertyParms)
 	if m.PropertyParms == nil {
@@ -2870,7 +2870,7 @@ func toIndAudEventsDescriptor(m *model.IndAudEventsDescriptor) *pb.IndAudEventsD
 
 func fromIndAudEventsDescriptor(p *pb.IndAudEventsDescriptor, m *model.IndAudEventsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudEventsDescriptor{}
 	}
 	if p.RequestId != nil {
 		m.RequestID = model.Some(*p.RequestId)
@@ -2896,7 +2896,7 @@ func toIndAudEventBufferDescriptor(m *model.IndAudEventBufferDescriptor) *pb.Ind
 
 func fromIndAudEventBufferDescriptor(p *pb.IndAudEventBufferDescriptor, m *model.IndAudEventBufferDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudEventBufferDescriptor{}
 	}
 	m.EventName = model.Octets(p.EventName)
 	if p.StreamId != nil {
@@ -2920,7 +2920,7 @@ func toIndAudSignalsDescriptor(m *model.IndAudSignalsDescriptor) *pb.IndAudSigna
 
 func fromIndAudSignalsDescriptor(p *pb.IndAudSignalsDescriptor, m *model.IndAudSignalsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudSignalsDescriptor{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.IndAudSignalsDescriptor_Signal:
@@ -2946,7 +2946,7 @@ func toIndAudSeqSigList(m *model.IndAudSeqSigList) *pb.IndAudSeqSigList {
 
 func fromIndAudSeqSigList(p *pb.IndAudSeqSigList, m *model.IndAudSeqSigList) {
 	if p == nil {
-		return
+		p = &pb.IndAudSeqSigList{}
 	}
 	m.Id = p.Id
 	if p.SignalList != nil {
@@ -2974,7 +2974,7 @@ func toIndAudSignal(m *model.IndAudSignal) *pb.IndAudSignal {
 
 func fromIndAudSignal(p *pb.IndAudSignal, m *model.IndAudSignal) {
 	if p == nil {
-		return
+		p = &pb.IndAudSignal{}
 	}
 	m.SignalName = model.Octets(p.SignalName)
 	if p.StreamId != nil {
@@ -2998,7 +2998,7 @@ func toIndAudDigitMapDescriptor(m *model.IndAudDigitMapDescriptor) *pb.IndAudDig
 
 func fromIndAudDigitMapDescriptor(p *pb.IndAudDigitMapDescriptor, m *model.IndAudDigitMapDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudDigitMapDescriptor{}
 	}
 	if p.DigitMapName != nil {
 		m.DigitMapName = model.Octets(p.DigitMapName)
@@ -3016,7 +3016,7 @@ func toIndAudStatisticsDescriptor(m *model.IndAudStatisticsDescriptor) *pb.IndAu
 
 func fromIndAudStatisticsDescriptor(p *pb.IndAudStatisticsDescriptor, m *model.IndAudStatisticsDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudStatisticsDescriptor{}
 	}
 	m.StatName = model.Octets(p.StatName)
 }
@@ -3033,7 +3033,7 @@ func toIndAudPackagesDescriptor(m *model.IndAudPackagesDescriptor) *pb.IndAudPac
 
 func fromIndAudPackagesDescriptor(p *pb.IndAudPackagesDescriptor, m *model.IndAudPackagesDescriptor) {
 	if p == nil {
-		return
+		p = &pb.IndAudPackagesDescriptor{}
 	}
 	m.PackageName = model.Octets(p.PackageName)
 	m.PackageVersion = p.PackageVersion
@@ -3052,7 +3052,7 @@ func toSegmentReply(m *model.SegmentReply) *pb.SegmentReply {
 
 func fromSegmentReply(p *pb.SegmentReply, m *model.SegmentReply) {
 	if p == nil {
-		return
+		p = &pb.SegmentReply{}
 	}
 	m.TransactionId = p.TransactionId
 	m.SegmentNumber = p.SegmentNumber
@@ -3075,7 +3075,7 @@ func toSelectLogic(m *model.SelectLogic) *pb.SelectLogic {
 
 func fromSelectLogic(p *pb.SelectLogic, m *model.SelectLogic) {
 	if p == nil {
-		return
+		p = &pb.SelectLogic{}
 	}
 	switch p.Kind.(type) {
 	case *pb.SelectLogic_AndAuditSelect:
@@ -3097,7 +3097,7 @@ func toTermListAuditResult(m *model.TermListAuditResult) *pb.TermListAuditResult
 
 func fromTermListAuditResult(p *pb.TermListAuditResult, m *model.TermListAuditResult) {
 	if p == nil {
-		return
+		p = &pb.TermListAuditResult{}
 	}
 	m.TerminationIDList = fromListTerminationID(p.TerminationIdList)
 	if m.TerminationIDList == nil {
@@ -3123,7 +3123,7 @@ func toRegulatedEmbeddedDescriptor(m *model.RegulatedEmbeddedDescriptor) *pb.Reg
 
 func fromRegulatedEmbeddedDescriptor(p *pb.RegulatedEmbeddedDescriptor, m *model.RegulatedEmbeddedDescriptor) {
 	if p == nil {
-		return
+		p = &pb.RegulatedEmbeddedDescriptor{}
 	}
 	if p.SecondEvent != nil {
 		m.SecondEvent = new(model.SecondEventsDescriptor)
@@ -3155,7 +3155,7 @@ func toNotifyBehaviour(m *model.NotifyBehaviour) *pb.NotifyBehaviour {
 
 func fromNotifyBehaviour(p *pb.NotifyBehaviour, m *model.NotifyBehaviour) {
 	if p == nil {
-		return
+		p = &pb.NotifyBehaviour{}
 	}
 	switch k := p.Kind.(type) {
 	case *pb.NotifyBehaviour_NotifyImmediate:

@@ -1,8 +1,14 @@
 package protoconv
 
 import (
-	"google.golang.org/protobuf/encoding/protowire"
+	"errors"
+	"fmt"
+	"unicode/utf8"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	pb "megaco/api/megaco/v1"
 	"megaco/internal/model"
 )
 
@@ -70,4 +76,204 @@ func wireBool(v bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// Unwire decodes the protobuf encoding of an API message into the model:
+// what FromProto gives for the message proto.Unmarshal reads (with a
+// recursion limit of 64), without building the mirror. The model points
+// into b, which must not change while it is in use.
+func Unwire(b []byte) (*model.MegacoMessage, error) {
+	m := new(model.MegacoMessage)
+	err := unwireMegacoMessage(b, m, 1)
+	if errors.Is(err, errWireMerge) {
+		// Protobuf merges the occurrences of a message field that comes
+		// more than once (concatenated messages do that): rare enough to
+		// leave to protobuf-go and the mirror.
+		var p pb.MegacoMessage
+		if err := (proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}).Unmarshal(b, &p); err != nil {
+			return nil, err
+		}
+		if p.Mess == nil {
+			return nil, ErrNoMess
+		}
+		return FromProto(&p), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !hasMessageField(b, 2) {
+		return nil, ErrNoMess
+	}
+	return m, nil
+}
+
+// errWireMerge stops the direct decode at a message field that comes a
+// second time (in its message, or a oneof member again).
+var errWireMerge = errors.New("message field occurs twice")
+
+// ErrNoMess: the message has no mess field (MegacoMessage.mess), which
+// every Megaco message has.
+var ErrNoMess = errors.New("no message (mess is missing)")
+
+// hasMessageField reports whether well-formed b has field num as a
+// length-delimited (message) value.
+func hasMessageField(b []byte, num protowire.Number) bool {
+	for len(b) > 0 {
+		n, typ, k := protowire.ConsumeTag(b)
+		b = b[k:]
+		if n == num && typ == protowire.BytesType {
+			return true
+		}
+		b = b[protowire.ConsumeFieldValue(n, typ, b):]
+	}
+	return false
+}
+
+// wireMaxDepth bounds message nesting, as proto.UnmarshalOptions'
+// RecursionLimit does (the top message is depth 1).
+const wireMaxDepth = 64
+
+var errWireDepth = errors.New("exceeded maximum recursion depth")
+
+// wireFail names the field a decode error happened in; nested fields
+// make a path ("MegacoMessage.mess: Message.mId: ...").
+func wireFail(field string, err error) error {
+	return fmt.Errorf("%s: %w", field, err)
+}
+
+var errFieldNumber = errors.New("invalid field number")
+
+// unwireTag reads a field's tag, refusing field numbers protobuf does not
+// allow (protowire reads up to 2^31-1, protobuf allows up to 2^29-1).
+func unwireTag(b []byte) (protowire.Number, protowire.Type, int, error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return 0, 0, 0, protowire.ParseError(n)
+	}
+	if num > protowire.MaxValidNumber {
+		return 0, 0, 0, errFieldNumber
+	}
+	return num, typ, n, nil
+}
+
+// unwireVarint reads a varint value at b if typ is VarintType; n is 0
+// for another wire type.
+func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
+	if typ != protowire.VarintType {
+		return 0, 0, nil
+	}
+	v, n = protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0, 0, protowire.ParseError(n)
+	}
+	return v, n, nil
+}
+
+// unwireBytes reads a length-delimited value at b if typ is BytesType; n
+// is 0 for another wire type.
+func unwireBytes(b []byte, typ protowire.Type) (v []byte, n int, err error) {
+	if typ != protowire.BytesType {
+		return nil, 0, nil
+	}
+	v, n = protowire.ConsumeBytes(b)
+	if n < 0 {
+		return nil, 0, protowire.ParseError(n)
+	}
+	return v, n, nil
+}
+
+var errUTF8 = errors.New("string field contains invalid UTF-8")
+
+// unwireUTF8 checks a proto3 string, which protobuf requires to be UTF-8.
+func unwireUTF8(v []byte) error {
+	if !utf8.Valid(v) {
+		return errUTF8
+	}
+	return nil
+}
+
+// unwireFields calls field for each field of message b; field reports
+// how many bytes of the value it read (0: not its field or wire type, and
+// the value is skipped).
+func unwireFields(b []byte, depth int, field func(num protowire.Number, typ protowire.Type, b []byte) (int, error)) error {
+	if depth > wireMaxDepth {
+		return errWireDepth
+	}
+	for len(b) > 0 {
+		num, typ, n, err := unwireTag(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		if n, err := field(num, typ, b); err != nil {
+			return err
+		} else if n > 0 {
+			b = b[n:]
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+func unwireBitString(b []byte, v *model.BitString, depth int) error {
+	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+		x, n, err := unwireVarint(b, typ)
+		switch {
+		case err != nil || n == 0:
+			return 0, err
+		case num == 1:
+			v.Bits = x
+		case num == 2:
+			v.Len = int(uint32(x))
+		default:
+			return 0, nil
+		}
+		return n, nil
+	})
+}
+
+func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int) error {
+	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+		if num != 1 {
+			return 0, nil
+		}
+		return unwirePacked(b, typ, func(x uint64) { *v = append(*v, x) })
+	})
+}
+
+// unwirePacked reads one occurrence of a repeated numeric field at b, one
+// value (VarintType) or packed values (BytesType), and gives each to add;
+// 0 bytes read: another wire type.
+func unwirePacked(b []byte, typ protowire.Type, add func(uint64)) (int, error) {
+	if typ == protowire.VarintType {
+		v, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			return 0, protowire.ParseError(n)
+		}
+		add(v)
+		return n, nil
+	}
+	p, n, err := unwireBytes(b, typ)
+	if n == 0 || err != nil {
+		return 0, err
+	}
+	for len(p) > 0 {
+		v, k := protowire.ConsumeVarint(p)
+		if k < 0 {
+			return 0, protowire.ParseError(k)
+		}
+		add(v)
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// unwireNull checks a Null message (no fields of its own).
+func unwireNull(b []byte, depth int) error {
+	return unwireFields(b, depth, func(protowire.Number, protowire.Type, []byte) (int, error) { return 0, nil })
 }

@@ -2,6 +2,8 @@ package protoconv
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -78,8 +80,9 @@ func TestAppendWireEdges(t *testing.T) {
 	wireCheck(t, "empty", &model.MegacoMessage{})
 }
 
-// FuzzAppendWire: any protobuf input that decodes into the mirror gives a
-// model whose AppendWire is protobuf-go's encoding.
+// FuzzAppendWire: any input reads the same with Unwire as with protobuf-go
+// and FromProto, and a model from it writes with AppendWire as protobuf-go
+// writes its mirror.
 func FuzzAppendWire(f *testing.F) {
 	files := corpus.Files(f, ".ber")
 	for i, name := range corpus.Names(files) {
@@ -92,10 +95,63 @@ func FuzzAppendWire(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		unwireCheck(t, "fuzz", data)
 		var p pb.MegacoMessage
 		if proto.Unmarshal(data, &p) != nil {
 			return
 		}
 		wireCheck(t, "fuzz", FromProto(&p))
 	})
+}
+
+// unwireCheck compares Unwire with FromProto of protobuf-go's decoding:
+// both fail, or both give the same model.
+func unwireCheck(t *testing.T, what string, b []byte) {
+	t.Helper()
+	var p pb.MegacoMessage
+	perr := proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}.Unmarshal(b, &p)
+	m, err := Unwire(b)
+	switch {
+	case perr != nil && err != nil:
+		return
+	case perr != nil:
+		t.Fatalf("%s: protobuf fails (%v), Unwire does not", what, perr)
+	case err != nil && (err == ErrNoMess) == (p.Mess == nil):
+		if p.Mess == nil {
+			return
+		}
+		t.Fatalf("%s: Unwire fails (%v), protobuf does not", what, err)
+	case err != nil:
+		t.Fatalf("%s: Unwire: %v (mess present: %v)", what, err, p.Mess != nil)
+	case p.Mess == nil:
+		t.Fatalf("%s: Unwire accepts a message without mess", what)
+	}
+	if want := FromProto(&p); !reflect.DeepEqual(m, want) {
+		t.Fatalf("%s: Unwire differs from FromProto(proto.Unmarshal)\n got %+v\nwant %+v", what, m, want)
+	}
+}
+
+// TestUnwire: every corpus message, in both forms, and the edge cases of
+// TestAppendWireEdges read back as protobuf-go reads them.
+func TestUnwire(t *testing.T) {
+	files := corpus.Files(t, ".ber")
+	var prev []byte
+	for _, name := range corpus.Names(files) {
+		m, err := ber.Decode(files[name], ber.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire := AppendWire(nil, m)
+		unwireCheck(t, name, wire)
+		// Concatenated messages merge (protobuf's rule): the fallback.
+		unwireCheck(t, name+" after the previous one", append(prev, wire...))
+		prev = wire
+		if err := mapping.ToText(m, int(m.Mess.Version), nil); err != nil {
+			t.Fatal(err)
+		}
+		unwireCheck(t, name+" text form", AppendWire(nil, m))
+	}
+	for _, b := range [][]byte{nil, {}, {0x12, 0}, {0x08, 0x80}, {0x12, 0x05, 0x0a}, {0x1a, 0x00, 0x12, 0x00}} {
+		unwireCheck(t, fmt.Sprintf("%x", b), b)
+	}
 }

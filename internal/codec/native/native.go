@@ -10,15 +10,14 @@
 package native
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
-	"google.golang.org/protobuf/proto"
 
-	pb "megaco/api/megaco/v1"
 	"megaco/internal/model"
 	"megaco/internal/protoconv"
 )
@@ -144,12 +143,14 @@ func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
 	if len(wire) > max {
 		return nil, &Error{"decode", fmt.Sprintf("decompressed size %d exceeds the limit of %d", len(wire), max)}
 	}
-	var p pb.MegacoMessage
-	if err := (proto.UnmarshalOptions{RecursionLimit: 64}).Unmarshal(wire, &p); err != nil {
+	if c.Options.Compression == None {
+		// The model points into the wire form: a copy, so that the
+		// caller's buffer stays the caller's.
+		wire = bytes.Clone(data)
+	}
+	m, err := protoconv.Unwire(wire)
+	if err != nil {
 		return nil, &Error{"decode", err.Error()}
 	}
-	if p.Mess == nil {
-		return nil, &Error{"decode", "no message (mess is missing)"}
-	}
-	return protoconv.FromProto(&p), nil
+	return m, nil
 }
