@@ -21,6 +21,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/load"
+	"megaco/internal/tlsconfig"
 )
 
 const loadUsage = `usage: megaco load [flags]
@@ -129,6 +130,11 @@ func loadCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
 	fs.Var(msDuration{&p99}, "find-max-p99", "with --find-max: the p99 response-time bound")
 	fs.BoolVar(&quiet, "q", false, "no line every second")
+	var tlsCA, tlsCert, tlsKey, tlsName string
+	fs.StringVar(&tlsCA, "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
+	fs.StringVar(&tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
+	fs.StringVar(&tlsKey, "tls-key", "", "with --tls-cert: its PEM private key")
+	fs.StringVar(&tlsName, "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -163,6 +169,16 @@ func loadCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
 		if _, err := codec.Lookup(c, codec.Options{}); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
+	if tlsCA != "" || tlsCert != "" || tlsKey != "" || tlsName != "" {
+		if tlsCA == "" {
+			fmt.Fprintln(stderr, "load: the --tls-* options need --tls-ca")
+			return errUsage
+		}
+		var err error
+		if cfg.TLS, err = tlsconfig.Client(tlsCA, tlsCert, tlsKey, tlsName); err != nil {
 			return fmt.Errorf("load: %w", err)
 		}
 	}

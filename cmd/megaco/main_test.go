@@ -114,6 +114,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"serve", "--max-message-size", "0"}, nil, 1, `bad max message size "0"`},
 		{[]string{"serve", "--profile", "x"}, nil, 1, `unknown profile "x"`},
 		{[]string{"serve", "--log-format", "xml"}, nil, 1, `bad log format "xml"`},
+		{[]string{"serve", "--tls-cert", "x.pem"}, nil, 1, "tls: give both the certificate and the key"},
+		{[]string{"serve", "--tls-cert", "x.pem", "--tls-key", "y.pem"}, nil, 1, "serve: tls: open x.pem"},
+		{[]string{"load", "--tls-cert", "c.pem"}, nil, 2, "the --tls-* options need --tls-ca"},
 	}
 	for _, c := range cases {
 		code, out, stderr := runCLI(t, c.stdin, c.args...)

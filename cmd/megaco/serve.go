@@ -15,6 +15,7 @@ import (
 	"megaco/internal/codec"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/server"
+	"megaco/internal/tlsconfig"
 )
 
 // env returns the environment variable's value, or def.
@@ -35,6 +36,9 @@ func serve(args []string, stderr io.Writer) error {
 	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
 	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
 	namesFile := fs.String("names", env("MEGACO_NAMES", ""), "names file: provisioned termination ID and digit map names (MEGACO_NAMES)")
+	tlsCert := fs.String("tls-cert", env("MEGACO_TLS_CERT", ""), "PEM certificate chain: serve gRPC and HTTP over TLS (MEGACO_TLS_CERT)")
+	tlsKey := fs.String("tls-key", env("MEGACO_TLS_KEY", ""), "PEM private key of --tls-cert (MEGACO_TLS_KEY)")
+	tlsClientCA := fs.String("tls-client-ca", env("MEGACO_TLS_CLIENT_CA", ""), "PEM CA certificates: require client certificates they sign, mutual TLS (MEGACO_TLS_CLIENT_CA)")
 	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
@@ -67,6 +71,10 @@ func serve(args []string, stderr io.Writer) error {
 	if cfg.Names, err = readNames(*namesFile, cfg.Layout); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	tlsCfg, err := tlsconfig.Server(*tlsCert, *tlsKey, *tlsClientCA)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	drainTimeout, err := time.ParseDuration(*drain)
 	if err != nil {
 		return fmt.Errorf("serve: bad drain timeout: %w", err)
@@ -89,6 +97,6 @@ func serve(args []string, stderr io.Writer) error {
 	defer stop()
 	return server.Run(ctx, server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
-		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc,
+		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
 	})
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
@@ -64,8 +66,12 @@ type transport interface {
 	close()
 }
 
-func dial(target string) (*grpc.ClientConn, error) {
-	return grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+func dial(target string, tlsCfg *tls.Config) (*grpc.ClientConn, error) {
+	creds := insecure.NewCredentials()
+	if tlsCfg != nil {
+		creds = credentials.NewTLS(tlsCfg)
+	}
+	return grpc.NewClient(target, grpc.WithTransportCredentials(creds))
 }
 
 // classify tells the cause of a failed call. ctx is the call's context:
@@ -89,8 +95,8 @@ type unary struct {
 	client pb.CodecServiceClient
 }
 
-func newUnary(target string) (*unary, error) {
-	conn, err := dial(target)
+func newUnary(target string, tlsCfg *tls.Config) (*unary, error) {
+	conn, err := dial(target, tlsCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -145,8 +151,8 @@ type streamAnswer struct {
 	err  error
 }
 
-func newStreams(ctx context.Context, target string, n int) (*streams, error) {
-	conn, err := dial(target)
+func newStreams(ctx context.Context, target string, n int, tlsCfg *tls.Config) (*streams, error) {
+	conn, err := dial(target, tlsCfg)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -20,10 +21,18 @@ import (
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/server"
+	"megaco/internal/tlsconfig"
+	"megaco/internal/tlsconfig/tlstest"
 )
 
 // startServer runs the real service (server.Run) on loopback.
 func startServer(t *testing.T) string {
+	t.Helper()
+	return startServerTLS(t, nil)
+}
+
+// startServerTLS is startServer with TLS on the listeners.
+func startServerTLS(t *testing.T, tlsCfg *tls.Config) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -33,6 +42,7 @@ func startServer(t *testing.T) string {
 			GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", Config: server.DefaultConfig(), DrainTimeout: 5 * time.Second,
 			Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Ready: func(g, _ net.Addr) { ready <- g.String() },
+			TLS:   tlsCfg,
 		})
 	}()
 	var addr string
@@ -211,6 +221,38 @@ func (g *rateGate) Transcode(ctx context.Context, req *pb.TranscodeRequest) (*pb
 }
 
 // TestStreamMode: the same over TranscodeStream, with a call hold.
+// TestTLS: both modes against a service that requires client
+// certificates: every call succeeds with one, every call fails without.
+func TestTLS(t *testing.T) {
+	f := tlstest.Write(t)
+	srvTLS, err := tlsconfig.Server(f.ServerCert, f.ServerKey, f.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := startServerTLS(t, srvTLS)
+	withCert, err := tlsconfig.Client(f.CA, f.ClientCert, f.ClientKey, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"unary", "stream"} {
+		cfg := baseConfig(addr)
+		cfg.Mode, cfg.Duration, cfg.TLS = mode, time.Second, withCert
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := res.Final; f.FailedCalls() != 0 || f.OK < 40 {
+			t.Errorf("%s over TLS: %d ok of %d, %v", mode, f.OK, f.Started, res.Errors)
+		}
+		cfg.TLS = nil
+		cfg.MaxCalls = 5
+		res, err = Run(context.Background(), cfg)
+		if err == nil && res.Final.OK != 0 {
+			t.Errorf("%s in plain text against TLS: %d calls succeeded", mode, res.Final.OK)
+		}
+	}
+}
+
 func TestStreamMode(t *testing.T) {
 	addr := startServer(t)
 	cfg := baseConfig(addr)

@@ -14,6 +14,7 @@ package load
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,9 @@ type Config struct {
 	// (messages multiplexed over Streams TranscodeStream calls per target).
 	Mode    string
 	Streams int
-	Codecs  Codecs
+	// TLS, if set, secures the connections (tlsconfig.Client builds it).
+	TLS    *tls.Config
+	Codecs Codecs
 	// Ramp is the call rate.
 	Ramp Ramp
 	// Limit bounds the calls in progress (SIPp's -l); 0: 3 x the rate x
@@ -198,9 +201,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	for _, t := range cfg.Targets {
 		var tr transport
 		if cfg.Mode == "stream" {
-			tr, err = newStreams(connCtx, t, cfg.Streams)
+			tr, err = newStreams(connCtx, t, cfg.Streams, cfg.TLS)
 		} else {
-			tr, err = newUnary(t)
+			tr, err = newUnary(t, cfg.TLS)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("target %s: %w", t, err)

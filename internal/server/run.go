@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
@@ -39,6 +41,9 @@ type Options struct {
 	// GCPercent, if positive, sets the garbage collector's target
 	// (as GOGC does) while Run runs; DefaultGCPercent is why.
 	GCPercent int
+	// TLS, if set, secures both listeners (tlsconfig.Server builds it;
+	// with ClientCAs, clients must present certificates).
+	TLS *tls.Config
 }
 
 // DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
@@ -78,7 +83,12 @@ func Run(ctx context.Context, o Options) error {
 		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
 		return status.Error(codes.Internal, "internal error")
 	})
+	var creds grpc.ServerOption = grpc.EmptyServerOption{}
+	if o.TLS != nil {
+		creds = grpc.Creds(credentials.NewTLS(o.TLS))
+	}
 	gs := grpc.NewServer(
+		creds,
 		// One message plus the request around it, or a stream batch of
 		// many messages (gRPC's default of 4 MiB); each message in it is
 		// still held to MaxMessageSize.
@@ -102,6 +112,12 @@ func Run(ctx context.Context, o Options) error {
 	httpSrv := &http.Server{
 		Handler:           svc.HTTPHandler(reg, serving.Load),
 		ReadHeaderTimeout: 10 * time.Second,
+		// net/http's own complaints (TLS handshakes, bad requests) go to
+		// the service's structured log.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if o.TLS != nil {
+		httpSrv.TLSConfig = o.TLS.Clone()
 	}
 
 	gl, err := net.Listen("tcp", o.GRPCAddr)
@@ -115,7 +131,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
 		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
-		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount())
+		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
+		"tls", o.TLS != nil, "client_certs", o.TLS != nil && o.TLS.ClientAuth == tls.RequireAndVerifyClientCert)
 	if o.Ready != nil {
 		o.Ready(gl.Addr(), hl.Addr())
 	}
@@ -123,7 +140,11 @@ func Run(ctx context.Context, o Options) error {
 	errc := make(chan error, 2)
 	go func() { errc <- gs.Serve(gl) }()
 	go func() {
-		if err := httpSrv.Serve(hl); !errors.Is(err, http.ErrServerClosed) {
+		serve := httpSrv.Serve
+		if o.TLS != nil {
+			serve = func(l net.Listener) error { return httpSrv.ServeTLS(l, "", "") }
+		}
+		if err := serve(hl); !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 			return
 		}

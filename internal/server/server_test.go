@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -28,6 +30,8 @@ import (
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
 	"megaco/internal/mapping"
+	"megaco/internal/tlsconfig"
+	"megaco/internal/tlsconfig/tlstest"
 )
 
 type testServer struct {
@@ -491,5 +495,65 @@ func TestCodecEnums(t *testing.T) {
 		if _, err := codec.Lookup(codecNames[e], codec.Options{}); err != nil {
 			t.Errorf("%v: %v", e, err)
 		}
+	}
+}
+
+// TestTLS: with a server certificate and a client CA, gRPC and HTTP take
+// only TLS clients that present a certificate the CA signed.
+func TestTLS(t *testing.T) {
+	f := tlstest.Write(t)
+	srvTLS, err := tlsconfig.Server(f.ServerCert, f.ServerKey, f.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startOpts(t, Options{Config: DefaultConfig(), TLS: srvTLS})
+	ber := read(t, "../../corpus/otp-time-test/msg03.ber")
+	call := func(creds credentials.TransportCredentials) error {
+		conn, err := grpc.NewClient(ts.grpcAddr, grpc.WithTransportCredentials(creds))
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		resp, err := pb.NewCodecServiceClient(conn).Transcode(ctx, &pb.TranscodeRequest{Data: ber, To: pb.Codec_CODEC_PER})
+		if err == nil && !bytes.Equal(resp.Data, read(t, "../../corpus/otp-time-test/msg03.per")) {
+			t.Error("TLS: wrong output")
+		}
+		return err
+	}
+	withCert, err := tlsconfig.Client(f.CA, f.ClientCert, f.ClientKey, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCert, err := tlsconfig.Client(f.CA, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := call(credentials.NewTLS(withCert)); err != nil {
+		t.Errorf("gRPC with a client certificate: %v", err)
+	}
+	if err := call(credentials.NewTLS(noCert)); status.Code(err) != codes.Unavailable {
+		t.Errorf("gRPC without a client certificate: %v, want Unavailable", err)
+	}
+	if err := call(insecure.NewCredentials()); status.Code(err) != codes.Unavailable {
+		t.Errorf("gRPC in plain text: %v, want Unavailable", err)
+	}
+	get := func(c *tls.Config) (*http.Response, error) {
+		client := &http.Client{Transport: &http.Transport{TLSClientConfig: c}, Timeout: 5 * time.Second}
+		return client.Get("https://" + ts.httpAddr + "/healthz")
+	}
+	if resp, err := get(withCert); err != nil || resp.StatusCode != 200 {
+		t.Errorf("HTTPS with a client certificate: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	if resp, err := get(noCert); err == nil {
+		resp.Body.Close()
+		t.Error("HTTPS without a client certificate was served")
+	}
+	if resp, err := http.Get("http://" + ts.httpAddr + "/healthz"); err == nil && resp.StatusCode == 200 {
+		resp.Body.Close()
+		t.Error("plain HTTP was served")
 	}
 }
