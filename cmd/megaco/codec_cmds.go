@@ -10,6 +10,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/mapping"
+	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
 )
 
@@ -17,13 +18,14 @@ var errUsage = errors.New("usage")
 
 // codecFlags are the flags transcode and decode share.
 type codecFlags struct {
-	fs      *flag.FlagSet
-	from    string
-	version int
-	profile string
-	maxSize int
-	layout  string
-	names   string
+	fs       *flag.FlagSet
+	from     string
+	version  int
+	profile  string
+	maxSize  int
+	layout   string
+	names    string
+	packages string
 }
 
 func newCodecFlags(name string, stderr io.Writer) *codecFlags {
@@ -35,6 +37,7 @@ func newCodecFlags(name string, stderr io.Writer) *codecFlags {
 	f.fs.IntVar(&f.maxSize, "max-size", codec.DefaultLimits.MaxSize, "largest input accepted, in bytes")
 	f.fs.StringVar(&f.layout, "termid-layout", "8,8,8", "termination ID level layout (bits per level) for text<->binary")
 	f.fs.StringVar(&f.names, "names", "", "names file: provisioned termination ID and digit map names for text<->binary")
+	f.fs.StringVar(&f.packages, "packages", "", "private packages for text<->binary: rows in the format of packages.tsv, added to the embedded ones")
 	return f
 }
 
@@ -75,26 +78,47 @@ func (f *codecFlags) options() (codec.Options, error) {
 	if err != nil {
 		return codec.Options{}, err
 	}
+	reg, err := readPackages(f.packages)
+	if err != nil {
+		return codec.Options{}, err
+	}
 	lim := codec.DefaultLimits
 	lim.MaxSize = f.maxSize
-	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout, Names: names}, nil
+	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout, Names: names, Registry: reg}, nil
 }
 
 // readNames reads a names file (mapping.ReadNames); "" is none.
 func readNames(path string, layout termid.Layout) (*mapping.Names, error) {
+	return readConfigFile(path, "names file", func(r io.Reader) (*mapping.Names, error) {
+		return mapping.ReadNames(r, layout)
+	})
+}
+
+// readPackages returns the embedded package registry plus the packages in
+// file (packages.tsv format); "" is the embedded registry alone (nil).
+func readPackages(path string) (*pkgs.Registry, error) {
+	return readConfigFile(path, "packages file", func(r io.Reader) (*pkgs.Registry, error) {
+		reg := pkgs.New()
+		return reg, reg.Load(r)
+	})
+}
+
+// readConfigFile parses the file at path (nil result for ""), naming it
+// as what in errors.
+func readConfigFile[T any](path, what string, parse func(io.Reader) (*T, error)) (*T, error) {
 	if path == "" {
 		return nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("names file: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer f.Close()
-	names, err := mapping.ReadNames(f, layout)
+	v, err := parse(f)
 	if err != nil {
-		return nil, fmt.Errorf("names file %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
-	return names, nil
+	return v, nil
 }
 
 // readInput reads the whole input, refusing more than max bytes so that a

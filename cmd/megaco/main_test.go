@@ -160,3 +160,36 @@ func TestNamesFile(t *testing.T) {
 		t.Errorf("serve without the file: exit %d, %s", code, stderr)
 	}
 }
+
+// TestPackagesFile: --packages adds a private package to the registry;
+// without it the package's names have no binary form.
+func TestPackagesFile(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "private.tsv")
+	if err := os.WriteFile(table, []byte("# a private package\n"+
+		"package\tpackage_id\tkind\titem\titem_id\tparam\tparam_id\ttype\n"+
+		"xp\t0xF001\tproperty\tlvl\t0x0001\t\t\tinteger\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("!/2 [1.2.3.4]\nT=1{C=1{MF=00000001/00000000/00000001{M{O{xp/lvl=5}}}}}")
+	if code, _, stderr := runCLI(t, msg, "transcode", "--to", "ber"); code != 1 || !strings.Contains(stderr, `unknown property "xp/lvl" in version 2`) {
+		t.Errorf("without the package: exit %d, %s", code, stderr)
+	}
+	code, ber, stderr := runCLI(t, msg, "transcode", "--to", "ber", "--packages", table)
+	if code != 0 || !bytes.Contains(ber, []byte{0xF0, 0x01, 0x00, 0x01}) {
+		t.Fatalf("with the package: exit %d, %s, % x", code, stderr, ber)
+	}
+	if code, text, stderr := runCLI(t, ber, "transcode", "--to", "compact", "--packages", table); code != 0 || !bytes.Equal(text, msg) {
+		t.Errorf("back to text: exit %d, %s\n%s", code, stderr, text)
+	}
+	bad := filepath.Join(dir, "bad.tsv")
+	if err := os.WriteFile(bad, []byte("package\tkind\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, msg, "decode", "--packages", bad); code != 1 || !strings.Contains(stderr, "packages file "+bad+": ") || !strings.Contains(stderr, `no "package_id" column`) {
+		t.Errorf("bad packages file: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, nil, "serve", "--packages", bad); code != 1 || !strings.Contains(stderr, "serve: packages file") {
+		t.Errorf("serve with a bad packages file: exit %d, %s", code, stderr)
+	}
+}

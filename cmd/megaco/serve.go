@@ -36,6 +36,7 @@ func serve(args []string, stderr io.Writer) error {
 	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
 	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
 	namesFile := fs.String("names", env("MEGACO_NAMES", ""), "names file: provisioned termination ID and digit map names (MEGACO_NAMES)")
+	packagesFile := fs.String("packages", env("MEGACO_PACKAGES", ""), "private packages: rows in the format of packages.tsv, added to the embedded ones (MEGACO_PACKAGES)")
 	tlsCert := fs.String("tls-cert", env("MEGACO_TLS_CERT", ""), "PEM certificate chain: serve gRPC and HTTP over TLS (MEGACO_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env("MEGACO_TLS_KEY", ""), "PEM private key of --tls-cert (MEGACO_TLS_KEY)")
 	tlsClientCA := fs.String("tls-client-ca", env("MEGACO_TLS_CLIENT_CA", ""), "PEM CA certificates: require client certificates they sign, mutual TLS (MEGACO_TLS_CLIENT_CA)")
@@ -69,6 +70,9 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: bad gc percent %q (want 0 or more)", *gcPercent)
 	}
 	if cfg.Names, err = readNames(*namesFile, cfg.Layout); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.Registry, err = readPackages(*packagesFile); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	tlsCfg, err := tlsconfig.Server(*tlsCert, *tlsKey, *tlsClientCA)

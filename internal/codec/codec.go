@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"megaco/internal/mapping"
+	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
 
 	"megaco/internal/codec/ber"
@@ -60,6 +61,9 @@ type Options struct {
 	// Names are provisioned termination ID and digit map names for text
 	// <-> binary (nil: none); their termination IDs are for Layout.
 	Names *mapping.Names
+	// Registry maps package, item and parameter names for text <-> binary
+	// (nil: the embedded one; pkgs.New plus Load adds private packages).
+	Registry *pkgs.Registry
 }
 
 // Limits bound every decoder's work and memory, whatever the input.

@@ -56,7 +56,7 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 }
 
 func mappingConfig(opts Options) mapping.Config {
-	cfg := mapping.Config{Layout: opts.Layout}
+	cfg := mapping.Config{Layout: opts.Layout, Registry: opts.Registry}
 	if opts.Names != nil {
 		cfg.TermIDNames, cfg.DigitMapNames = opts.Names.TermIDs, opts.Names.DigitMaps
 	}

@@ -18,6 +18,7 @@ import (
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
 	"megaco/internal/mapping"
+	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
 	"megaco/internal/protoconv"
@@ -35,6 +36,9 @@ type Config struct {
 	// none). Their termination IDs are for Layout, so a request with a
 	// names file may not choose another layout.
 	Names *mapping.Names
+	// Registry maps package names (nil: the embedded registry); see
+	// codec.Options.Registry.
+	Registry *pkgs.Registry
 }
 
 // DefaultConfig: messages up to 64 KiB (the largest a UDP datagram can
@@ -108,7 +112,7 @@ func (s *Service) options(version uint32, profile, layout string) (codec.Options
 		}
 		o.Layout = l
 	}
-	o.Names = s.cfg.Names
+	o.Names, o.Registry = s.cfg.Names, s.cfg.Registry
 	return o, nil
 }
 
