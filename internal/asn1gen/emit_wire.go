@@ -3,6 +3,7 @@ package asn1gen
 import (
 	"fmt"
 	"go/format"
+	"strconv"
 	"strings"
 )
 
@@ -39,9 +40,10 @@ func (g *protoGen) emitProtoconvFile(pkg, what string, typeFn func(*GoType, map[
 	return out, nil
 }
 
-// wireScalar is the code that writes scalar or message value x of Go type
-// goT as field num; always keeps a zero value (explicit presence).
-func (g *protoGen) wireScalar(goT, x, num string, always bool) string {
+// wireScalarIn is the code that writes scalar or message value x of Go
+// type goT as field num of field (named in errors); always keeps a zero
+// value (explicit presence).
+func (g *protoGen) wireScalarIn(goT, x, num string, always bool, field string) string {
 	cond := func(nonZero, code string) string {
 		if always {
 			return code
@@ -58,8 +60,10 @@ func (g *protoGen) wireScalar(goT, x, num string, always bool) string {
 		return cond(x+" != 0", varint("uint64("+x+")"))
 	case goT == "bool":
 		return cond(x, varint("wireBool("+x+")"))
-	case goT == "Octets" || goT == "string":
-		return cond("len("+x+") > 0", "b = protowire.AppendTag(b, "+num+", protowire.BytesType)\nb = protowire.AppendBytes(b, []byte("+x+"))\n")
+	case goT == "Octets":
+		return cond("len("+x+") > 0", "b = protowire.AppendTag(b, "+num+", protowire.BytesType)\nb = protowire.AppendBytes(b, "+x+")\n")
+	case goT == "string":
+		return cond("len("+x+") > 0", "b = wireString(b, "+num+", "+x+", "+strconv.Quote(field)+")\n")
 	case goT == "BitString":
 		return "b = wireBitString(b, " + num + ", &" + x + ")\n"
 	case goT == "ObjectIdentifier":
@@ -103,7 +107,7 @@ func (g *protoGen) wireList(goT string) {
 		}
 		fmt.Fprintf(w, "if len(l) == 0 {\nreturn b\n}\nb, start := wireBegin(b, num)\nfor i := range l {\nb = protowire.AppendVarint(b, %s)\n}\nb = wireEnd(b, start)\n", v)
 	default:
-		fmt.Fprintf(w, "for i := range l {\n%s}\n", g.wireScalar(elem, "l[i]", "num", true))
+		fmt.Fprintf(w, "for i := range l {\n%s}\n", g.wireScalarIn(elem, "l[i]", "num", true, "items"))
 	}
 	w.WriteString("return b\n}\n\n")
 	fmt.Fprintf(w, "func wireWrap%s(b []byte, num protowire.Number, l %s) []byte {\nb, start := wireBegin(b, num)\nb = wireRep%s(b, 1, l)\nreturn wireEnd(b, start)\n}\n\n", name, g.modelType(goT), name)
@@ -133,7 +137,7 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 				// empty message, as protobuf writes a oneof's nil message.
 				fmt.Fprintf(w, "if %s != nil {\nb = wireMsg%s(b, %s, %s)\n} else {\nb = wireNull(b, %s)\n}\n", x, fl.GoType, num, x, num)
 			default:
-				w.WriteString(g.wireScalar(fl.GoType, x, num, true))
+				w.WriteString(g.wireScalarIn(fl.GoType, x, num, true, t.Name+"."+fl.Name))
 			}
 			continue
 		}
@@ -144,20 +148,20 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 			fmt.Fprintf(w, "b = wireRep%s(b, %s, %s)\n", listFuncName(fl.GoType), num, x)
 		case shapeOptional:
 			if fl.Rep == RepNil {
-				fmt.Fprintf(w, "if %s != nil {\n%s}\n", x, g.wireScalar(fl.GoType, x, num, true))
+				fmt.Fprintf(w, "if %s != nil {\n%s}\n", x, g.wireScalarIn(fl.GoType, x, num, true, t.Name+"."+fl.Name))
 			} else {
-				fmt.Fprintf(w, "if %s.Present {\n%s}\n", x, g.wireScalar(fl.GoType, x+".Value", num, true))
+				fmt.Fprintf(w, "if %s.Present {\n%s}\n", x, g.wireScalarIn(fl.GoType, x+".Value", num, true, t.Name+"."+fl.Name))
 			}
 		default:
 			switch fl.Rep {
 			case RepFlag:
-				w.WriteString(g.wireScalar("bool", x, num, false))
+				w.WriteString(g.wireScalarIn("bool", x, num, false, t.Name+"."+fl.Name))
 			case RepPointer:
 				fmt.Fprintf(w, "if %s != nil {\nb = wireMsg%s(b, %s, %s)\n}\n", x, fl.GoType, num, x)
 			case RepOpt: // a message-typed optional (BitString, OID)
-				fmt.Fprintf(w, "if %s.Present {\n%s}\n", x, g.wireScalar(fl.GoType, x+".Value", num, true))
+				fmt.Fprintf(w, "if %s.Present {\n%s}\n", x, g.wireScalarIn(fl.GoType, x+".Value", num, true, t.Name+"."+fl.Name))
 			default:
-				w.WriteString(g.wireScalar(fl.GoType, x, num, false))
+				w.WriteString(g.wireScalarIn(fl.GoType, x, num, false, t.Name+"."+fl.Name))
 			}
 		}
 	}
@@ -321,7 +325,8 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 		// An absent mandatory message reads as an empty one, as in FromProto.
 		for i, fl := range t.Fields {
 			if fl.Rep == RepValue && g.f.byName[fl.GoType] != nil && !g.isEnum(fl.GoType) {
-				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth+1); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
+				// (At this depth: protobuf-go does not descend into it.)
+				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
 			}
 		}
 	}

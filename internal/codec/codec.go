@@ -159,11 +159,12 @@ func Lookup(name string, opts Options) (Codec, error) {
 	if opts.Version < 0 || opts.Version > 3 {
 		return nil, fmt.Errorf("unsupported protocol version %d (want 1, 2 or 3)", opts.Version)
 	}
+	name = strings.ToLower(name) // no allocation when it already is
 	key := lookupKey{name, opts.Version, opts.Limits}
 	if c, ok := (*cached.Load())[key]; ok {
 		return c, nil
 	}
-	f, ok := available[strings.ToLower(name)]
+	f, ok := available[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
 	}

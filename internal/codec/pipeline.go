@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"megaco/internal/codec/ber"
@@ -37,7 +38,7 @@ var textCodecs = map[string]bool{"pretty": true, "compact": true}
 
 // FormOf is the form of the messages a codec decodes to and encodes from.
 func FormOf(name string) Form {
-	if textCodecs[name] {
+	if textCodecs[strings.ToLower(name)] {
 		return Text
 	}
 	return Binary

@@ -172,3 +172,26 @@ func TestLookupCache(t *testing.T) {
 		t.Errorf("cache holds %d codecs, limit %d", n, maxCached)
 	}
 }
+
+// TestNameCase: codec names ignore case everywhere, the text <-> binary
+// form included, and case variants share one cached codec.
+func TestNameCase(t *testing.T) {
+	compact := corpus.Files(t, ".compact.txt")["msg03"]
+	golden := corpus.Files(t, ".ber")["msg03"]
+	out, _, err := Transcode(nil, compact, "COMPACT", "Ber", Options{})
+	if err != nil || !bytes.Equal(out, golden) {
+		t.Errorf("COMPACT -> Ber: %v", err)
+	}
+	if FormOf("PRETTY") != Text || FormOf("Compact") != Text || FormOf("BER") != Binary {
+		t.Error("FormOf depends on case")
+	}
+	before := len(*cached.Load())
+	for _, n := range []string{"PER", "Per", "pEr", "per"} {
+		if _, err := Lookup(n, Options{Version: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if grew := len(*cached.Load()) - before; grew > 1 {
+		t.Errorf("case variants took %d cache entries", grew)
+	}
+}

@@ -62,6 +62,9 @@ func ReadNames(r io.Reader, layout termid.Layout) (*Names, error) {
 				return nil, fmt.Errorf("line %d: digit map ID %q is not a number from 0 to 65535 (0x0000 to 0xFFFF)", line, id)
 			}
 			key := strings.ToLower(name)
+			if conv, ok := dialplanID(key); ok && conv != uint16(v) {
+				return nil, fmt.Errorf("line %d: digit map name %q means ID 0x%04X by the dialplanXY convention, not %s", line, name, conv, id)
+			}
 			if prev, dup := digitMaps[key]; dup {
 				return nil, fmt.Errorf("line %d: digit map name %q is already on line %d", line, name, prev)
 			}
@@ -94,4 +97,22 @@ func (n *Names) DigitMapCount() int {
 		return 0
 	}
 	return len(n.DigitMaps)
+}
+
+// dialplanID is the ID OTP's convention gives a digit map name of the form
+// dialplanX or dialplanXY (lower case): X-'0', Y-'0'.
+func dialplanID(name string) (uint16, bool) {
+	suffix, ok := strings.CutPrefix(name, dialplan)
+	if !ok || len(suffix) < 1 || len(suffix) > 2 {
+		return 0, false
+	}
+	var out [2]byte
+	for i := range len(suffix) {
+		c := suffix[i]
+		if !nameChar(c) {
+			return 0, false
+		}
+		out[2-len(suffix)+i] = c - '0'
+	}
+	return uint16(out[0])<<8 | uint16(out[1]), true
 }

@@ -14,6 +14,7 @@ termination A4444 00000001/00000000/00000001   # first line
 Termination a5555 00000001/00000000/00000010
 digitmap    mydialplan 0x0102
 digitmap    other 7
+digitmap    dialplan5 0x0005    # the convention's own ID: allowed
 `), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ digitmap    other 7
 	if name, ok := n.TermIDs.nameOf("00000001/00000000/00000010"); !ok || name != "a5555" {
 		t.Errorf("... -> %q %v", name, ok)
 	}
-	if n.DigitMaps["mydialplan"] != 0x0102 || n.DigitMaps["other"] != 7 || len(n.DigitMaps) != 2 {
+	if n.DigitMaps["mydialplan"] != 0x0102 || n.DigitMaps["other"] != 7 || len(n.DigitMaps) != 3 {
 		t.Errorf("digit maps %v", n.DigitMaps)
 	}
 
@@ -64,6 +65,7 @@ digitmap    other 7
 		{"termination A 00000001/00000000/0000001*", "is a wildcard"},
 		{"digitmap d 70000", `line 1: digit map ID "70000" is not a number`},
 		{"digitmap d 1\ndigitmap D 2", `line 2: digit map name "D" is already on line 1`},
+		{"digitmap DialPlan00 0x0102", `line 1: digit map name "DialPlan00" means ID 0x0000 by the dialplanXY convention, not 0x0102`},
 	} {
 		_, err := ReadNames(strings.NewReader(c.in), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

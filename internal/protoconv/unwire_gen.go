@@ -62,7 +62,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireMessage(nil, &m.Mess, depth+1); err != nil {
+		if err := unwireMessage(nil, &m.Mess, depth); err != nil {
 			return err
 		}
 	}
@@ -191,12 +191,12 @@ func unwireMessage(b []byte, m *model.Message, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireMId(nil, &m.MId, depth+1); err != nil {
+		if err := unwireMId(nil, &m.MId, depth); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<2) == 0 {
-		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth+1); err != nil {
+		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth); err != nil {
 			return err
 		}
 	}
@@ -810,7 +810,7 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int) erro
 		b = b[n:]
 	}
 	if seen&(1<<2) == 0 {
-		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth+1); err != nil {
+		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth); err != nil {
 			return err
 		}
 	}
@@ -1395,7 +1395,7 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireCommand(nil, &m.Command, depth+1); err != nil {
+		if err := unwireCommand(nil, &m.Command, depth); err != nil {
 			return err
 		}
 	}
@@ -1913,12 +1913,12 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int) error 
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationFrom, depth+1); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationFrom, depth); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationTo, depth+1); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationTo, depth); err != nil {
 			return err
 		}
 	}
@@ -2349,12 +2349,12 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth+1); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth+1); err != nil {
+		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth); err != nil {
 			return err
 		}
 	}
@@ -2517,7 +2517,7 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth+1); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth); err != nil {
 			return err
 		}
 	}
@@ -2919,7 +2919,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth+1); err != nil {
+		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth); err != nil {
 			return err
 		}
 	}
@@ -3278,7 +3278,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth+1); err != nil {
+		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth); err != nil {
 			return err
 		}
 	}
@@ -3333,7 +3333,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) 
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth+1); err != nil {
+		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth); err != nil {
 			return err
 		}
 	}
@@ -3628,7 +3628,7 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int) erro
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireStreamParms(nil, &m.StreamParms, depth+1); err != nil {
+		if err := unwireStreamParms(nil, &m.StreamParms, depth); err != nil {
 			return err
 		}
 	}
@@ -5805,7 +5805,7 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int) error 
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth+1); err != nil {
+		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth); err != nil {
 			return err
 		}
 	}
@@ -6360,7 +6360,7 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth+1); err != nil {
+		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth); err != nil {
 			return err
 		}
 	}

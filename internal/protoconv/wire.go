@@ -13,8 +13,39 @@ import (
 )
 
 // AppendWire appends the protobuf encoding of m's API mirror to b: the
-// bytes of proto.Marshal(ToProto(m)), written from the model directly.
-func AppendWire(b []byte, m *model.MegacoMessage) []byte { return wireMegacoMessage(b, m) }
+// bytes of proto.Marshal(ToProto(m)), written from the model directly. Like
+// proto.Marshal it fails on a string that is not UTF-8 (proto3 strings
+// must be); b is then returned as it was.
+func AppendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*wireStringError)
+			if !ok {
+				panic(r)
+			}
+			out, err = b, e
+		}
+	}()
+	return wireMegacoMessage(b, m), nil
+}
+
+// wireStringError is a string field that is not UTF-8. The generated
+// writers return no error (almost nothing can fail), so wireString panics
+// with it and AppendWire recovers.
+type wireStringError struct{ field string }
+
+func (e *wireStringError) Error() string {
+	return e.field + ": " + errUTF8.Error()
+}
+
+// wireString writes string field num, which must be UTF-8.
+func wireString(b []byte, num protowire.Number, s, field string) []byte {
+	if !utf8.ValidString(s) {
+		panic(&wireStringError{field})
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
 
 // wireBegin starts a length-delimited field: its tag and one byte for the
 // length, which wireEnd fills in.

@@ -30,15 +30,15 @@ func wireMsgAuthenticationHeader(b []byte, num protowire.Number, m *model.Authen
 func wireAuthenticationHeader(b []byte, m *model.AuthenticationHeader) []byte {
 	if len(m.SecParmIndex) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.SecParmIndex))
+		b = protowire.AppendBytes(b, m.SecParmIndex)
 	}
 	if len(m.SeqNum) > 0 {
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.SeqNum))
+		b = protowire.AppendBytes(b, m.SeqNum)
 	}
 	if len(m.Ad) > 0 {
 		b = protowire.AppendTag(b, 3, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Ad))
+		b = protowire.AppendBytes(b, m.Ad)
 	}
 	return b
 }
@@ -106,11 +106,10 @@ func wireMId(b []byte, m *model.MId) []byte {
 			b = wireNull(b, 3)
 		}
 	case model.MId_DeviceName:
-		b = protowire.AppendTag(b, 4, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DeviceName))
+		b = wireString(b, 4, m.DeviceName, "MId.deviceName")
 	case model.MId_MtpAddress:
 		b = protowire.AppendTag(b, 5, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.MtpAddress))
+		b = protowire.AppendBytes(b, m.MtpAddress)
 	}
 	return b
 }
@@ -123,8 +122,7 @@ func wireMsgDomainName(b []byte, num protowire.Number, m *model.DomainName) []by
 
 func wireDomainName(b []byte, m *model.DomainName) []byte {
 	if len(m.Name) > 0 {
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Name))
+		b = wireString(b, 1, m.Name, "DomainName.name")
 	}
 	if m.PortNumber.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -142,7 +140,7 @@ func wireMsgIP4Address(b []byte, num protowire.Number, m *model.IP4Address) []by
 func wireIP4Address(b []byte, m *model.IP4Address) []byte {
 	if len(m.Address) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Address))
+		b = protowire.AppendBytes(b, m.Address)
 	}
 	if m.PortNumber.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -160,7 +158,7 @@ func wireMsgIP6Address(b []byte, num protowire.Number, m *model.IP6Address) []by
 func wireIP6Address(b []byte, m *model.IP6Address) []byte {
 	if len(m.Address) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Address))
+		b = protowire.AppendBytes(b, m.Address)
 	}
 	if m.PortNumber.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -313,8 +311,7 @@ func wireErrorDescriptor(b []byte, m *model.ErrorDescriptor) []byte {
 		b = protowire.AppendVarint(b, uint64(m.ErrorCode))
 	}
 	if m.ErrorText.Present {
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.ErrorText.Value))
+		b = wireString(b, 2, m.ErrorText.Value, "ErrorDescriptor.errorText")
 	}
 	return b
 }
@@ -889,7 +886,7 @@ func wireMsgObservedEvent(b []byte, num protowire.Number, m *model.ObservedEvent
 func wireObservedEvent(b []byte, m *model.ObservedEvent) []byte {
 	if len(m.EventName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.EventName))
+		b = protowire.AppendBytes(b, m.EventName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -911,7 +908,7 @@ func wireMsgEventParameter(b []byte, num protowire.Number, m *model.EventParamet
 func wireEventParameter(b []byte, m *model.EventParameter) []byte {
 	if len(m.EventParameterName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.EventParameterName))
+		b = protowire.AppendBytes(b, m.EventParameterName)
 	}
 	b = wireRepListOctets(b, 2, m.Value)
 	if m.ExtraInfo != nil {
@@ -999,7 +996,7 @@ func wireTerminationID(b []byte, m *model.TerminationID) []byte {
 	b = wireRepListOctets(b, 1, m.Wildcard)
 	if len(m.Id) > 0 {
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Id))
+		b = protowire.AppendBytes(b, m.Id)
 	}
 	return b
 }
@@ -1109,7 +1106,7 @@ func wireMsgPropertyParm(b []byte, num protowire.Number, m *model.PropertyParm) 
 func wirePropertyParm(b []byte, m *model.PropertyParm) []byte {
 	if len(m.Name) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Name))
+		b = protowire.AppendBytes(b, m.Name)
 	}
 	b = wireRepListOctets(b, 2, m.Value)
 	if m.ExtraInfo != nil {
@@ -1211,7 +1208,7 @@ func wireMsgRequestedEvent(b []byte, num protowire.Number, m *model.RequestedEve
 func wireRequestedEvent(b []byte, m *model.RequestedEvent) []byte {
 	if len(m.PkgdName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.PkgdName))
+		b = protowire.AppendBytes(b, m.PkgdName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -1264,7 +1261,7 @@ func wireEventDM(b []byte, m *model.EventDM) []byte {
 	switch m.Kind {
 	case model.EventDM_DigitMapName:
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DigitMapName))
+		b = protowire.AppendBytes(b, m.DigitMapName)
 	case model.EventDM_DigitMapValue:
 		if m.DigitMapValue != nil {
 			b = wireMsgDigitMapValue(b, 2, m.DigitMapValue)
@@ -1299,7 +1296,7 @@ func wireMsgSecondRequestedEvent(b []byte, num protowire.Number, m *model.Second
 func wireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent) []byte {
 	if len(m.PkgdName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.PkgdName))
+		b = protowire.AppendBytes(b, m.PkgdName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -1348,7 +1345,7 @@ func wireMsgEventSpec(b []byte, num protowire.Number, m *model.EventSpec) []byte
 func wireEventSpec(b []byte, m *model.EventSpec) []byte {
 	if len(m.EventName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.EventName))
+		b = protowire.AppendBytes(b, m.EventName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -1406,7 +1403,7 @@ func wireMsgSignal(b []byte, num protowire.Number, m *model.Signal) []byte {
 func wireSignal(b []byte, m *model.Signal) []byte {
 	if len(m.SignalName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.SignalName))
+		b = protowire.AppendBytes(b, m.SignalName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -1452,7 +1449,7 @@ func wireMsgSigParameter(b []byte, num protowire.Number, m *model.SigParameter) 
 func wireSigParameter(b []byte, m *model.SigParameter) []byte {
 	if len(m.SigParameterName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.SigParameterName))
+		b = protowire.AppendBytes(b, m.SigParameterName)
 	}
 	b = wireRepListOctets(b, 2, m.Value)
 	if m.ExtraInfo != nil {
@@ -1506,7 +1503,7 @@ func wireMsgDigitMapDescriptor(b []byte, num protowire.Number, m *model.DigitMap
 func wireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor) []byte {
 	if m.DigitMapName != nil {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DigitMapName))
+		b = protowire.AppendBytes(b, m.DigitMapName)
 	}
 	if m.DigitMapValue != nil {
 		b = wireMsgDigitMapValue(b, 2, m.DigitMapValue)
@@ -1534,8 +1531,7 @@ func wireDigitMapValue(b []byte, m *model.DigitMapValue) []byte {
 		b = protowire.AppendVarint(b, uint64(m.LongTimer.Value))
 	}
 	if len(m.DigitMapBody) > 0 {
-		b = protowire.AppendTag(b, 4, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DigitMapBody))
+		b = wireString(b, 4, m.DigitMapBody, "DigitMapValue.digitMapBody")
 	}
 	if m.DurationTimer.Present {
 		b = protowire.AppendTag(b, 5, protowire.VarintType)
@@ -1619,11 +1615,10 @@ func wireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress) []byte {
 			b = wireNull(b, 4)
 		}
 	case model.ServiceChangeAddress_DeviceName:
-		b = protowire.AppendTag(b, 5, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DeviceName))
+		b = wireString(b, 5, m.DeviceName, "ServiceChangeAddress.deviceName")
 	case model.ServiceChangeAddress_MtpAddress:
 		b = protowire.AppendTag(b, 6, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.MtpAddress))
+		b = protowire.AppendBytes(b, m.MtpAddress)
 	}
 	return b
 }
@@ -1662,8 +1657,7 @@ func wireMsgServiceChangeProfile(b []byte, num protowire.Number, m *model.Servic
 
 func wireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile) []byte {
 	if len(m.ProfileName) > 0 {
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.ProfileName))
+		b = wireString(b, 1, m.ProfileName, "ServiceChangeProfile.profileName")
 	}
 	return b
 }
@@ -1677,7 +1671,7 @@ func wireMsgPackagesItem(b []byte, num protowire.Number, m *model.PackagesItem) 
 func wirePackagesItem(b []byte, m *model.PackagesItem) []byte {
 	if len(m.PackageName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.PackageName))
+		b = protowire.AppendBytes(b, m.PackageName)
 	}
 	if m.PackageVersion != 0 {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -1695,7 +1689,7 @@ func wireMsgStatisticsParameter(b []byte, num protowire.Number, m *model.Statist
 func wireStatisticsParameter(b []byte, m *model.StatisticsParameter) []byte {
 	if len(m.StatName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.StatName))
+		b = protowire.AppendBytes(b, m.StatName)
 	}
 	if m.StatValue != nil {
 		b = wireWrapListOctets(b, 2, m.StatValue)
@@ -1713,7 +1707,7 @@ func wireNonStandardData(b []byte, m *model.NonStandardData) []byte {
 	b = wireMsgNonStandardIdentifier(b, 1, &m.NonStandardIdentifier)
 	if len(m.Data) > 0 {
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Data))
+		b = protowire.AppendBytes(b, m.Data)
 	}
 	return b
 }
@@ -1735,8 +1729,7 @@ func wireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier) []byte 
 			b = wireNull(b, 2)
 		}
 	case model.NonStandardIdentifier_Experimental:
-		b = protowire.AppendTag(b, 3, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Experimental))
+		b = wireString(b, 3, m.Experimental, "NonStandardIdentifier.experimental")
 	}
 	return b
 }
@@ -1775,12 +1768,10 @@ func wireMsgTimeNotation(b []byte, num protowire.Number, m *model.TimeNotation) 
 
 func wireTimeNotation(b []byte, m *model.TimeNotation) []byte {
 	if len(m.Date) > 0 {
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Date))
+		b = wireString(b, 1, m.Date, "TimeNotation.date")
 	}
 	if len(m.Time) > 0 {
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Time))
+		b = wireString(b, 2, m.Time, "TimeNotation.time")
 	}
 	return b
 }
@@ -1950,7 +1941,7 @@ func wireMsgIndAudPropertyParm(b []byte, num protowire.Number, m *model.IndAudPr
 func wireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm) []byte {
 	if len(m.Name) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.Name))
+		b = protowire.AppendBytes(b, m.Name)
 	}
 	if m.PropertyParms != nil {
 		b = wireMsgPropertyParm(b, 2, m.PropertyParms)
@@ -2009,7 +2000,7 @@ func wireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor) []byt
 	}
 	if len(m.PkgdName) > 0 {
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.PkgdName))
+		b = protowire.AppendBytes(b, m.PkgdName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 3, protowire.VarintType)
@@ -2027,7 +2018,7 @@ func wireMsgIndAudEventBufferDescriptor(b []byte, num protowire.Number, m *model
 func wireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor) []byte {
 	if len(m.EventName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.EventName))
+		b = protowire.AppendBytes(b, m.EventName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -2086,7 +2077,7 @@ func wireMsgIndAudSignal(b []byte, num protowire.Number, m *model.IndAudSignal) 
 func wireIndAudSignal(b []byte, m *model.IndAudSignal) []byte {
 	if len(m.SignalName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.SignalName))
+		b = protowire.AppendBytes(b, m.SignalName)
 	}
 	if m.StreamID.Present {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -2108,7 +2099,7 @@ func wireMsgIndAudDigitMapDescriptor(b []byte, num protowire.Number, m *model.In
 func wireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor) []byte {
 	if m.DigitMapName != nil {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.DigitMapName))
+		b = protowire.AppendBytes(b, m.DigitMapName)
 	}
 	return b
 }
@@ -2122,7 +2113,7 @@ func wireMsgIndAudStatisticsDescriptor(b []byte, num protowire.Number, m *model.
 func wireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor) []byte {
 	if len(m.StatName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.StatName))
+		b = protowire.AppendBytes(b, m.StatName)
 	}
 	return b
 }
@@ -2136,7 +2127,7 @@ func wireMsgIndAudPackagesDescriptor(b []byte, num protowire.Number, m *model.In
 func wireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor) []byte {
 	if len(m.PackageName) > 0 {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(m.PackageName))
+		b = protowire.AppendBytes(b, m.PackageName)
 	}
 	if m.PackageVersion != 0 {
 		b = protowire.AppendTag(b, 2, protowire.VarintType)
@@ -2410,7 +2401,7 @@ func wireWrapListObservedEvent(b []byte, num protowire.Number, l []model.Observe
 func wireRepListOctets(b []byte, num protowire.Number, l []model.Octets) []byte {
 	for i := range l {
 		b = protowire.AppendTag(b, num, protowire.BytesType)
-		b = protowire.AppendBytes(b, []byte(l[i]))
+		b = protowire.AppendBytes(b, l[i])
 	}
 	return b
 }

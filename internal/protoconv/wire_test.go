@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -19,16 +20,30 @@ import (
 func wireCheck(t *testing.T, what string, m *model.MegacoMessage) bool {
 	t.Helper()
 	want, err := proto.Marshal(ToProto(m))
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
 	prefix := []byte("prefix")
-	got := AppendWire(prefix, m)
+	got, werr := AppendWire(prefix, m)
+	if err != nil || werr != nil {
+		// Both fail (a string that is not UTF-8), b left as it was.
+		if err == nil || werr == nil || !bytes.Equal(got, prefix) {
+			t.Errorf("%s: proto.Marshal: %v; AppendWire: %v", what, err, werr)
+			return false
+		}
+		return true
+	}
 	if !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
 		t.Errorf("%s: AppendWire differs from proto.Marshal(ToProto(m))\n got %x\nwant %x", what, got[len(prefix):], want)
 		return false
 	}
 	return true
+}
+
+func mustWire(t testing.TB, m *model.MegacoMessage) []byte {
+	t.Helper()
+	b, err := AppendWire(nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestAppendWire: for every corpus message, in binary and in text form,
@@ -78,6 +93,14 @@ func TestAppendWireEdges(t *testing.T) {
 			}}}}
 	wireCheck(t, "edges", m)
 	wireCheck(t, "empty", &model.MegacoMessage{})
+	// A proto3 string must be UTF-8: both refuse, naming the field.
+	m.Mess.MId = model.MId{Kind: model.MId_DeviceName, DeviceName: "gw\xff1"}
+	if !wireCheck(t, "not UTF-8", m) {
+		return
+	}
+	if _, err := AppendWire(nil, m); err == nil || !strings.Contains(err.Error(), "MId.deviceName: string field contains invalid UTF-8") {
+		t.Errorf("not UTF-8: %v", err)
+	}
 }
 
 // FuzzAppendWire: any input reads the same with Unwire as with protobuf-go
@@ -91,7 +114,7 @@ func FuzzAppendWire(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(AppendWire(nil, m))
+			f.Add(mustWire(f, m))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -141,7 +164,7 @@ func TestUnwire(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wire := AppendWire(nil, m)
+		wire := mustWire(t, m)
 		unwireCheck(t, name, wire)
 		// Concatenated messages merge (protobuf's rule): the fallback.
 		unwireCheck(t, name+" after the previous one", append(prev, wire...))
@@ -149,7 +172,7 @@ func TestUnwire(t *testing.T) {
 		if err := mapping.ToText(m, int(m.Mess.Version), nil); err != nil {
 			t.Fatal(err)
 		}
-		unwireCheck(t, name+" text form", AppendWire(nil, m))
+		unwireCheck(t, name+" text form", mustWire(t, m))
 	}
 	for _, b := range [][]byte{nil, {}, {0x12, 0}, {0x08, 0x80}, {0x12, 0x05, 0x0a}, {0x1a, 0x00, 0x12, 0x00}} {
 		unwireCheck(t, fmt.Sprintf("%x", b), b)

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -556,4 +557,51 @@ func TestTLS(t *testing.T) {
 		resp.Body.Close()
 		t.Error("plain HTTP was served")
 	}
+}
+
+// TestStreamBatchResponseCap: a batch whose outputs would pass what a
+// client takes in one stream message gets errors for the messages past
+// MaxBatchResponse; the stream goes on.
+func TestStreamBatchResponseCap(t *testing.T) {
+	ts := start(t, DefaultConfig())
+	var b strings.Builder
+	b.WriteString("!/1 [124.124.124.222]:55555\nT=1{C=-{")
+	for i := range 150 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "N=00000001/00000000/%08b{OE=2222{19990729T22000000:al/of}}", i)
+	}
+	b.WriteString("}}")
+	big := []byte(b.String()) // about 9 KB compact, 20 KB pretty
+	batch := slices.Repeat([]*pb.TranscodeRequest{{Data: big, From: pb.Codec_CODEC_COMPACT, To: pb.Codec_CODEC_PRETTY}}, 300)
+	stream, err := ts.client.TranscodeStream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second batch shows the stream survived the first
+		if err := stream.Send(&pb.TranscodeStreamRequest{Batch: batch}); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, capped, size := 0, 0, 0
+		for _, r := range resp.Batch {
+			switch {
+			case r.Error == nil:
+				ok++
+				size += len(r.Data)
+			case r.Error.Code == "ResourceExhausted" && strings.Contains(r.Error.Message, "send smaller batches"):
+				capped++
+			default:
+				t.Fatalf("unexpected error %v", r.Error)
+			}
+		}
+		if capped == 0 || ok+capped != len(batch) || size > MaxBatchResponse+len(big)*3 || size < MaxBatchResponse/2 {
+			t.Errorf("%d answered (%d bytes), %d capped", ok, size, capped)
+		}
+	}
+	_ = stream.CloseSend()
 }

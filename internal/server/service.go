@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -129,6 +130,7 @@ func (s *Service) lookup(name string, opts codec.Options) (codec.Codec, error) {
 // for a new slice).
 func (s *Service) Do(dst, data []byte, from, to string, opts codec.Options) ([]byte, codec.Result, error) {
 	var res codec.Result
+	to = strings.ToLower(to) // codec names ignore case; metric labels do not
 	enc, err := s.lookup(to, opts)
 	if err != nil {
 		return dst, res, err
@@ -159,6 +161,7 @@ func (s *Service) decode(data []byte, from string, want codec.Form, opts codec.O
 // message is then valid until release is called).
 func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts codec.Options, transient bool) (*model.MegacoMessage, func(), string, error) {
 	nop := func() {}
+	from = strings.ToLower(from)
 	if len(data) > s.cfg.MaxMessageSize {
 		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
 		s.metrics.failed(nameOr(from), opDecode, err)
@@ -343,15 +346,28 @@ func (s *Service) streamBatch(batch []*pb.TranscodeRequest) []*pb.TranscodeRespo
 	}
 	buf := make([]byte, 0, size)
 	out := make([]*pb.TranscodeResponse, len(batch))
+	total := 0
 	for i, r := range batch {
+		if total > MaxBatchResponse {
+			// What does not fit is answered with an error: clients take
+			// 4 MiB per stream message by default, and a response they
+			// refuse would end the stream.
+			out[i] = streamError(&TooLargeError{What: "batch response", Size: total, Max: MaxBatchResponse, Unit: "bytes (send smaller batches)"})
+			continue
+		}
 		resp, next, err := s.transcodeOne(buf, r)
 		if err != nil {
 			resp = streamError(err)
 		}
 		out[i], buf = resp, next
+		total += len(resp.GetData()) + 64 // and what frames it
 	}
 	return out
 }
+
+// MaxBatchResponse bounds the outputs of one batch: gRPC clients refuse
+// stream messages over 4 MiB unless told otherwise.
+const MaxBatchResponse = 4<<20 - 256<<10
 
 // streamError is a failed message's answer on a stream.
 func streamError(err error) *pb.TranscodeResponse {

@@ -86,13 +86,20 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		return b, &Error{"encode", fmt.Sprintf("message is version %d, %d requested: native keeps the message as it is", m.Mess.Version, c.Options.Version)}
 	}
 	if c.Options.Compression == None {
-		return protoconv.AppendWire(b, m), nil
+		out, err := protoconv.AppendWire(b, m)
+		if err != nil {
+			return b, &Error{"encode", err.Error()}
+		}
+		return out, nil
 	}
 	// The compressors read the whole wire form: build it in a pooled
 	// buffer.
 	scratch := scratchBufs.Get().(*[]byte)
 	defer scratchBufs.Put(scratch)
-	wire := protoconv.AppendWire((*scratch)[:0], m)
+	wire, err := protoconv.AppendWire((*scratch)[:0], m)
+	if err != nil {
+		return b, &Error{"encode", err.Error()}
+	}
 	*scratch = wire
 	switch c.Options.Compression {
 	case Zstd:
