@@ -2,6 +2,7 @@ package text
 
 import (
 	"megaco/internal/model"
+	"strings"
 )
 
 // This file writes the descriptors of commands and replies.
@@ -1079,9 +1080,18 @@ func (e *textEncoder) digitMapValue(v *model.DigitMapValue, ind int) error {
 		}
 		e.sep(ind)
 	}
-	body := v.DigitMapBody
+	// Blanks around the body are not part of it in text (the decoder
+	// drops them, as LWSP): they are left out here too. What the decoder
+	// would read as something else has no text form.
+	body := strings.TrimFunc(v.DigitMapBody, func(r rune) bool { return r < 0x80 && lexClass[r]&lexBlank != 0 })
 	if body == "" {
 		return encAt(encErrNoText("empty digit map"), "digitMapBody")
+	}
+	if body[0] == ';' {
+		return encAt(encErrNoTextf("digit map %q would read back as a comment", body), "digitMapBody")
+	}
+	if looksLikeTimer(body) {
+		return encAt(encErrNoTextf("digit map %q would read back as a timer", body), "digitMapBody")
 	}
 	for i := 0; i < len(body); i++ {
 		c := body[i]
@@ -1091,6 +1101,21 @@ func (e *textEncoder) digitMapValue(v *model.DigitMapValue, ind int) error {
 	}
 	e.b = append(e.b, body...)
 	return nil
+}
+
+// looksLikeTimer tells a digit map body that starts as a timer does
+// ("T:", "s :"), which is how the decoder tells them apart.
+func looksLikeTimer(body string) bool {
+	switch body[0] | 0x20 {
+	case 't', 's', 'l', 'z':
+	default:
+		return false
+	}
+	i := 1
+	for i < len(body) && (body[i] == ' ' || body[i] == '\t') {
+		i++
+	}
+	return i < len(body) && body[i] == ':'
 }
 
 func (e *textEncoder) observedEvents(d *model.ObservedEventsDescriptor, ind int) error {

@@ -353,6 +353,24 @@ func TestParmValues(t *testing.T) {
 	}
 }
 
+// TestDigitMapBlanks: blanks around a digit map body are not part of it in
+// text; the body is written without them and reads back the same.
+func TestDigitMapBlanks(t *testing.T) {
+	m := etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
+		DigitMapName: model.Octets("dialplan00"), DigitMapValue: &model.DigitMapValue{DigitMapBody: " \t(0s|tx) \r\n"}}})
+	out, err := Append(nil, m, Compact, EncodeOptions{})
+	if err != nil || !strings.Contains(string(out), "DM=dialplan00{(0s|tx)}") {
+		t.Fatalf("%s %v", out, err)
+	}
+	back, err := Decode(out, DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := Append(nil, back, Compact, EncodeOptions{}); !bytes.Equal(again, out) {
+		t.Errorf("%s read back as %s", out, again)
+	}
+}
+
 // TestKeywordNames: a property name without a package that is a keyword
 // ("v", "m": Annex C SDP tags outside Local/Remote) has no text form; a
 // non-keyword one ("IPv4") is written and reads back.
@@ -685,6 +703,18 @@ func TestErrors(t *testing.T) {
 		{"digit map with a brace", func() *model.MegacoMessage {
 			return etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
 				DigitMapValue: &model.DigitMapValue{DigitMapBody: "x}x"}}})
+		}, Compact, ErrNoTextForm, "digitMapValue.digitMapBody"},
+		{"digit map that reads as a timer", func() *model.MegacoMessage {
+			return etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
+				DigitMapValue: &model.DigitMapValue{DigitMapBody: " t :5"}}})
+		}, Compact, ErrNoTextForm, "digitMapValue.digitMapBody"},
+		{"digit map that reads as a comment", func() *model.MegacoMessage {
+			return etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
+				DigitMapValue: &model.DigitMapValue{DigitMapBody: ";xx"}}})
+		}, Compact, ErrNoTextForm, "digitMapValue.digitMapBody"},
+		{"blank digit map", func() *model.MegacoMessage {
+			return etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
+				DigitMapValue: &model.DigitMapValue{DigitMapBody: " \t\r\n"}}})
 		}, Compact, ErrNoTextForm, "digitMapValue.digitMapBody"},
 		{"bad time stamp", func() *model.MegacoMessage {
 			m := etAdd(1)
