@@ -420,7 +420,9 @@ type TranscodeStreamRequest struct {
 	// each with its own result. A sidecar that batches the Megaco messages
 	// that arrive together saves the per-message cost of the stream (about
 	// half of the CPU time of one message). At most 1024; set request or
-	// batch, not both.
+	// batch, not both. The outputs of a batch are kept under 4 MiB (what a
+	// gRPC client takes by default): messages past that are answered with
+	// RESOURCE_EXHAUSTED, and smaller batches avoid it.
 	Batch         []*TranscodeRequest `protobuf:"bytes,2,rep,name=batch,proto3" json:"batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
