@@ -225,9 +225,9 @@ func (g *protoGen) unwireInto(goT, ptr, prep, field string, bit int) string {
 	var call string
 	switch goT {
 	case "struct{}":
-		call = "unwireNull(v, depth+1)"
+		call = "unwireNull(v, depth+1, bud)"
 	default:
-		call = "unwire" + goT + "(v, " + ptr + ", depth+1)"
+		call = "unwire" + goT + "(v, " + ptr + ", depth+1, bud)"
 	}
 	if g.f.byName[goT] != nil {
 		// A second occurrence would merge into the first: Unwire leaves
@@ -247,7 +247,7 @@ func (g *protoGen) isScalar(goT string) bool {
 
 func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	w := &g.conv
-	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int) error {\nif depth > wireMaxDepth {\nreturn errWireDepth\n}\n", t.Name, t.Name)
+	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int, bud *int) error {\nif err := unwireEnter(depth, bud); err != nil {\nreturn err\n}\n", t.Name, t.Name)
 	choice := t.Kind == KindChoice
 	hasMsg := false
 	for _, fl := range t.Fields {
@@ -295,7 +295,7 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 			w.WriteString(g.unwireWrapRead(fl.GoType, x, field, ""))
 		case shapeRepeated:
 			mandatory = append(mandatory, fl)
-			fmt.Fprintf(w, "n, err := unwireAdd%s(b, typ, &%s, depth)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
+			fmt.Fprintf(w, "n, err := unwireAdd%s(b, typ, &%s, depth, bud)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
 		case shapeOptional:
 			switch {
 			case fl.Rep == RepNil:
@@ -326,7 +326,7 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 		for i, fl := range t.Fields {
 			if fl.Rep == RepValue && g.f.byName[fl.GoType] != nil && !g.isEnum(fl.GoType) {
 				// (At this depth: protobuf-go does not descend into it.)
-				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
+				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth, bud); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
 			}
 		}
 	}
@@ -339,7 +339,7 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 // unwireWrapRead is the code that reads a list in its wrapper message
 // into lvalue x, after prep.
 func (g *protoGen) unwireWrapRead(goT, x, field, prep string) string {
-	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := unwireWrap%s(v, &%s, depth+1); err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, listFuncName(goT), x, field)
+	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := unwireWrap%s(v, &%s, depth+1, bud); err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, listFuncName(goT), x, field)
 }
 
 // unwireList writes, for list type goT, unwireAdd (one occurrence of the
@@ -350,7 +350,7 @@ func (g *protoGen) unwireList(goT string) {
 	name := listFuncName(goT)
 	elem := goT[2:]
 	mt := g.modelType(goT)
-	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int) (int, error) {\n", name, mt)
+	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *int) (int, error) {\n", name, mt)
 	switch {
 	case g.isPacked(elem):
 		conv := "uint32(v)"
@@ -362,36 +362,36 @@ func (g *protoGen) unwireList(goT string) {
 		case g.isEnum(elem):
 			conv = "model." + elem + "(int32(v)-1)"
 		}
-		fmt.Fprintf(w, "return unwirePacked(b, typ, func(v uint64) {\n*l = append(*l, %s)\n})\n", conv)
+		fmt.Fprintf(w, "return unwirePacked(b, typ, bud, func(v uint64) {\n*l = append(*l, %s)\n})\n", conv)
 	default:
 		w.WriteString("v, n, err := unwireBytes(b, typ)\nif n == 0 || err != nil {\nreturn 0, err\n}\n")
 		switch {
 		case strings.HasPrefix(elem, "[]"):
-			fmt.Fprintf(w, "*l = append(*l, nil)\nif err := unwireWrap%s(v, &(*l)[len(*l)-1], depth+1); err != nil {\nreturn 0, err\n}\n", listFuncName(elem))
+			fmt.Fprintf(w, "*l = append(*l, nil)\nif err := unwireWrap%s(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {\nreturn 0, err\n}\n", listFuncName(elem))
 		case elem == "Octets":
-			w.WriteString("*l = append(*l, model.Octets(v))\n")
+			w.WriteString("if err := unwireSpend(bud); err != nil {\nreturn 0, err\n}\n*l = append(*l, model.Octets(v))\n")
 		case elem == "string":
-			w.WriteString("if err := unwireUTF8(v); err != nil {\nreturn 0, err\n}\n*l = append(*l, string(v))\n")
+			w.WriteString("if err := unwireSpend(bud); err != nil {\nreturn 0, err\n}\nif err := unwireUTF8(v); err != nil {\nreturn 0, err\n}\n*l = append(*l, string(v))\n")
 		default:
 			zero := "model." + elem + "{}"
 			if elem == "ObjectIdentifier" {
 				zero = "nil"
 			}
-			call := "unwire" + elem + "(v, &(*l)[len(*l)-1], depth+1)"
+			call := "unwire" + elem + "(v, &(*l)[len(*l)-1], depth+1, bud)"
 			fmt.Fprintf(w, "*l = append(*l, %s)\nif err := %s; err != nil {\nreturn 0, err\n}\n", zero, call)
 		}
 		w.WriteString("return n, nil\n")
 	}
 	w.WriteString("}\n\n")
-	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int) error {
+	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *int) error {
 if *l == nil {
 *l = %s{}
 }
-return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 if num != 1 {
 return 0, nil
 }
-n, err := unwireAdd%s(b, typ, l, depth)
+n, err := unwireAdd%s(b, typ, l, depth, bud)
 if err != nil {
 return 0, wireFail("items", err)
 }

@@ -140,7 +140,7 @@ func textCodec(style text.Style, name string) factory {
 
 func nativeCodec(c native.Compression) factory {
 	return func(o Options) Codec {
-		return native.Codec{Options: native.Options{Compression: c, Version: o.Version, MaxSize: o.Limits.MaxSize}}
+		return native.Codec{Options: native.Options{Compression: c, Version: o.Version, MaxSize: o.Limits.MaxSize, MaxElements: o.Limits.MaxElements}}
 	}
 }
 

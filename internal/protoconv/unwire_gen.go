@@ -7,9 +7,9 @@ import (
 	"megaco/internal/model"
 )
 
-func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -32,7 +32,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int) error {
 				if m.AuthHeader == nil {
 					m.AuthHeader = new(model.AuthenticationHeader)
 				}
-				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1); err != nil {
+				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud); err != nil {
 					return wireFail("MegacoMessage.authHeader", err)
 				}
 				b = b[n:]
@@ -48,7 +48,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireMessage(v, &m.Mess, depth+1); err != nil {
+				if err := unwireMessage(v, &m.Mess, depth+1, bud); err != nil {
 					return wireFail("MegacoMessage.mess", err)
 				}
 				b = b[n:]
@@ -62,16 +62,16 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireMessage(nil, &m.Mess, depth); err != nil {
+		if err := unwireMessage(nil, &m.Mess, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -129,9 +129,9 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 	return nil
 }
 
-func unwireMessage(b []byte, m *model.Message, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMessage(b []byte, m *model.Message, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -161,7 +161,7 @@ func unwireMessage(b []byte, m *model.Message, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireMId(v, &m.MId, depth+1); err != nil {
+				if err := unwireMId(v, &m.MId, depth+1, bud); err != nil {
 					return wireFail("Message.mId", err)
 				}
 				b = b[n:]
@@ -177,7 +177,7 @@ func unwireMessage(b []byte, m *model.Message, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 2
-				if err := unwireMessageMessageBody(v, &m.MessageBody, depth+1); err != nil {
+				if err := unwireMessageMessageBody(v, &m.MessageBody, depth+1, bud); err != nil {
 					return wireFail("Message.messageBody", err)
 				}
 				b = b[n:]
@@ -191,21 +191,21 @@ func unwireMessage(b []byte, m *model.Message, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireMId(nil, &m.MId, depth); err != nil {
+		if err := unwireMId(nil, &m.MId, depth, bud); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<2) == 0 {
-		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth); err != nil {
+		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -232,7 +232,7 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int) 
 					if m.MessageError == nil {
 						m.MessageError = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.MessageError, depth+1); err != nil {
+					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud); err != nil {
 						return wireFail("MessageMessageBody.messageError", err)
 					}
 					b = b[n:]
@@ -249,7 +249,7 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int) 
 					if m.Kind != model.MessageMessageBody_Transactions {
 						*m = model.MessageMessageBody{Kind: model.MessageMessageBody_Transactions}
 					}
-					if err := unwireWrapListTransaction(v, &m.Transactions, depth+1); err != nil {
+					if err := unwireWrapListTransaction(v, &m.Transactions, depth+1, bud); err != nil {
 						return wireFail("MessageMessageBody.transactions", err)
 					}
 					b = b[n:]
@@ -266,9 +266,9 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int) 
 	return nil
 }
 
-func unwireMId(b []byte, m *model.MId, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -295,7 +295,7 @@ func unwireMId(b []byte, m *model.MId, depth int) error {
 					if m.Ip4Address == nil {
 						m.Ip4Address = new(model.IP4Address)
 					}
-					if err := unwireIP4Address(v, m.Ip4Address, depth+1); err != nil {
+					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud); err != nil {
 						return wireFail("MId.ip4Address", err)
 					}
 					b = b[n:]
@@ -319,7 +319,7 @@ func unwireMId(b []byte, m *model.MId, depth int) error {
 					if m.Ip6Address == nil {
 						m.Ip6Address = new(model.IP6Address)
 					}
-					if err := unwireIP6Address(v, m.Ip6Address, depth+1); err != nil {
+					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud); err != nil {
 						return wireFail("MId.ip6Address", err)
 					}
 					b = b[n:]
@@ -343,7 +343,7 @@ func unwireMId(b []byte, m *model.MId, depth int) error {
 					if m.DomainName == nil {
 						m.DomainName = new(model.DomainName)
 					}
-					if err := unwireDomainName(v, m.DomainName, depth+1); err != nil {
+					if err := unwireDomainName(v, m.DomainName, depth+1, bud); err != nil {
 						return wireFail("MId.domainName", err)
 					}
 					b = b[n:]
@@ -393,9 +393,9 @@ func unwireMId(b []byte, m *model.MId, depth int) error {
 	return nil
 }
 
-func unwireDomainName(b []byte, m *model.DomainName, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -437,9 +437,9 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int) error {
 	return nil
 }
 
-func unwireIP4Address(b []byte, m *model.IP4Address, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -481,9 +481,9 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int) error {
 	return nil
 }
 
-func unwireIP6Address(b []byte, m *model.IP6Address, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -525,9 +525,9 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int) error {
 	return nil
 }
 
-func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -554,7 +554,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 					if m.TransactionRequest == nil {
 						m.TransactionRequest = new(model.TransactionRequest)
 					}
-					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1); err != nil {
+					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud); err != nil {
 						return wireFail("Transaction.transactionRequest", err)
 					}
 					b = b[n:]
@@ -578,7 +578,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 					if m.TransactionPending == nil {
 						m.TransactionPending = new(model.TransactionPending)
 					}
-					if err := unwireTransactionPending(v, m.TransactionPending, depth+1); err != nil {
+					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud); err != nil {
 						return wireFail("Transaction.transactionPending", err)
 					}
 					b = b[n:]
@@ -602,7 +602,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 					if m.TransactionReply == nil {
 						m.TransactionReply = new(model.TransactionReply)
 					}
-					if err := unwireTransactionReply(v, m.TransactionReply, depth+1); err != nil {
+					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud); err != nil {
 						return wireFail("Transaction.transactionReply", err)
 					}
 					b = b[n:]
@@ -619,7 +619,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 					if m.Kind != model.Transaction_TransactionResponseAck {
 						*m = model.Transaction{Kind: model.Transaction_TransactionResponseAck}
 					}
-					if err := unwireWrapListTransactionAck(v, &m.TransactionResponseAck, depth+1); err != nil {
+					if err := unwireWrapListTransactionAck(v, &m.TransactionResponseAck, depth+1, bud); err != nil {
 						return wireFail("Transaction.transactionResponseAck", err)
 					}
 					b = b[n:]
@@ -643,7 +643,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 					if m.SegmentReply == nil {
 						m.SegmentReply = new(model.SegmentReply)
 					}
-					if err := unwireSegmentReply(v, m.SegmentReply, depth+1); err != nil {
+					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud); err != nil {
 						return wireFail("Transaction.segmentReply", err)
 					}
 					b = b[n:]
@@ -660,9 +660,9 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int) error {
 	return nil
 }
 
-func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -682,7 +682,7 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int) 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListActionRequest(b, typ, &m.Actions, depth)
+			n, err := unwireAddListActionRequest(b, typ, &m.Actions, depth, bud)
 			if err != nil {
 				return wireFail("TransactionRequest.actions", err)
 			}
@@ -703,9 +703,9 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int) 
 	return nil
 }
 
-func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -734,9 +734,9 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int) 
 	return nil
 }
 
-func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -776,7 +776,7 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int) erro
 					return errWireMerge
 				}
 				seen |= 1 << 2
-				if err := unwireTransactionReplyTransactionResult(v, &m.TransactionResult, depth+1); err != nil {
+				if err := unwireTransactionReplyTransactionResult(v, &m.TransactionResult, depth+1, bud); err != nil {
 					return wireFail("TransactionReply.transactionResult", err)
 				}
 				b = b[n:]
@@ -810,16 +810,16 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int) erro
 		b = b[n:]
 	}
 	if seen&(1<<2) == 0 {
-		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth); err != nil {
+		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -846,7 +846,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 					if m.TransactionError == nil {
 						m.TransactionError = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1); err != nil {
+					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud); err != nil {
 						return wireFail("TransactionReplyTransactionResult.transactionError", err)
 					}
 					b = b[n:]
@@ -863,7 +863,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 					if m.Kind != model.TransactionReplyTransactionResult_ActionReplies {
 						*m = model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_ActionReplies}
 					}
-					if err := unwireWrapListActionReply(v, &m.ActionReplies, depth+1); err != nil {
+					if err := unwireWrapListActionReply(v, &m.ActionReplies, depth+1, bud); err != nil {
 						return wireFail("TransactionReplyTransactionResult.actionReplies", err)
 					}
 					b = b[n:]
@@ -880,9 +880,9 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 	return nil
 }
 
-func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -921,9 +921,9 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int) error {
 	return nil
 }
 
-func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -965,9 +965,9 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int) error 
 	return nil
 }
 
-func unwireActionRequest(b []byte, m *model.ActionRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1000,7 +1000,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int) error {
 				if m.ContextRequest == nil {
 					m.ContextRequest = new(model.ContextRequest)
 				}
-				if err := unwireContextRequest(v, m.ContextRequest, depth+1); err != nil {
+				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud); err != nil {
 					return wireFail("ActionRequest.contextRequest", err)
 				}
 				b = b[n:]
@@ -1019,14 +1019,14 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int) error {
 				if m.ContextAttrAuditReq == nil {
 					m.ContextAttrAuditReq = new(model.ContextAttrAuditRequest)
 				}
-				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1); err != nil {
+				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud); err != nil {
 					return wireFail("ActionRequest.contextAttrAuditReq", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandRequest(b, typ, &m.CommandRequests, depth)
+			n, err := unwireAddListCommandRequest(b, typ, &m.CommandRequests, depth, bud)
 			if err != nil {
 				return wireFail("ActionRequest.commandRequests", err)
 			}
@@ -1047,9 +1047,9 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int) error {
 	return nil
 }
 
-func unwireActionReply(b []byte, m *model.ActionReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1082,7 +1082,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int) error {
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
 					return wireFail("ActionReply.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -1101,14 +1101,14 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int) error {
 				if m.ContextReply == nil {
 					m.ContextReply = new(model.ContextRequest)
 				}
-				if err := unwireContextRequest(v, m.ContextReply, depth+1); err != nil {
+				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud); err != nil {
 					return wireFail("ActionReply.contextReply", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandReply(b, typ, &m.CommandReply, depth)
+			n, err := unwireAddListCommandReply(b, typ, &m.CommandReply, depth, bud)
 			if err != nil {
 				return wireFail("ActionReply.commandReply", err)
 			}
@@ -1129,9 +1129,9 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int) error {
 	return nil
 }
 
-func unwireContextRequest(b []byte, m *model.ContextRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -1166,7 +1166,7 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int) error {
 				return wireFail("ContextRequest.topologyReq", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListTopologyRequest(v, &m.TopologyReq, depth+1); err != nil {
+				if err := unwireWrapListTopologyRequest(v, &m.TopologyReq, depth+1, bud); err != nil {
 					return wireFail("ContextRequest.topologyReq", err)
 				}
 				b = b[n:]
@@ -1188,7 +1188,7 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int) error {
 				return wireFail("ContextRequest.contextProp", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListPropertyParm(v, &m.ContextProp, depth+1); err != nil {
+				if err := unwireWrapListPropertyParm(v, &m.ContextProp, depth+1, bud); err != nil {
 					return wireFail("ContextRequest.contextProp", err)
 				}
 				b = b[n:]
@@ -1200,7 +1200,7 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int) error {
 				return wireFail("ContextRequest.contextList", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListuint32(v, &m.ContextList, depth+1); err != nil {
+				if err := unwireWrapListuint32(v, &m.ContextList, depth+1, bud); err != nil {
 					return wireFail("ContextRequest.contextList", err)
 				}
 				b = b[n:]
@@ -1216,9 +1216,9 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int) error {
 	return nil
 }
 
-func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1274,7 +1274,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				return wireFail("ContextAttrAuditRequest.contextPropAud", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListIndAudPropertyParm(v, &m.ContextPropAud, depth+1); err != nil {
+				if err := unwireWrapListIndAudPropertyParm(v, &m.ContextPropAud, depth+1, bud); err != nil {
 					return wireFail("ContextAttrAuditRequest.contextPropAud", err)
 				}
 				b = b[n:]
@@ -1323,7 +1323,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				if m.SelectLogic == nil {
 					m.SelectLogic = new(model.SelectLogic)
 				}
-				if err := unwireSelectLogic(v, m.SelectLogic, depth+1); err != nil {
+				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud); err != nil {
 					return wireFail("ContextAttrAuditRequest.selectLogic", err)
 				}
 				b = b[n:]
@@ -1339,9 +1339,9 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 	return nil
 }
 
-func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1361,7 +1361,7 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 0
-				if err := unwireCommand(v, &m.Command, depth+1); err != nil {
+				if err := unwireCommand(v, &m.Command, depth+1, bud); err != nil {
 					return wireFail("CommandRequest.command", err)
 				}
 				b = b[n:]
@@ -1395,16 +1395,16 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireCommand(nil, &m.Command, depth); err != nil {
+		if err := unwireCommand(nil, &m.Command, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireCommand(b []byte, m *model.Command, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1431,7 +1431,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.AddReq == nil {
 						m.AddReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.AddReq, depth+1); err != nil {
+					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud); err != nil {
 						return wireFail("Command.addReq", err)
 					}
 					b = b[n:]
@@ -1455,7 +1455,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.MoveReq == nil {
 						m.MoveReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.MoveReq, depth+1); err != nil {
+					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud); err != nil {
 						return wireFail("Command.moveReq", err)
 					}
 					b = b[n:]
@@ -1479,7 +1479,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.ModReq == nil {
 						m.ModReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.ModReq, depth+1); err != nil {
+					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud); err != nil {
 						return wireFail("Command.modReq", err)
 					}
 					b = b[n:]
@@ -1503,7 +1503,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.SubtractReq == nil {
 						m.SubtractReq = new(model.SubtractRequest)
 					}
-					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1); err != nil {
+					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud); err != nil {
 						return wireFail("Command.subtractReq", err)
 					}
 					b = b[n:]
@@ -1527,7 +1527,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.AuditCapRequest == nil {
 						m.AuditCapRequest = new(model.AuditRequest)
 					}
-					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1); err != nil {
+					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud); err != nil {
 						return wireFail("Command.auditCapRequest", err)
 					}
 					b = b[n:]
@@ -1551,7 +1551,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.AuditValueRequest == nil {
 						m.AuditValueRequest = new(model.AuditRequest)
 					}
-					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1); err != nil {
+					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud); err != nil {
 						return wireFail("Command.auditValueRequest", err)
 					}
 					b = b[n:]
@@ -1575,7 +1575,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.NotifyReq == nil {
 						m.NotifyReq = new(model.NotifyRequest)
 					}
-					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1); err != nil {
+					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud); err != nil {
 						return wireFail("Command.notifyReq", err)
 					}
 					b = b[n:]
@@ -1599,7 +1599,7 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 					if m.ServiceChangeReq == nil {
 						m.ServiceChangeReq = new(model.ServiceChangeRequest)
 					}
-					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1); err != nil {
+					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud); err != nil {
 						return wireFail("Command.serviceChangeReq", err)
 					}
 					b = b[n:]
@@ -1616,9 +1616,9 @@ func unwireCommand(b []byte, m *model.Command, depth int) error {
 	return nil
 }
 
-func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1645,7 +1645,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.AddReply == nil {
 						m.AddReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.AddReply, depth+1); err != nil {
+					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.addReply", err)
 					}
 					b = b[n:]
@@ -1669,7 +1669,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.MoveReply == nil {
 						m.MoveReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.MoveReply, depth+1); err != nil {
+					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.moveReply", err)
 					}
 					b = b[n:]
@@ -1693,7 +1693,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.ModReply == nil {
 						m.ModReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.ModReply, depth+1); err != nil {
+					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.modReply", err)
 					}
 					b = b[n:]
@@ -1717,7 +1717,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.SubtractReply == nil {
 						m.SubtractReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.SubtractReply, depth+1); err != nil {
+					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.subtractReply", err)
 					}
 					b = b[n:]
@@ -1741,7 +1741,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.AuditCapReply == nil {
 						m.AuditCapReply = new(model.AuditReply)
 					}
-					if err := unwireAuditReply(v, m.AuditCapReply, depth+1); err != nil {
+					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.auditCapReply", err)
 					}
 					b = b[n:]
@@ -1765,7 +1765,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.AuditValueReply == nil {
 						m.AuditValueReply = new(model.AuditReply)
 					}
-					if err := unwireAuditReply(v, m.AuditValueReply, depth+1); err != nil {
+					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.auditValueReply", err)
 					}
 					b = b[n:]
@@ -1789,7 +1789,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.NotifyReply == nil {
 						m.NotifyReply = new(model.NotifyReply)
 					}
-					if err := unwireNotifyReply(v, m.NotifyReply, depth+1); err != nil {
+					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.notifyReply", err)
 					}
 					b = b[n:]
@@ -1813,7 +1813,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 					if m.ServiceChangeReply == nil {
 						m.ServiceChangeReply = new(model.ServiceChangeReply)
 					}
-					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1); err != nil {
+					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud); err != nil {
 						return wireFail("CommandReply.serviceChangeReply", err)
 					}
 					b = b[n:]
@@ -1830,9 +1830,9 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int) error {
 	return nil
 }
 
-func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	m.TopologyDirection = -1
 	var seen uint64
@@ -1853,7 +1853,7 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int) error 
 					return errWireMerge
 				}
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationFrom, depth+1); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationFrom, depth+1, bud); err != nil {
 					return wireFail("TopologyRequest.terminationFrom", err)
 				}
 				b = b[n:]
@@ -1869,7 +1869,7 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int) error 
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireTerminationID(v, &m.TerminationTo, depth+1); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationTo, depth+1, bud); err != nil {
 					return wireFail("TopologyRequest.terminationTo", err)
 				}
 				b = b[n:]
@@ -1913,21 +1913,21 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int) error 
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationFrom, depth); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationFrom, depth, bud); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationTo, depth); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationTo, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -1937,7 +1937,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.terminationID", err)
 			}
@@ -1946,7 +1946,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAmmDescriptor(b, typ, &m.Descriptors, depth)
+			n, err := unwireAddListAmmDescriptor(b, typ, &m.Descriptors, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.descriptors", err)
 			}
@@ -1970,9 +1970,9 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int) error {
 	return nil
 }
 
-func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -1999,7 +1999,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.MediaDescriptor == nil {
 						m.MediaDescriptor = new(model.MediaDescriptor)
 					}
-					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1); err != nil {
+					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.mediaDescriptor", err)
 					}
 					b = b[n:]
@@ -2023,7 +2023,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.ModemDescriptor == nil {
 						m.ModemDescriptor = new(model.ModemDescriptor)
 					}
-					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1); err != nil {
+					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.modemDescriptor", err)
 					}
 					b = b[n:]
@@ -2047,7 +2047,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.MuxDescriptor == nil {
 						m.MuxDescriptor = new(model.MuxDescriptor)
 					}
-					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1); err != nil {
+					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.muxDescriptor", err)
 					}
 					b = b[n:]
@@ -2071,7 +2071,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.EventsDescriptor == nil {
 						m.EventsDescriptor = new(model.EventsDescriptor)
 					}
-					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1); err != nil {
+					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.eventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2088,7 +2088,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.Kind != model.AmmDescriptor_EventBufferDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_EventBufferDescriptor}
 					}
-					if err := unwireWrapListEventSpec(v, &m.EventBufferDescriptor, depth+1); err != nil {
+					if err := unwireWrapListEventSpec(v, &m.EventBufferDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.eventBufferDescriptor", err)
 					}
 					b = b[n:]
@@ -2105,7 +2105,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.Kind != model.AmmDescriptor_SignalsDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_SignalsDescriptor}
 					}
-					if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1); err != nil {
+					if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.signalsDescriptor", err)
 					}
 					b = b[n:]
@@ -2129,7 +2129,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.DigitMapDescriptor == nil {
 						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
 					}
-					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1); err != nil {
+					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.digitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -2153,7 +2153,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.AuditDescriptor == nil {
 						m.AuditDescriptor = new(model.AuditDescriptor)
 					}
-					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1); err != nil {
+					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.auditDescriptor", err)
 					}
 					b = b[n:]
@@ -2170,7 +2170,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 					if m.Kind != model.AmmDescriptor_StatisticsDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_StatisticsDescriptor}
 					}
-					if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1); err != nil {
+					if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AmmDescriptor.statisticsDescriptor", err)
 					}
 					b = b[n:]
@@ -2187,9 +2187,9 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int) error {
 	return nil
 }
 
-func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -2199,7 +2199,7 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmsReply.terminationID", err)
 			}
@@ -2213,7 +2213,7 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int) error {
 				return wireFail("AmmsReply.terminationAudit", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListAuditReturnParameter(v, &m.TerminationAudit, depth+1); err != nil {
+				if err := unwireWrapListAuditReturnParameter(v, &m.TerminationAudit, depth+1, bud); err != nil {
 					return wireFail("AmmsReply.terminationAudit", err)
 				}
 				b = b[n:]
@@ -2232,9 +2232,9 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int) error {
 	return nil
 }
 
-func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2245,7 +2245,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int) error 
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("SubtractRequest.terminationID", err)
 			}
@@ -2266,7 +2266,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int) error 
 				if m.AuditDescriptor == nil {
 					m.AuditDescriptor = new(model.AuditDescriptor)
 				}
-				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1); err != nil {
+				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud); err != nil {
 					return wireFail("SubtractRequest.auditDescriptor", err)
 				}
 				b = b[n:]
@@ -2285,9 +2285,9 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int) error 
 	return nil
 }
 
-func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2307,7 +2307,7 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationID, depth+1); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud); err != nil {
 					return wireFail("AuditRequest.terminationID", err)
 				}
 				b = b[n:]
@@ -2323,7 +2323,7 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireAuditDescriptor(v, &m.AuditDescriptor, depth+1); err != nil {
+				if err := unwireAuditDescriptor(v, &m.AuditDescriptor, depth+1, bud); err != nil {
 					return wireFail("AuditRequest.auditDescriptor", err)
 				}
 				b = b[n:]
@@ -2335,7 +2335,7 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
 				return wireFail("AuditRequest.terminationIDList", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListTerminationID(v, &m.TerminationIDList, depth+1); err != nil {
+				if err := unwireWrapListTerminationID(v, &m.TerminationIDList, depth+1, bud); err != nil {
 					return wireFail("AuditRequest.terminationIDList", err)
 				}
 				b = b[n:]
@@ -2349,21 +2349,21 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud); err != nil {
 			return err
 		}
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth); err != nil {
+		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2383,7 +2383,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
 					if m.Kind != model.AuditReply_ContextAuditResult {
 						*m = model.AuditReply{Kind: model.AuditReply_ContextAuditResult}
 					}
-					if err := unwireWrapListTerminationID(v, &m.ContextAuditResult, depth+1); err != nil {
+					if err := unwireWrapListTerminationID(v, &m.ContextAuditResult, depth+1, bud); err != nil {
 						return wireFail("AuditReply.contextAuditResult", err)
 					}
 					b = b[n:]
@@ -2407,7 +2407,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
 					if m.Error == nil {
 						m.Error = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.Error, depth+1); err != nil {
+					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud); err != nil {
 						return wireFail("AuditReply.error", err)
 					}
 					b = b[n:]
@@ -2431,7 +2431,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
 					if m.AuditResult == nil {
 						m.AuditResult = new(model.AuditResult)
 					}
-					if err := unwireAuditResult(v, m.AuditResult, depth+1); err != nil {
+					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud); err != nil {
 						return wireFail("AuditReply.auditResult", err)
 					}
 					b = b[n:]
@@ -2455,7 +2455,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
 					if m.AuditResultTermList == nil {
 						m.AuditResultTermList = new(model.TermListAuditResult)
 					}
-					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1); err != nil {
+					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud); err != nil {
 						return wireFail("AuditReply.auditResultTermList", err)
 					}
 					b = b[n:]
@@ -2472,9 +2472,9 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int) error {
 	return nil
 }
 
-func unwireAuditResult(b []byte, m *model.AuditResult, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2494,14 +2494,14 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationID, depth+1); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud); err != nil {
 					return wireFail("AuditResult.terminationID", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth)
+			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("AuditResult.terminationAuditResult", err)
 			}
@@ -2517,7 +2517,7 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth); err != nil {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud); err != nil {
 			return err
 		}
 	}
@@ -2527,9 +2527,9 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int) error {
 	return nil
 }
 
-func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2556,7 +2556,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.ErrorDescriptor == nil {
 						m.ErrorDescriptor = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1); err != nil {
+					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.errorDescriptor", err)
 					}
 					b = b[n:]
@@ -2580,7 +2580,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.MediaDescriptor == nil {
 						m.MediaDescriptor = new(model.MediaDescriptor)
 					}
-					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1); err != nil {
+					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.mediaDescriptor", err)
 					}
 					b = b[n:]
@@ -2604,7 +2604,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.ModemDescriptor == nil {
 						m.ModemDescriptor = new(model.ModemDescriptor)
 					}
-					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1); err != nil {
+					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.modemDescriptor", err)
 					}
 					b = b[n:]
@@ -2628,7 +2628,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.MuxDescriptor == nil {
 						m.MuxDescriptor = new(model.MuxDescriptor)
 					}
-					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1); err != nil {
+					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.muxDescriptor", err)
 					}
 					b = b[n:]
@@ -2652,7 +2652,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.EventsDescriptor == nil {
 						m.EventsDescriptor = new(model.EventsDescriptor)
 					}
-					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1); err != nil {
+					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.eventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2669,7 +2669,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.Kind != model.AuditReturnParameter_EventBufferDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EventBufferDescriptor}
 					}
-					if err := unwireWrapListEventSpec(v, &m.EventBufferDescriptor, depth+1); err != nil {
+					if err := unwireWrapListEventSpec(v, &m.EventBufferDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.eventBufferDescriptor", err)
 					}
 					b = b[n:]
@@ -2686,7 +2686,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.Kind != model.AuditReturnParameter_SignalsDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_SignalsDescriptor}
 					}
-					if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1); err != nil {
+					if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.signalsDescriptor", err)
 					}
 					b = b[n:]
@@ -2710,7 +2710,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.DigitMapDescriptor == nil {
 						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
 					}
-					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1); err != nil {
+					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.digitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -2734,7 +2734,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.ObservedEventsDescriptor == nil {
 						m.ObservedEventsDescriptor = new(model.ObservedEventsDescriptor)
 					}
-					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1); err != nil {
+					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2751,7 +2751,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.Kind != model.AuditReturnParameter_StatisticsDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_StatisticsDescriptor}
 					}
-					if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1); err != nil {
+					if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.statisticsDescriptor", err)
 					}
 					b = b[n:]
@@ -2768,7 +2768,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.Kind != model.AuditReturnParameter_PackagesDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_PackagesDescriptor}
 					}
-					if err := unwireWrapListPackagesItem(v, &m.PackagesDescriptor, depth+1); err != nil {
+					if err := unwireWrapListPackagesItem(v, &m.PackagesDescriptor, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.packagesDescriptor", err)
 					}
 					b = b[n:]
@@ -2792,7 +2792,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					if m.EmptyDescriptors == nil {
 						m.EmptyDescriptors = new(model.AuditDescriptor)
 					}
-					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1); err != nil {
+					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud); err != nil {
 						return wireFail("AuditReturnParameter.emptyDescriptors", err)
 					}
 					b = b[n:]
@@ -2809,9 +2809,9 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 	return nil
 }
 
-func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -2827,7 +2827,7 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int) error 
 			}
 			if n > 0 {
 				m.AuditToken.Present = true
-				if err := unwireBitString(v, &m.AuditToken.Value, depth+1); err != nil {
+				if err := unwireBitString(v, &m.AuditToken.Value, depth+1, bud); err != nil {
 					return wireFail("AuditDescriptor.auditToken", err)
 				}
 				b = b[n:]
@@ -2839,7 +2839,7 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int) error 
 				return wireFail("AuditDescriptor.auditPropertyToken", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListIndAuditParameter(v, &m.AuditPropertyToken, depth+1); err != nil {
+				if err := unwireWrapListIndAuditParameter(v, &m.AuditPropertyToken, depth+1, bud); err != nil {
 					return wireFail("AuditDescriptor.auditPropertyToken", err)
 				}
 				b = b[n:]
@@ -2855,9 +2855,9 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int) error 
 	return nil
 }
 
-func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2868,7 +2868,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyRequest.terminationID", err)
 			}
@@ -2886,7 +2886,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireObservedEventsDescriptor(v, &m.ObservedEventsDescriptor, depth+1); err != nil {
+				if err := unwireObservedEventsDescriptor(v, &m.ObservedEventsDescriptor, depth+1, bud); err != nil {
 					return wireFail("NotifyRequest.observedEventsDescriptor", err)
 				}
 				b = b[n:]
@@ -2905,7 +2905,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
 					return wireFail("NotifyRequest.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -2919,7 +2919,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth); err != nil {
+		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth, bud); err != nil {
 			return err
 		}
 	}
@@ -2929,9 +2929,9 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int) error {
 	return nil
 }
 
-func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -2942,7 +2942,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyReply.terminationID", err)
 			}
@@ -2963,7 +2963,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int) error {
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
 					return wireFail("NotifyReply.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -2982,9 +2982,9 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int) error {
 	return nil
 }
 
-func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3004,7 +3004,7 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListObservedEvent(b, typ, &m.ObservedEventLst, depth)
+			n, err := unwireAddListObservedEvent(b, typ, &m.ObservedEventLst, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEventsDescriptor.observedEventLst", err)
 			}
@@ -3025,9 +3025,9 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 	return nil
 }
 
-func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3061,7 +3061,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int) error {
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth)
+			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEvent.eventParList", err)
 			}
@@ -3082,7 +3082,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int) error {
 				if m.TimeNotation == nil {
 					m.TimeNotation = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.TimeNotation, depth+1); err != nil {
+				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud); err != nil {
 					return wireFail("ObservedEvent.timeNotation", err)
 				}
 				b = b[n:]
@@ -3101,9 +3101,9 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int) error {
 	return nil
 }
 
-func unwireEventParameter(b []byte, m *model.EventParameter, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3127,7 +3127,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth)
+			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("EventParameter.value", err)
 			}
@@ -3148,7 +3148,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int) error {
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.EventParameterExtraInfo)
 				}
-				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1); err != nil {
+				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
 					return wireFail("EventParameter.extraInfo", err)
 				}
 				b = b[n:]
@@ -3167,9 +3167,9 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int) error {
 	return nil
 }
 
-func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3233,9 +3233,9 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 	return nil
 }
 
-func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3246,7 +3246,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeRequest.terminationID", err)
 			}
@@ -3264,7 +3264,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireServiceChangeParm(v, &m.ServiceChangeParms, depth+1); err != nil {
+				if err := unwireServiceChangeParm(v, &m.ServiceChangeParms, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeRequest.serviceChangeParms", err)
 				}
 				b = b[n:]
@@ -3278,7 +3278,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth); err != nil {
+		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth, bud); err != nil {
 			return err
 		}
 	}
@@ -3288,9 +3288,9 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 	return nil
 }
 
-func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3301,7 +3301,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) 
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeReply.terminationID", err)
 			}
@@ -3319,7 +3319,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) 
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireServiceChangeResult(v, &m.ServiceChangeResult, depth+1); err != nil {
+				if err := unwireServiceChangeResult(v, &m.ServiceChangeResult, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeReply.serviceChangeResult", err)
 				}
 				b = b[n:]
@@ -3333,7 +3333,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) 
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth); err != nil {
+		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth, bud); err != nil {
 			return err
 		}
 	}
@@ -3343,9 +3343,9 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int) 
 	return nil
 }
 
-func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3372,7 +3372,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 					if m.ErrorDescriptor == nil {
 						m.ErrorDescriptor = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1); err != nil {
+					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
 						return wireFail("ServiceChangeResult.errorDescriptor", err)
 					}
 					b = b[n:]
@@ -3396,7 +3396,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 					if m.ServiceChangeResParms == nil {
 						m.ServiceChangeResParms = new(model.ServiceChangeResParm)
 					}
-					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1); err != nil {
+					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud); err != nil {
 						return wireFail("ServiceChangeResult.serviceChangeResParms", err)
 					}
 					b = b[n:]
@@ -3413,9 +3413,9 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 	return nil
 }
 
-func unwireTerminationID(b []byte, m *model.TerminationID, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3425,7 +3425,7 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int) error {
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListOctets(b, typ, &m.Wildcard, depth)
+			n, err := unwireAddListOctets(b, typ, &m.Wildcard, depth, bud)
 			if err != nil {
 				return wireFail("TerminationID.wildcard", err)
 			}
@@ -3459,9 +3459,9 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int) error {
 	return nil
 }
 
-func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3484,7 +3484,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int) error 
 				if m.TermStateDescr == nil {
 					m.TermStateDescr = new(model.TerminationStateDescriptor)
 				}
-				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1); err != nil {
+				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud); err != nil {
 					return wireFail("MediaDescriptor.termStateDescr", err)
 				}
 				b = b[n:]
@@ -3503,7 +3503,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int) error 
 				if m.Streams == nil {
 					m.Streams = new(model.MediaDescriptorStreams)
 				}
-				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1); err != nil {
+				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud); err != nil {
 					return wireFail("MediaDescriptor.streams", err)
 				}
 				b = b[n:]
@@ -3519,9 +3519,9 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int) error 
 	return nil
 }
 
-func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3548,7 +3548,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 					if m.OneStream == nil {
 						m.OneStream = new(model.StreamParms)
 					}
-					if err := unwireStreamParms(v, m.OneStream, depth+1); err != nil {
+					if err := unwireStreamParms(v, m.OneStream, depth+1, bud); err != nil {
 						return wireFail("MediaDescriptorStreams.oneStream", err)
 					}
 					b = b[n:]
@@ -3565,7 +3565,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 					if m.Kind != model.MediaDescriptorStreams_MultiStream {
 						*m = model.MediaDescriptorStreams{Kind: model.MediaDescriptorStreams_MultiStream}
 					}
-					if err := unwireWrapListStreamDescriptor(v, &m.MultiStream, depth+1); err != nil {
+					if err := unwireWrapListStreamDescriptor(v, &m.MultiStream, depth+1, bud); err != nil {
 						return wireFail("MediaDescriptorStreams.multiStream", err)
 					}
 					b = b[n:]
@@ -3582,9 +3582,9 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 	return nil
 }
 
-func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3614,7 +3614,7 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int) erro
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireStreamParms(v, &m.StreamParms, depth+1); err != nil {
+				if err := unwireStreamParms(v, &m.StreamParms, depth+1, bud); err != nil {
 					return wireFail("StreamDescriptor.streamParms", err)
 				}
 				b = b[n:]
@@ -3628,16 +3628,16 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int) erro
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireStreamParms(nil, &m.StreamParms, depth); err != nil {
+		if err := unwireStreamParms(nil, &m.StreamParms, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3660,7 +3660,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
 				if m.LocalControlDescriptor == nil {
 					m.LocalControlDescriptor = new(model.LocalControlDescriptor)
 				}
-				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1); err != nil {
+				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud); err != nil {
 					return wireFail("StreamParms.localControlDescriptor", err)
 				}
 				b = b[n:]
@@ -3679,7 +3679,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
 				if m.LocalDescriptor == nil {
 					m.LocalDescriptor = new(model.LocalRemoteDescriptor)
 				}
-				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1); err != nil {
+				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud); err != nil {
 					return wireFail("StreamParms.localDescriptor", err)
 				}
 				b = b[n:]
@@ -3698,7 +3698,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
 				if m.RemoteDescriptor == nil {
 					m.RemoteDescriptor = new(model.LocalRemoteDescriptor)
 				}
-				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1); err != nil {
+				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud); err != nil {
 					return wireFail("StreamParms.remoteDescriptor", err)
 				}
 				b = b[n:]
@@ -3710,7 +3710,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
 				return wireFail("StreamParms.statisticsDescriptor", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1); err != nil {
+				if err := unwireWrapListStatisticsParameter(v, &m.StatisticsDescriptor, depth+1, bud); err != nil {
 					return wireFail("StreamParms.statisticsDescriptor", err)
 				}
 				b = b[n:]
@@ -3726,9 +3726,9 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int) error {
 	return nil
 }
 
-func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3768,7 +3768,7 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 				continue
 			}
 		case 4:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth)
+			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("LocalControlDescriptor.propertyParms", err)
 			}
@@ -3789,9 +3789,9 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 	return nil
 }
 
-func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -3815,7 +3815,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth)
+			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("PropertyParm.value", err)
 			}
@@ -3836,7 +3836,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int) error {
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.PropertyParmExtraInfo)
 				}
-				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1); err != nil {
+				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
 					return wireFail("PropertyParm.extraInfo", err)
 				}
 				b = b[n:]
@@ -3855,9 +3855,9 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int) error {
 	return nil
 }
 
-func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3921,9 +3921,9 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 	return nil
 }
 
-func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3933,7 +3933,7 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListListPropertyParm(b, typ, &m.PropGrps, depth)
+			n, err := unwireAddListListPropertyParm(b, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("LocalRemoteDescriptor.propGrps", err)
 			}
@@ -3954,9 +3954,9 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 	return nil
 }
 
-func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -3966,7 +3966,7 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth)
+			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("TerminationStateDescriptor.propertyParms", err)
 			}
@@ -4007,9 +4007,9 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 	return nil
 }
 
-func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	m.MuxType = -1
 	var seen uint64
@@ -4031,7 +4031,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListTerminationID(b, typ, &m.TermList, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TermList, depth, bud)
 			if err != nil {
 				return wireFail("MuxDescriptor.termList", err)
 			}
@@ -4052,7 +4052,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int) error {
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
 					return wireFail("MuxDescriptor.nonStandardData", err)
 				}
 				b = b[n:]
@@ -4071,9 +4071,9 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int) error {
 	return nil
 }
 
-func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -4093,7 +4093,7 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int) erro
 				continue
 			}
 		case 2:
-			n, err := unwireAddListRequestedEvent(b, typ, &m.EventList, depth)
+			n, err := unwireAddListRequestedEvent(b, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("EventsDescriptor.eventList", err)
 			}
@@ -4114,9 +4114,9 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int) erro
 	return nil
 }
 
-func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4162,14 +4162,14 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int) error {
 				if m.EventAction == nil {
 					m.EventAction = new(model.RequestedActions)
 				}
-				if err := unwireRequestedActions(v, m.EventAction, depth+1); err != nil {
+				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud); err != nil {
 					return wireFail("RequestedEvent.eventAction", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth)
+			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("RequestedEvent.evParList", err)
 			}
@@ -4190,9 +4190,9 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int) error {
 	return nil
 }
 
-func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4225,7 +4225,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) erro
 				if m.EventDM == nil {
 					m.EventDM = new(model.EventDM)
 				}
-				if err := unwireEventDM(v, m.EventDM, depth+1); err != nil {
+				if err := unwireEventDM(v, m.EventDM, depth+1, bud); err != nil {
 					return wireFail("RequestedActions.eventDM", err)
 				}
 				b = b[n:]
@@ -4244,7 +4244,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) erro
 				if m.SecondEvent == nil {
 					m.SecondEvent = new(model.SecondEventsDescriptor)
 				}
-				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1); err != nil {
+				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud); err != nil {
 					return wireFail("RequestedActions.secondEvent", err)
 				}
 				b = b[n:]
@@ -4256,7 +4256,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) erro
 				return wireFail("RequestedActions.signalsDescriptor", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1); err != nil {
+				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1, bud); err != nil {
 					return wireFail("RequestedActions.signalsDescriptor", err)
 				}
 				b = b[n:]
@@ -4275,7 +4275,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) erro
 				if m.NotifyBehaviour == nil {
 					m.NotifyBehaviour = new(model.NotifyBehaviour)
 				}
-				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1); err != nil {
+				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud); err != nil {
 					return wireFail("RequestedActions.notifyBehaviour", err)
 				}
 				b = b[n:]
@@ -4301,9 +4301,9 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int) erro
 	return nil
 }
 
-func unwireEventDM(b []byte, m *model.EventDM, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4345,7 +4345,7 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int) error {
 					if m.DigitMapValue == nil {
 						m.DigitMapValue = new(model.DigitMapValue)
 					}
-					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1); err != nil {
+					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud); err != nil {
 						return wireFail("EventDM.digitMapValue", err)
 					}
 					b = b[n:]
@@ -4362,9 +4362,9 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int) error {
 	return nil
 }
 
-func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -4384,7 +4384,7 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSecondRequestedEvent(b, typ, &m.EventList, depth)
+			n, err := unwireAddListSecondRequestedEvent(b, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("SecondEventsDescriptor.eventList", err)
 			}
@@ -4405,9 +4405,9 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 	return nil
 }
 
-func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4453,14 +4453,14 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				if m.EventAction == nil {
 					m.EventAction = new(model.SecondRequestedActions)
 				}
-				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1); err != nil {
+				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud); err != nil {
 					return wireFail("SecondRequestedEvent.eventAction", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth)
+			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("SecondRequestedEvent.evParList", err)
 			}
@@ -4481,9 +4481,9 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 	return nil
 }
 
-func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4516,7 +4516,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				if m.EventDM == nil {
 					m.EventDM = new(model.EventDM)
 				}
-				if err := unwireEventDM(v, m.EventDM, depth+1); err != nil {
+				if err := unwireEventDM(v, m.EventDM, depth+1, bud); err != nil {
 					return wireFail("SecondRequestedActions.eventDM", err)
 				}
 				b = b[n:]
@@ -4528,7 +4528,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				return wireFail("SecondRequestedActions.signalsDescriptor", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1); err != nil {
+				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1, bud); err != nil {
 					return wireFail("SecondRequestedActions.signalsDescriptor", err)
 				}
 				b = b[n:]
@@ -4547,7 +4547,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				if m.NotifyBehaviour == nil {
 					m.NotifyBehaviour = new(model.NotifyBehaviour)
 				}
-				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1); err != nil {
+				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud); err != nil {
 					return wireFail("SecondRequestedActions.notifyBehaviour", err)
 				}
 				b = b[n:]
@@ -4573,9 +4573,9 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 	return nil
 }
 
-func unwireEventSpec(b []byte, m *model.EventSpec, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -4608,7 +4608,7 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int) error {
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth)
+			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("EventSpec.eventParList", err)
 			}
@@ -4629,9 +4629,9 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int) error {
 	return nil
 }
 
-func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4658,7 +4658,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int) error {
 					if m.Signal == nil {
 						m.Signal = new(model.Signal)
 					}
-					if err := unwireSignal(v, m.Signal, depth+1); err != nil {
+					if err := unwireSignal(v, m.Signal, depth+1, bud); err != nil {
 						return wireFail("SignalRequest.signal", err)
 					}
 					b = b[n:]
@@ -4682,7 +4682,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int) error {
 					if m.SeqSigList == nil {
 						m.SeqSigList = new(model.SeqSigList)
 					}
-					if err := unwireSeqSigList(v, m.SeqSigList, depth+1); err != nil {
+					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud); err != nil {
 						return wireFail("SignalRequest.seqSigList", err)
 					}
 					b = b[n:]
@@ -4699,9 +4699,9 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int) error {
 	return nil
 }
 
-func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -4721,7 +4721,7 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSignal(b, typ, &m.SignalList, depth)
+			n, err := unwireAddListSignal(b, typ, &m.SignalList, depth, bud)
 			if err != nil {
 				return wireFail("SeqSigList.signalList", err)
 			}
@@ -4742,9 +4742,9 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int) error {
 	return nil
 }
 
-func unwireSignal(b []byte, m *model.Signal, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSignal(b []byte, m *model.Signal, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -4803,7 +4803,7 @@ func unwireSignal(b []byte, m *model.Signal, depth int) error {
 			}
 			if n > 0 {
 				m.NotifyCompletion.Present = true
-				if err := unwireBitString(v, &m.NotifyCompletion.Value, depth+1); err != nil {
+				if err := unwireBitString(v, &m.NotifyCompletion.Value, depth+1, bud); err != nil {
 					return wireFail("Signal.notifyCompletion", err)
 				}
 				b = b[n:]
@@ -4820,7 +4820,7 @@ func unwireSignal(b []byte, m *model.Signal, depth int) error {
 				continue
 			}
 		case 7:
-			n, err := unwireAddListSigParameter(b, typ, &m.SigParList, depth)
+			n, err := unwireAddListSigParameter(b, typ, &m.SigParList, depth, bud)
 			if err != nil {
 				return wireFail("Signal.sigParList", err)
 			}
@@ -4871,9 +4871,9 @@ func unwireSignal(b []byte, m *model.Signal, depth int) error {
 	return nil
 }
 
-func unwireSigParameter(b []byte, m *model.SigParameter, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -4897,7 +4897,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int) error {
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth)
+			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("SigParameter.value", err)
 			}
@@ -4918,7 +4918,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int) error {
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.SigParameterExtraInfo)
 				}
-				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1); err != nil {
+				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
 					return wireFail("SigParameter.extraInfo", err)
 				}
 				b = b[n:]
@@ -4937,9 +4937,9 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int) error {
 	return nil
 }
 
-func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5003,9 +5003,9 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 	return nil
 }
 
-func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5016,7 +5016,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int) error 
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListModemType(b, typ, &m.Mtl, depth)
+			n, err := unwireAddListModemType(b, typ, &m.Mtl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mtl", err)
 			}
@@ -5025,7 +5025,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int) error 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListPropertyParm(b, typ, &m.Mpl, depth)
+			n, err := unwireAddListPropertyParm(b, typ, &m.Mpl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mpl", err)
 			}
@@ -5046,7 +5046,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int) error 
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
 					return wireFail("ModemDescriptor.nonStandardData", err)
 				}
 				b = b[n:]
@@ -5068,9 +5068,9 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int) error 
 	return nil
 }
 
-func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5103,7 +5103,7 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int) 
 				if m.DigitMapValue == nil {
 					m.DigitMapValue = new(model.DigitMapValue)
 				}
-				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1); err != nil {
+				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud); err != nil {
 					return wireFail("DigitMapDescriptor.digitMapValue", err)
 				}
 				b = b[n:]
@@ -5119,9 +5119,9 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int) 
 	return nil
 }
 
-func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5193,9 +5193,9 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int) error {
 	return nil
 }
 
-func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	m.ServiceChangeMethod = -1
 	var seen uint64
@@ -5229,7 +5229,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.ServiceChangeAddress == nil {
 					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
 				}
-				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1); err != nil {
+				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeAddress", err)
 				}
 				b = b[n:]
@@ -5258,14 +5258,14 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.ServiceChangeProfile == nil {
 					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
 				}
-				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1); err != nil {
+				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeProfile", err)
 				}
 				b = b[n:]
 				continue
 			}
 		case 5:
-			n, err := unwireAddListOctets(b, typ, &m.ServiceChangeReason, depth)
+			n, err := unwireAddListOctets(b, typ, &m.ServiceChangeReason, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeReason", err)
 			}
@@ -5296,7 +5296,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.ServiceChangeMgcId == nil {
 					m.ServiceChangeMgcId = new(model.MId)
 				}
-				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1); err != nil {
+				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
 				}
 				b = b[n:]
@@ -5315,7 +5315,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.TimeStamp == nil {
 					m.TimeStamp = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.TimeStamp, depth+1); err != nil {
+				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.timeStamp", err)
 				}
 				b = b[n:]
@@ -5334,7 +5334,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.nonStandardData", err)
 				}
 				b = b[n:]
@@ -5353,7 +5353,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 				if m.ServiceChangeInfo == nil {
 					m.ServiceChangeInfo = new(model.AuditDescriptor)
 				}
-				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1); err != nil {
+				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeInfo", err)
 				}
 				b = b[n:]
@@ -5382,9 +5382,9 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int) er
 	return nil
 }
 
-func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5426,7 +5426,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					if m.Ip4Address == nil {
 						m.Ip4Address = new(model.IP4Address)
 					}
-					if err := unwireIP4Address(v, m.Ip4Address, depth+1); err != nil {
+					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud); err != nil {
 						return wireFail("ServiceChangeAddress.ip4Address", err)
 					}
 					b = b[n:]
@@ -5450,7 +5450,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					if m.Ip6Address == nil {
 						m.Ip6Address = new(model.IP6Address)
 					}
-					if err := unwireIP6Address(v, m.Ip6Address, depth+1); err != nil {
+					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud); err != nil {
 						return wireFail("ServiceChangeAddress.ip6Address", err)
 					}
 					b = b[n:]
@@ -5474,7 +5474,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					if m.DomainName == nil {
 						m.DomainName = new(model.DomainName)
 					}
-					if err := unwireDomainName(v, m.DomainName, depth+1); err != nil {
+					if err := unwireDomainName(v, m.DomainName, depth+1, bud); err != nil {
 						return wireFail("ServiceChangeAddress.domainName", err)
 					}
 					b = b[n:]
@@ -5524,9 +5524,9 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 	return nil
 }
 
-func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5549,7 +5549,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				if m.ServiceChangeMgcId == nil {
 					m.ServiceChangeMgcId = new(model.MId)
 				}
-				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1); err != nil {
+				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
 				}
 				b = b[n:]
@@ -5568,7 +5568,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				if m.ServiceChangeAddress == nil {
 					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
 				}
-				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1); err != nil {
+				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
 				}
 				b = b[n:]
@@ -5597,7 +5597,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				if m.ServiceChangeProfile == nil {
 					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
 				}
-				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1); err != nil {
+				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
 				}
 				b = b[n:]
@@ -5616,7 +5616,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				if m.Timestamp == nil {
 					m.Timestamp = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.Timestamp, depth+1); err != nil {
+				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud); err != nil {
 					return wireFail("ServiceChangeResParm.timestamp", err)
 				}
 				b = b[n:]
@@ -5632,9 +5632,9 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 	return nil
 }
 
-func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5666,9 +5666,9 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 	return nil
 }
 
-func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5710,9 +5710,9 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int) error {
 	return nil
 }
 
-func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5740,7 +5740,7 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 				return wireFail("StatisticsParameter.statValue", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListOctets(v, &m.StatValue, depth+1); err != nil {
+				if err := unwireWrapListOctets(v, &m.StatValue, depth+1, bud); err != nil {
 					return wireFail("StatisticsParameter.statValue", err)
 				}
 				b = b[n:]
@@ -5756,9 +5756,9 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 	return nil
 }
 
-func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5778,7 +5778,7 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int) error 
 					return errWireMerge
 				}
 				seen |= 1 << 0
-				if err := unwireNonStandardIdentifier(v, &m.NonStandardIdentifier, depth+1); err != nil {
+				if err := unwireNonStandardIdentifier(v, &m.NonStandardIdentifier, depth+1, bud); err != nil {
 					return wireFail("NonStandardData.nonStandardIdentifier", err)
 				}
 				b = b[n:]
@@ -5805,16 +5805,16 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int) error 
 		b = b[n:]
 	}
 	if seen&(1<<0) == 0 {
-		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth); err != nil {
+		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -5834,7 +5834,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 					if m.Kind != model.NonStandardIdentifier_Object {
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_Object}
 					}
-					if err := unwireObjectIdentifier(v, &m.Object, depth+1); err != nil {
+					if err := unwireObjectIdentifier(v, &m.Object, depth+1, bud); err != nil {
 						return wireFail("NonStandardIdentifier.object", err)
 					}
 					b = b[n:]
@@ -5858,7 +5858,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 					if m.H221NonStandard == nil {
 						m.H221NonStandard = new(model.H221NonStandard)
 					}
-					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1); err != nil {
+					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud); err != nil {
 						return wireFail("NonStandardIdentifier.h221NonStandard", err)
 					}
 					b = b[n:]
@@ -5893,9 +5893,9 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 	return nil
 }
 
-func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -5954,9 +5954,9 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int) error 
 	return nil
 }
 
-func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6001,9 +6001,9 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int) error {
 	return nil
 }
 
-func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6030,7 +6030,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudMediaDescriptor == nil {
 						m.IndAudMediaDescriptor = new(model.IndAudMediaDescriptor)
 					}
-					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1); err != nil {
+					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
 					}
 					b = b[n:]
@@ -6054,7 +6054,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudEventsDescriptor == nil {
 						m.IndAudEventsDescriptor = new(model.IndAudEventsDescriptor)
 					}
-					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1); err != nil {
+					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
 					}
 					b = b[n:]
@@ -6078,7 +6078,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudEventBufferDescriptor == nil {
 						m.IndAudEventBufferDescriptor = new(model.IndAudEventBufferDescriptor)
 					}
-					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1); err != nil {
+					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
 					}
 					b = b[n:]
@@ -6102,7 +6102,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudSignalsDescriptor == nil {
 						m.IndAudSignalsDescriptor = new(model.IndAudSignalsDescriptor)
 					}
-					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1); err != nil {
+					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
 					}
 					b = b[n:]
@@ -6126,7 +6126,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudDigitMapDescriptor == nil {
 						m.IndAudDigitMapDescriptor = new(model.IndAudDigitMapDescriptor)
 					}
-					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1); err != nil {
+					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -6150,7 +6150,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudStatisticsDescriptor == nil {
 						m.IndAudStatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
 					}
-					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1); err != nil {
+					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
 					}
 					b = b[n:]
@@ -6174,7 +6174,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 					if m.IndAudPackagesDescriptor == nil {
 						m.IndAudPackagesDescriptor = new(model.IndAudPackagesDescriptor)
 					}
-					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1); err != nil {
+					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud); err != nil {
 						return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
 					}
 					b = b[n:]
@@ -6191,9 +6191,9 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int) er
 	return nil
 }
 
-func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6216,7 +6216,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 				if m.TermStateDescr == nil {
 					m.TermStateDescr = new(model.IndAudTerminationStateDescriptor)
 				}
-				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1); err != nil {
+				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud); err != nil {
 					return wireFail("IndAudMediaDescriptor.termStateDescr", err)
 				}
 				b = b[n:]
@@ -6235,7 +6235,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 				if m.Streams == nil {
 					m.Streams = new(model.IndAudMediaDescriptorStreams)
 				}
-				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1); err != nil {
+				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud); err != nil {
 					return wireFail("IndAudMediaDescriptor.streams", err)
 				}
 				b = b[n:]
@@ -6251,9 +6251,9 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 	return nil
 }
 
-func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6280,7 +6280,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 					if m.OneStream == nil {
 						m.OneStream = new(model.IndAudStreamParms)
 					}
-					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1); err != nil {
+					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
 					}
 					b = b[n:]
@@ -6297,7 +6297,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 					if m.Kind != model.IndAudMediaDescriptorStreams_MultiStream {
 						*m = model.IndAudMediaDescriptorStreams{Kind: model.IndAudMediaDescriptorStreams_MultiStream}
 					}
-					if err := unwireWrapListIndAudStreamDescriptor(v, &m.MultiStream, depth+1); err != nil {
+					if err := unwireWrapListIndAudStreamDescriptor(v, &m.MultiStream, depth+1, bud); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.multiStream", err)
 					}
 					b = b[n:]
@@ -6314,9 +6314,9 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 	return nil
 }
 
-func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6346,7 +6346,7 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 					return errWireMerge
 				}
 				seen |= 1 << 1
-				if err := unwireIndAudStreamParms(v, &m.StreamParms, depth+1); err != nil {
+				if err := unwireIndAudStreamParms(v, &m.StreamParms, depth+1, bud); err != nil {
 					return wireFail("IndAudStreamDescriptor.streamParms", err)
 				}
 				b = b[n:]
@@ -6360,16 +6360,16 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 		b = b[n:]
 	}
 	if seen&(1<<1) == 0 {
-		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth); err != nil {
+		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth, bud); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6392,7 +6392,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) er
 				if m.LocalControlDescriptor == nil {
 					m.LocalControlDescriptor = new(model.IndAudLocalControlDescriptor)
 				}
-				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1); err != nil {
+				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud); err != nil {
 					return wireFail("IndAudStreamParms.localControlDescriptor", err)
 				}
 				b = b[n:]
@@ -6411,7 +6411,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) er
 				if m.LocalDescriptor == nil {
 					m.LocalDescriptor = new(model.IndAudLocalRemoteDescriptor)
 				}
-				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1); err != nil {
+				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud); err != nil {
 					return wireFail("IndAudStreamParms.localDescriptor", err)
 				}
 				b = b[n:]
@@ -6430,7 +6430,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) er
 				if m.RemoteDescriptor == nil {
 					m.RemoteDescriptor = new(model.IndAudLocalRemoteDescriptor)
 				}
-				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1); err != nil {
+				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud); err != nil {
 					return wireFail("IndAudStreamParms.remoteDescriptor", err)
 				}
 				b = b[n:]
@@ -6449,7 +6449,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) er
 				if m.StatisticsDescriptor == nil {
 					m.StatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
 				}
-				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1); err != nil {
+				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud); err != nil {
 					return wireFail("IndAudStreamParms.statisticsDescriptor", err)
 				}
 				b = b[n:]
@@ -6465,9 +6465,9 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int) er
 	return nil
 }
 
-func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6512,7 +6512,7 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 				return wireFail("IndAudLocalControlDescriptor.propertyParms", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListIndAudPropertyParm(v, &m.PropertyParms, depth+1); err != nil {
+				if err := unwireWrapListIndAudPropertyParm(v, &m.PropertyParms, depth+1, bud); err != nil {
 					return wireFail("IndAudLocalControlDescriptor.propertyParms", err)
 				}
 				b = b[n:]
@@ -6538,9 +6538,9 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 	return nil
 }
 
-func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6576,7 +6576,7 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int) 
 				if m.PropertyParms == nil {
 					m.PropertyParms = new(model.PropertyParm)
 				}
-				if err := unwirePropertyParm(v, m.PropertyParms, depth+1); err != nil {
+				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud); err != nil {
 					return wireFail("IndAudPropertyParm.propertyParms", err)
 				}
 				b = b[n:]
@@ -6592,9 +6592,9 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int) 
 	return nil
 }
 
-func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6614,7 +6614,7 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 				continue
 			}
 		case 2:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropGrps, depth)
+			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("IndAudLocalRemoteDescriptor.propGrps", err)
 			}
@@ -6635,9 +6635,9 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 	return nil
 }
 
-func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6647,7 +6647,7 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropertyParms, depth)
+			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.propertyParms", err)
 			}
@@ -6698,9 +6698,9 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 	return nil
 }
 
-func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6752,9 +6752,9 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 	return nil
 }
 
-func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6796,9 +6796,9 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 	return nil
 }
 
-func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6825,7 +6825,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 					if m.Signal == nil {
 						m.Signal = new(model.IndAudSignal)
 					}
-					if err := unwireIndAudSignal(v, m.Signal, depth+1); err != nil {
+					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud); err != nil {
 						return wireFail("IndAudSignalsDescriptor.signal", err)
 					}
 					b = b[n:]
@@ -6849,7 +6849,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 					if m.SeqSigList == nil {
 						m.SeqSigList = new(model.IndAudSeqSigList)
 					}
-					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1); err != nil {
+					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud); err != nil {
 						return wireFail("IndAudSignalsDescriptor.seqSigList", err)
 					}
 					b = b[n:]
@@ -6866,9 +6866,9 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 	return nil
 }
 
-func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -6901,7 +6901,7 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int) erro
 				if m.SignalList == nil {
 					m.SignalList = new(model.IndAudSignal)
 				}
-				if err := unwireIndAudSignal(v, m.SignalList, depth+1); err != nil {
+				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud); err != nil {
 					return wireFail("IndAudSeqSigList.signalList", err)
 				}
 				b = b[n:]
@@ -6917,9 +6917,9 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int) erro
 	return nil
 }
 
-func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -6971,9 +6971,9 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int) error {
 	return nil
 }
 
-func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7002,9 +7002,9 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 	return nil
 }
 
-func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7036,9 +7036,9 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 	return nil
 }
 
-func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7080,9 +7080,9 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 	return nil
 }
 
-func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7131,9 +7131,9 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int) error {
 	return nil
 }
 
-func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7152,7 +7152,7 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int) error {
 					if m.Kind != model.SelectLogic_AndAUDITSelect {
 						*m = model.SelectLogic{Kind: model.SelectLogic_AndAUDITSelect}
 					}
-					if err := unwireNull(v, depth+1); err != nil {
+					if err := unwireNull(v, depth+1, bud); err != nil {
 						return wireFail("SelectLogic.andAUDITSelect", err)
 					}
 					b = b[n:]
@@ -7169,7 +7169,7 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int) error {
 					if m.Kind != model.SelectLogic_OrAUDITSelect {
 						*m = model.SelectLogic{Kind: model.SelectLogic_OrAUDITSelect}
 					}
-					if err := unwireNull(v, depth+1); err != nil {
+					if err := unwireNull(v, depth+1, bud); err != nil {
 						return wireFail("SelectLogic.orAUDITSelect", err)
 					}
 					b = b[n:]
@@ -7186,9 +7186,9 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int) error {
 	return nil
 }
 
-func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -7198,7 +7198,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationIDList, depth)
+			n, err := unwireAddListTerminationID(b, typ, &m.TerminationIDList, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationIDList", err)
 			}
@@ -7207,7 +7207,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth)
+			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationAuditResult", err)
 			}
@@ -7231,9 +7231,9 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 	return nil
 }
 
-func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -7256,7 +7256,7 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 				if m.SecondEvent == nil {
 					m.SecondEvent = new(model.SecondEventsDescriptor)
 				}
-				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1); err != nil {
+				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
 				}
 				b = b[n:]
@@ -7268,7 +7268,7 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 				return wireFail("RegulatedEmbeddedDescriptor.signalsDescriptor", err)
 			}
 			if n > 0 {
-				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1); err != nil {
+				if err := unwireWrapListSignalRequest(v, &m.SignalsDescriptor, depth+1, bud); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.signalsDescriptor", err)
 				}
 				b = b[n:]
@@ -7284,9 +7284,9 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 	return nil
 }
 
-func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *int) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	var seen uint64
 	for len(b) > 0 {
@@ -7306,7 +7306,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int) error 
 					if m.Kind != model.NotifyBehaviour_NotifyImmediate {
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NotifyImmediate}
 					}
-					if err := unwireNull(v, depth+1); err != nil {
+					if err := unwireNull(v, depth+1, bud); err != nil {
 						return wireFail("NotifyBehaviour.notifyImmediate", err)
 					}
 					b = b[n:]
@@ -7330,7 +7330,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int) error 
 					if m.NotifyRegulated == nil {
 						m.NotifyRegulated = new(model.RegulatedEmbeddedDescriptor)
 					}
-					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1); err != nil {
+					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud); err != nil {
 						return wireFail("NotifyBehaviour.notifyRegulated", err)
 					}
 					b = b[n:]
@@ -7347,7 +7347,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int) error 
 					if m.Kind != model.NotifyBehaviour_NeverNotify {
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NeverNotify}
 					}
-					if err := unwireNull(v, depth+1); err != nil {
+					if err := unwireNull(v, depth+1, bud); err != nil {
 						return wireFail("NotifyBehaviour.neverNotify", err)
 					}
 					b = b[n:]
@@ -7364,27 +7364,27 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int) error 
 	return nil
 }
 
-func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int) (int, error) {
+func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.ActionReply{})
-	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int) error {
+func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.ActionReply{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionReply(b, typ, l, depth)
+		n, err := unwireAddListActionReply(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7392,27 +7392,27 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int) erro
 	})
 }
 
-func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int) (int, error) {
+func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.ActionRequest{})
-	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int) error {
+func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.ActionRequest{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionRequest(b, typ, l, depth)
+		n, err := unwireAddListActionRequest(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7420,27 +7420,27 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int) 
 	})
 }
 
-func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int) (int, error) {
+func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.AmmDescriptor{})
-	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int) error {
+func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.AmmDescriptor{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAmmDescriptor(b, typ, l, depth)
+		n, err := unwireAddListAmmDescriptor(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7448,27 +7448,27 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int) 
 	})
 }
 
-func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int) (int, error) {
+func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.AuditReturnParameter{})
-	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParameter, depth int) error {
+func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParameter, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.AuditReturnParameter{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAuditReturnParameter(b, typ, l, depth)
+		n, err := unwireAddListAuditReturnParameter(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7476,27 +7476,27 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	})
 }
 
-func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int) (int, error) {
+func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.CommandReply{})
-	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int) error {
+func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.CommandReply{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandReply(b, typ, l, depth)
+		n, err := unwireAddListCommandReply(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7504,27 +7504,27 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int) er
 	})
 }
 
-func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int) (int, error) {
+func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.CommandRequest{})
-	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int) error {
+func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.CommandRequest{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandRequest(b, typ, l, depth)
+		n, err := unwireAddListCommandRequest(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7532,27 +7532,27 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	})
 }
 
-func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int) (int, error) {
+func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.EventParameter{})
-	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int) error {
+func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.EventParameter{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventParameter(b, typ, l, depth)
+		n, err := unwireAddListEventParameter(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7560,27 +7560,27 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	})
 }
 
-func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int) (int, error) {
+func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.EventSpec{})
-	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int) error {
+func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.EventSpec{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventSpec(b, typ, l, depth)
+		n, err := unwireAddListEventSpec(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7588,27 +7588,27 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int) error {
 	})
 }
 
-func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int) (int, error) {
+func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.IndAudPropertyParm{})
-	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, depth int) error {
+func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.IndAudPropertyParm{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudPropertyParm(b, typ, l, depth)
+		n, err := unwireAddListIndAudPropertyParm(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7616,27 +7616,27 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	})
 }
 
-func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int) (int, error) {
+func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.IndAudStreamDescriptor{})
-	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescriptor, depth int) error {
+func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescriptor, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.IndAudStreamDescriptor{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudStreamDescriptor(b, typ, l, depth)
+		n, err := unwireAddListIndAudStreamDescriptor(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7644,27 +7644,27 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	})
 }
 
-func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int) (int, error) {
+func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.IndAuditParameter{})
-	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, depth int) error {
+func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.IndAuditParameter{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAuditParameter(b, typ, l, depth)
+		n, err := unwireAddListIndAuditParameter(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7672,21 +7672,21 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	})
 }
 
-func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int) (int, error) {
-	return unwirePacked(b, typ, func(v uint64) {
+func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int, bud *int) (int, error) {
+	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, model.ModemType(int32(v)-1))
 	})
 }
 
-func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int) error {
+func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.ModemType{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListModemType(b, typ, l, depth)
+		n, err := unwireAddListModemType(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7694,27 +7694,27 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int) error {
 	})
 }
 
-func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int) (int, error) {
+func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.ObservedEvent{})
-	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int) error {
+func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.ObservedEvent{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListObservedEvent(b, typ, l, depth)
+		n, err := unwireAddListObservedEvent(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7722,24 +7722,27 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int) 
 	})
 }
 
-func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int) (int, error) {
+func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
+		return 0, err
+	}
+	if err := unwireSpend(bud); err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.Octets(v))
 	return n, nil
 }
 
-func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int) error {
+func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.Octets{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListOctets(b, typ, l, depth)
+		n, err := unwireAddListOctets(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7747,27 +7750,27 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int) error {
 	})
 }
 
-func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int) (int, error) {
+func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.PackagesItem{})
-	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int) error {
+func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.PackagesItem{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPackagesItem(b, typ, l, depth)
+		n, err := unwireAddListPackagesItem(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7775,27 +7778,27 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int) er
 	})
 }
 
-func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int) (int, error) {
+func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.PropertyParm{})
-	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int) error {
+func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.PropertyParm{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPropertyParm(b, typ, l, depth)
+		n, err := unwireAddListPropertyParm(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7803,27 +7806,27 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int) er
 	})
 }
 
-func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int) (int, error) {
+func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.RequestedEvent{})
-	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int) error {
+func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.RequestedEvent{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListRequestedEvent(b, typ, l, depth)
+		n, err := unwireAddListRequestedEvent(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7831,27 +7834,27 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	})
 }
 
-func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int) (int, error) {
+func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.SecondRequestedEvent{})
-	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEvent, depth int) error {
+func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEvent, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.SecondRequestedEvent{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSecondRequestedEvent(b, typ, l, depth)
+		n, err := unwireAddListSecondRequestedEvent(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7859,27 +7862,27 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	})
 }
 
-func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int) (int, error) {
+func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.SigParameter{})
-	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int) error {
+func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.SigParameter{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSigParameter(b, typ, l, depth)
+		n, err := unwireAddListSigParameter(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7887,27 +7890,27 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int) er
 	})
 }
 
-func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int) (int, error) {
+func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.Signal{})
-	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int) error {
+func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.Signal{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignal(b, typ, l, depth)
+		n, err := unwireAddListSignal(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7915,27 +7918,27 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int) error {
 	})
 }
 
-func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int) (int, error) {
+func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.SignalRequest{})
-	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int) error {
+func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.SignalRequest{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignalRequest(b, typ, l, depth)
+		n, err := unwireAddListSignalRequest(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7943,27 +7946,27 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int) 
 	})
 }
 
-func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int) (int, error) {
+func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.StatisticsParameter{})
-	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter, depth int) error {
+func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.StatisticsParameter{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStatisticsParameter(b, typ, l, depth)
+		n, err := unwireAddListStatisticsParameter(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7971,27 +7974,27 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	})
 }
 
-func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int) (int, error) {
+func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.StreamDescriptor{})
-	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth int) error {
+func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.StreamDescriptor{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStreamDescriptor(b, typ, l, depth)
+		n, err := unwireAddListStreamDescriptor(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7999,27 +8002,27 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	})
 }
 
-func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int) (int, error) {
+func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.TerminationID{})
-	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int) error {
+func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.TerminationID{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTerminationID(b, typ, l, depth)
+		n, err := unwireAddListTerminationID(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -8027,27 +8030,27 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int) 
 	})
 }
 
-func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int) (int, error) {
+func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.TopologyRequest{})
-	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth int) error {
+func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.TopologyRequest{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTopologyRequest(b, typ, l, depth)
+		n, err := unwireAddListTopologyRequest(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -8055,27 +8058,27 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	})
 }
 
-func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int) (int, error) {
+func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.Transaction{})
-	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int) error {
+func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.Transaction{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransaction(b, typ, l, depth)
+		n, err := unwireAddListTransaction(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -8083,27 +8086,27 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int) erro
 	})
 }
 
-func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int) (int, error) {
+func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, model.TransactionAck{})
-	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int) error {
+func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int, bud *int) error {
 	if *l == nil {
 		*l = []model.TransactionAck{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransactionAck(b, typ, l, depth)
+		n, err := unwireAddListTransactionAck(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -8111,27 +8114,27 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	})
 }
 
-func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int) (int, error) {
+func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *int) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	*l = append(*l, nil)
-	if err := unwireWrapListPropertyParm(v, &(*l)[len(*l)-1], depth+1); err != nil {
+	if err := unwireWrapListPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
 	}
 	return n, nil
 }
 
-func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth int) error {
+func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth int, bud *int) error {
 	if *l == nil {
 		*l = [][]model.PropertyParm{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListListPropertyParm(b, typ, l, depth)
+		n, err := unwireAddListListPropertyParm(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -8139,21 +8142,21 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	})
 }
 
-func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int) (int, error) {
-	return unwirePacked(b, typ, func(v uint64) {
+func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int, bud *int) (int, error) {
+	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, uint32(v))
 	})
 }
 
-func unwireWrapListuint32(b []byte, l *[]uint32, depth int) error {
+func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *int) error {
 	if *l == nil {
 		*l = []uint32{}
 	}
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListuint32(b, typ, l, depth)
+		n, err := unwireAddListuint32(b, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}

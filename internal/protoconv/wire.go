@@ -112,14 +112,18 @@ func wireBool(v bool) uint64 {
 // Unwire decodes the protobuf encoding of an API message into the model:
 // what FromProto gives for the message proto.Unmarshal reads (with a
 // recursion limit of 64), without building the mirror. The model points
-// into b, which must not change while it is in use.
-func Unwire(b []byte) (*model.MegacoMessage, error) {
+// into b, which must not change while it is in use. At most maxElements
+// messages and list items are made (protobuf has no such bound; it keeps
+// a small input from filling memory).
+func Unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
 	m := new(model.MegacoMessage)
-	err := unwireMegacoMessage(b, m, 1)
+	bud := maxElements
+	err := unwireMegacoMessage(b, m, 1, &bud)
 	if errors.Is(err, errWireMerge) {
 		// Protobuf merges the occurrences of a message field that comes
 		// more than once (concatenated messages do that): rare enough to
-		// leave to protobuf-go and the mirror.
+		// leave to protobuf-go and the mirror (bounded by the input size
+		// only, as before the direct decoder).
 		var p pb.MegacoMessage
 		if err := (proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}).Unmarshal(b, &p); err != nil {
 			return nil, err
@@ -164,7 +168,26 @@ func hasMessageField(b []byte, num protowire.Number) bool {
 // RecursionLimit does (the top message is depth 1).
 const wireMaxDepth = 64
 
-var errWireDepth = errors.New("exceeded maximum recursion depth")
+var (
+	errWireDepth = errors.New("exceeded maximum recursion depth")
+	errWireElems = errors.New("more elements than the limit")
+)
+
+// unwireEnter starts a message: one level deeper, one element spent.
+func unwireEnter(depth int, bud *int) error {
+	if depth > wireMaxDepth {
+		return errWireDepth
+	}
+	return unwireSpend(bud)
+}
+
+// unwireSpend takes one element from the budget.
+func unwireSpend(bud *int) error {
+	if *bud--; *bud < 0 {
+		return errWireElems
+	}
+	return nil
+}
 
 // wireFail names the field a decode error happened in; nested fields
 // make a path ("MegacoMessage.mess: Message.mId: ...").
@@ -226,9 +249,9 @@ func unwireUTF8(v []byte) error {
 // unwireFields calls field for each field of message b; field reports
 // how many bytes of the value it read (0: not its field or wire type, and
 // the value is skipped).
-func unwireFields(b []byte, depth int, field func(num protowire.Number, typ protowire.Type, b []byte) (int, error)) error {
-	if depth > wireMaxDepth {
-		return errWireDepth
+func unwireFields(b []byte, depth int, bud *int, field func(num protowire.Number, typ protowire.Type, b []byte) (int, error)) error {
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
 	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -251,8 +274,8 @@ func unwireFields(b []byte, depth int, field func(num protowire.Number, typ prot
 	return nil
 }
 
-func unwireBitString(b []byte, v *model.BitString, depth int) error {
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+func unwireBitString(b []byte, v *model.BitString, depth int, bud *int) error {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		x, n, err := unwireVarint(b, typ)
 		switch {
 		case err != nil || n == 0:
@@ -268,23 +291,26 @@ func unwireBitString(b []byte, v *model.BitString, depth int) error {
 	})
 }
 
-func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int) error {
-	return unwireFields(b, depth, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
+func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int, bud *int) error {
+	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
 		}
-		return unwirePacked(b, typ, func(x uint64) { *v = append(*v, x) })
+		return unwirePacked(b, typ, bud, func(x uint64) { *v = append(*v, x) })
 	})
 }
 
 // unwirePacked reads one occurrence of a repeated numeric field at b, one
 // value (VarintType) or packed values (BytesType), and gives each to add;
 // 0 bytes read: another wire type.
-func unwirePacked(b []byte, typ protowire.Type, add func(uint64)) (int, error) {
+func unwirePacked(b []byte, typ protowire.Type, bud *int, add func(uint64)) (int, error) {
 	if typ == protowire.VarintType {
 		v, n := protowire.ConsumeVarint(b)
 		if n < 0 {
 			return 0, protowire.ParseError(n)
+		}
+		if err := unwireSpend(bud); err != nil {
+			return 0, err
 		}
 		add(v)
 		return n, nil
@@ -298,6 +324,9 @@ func unwirePacked(b []byte, typ protowire.Type, add func(uint64)) (int, error) {
 		if k < 0 {
 			return 0, protowire.ParseError(k)
 		}
+		if err := unwireSpend(bud); err != nil {
+			return 0, err
+		}
 		add(v)
 		p = p[k:]
 	}
@@ -305,6 +334,6 @@ func unwirePacked(b []byte, typ protowire.Type, add func(uint64)) (int, error) {
 }
 
 // unwireNull checks a Null message (no fields of its own).
-func unwireNull(b []byte, depth int) error {
-	return unwireFields(b, depth, func(protowire.Number, protowire.Type, []byte) (int, error) { return 0, nil })
+func unwireNull(b []byte, depth int, bud *int) error {
+	return unwireFields(b, depth, bud, func(protowire.Number, protowire.Type, []byte) (int, error) { return 0, nil })
 }

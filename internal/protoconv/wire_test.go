@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -133,7 +134,7 @@ func unwireCheck(t *testing.T, what string, b []byte) {
 	t.Helper()
 	var p pb.MegacoMessage
 	perr := proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}.Unmarshal(b, &p)
-	m, err := Unwire(b)
+	m, err := Unwire(b, 1<<30)
 	switch {
 	case perr != nil && err != nil:
 		return
@@ -151,6 +152,31 @@ func unwireCheck(t *testing.T, what string, b []byte) {
 	}
 	if want := FromProto(&p); !reflect.DeepEqual(m, want) {
 		t.Fatalf("%s: Unwire differs from FromProto(proto.Unmarshal)\n got %+v\nwant %+v", what, m, want)
+	}
+}
+
+// TestUnwireElements: the element budget stops a decode that would make
+// more messages and list items than allowed, and only such a decode.
+func TestUnwireElements(t *testing.T) {
+	m, err := ber.Decode(corpus.Files(t, ".ber")["msg22a"], ber.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := mustWire(t, m)
+	need := 0
+	for n := 1; n < 10000; n++ {
+		if _, err := Unwire(wire, n); err == nil {
+			need = n
+			break
+		} else if !errors.Is(err, errWireElems) {
+			t.Fatalf("budget %d: %v", n, err)
+		}
+	}
+	if need < 20 {
+		t.Errorf("msg22a decodes with a budget of %d elements", need)
+	}
+	if _, err := Unwire(wire, need-1); err == nil || !strings.Contains(err.Error(), "more elements than the limit") {
+		t.Errorf("budget %d: %v", need-1, err)
 	}
 }
 

@@ -45,6 +45,9 @@ type Options struct {
 	Version int
 	// MaxSize bounds the input and the decompressed size.
 	MaxSize int
+	// MaxElements bounds the messages and list items a decode makes
+	// (0: 131072, as the other decoders).
+	MaxElements int
 }
 
 // Codec is the native codec behind the common codec interface.
@@ -58,7 +61,10 @@ var (
 	s2dict   = sync.OnceValue(func() *s2.Dict { return s2.NewDict(s2DictData) })
 )
 
-const defaultMaxSize = 1 << 20
+const (
+	defaultMaxSize     = 1 << 20
+	defaultMaxElements = 1 << 17
+)
 
 func zstdCodecs() (*zstd.Encoder, *zstd.Decoder, error) {
 	zstdOnce.Do(func() {
@@ -155,7 +161,11 @@ func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
 		// caller's buffer stays the caller's.
 		wire = bytes.Clone(data)
 	}
-	m, err := protoconv.Unwire(wire)
+	maxElems := c.Options.MaxElements
+	if maxElems == 0 {
+		maxElems = defaultMaxElements
+	}
+	m, err := protoconv.Unwire(wire, maxElems)
 	if err != nil {
 		return nil, &Error{"decode", err.Error()}
 	}
