@@ -1,3 +1,9 @@
+// Package protoconv connects the message model with its protobuf mirror
+// (api/megaco/v1, generated from the same ASN.1): ToProto and FromProto
+// convert between the Go types, for the gRPC API; AppendWire and Unwire
+// write and read the mirror's wire form straight from and into the model,
+// for the native codec. All but the helpers in this file are generated
+// (internal/asn1gen).
 package protoconv
 
 import (
