@@ -67,11 +67,24 @@ func TestDashboardQueries(t *testing.T) {
 	ctx := context.Background()
 	paths, _ := filepath.Glob("../../corpus/otp-time-test/*.ber")
 	send := func() {
+		var batch []*pb.TranscodeRequest
 		for _, p := range paths[:30] {
 			data, _ := os.ReadFile(p)
 			_, _ = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_PER})
 			_, _ = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_NATIVE_ZSTD})
 			_, _ = ts.client.Transcode(ctx, &pb.TranscodeRequest{Data: data[:len(data)/2], To: pb.Codec_CODEC_PER})
+			batch = append(batch, &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_PER})
+		}
+		// A stream with a batch and a single message.
+		if stream, err := ts.client.TranscodeStream(ctx); err == nil {
+			_ = stream.Send(&pb.TranscodeStreamRequest{Batch: batch})
+			_ = stream.Send(&pb.TranscodeStreamRequest{Request: batch[0]})
+			_ = stream.CloseSend()
+			for {
+				if _, err := stream.Recv(); err != nil {
+					break
+				}
+			}
 		}
 	}
 	send()

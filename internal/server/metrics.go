@@ -20,6 +20,9 @@ type Metrics struct {
 	duration *prometheus.HistogramVec
 	size     *prometheus.HistogramVec
 	errors   *prometheus.CounterVec
+	// batch is the messages per TranscodeStream request (1, or the
+	// batch's length): how well clients batch.
+	batch prometheus.Histogram
 	// byCodec holds every codec's series resolved once: looking a series
 	// up by label values hashes the labels and locks the vector, which at
 	// 100k messages/s cost more than the observation itself.
@@ -68,7 +71,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Messages that failed to decode or encode, by codec, operation and reason.",
 		}, []string{"codec", "op", "reason"}),
 	}
-	reg.MustRegister(m.duration, m.size, m.errors)
+	m.batch = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "megaco_stream_request_messages",
+		Help:    "Messages per TranscodeStream request: 1, or the length of its batch.",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 11), // 1 .. 1024 (MaxBatch)
+	})
+	reg.MustRegister(m.duration, m.size, m.errors, m.batch)
 	// The error series are created up front so that rates start at zero;
 	// duration and size series appear with their first observation.
 	m.byCodec = make(map[string]*codecSeries)
@@ -112,6 +120,13 @@ func (m *Metrics) observe(codecName string, op, version int, start time.Time, si
 	}
 	cs.duration[op][version].Observe(time.Since(start).Seconds())
 	cs.size[op].Observe(float64(size))
+}
+
+// streamRequest records one TranscodeStream request of n messages.
+func (m *Metrics) streamRequest(n int) {
+	if m != nil {
+		m.batch.Observe(float64(n))
+	}
 }
 
 func (m *Metrics) failed(codecName string, op int, err error) {

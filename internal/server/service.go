@@ -313,6 +313,7 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 			return err
 		}
 		resp := &pb.TranscodeStreamResponse{}
+		s.metrics.streamRequest(max(len(req.GetBatch()), 1))
 		switch batch := req.GetBatch(); {
 		case len(batch) == 0:
 			resp.Response = s.streamOne(nil, req.GetRequest())
