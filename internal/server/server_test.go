@@ -308,6 +308,22 @@ func TestStreamBatch(t *testing.T) {
 	if _, err := stream.Recv(); !errors.Is(err, io.EOF) {
 		t.Errorf("want the end of the stream, got %v", err)
 	}
+	// megaco_stream_request_messages saw every frame and every message.
+	r, err := http.Get("http://" + ts.httpAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	frames, msgs := 2+len(batches), 1+len(paths)+MaxBatch+1 // bad[0] counts its batch of one
+	for _, want := range []string{
+		fmt.Sprintf("megaco_stream_request_messages_count %d\n", frames),
+		fmt.Sprintf("megaco_stream_request_messages_sum %d\n", msgs),
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
 }
 
 // TestNames: with provisioned names the RFC 3525 call flow's text (A4444,
