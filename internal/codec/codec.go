@@ -17,6 +17,7 @@ import (
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
+	"megaco/internal/codec/slab"
 	"megaco/internal/codec/text"
 	"megaco/internal/model"
 )
@@ -97,32 +98,18 @@ func (c textCodecImpl) Decode(data []byte) (*model.MegacoMessage, error) {
 	return text.Decode(data, c.dec)
 }
 
-// pooledText is a text Decoder with its release function made once.
-type pooledText struct {
-	text.Decoder
-	release func()
-}
-
-var textDecoders sync.Pool
-
-func init() {
-	textDecoders.New = func() any {
-		d := new(pooledText)
-		d.release = func() { textDecoders.Put(d) }
-		return d
-	}
-}
+var textDecoders slab.Pool[text.Decoder]
 
 // DecodeReused decodes into a pooled Decoder's memory (see Reusing).
 func (c textCodecImpl) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d := textDecoders.Get().(*pooledText)
+	d, release := textDecoders.Get()
 	d.Options = c.dec
 	m, err := d.Decode(data)
 	if err != nil {
-		textDecoders.Put(d)
-		return nil, func() {}, err
+		release()
+		return nil, nop, err
 	}
-	return m, d.release, nil
+	return m, release, nil
 }
 
 func (c textCodecImpl) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {

@@ -10,8 +10,8 @@ package ber
 
 import (
 	"strconv"
-	"sync"
 
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -86,7 +86,6 @@ type Decoder struct {
 	d       decoder
 	msg     model.MegacoMessage
 	buf     []byte
-	release func() // set for pooled decoders
 }
 
 // Decode decodes data; see the type's documentation for the lifetime of
@@ -155,30 +154,20 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 // ctxTag is the packed form of context-specific tag n.
 func ctxTag(n uint32) uint32 { return 2<<30 | n }
 
-// decoderPool holds Decoders with their release function made once, so
-// that handing one out allocates nothing.
-var decoderPool sync.Pool
-
-func init() {
-	decoderPool.New = func() any {
-		d := new(Decoder)
-		d.release = func() { decoderPool.Put(d) }
-		return d
-	}
-}
+var decoders slab.Pool[Decoder]
 
 // DecodeReused decodes into a pooled Decoder's memory: the message is
 // valid until release is called. Transcoding, where the message lives
 // only until it is encoded again, then allocates nothing once warm.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d := decoderPool.Get().(*Decoder)
+	d, release := decoders.Get()
 	d.Options = c.Options
 	m, err := d.Decode(data)
 	if err != nil {
-		decoderPool.Put(d)
+		release()
 		return nil, nop, err
 	}
-	return m, d.release, nil
+	return m, release, nil
 }
 
 func nop() {}

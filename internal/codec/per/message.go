@@ -3,7 +3,6 @@ package per
 import (
 	"fmt"
 	"strconv"
-	"sync"
 	"unsafe"
 
 	"megaco/internal/codec/slab"
@@ -187,7 +186,6 @@ type MessageDecoder struct {
 	d       decoder
 	msg     model.MegacoMessage
 	buf     []byte
-	release func() // set for pooled decoders
 }
 
 // Decode decodes data; see the type's documentation for the lifetime of
@@ -256,29 +254,19 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return Append(b, m, c.Options)
 }
 
-// decoderPool holds Decoders with their release function made once, so
-// that handing one out allocates nothing.
-var decoderPool sync.Pool
-
-func init() {
-	decoderPool.New = func() any {
-		d := new(MessageDecoder)
-		d.release = func() { decoderPool.Put(d) }
-		return d
-	}
-}
+var decoders slab.Pool[MessageDecoder]
 
 // DecodeReused decodes into a pooled MessageDecoder's memory: the message
 // is valid until release is called.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d := decoderPool.Get().(*MessageDecoder)
+	d, release := decoders.Get()
 	d.Options = c.Options
 	m, err := d.Decode(data)
 	if err != nil {
-		decoderPool.Put(d)
+		release()
 		return nil, nop, err
 	}
-	return m, d.release, nil
+	return m, release, nil
 }
 
 func nop() {}

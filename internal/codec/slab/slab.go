@@ -7,6 +7,8 @@
 // message that points into it does.
 package slab
 
+import "sync"
+
 // Slab is a source of T values. The zero value is ready to use.
 type Slab[T any] struct {
 	buf []T
@@ -57,4 +59,26 @@ func (s *Slab[T]) Raw(n int) []T {
 	start := len(s.buf)
 	s.buf = s.buf[:start+n]
 	return s.buf[start : start+n : start+n]
+}
+
+// Pool keeps values of T for reuse (decoders with their slabs), each with
+// the function that gives it back made once: handing one out and back
+// allocates nothing, where a closure made per Get would. A Pool must not
+// be copied after first use.
+type Pool[T any] struct{ p sync.Pool }
+
+type pooled[T any] struct {
+	v       T
+	release func()
+}
+
+// Get returns a value, as its last user left it (zero when new), and the
+// function that gives it back to the pool.
+func (p *Pool[T]) Get() (*T, func()) {
+	if x, ok := p.p.Get().(*pooled[T]); ok {
+		return &x.v, x.release
+	}
+	x := new(pooled[T])
+	x.release = func() { p.p.Put(x) }
+	return &x.v, x.release
 }

@@ -45,3 +45,17 @@ func TestReuseAllocatesNothing(t *testing.T) {
 		t.Errorf("warm slab allocated %v times", allocs)
 	}
 }
+
+// TestPool: handing values out and back allocates nothing once the pool
+// holds one.
+func TestPool(t *testing.T) {
+	var p Pool[[64]byte]
+	_, release := p.Get()
+	release()
+	if n := testing.AllocsPerRun(100, func() {
+		_, r := p.Get()
+		r()
+	}); n != 0 {
+		t.Errorf("Get and release allocate %v times", n)
+	}
+}
