@@ -4,6 +4,7 @@
 package codec
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -141,6 +142,9 @@ func Names() []string {
 	return out
 }
 
+// ErrUnknownCodec is Lookup's error for a name no codec has.
+var ErrUnknownCodec = errors.New("unknown codec")
+
 // Lookup returns the codec called name.
 func Lookup(name string, opts Options) (Codec, error) {
 	if opts.Version < 0 || opts.Version > 3 {
@@ -153,7 +157,7 @@ func Lookup(name string, opts Options) (Codec, error) {
 	}
 	f, ok := available[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown codec %q (available: %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("%w %q (available: %s)", ErrUnknownCodec, name, strings.Join(Names(), ", "))
 	}
 	c := f(opts)
 	cacheMu.Lock()

@@ -425,6 +425,8 @@ func TestHTTP(t *testing.T) {
 		{"/v1/transcode?to=per", bad, 400, `"position":"offset 24"`},
 		{"/v1/transcode?to=per", make([]byte, 1001), 413, "exceeds the limit of 1000"},
 		{"/v1/transcode?to=xml", ber, 400, "unknown codec"},
+		{"/v1/transcode?from=xml&to=ber", ber, 400, `unknown codec \"xml\"`},
+		{"/v1/decode?from=xml", ber, 400, `unknown codec \"xml\"`},
 		{"/v1/transcode", ber, 400, "to= parameter"},
 		{"/v1/transcode?to=ber&version=9", ber, 400, "unsupported protocol version 9"},
 		{"/v1/decode?form=yaml", ber, 400, "unknown form"},

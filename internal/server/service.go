@@ -174,9 +174,6 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 			return nil, nop, "", err
 		}
 	}
-	if _, err := s.lookup(from, opts); err != nil {
-		return nil, nop, from, err
-	}
 	start := time.Now()
 	var m *model.MegacoMessage
 	release := nop
@@ -185,6 +182,9 @@ func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts cod
 		m, release, _, err = codec.DecodeTransient(data, from, want, opts)
 	} else {
 		m, _, err = codec.DecodeAs(data, from, want, opts)
+	}
+	if errors.Is(err, codec.ErrUnknownCodec) {
+		return nil, nop, from, &RequestError{err.Error()}
 	}
 	if err != nil {
 		s.metrics.failed(from, opDecode, err)
