@@ -544,22 +544,29 @@ func (e *textEncoder) eventsDescriptor(d *model.EventsDescriptor, ind int) error
 	if d == nil {
 		return encErrNoText("missing descriptor")
 	}
-	if !d.RequestID.Present && len(d.EventList) == 0 {
+	return eventsBlock(e, "an events descriptor", d.RequestID, d.EventList, ind, e.requestedEvent)
+}
+
+// eventsBlock writes Events = id { events } (each with event), or bare
+// Events when there is neither request ID nor event: an events
+// descriptor, or the one inside an Embed.
+func eventsBlock[E any](e *textEncoder, what string, id model.Opt[uint32], events []E, ind int, event func(*E, int) error) error {
+	if !id.Present && len(events) == 0 {
 		e.w(wEvents)
 		return nil
 	}
-	if !d.RequestID.Present || len(d.EventList) == 0 {
-		return encErrNoText("an events descriptor has both a request ID and events, or neither")
+	if !id.Present || len(events) == 0 {
+		return encErrNoText(what + " has both a request ID and events, or neither")
 	}
 	e.w(wEvents)
 	e.eq()
-	e.requestID(d.RequestID.Value)
+	e.requestID(id.Value)
 	e.open(ind)
-	for i := range d.EventList {
+	for i := range events {
 		if i > 0 {
 			e.sep(ind + 1)
 		}
-		if err := e.requestedEvent(&d.EventList[i], ind+1); err != nil {
+		if err := event(&events[i], ind+1); err != nil {
 			return encAtIndex(err, "eventList", i)
 		}
 	}
@@ -671,27 +678,7 @@ func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *mode
 // embedFirst writes the events of an Embed: Events = id { events }, or
 // bare Events.
 func (e *textEncoder) embedFirst(se *model.SecondEventsDescriptor, ind int) error {
-	if !se.RequestID.Present && len(se.EventList) == 0 {
-		e.w(wEvents)
-		return nil
-	}
-	if !se.RequestID.Present || len(se.EventList) == 0 {
-		return encErrNoText("an embedded events descriptor has both a request ID and events, or neither")
-	}
-	e.w(wEvents)
-	e.eq()
-	e.requestID(se.RequestID.Value)
-	e.open(ind)
-	for i := range se.EventList {
-		if i > 0 {
-			e.sep(ind + 1)
-		}
-		if err := e.secondRequestedEvent(&se.EventList[i], ind+1); err != nil {
-			return encAtIndex(err, "eventList", i)
-		}
-	}
-	e.close(ind)
-	return nil
+	return eventsBlock(e, "an embedded events descriptor", se.RequestID, se.EventList, ind, e.secondRequestedEvent)
 }
 
 func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
