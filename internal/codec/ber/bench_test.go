@@ -3,6 +3,7 @@ package ber
 import (
 	"testing"
 
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
@@ -10,10 +11,10 @@ import (
 // count (reported as ns/msg) is the mean per message, as OTP's table has it.
 
 func BenchmarkDecode(b *testing.B) {
-	files := corpusFiles(b, ".ber")
+	files := corpus.Files(b, ".ber")
 	var msgs [][]byte
 	size := 0
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 		size += len(files[k])
 	}
@@ -30,10 +31,10 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkEncode(b *testing.B) {
-	files := corpusFiles(b, ".ber")
+	files := corpus.Files(b, ".ber")
 	var msgs []*model.MegacoMessage
 	size := 0
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		m, err := Decode(files[k], Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -56,10 +57,10 @@ func BenchmarkEncode(b *testing.B) {
 }
 
 func BenchmarkDecodeReuse(b *testing.B) {
-	files := corpusFiles(b, ".ber")
+	files := corpus.Files(b, ".ber")
 	var msgs [][]byte
 	size := 0
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 		size += len(files[k])
 	}

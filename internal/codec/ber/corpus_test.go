@@ -2,20 +2,17 @@ package ber
 
 import (
 	"bytes"
-	"megaco/internal/corpus"
 	"testing"
+
+	"megaco/internal/corpus"
 )
-
-func corpusFiles(t testing.TB, ext string) map[string][]byte { return corpus.Files(t, ext) }
-
-func sortedKeys(m map[string][]byte) []string { return corpus.Names(m) }
 
 // TestCorpusRoundTrip decodes every golden .ber and re-encodes it: the
 // bytes must be OTP's, byte for byte.
 func TestCorpusRoundTrip(t *testing.T) {
-	files := corpusFiles(t, ".ber")
+	files := corpus.Files(t, ".ber")
 	decoded, exact := 0, 0
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		data := files[name]
 		m, err := Decode(data, Options{})
 		if err != nil {

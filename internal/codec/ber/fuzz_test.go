@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"megaco/internal/corpus"
 )
 
 // FuzzDecode: no input may panic or hang the decoder, and whatever it
 // accepts must encode, and decode again to the same message and the same
 // bytes (decode → encode → decode is stable).
 func FuzzDecode(f *testing.F) {
-	files := corpusFiles(f, ".ber")
-	for _, name := range sortedKeys(files) {
+	files := corpus.Files(f, ".ber")
+	for _, name := range corpus.Names(files) {
 		f.Add(files[name])
 	}
 	f.Add(toIndefinite(f, files["msg03"]))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
@@ -44,9 +45,9 @@ func toIndefinite(t testing.TB, data []byte) []byte {
 }
 
 func TestIndefiniteLengthCorpus(t *testing.T) {
-	files := corpusFiles(t, ".ber")
+	files := corpus.Files(t, ".ber")
 	ok := 0
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		golden := files[name]
 		indef := toIndefinite(t, golden)
 		if bytes.Equal(indef, golden) {
@@ -88,7 +89,7 @@ func berError(t *testing.T, err error) *Error {
 // TestErrorNamesOffsetAndPath corrupts a length deep inside a message and
 // checks that the error gives the byte offset and the field path.
 func TestErrorNamesOffsetAndPath(t *testing.T) {
-	golden := corpusFiles(t, ".ber")["msg03"]
+	golden := corpus.Files(t, ".ber")["msg03"]
 	// msg03: ... a1 .. (mId) ... the transactionId element sits in
 	// mess.messageBody.transactions[0].transactionRequest; find its [0] INTEGER.
 	m, err := Decode(golden, Options{})
@@ -126,7 +127,7 @@ func TestErrorNamesOffsetAndPath(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	golden := corpusFiles(t, ".ber")["msg03"]
+	golden := corpus.Files(t, ".ber")["msg03"]
 	cases := []struct {
 		lim  Limits
 		want string
@@ -160,9 +161,9 @@ func TestLimits(t *testing.T) {
 }
 
 func TestVersions(t *testing.T) {
-	files := corpusFiles(t, ".ber")
+	files := corpus.Files(t, ".ber")
 	counts := map[int]int{}
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		v, err := PeekVersion(files[name])
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -203,7 +204,7 @@ func TestVersions(t *testing.T) {
 		t.Errorf("v1 message with the v3 schema: %v", err)
 	}
 	var failed int
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		if v, _ := PeekVersion(files[name]); v == 3 {
 			if _, err := Decode(files[name], Options{Version: 1}); err != nil {
 				failed++
@@ -235,14 +236,14 @@ func TestMandatoryAndChoice(t *testing.T) {
 }
 
 func TestTrailingAndReuse(t *testing.T) {
-	golden := corpusFiles(t, ".ber")["msg03"]
+	golden := corpus.Files(t, ".ber")["msg03"]
 	if _, err := Decode(append(append([]byte(nil), golden...), 0), Options{}); err == nil || !strings.Contains(err.Error(), "1 bytes after the message") {
 		t.Errorf("trailing byte: %v", err)
 	}
 	// A reused Decoder gives the same messages as fresh decodes.
 	var dec Decoder
-	files := corpusFiles(t, ".ber")
-	for _, name := range sortedKeys(files) {
+	files := corpus.Files(t, ".ber")
+	for _, name := range corpus.Names(files) {
 		want, _ := Decode(files[name], Options{})
 		got, err := dec.Decode(files[name])
 		if err != nil || !reflect.DeepEqual(got, want) {

@@ -1,13 +1,17 @@
 package ber
 
-import "testing"
+import (
+	"testing"
+
+	"megaco/internal/corpus"
+)
 
 // BenchmarkWalk parses every TLV header of the corpus and nothing else: the
 // floor under a decode.
 func BenchmarkWalk(b *testing.B) {
-	files := corpusFiles(b, ".ber")
+	files := corpus.Files(b, ".ber")
 	var msgs [][]byte
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 	}
 	d := &decoder{lim: DefaultLimits}

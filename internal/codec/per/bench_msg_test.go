@@ -3,15 +3,16 @@ package per
 import (
 	"testing"
 
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
 // Mean per message over the corpus: ns/msg.
 
 func BenchmarkDecodeMessage(b *testing.B) {
-	files := corpusFiles(b, ".per")
+	files := corpus.Files(b, ".per")
 	var msgs [][]byte
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 	}
 	var md MessageDecoder
@@ -27,9 +28,9 @@ func BenchmarkDecodeMessage(b *testing.B) {
 }
 
 func BenchmarkEncodeMessage(b *testing.B) {
-	files := corpusFiles(b, ".per")
+	files := corpus.Files(b, ".per")
 	var msgs []*model.MegacoMessage
-	for _, k := range sortedKeys(files) {
+	for _, k := range corpus.Names(files) {
 		m, err := Decode(files[k], Options{})
 		if err != nil {
 			b.Fatal(err)

@@ -2,23 +2,19 @@ package per
 
 import (
 	"bytes"
-	"megaco/internal/corpus"
 	"reflect"
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/corpus"
 )
-
-func corpusFiles(t testing.TB, ext string) map[string][]byte { return corpus.Files(t, ext) }
-
-func sortedKeys(m map[string][]byte) []string { return corpus.Names(m) }
 
 // TestCorpusRoundTrip: every golden .per decodes and re-encodes to OTP's
 // bytes.
 func TestCorpusRoundTrip(t *testing.T) {
-	files := corpusFiles(t, ".per")
+	files := corpus.Files(t, ".per")
 	decoded, exact := 0, 0
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		data := files[name]
 		m, err := Decode(data, Options{})
 		if err != nil {
@@ -46,9 +42,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 // TestCrossCodec: BER -> PER equals the golden .per, PER -> BER equals the
 // golden .ber, and both decode to the same message.
 func TestCrossCodec(t *testing.T) {
-	bers, pers := corpusFiles(t, ".ber"), corpusFiles(t, ".per")
+	bers, pers := corpus.Files(t, ".ber"), corpus.Files(t, ".per")
 	toPER, toBER, same := 0, 0, 0
-	for _, name := range sortedKeys(bers) {
+	for _, name := range corpus.Names(bers) {
 		mb, err := ber.Decode(bers[name], ber.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

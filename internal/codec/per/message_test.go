@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
@@ -20,9 +21,9 @@ func perError(t *testing.T, err error) *Error {
 }
 
 func TestPeekVersion(t *testing.T) {
-	files := corpusFiles(t, ".per")
+	files := corpus.Files(t, ".per")
 	counts := map[int]int{}
-	for _, name := range sortedKeys(files) {
+	for _, name := range corpus.Names(files) {
 		v, err := PeekVersion(files[name])
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -86,7 +87,7 @@ func TestZeroOctets(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	golden := corpusFiles(t, ".per")["msg03"]
+	golden := corpus.Files(t, ".per")["msg03"]
 	// Truncation: the error names the bit offset and the field path.
 	_, err := Decode(golden[:20], Options{})
 	e := perError(t, err)
@@ -130,8 +131,8 @@ func TestErrors(t *testing.T) {
 
 func TestReuse(t *testing.T) {
 	var md MessageDecoder
-	files := corpusFiles(t, ".per")
-	for _, name := range sortedKeys(files) {
+	files := corpus.Files(t, ".per")
+	for _, name := range corpus.Names(files) {
 		want, err := Decode(files[name], Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -146,8 +147,8 @@ func TestReuse(t *testing.T) {
 // FuzzDecodeMessage: no panic or hang on any input; what decodes must
 // encode and decode again to the same message and bytes.
 func FuzzDecodeMessage(f *testing.F) {
-	files := corpusFiles(f, ".per")
-	for _, name := range sortedKeys(files) {
+	files := corpus.Files(f, ".per")
+	for _, name := range corpus.Names(files) {
 		f.Add(files[name])
 	}
 	f.Add(make([]byte, 64))
