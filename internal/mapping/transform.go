@@ -13,7 +13,7 @@
 //
 // Everything else (context IDs, enumerations, MIds, numbers) is the same in
 // both forms. The fields are found by the generated model.Walker, so no list
-// of model types is kept here; text-binary-mapping.md (sections 1 to 6 and
+// of model types is kept here; docs/text-binary-mapping.md (sections 1 to 6 and
 // 9) gives the rules.
 package mapping
 
@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"megaco/internal/codec/codecerr"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,8 +63,8 @@ type Config struct {
 	TermIDNames *TermIDNames
 }
 
-// Error kinds, for errors.Is. Every error of ToBinary and ToText is an
-// *Error that matches one of them, and also the cause it wraps
+// Error kinds, for errors.Is. Every error of ToBinary and ToText is a
+// *codecerr.Error (codec "mapping") that matches one of them, and also the cause it wraps
 // (pkgs.ErrUnknown, termid.ErrSyntax, pkgs.ErrNoType...).
 var (
 	// ErrNoBinary: the text form has something the binary form cannot
@@ -77,31 +78,31 @@ var (
 	ErrConfig = errors.New("bad mapping configuration")
 )
 
-// Error is a field of the message that could not be mapped.
-type Error struct {
-	// Path is the field in the message, with ASN.1 field names, e.g.
-	// "mess.messageBody.transactions[0].transactionRequest.actions[0]...".
-	Path string
-	// Kind is ErrNoBinary, ErrNoText or ErrConfig.
-	Kind error
-	// Err is the underlying error, if any.
-	Err error
-	msg string
+// mapErr is a field of the message that could not be mapped: an error of
+// the one codec error type (codec "mapping", op Map) whose Err matches the
+// kind (ErrNoBinary, ErrNoText, ErrConfig) and the cause for errors.Is.
+func mapErr(path string, kind, cause error, msg string) *codecerr.Error {
+	k := codecerr.Mapping
+	if kind == ErrConfig {
+		k = codecerr.Unsupported
+	}
+	e := &codecerr.Error{Codec: "mapping", Op: codecerr.Map, Kind: k, Msg: msg, Err: causes{kind, cause}}
+	if path != "" {
+		e.SetPath(path)
+	}
+	return e
 }
 
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return "mapping: " + e.msg
-	}
-	return "mapping: " + e.Path + ": " + e.msg
-}
+// causes lets errors.Is and errors.As see both the kind and the cause.
+type causes [2]error
 
-// Unwrap gives the kind and the cause to errors.Is and errors.As.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
+func (c causes) Error() string { return c[0].Error() }
+
+func (c causes) Unwrap() []error {
+	if c[1] == nil {
+		return c[:1]
 	}
-	return []error{e.Kind}
+	return c[:]
 }
 
 var (
@@ -158,10 +159,10 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
 		w: t.w, arena: t.arena, tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
 	if version < 1 || version > 3 {
-		return &Error{Kind: ErrConfig, msg: fmt.Sprintf("protocol version %d, want 1, 2 or 3", version)}
+		return mapErr("", ErrConfig, nil, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
 	if c.Profile != pkgs.OTP && c.Profile != pkgs.RFC {
-		return &Error{Kind: ErrConfig, msg: fmt.Sprintf("unknown value profile %s", c.Profile)}
+		return mapErr("", ErrConfig, nil, fmt.Sprintf("unknown value profile %s", c.Profile))
 	}
 	if t.reg == nil {
 		t.reg = defaultRegistry
@@ -169,10 +170,10 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 	if t.layout == nil {
 		t.layout = defaultLayout
 	} else if err := t.layout.Validate(); err != nil {
-		return &Error{Kind: ErrConfig, Err: err, msg: err.Error()}
+		return mapErr("", ErrConfig, err, err.Error())
 	}
 	if m == nil {
-		return &Error{Kind: ErrConfig, msg: "nil message"}
+		return mapErr("", ErrConfig, nil, "nil message")
 	}
 	t.w.V = t
 	return t.w.Walk(m)
@@ -236,7 +237,7 @@ func (t *transformer) direction() error {
 
 // fail builds an error at the field being visited; suffix extends its path.
 func (t *transformer) fail(suffix string, cause error, format string, args ...any) error {
-	return &Error{Path: t.w.Path() + suffix, Kind: t.direction(), Err: cause, msg: fmt.Sprintf(format, args...)}
+	return mapErr(t.w.Path()+suffix, t.direction(), cause, fmt.Sprintf(format, args...))
 }
 
 // failName reports a name or ID that cannot be mapped, saying plainly when

@@ -21,7 +21,7 @@
 // decoder lowercased the name, which is why OTP cannot transcode names like
 // "root/maxNumberOfContexts"). Decoding returns the spelling of the table.
 //
-// Wildcards (text-binary-mapping.md section 2.1): "pkg/*" is item 0xFFFF,
+// Wildcards (docs/text-binary-mapping.md section 2.1): "pkg/*" is item 0xFFFF,
 // "*/*" is 0xFFFFFFFF, and a parameter named "*" is 0xFFFF. CHOOSE ("$") is
 // not allowed in names. Unlike OTP, the wildcard IDs also decode.
 //
@@ -82,7 +82,7 @@ func maskOf(vs []Version) (versions, error) {
 }
 
 // Kind is the kind of a package item, which decides which resolver table a
-// name is looked up in (text-binary-mapping.md section 2.1: properties,
+// name is looked up in (docs/text-binary-mapping.md section 2.1: properties,
 // events, signals and statistics each have their own item IDs).
 type Kind uint8
 

@@ -143,7 +143,7 @@ func TestEveryRow(t *testing.T) {
 	}
 }
 
-// Bytes from the golden corpus (text-binary-mapping.md 2.1 and
+// Bytes from the golden corpus (docs/text-binary-mapping.md 2.1 and
 // text-binary-examples.tsv).
 func TestGoldenNames(t *testing.T) {
 	r := New()

@@ -10,8 +10,10 @@ import (
 	"sync"
 )
 
-// packagesTSV is a copy of shared/spec/packages.tsv: RFC 3525 Annex E, the v2
-// draft's E.2, and everything OTP megaco 4.4.2's v1/v2/v3 resolvers know.
+// packagesTSV is packages.tsv beside this file (taken from the project's
+// reference notes; a test compares them when the notes are present): RFC
+// 3525 Annex E, the v2 draft's E.2, and everything OTP megaco 4.4.2's
+// v1/v2/v3 resolvers know.
 //
 //go:embed packages.tsv
 var packagesTSV string

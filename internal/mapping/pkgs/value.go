@@ -12,7 +12,7 @@ import (
 
 // Profile chooses how property, parameter and statistic values (and the
 // ServiceChange reason) are put into their binary OCTET STRINGs
-// (text-binary-mapping.md section 3). This is a mode switch: the two give
+// (docs/text-binary-mapping.md section 3). This is a mode switch: the two give
 // different bytes for every value.
 type Profile uint8
 

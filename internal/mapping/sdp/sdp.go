@@ -6,7 +6,7 @@
 //
 // It exists because the binary form has no SDP text: the transcoder must cut
 // the text into lines, name each line, and find the group boundaries. The
-// rules are those of Erlang/OTP megaco 4.4.2 (text-binary-mapping.md
+// rules are those of Erlang/OTP megaco 4.4.2 (docs/text-binary-mapping.md
 // section 4), which produced the golden corpus:
 //
 //   - A line is NAME=VALUE. The name is the text before the first "=", case

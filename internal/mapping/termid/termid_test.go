@@ -17,7 +17,7 @@ func mustHex(t testing.TB, s string) []byte {
 	return b
 }
 
-// The rows of text-binary-mapping.md section 1.1 (all checked against OTP
+// The rows of docs/text-binary-mapping.md section 1.1 (all checked against OTP
 // 4.4.2), plus the golden corpus bytes they quote.
 var examples = []struct {
 	layout string
