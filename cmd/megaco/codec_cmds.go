@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"megaco/internal/codec"
+	"megaco/internal/codec/limits"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
@@ -34,7 +35,7 @@ func newCodecFlags(name string, stderr io.Writer) *codecFlags {
 	f.fs.StringVar(&f.from, "from", "auto", "input codec, or auto to detect it")
 	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
 	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
-	f.fs.IntVar(&f.maxSize, "max-size", codec.DefaultLimits.MaxSize, "largest input accepted, in bytes")
+	f.fs.IntVar(&f.maxSize, "max-size", limits.Default.MaxSize, "largest input accepted, in bytes")
 	f.fs.StringVar(&f.layout, "termid-layout", "8,8,8", "termination ID level layout (bits per level) for text<->binary")
 	f.fs.StringVar(&f.names, "names", "", "names file: provisioned termination ID and digit map names for text<->binary")
 	f.fs.StringVar(&f.packages, "packages", "", "private packages for text<->binary: rows in the format of packages.tsv, added to the embedded ones")
@@ -82,7 +83,7 @@ func (f *codecFlags) options() (codec.Options, error) {
 	if err != nil {
 		return codec.Options{}, err
 	}
-	lim := codec.DefaultLimits
+	lim := limits.Default
 	lim.MaxSize = f.maxSize
 	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout, Names: names, Registry: reg}, nil
 }
@@ -143,21 +144,33 @@ func readInput(file string, stdin io.Reader, max int) ([]byte, error) {
 	return data, nil
 }
 
-func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f := newCodecFlags("transcode", stderr)
-	to := f.fs.String("to", "ber", "output codec")
+// prepare parses the flags, checks the codecs named (before reading a
+// possibly large input) and reads the input.
+func (f *codecFlags) prepare(args []string, stdin io.Reader, codecs ...*string) (codec.Options, []byte, error) {
 	file, err := f.parse(args)
 	if err != nil {
-		return err
+		return codec.Options{}, nil, err
 	}
 	opts, err := f.options()
 	if err != nil {
-		return err
+		return opts, nil, err
 	}
-	if _, err := codec.Lookup(*to, opts); err != nil {
-		return err
+	for _, c := range codecs { // flag values: read after parsing
+		if *c == "auto" {
+			continue
+		}
+		if _, err := codec.Lookup(*c, opts); err != nil {
+			return opts, nil, err
+		}
 	}
 	data, err := readInput(file, stdin, f.maxSize)
+	return opts, data, err
+}
+
+func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newCodecFlags("transcode", stderr)
+	to := f.fs.String("to", "ber", "output codec")
+	opts, data, err := f.prepare(args, stdin, to, &f.from)
 	if err != nil {
 		return err
 	}
@@ -172,34 +185,15 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("decode", stderr)
 	form := f.fs.String("form", "", "print the message in text or binary form (default: the input codec's)")
-	file, err := f.parse(args)
+	opts, data, err := f.prepare(args, stdin, &f.from)
 	if err != nil {
 		return err
 	}
-	opts, err := f.options()
+	want, err := codec.ParseForm(*form, codec.InputForm)
 	if err != nil {
 		return err
 	}
-	if f.from != "auto" {
-		if _, err := codec.Lookup(f.from, opts); err != nil {
-			return err
-		}
-	}
-	data, err := readInput(file, stdin, f.maxSize)
-	if err != nil {
-		return err
-	}
-	from := f.from
-	if from == "auto" {
-		if from, err = codec.Detect(data); err != nil {
-			return err
-		}
-	}
-	want, err := codec.ParseForm(*form, codec.FormOf(from))
-	if err != nil {
-		return err
-	}
-	m, _, err := codec.DecodeAs(data, from, want, opts)
+	m, _, err := codec.DecodeAs(data, f.from, want, opts)
 	if err != nil {
 		return err
 	}

@@ -163,7 +163,7 @@ type prepared struct {
 type skip struct{ msg, err string }
 
 func lookupOptions(p codec.Profile) codec.Options {
-	return codec.Options{Profile: p, Limits: codec.DefaultLimits}
+	return codec.Options{Profile: p} // zero limits: the defaults
 }
 
 // prepare makes each message's input for cfg: the codec's own encoding of

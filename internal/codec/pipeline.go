@@ -1,21 +1,68 @@
 package codec
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
+	"time"
 
-	"megaco/internal/codec/ber"
-	"megaco/internal/codec/native"
-	"megaco/internal/codec/per"
-	"megaco/internal/codec/text"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
+	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
 )
+
+// Profile says how names and values map between text and binary.
+type Profile string
+
+const (
+	// ProfileOTP is byte-exact with Erlang/OTP megaco 4.4: property,
+	// parameter and statistic values travel as their text characters.
+	ProfileOTP Profile = "otp"
+	// ProfileRFC follows RFC 3525 Annex A: values are typed and BER-encoded
+	// per their package definition.
+	ProfileRFC Profile = "rfc"
+)
+
+// ParseProfile checks a profile name.
+func ParseProfile(s string) (Profile, error) {
+	switch Profile(s) {
+	case ProfileOTP, ProfileRFC:
+		return Profile(s), nil
+	}
+	return "", fmt.Errorf("unknown profile %q (want otp or rfc)", s)
+}
+
+// Options apply to every codec and to the pipeline.
+type Options struct {
+	Version int     // 0: from the message; 1..3 forces that schema
+	Profile Profile // text <-> binary mapping; "" means ProfileOTP
+	Limits  limits.Limits
+	// Layout is the termination ID level layout for text <-> binary
+	// (nil: OTP's [8,8,8]).
+	Layout termid.Layout
+	// Names are provisioned termination ID and digit map names for text
+	// <-> binary (nil: none); their termination IDs are for Layout.
+	Names *mapping.Names
+	// Registry maps package, item and parameter names for text <-> binary
+	// (nil: the embedded one; pkgs.New plus Load adds private packages).
+	Registry *pkgs.Registry
+	// Observer, if set, is told of every decode and encode the pipeline
+	// does (the service's metrics).
+	Observer Observer
+}
+
+// Observer watches the pipeline's steps. Codec names are the table's.
+type Observer interface {
+	// Done: one decode (size: input bytes) or encode (output bytes) of a
+	// message of the protocol version, begun at start.
+	Done(codec string, op codecerr.Op, version int, start time.Time, size int)
+	// Failed: a decode (with its conversion) or an encode failed; codec is
+	// "" when the input's codec could not be detected.
+	Failed(codec string, op codecerr.Op, err error)
+}
 
 // Form is how a decoded message holds names, termination IDs and values:
 // as the text encoding writes them, or as the binary encodings carry them.
@@ -24,6 +71,8 @@ type Form int
 const (
 	Binary Form = iota
 	Text
+	// InputForm asks DecodeAs for the form the input's codec decodes to.
+	InputForm Form = -1
 )
 
 func (f Form) String() string {
@@ -33,15 +82,17 @@ func (f Form) String() string {
 	return "binary"
 }
 
-// textCodecs are the codecs whose messages are in text form.
-var textCodecs = map[string]bool{"pretty": true, "compact": true}
-
-// FormOf is the form of the messages a codec decodes to and encodes from.
-func FormOf(name string) Form {
-	if textCodecs[strings.ToLower(name)] {
-		return Text
+// ParseForm reads a form name: "text", "binary", or "" for def.
+func ParseForm(s string, def Form) (Form, error) {
+	switch s {
+	case "":
+		return def, nil
+	case "text":
+		return Text, nil
+	case "binary":
+		return Binary, nil
 	}
-	return Binary
+	return def, fmt.Errorf("unknown form %q (want text or binary)", s)
 }
 
 // Convert brings m (in form from) into form to, in place.
@@ -67,7 +118,8 @@ func mappingConfig(opts Options) mapping.Config {
 	return cfg
 }
 
-// version is the protocol version to convert m for: as forced, or m's own.
+// version is the protocol version to convert or encode m for: as forced,
+// or m's own.
 func version(m *model.MegacoMessage, opts Options) int {
 	if opts.Version != 0 {
 		return opts.Version
@@ -111,12 +163,6 @@ func (t *transient) convert(m *model.MegacoMessage, from, to Form, opts Options)
 	return t.conv.ToText(m, version(m, opts), &t.cfg)
 }
 
-// Reusing is implemented by codecs that can decode into memory reused from
-// call to call; the message is valid until release is called.
-type Reusing interface {
-	DecodeReused(data []byte) (m *model.MegacoMessage, release func(), err error)
-}
-
 // Result describes a transcoding.
 type Result struct {
 	From    string // the input codec, as given or detected
@@ -125,22 +171,45 @@ type Result struct {
 
 // Transcode decodes data with codec from ("" or "auto": detect it) and
 // appends its encoding with codec to to out, converting between text and
-// binary form when the two codecs differ.
+// binary form when the two codecs differ. On error out comes back with its
+// length as given.
 func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result, error) {
 	var res Result
 	enc, err := Lookup(to, opts)
 	if err != nil {
 		return out, res, err
 	}
-	m, release, from, err := DecodeTransient(data, from, FormOf(to), opts)
+	d, _ := Describe(to)
+	m, release, from, err := decodeAs(data, from, d.Form, opts, true)
 	res.From = from
 	if err != nil {
 		return out, res, err
 	}
 	defer release()
 	res.Version = int(m.Mess.Version)
-	out, err = enc.Append(out, m)
+	out, err = Encode(out, enc, d.Name, m, opts)
 	return out, res, err
+}
+
+// Encode appends m's encoding with enc (the codec called name, for the
+// observer) to out.
+func Encode(out []byte, enc Codec, name string, m *model.MegacoMessage, opts Options) ([]byte, error) {
+	var start time.Time
+	if opts.Observer != nil {
+		start = time.Now()
+	}
+	res, err := enc.Append(out, m)
+	if opts.Observer != nil {
+		if err != nil {
+			opts.Observer.Failed(name, codecerr.Encode, err)
+		} else {
+			opts.Observer.Done(name, codecerr.Encode, version(m, opts), start, len(res)-len(out))
+		}
+	}
+	if err != nil {
+		return out, err
+	}
+	return res, nil
 }
 
 // DecodeTransient is DecodeAs for a message that is only needed until
@@ -150,7 +219,8 @@ func DecodeTransient(data []byte, from string, want Form, opts Options) (*model.
 }
 
 // DecodeAs decodes data with codec from ("" or "auto": detect it) and
-// returns the message in form want, with the codec used.
+// returns the message in form want (InputForm: as the codec decodes), with
+// the name of the codec used.
 func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoMessage, string, error) {
 	m, _, from, err := decodeAs(data, from, want, opts, false)
 	return m, from, err
@@ -159,157 +229,76 @@ func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoM
 func nop() {}
 
 func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), string, error) {
-	if from == "" || from == "auto" {
-		var err error
-		if from, err = Detect(data); err != nil {
-			return nil, nop, "", err
+	d, err := inputCodec(data, from, opts)
+	if err != nil {
+		return nil, nop, strings.ToLower(from), err
+	}
+	if want == InputForm {
+		want = d.Form
+	}
+	var start time.Time
+	if opts.Observer != nil {
+		start = time.Now()
+	}
+	m, release, err := decodeWith(data, d, want, opts, reuse)
+	if opts.Observer != nil {
+		if err != nil {
+			opts.Observer.Failed(d.Name, codecerr.Decode, err)
+		} else {
+			opts.Observer.Done(d.Name, codecerr.Decode, int(m.Mess.Version), start, len(data))
 		}
 	}
-	dec, err := Lookup(from, opts)
+	return m, release, d.Name, err
+}
+
+// inputCodec finds the descriptor of from, detecting it when from is ""
+// or "auto".
+func inputCodec(data []byte, from string, opts Options) (*Descriptor, error) {
+	if from == "" || strings.EqualFold(from, "auto") {
+		name, err := Detect(data)
+		if err != nil {
+			if opts.Observer != nil {
+				opts.Observer.Failed("", codecerr.Decode, err)
+			}
+			return nil, err
+		}
+		from = name
+	}
+	d, ok := Describe(from)
+	if !ok {
+		return nil, fmt.Errorf("%w %q (available: %s)", ErrUnknownCodec, strings.ToLower(from), strings.Join(Names(), ", "))
+	}
+	return d, nil
+}
+
+// decodeWith decodes with d and converts to form want, into reused memory
+// when reuse is set and the codec can.
+func decodeWith(data []byte, d *Descriptor, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), error) {
+	dec, err := Lookup(d.Name, opts)
 	if err != nil {
-		return nil, nop, from, err
+		return nil, nop, err
 	}
 	r, ok := dec.(Reusing)
 	if !reuse || !ok {
 		m, err := dec.Decode(data)
 		if err == nil {
-			err = Convert(m, FormOf(from), want, opts)
+			err = Convert(m, d.Form, want, opts)
 		}
 		if err != nil {
-			return nil, nop, from, err
+			return nil, nop, err
 		}
-		return m, nop, from, nil
+		return m, nop, nil
 	}
 	t := transients.Get().(*transient)
 	m, decRelease, err := r.DecodeReused(data)
 	if err != nil {
 		transients.Put(t)
-		return nil, nop, from, err
+		return nil, nop, err
 	}
 	t.decRelease = decRelease
-	if err := t.convert(m, FormOf(from), want, opts); err != nil {
+	if err := t.convert(m, d.Form, want, opts); err != nil {
 		t.release()
-		return nil, nop, from, err
+		return nil, nop, err
 	}
-	return m, t.release, from, nil
-}
-
-// ParseForm reads a form name: "text", "binary", or "" for def.
-func ParseForm(s string, def Form) (Form, error) {
-	switch s {
-	case "":
-		return def, nil
-	case "text":
-		return Text, nil
-	case "binary":
-		return Binary, nil
-	}
-	return def, fmt.Errorf("unknown form %q (want text or binary)", s)
-}
-
-// ErrUndetected is returned when no codec recognizes the input.
-var ErrUndetected = errors.New("cannot tell the encoding of the input: not Megaco text, BER, PER or native")
-
-// Detect tells the encoding of a message from its bytes:
-//   - text starts (after white space and comments) with "MEGACO/" or "!/"
-//     (pretty and compact are one grammar; reported as "compact" when the
-//     header is the short form);
-//   - a zstd frame starts with its magic number;
-//   - BER starts with a SEQUENCE tag (0x30);
-//   - native and S2 are recognized by decoding them;
-//   - anything else is tried as PER, which has no signature at all.
-func Detect(data []byte) (string, error) {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	for len(t) > 0 && t[0] == ';' { // comments before the header
-		if i := bytes.IndexAny(t, "\r\n"); i >= 0 {
-			t = bytes.TrimLeft(t[i:], " \t\r\n")
-		} else {
-			t = nil
-		}
-	}
-	switch {
-	case len(t) >= 7 && bytes.EqualFold(t[:7], []byte("MEGACO/")):
-		return "pretty", nil
-	case len(t) >= 2 && t[0] == '!' && t[1] == '/':
-		return "compact", nil
-	case len(data) >= 4 && bytes.Equal(data[:4], []byte{0x28, 0xb5, 0x2f, 0xfd}):
-		return "native-zstd", nil
-	}
-	if looksBER(data) {
-		return "ber", nil
-	}
-	if _, err := (native.Codec{}).Decode(data); err == nil {
-		return "native", nil
-	}
-	if _, err := (native.Codec{Options: native.Options{Compression: native.S2}}).Decode(data); err == nil {
-		return "native-s2", nil
-	}
-	if v, err := per.PeekVersion(data); err == nil && v >= 1 && v <= 3 {
-		return "per", nil
-	}
-	return "", ErrUndetected
-}
-
-// looksBER: a MegacoMessage in BER is a SEQUENCE, first octet 0x30. No
-// PER message can start so (its first bits would say version 96 or more),
-// nor can text, native or zstd; a truncated or damaged BER message still
-// goes to the BER decoder, which says precisely what is wrong.
-func looksBER(data []byte) bool {
-	return len(data) > 0 && data[0] == 0x30
-}
-
-// Location is what an error says about where the input was wrong.
-type Location struct {
-	Codec    string // "ber", "per", "text", "native", "mapping"
-	Field    string // the field path, if known
-	Position string // "offset 37", "bit 75", "3:17"
-}
-
-// Locate extracts the location from an error of any codec.
-func Locate(err error) (Location, bool) {
-	var be *ber.Error
-	if errors.As(err, &be) {
-		pos := "encode"
-		if be.Offset >= 0 {
-			pos = "offset " + strconv.Itoa(be.Offset)
-		}
-		return Location{"ber", be.Path(), pos}, true
-	}
-	var pe *per.Error
-	if errors.As(err, &pe) {
-		pos := "encode"
-		if pe.BitOffset >= 0 {
-			pos = "bit " + strconv.Itoa(pe.BitOffset)
-		}
-		return Location{"per", pe.Path, pos}, true
-	}
-	var me *mapping.Error
-	if errors.As(err, &me) {
-		return Location{"mapping", me.Path, ""}, true
-	}
-	var ne *native.Error
-	if errors.As(err, &ne) {
-		return Location{"native", "", ne.Op}, true
-	}
-	var td *text.DecodeError
-	if errors.As(err, &td) {
-		return Location{td.Style, "", fmt.Sprintf("%d:%d", td.Line, td.Column)}, true
-	}
-	var te *text.EncodeError
-	if errors.As(err, &te) {
-		return Location{"text", te.Path(), "encode"}, true
-	}
-	var le interface {
-		Location() (codec, field, position string)
-	}
-	if errors.As(err, &le) {
-		c, f, p := le.Location()
-		return Location{c, f, p}, true
-	}
-	return Location{}, false
-}
-
-// Describe renders a location for logs.
-func (l Location) String() string {
-	return fmt.Sprintf("%s %s %s", l.Codec, l.Field, l.Position)
+	return m, t.release, nil
 }

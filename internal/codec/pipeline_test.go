@@ -3,14 +3,19 @@ package codec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/corpus"
+	"megaco/internal/mapping/termid"
 )
 
 func TestDetectAndTranscode(t *testing.T) {
@@ -56,18 +61,90 @@ func TestDetectAndTranscode(t *testing.T) {
 	}
 }
 
-func TestLocate(t *testing.T) {
+// TestErrorLocation: a failure of any codec reads the same way, through
+// one error type.
+func TestErrorLocation(t *testing.T) {
 	golden, _ := os.ReadFile("../../corpus/otp-time-test/msg03.ber")
 	_, _, err := Transcode(nil, golden[:40], "ber", "per", Options{})
-	loc, ok := Locate(err)
-	if !ok || loc.Codec != "ber" || !strings.HasPrefix(loc.Position, "offset ") {
-		t.Errorf("%v -> %+v", err, loc)
+	e, ok := codecerr.As(err)
+	if !ok || e.Codec != "ber" || e.Pos.Unit != codecerr.Byte || e.Kind != codecerr.Malformed || e.Op != codecerr.Decode {
+		t.Errorf("%v -> %+v", err, e)
 	}
 	pr, _ := os.ReadFile("../../corpus/otp-time-test/msg03.per")
 	_, _, err = Transcode(nil, pr[:10], "per", "ber", Options{})
-	loc, ok = Locate(err)
-	if !ok || loc.Codec != "per" || !strings.HasPrefix(loc.Position, "bit ") || loc.Field == "" {
-		t.Errorf("%v -> %+v", err, loc)
+	e, ok = codecerr.As(err)
+	if !ok || e.Codec != "per" || e.Pos.Unit != codecerr.Bit || e.Path() == "" {
+		t.Errorf("%v -> %+v", err, e)
+	}
+	compact := corpus.Files(t, ".compact.txt")["msg03"]
+	_, _, err = Transcode(nil, compact[:len(compact)/2], "", "ber", Options{})
+	e, ok = codecerr.As(err)
+	if !ok || e.Codec != "compact" || e.Pos.Unit != codecerr.LineCol || e.Pos.Line < 1 || e.Pos.Column < 1 {
+		t.Errorf("%v -> %+v", err, e)
+	}
+	_, _, err = Transcode(nil, golden, "ber", "ber", Options{Limits: limits.Limits{MaxSize: 10}})
+	if e, ok = codecerr.As(err); !ok || e.Kind != codecerr.TooLarge {
+		t.Errorf("over the size limit: %v -> %+v", err, e)
+	}
+	_, _, err = Transcode(nil, compact, "", "ber", Options{Names: nil, Layout: termid.Layout{4, 4}})
+	if e, ok = codecerr.As(err); !ok || e.Kind != codecerr.Mapping || e.Codec != "mapping" || e.Path() == "" {
+		t.Errorf("termination ID outside the layout: %v -> %+v", err, e)
+	}
+}
+
+// TestTable: names and API names are unique, every codec round-trips a
+// message, and detection finds each detectable codec's own output.
+func TestTable(t *testing.T) {
+	names, apis := map[string]bool{}, map[string]bool{}
+	golden := corpus.Files(t, ".ber")["msg03"]
+	for _, d := range All() {
+		if names[d.Name] || apis[d.API] || d.New == nil {
+			t.Errorf("%s: duplicate name or API name, or no factory", d.Name)
+		}
+		names[d.Name], apis[d.API] = true, true
+		out, _, err := Transcode(nil, golden, "ber", d.Name, Options{})
+		if err != nil {
+			t.Errorf("ber -> %s: %v", d.Name, err)
+			continue
+		}
+		if got, err := Detect(out); d.Detect != nil && got != d.Name {
+			t.Errorf("%s output detected as %q (%v)", d.Name, got, err)
+		}
+		if FormOf(d.Name) != d.Form {
+			t.Errorf("%s: FormOf %v, descriptor %v", d.Name, FormOf(d.Name), d.Form)
+		}
+	}
+}
+
+// recorder is an Observer that keeps what it is told.
+type recorder struct{ done, failed []string }
+
+func (r *recorder) Done(c string, op codecerr.Op, v int, _ time.Time, size int) {
+	r.done = append(r.done, fmt.Sprintf("%s %s v%d %d", c, op, v, size))
+}
+
+func (r *recorder) Failed(c string, op codecerr.Op, err error) {
+	r.failed = append(r.failed, fmt.Sprintf("%s %s", c, op))
+}
+
+// TestObserver: the pipeline reports each step it does, with the codec
+// detected, the sizes in and out, and where a failure happened.
+func TestObserver(t *testing.T) {
+	golden := corpus.Files(t, ".ber")["msg03"]
+	var r recorder
+	out, _, err := Transcode(nil, golden, "auto", "PER", Options{Observer: &r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("ber decode v1 %d", len(golden)), fmt.Sprintf("per encode v1 %d", len(out))}
+	if fmt.Sprint(r.done) != fmt.Sprint(want) || len(r.failed) != 0 {
+		t.Errorf("done %q failed %q, want %q", r.done, r.failed, want)
+	}
+	r = recorder{}
+	_, _, _ = Transcode(nil, []byte("junk"), "", "ber", Options{Observer: &r})
+	_, _, _ = Transcode(nil, golden[:20], "ber", "ber", Options{Observer: &r})
+	if fmt.Sprint(r.failed) != "[ decode ber decode]" {
+		t.Errorf("failed %q", r.failed)
 	}
 }
 
@@ -149,7 +226,7 @@ func BenchmarkTranscode(b *testing.B) {
 // TestLookupCache: a repeated Lookup allocates nothing, a codec made for
 // other options honours them, and the cache stops growing at maxCached.
 func TestLookupCache(t *testing.T) {
-	opts := Options{Version: 2, Limits: DefaultLimits}
+	opts := Options{Version: 2, Limits: limits.Default}
 	if _, err := Lookup("ber", opts); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +235,7 @@ func TestLookupCache(t *testing.T) {
 	}
 	golden := corpus.Files(t, ".ber")["msg03"]
 	for size := 1; size < 2*maxCached; size++ {
-		lim := DefaultLimits
+		lim := limits.Default
 		lim.MaxSize = size
 		c, err := Lookup("ber", Options{Limits: lim})
 		if err != nil {

@@ -51,7 +51,7 @@ type CallMsgs struct {
 // Options returns the codec options the generator uses and sends.
 func Options() codec.Options {
 	l, _ := termid.ParseLayout(Layout)
-	return codec.Options{Profile: codec.ProfileOTP, Layout: l, Limits: codec.DefaultLimits}
+	return codec.Options{Profile: codec.ProfileOTP, Layout: l} // zero limits: the defaults
 }
 
 // NewBuilder checks the codecs.

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"megaco/internal/codec"
+	"megaco/internal/codec/codecerr"
 )
 
 // HTTPHandler serves the curl-friendly routes:
@@ -109,22 +110,18 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	from := r.URL.Query().Get("from")
-	if from == "" || from == "auto" {
-		if from, err = codec.Detect(data); err != nil {
-			writeHTTPError(w, err)
-			return
-		}
-	}
-	want, err := codec.ParseForm(r.URL.Query().Get("form"), codec.FormOf(from))
+	want, err := codec.ParseForm(r.URL.Query().Get("form"), codec.InputForm)
 	if err != nil {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
-	m, from, err := s.decode(data, from, want, opts)
+	m, from, err := s.decode(data, r.URL.Query().Get("from"), want, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
+	}
+	if want == codec.InputForm {
+		want = codec.FormOf(from)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Megaco-From", from)
@@ -149,8 +146,8 @@ func writeHTTPError(w http.ResponseWriter, err error) {
 		code = http.StatusRequestEntityTooLarge
 	}
 	body := httpErrorBody{Error: err.Error()}
-	if loc, ok := codec.Locate(err); ok {
-		body.Codec, body.Field, body.Position = loc.Codec, loc.Field, loc.Position
+	if e, ok := codecerr.As(err); ok {
+		body.Codec, body.Field, body.Position = e.Codec, e.Path(), e.Where()
 	} else if _, isReq := err.(*RequestError); !isReq && code == http.StatusBadRequest && !errors.Is(err, codec.ErrUndetected) {
 		code = http.StatusInternalServerError
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"megaco/internal/codec"
-	"megaco/internal/mapping"
+	"megaco/internal/codec/codecerr"
 )
 
 // Metrics are the codec-level Prometheus series. Every label has a small,
@@ -29,12 +29,13 @@ type Metrics struct {
 	byCodec map[string]*codecSeries
 }
 
-// ops are the op label's values, indexed by opDecode/opEncode.
-var ops = [...]string{"decode", "encode"}
+// ops are the op label's values, indexed by the codecerr.Op values
+// Decode and Encode.
+var ops = [...]string{codecerr.Decode.String(), codecerr.Encode.String()}
 
 const (
-	opDecode = iota
-	opEncode
+	opDecode = int(codecerr.Decode)
+	opEncode = int(codecerr.Encode)
 )
 
 type codecSeries struct {
@@ -43,7 +44,17 @@ type codecSeries struct {
 	errors   [len(ops)][]prometheus.Counter // by op, index in errorReasons
 }
 
-var errorReasons = []string{"malformed", "too_large", "unsupported", "mapping", "schema", "internal"}
+// errorReasons are the reason label's values: the kinds of codec errors,
+// in codecerr.Kind order, then reasonInternal for anything else.
+var errorReasons = func() []string {
+	var out []string
+	for _, k := range codecerr.Kinds() {
+		out = append(out, k.String())
+	}
+	return append(out, "internal")
+}()
+
+var reasonInternal = len(codecerr.Kinds())
 
 // NewMetrics registers the series with reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
@@ -140,34 +151,27 @@ func (m *Metrics) failed(codecName string, op int, err error) {
 	cs.errors[op][reason(err)].Inc()
 }
 
-// Indexes in errorReasons.
-const (
-	reasonMalformed = iota
-	reasonTooLarge
-	reasonUnsupported
-	reasonMapping
-	reasonSchema
-	reasonInternal
-)
-
 // reason maps an error to its bounded label value's index.
 func reason(err error) int {
 	var tooLarge *TooLargeError
-	var me *mapping.Error
-	switch {
-	case errors.As(err, &tooLarge):
-		return reasonTooLarge
-	case errors.As(err, &me):
-		return reasonMapping
+	if errors.As(err, &tooLarge) {
+		return int(codecerr.TooLarge)
 	}
-	if loc, ok := codec.Locate(err); ok {
-		if loc.Position == "encode" {
-			return reasonSchema
-		}
-		return reasonMalformed
+	if e, ok := codecerr.As(err); ok {
+		return int(e.Kind)
 	}
 	if errors.Is(err, codec.ErrUndetected) {
-		return reasonMalformed
+		return int(codecerr.Malformed)
 	}
 	return reasonInternal
+}
+
+// Done implements codec.Observer.
+func (m *Metrics) Done(codecName string, op codecerr.Op, version int, start time.Time, size int) {
+	m.observe(codecName, int(op), version, start, size)
+}
+
+// Failed implements codec.Observer.
+func (m *Metrics) Failed(codecName string, op codecerr.Op, err error) {
+	m.failed(nameOr(codecName), int(op), err)
 }

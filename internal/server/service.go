@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -18,6 +17,8 @@ import (
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
@@ -91,8 +92,11 @@ func (e *RequestError) Error() string { return e.Msg }
 // options turns request options into codec options.
 func (s *Service) options(version uint32, profile, layout string) (codec.Options, error) {
 	o := codec.Options{Version: int(version), Profile: s.cfg.Profile, Layout: s.cfg.Layout}
-	o.Limits = codec.DefaultLimits
+	o.Limits = limits.Default
 	o.Limits.MaxSize = s.cfg.MaxMessageSize
+	if s.metrics != nil {
+		o.Observer = s.metrics
+	}
 	if version > 3 {
 		return o, &RequestError{fmt.Sprintf("unsupported protocol version %d (want 1, 2 or 3, or 0 to read it from the message)", version)}
 	}
@@ -117,97 +121,51 @@ func (s *Service) options(version uint32, profile, layout string) (codec.Options
 	return o, nil
 }
 
-func (s *Service) lookup(name string, opts codec.Options) (codec.Codec, error) {
-	c, err := codec.Lookup(name, opts)
-	if err != nil {
-		return nil, &RequestError{err.Error()}
-	}
-	return c, nil
-}
-
-// Do is the one implementation of transcoding behind gRPC and HTTP; from
-// may be "" to detect the input codec. It appends the output to dst (nil
-// for a new slice).
+// Do is the one implementation of transcoding behind gRPC and HTTP: the
+// pipeline's, with the metrics observing it (opts.Observer); from may be
+// "" to detect the input codec. It appends the output to dst (nil for a
+// new slice).
 func (s *Service) Do(dst, data []byte, from, to string, opts codec.Options) ([]byte, codec.Result, error) {
-	var res codec.Result
-	to = strings.ToLower(to) // codec names ignore case; metric labels do not
-	enc, err := s.lookup(to, opts)
-	if err != nil {
-		return dst, res, err
+	if err := s.checkSize(data, from); err != nil {
+		return dst, codec.Result{From: from}, err
 	}
-	m, release, from, err := s.decodeWith(data, from, codec.FormOf(to), opts, true)
-	res.From = from
-	if err != nil {
-		return dst, res, err
-	}
-	defer release()
-	res.Version = int(m.Mess.Version)
 	if dst == nil {
 		// One allocation for the output: encodings of one message differ
 		// in size by a small factor (pretty text is about twice BER).
 		dst = make([]byte, 0, 2*len(data)+256)
 	}
-	out, err := s.encode(dst, enc, to, m, opts)
-	return out, res, err
+	out, res, err := codec.Transcode(dst, data, from, to, opts)
+	return out, res, requestError(err)
 }
 
-// decode decodes data (detecting the codec when from is empty) into form want.
+// decode decodes data (detecting the codec when from is empty) into form
+// want (codec.InputForm: the codec's own).
 func (s *Service) decode(data []byte, from string, want codec.Form, opts codec.Options) (*model.MegacoMessage, string, error) {
-	m, _, from, err := s.decodeWith(data, from, want, opts, false)
-	return m, from, err
+	if err := s.checkSize(data, from); err != nil {
+		return nil, from, err
+	}
+	m, from, err := codec.DecodeAs(data, from, want, opts)
+	return m, from, requestError(err)
 }
 
-// decodeWith decodes, with reused decoder memory when transient (the
-// message is then valid until release is called).
-func (s *Service) decodeWith(data []byte, from string, want codec.Form, opts codec.Options, transient bool) (*model.MegacoMessage, func(), string, error) {
-	nop := func() {}
-	from = strings.ToLower(from)
-	if len(data) > s.cfg.MaxMessageSize {
-		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
-		s.metrics.failed(nameOr(from), opDecode, err)
-		return nil, nop, from, err
+// checkSize refuses an input over the service's maximum before any codec
+// sees it.
+func (s *Service) checkSize(data []byte, from string) error {
+	if len(data) <= s.cfg.MaxMessageSize {
+		return nil
 	}
-	if from == "" || from == "auto" {
-		var err error
-		if from, err = codec.Detect(data); err != nil {
-			s.metrics.failed("unknown", opDecode, err)
-			return nil, nop, "", err
-		}
-	}
-	start := time.Now()
-	var m *model.MegacoMessage
-	release := nop
-	var err error
-	if transient {
-		m, release, _, err = codec.DecodeTransient(data, from, want, opts)
-	} else {
-		m, _, err = codec.DecodeAs(data, from, want, opts)
-	}
+	err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
+	s.metrics.failed(nameOr(strings.ToLower(from)), opDecode, err)
+	return err
+}
+
+// requestError turns the pipeline's errors about the request itself (a
+// codec name no codec has) into RequestErrors.
+func requestError(err error) error {
 	if errors.Is(err, codec.ErrUnknownCodec) {
-		return nil, nop, from, &RequestError{err.Error()}
+		return &RequestError{err.Error()}
 	}
-	if err != nil {
-		s.metrics.failed(from, opDecode, err)
-		return nil, nop, from, err
-	}
-	s.metrics.observe(from, opDecode, int(m.Mess.Version), start, len(data))
-	return m, release, from, nil
-}
-
-// encode appends m's encoding to dst.
-func (s *Service) encode(dst []byte, enc codec.Codec, to string, m *model.MegacoMessage, opts codec.Options) ([]byte, error) {
-	start := time.Now()
-	out, err := enc.Append(dst, m)
-	if err != nil {
-		s.metrics.failed(to, opEncode, err)
-		return dst, err
-	}
-	v := opts.Version
-	if v == 0 {
-		v = int(m.Mess.Version)
-	}
-	s.metrics.observe(to, opEncode, v, start, len(out)-len(dst))
-	return out, nil
+	return err
 }
 
 func nameOr(s string) string {
@@ -217,25 +175,17 @@ func nameOr(s string) string {
 	return s
 }
 
-// Codec names between the API enum and the registry.
-var codecNames = map[pb.Codec]string{
-	pb.Codec_CODEC_UNSPECIFIED: "",
-	pb.Codec_CODEC_BER:         "ber",
-	pb.Codec_CODEC_PER:         "per",
-	pb.Codec_CODEC_PRETTY:      "pretty",
-	pb.Codec_CODEC_COMPACT:     "compact",
-	pb.Codec_CODEC_NATIVE:      "native",
-	pb.Codec_CODEC_NATIVE_ZSTD: "native-zstd",
-	pb.Codec_CODEC_NATIVE_S2:   "native-s2",
-}
-
-// codecEnums is codecNames inverted.
-var codecEnums = func() map[string]pb.Codec {
-	m := make(map[string]pb.Codec, len(codecNames))
-	for k, v := range codecNames {
-		m[v] = k
+// Codec names between the API enum and the codec table: each descriptor
+// names its enum value (CODEC_UNSPECIFIED is "": detect the input).
+var codecNames, codecEnums = func() (map[pb.Codec]string, map[string]pb.Codec) {
+	names := map[pb.Codec]string{pb.Codec_CODEC_UNSPECIFIED: ""}
+	enums := map[string]pb.Codec{}
+	for _, d := range codec.All() {
+		if v, ok := pb.Codec_value[d.API]; ok {
+			names[pb.Codec(v)], enums[d.Name] = d.Name, pb.Codec(v)
+		}
 	}
-	return m
+	return names, enums
 }()
 
 func codecEnum(name string) pb.Codec { return codecEnums[name] }
@@ -372,11 +322,11 @@ const MaxBatchResponse = 4<<20 - 256<<10
 
 // streamError is a failed message's answer on a stream.
 func streamError(err error) *pb.TranscodeResponse {
-	loc, _ := codec.Locate(err)
-	return &pb.TranscodeResponse{Error: &pb.Error{
-		Code: status.Code(grpcError(err)).String(), Message: err.Error(),
-		Codec: loc.Codec, Field: loc.Field, Position: loc.Position,
-	}}
+	pe := &pb.Error{Code: status.Code(grpcError(err)).String(), Message: err.Error()}
+	if e, ok := codecerr.As(err); ok {
+		pe.Codec, pe.Field, pe.Position = e.Codec, e.Path(), e.Where()
+	}
+	return &pb.TranscodeResponse{Error: pe}
 }
 
 // Decode implements CodecService.
@@ -390,18 +340,15 @@ func (s *Service) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.Decode
 		return nil, grpcError(&RequestError{fmt.Sprintf("unknown codec %d", req.GetCodec())})
 	}
 	want, wantSet := formOf(req.GetOptions().GetForm())
-	data := req.GetData()
-	if from == "" {
-		if from, err = codec.Detect(data); err != nil {
-			return nil, grpcError(err)
-		}
-	}
 	if !wantSet {
-		want = codec.FormOf(from)
+		want = codec.InputForm
 	}
-	m, from, err := s.decode(data, from, want, opts)
+	m, from, err := s.decode(req.GetData(), from, want, opts)
 	if err != nil {
 		return nil, grpcError(err)
+	}
+	if want == codec.InputForm {
+		want = codec.FormOf(from)
 	}
 	form := pb.Form_FORM_BINARY
 	if want == codec.Text {
@@ -430,9 +377,9 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	enc, err := s.lookup(to, opts)
+	enc, err := codec.Lookup(to, opts)
 	if err != nil {
-		return nil, grpcError(err)
+		return nil, grpcError(requestError(err))
 	}
 	if req.GetMessage().GetMess() == nil {
 		return nil, grpcError(&RequestError{"message.mess is missing"})
@@ -446,7 +393,7 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 		s.metrics.failed(to, opEncode, err)
 		return nil, grpcError(err)
 	}
-	out, err := s.encode(make([]byte, 0, 512), enc, to, m, opts)
+	out, err := codec.Encode(make([]byte, 0, 512), enc, to, m, opts)
 	if err != nil {
 		return nil, grpcError(err)
 	}
@@ -464,9 +411,9 @@ func grpcError(err error) error {
 	case errors.As(err, &reqErr):
 		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	if loc, ok := codec.Locate(err); ok {
+	if e, ok := codecerr.As(err); ok {
 		st := status.New(codes.InvalidArgument, err.Error())
-		field := loc.Field
+		field := e.Path()
 		if field == "" {
 			field = "data"
 		}
