@@ -7,7 +7,7 @@ import (
 	"megaco/internal/model"
 )
 
-func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int) error {
+func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -25,14 +25,11 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int) 
 				return wireFail("MegacoMessage.authHeader", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.AuthHeader != nil
 				if m.AuthHeader == nil {
 					m.AuthHeader = new(model.AuthenticationHeader)
 				}
-				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud); err != nil {
+				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud, again); err != nil {
 					return wireFail("MegacoMessage.authHeader", err)
 				}
 				b = b[n:]
@@ -44,11 +41,9 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int) 
 				return wireFail("MegacoMessage.mess", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireMessage(v, &m.Mess, depth+1, bud); err != nil {
+				if err := unwireMessage(v, &m.Mess, depth+1, bud, again); err != nil {
 					return wireFail("MegacoMessage.mess", err)
 				}
 				b = b[n:]
@@ -61,15 +56,15 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int) 
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireMessage(nil, &m.Mess, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireMessage(nil, &m.Mess, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int, bud *int) error {
+func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -129,7 +124,7 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 	return nil
 }
 
-func unwireMessage(b []byte, m *model.Message, depth int, bud *int) error {
+func unwireMessage(b []byte, m *model.Message, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -157,11 +152,9 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *int) error {
 				return wireFail("Message.mId", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireMId(v, &m.MId, depth+1, bud); err != nil {
+				if err := unwireMId(v, &m.MId, depth+1, bud, again); err != nil {
 					return wireFail("Message.mId", err)
 				}
 				b = b[n:]
@@ -173,11 +166,9 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *int) error {
 				return wireFail("Message.messageBody", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<2) != 0
 				seen |= 1 << 2
-				if err := unwireMessageMessageBody(v, &m.MessageBody, depth+1, bud); err != nil {
+				if err := unwireMessageMessageBody(v, &m.MessageBody, depth+1, bud, again); err != nil {
 					return wireFail("Message.messageBody", err)
 				}
 				b = b[n:]
@@ -190,24 +181,23 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *int) error {
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireMId(nil, &m.MId, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireMId(nil, &m.MId, depth, bud, false); err != nil {
 			return err
 		}
 	}
-	if seen&(1<<2) == 0 {
-		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth, bud); err != nil {
+	if !merge && seen&(1<<2) == 0 {
+		if err := unwireMessageMessageBody(nil, &m.MessageBody, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, bud *int) error {
+func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -222,17 +212,14 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 					return wireFail("MessageMessageBody.messageError", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.MessageError != nil
 					if m.Kind != model.MessageMessageBody_MessageError {
 						*m = model.MessageMessageBody{Kind: model.MessageMessageBody_MessageError}
 					}
 					if m.MessageError == nil {
 						m.MessageError = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud); err != nil {
+					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud, again); err != nil {
 						return wireFail("MessageMessageBody.messageError", err)
 					}
 					b = b[n:]
@@ -266,11 +253,10 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 	return nil
 }
 
-func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
+func unwireMId(b []byte, m *model.MId, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -285,17 +271,14 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
 					return wireFail("MId.ip4Address", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.Ip4Address != nil
 					if m.Kind != model.MId_Ip4Address {
 						*m = model.MId{Kind: model.MId_Ip4Address}
 					}
 					if m.Ip4Address == nil {
 						m.Ip4Address = new(model.IP4Address)
 					}
-					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud); err != nil {
+					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip4Address", err)
 					}
 					b = b[n:]
@@ -309,17 +292,14 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
 					return wireFail("MId.ip6Address", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.Ip6Address != nil
 					if m.Kind != model.MId_Ip6Address {
 						*m = model.MId{Kind: model.MId_Ip6Address}
 					}
 					if m.Ip6Address == nil {
 						m.Ip6Address = new(model.IP6Address)
 					}
-					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud); err != nil {
+					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip6Address", err)
 					}
 					b = b[n:]
@@ -333,17 +313,14 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
 					return wireFail("MId.domainName", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.DomainName != nil
 					if m.Kind != model.MId_DomainName {
 						*m = model.MId{Kind: model.MId_DomainName}
 					}
 					if m.DomainName == nil {
 						m.DomainName = new(model.DomainName)
 					}
-					if err := unwireDomainName(v, m.DomainName, depth+1, bud); err != nil {
+					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("MId.domainName", err)
 					}
 					b = b[n:]
@@ -393,7 +370,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *int) error {
 	return nil
 }
 
-func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int) error {
+func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -437,7 +414,7 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int) error 
 	return nil
 }
 
-func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int) error {
+func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -481,7 +458,7 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int) error 
 	return nil
 }
 
-func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int) error {
+func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -525,11 +502,10 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int) error 
 	return nil
 }
 
-func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) error {
+func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -544,17 +520,14 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) erro
 					return wireFail("Transaction.transactionRequest", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.TransactionRequest != nil
 					if m.Kind != model.Transaction_TransactionRequest {
 						*m = model.Transaction{Kind: model.Transaction_TransactionRequest}
 					}
 					if m.TransactionRequest == nil {
 						m.TransactionRequest = new(model.TransactionRequest)
 					}
-					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud); err != nil {
+					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionRequest", err)
 					}
 					b = b[n:]
@@ -568,17 +541,14 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) erro
 					return wireFail("Transaction.transactionPending", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.TransactionPending != nil
 					if m.Kind != model.Transaction_TransactionPending {
 						*m = model.Transaction{Kind: model.Transaction_TransactionPending}
 					}
 					if m.TransactionPending == nil {
 						m.TransactionPending = new(model.TransactionPending)
 					}
-					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud); err != nil {
+					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionPending", err)
 					}
 					b = b[n:]
@@ -592,17 +562,14 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) erro
 					return wireFail("Transaction.transactionReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.TransactionReply != nil
 					if m.Kind != model.Transaction_TransactionReply {
 						*m = model.Transaction{Kind: model.Transaction_TransactionReply}
 					}
 					if m.TransactionReply == nil {
 						m.TransactionReply = new(model.TransactionReply)
 					}
-					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud); err != nil {
+					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionReply", err)
 					}
 					b = b[n:]
@@ -633,17 +600,14 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) erro
 					return wireFail("Transaction.segmentReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<4) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 4
+					again := m.SegmentReply != nil
 					if m.Kind != model.Transaction_SegmentReply {
 						*m = model.Transaction{Kind: model.Transaction_SegmentReply}
 					}
 					if m.SegmentReply == nil {
 						m.SegmentReply = new(model.SegmentReply)
 					}
-					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud); err != nil {
+					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.segmentReply", err)
 					}
 					b = b[n:]
@@ -660,7 +624,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int) erro
 	return nil
 }
 
-func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, bud *int) error {
+func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -703,7 +667,7 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 	return nil
 }
 
-func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, bud *int) error {
+func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -734,7 +698,7 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, 
 	return nil
 }
 
-func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud *int) error {
+func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -772,11 +736,9 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 				return wireFail("TransactionReply.transactionResult", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<2) != 0
 				seen |= 1 << 2
-				if err := unwireTransactionReplyTransactionResult(v, &m.TransactionResult, depth+1, bud); err != nil {
+				if err := unwireTransactionReplyTransactionResult(v, &m.TransactionResult, depth+1, bud, again); err != nil {
 					return wireFail("TransactionReply.transactionResult", err)
 				}
 				b = b[n:]
@@ -809,19 +771,18 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 		}
 		b = b[n:]
 	}
-	if seen&(1<<2) == 0 {
-		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth, bud); err != nil {
+	if !merge && seen&(1<<2) == 0 {
+		if err := unwireTransactionReplyTransactionResult(nil, &m.TransactionResult, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int, bud *int) error {
+func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -836,17 +797,14 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 					return wireFail("TransactionReplyTransactionResult.transactionError", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.TransactionError != nil
 					if m.Kind != model.TransactionReplyTransactionResult_TransactionError {
 						*m = model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_TransactionError}
 					}
 					if m.TransactionError == nil {
 						m.TransactionError = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud); err != nil {
+					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud, again); err != nil {
 						return wireFail("TransactionReplyTransactionResult.transactionError", err)
 					}
 					b = b[n:]
@@ -880,7 +838,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 	return nil
 }
 
-func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int) error {
+func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -921,7 +879,7 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int
 	return nil
 }
 
-func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *int) error {
+func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -965,11 +923,10 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int) error {
+func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -993,14 +950,11 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int) 
 				return wireFail("ActionRequest.contextRequest", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.ContextRequest != nil
 				if m.ContextRequest == nil {
 					m.ContextRequest = new(model.ContextRequest)
 				}
-				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud); err != nil {
+				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextRequest", err)
 				}
 				b = b[n:]
@@ -1012,14 +966,11 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int) 
 				return wireFail("ActionRequest.contextAttrAuditReq", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ContextAttrAuditReq != nil
 				if m.ContextAttrAuditReq == nil {
 					m.ContextAttrAuditReq = new(model.ContextAttrAuditRequest)
 				}
-				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud); err != nil {
+				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextAttrAuditReq", err)
 				}
 				b = b[n:]
@@ -1047,11 +998,10 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int) 
 	return nil
 }
 
-func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int) error {
+func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -1075,14 +1025,11 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int) erro
 				return wireFail("ActionReply.errorDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -1094,14 +1041,11 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int) erro
 				return wireFail("ActionReply.contextReply", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ContextReply != nil
 				if m.ContextReply == nil {
 					m.ContextReply = new(model.ContextRequest)
 				}
-				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud); err != nil {
+				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.contextReply", err)
 				}
 				b = b[n:]
@@ -1129,7 +1073,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int) erro
 	return nil
 }
 
-func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int) error {
+func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1216,11 +1160,10 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int
 	return nil
 }
 
-func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int, bud *int) error {
+func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -1316,14 +1259,11 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				return wireFail("ContextAttrAuditRequest.selectLogic", err)
 			}
 			if n > 0 {
-				if seen&(1<<8) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 8
+				again := m.SelectLogic != nil
 				if m.SelectLogic == nil {
 					m.SelectLogic = new(model.SelectLogic)
 				}
-				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud); err != nil {
+				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud, again); err != nil {
 					return wireFail("ContextAttrAuditRequest.selectLogic", err)
 				}
 				b = b[n:]
@@ -1339,7 +1279,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 	return nil
 }
 
-func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int) error {
+func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1357,11 +1297,9 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int
 				return wireFail("CommandRequest.command", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<0) != 0
 				seen |= 1 << 0
-				if err := unwireCommand(v, &m.Command, depth+1, bud); err != nil {
+				if err := unwireCommand(v, &m.Command, depth+1, bud, again); err != nil {
 					return wireFail("CommandRequest.command", err)
 				}
 				b = b[n:]
@@ -1394,19 +1332,18 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int
 		}
 		b = b[n:]
 	}
-	if seen&(1<<0) == 0 {
-		if err := unwireCommand(nil, &m.Command, depth, bud); err != nil {
+	if !merge && seen&(1<<0) == 0 {
+		if err := unwireCommand(nil, &m.Command, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
+func unwireCommand(b []byte, m *model.Command, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -1421,17 +1358,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.addReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.AddReq != nil
 					if m.Kind != model.Command_AddReq {
 						*m = model.Command{Kind: model.Command_AddReq}
 					}
 					if m.AddReq == nil {
 						m.AddReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud); err != nil {
+					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.addReq", err)
 					}
 					b = b[n:]
@@ -1445,17 +1379,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.moveReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.MoveReq != nil
 					if m.Kind != model.Command_MoveReq {
 						*m = model.Command{Kind: model.Command_MoveReq}
 					}
 					if m.MoveReq == nil {
 						m.MoveReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud); err != nil {
+					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.moveReq", err)
 					}
 					b = b[n:]
@@ -1469,17 +1400,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.modReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.ModReq != nil
 					if m.Kind != model.Command_ModReq {
 						*m = model.Command{Kind: model.Command_ModReq}
 					}
 					if m.ModReq == nil {
 						m.ModReq = new(model.AmmRequest)
 					}
-					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud); err != nil {
+					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.modReq", err)
 					}
 					b = b[n:]
@@ -1493,17 +1421,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.subtractReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.SubtractReq != nil
 					if m.Kind != model.Command_SubtractReq {
 						*m = model.Command{Kind: model.Command_SubtractReq}
 					}
 					if m.SubtractReq == nil {
 						m.SubtractReq = new(model.SubtractRequest)
 					}
-					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud); err != nil {
+					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.subtractReq", err)
 					}
 					b = b[n:]
@@ -1517,17 +1442,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.auditCapRequest", err)
 				}
 				if n > 0 {
-					if seen&(1<<4) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 4
+					again := m.AuditCapRequest != nil
 					if m.Kind != model.Command_AuditCapRequest {
 						*m = model.Command{Kind: model.Command_AuditCapRequest}
 					}
 					if m.AuditCapRequest == nil {
 						m.AuditCapRequest = new(model.AuditRequest)
 					}
-					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud); err != nil {
+					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditCapRequest", err)
 					}
 					b = b[n:]
@@ -1541,17 +1463,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.auditValueRequest", err)
 				}
 				if n > 0 {
-					if seen&(1<<5) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 5
+					again := m.AuditValueRequest != nil
 					if m.Kind != model.Command_AuditValueRequest {
 						*m = model.Command{Kind: model.Command_AuditValueRequest}
 					}
 					if m.AuditValueRequest == nil {
 						m.AuditValueRequest = new(model.AuditRequest)
 					}
-					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud); err != nil {
+					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditValueRequest", err)
 					}
 					b = b[n:]
@@ -1565,17 +1484,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.notifyReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<6) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 6
+					again := m.NotifyReq != nil
 					if m.Kind != model.Command_NotifyReq {
 						*m = model.Command{Kind: model.Command_NotifyReq}
 					}
 					if m.NotifyReq == nil {
 						m.NotifyReq = new(model.NotifyRequest)
 					}
-					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud); err != nil {
+					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.notifyReq", err)
 					}
 					b = b[n:]
@@ -1589,17 +1505,14 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 					return wireFail("Command.serviceChangeReq", err)
 				}
 				if n > 0 {
-					if seen&(1<<7) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 7
+					again := m.ServiceChangeReq != nil
 					if m.Kind != model.Command_ServiceChangeReq {
 						*m = model.Command{Kind: model.Command_ServiceChangeReq}
 					}
 					if m.ServiceChangeReq == nil {
 						m.ServiceChangeReq = new(model.ServiceChangeRequest)
 					}
-					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud); err != nil {
+					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.serviceChangeReq", err)
 					}
 					b = b[n:]
@@ -1616,11 +1529,10 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int) error {
 	return nil
 }
 
-func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) error {
+func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -1635,17 +1547,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.addReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.AddReply != nil
 					if m.Kind != model.CommandReply_AddReply {
 						*m = model.CommandReply{Kind: model.CommandReply_AddReply}
 					}
 					if m.AddReply == nil {
 						m.AddReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud); err != nil {
+					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.addReply", err)
 					}
 					b = b[n:]
@@ -1659,17 +1568,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.moveReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.MoveReply != nil
 					if m.Kind != model.CommandReply_MoveReply {
 						*m = model.CommandReply{Kind: model.CommandReply_MoveReply}
 					}
 					if m.MoveReply == nil {
 						m.MoveReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud); err != nil {
+					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.moveReply", err)
 					}
 					b = b[n:]
@@ -1683,17 +1589,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.modReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.ModReply != nil
 					if m.Kind != model.CommandReply_ModReply {
 						*m = model.CommandReply{Kind: model.CommandReply_ModReply}
 					}
 					if m.ModReply == nil {
 						m.ModReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud); err != nil {
+					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.modReply", err)
 					}
 					b = b[n:]
@@ -1707,17 +1610,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.subtractReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.SubtractReply != nil
 					if m.Kind != model.CommandReply_SubtractReply {
 						*m = model.CommandReply{Kind: model.CommandReply_SubtractReply}
 					}
 					if m.SubtractReply == nil {
 						m.SubtractReply = new(model.AmmsReply)
 					}
-					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud); err != nil {
+					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.subtractReply", err)
 					}
 					b = b[n:]
@@ -1731,17 +1631,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.auditCapReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<4) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 4
+					again := m.AuditCapReply != nil
 					if m.Kind != model.CommandReply_AuditCapReply {
 						*m = model.CommandReply{Kind: model.CommandReply_AuditCapReply}
 					}
 					if m.AuditCapReply == nil {
 						m.AuditCapReply = new(model.AuditReply)
 					}
-					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud); err != nil {
+					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditCapReply", err)
 					}
 					b = b[n:]
@@ -1755,17 +1652,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.auditValueReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<5) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 5
+					again := m.AuditValueReply != nil
 					if m.Kind != model.CommandReply_AuditValueReply {
 						*m = model.CommandReply{Kind: model.CommandReply_AuditValueReply}
 					}
 					if m.AuditValueReply == nil {
 						m.AuditValueReply = new(model.AuditReply)
 					}
-					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud); err != nil {
+					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditValueReply", err)
 					}
 					b = b[n:]
@@ -1779,17 +1673,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.notifyReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<6) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 6
+					again := m.NotifyReply != nil
 					if m.Kind != model.CommandReply_NotifyReply {
 						*m = model.CommandReply{Kind: model.CommandReply_NotifyReply}
 					}
 					if m.NotifyReply == nil {
 						m.NotifyReply = new(model.NotifyReply)
 					}
-					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud); err != nil {
+					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.notifyReply", err)
 					}
 					b = b[n:]
@@ -1803,17 +1694,14 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 					return wireFail("CommandReply.serviceChangeReply", err)
 				}
 				if n > 0 {
-					if seen&(1<<7) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 7
+					again := m.ServiceChangeReply != nil
 					if m.Kind != model.CommandReply_ServiceChangeReply {
 						*m = model.CommandReply{Kind: model.CommandReply_ServiceChangeReply}
 					}
 					if m.ServiceChangeReply == nil {
 						m.ServiceChangeReply = new(model.ServiceChangeReply)
 					}
-					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud); err != nil {
+					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.serviceChangeReply", err)
 					}
 					b = b[n:]
@@ -1830,11 +1718,13 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int) er
 	return nil
 }
 
-func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *int) error {
+func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	m.TopologyDirection = -1
+	if !merge {
+		m.TopologyDirection = -1
+	}
 	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
@@ -1849,11 +1739,9 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *i
 				return wireFail("TopologyRequest.terminationFrom", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<0) != 0
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationFrom, depth+1, bud); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationFrom, depth+1, bud, again); err != nil {
 					return wireFail("TopologyRequest.terminationFrom", err)
 				}
 				b = b[n:]
@@ -1865,11 +1753,9 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *i
 				return wireFail("TopologyRequest.terminationTo", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireTerminationID(v, &m.TerminationTo, depth+1, bud); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationTo, depth+1, bud, again); err != nil {
 					return wireFail("TopologyRequest.terminationTo", err)
 				}
 				b = b[n:]
@@ -1912,20 +1798,20 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *i
 		}
 		b = b[n:]
 	}
-	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationFrom, depth, bud); err != nil {
+	if !merge && seen&(1<<0) == 0 {
+		if err := unwireTerminationID(nil, &m.TerminationFrom, depth, bud, false); err != nil {
 			return err
 		}
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationTo, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireTerminationID(nil, &m.TerminationTo, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int) error {
+func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1970,11 +1856,10 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int) error 
 	return nil
 }
 
-func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) error {
+func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -1989,17 +1874,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.mediaDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.MediaDescriptor != nil
 					if m.Kind != model.AmmDescriptor_MediaDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
 						m.MediaDescriptor = new(model.MediaDescriptor)
 					}
-					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud); err != nil {
+					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.mediaDescriptor", err)
 					}
 					b = b[n:]
@@ -2013,17 +1895,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.modemDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.ModemDescriptor != nil
 					if m.Kind != model.AmmDescriptor_ModemDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
 						m.ModemDescriptor = new(model.ModemDescriptor)
 					}
-					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud); err != nil {
+					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.modemDescriptor", err)
 					}
 					b = b[n:]
@@ -2037,17 +1916,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.muxDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.MuxDescriptor != nil
 					if m.Kind != model.AmmDescriptor_MuxDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
 						m.MuxDescriptor = new(model.MuxDescriptor)
 					}
-					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud); err != nil {
+					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.muxDescriptor", err)
 					}
 					b = b[n:]
@@ -2061,17 +1937,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.eventsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.EventsDescriptor != nil
 					if m.Kind != model.AmmDescriptor_EventsDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
 						m.EventsDescriptor = new(model.EventsDescriptor)
 					}
-					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud); err != nil {
+					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.eventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2119,17 +1992,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.digitMapDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<6) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 6
+					again := m.DigitMapDescriptor != nil
 					if m.Kind != model.AmmDescriptor_DigitMapDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
 						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
 					}
-					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud); err != nil {
+					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.digitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -2143,17 +2013,14 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 					return wireFail("AmmDescriptor.auditDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<7) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 7
+					again := m.AuditDescriptor != nil
 					if m.Kind != model.AmmDescriptor_AuditDescriptor {
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_AuditDescriptor}
 					}
 					if m.AuditDescriptor == nil {
 						m.AuditDescriptor = new(model.AuditDescriptor)
 					}
-					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud); err != nil {
+					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.auditDescriptor", err)
 					}
 					b = b[n:]
@@ -2187,7 +2054,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int) 
 	return nil
 }
 
-func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int) error {
+func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2232,11 +2099,10 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int) error {
 	return nil
 }
 
-func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *int) error {
+func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -2259,14 +2125,11 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *i
 				return wireFail("SubtractRequest.auditDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.AuditDescriptor != nil
 				if m.AuditDescriptor == nil {
 					m.AuditDescriptor = new(model.AuditDescriptor)
 				}
-				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud); err != nil {
+				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("SubtractRequest.auditDescriptor", err)
 				}
 				b = b[n:]
@@ -2285,7 +2148,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *i
 	return nil
 }
 
-func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int) error {
+func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2303,11 +2166,9 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int) er
 				return wireFail("AuditRequest.terminationID", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<0) != 0
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud, again); err != nil {
 					return wireFail("AuditRequest.terminationID", err)
 				}
 				b = b[n:]
@@ -2319,11 +2180,9 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int) er
 				return wireFail("AuditRequest.auditDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireAuditDescriptor(v, &m.AuditDescriptor, depth+1, bud); err != nil {
+				if err := unwireAuditDescriptor(v, &m.AuditDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("AuditRequest.auditDescriptor", err)
 				}
 				b = b[n:]
@@ -2348,24 +2207,23 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int) er
 		}
 		b = b[n:]
 	}
-	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud); err != nil {
+	if !merge && seen&(1<<0) == 0 {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud, false); err != nil {
 			return err
 		}
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireAuditDescriptor(nil, &m.AuditDescriptor, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error {
+func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -2397,17 +2255,14 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error 
 					return wireFail("AuditReply.error", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.Error != nil
 					if m.Kind != model.AuditReply_Error {
 						*m = model.AuditReply{Kind: model.AuditReply_Error}
 					}
 					if m.Error == nil {
 						m.Error = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud); err != nil {
+					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.error", err)
 					}
 					b = b[n:]
@@ -2421,17 +2276,14 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error 
 					return wireFail("AuditReply.auditResult", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.AuditResult != nil
 					if m.Kind != model.AuditReply_AuditResult {
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResult}
 					}
 					if m.AuditResult == nil {
 						m.AuditResult = new(model.AuditResult)
 					}
-					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud); err != nil {
+					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResult", err)
 					}
 					b = b[n:]
@@ -2445,17 +2297,14 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error 
 					return wireFail("AuditReply.auditResultTermList", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.AuditResultTermList != nil
 					if m.Kind != model.AuditReply_AuditResultTermList {
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResultTermList}
 					}
 					if m.AuditResultTermList == nil {
 						m.AuditResultTermList = new(model.TermListAuditResult)
 					}
-					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud); err != nil {
+					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResultTermList", err)
 					}
 					b = b[n:]
@@ -2472,7 +2321,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int) error 
 	return nil
 }
 
-func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int) error {
+func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2490,11 +2339,9 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int) erro
 				return wireFail("AuditResult.terminationID", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<0) != 0
 				seen |= 1 << 0
-				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud); err != nil {
+				if err := unwireTerminationID(v, &m.TerminationID, depth+1, bud, again); err != nil {
 					return wireFail("AuditResult.terminationID", err)
 				}
 				b = b[n:]
@@ -2516,8 +2363,8 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int) erro
 		}
 		b = b[n:]
 	}
-	if seen&(1<<0) == 0 {
-		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud); err != nil {
+	if !merge && seen&(1<<0) == 0 {
+		if err := unwireTerminationID(nil, &m.TerminationID, depth, bud, false); err != nil {
 			return err
 		}
 	}
@@ -2527,11 +2374,10 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int) erro
 	return nil
 }
 
-func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int, bud *int) error {
+func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -2546,17 +2392,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.errorDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.ErrorDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_ErrorDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
 						m.ErrorDescriptor = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
+					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.errorDescriptor", err)
 					}
 					b = b[n:]
@@ -2570,17 +2413,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.mediaDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.MediaDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_MediaDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
 						m.MediaDescriptor = new(model.MediaDescriptor)
 					}
-					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud); err != nil {
+					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.mediaDescriptor", err)
 					}
 					b = b[n:]
@@ -2594,17 +2434,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.modemDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.ModemDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_ModemDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
 						m.ModemDescriptor = new(model.ModemDescriptor)
 					}
-					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud); err != nil {
+					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.modemDescriptor", err)
 					}
 					b = b[n:]
@@ -2618,17 +2455,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.muxDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.MuxDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_MuxDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
 						m.MuxDescriptor = new(model.MuxDescriptor)
 					}
-					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud); err != nil {
+					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.muxDescriptor", err)
 					}
 					b = b[n:]
@@ -2642,17 +2476,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.eventsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<4) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 4
+					again := m.EventsDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_EventsDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
 						m.EventsDescriptor = new(model.EventsDescriptor)
 					}
-					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud); err != nil {
+					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.eventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2700,17 +2531,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.digitMapDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<7) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 7
+					again := m.DigitMapDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_DigitMapDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
 						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
 					}
-					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud); err != nil {
+					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.digitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -2724,17 +2552,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<8) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 8
+					again := m.ObservedEventsDescriptor != nil
 					if m.Kind != model.AuditReturnParameter_ObservedEventsDescriptor {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ObservedEventsDescriptor}
 					}
 					if m.ObservedEventsDescriptor == nil {
 						m.ObservedEventsDescriptor = new(model.ObservedEventsDescriptor)
 					}
-					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud); err != nil {
+					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
 					}
 					b = b[n:]
@@ -2782,17 +2607,14 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 					return wireFail("AuditReturnParameter.emptyDescriptors", err)
 				}
 				if n > 0 {
-					if seen&(1<<11) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 11
+					again := m.EmptyDescriptors != nil
 					if m.Kind != model.AuditReturnParameter_EmptyDescriptors {
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors}
 					}
 					if m.EmptyDescriptors == nil {
 						m.EmptyDescriptors = new(model.AuditDescriptor)
 					}
-					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud); err != nil {
+					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.emptyDescriptors", err)
 					}
 					b = b[n:]
@@ -2809,7 +2631,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 	return nil
 }
 
-func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *int) error {
+func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2855,7 +2677,7 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) error {
+func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2882,11 +2704,9 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) 
 				return wireFail("NotifyRequest.observedEventsDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireObservedEventsDescriptor(v, &m.ObservedEventsDescriptor, depth+1, bud); err != nil {
+				if err := unwireObservedEventsDescriptor(v, &m.ObservedEventsDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyRequest.observedEventsDescriptor", err)
 				}
 				b = b[n:]
@@ -2898,14 +2718,11 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) 
 				return wireFail("NotifyRequest.errorDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyRequest.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -2918,8 +2735,8 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) 
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireObservedEventsDescriptor(nil, &m.ObservedEventsDescriptor, depth, bud, false); err != nil {
 			return err
 		}
 	}
@@ -2929,11 +2746,10 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int) 
 	return nil
 }
 
-func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int) error {
+func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -2956,14 +2772,11 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int) erro
 				return wireFail("NotifyReply.errorDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
 					m.ErrorDescriptor = new(model.ErrorDescriptor)
 				}
-				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
+				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyReply.errorDescriptor", err)
 				}
 				b = b[n:]
@@ -2982,7 +2795,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int) erro
 	return nil
 }
 
-func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int, bud *int) error {
+func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3025,11 +2838,10 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 	return nil
 }
 
-func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int) error {
+func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3075,14 +2887,11 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int) 
 				return wireFail("ObservedEvent.timeNotation", err)
 			}
 			if n > 0 {
-				if seen&(1<<3) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 3
+				again := m.TimeNotation != nil
 				if m.TimeNotation == nil {
 					m.TimeNotation = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud); err != nil {
+				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud, again); err != nil {
 					return wireFail("ObservedEvent.timeNotation", err)
 				}
 				b = b[n:]
@@ -3101,11 +2910,10 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int) 
 	return nil
 }
 
-func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int) error {
+func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3141,14 +2949,11 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int
 				return wireFail("EventParameter.extraInfo", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.EventParameterExtraInfo)
 				}
-				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
+				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("EventParameter.extraInfo", err)
 				}
 				b = b[n:]
@@ -3167,7 +2972,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int
 	return nil
 }
 
-func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int, bud *int) error {
+func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3233,7 +3038,7 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 	return nil
 }
 
-func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int, bud *int) error {
+func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3260,11 +3065,9 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 				return wireFail("ServiceChangeRequest.serviceChangeParms", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireServiceChangeParm(v, &m.ServiceChangeParms, depth+1, bud); err != nil {
+				if err := unwireServiceChangeParm(v, &m.ServiceChangeParms, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeRequest.serviceChangeParms", err)
 				}
 				b = b[n:]
@@ -3277,8 +3080,8 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireServiceChangeParm(nil, &m.ServiceChangeParms, depth, bud, false); err != nil {
 			return err
 		}
 	}
@@ -3288,7 +3091,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 	return nil
 }
 
-func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, bud *int) error {
+func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3315,11 +3118,9 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 				return wireFail("ServiceChangeReply.serviceChangeResult", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireServiceChangeResult(v, &m.ServiceChangeResult, depth+1, bud); err != nil {
+				if err := unwireServiceChangeResult(v, &m.ServiceChangeResult, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeReply.serviceChangeResult", err)
 				}
 				b = b[n:]
@@ -3332,8 +3133,8 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireServiceChangeResult(nil, &m.ServiceChangeResult, depth, bud, false); err != nil {
 			return err
 		}
 	}
@@ -3343,11 +3144,10 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 	return nil
 }
 
-func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int, bud *int) error {
+func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3362,17 +3162,14 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 					return wireFail("ServiceChangeResult.errorDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.ErrorDescriptor != nil
 					if m.Kind != model.ServiceChangeResult_ErrorDescriptor {
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
 						m.ErrorDescriptor = new(model.ErrorDescriptor)
 					}
-					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud); err != nil {
+					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.errorDescriptor", err)
 					}
 					b = b[n:]
@@ -3386,17 +3183,14 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 					return wireFail("ServiceChangeResult.serviceChangeResParms", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.ServiceChangeResParms != nil
 					if m.Kind != model.ServiceChangeResult_ServiceChangeResParms {
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ServiceChangeResParms}
 					}
 					if m.ServiceChangeResParms == nil {
 						m.ServiceChangeResParms = new(model.ServiceChangeResParm)
 					}
-					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud); err != nil {
+					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.serviceChangeResParms", err)
 					}
 					b = b[n:]
@@ -3413,7 +3207,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 	return nil
 }
 
-func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int) error {
+func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3459,11 +3253,10 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int) 
 	return nil
 }
 
-func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *int) error {
+func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3477,14 +3270,11 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *i
 				return wireFail("MediaDescriptor.termStateDescr", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
 					m.TermStateDescr = new(model.TerminationStateDescriptor)
 				}
-				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud); err != nil {
+				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.termStateDescr", err)
 				}
 				b = b[n:]
@@ -3496,14 +3286,11 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *i
 				return wireFail("MediaDescriptor.streams", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.Streams != nil
 				if m.Streams == nil {
 					m.Streams = new(model.MediaDescriptorStreams)
 				}
-				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud); err != nil {
+				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.streams", err)
 				}
 				b = b[n:]
@@ -3519,11 +3306,10 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int, bud *int) error {
+func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3538,17 +3324,14 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 					return wireFail("MediaDescriptorStreams.oneStream", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.OneStream != nil
 					if m.Kind != model.MediaDescriptorStreams_OneStream {
 						*m = model.MediaDescriptorStreams{Kind: model.MediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
 						m.OneStream = new(model.StreamParms)
 					}
-					if err := unwireStreamParms(v, m.OneStream, depth+1, bud); err != nil {
+					if err := unwireStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("MediaDescriptorStreams.oneStream", err)
 					}
 					b = b[n:]
@@ -3582,7 +3365,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 	return nil
 }
 
-func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud *int) error {
+func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3610,11 +3393,9 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 				return wireFail("StreamDescriptor.streamParms", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireStreamParms(v, &m.StreamParms, depth+1, bud); err != nil {
+				if err := unwireStreamParms(v, &m.StreamParms, depth+1, bud, again); err != nil {
 					return wireFail("StreamDescriptor.streamParms", err)
 				}
 				b = b[n:]
@@ -3627,19 +3408,18 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireStreamParms(nil, &m.StreamParms, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireStreamParms(nil, &m.StreamParms, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) error {
+func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3653,14 +3433,11 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) erro
 				return wireFail("StreamParms.localControlDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
 					m.LocalControlDescriptor = new(model.LocalControlDescriptor)
 				}
-				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud); err != nil {
+				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localControlDescriptor", err)
 				}
 				b = b[n:]
@@ -3672,14 +3449,11 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) erro
 				return wireFail("StreamParms.localDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
 					m.LocalDescriptor = new(model.LocalRemoteDescriptor)
 				}
-				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud); err != nil {
+				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localDescriptor", err)
 				}
 				b = b[n:]
@@ -3691,14 +3465,11 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) erro
 				return wireFail("StreamParms.remoteDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
 					m.RemoteDescriptor = new(model.LocalRemoteDescriptor)
 				}
-				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud); err != nil {
+				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.remoteDescriptor", err)
 				}
 				b = b[n:]
@@ -3726,7 +3497,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int) erro
 	return nil
 }
 
-func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int, bud *int) error {
+func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3789,11 +3560,10 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 	return nil
 }
 
-func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int) error {
+func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -3829,14 +3599,11 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int) er
 				return wireFail("PropertyParm.extraInfo", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.PropertyParmExtraInfo)
 				}
-				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
+				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("PropertyParm.extraInfo", err)
 				}
 				b = b[n:]
@@ -3855,7 +3622,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int) er
 	return nil
 }
 
-func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int, bud *int) error {
+func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3921,7 +3688,7 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 	return nil
 }
 
-func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int, bud *int) error {
+func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3954,7 +3721,7 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 	return nil
 }
 
-func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int, bud *int) error {
+func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4007,12 +3774,13 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 	return nil
 }
 
-func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int) error {
+func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	m.MuxType = -1
-	var seen uint64
+	if !merge {
+		m.MuxType = -1
+	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4045,14 +3813,11 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int) 
 				return wireFail("MuxDescriptor.nonStandardData", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("MuxDescriptor.nonStandardData", err)
 				}
 				b = b[n:]
@@ -4071,7 +3836,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int) 
 	return nil
 }
 
-func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud *int) error {
+func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4114,11 +3879,10 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 	return nil
 }
 
-func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int) error {
+func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4155,14 +3919,11 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int
 				return wireFail("RequestedEvent.eventAction", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.EventAction != nil
 				if m.EventAction == nil {
 					m.EventAction = new(model.RequestedActions)
 				}
-				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud); err != nil {
+				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("RequestedEvent.eventAction", err)
 				}
 				b = b[n:]
@@ -4190,11 +3951,10 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int
 	return nil
 }
 
-func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud *int) error {
+func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4218,14 +3978,11 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				return wireFail("RequestedActions.eventDM", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.EventDM != nil
 				if m.EventDM == nil {
 					m.EventDM = new(model.EventDM)
 				}
-				if err := unwireEventDM(v, m.EventDM, depth+1, bud); err != nil {
+				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.eventDM", err)
 				}
 				b = b[n:]
@@ -4237,14 +3994,11 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				return wireFail("RequestedActions.secondEvent", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
 					m.SecondEvent = new(model.SecondEventsDescriptor)
 				}
-				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud); err != nil {
+				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.secondEvent", err)
 				}
 				b = b[n:]
@@ -4268,14 +4022,11 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				return wireFail("RequestedActions.notifyBehaviour", err)
 			}
 			if n > 0 {
-				if seen&(1<<4) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 4
+				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
 					m.NotifyBehaviour = new(model.NotifyBehaviour)
 				}
-				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud); err != nil {
+				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.notifyBehaviour", err)
 				}
 				b = b[n:]
@@ -4301,11 +4052,10 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 	return nil
 }
 
-func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int) error {
+func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4335,17 +4085,14 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int) error {
 					return wireFail("EventDM.digitMapValue", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.DigitMapValue != nil
 					if m.Kind != model.EventDM_DigitMapValue {
 						*m = model.EventDM{Kind: model.EventDM_DigitMapValue}
 					}
 					if m.DigitMapValue == nil {
 						m.DigitMapValue = new(model.DigitMapValue)
 					}
-					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud); err != nil {
+					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 						return wireFail("EventDM.digitMapValue", err)
 					}
 					b = b[n:]
@@ -4362,7 +4109,7 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int) error {
 	return nil
 }
 
-func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int, bud *int) error {
+func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4405,11 +4152,10 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 	return nil
 }
 
-func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int, bud *int) error {
+func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4446,14 +4192,11 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				return wireFail("SecondRequestedEvent.eventAction", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.EventAction != nil
 				if m.EventAction == nil {
 					m.EventAction = new(model.SecondRequestedActions)
 				}
-				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud); err != nil {
+				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedEvent.eventAction", err)
 				}
 				b = b[n:]
@@ -4481,11 +4224,10 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 	return nil
 }
 
-func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int, bud *int) error {
+func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4509,14 +4251,11 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				return wireFail("SecondRequestedActions.eventDM", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.EventDM != nil
 				if m.EventDM == nil {
 					m.EventDM = new(model.EventDM)
 				}
-				if err := unwireEventDM(v, m.EventDM, depth+1, bud); err != nil {
+				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.eventDM", err)
 				}
 				b = b[n:]
@@ -4540,14 +4279,11 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				return wireFail("SecondRequestedActions.notifyBehaviour", err)
 			}
 			if n > 0 {
-				if seen&(1<<3) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 3
+				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
 					m.NotifyBehaviour = new(model.NotifyBehaviour)
 				}
-				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud); err != nil {
+				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.notifyBehaviour", err)
 				}
 				b = b[n:]
@@ -4573,7 +4309,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 	return nil
 }
 
-func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int) error {
+func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4629,11 +4365,10 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int) error {
 	return nil
 }
 
-func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int) error {
+func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4648,17 +4383,14 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int) 
 					return wireFail("SignalRequest.signal", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.Signal != nil
 					if m.Kind != model.SignalRequest_Signal {
 						*m = model.SignalRequest{Kind: model.SignalRequest_Signal}
 					}
 					if m.Signal == nil {
 						m.Signal = new(model.Signal)
 					}
-					if err := unwireSignal(v, m.Signal, depth+1, bud); err != nil {
+					if err := unwireSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.signal", err)
 					}
 					b = b[n:]
@@ -4672,17 +4404,14 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int) 
 					return wireFail("SignalRequest.seqSigList", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.SeqSigList != nil
 					if m.Kind != model.SignalRequest_SeqSigList {
 						*m = model.SignalRequest{Kind: model.SignalRequest_SeqSigList}
 					}
 					if m.SeqSigList == nil {
 						m.SeqSigList = new(model.SeqSigList)
 					}
-					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud); err != nil {
+					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.seqSigList", err)
 					}
 					b = b[n:]
@@ -4699,7 +4428,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int) 
 	return nil
 }
 
-func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int) error {
+func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4742,7 +4471,7 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int) error 
 	return nil
 }
 
-func unwireSignal(b []byte, m *model.Signal, depth int, bud *int) error {
+func unwireSignal(b []byte, m *model.Signal, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4871,11 +4600,10 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *int) error {
 	return nil
 }
 
-func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int) error {
+func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -4911,14 +4639,11 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int) er
 				return wireFail("SigParameter.extraInfo", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
 					m.ExtraInfo = new(model.SigParameterExtraInfo)
 				}
-				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud); err != nil {
+				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("SigParameter.extraInfo", err)
 				}
 				b = b[n:]
@@ -4937,7 +4662,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int) er
 	return nil
 }
 
-func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int, bud *int) error {
+func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5003,11 +4728,10 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 	return nil
 }
 
-func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *int) error {
+func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5039,14 +4763,11 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *i
 				return wireFail("ModemDescriptor.nonStandardData", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ModemDescriptor.nonStandardData", err)
 				}
 				b = b[n:]
@@ -5068,11 +4789,10 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, bud *int) error {
+func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5096,14 +4816,11 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 				return wireFail("DigitMapDescriptor.digitMapValue", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.DigitMapValue != nil
 				if m.DigitMapValue == nil {
 					m.DigitMapValue = new(model.DigitMapValue)
 				}
-				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud); err != nil {
+				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 					return wireFail("DigitMapDescriptor.digitMapValue", err)
 				}
 				b = b[n:]
@@ -5119,7 +4836,7 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 	return nil
 }
 
-func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int) error {
+func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5193,12 +4910,13 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int) 
 	return nil
 }
 
-func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bud *int) error {
+func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	m.ServiceChangeMethod = -1
-	var seen uint64
+	if !merge {
+		m.ServiceChangeMethod = -1
+	}
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5222,14 +4940,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.serviceChangeAddress", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
 					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
 				}
-				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud); err != nil {
+				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeAddress", err)
 				}
 				b = b[n:]
@@ -5251,14 +4966,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.serviceChangeProfile", err)
 			}
 			if n > 0 {
-				if seen&(1<<3) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 3
+				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
 					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
 				}
-				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud); err != nil {
+				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeProfile", err)
 				}
 				b = b[n:]
@@ -5289,14 +5001,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
 			}
 			if n > 0 {
-				if seen&(1<<6) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 6
+				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
 					m.ServiceChangeMgcId = new(model.MId)
 				}
-				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud); err != nil {
+				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
 				}
 				b = b[n:]
@@ -5308,14 +5017,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.timeStamp", err)
 			}
 			if n > 0 {
-				if seen&(1<<7) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 7
+				again := m.TimeStamp != nil
 				if m.TimeStamp == nil {
 					m.TimeStamp = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud); err != nil {
+				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.timeStamp", err)
 				}
 				b = b[n:]
@@ -5327,14 +5033,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.nonStandardData", err)
 			}
 			if n > 0 {
-				if seen&(1<<8) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 8
+				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
 					m.NonStandardData = new(model.NonStandardData)
 				}
-				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud); err != nil {
+				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.nonStandardData", err)
 				}
 				b = b[n:]
@@ -5346,14 +5049,11 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				return wireFail("ServiceChangeParm.serviceChangeInfo", err)
 			}
 			if n > 0 {
-				if seen&(1<<9) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 9
+				again := m.ServiceChangeInfo != nil
 				if m.ServiceChangeInfo == nil {
 					m.ServiceChangeInfo = new(model.AuditDescriptor)
 				}
-				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud); err != nil {
+				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeInfo", err)
 				}
 				b = b[n:]
@@ -5382,11 +5082,10 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 	return nil
 }
 
-func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int, bud *int) error {
+func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5416,17 +5115,14 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					return wireFail("ServiceChangeAddress.ip4Address", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.Ip4Address != nil
 					if m.Kind != model.ServiceChangeAddress_Ip4Address {
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip4Address}
 					}
 					if m.Ip4Address == nil {
 						m.Ip4Address = new(model.IP4Address)
 					}
-					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud); err != nil {
+					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip4Address", err)
 					}
 					b = b[n:]
@@ -5440,17 +5136,14 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					return wireFail("ServiceChangeAddress.ip6Address", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.Ip6Address != nil
 					if m.Kind != model.ServiceChangeAddress_Ip6Address {
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip6Address}
 					}
 					if m.Ip6Address == nil {
 						m.Ip6Address = new(model.IP6Address)
 					}
-					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud); err != nil {
+					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip6Address", err)
 					}
 					b = b[n:]
@@ -5464,17 +5157,14 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					return wireFail("ServiceChangeAddress.domainName", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.DomainName != nil
 					if m.Kind != model.ServiceChangeAddress_DomainName {
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DomainName}
 					}
 					if m.DomainName == nil {
 						m.DomainName = new(model.DomainName)
 					}
-					if err := unwireDomainName(v, m.DomainName, depth+1, bud); err != nil {
+					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.domainName", err)
 					}
 					b = b[n:]
@@ -5524,11 +5214,10 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 	return nil
 }
 
-func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int, bud *int) error {
+func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5542,14 +5231,11 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
 					m.ServiceChangeMgcId = new(model.MId)
 				}
-				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud); err != nil {
+				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
 				}
 				b = b[n:]
@@ -5561,14 +5247,11 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
 					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
 				}
-				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud); err != nil {
+				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
 				}
 				b = b[n:]
@@ -5590,14 +5273,11 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
 			}
 			if n > 0 {
-				if seen&(1<<3) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 3
+				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
 					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
 				}
-				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud); err != nil {
+				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
 				}
 				b = b[n:]
@@ -5609,14 +5289,11 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				return wireFail("ServiceChangeResParm.timestamp", err)
 			}
 			if n > 0 {
-				if seen&(1<<4) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 4
+				again := m.Timestamp != nil
 				if m.Timestamp == nil {
 					m.Timestamp = new(model.TimeNotation)
 				}
-				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud); err != nil {
+				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.timestamp", err)
 				}
 				b = b[n:]
@@ -5632,7 +5309,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 	return nil
 }
 
-func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int, bud *int) error {
+func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5666,7 +5343,7 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 	return nil
 }
 
-func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int) error {
+func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5710,7 +5387,7 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int) er
 	return nil
 }
 
-func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int, bud *int) error {
+func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5756,7 +5433,7 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 	return nil
 }
 
-func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *int) error {
+func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5774,11 +5451,9 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *i
 				return wireFail("NonStandardData.nonStandardIdentifier", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<0) != 0
 				seen |= 1 << 0
-				if err := unwireNonStandardIdentifier(v, &m.NonStandardIdentifier, depth+1, bud); err != nil {
+				if err := unwireNonStandardIdentifier(v, &m.NonStandardIdentifier, depth+1, bud, again); err != nil {
 					return wireFail("NonStandardData.nonStandardIdentifier", err)
 				}
 				b = b[n:]
@@ -5804,19 +5479,18 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *i
 		}
 		b = b[n:]
 	}
-	if seen&(1<<0) == 0 {
-		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth, bud); err != nil {
+	if !merge && seen&(1<<0) == 0 {
+		if err := unwireNonStandardIdentifier(nil, &m.NonStandardIdentifier, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int, bud *int) error {
+func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -5848,17 +5522,14 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 					return wireFail("NonStandardIdentifier.h221NonStandard", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.H221NonStandard != nil
 					if m.Kind != model.NonStandardIdentifier_H221NonStandard {
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_H221NonStandard}
 					}
 					if m.H221NonStandard == nil {
 						m.H221NonStandard = new(model.H221NonStandard)
 					}
-					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud); err != nil {
+					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud, again); err != nil {
 						return wireFail("NonStandardIdentifier.h221NonStandard", err)
 					}
 					b = b[n:]
@@ -5893,7 +5564,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 	return nil
 }
 
-func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *int) error {
+func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5954,7 +5625,7 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *i
 	return nil
 }
 
-func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int) error {
+func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6001,11 +5672,10 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int) er
 	return nil
 }
 
-func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bud *int) error {
+func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6020,17 +5690,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.IndAudMediaDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudMediaDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudMediaDescriptor}
 					}
 					if m.IndAudMediaDescriptor == nil {
 						m.IndAudMediaDescriptor = new(model.IndAudMediaDescriptor)
 					}
-					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
 					}
 					b = b[n:]
@@ -6044,17 +5711,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.IndAudEventsDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudEventsDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventsDescriptor}
 					}
 					if m.IndAudEventsDescriptor == nil {
 						m.IndAudEventsDescriptor = new(model.IndAudEventsDescriptor)
 					}
-					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
 					}
 					b = b[n:]
@@ -6068,17 +5732,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<2) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 2
+					again := m.IndAudEventBufferDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudEventBufferDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventBufferDescriptor}
 					}
 					if m.IndAudEventBufferDescriptor == nil {
 						m.IndAudEventBufferDescriptor = new(model.IndAudEventBufferDescriptor)
 					}
-					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
 					}
 					b = b[n:]
@@ -6092,17 +5753,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<3) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 3
+					again := m.IndAudSignalsDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudSignalsDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudSignalsDescriptor}
 					}
 					if m.IndAudSignalsDescriptor == nil {
 						m.IndAudSignalsDescriptor = new(model.IndAudSignalsDescriptor)
 					}
-					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
 					}
 					b = b[n:]
@@ -6116,17 +5774,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<4) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 4
+					again := m.IndAudDigitMapDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudDigitMapDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudDigitMapDescriptor}
 					}
 					if m.IndAudDigitMapDescriptor == nil {
 						m.IndAudDigitMapDescriptor = new(model.IndAudDigitMapDescriptor)
 					}
-					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
 					}
 					b = b[n:]
@@ -6140,17 +5795,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<5) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 5
+					again := m.IndAudStatisticsDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudStatisticsDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudStatisticsDescriptor}
 					}
 					if m.IndAudStatisticsDescriptor == nil {
 						m.IndAudStatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
 					}
-					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
 					}
 					b = b[n:]
@@ -6164,17 +5816,14 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 					return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
 				}
 				if n > 0 {
-					if seen&(1<<6) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 6
+					again := m.IndAudPackagesDescriptor != nil
 					if m.Kind != model.IndAuditParameter_IndAudPackagesDescriptor {
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudPackagesDescriptor}
 					}
 					if m.IndAudPackagesDescriptor == nil {
 						m.IndAudPackagesDescriptor = new(model.IndAudPackagesDescriptor)
 					}
-					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud); err != nil {
+					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
 					}
 					b = b[n:]
@@ -6191,11 +5840,10 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 	return nil
 }
 
-func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int, bud *int) error {
+func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6209,14 +5857,11 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 				return wireFail("IndAudMediaDescriptor.termStateDescr", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
 					m.TermStateDescr = new(model.IndAudTerminationStateDescriptor)
 				}
-				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud); err != nil {
+				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.termStateDescr", err)
 				}
 				b = b[n:]
@@ -6228,14 +5873,11 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 				return wireFail("IndAudMediaDescriptor.streams", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.Streams != nil
 				if m.Streams == nil {
 					m.Streams = new(model.IndAudMediaDescriptorStreams)
 				}
-				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud); err != nil {
+				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.streams", err)
 				}
 				b = b[n:]
@@ -6251,11 +5893,10 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 	return nil
 }
 
-func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int, bud *int) error {
+func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6270,17 +5911,14 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 					return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.OneStream != nil
 					if m.Kind != model.IndAudMediaDescriptorStreams_OneStream {
 						*m = model.IndAudMediaDescriptorStreams{Kind: model.IndAudMediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
 						m.OneStream = new(model.IndAudStreamParms)
 					}
-					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud); err != nil {
+					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
 					}
 					b = b[n:]
@@ -6314,7 +5952,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 	return nil
 }
 
-func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int, bud *int) error {
+func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6342,11 +5980,9 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 				return wireFail("IndAudStreamDescriptor.streamParms", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
+				again := merge || seen&(1<<1) != 0
 				seen |= 1 << 1
-				if err := unwireIndAudStreamParms(v, &m.StreamParms, depth+1, bud); err != nil {
+				if err := unwireIndAudStreamParms(v, &m.StreamParms, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamDescriptor.streamParms", err)
 				}
 				b = b[n:]
@@ -6359,19 +5995,18 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 		}
 		b = b[n:]
 	}
-	if seen&(1<<1) == 0 {
-		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth, bud); err != nil {
+	if !merge && seen&(1<<1) == 0 {
+		if err := unwireIndAudStreamParms(nil, &m.StreamParms, depth, bud, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bud *int) error {
+func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6385,14 +6020,11 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				return wireFail("IndAudStreamParms.localControlDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
 					m.LocalControlDescriptor = new(model.IndAudLocalControlDescriptor)
 				}
-				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud); err != nil {
+				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localControlDescriptor", err)
 				}
 				b = b[n:]
@@ -6404,14 +6036,11 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				return wireFail("IndAudStreamParms.localDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
 					m.LocalDescriptor = new(model.IndAudLocalRemoteDescriptor)
 				}
-				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud); err != nil {
+				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localDescriptor", err)
 				}
 				b = b[n:]
@@ -6423,14 +6052,11 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				return wireFail("IndAudStreamParms.remoteDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<2) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 2
+				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
 					m.RemoteDescriptor = new(model.IndAudLocalRemoteDescriptor)
 				}
-				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud); err != nil {
+				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.remoteDescriptor", err)
 				}
 				b = b[n:]
@@ -6442,14 +6068,11 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				return wireFail("IndAudStreamParms.statisticsDescriptor", err)
 			}
 			if n > 0 {
-				if seen&(1<<3) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 3
+				again := m.StatisticsDescriptor != nil
 				if m.StatisticsDescriptor == nil {
 					m.StatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
 				}
-				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud); err != nil {
+				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.statisticsDescriptor", err)
 				}
 				b = b[n:]
@@ -6465,7 +6088,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 	return nil
 }
 
-func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int, bud *int) error {
+func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6538,11 +6161,10 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 	return nil
 }
 
-func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, bud *int) error {
+func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6569,14 +6191,11 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 				return wireFail("IndAudPropertyParm.propertyParms", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.PropertyParms != nil
 				if m.PropertyParms == nil {
 					m.PropertyParms = new(model.PropertyParm)
 				}
-				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud); err != nil {
+				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud, again); err != nil {
 					return wireFail("IndAudPropertyParm.propertyParms", err)
 				}
 				b = b[n:]
@@ -6592,7 +6211,7 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 	return nil
 }
 
-func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int, bud *int) error {
+func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6635,7 +6254,7 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 	return nil
 }
 
-func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int, bud *int) error {
+func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6698,7 +6317,7 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 	return nil
 }
 
-func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int, bud *int) error {
+func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6752,7 +6371,7 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 	return nil
 }
 
-func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int, bud *int) error {
+func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6796,11 +6415,10 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 	return nil
 }
 
-func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int, bud *int) error {
+func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6815,17 +6433,14 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 					return wireFail("IndAudSignalsDescriptor.signal", err)
 				}
 				if n > 0 {
-					if seen&(1<<0) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 0
+					again := m.Signal != nil
 					if m.Kind != model.IndAudSignalsDescriptor_Signal {
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_Signal}
 					}
 					if m.Signal == nil {
 						m.Signal = new(model.IndAudSignal)
 					}
-					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud); err != nil {
+					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.signal", err)
 					}
 					b = b[n:]
@@ -6839,17 +6454,14 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 					return wireFail("IndAudSignalsDescriptor.seqSigList", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.SeqSigList != nil
 					if m.Kind != model.IndAudSignalsDescriptor_SeqSigList {
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_SeqSigList}
 					}
 					if m.SeqSigList == nil {
 						m.SeqSigList = new(model.IndAudSeqSigList)
 					}
-					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud); err != nil {
+					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.seqSigList", err)
 					}
 					b = b[n:]
@@ -6866,11 +6478,10 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 	return nil
 }
 
-func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud *int) error {
+func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -6894,14 +6505,11 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 				return wireFail("IndAudSeqSigList.signalList", err)
 			}
 			if n > 0 {
-				if seen&(1<<1) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 1
+				again := m.SignalList != nil
 				if m.SignalList == nil {
 					m.SignalList = new(model.IndAudSignal)
 				}
-				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud); err != nil {
+				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud, again); err != nil {
 					return wireFail("IndAudSeqSigList.signalList", err)
 				}
 				b = b[n:]
@@ -6917,7 +6525,7 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 	return nil
 }
 
-func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int) error {
+func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6971,7 +6579,7 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int) er
 	return nil
 }
 
-func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int, bud *int) error {
+func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7002,7 +6610,7 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 	return nil
 }
 
-func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int, bud *int) error {
+func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7036,7 +6644,7 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 	return nil
 }
 
-func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int, bud *int) error {
+func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7080,7 +6688,7 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 	return nil
 }
 
-func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int) error {
+func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7131,7 +6739,7 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int) er
 	return nil
 }
 
-func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int) error {
+func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7186,7 +6794,7 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int) erro
 	return nil
 }
 
-func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int, bud *int) error {
+func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -7231,11 +6839,10 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 	return nil
 }
 
-func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int, bud *int) error {
+func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -7249,14 +6856,11 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 				return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
 			}
 			if n > 0 {
-				if seen&(1<<0) != 0 {
-					return errWireMerge
-				}
-				seen |= 1 << 0
+				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
 					m.SecondEvent = new(model.SecondEventsDescriptor)
 				}
-				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud); err != nil {
+				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
 				}
 				b = b[n:]
@@ -7284,11 +6888,10 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 	return nil
 }
 
-func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *int) error {
+func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *int, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
-	var seen uint64
 	for len(b) > 0 {
 		num, typ, n, err := unwireTag(b)
 		if err != nil {
@@ -7320,17 +6923,14 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *i
 					return wireFail("NotifyBehaviour.notifyRegulated", err)
 				}
 				if n > 0 {
-					if seen&(1<<1) != 0 {
-						return errWireMerge
-					}
-					seen |= 1 << 1
+					again := m.NotifyRegulated != nil
 					if m.Kind != model.NotifyBehaviour_NotifyRegulated {
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NotifyRegulated}
 					}
 					if m.NotifyRegulated == nil {
 						m.NotifyRegulated = new(model.RegulatedEmbeddedDescriptor)
 					}
-					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud); err != nil {
+					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud, again); err != nil {
 						return wireFail("NotifyBehaviour.notifyRegulated", err)
 					}
 					b = b[n:]
@@ -7370,7 +6970,7 @@ func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionRep
 		return 0, err
 	}
 	*l = append(*l, model.ActionReply{})
-	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7398,7 +6998,7 @@ func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionR
 		return 0, err
 	}
 	*l = append(*l, model.ActionRequest{})
-	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7426,7 +7026,7 @@ func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDesc
 		return 0, err
 	}
 	*l = append(*l, model.AmmDescriptor{})
-	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7454,7 +7054,7 @@ func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.
 		return 0, err
 	}
 	*l = append(*l, model.AuditReturnParameter{})
-	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7482,7 +7082,7 @@ func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandR
 		return 0, err
 	}
 	*l = append(*l, model.CommandReply{})
-	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7510,7 +7110,7 @@ func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.Comman
 		return 0, err
 	}
 	*l = append(*l, model.CommandRequest{})
-	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7538,7 +7138,7 @@ func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventP
 		return 0, err
 	}
 	*l = append(*l, model.EventParameter{})
-	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7566,7 +7166,7 @@ func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, 
 		return 0, err
 	}
 	*l = append(*l, model.EventSpec{})
-	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7594,7 +7194,7 @@ func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.In
 		return 0, err
 	}
 	*l = append(*l, model.IndAudPropertyParm{})
-	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7622,7 +7222,7 @@ func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]mode
 		return 0, err
 	}
 	*l = append(*l, model.IndAudStreamDescriptor{})
-	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7650,7 +7250,7 @@ func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.Ind
 		return 0, err
 	}
 	*l = append(*l, model.IndAuditParameter{})
-	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7700,7 +7300,7 @@ func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.Observe
 		return 0, err
 	}
 	*l = append(*l, model.ObservedEvent{})
-	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7756,7 +7356,7 @@ func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.Packages
 		return 0, err
 	}
 	*l = append(*l, model.PackagesItem{})
-	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7784,7 +7384,7 @@ func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.Property
 		return 0, err
 	}
 	*l = append(*l, model.PropertyParm{})
-	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7812,7 +7412,7 @@ func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.Reques
 		return 0, err
 	}
 	*l = append(*l, model.RequestedEvent{})
-	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7840,7 +7440,7 @@ func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.
 		return 0, err
 	}
 	*l = append(*l, model.SecondRequestedEvent{})
-	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7868,7 +7468,7 @@ func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParam
 		return 0, err
 	}
 	*l = append(*l, model.SigParameter{})
-	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7896,7 +7496,7 @@ func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth 
 		return 0, err
 	}
 	*l = append(*l, model.Signal{})
-	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7924,7 +7524,7 @@ func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalR
 		return 0, err
 	}
 	*l = append(*l, model.SignalRequest{})
-	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7952,7 +7552,7 @@ func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.S
 		return 0, err
 	}
 	*l = append(*l, model.StatisticsParameter{})
-	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -7980,7 +7580,7 @@ func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.Stre
 		return 0, err
 	}
 	*l = append(*l, model.StreamDescriptor{})
-	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -8008,7 +7608,7 @@ func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.Termina
 		return 0, err
 	}
 	*l = append(*l, model.TerminationID{})
-	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -8036,7 +7636,7 @@ func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.Topol
 		return 0, err
 	}
 	*l = append(*l, model.TopologyRequest{})
-	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -8064,7 +7664,7 @@ func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transacti
 		return 0, err
 	}
 	*l = append(*l, model.Transaction{})
-	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -8092,7 +7692,7 @@ func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.Transa
 		return 0, err
 	}
 	*l = append(*l, model.TransactionAck{})
-	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
+	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
 	}
 	return n, nil

@@ -12,9 +12,7 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 
-	pb "megaco/api/megaco/v1"
 	"megaco/internal/model"
 )
 
@@ -124,22 +122,7 @@ func wireBool(v bool) uint64 {
 func Unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
 	m := new(model.MegacoMessage)
 	bud := maxElements
-	err := unwireMegacoMessage(b, m, 1, &bud)
-	if errors.Is(err, errWireMerge) {
-		// Protobuf merges the occurrences of a message field that comes
-		// more than once (concatenated messages do that): rare enough to
-		// leave to protobuf-go and the mirror (bounded by the input size
-		// only, as before the direct decoder).
-		var p pb.MegacoMessage
-		if err := (proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}).Unmarshal(b, &p); err != nil {
-			return nil, err
-		}
-		if p.Mess == nil {
-			return nil, ErrNoMess
-		}
-		return FromProto(&p), nil
-	}
-	if err != nil {
+	if err := unwireMegacoMessage(b, m, 1, &bud, false); err != nil {
 		return nil, err
 	}
 	if !hasMessageField(b, 2) {
@@ -147,10 +130,6 @@ func Unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
 	}
 	return m, nil
 }
-
-// errWireMerge stops the direct decode at a message field that comes a
-// second time (in its message, or a oneof member again).
-var errWireMerge = errors.New("message field occurs twice")
 
 // ErrNoMess: the message has no mess field (MegacoMessage.mess), which
 // every Megaco message has.
