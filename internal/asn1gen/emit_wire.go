@@ -7,22 +7,22 @@ import (
 	"strings"
 )
 
-// EmitWire writes the per-type functions behind protoconv.AppendWire
-// (wire.go holds the rest): the model straight to the protobuf wire form
-// of its API mirror, the bytes proto.Marshal(ToProto(m)) gives, without
-// building the mirror. It follows the converters' rules (emitConv) field
+// EmitWire writes the per-type functions behind the native codec's wire
+// encoder (internal/codec/native; wire.go there holds the rest): the
+// model straight to the protobuf wire form of its API mirror, the bytes
+// proto.Marshal(ToProto(m)) gives, without building the mirror. It follows the converters' rules (emitConv) field
 // by field: proto3 implicit presence leaves out zero scalars and empty
 // lists, explicit presence (optional, oneof members, messages) keeps them,
 // numeric lists are packed, and fields go in field-number order, as
 // protobuf-go writes them.
 func (f *Family) EmitWire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}}
-	return g.emitProtoconvFile(pkg, "wire encoder", g.wireType, g.wireList)
+	return g.emitWireFile(pkg, "wire encoder", g.wireType, g.wireList)
 }
 
-// emitProtoconvFile writes a file of package pkg with typeFn's functions
+// emitWireFile writes a file of package pkg with typeFn's functions
 // for every message type and listFn's for every list type they use.
-func (g *protoGen) emitProtoconvFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
+func (g *protoGen) emitWireFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
 	w := &g.conv
 	w.WriteString(Header)
 	fmt.Fprintf(w, "package %s\n\nimport (\n\"google.golang.org/protobuf/encoding/protowire\"\n\"megaco/internal/model\"\n)\n\n", pkg)
@@ -171,9 +171,9 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 	w.WriteString("return b\n}\n\n")
 }
 
-// EmitUnwire writes the per-type functions behind protoconv.Unwire: the
-// protobuf wire form of the API mirror straight into the model, giving
-// what FromProto(proto.Unmarshal(b)) gives. It follows protobuf-go's
+// EmitUnwire writes the per-type functions behind the native codec's wire
+// decoder: the protobuf wire form of the API mirror straight into the
+// model, giving what FromProto(proto.Unmarshal(b)) gives. It follows protobuf-go's
 // rules: a field of another wire type than its own is unknown and
 // skipped, the last scalar wins, a repeated message field merges, a oneof
 // member replaces another, numeric lists read packed and unpacked, proto3
@@ -182,7 +182,7 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 // empty bytes are.
 func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}}
-	return g.emitProtoconvFile(pkg, "wire decoder", g.unwireType, g.unwireList)
+	return g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList)
 }
 
 // unwireRead is the code that reads one value of scalar or message type

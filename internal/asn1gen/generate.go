@@ -62,10 +62,10 @@ func Generate(root string) (map[string][]byte, error) {
 		"megaco.v1", "megaco/api/megaco/v1;megacov1", "protoconv", "megaco/api/megaco/v1"); err != nil {
 		return nil, fmt.Errorf("proto: %w", err)
 	}
-	if out["internal/protoconv/wire_gen.go"], err = f.EmitWire("protoconv"); err != nil {
+	if out["internal/codec/native/wire_gen.go"], err = f.EmitWire("native"); err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
 	}
-	if out["internal/protoconv/unwire_gen.go"], err = f.EmitUnwire("protoconv"); err != nil {
+	if out["internal/codec/native/unwire_gen.go"], err = f.EmitUnwire("native"); err != nil {
 		return nil, fmt.Errorf("unwire: %w", err)
 	}
 	return out, nil

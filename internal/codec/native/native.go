@@ -19,7 +19,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"megaco/internal/model"
-	"megaco/internal/protoconv"
 )
 
 //go:embed megaco.zdict
@@ -92,7 +91,7 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		return b, &Error{"encode", fmt.Sprintf("message is version %d, %d requested: native keeps the message as it is", m.Mess.Version, c.Options.Version)}
 	}
 	if c.Options.Compression == None {
-		out, err := protoconv.AppendWire(b, m)
+		out, err := appendWire(b, m)
 		if err != nil {
 			return b, &Error{"encode", err.Error()}
 		}
@@ -102,7 +101,7 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	// buffer.
 	scratch := scratchBufs.Get().(*[]byte)
 	defer scratchBufs.Put(scratch)
-	wire, err := protoconv.AppendWire((*scratch)[:0], m)
+	wire, err := appendWire((*scratch)[:0], m)
 	if err != nil {
 		return b, &Error{"encode", err.Error()}
 	}
@@ -165,7 +164,7 @@ func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
 	if maxElems == 0 {
 		maxElems = defaultMaxElements
 	}
-	m, err := protoconv.Unwire(wire, maxElems)
+	m, err := unwire(wire, maxElems)
 	if err != nil {
 		return nil, &Error{"decode", err.Error()}
 	}

@@ -1,8 +1,7 @@
-package protoconv
+package native_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,27 +11,41 @@ import (
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/native"
 	"megaco/internal/corpus"
 	"megaco/internal/mapping"
 	"megaco/internal/model"
+	"megaco/internal/protoconv"
 )
 
-// wireCheck compares AppendWire with protobuf-go's encoding of the mirror.
+// The wire form of the native codec (without compression) is protobuf's
+// encoding of the API mirror: these tests compare it with protobuf-go's.
+
+// plain is the codec without compression; its element limit is out of
+// the way of the comparisons with protobuf-go, which has none.
+var plain = native.Codec{Options: native.Options{MaxElements: 1 << 30}}
+
+// wireMaxDepth is protobuf-go's default recursion limit, which the
+// native decoder applies too.
+const wireMaxDepth = 64
+
+// wireCheck compares the native encoding with protobuf-go's encoding of
+// the mirror.
 func wireCheck(t *testing.T, what string, m *model.MegacoMessage) bool {
 	t.Helper()
-	want, err := proto.Marshal(ToProto(m))
+	want, err := proto.Marshal(protoconv.ToProto(m))
 	prefix := []byte("prefix")
-	got, werr := AppendWire(prefix, m)
+	got, werr := plain.Append(prefix, m)
 	if err != nil || werr != nil {
 		// Both fail (a string that is not UTF-8), b left as it was.
 		if err == nil || werr == nil || !bytes.Equal(got, prefix) {
-			t.Errorf("%s: proto.Marshal: %v; AppendWire: %v", what, err, werr)
+			t.Errorf("%s: proto.Marshal: %v; Append: %v", what, err, werr)
 			return false
 		}
 		return true
 	}
 	if !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
-		t.Errorf("%s: AppendWire differs from proto.Marshal(ToProto(m))\n got %x\nwant %x", what, got[len(prefix):], want)
+		t.Errorf("%s: Append differs from proto.Marshal(protoconv.ToProto(m))\n got %x\nwant %x", what, got[len(prefix):], want)
 		return false
 	}
 	return true
@@ -40,7 +53,7 @@ func wireCheck(t *testing.T, what string, m *model.MegacoMessage) bool {
 
 func mustWire(t testing.TB, m *model.MegacoMessage) []byte {
 	t.Helper()
-	b, err := AppendWire(nil, m)
+	b, err := plain.Append(nil, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +61,7 @@ func mustWire(t testing.TB, m *model.MegacoMessage) []byte {
 }
 
 // TestAppendWire: for every corpus message, in binary and in text form,
-// AppendWire writes protobuf-go's bytes.
+// Append writes protobuf-go's bytes.
 func TestAppendWire(t *testing.T) {
 	files := corpus.Files(t, ".ber")
 	ok := 0
@@ -67,7 +80,7 @@ func TestAppendWire(t *testing.T) {
 			ok++
 		}
 	}
-	t.Logf("AppendWire = proto.Marshal(ToProto(m)): %d/%d messages, both forms", ok, len(files))
+	t.Logf("Append = proto.Marshal(protoconv.ToProto(m)): %d/%d messages, both forms", ok, len(files))
 }
 
 // TestAppendWireEdges: what decoders never give but a model can hold:
@@ -99,14 +112,14 @@ func TestAppendWireEdges(t *testing.T) {
 	if !wireCheck(t, "not UTF-8", m) {
 		return
 	}
-	if _, err := AppendWire(nil, m); err == nil || !strings.Contains(err.Error(), "MId.deviceName: string field contains invalid UTF-8") {
+	if _, err := plain.Append(nil, m); err == nil || !strings.Contains(err.Error(), "MId.deviceName: string field contains invalid UTF-8") {
 		t.Errorf("not UTF-8: %v", err)
 	}
 }
 
-// FuzzAppendWire: any input reads the same with Unwire as with protobuf-go
-// and FromProto, and a model from it writes with AppendWire as protobuf-go
-// writes its mirror.
+// FuzzAppendWire: any input reads the same with Decode as with
+// protobuf-go and FromProto, and a model from it writes with Append as
+// protobuf-go writes its mirror.
 func FuzzAppendWire(f *testing.F) {
 	files := corpus.Files(f, ".ber")
 	for i, name := range corpus.Names(files) {
@@ -124,34 +137,34 @@ func FuzzAppendWire(f *testing.F) {
 		if proto.Unmarshal(data, &p) != nil {
 			return
 		}
-		wireCheck(t, "fuzz", FromProto(&p))
+		wireCheck(t, "fuzz", protoconv.FromProto(&p))
 	})
 }
 
-// unwireCheck compares Unwire with FromProto of protobuf-go's decoding:
+// unwireCheck compares Decode with FromProto of protobuf-go's decoding:
 // both fail, or both give the same model.
 func unwireCheck(t *testing.T, what string, b []byte) {
 	t.Helper()
 	var p pb.MegacoMessage
 	perr := proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}.Unmarshal(b, &p)
-	m, err := Unwire(b, 1<<30)
+	m, err := plain.Decode(b)
 	switch {
 	case perr != nil && err != nil:
 		return
 	case perr != nil:
-		t.Fatalf("%s: protobuf fails (%v), Unwire does not", what, perr)
-	case err != nil && (err == ErrNoMess) == (p.Mess == nil):
+		t.Fatalf("%s: protobuf fails (%v), Decode does not", what, perr)
+	case err != nil && strings.Contains(err.Error(), "no message (mess is missing)") == (p.Mess == nil):
 		if p.Mess == nil {
 			return
 		}
-		t.Fatalf("%s: Unwire fails (%v), protobuf does not", what, err)
+		t.Fatalf("%s: Decode fails (%v), protobuf does not", what, err)
 	case err != nil:
-		t.Fatalf("%s: Unwire: %v (mess present: %v)", what, err, p.Mess != nil)
+		t.Fatalf("%s: Decode: %v (mess present: %v)", what, err, p.Mess != nil)
 	case p.Mess == nil:
-		t.Fatalf("%s: Unwire accepts a message without mess", what)
+		t.Fatalf("%s: Decode accepts a message without mess", what)
 	}
-	if want := FromProto(&p); !reflect.DeepEqual(m, want) {
-		t.Fatalf("%s: Unwire differs from FromProto(proto.Unmarshal)\n got %+v\nwant %+v", what, m, want)
+	if want := protoconv.FromProto(&p); !reflect.DeepEqual(m, want) {
+		t.Fatalf("%s: Decode differs from protoconv.FromProto(proto.Unmarshal)\n got %+v\nwant %+v", what, m, want)
 	}
 }
 
@@ -165,17 +178,17 @@ func TestUnwireElements(t *testing.T) {
 	wire := mustWire(t, m)
 	need := 0
 	for n := 1; n < 10000; n++ {
-		if _, err := Unwire(wire, n); err == nil {
+		if _, err := (native.Codec{Options: native.Options{MaxElements: n}}).Decode(wire); err == nil {
 			need = n
 			break
-		} else if !errors.Is(err, errWireElems) {
+		} else if !strings.Contains(err.Error(), "more elements than the limit") {
 			t.Fatalf("budget %d: %v", n, err)
 		}
 	}
 	if need < 20 {
 		t.Errorf("msg22a decodes with a budget of %d elements", need)
 	}
-	if _, err := Unwire(wire, need-1); err == nil || !strings.Contains(err.Error(), "more elements than the limit") {
+	if _, err := (native.Codec{Options: native.Options{MaxElements: need - 1}}).Decode(wire); err == nil || !strings.Contains(err.Error(), "more elements than the limit") {
 		t.Errorf("budget %d: %v", need-1, err)
 	}
 }

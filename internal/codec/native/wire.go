@@ -1,10 +1,11 @@
-// Package protoconv connects the message model with its protobuf mirror
-// (api/megaco/v1, generated from the same ASN.1): ToProto and FromProto
-// convert between the Go types, for the gRPC API; AppendWire and Unwire
-// write and read the mirror's wire form straight from and into the model,
-// for the native codec. All but the helpers in this file are generated
-// (internal/asn1gen).
-package protoconv
+// The protobuf wire form of the API's mirror of the model, written from
+// and read into the model directly: the bytes proto.Marshal(ToProto(m))
+// gives and the model FromProto(proto.Unmarshal(b)) gives, without the
+// mirror, which the native codec would only build to throw away. The
+// per-type functions are generated (internal/asn1gen, emit_wire.go); these
+// are their helpers.
+
+package native
 
 import (
 	"errors"
@@ -16,11 +17,11 @@ import (
 	"megaco/internal/model"
 )
 
-// AppendWire appends the protobuf encoding of m's API mirror to b: the
+// appendWire appends the protobuf encoding of m's API mirror to b: the
 // bytes of proto.Marshal(ToProto(m)), written from the model directly. Like
 // proto.Marshal it fails on a string that is not UTF-8 (proto3 strings
 // must be); b is then returned as it was.
-func AppendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
+func appendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*wireStringError)
@@ -35,7 +36,7 @@ func AppendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
 
 // wireStringError is a string field that is not UTF-8. The generated
 // writers return no error (almost nothing can fail), so wireString panics
-// with it and AppendWire recovers.
+// with it and appendWire recovers.
 type wireStringError struct{ field string }
 
 func (e *wireStringError) Error() string {
@@ -113,13 +114,13 @@ func wireBool(v bool) uint64 {
 	return 0
 }
 
-// Unwire decodes the protobuf encoding of an API message into the model:
+// unwire decodes the protobuf encoding of an API message into the model:
 // what FromProto gives for the message proto.Unmarshal reads (with a
 // recursion limit of 64), without building the mirror. The model points
 // into b, which must not change while it is in use. At most maxElements
 // messages and list items are made (protobuf has no such bound; it keeps
 // a small input from filling memory).
-func Unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
+func unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
 	m := new(model.MegacoMessage)
 	bud := maxElements
 	if err := unwireMegacoMessage(b, m, 1, &bud, false); err != nil {
