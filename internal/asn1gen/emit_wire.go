@@ -249,7 +249,7 @@ func (g *protoGen) isScalar(goT string) bool {
 // occurrence of the field into the first, as protobuf does.
 func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	w := &g.conv
-	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int, bud *int, merge bool) error {\nif err := unwireEnter(depth, bud); err != nil {\nreturn err\n}\n", t.Name, t.Name)
+	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int, bud *budget, merge bool) error {\nif err := unwireEnter(depth, bud); err != nil {\nreturn err\n}\n", t.Name, t.Name)
 	choice := t.Kind == KindChoice
 	if !choice {
 		g.unwireFresh(t)
@@ -388,7 +388,7 @@ func (g *protoGen) unwireList(goT string) {
 	name := listFuncName(goT)
 	elem := goT[2:]
 	mt := g.modelType(goT)
-	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *int) (int, error) {\n", name, mt)
+	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *budget) (int, error) {\n", name, mt)
 	switch {
 	case g.isPacked(elem):
 		conv := "uint32(v)"
@@ -424,7 +424,7 @@ func (g *protoGen) unwireList(goT string) {
 		w.WriteString("return n, nil\n")
 	}
 	w.WriteString("}\n\n")
-	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *int) error {
+	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *budget) error {
 if *l == nil {
 *l = %s{}
 }

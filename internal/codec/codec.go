@@ -16,6 +16,7 @@ import (
 	"megaco/internal/mapping/termid"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
 	"megaco/internal/codec/slab"
@@ -128,7 +129,7 @@ func textCodec(style text.Style, name string) factory {
 
 func nativeCodec(c native.Compression) factory {
 	return func(o Options) Codec {
-		return native.Codec{Options: native.Options{Compression: c, Version: o.Version, MaxSize: o.Limits.MaxSize, MaxElements: o.Limits.MaxElements}}
+		return native.Codec{Options: native.Options{Compression: c, Version: o.Version, Limits: limits.Limits(o.Limits)}}
 	}
 }
 

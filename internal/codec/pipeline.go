@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
 	"megaco/internal/codec/text"
@@ -287,9 +288,8 @@ func Locate(err error) (Location, bool) {
 	if errors.As(err, &me) {
 		return Location{"mapping", me.Path, ""}, true
 	}
-	var ne *native.Error
-	if errors.As(err, &ne) {
-		return Location{"native", "", ne.Op}, true
+	if ce, ok := codecerr.As(err); ok {
+		return Location{ce.Codec, ce.Path(), ce.Where()}, true
 	}
 	var td *text.DecodeError
 	if errors.As(err, &td) {

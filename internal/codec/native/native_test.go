@@ -12,6 +12,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
 )
 
@@ -76,23 +78,63 @@ func TestRoundTrip(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	cases := []struct {
-		c    Compression
+		opts Options
 		in   []byte
+		kind codecerr.Kind
 		want string
 	}{
-		{None, []byte{0xff, 0xff, 0xff}, "native: decode"},
-		{None, []byte{}, "no message"},
-		{Zstd, []byte("not zstd at all"), "zstd"},
-		{S2, []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, "s2"},
+		{Options{}, []byte{0xff, 0xff, 0xff}, codecerr.Malformed, "native: decode: "},
+		{Options{}, []byte{}, codecerr.Malformed, "native: decode: no message (mess is missing)"},
+		{Options{}, []byte{0x12, 0x02, 0x08, 0x80}, codecerr.Malformed, "native: decode: MegacoMessage.mess: Message.version: unexpected EOF"},
+		{Options{}, []byte{0x12, 0x05, 0x12, 0x03, 0x22, 0x01, 0xff}, codecerr.Malformed,
+			"native: decode: MegacoMessage.mess: Message.mId: MId.deviceName: string field contains invalid UTF-8"},
+		// MegacoMessage.mess.mId is at depth 3.
+		{Options{Limits: limits.Limits{MaxDepth: 2}}, []byte{0x12, 0x02, 0x12, 0x00}, codecerr.TooLarge,
+			"native: decode: MegacoMessage.mess: Message.mId: exceeded maximum recursion depth"},
+		{Options{Limits: limits.Limits{MaxElements: 1}}, []byte{0x12, 0x00}, codecerr.TooLarge, "more elements than the limit"},
+		{Options{Limits: limits.Limits{MaxSize: 4}}, make([]byte, 5), codecerr.TooLarge, "native: decode: message of 5 bytes exceeds the limit of 4"},
+		{Options{Compression: Zstd}, []byte("not zstd at all"), codecerr.Malformed, "native: decode: zstd: "},
+		{Options{Compression: S2}, []byte{0x05, 0xff}, codecerr.Malformed, "native: decode: s2: "},
+		{Options{Compression: S2}, []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, codecerr.TooLarge, "native: decode: s2: decompressed size 4294967295 exceeds the limit of 1048576"},
+		{Options{Compression: 7}, []byte{0x12, 0x00}, codecerr.Unsupported, "native: decode: unknown compression 7"},
 	}
 	for _, c := range cases {
-		_, err := Codec{Options: Options{Compression: c.c}}.Decode(c.in)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v %x: %v, want %q", c.c, c.in, err, c.want)
+		_, err := Codec{Options: c.opts}.Decode(c.in)
+		e, ok := codecerr.As(err)
+		if !ok || !strings.Contains(err.Error(), c.want) || e.Kind != c.kind || e.Codec != "native" || e.Op != codecerr.Decode {
+			t.Errorf("%+v %x: %v, want a %v error with %q", c.opts, c.in, err, c.kind, c.want)
 		}
 	}
-	if _, err := (Codec{Options: Options{MaxSize: 4}}).Decode(make([]byte, 5)); err == nil {
-		t.Error("size limit not applied")
+}
+
+// TestEncodeErrors: an encode that fails says why, and leaves b as it was.
+func TestEncodeErrors(t *testing.T) {
+	bad := &model.MegacoMessage{Mess: model.Message{Version: 2, MId: model.MId{Kind: model.MId_DeviceName, DeviceName: "gw\xff"}}}
+	good := &model.MegacoMessage{Mess: model.Message{Version: 2, MId: model.MId{Kind: model.MId_DeviceName, DeviceName: "gw"}}}
+	cases := []struct {
+		opts Options
+		m    *model.MegacoMessage
+		kind codecerr.Kind
+		want string
+	}{
+		{Options{}, bad, codecerr.Schema, "native: encode: MId.deviceName: string field contains invalid UTF-8"},
+		{Options{Compression: Zstd}, bad, codecerr.Schema, "native: encode: MId.deviceName: string field contains invalid UTF-8"},
+		{Options{Version: 3}, good, codecerr.Unsupported, "native: encode: message is version 2, 3 requested: native keeps the message as it is"},
+		{Options{Compression: 7}, good, codecerr.Unsupported, "native: encode: unknown compression 7"},
+	}
+	for _, c := range cases {
+		b := append(make([]byte, 0, 64), "kept"...)
+		out, err := Codec{Options: c.opts}.Append(b, c.m)
+		e, ok := codecerr.As(err)
+		if !ok || err.Error() != c.want || e.Kind != c.kind || e.Op != codecerr.Encode {
+			t.Errorf("%+v: %v, want a %v error %q", c.opts, err, c.kind, c.want)
+		}
+		if string(out) != "kept" {
+			t.Errorf("%+v: b is %q after the error", c.opts, out)
+		}
+	}
+	if _, err := (Codec{}).Append(nil, bad); err == nil || err.(*codecerr.Error).Path() != "MId.deviceName" {
+		t.Errorf("path of the UTF-8 error: %v", err)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"megaco/internal/model"
 )
 
-func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int, merge bool) error {
+func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *int, 
 	return nil
 }
 
-func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int, bud *int, merge bool) error {
+func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 	return nil
 }
 
-func unwireMessage(b []byte, m *model.Message, depth int, bud *int, merge bool) error {
+func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *int, merge bool) 
 	return nil
 }
 
-func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, bud *int, merge bool) error {
+func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 	return nil
 }
 
-func unwireMId(b []byte, m *model.MId, depth int, bud *int, merge bool) error {
+func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *int, merge bool) error {
 	return nil
 }
 
-func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int, merge bool) error {
+func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -414,7 +414,7 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int, merge bool) error {
+func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -458,7 +458,7 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int, merge bool) error {
+func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -502,7 +502,7 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int, merge bool) error {
+func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -624,7 +624,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *int, merg
 	return nil
 }
 
-func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, bud *int, merge bool) error {
+func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -667,7 +667,7 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 	return nil
 }
 
-func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, bud *int, merge bool) error {
+func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -698,7 +698,7 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, 
 	return nil
 }
 
-func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud *int, merge bool) error {
+func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -779,7 +779,7 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 	return nil
 }
 
-func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int, bud *int, merge bool) error {
+func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReplyTransactionResult, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -838,7 +838,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 	return nil
 }
 
-func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int, merge bool) error {
+func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -879,7 +879,7 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *int
 	return nil
 }
 
-func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *int, merge bool) error {
+func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -923,7 +923,7 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int, merge bool) error {
+func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -998,7 +998,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *int, 
 	return nil
 }
 
-func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int, merge bool) error {
+func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1073,7 +1073,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *int, merg
 	return nil
 }
 
-func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int, merge bool) error {
+func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1160,7 +1160,7 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *int
 	return nil
 }
 
-func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int, bud *int, merge bool) error {
+func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1279,7 +1279,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 	return nil
 }
 
-func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int, merge bool) error {
+func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1340,7 +1340,7 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *int
 	return nil
 }
 
-func unwireCommand(b []byte, m *model.Command, depth int, bud *int, merge bool) error {
+func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1529,7 +1529,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *int, merge bool) 
 	return nil
 }
 
-func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int, merge bool) error {
+func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1718,7 +1718,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *int, me
 	return nil
 }
 
-func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *int, merge bool) error {
+func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1811,7 +1811,7 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *i
 	return nil
 }
 
-func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int, merge bool) error {
+func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -1856,7 +1856,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int, merge bool) error {
+func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2054,7 +2054,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *int, 
 	return nil
 }
 
-func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int, merge bool) error {
+func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2099,7 +2099,7 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *int, merge bo
 	return nil
 }
 
-func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *int, merge bool) error {
+func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2148,7 +2148,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *i
 	return nil
 }
 
-func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int, merge bool) error {
+func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2220,7 +2220,7 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *int, me
 	return nil
 }
 
-func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int, merge bool) error {
+func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2321,7 +2321,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int, merge bool) error {
+func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2374,7 +2374,7 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *int, merg
 	return nil
 }
 
-func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int, bud *int, merge bool) error {
+func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2631,7 +2631,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 	return nil
 }
 
-func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *int, merge bool) error {
+func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2677,7 +2677,7 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int, merge bool) error {
+func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2746,7 +2746,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *int, 
 	return nil
 }
 
-func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int, merge bool) error {
+func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2795,7 +2795,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *int, merg
 	return nil
 }
 
-func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int, bud *int, merge bool) error {
+func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2838,7 +2838,7 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 	return nil
 }
 
-func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int, merge bool) error {
+func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2910,7 +2910,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *int, 
 	return nil
 }
 
-func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int, merge bool) error {
+func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -2972,7 +2972,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *int
 	return nil
 }
 
-func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int, bud *int, merge bool) error {
+func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3038,7 +3038,7 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 	return nil
 }
 
-func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int, bud *int, merge bool) error {
+func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3091,7 +3091,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 	return nil
 }
 
-func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, bud *int, merge bool) error {
+func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3144,7 +3144,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 	return nil
 }
 
-func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int, bud *int, merge bool) error {
+func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3207,7 +3207,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 	return nil
 }
 
-func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int, merge bool) error {
+func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3253,7 +3253,7 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *int, 
 	return nil
 }
 
-func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *int, merge bool) error {
+func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3306,7 +3306,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int, bud *int, merge bool) error {
+func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3365,7 +3365,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 	return nil
 }
 
-func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud *int, merge bool) error {
+func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3416,7 +3416,7 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 	return nil
 }
 
-func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int, merge bool) error {
+func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3497,7 +3497,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *int, merg
 	return nil
 }
 
-func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int, bud *int, merge bool) error {
+func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3560,7 +3560,7 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 	return nil
 }
 
-func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int, merge bool) error {
+func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3622,7 +3622,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *int, me
 	return nil
 }
 
-func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int, bud *int, merge bool) error {
+func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3688,7 +3688,7 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 	return nil
 }
 
-func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int, bud *int, merge bool) error {
+func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3721,7 +3721,7 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 	return nil
 }
 
-func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int, bud *int, merge bool) error {
+func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3774,7 +3774,7 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 	return nil
 }
 
-func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int, merge bool) error {
+func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3836,7 +3836,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *int, 
 	return nil
 }
 
-func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud *int, merge bool) error {
+func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3879,7 +3879,7 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 	return nil
 }
 
-func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int, merge bool) error {
+func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -3951,7 +3951,7 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *int
 	return nil
 }
 
-func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud *int, merge bool) error {
+func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4052,7 +4052,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 	return nil
 }
 
-func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int, merge bool) error {
+func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4109,7 +4109,7 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *int, merge bool) 
 	return nil
 }
 
-func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int, bud *int, merge bool) error {
+func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4152,7 +4152,7 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 	return nil
 }
 
-func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int, bud *int, merge bool) error {
+func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4224,7 +4224,7 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 	return nil
 }
 
-func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int, bud *int, merge bool) error {
+func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4309,7 +4309,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 	return nil
 }
 
-func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int, merge bool) error {
+func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4365,7 +4365,7 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *int, merge bo
 	return nil
 }
 
-func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int, merge bool) error {
+func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4428,7 +4428,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *int, 
 	return nil
 }
 
-func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int, merge bool) error {
+func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4471,7 +4471,7 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *int, merge 
 	return nil
 }
 
-func unwireSignal(b []byte, m *model.Signal, depth int, bud *int, merge bool) error {
+func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4600,7 +4600,7 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *int, merge bool) er
 	return nil
 }
 
-func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int, merge bool) error {
+func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4662,7 +4662,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *int, me
 	return nil
 }
 
-func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int, bud *int, merge bool) error {
+func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4728,7 +4728,7 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 	return nil
 }
 
-func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *int, merge bool) error {
+func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4789,7 +4789,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *i
 	return nil
 }
 
-func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, bud *int, merge bool) error {
+func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4836,7 +4836,7 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 	return nil
 }
 
-func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int, merge bool) error {
+func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -4910,7 +4910,7 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *int, 
 	return nil
 }
 
-func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bud *int, merge bool) error {
+func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5082,7 +5082,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 	return nil
 }
 
-func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int, bud *int, merge bool) error {
+func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5214,7 +5214,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 	return nil
 }
 
-func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int, bud *int, merge bool) error {
+func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5309,7 +5309,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 	return nil
 }
 
-func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int, bud *int, merge bool) error {
+func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5343,7 +5343,7 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 	return nil
 }
 
-func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int, merge bool) error {
+func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5387,7 +5387,7 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *int, me
 	return nil
 }
 
-func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int, bud *int, merge bool) error {
+func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5433,7 +5433,7 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 	return nil
 }
 
-func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *int, merge bool) error {
+func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5487,7 +5487,7 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *i
 	return nil
 }
 
-func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int, bud *int, merge bool) error {
+func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5564,7 +5564,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 	return nil
 }
 
-func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *int, merge bool) error {
+func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5625,7 +5625,7 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *i
 	return nil
 }
 
-func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int, merge bool) error {
+func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5672,7 +5672,7 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *int, me
 	return nil
 }
 
-func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bud *int, merge bool) error {
+func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5840,7 +5840,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 	return nil
 }
 
-func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5893,7 +5893,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 	return nil
 }
 
-func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int, bud *int, merge bool) error {
+func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptorStreams, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -5952,7 +5952,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 	return nil
 }
 
-func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6003,7 +6003,7 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 	return nil
 }
 
-func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bud *int, merge bool) error {
+func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6088,7 +6088,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 	return nil
 }
 
-func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6161,7 +6161,7 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 	return nil
 }
 
-func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, bud *int, merge bool) error {
+func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6211,7 +6211,7 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 	return nil
 }
 
-func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6254,7 +6254,7 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 	return nil
 }
 
-func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTerminationStateDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6317,7 +6317,7 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 	return nil
 }
 
-func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6371,7 +6371,7 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 	return nil
 }
 
-func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6415,7 +6415,7 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 	return nil
 }
 
-func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6478,7 +6478,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 	return nil
 }
 
-func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud *int, merge bool) error {
+func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6525,7 +6525,7 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 	return nil
 }
 
-func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int, merge bool) error {
+func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6579,7 +6579,7 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *int, me
 	return nil
 }
 
-func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6610,7 +6610,7 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 	return nil
 }
 
-func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6644,7 +6644,7 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 	return nil
 }
 
-func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int, bud *int, merge bool) error {
+func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6688,7 +6688,7 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 	return nil
 }
 
-func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int, merge bool) error {
+func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6739,7 +6739,7 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *int, me
 	return nil
 }
 
-func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int, merge bool) error {
+func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6794,7 +6794,7 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *int, merg
 	return nil
 }
 
-func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int, bud *int, merge bool) error {
+func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6839,7 +6839,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 	return nil
 }
 
-func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int, bud *int, merge bool) error {
+func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescriptor, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6888,7 +6888,7 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 	return nil
 }
 
-func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *int, merge bool) error {
+func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *budget, merge bool) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -6964,7 +6964,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *i
 	return nil
 }
 
-func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int, bud *int) (int, error) {
+func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -6976,7 +6976,7 @@ func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionRep
 	return n, nil
 }
 
-func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud *int) error {
+func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.ActionReply{}
 	}
@@ -6992,7 +6992,7 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 	})
 }
 
-func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *int) (int, error) {
+func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7004,7 +7004,7 @@ func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionR
 	return n, nil
 }
 
-func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, bud *int) error {
+func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.ActionRequest{}
 	}
@@ -7020,7 +7020,7 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 	})
 }
 
-func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *int) (int, error) {
+func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7032,7 +7032,7 @@ func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDesc
 	return n, nil
 }
 
-func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, bud *int) error {
+func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.AmmDescriptor{}
 	}
@@ -7048,7 +7048,7 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 	})
 }
 
-func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *int) (int, error) {
+func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7060,7 +7060,7 @@ func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.
 	return n, nil
 }
 
-func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParameter, depth int, bud *int) error {
+func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParameter, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.AuditReturnParameter{}
 	}
@@ -7076,7 +7076,7 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	})
 }
 
-func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int, bud *int) (int, error) {
+func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7088,7 +7088,7 @@ func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandR
 	return n, nil
 }
 
-func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bud *int) error {
+func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.CommandReply{}
 	}
@@ -7104,7 +7104,7 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 	})
 }
 
-func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *int) (int, error) {
+func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7116,7 +7116,7 @@ func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.Comman
 	return n, nil
 }
 
-func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int, bud *int) error {
+func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.CommandRequest{}
 	}
@@ -7132,7 +7132,7 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	})
 }
 
-func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int, bud *int) (int, error) {
+func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7144,7 +7144,7 @@ func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventP
 	return n, nil
 }
 
-func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int, bud *int) error {
+func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.EventParameter{}
 	}
@@ -7160,7 +7160,7 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	})
 }
 
-func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int, bud *int) (int, error) {
+func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7172,7 +7172,7 @@ func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, 
 	return n, nil
 }
 
-func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *int) error {
+func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.EventSpec{}
 	}
@@ -7188,7 +7188,7 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *int
 	})
 }
 
-func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *int) (int, error) {
+func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7200,7 +7200,7 @@ func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.In
 	return n, nil
 }
 
-func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, depth int, bud *int) error {
+func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.IndAudPropertyParm{}
 	}
@@ -7216,7 +7216,7 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	})
 }
 
-func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *int) (int, error) {
+func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7228,7 +7228,7 @@ func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]mode
 	return n, nil
 }
 
-func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescriptor, depth int, bud *int) error {
+func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.IndAudStreamDescriptor{}
 	}
@@ -7244,7 +7244,7 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	})
 }
 
-func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *int) (int, error) {
+func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7256,7 +7256,7 @@ func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.Ind
 	return n, nil
 }
 
-func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, depth int, bud *int) error {
+func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.IndAuditParameter{}
 	}
@@ -7272,13 +7272,13 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	})
 }
 
-func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int, bud *int) (int, error) {
+func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, model.ModemType(int32(v)-1))
 	})
 }
 
-func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *int) error {
+func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.ModemType{}
 	}
@@ -7294,7 +7294,7 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *int
 	})
 }
 
-func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *int) (int, error) {
+func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7306,7 +7306,7 @@ func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.Observe
 	return n, nil
 }
 
-func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, bud *int) error {
+func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.ObservedEvent{}
 	}
@@ -7322,7 +7322,7 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 	})
 }
 
-func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int, bud *int) (int, error) {
+func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7334,7 +7334,7 @@ func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth 
 	return n, nil
 }
 
-func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *int) error {
+func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.Octets{}
 	}
@@ -7350,7 +7350,7 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *int) erro
 	})
 }
 
-func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *int) (int, error) {
+func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7362,7 +7362,7 @@ func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.Packages
 	return n, nil
 }
 
-func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bud *int) error {
+func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.PackagesItem{}
 	}
@@ -7378,7 +7378,7 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 	})
 }
 
-func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *int) (int, error) {
+func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7390,7 +7390,7 @@ func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.Property
 	return n, nil
 }
 
-func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bud *int) error {
+func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.PropertyParm{}
 	}
@@ -7406,7 +7406,7 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 	})
 }
 
-func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *int) (int, error) {
+func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7418,7 +7418,7 @@ func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.Reques
 	return n, nil
 }
 
-func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int, bud *int) error {
+func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.RequestedEvent{}
 	}
@@ -7434,7 +7434,7 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	})
 }
 
-func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *int) (int, error) {
+func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7446,7 +7446,7 @@ func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.
 	return n, nil
 }
 
-func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEvent, depth int, bud *int) error {
+func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEvent, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.SecondRequestedEvent{}
 	}
@@ -7462,7 +7462,7 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	})
 }
 
-func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int, bud *int) (int, error) {
+func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7474,7 +7474,7 @@ func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParam
 	return n, nil
 }
 
-func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bud *int) error {
+func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.SigParameter{}
 	}
@@ -7490,7 +7490,7 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 	})
 }
 
-func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int, bud *int) (int, error) {
+func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7502,7 +7502,7 @@ func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth 
 	return n, nil
 }
 
-func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *int) error {
+func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.Signal{}
 	}
@@ -7518,7 +7518,7 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *int) erro
 	})
 }
 
-func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *int) (int, error) {
+func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7530,7 +7530,7 @@ func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalR
 	return n, nil
 }
 
-func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, bud *int) error {
+func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.SignalRequest{}
 	}
@@ -7546,7 +7546,7 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 	})
 }
 
-func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *int) (int, error) {
+func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7558,7 +7558,7 @@ func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.S
 	return n, nil
 }
 
-func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter, depth int, bud *int) error {
+func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.StatisticsParameter{}
 	}
@@ -7574,7 +7574,7 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	})
 }
 
-func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *int) (int, error) {
+func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7586,7 +7586,7 @@ func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.Stre
 	return n, nil
 }
 
-func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth int, bud *int) error {
+func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.StreamDescriptor{}
 	}
@@ -7602,7 +7602,7 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	})
 }
 
-func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int, bud *int) (int, error) {
+func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7614,7 +7614,7 @@ func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.Termina
 	return n, nil
 }
 
-func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, bud *int) error {
+func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.TerminationID{}
 	}
@@ -7630,7 +7630,7 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 	})
 }
 
-func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *int) (int, error) {
+func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7642,7 +7642,7 @@ func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.Topol
 	return n, nil
 }
 
-func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth int, bud *int) error {
+func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.TopologyRequest{}
 	}
@@ -7658,7 +7658,7 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	})
 }
 
-func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int, bud *int) (int, error) {
+func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7670,7 +7670,7 @@ func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transacti
 	return n, nil
 }
 
-func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud *int) error {
+func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.Transaction{}
 	}
@@ -7686,7 +7686,7 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 	})
 }
 
-func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *int) (int, error) {
+func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7698,7 +7698,7 @@ func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.Transa
 	return n, nil
 }
 
-func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int, bud *int) error {
+func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []model.TransactionAck{}
 	}
@@ -7714,7 +7714,7 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	})
 }
 
-func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *int) (int, error) {
+func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
@@ -7726,7 +7726,7 @@ func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.Pr
 	return n, nil
 }
 
-func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth int, bud *int) error {
+func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth int, bud *budget) error {
 	if *l == nil {
 		*l = [][]model.PropertyParm{}
 	}
@@ -7742,13 +7742,13 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	})
 }
 
-func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int, bud *int) (int, error) {
+func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, uint32(v))
 	})
 }
 
-func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *int) error {
+func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []uint32{}
 	}

@@ -7,10 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/native"
 	"megaco/internal/corpus"
 	"megaco/internal/mapping"
@@ -23,10 +26,10 @@ import (
 
 // plain is the codec without compression; its element limit is out of
 // the way of the comparisons with protobuf-go, which has none.
-var plain = native.Codec{Options: native.Options{MaxElements: 1 << 30}}
+var plain = native.Codec{Options: native.Options{Limits: limits.Limits{MaxElements: 1 << 30}}}
 
-// wireMaxDepth is protobuf-go's default recursion limit, which the
-// native decoder applies too.
+// wireMaxDepth is protobuf-go's default recursion limit, the native
+// decoder's default too.
 const wireMaxDepth = 64
 
 // wireCheck compares the native encoding with protobuf-go's encoding of
@@ -178,19 +181,23 @@ func TestUnwireElements(t *testing.T) {
 	wire := mustWire(t, m)
 	need := 0
 	for n := 1; n < 10000; n++ {
-		if _, err := (native.Codec{Options: native.Options{MaxElements: n}}).Decode(wire); err == nil {
+		if _, err := decodeWithin(n, wire); err == nil {
 			need = n
 			break
-		} else if !strings.Contains(err.Error(), "more elements than the limit") {
+		} else if e, ok := codecerr.As(err); !ok || e.Kind != codecerr.TooLarge || e.Codec != "native" || e.Op != codecerr.Decode {
 			t.Fatalf("budget %d: %v", n, err)
 		}
 	}
 	if need < 20 {
 		t.Errorf("msg22a decodes with a budget of %d elements", need)
 	}
-	if _, err := (native.Codec{Options: native.Options{MaxElements: need - 1}}).Decode(wire); err == nil || !strings.Contains(err.Error(), "more elements than the limit") {
+	if _, err := decodeWithin(need-1, wire); err == nil || !strings.Contains(err.Error(), "more elements than the limit") {
 		t.Errorf("budget %d: %v", need-1, err)
 	}
+}
+
+func decodeWithin(maxElements int, b []byte) (*model.MegacoMessage, error) {
+	return native.Codec{Options: native.Options{Limits: limits.Limits{MaxElements: maxElements}}}.Decode(b)
 }
 
 // TestUnwire: every corpus message, in both forms, and the edge cases of
@@ -216,4 +223,80 @@ func TestUnwire(t *testing.T) {
 	for _, b := range [][]byte{nil, {}, {0x12, 0}, {0x08, 0x80}, {0x12, 0x05, 0x0a}, {0x1a, 0x00, 0x12, 0x00}} {
 		unwireCheck(t, fmt.Sprintf("%x", b), b)
 	}
+}
+
+// TestUnwireMerge: a message field that comes more than once merges into
+// the first occurrence, as in protobuf-go, at every depth. Each
+// length-delimited field of every corpus message is in turn written twice,
+// or followed or preceded by an empty occurrence (which must change
+// nothing in a message, and selects an alternative in a oneof).
+func TestUnwireMerge(t *testing.T) {
+	files := corpus.Files(t, ".ber")
+	cases := 0
+	for _, name := range corpus.Names(files) {
+		m, err := ber.Decode(files[name], ber.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire := mustWire(t, m)
+		for k := 0; ; k++ {
+			found := false
+			for _, how := range []func(v []byte) [][]byte{
+				func(v []byte) [][]byte { return [][]byte{v, v} },
+				func(v []byte) [][]byte { return [][]byte{v, nil} },
+				func(v []byte) [][]byte { return [][]byte{nil, v} },
+			} {
+				i := k
+				b := repeatField(wire, &i, how)
+				if i >= 0 {
+					break
+				}
+				found = true
+				cases++
+				unwireCheck(t, fmt.Sprintf("%s field %d", name, k), b)
+			}
+			if !found {
+				break
+			}
+		}
+	}
+	t.Logf("%d inputs with a field repeated", cases)
+}
+
+// repeatField rewrites the k-th length-delimited field of message b (in
+// pre-order, counting those in nested messages) as the occurrences how
+// gives for its value; *k < 0 when it was found.
+func repeatField(b []byte, k *int, how func(v []byte) [][]byte) []byte {
+	var out []byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return nil
+		}
+		field := b[:n+m]
+		b = b[n+m:]
+		if typ != protowire.BytesType || *k < 0 {
+			out = append(out, field...)
+			continue
+		}
+		v, _ := protowire.ConsumeBytes(field[n:])
+		*k--
+		if *k < 0 {
+			for _, x := range how(v) {
+				out = protowire.AppendTag(out, num, typ)
+				out = protowire.AppendBytes(out, x)
+			}
+			continue
+		}
+		if inner := repeatField(v, k, how); *k < 0 && inner != nil {
+			v = inner
+		}
+		out = protowire.AppendTag(out, num, typ)
+		out = protowire.AppendBytes(out, v)
+	}
+	return out
 }
