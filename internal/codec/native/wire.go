@@ -308,31 +308,33 @@ func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int, bud 
 // 0 bytes read: another wire type.
 func unwirePacked(b []byte, typ protowire.Type, bud *budget, add func(uint64)) (int, error) {
 	if typ == protowire.VarintType {
-		v, n := protowire.ConsumeVarint(b)
-		if n < 0 {
-			return 0, protowire.ParseError(n)
-		}
-		if err := unwireSpend(bud); err != nil {
-			return 0, err
-		}
-		add(v)
-		return n, nil
+		return unwireItem(b, bud, add)
 	}
 	p, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	for len(p) > 0 {
-		v, k := protowire.ConsumeVarint(p)
-		if k < 0 {
-			return 0, protowire.ParseError(k)
-		}
-		if err := unwireSpend(bud); err != nil {
+		k, err := unwireItem(p, bud, add)
+		if err != nil {
 			return 0, err
 		}
-		add(v)
 		p = p[k:]
 	}
+	return n, nil
+}
+
+// unwireItem reads one value of a numeric list at b, an element of the
+// budget, and gives it to add.
+func unwireItem(b []byte, bud *budget, add func(uint64)) (int, error) {
+	v, n := protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0, protowire.ParseError(n)
+	}
+	if err := unwireSpend(bud); err != nil {
+		return 0, err
+	}
+	add(v)
 	return n, nil
 }
 

@@ -66,13 +66,10 @@ func mustWire(t testing.TB, m *model.MegacoMessage) []byte {
 // TestAppendWire: for every corpus message, in binary and in text form,
 // Append writes protobuf-go's bytes.
 func TestAppendWire(t *testing.T) {
-	files := corpus.Files(t, ".ber")
+	names, msgs, _ := corpusMessages(t)
 	ok := 0
-	for _, name := range corpus.Names(files) {
-		m, err := ber.Decode(files[name], ber.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, name := range names {
+		m := msgs[i]
 		if !wireCheck(t, name+" binary form", m) {
 			continue
 		}
@@ -83,7 +80,7 @@ func TestAppendWire(t *testing.T) {
 			ok++
 		}
 	}
-	t.Logf("Append = proto.Marshal(protoconv.ToProto(m)): %d/%d messages, both forms", ok, len(files))
+	t.Logf("Append = proto.Marshal(protoconv.ToProto(m)): %d/%d messages, both forms", ok, len(msgs))
 }
 
 // TestAppendWireEdges: what decoders never give but a model can hold:
@@ -124,15 +121,9 @@ func TestAppendWireEdges(t *testing.T) {
 // protobuf-go and FromProto, and a model from it writes with Append as
 // protobuf-go writes its mirror.
 func FuzzAppendWire(f *testing.F) {
-	files := corpus.Files(f, ".ber")
-	for i, name := range corpus.Names(files) {
-		if i%5 == 0 {
-			m, err := ber.Decode(files[name], ber.Options{})
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(mustWire(f, m))
-		}
+	_, msgs, _ := corpusMessages(f)
+	for i := 0; i < len(msgs); i += 5 {
+		f.Add(mustWire(f, msgs[i]))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		unwireCheck(t, "fuzz", data)
@@ -203,13 +194,10 @@ func decodeWithin(maxElements int, b []byte) (*model.MegacoMessage, error) {
 // TestUnwire: every corpus message, in both forms, and the edge cases of
 // TestAppendWireEdges read back as protobuf-go reads them.
 func TestUnwire(t *testing.T) {
-	files := corpus.Files(t, ".ber")
+	names, msgs, _ := corpusMessages(t)
 	var prev []byte
-	for _, name := range corpus.Names(files) {
-		m, err := ber.Decode(files[name], ber.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, name := range names {
+		m := msgs[i]
 		wire := mustWire(t, m)
 		unwireCheck(t, name, wire)
 		// Concatenated messages merge (protobuf's rule): the fallback.
@@ -231,14 +219,10 @@ func TestUnwire(t *testing.T) {
 // or followed or preceded by an empty occurrence (which must change
 // nothing in a message, and selects an alternative in a oneof).
 func TestUnwireMerge(t *testing.T) {
-	files := corpus.Files(t, ".ber")
+	names, msgs, _ := corpusMessages(t)
 	cases := 0
-	for _, name := range corpus.Names(files) {
-		m, err := ber.Decode(files[name], ber.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wire := mustWire(t, m)
+	for i, name := range names {
+		wire := mustWire(t, msgs[i])
 		for k := 0; ; k++ {
 			found := false
 			for _, how := range []func(v []byte) [][]byte{
@@ -246,9 +230,9 @@ func TestUnwireMerge(t *testing.T) {
 				func(v []byte) [][]byte { return [][]byte{v, nil} },
 				func(v []byte) [][]byte { return [][]byte{nil, v} },
 			} {
-				i := k
-				b := repeatField(wire, &i, how)
-				if i >= 0 {
+				left := k
+				b := repeatField(wire, &left, how)
+				if left >= 0 {
 					break
 				}
 				found = true
