@@ -116,7 +116,7 @@ func wireBool(v bool) uint64 {
 // building the mirror. The model points into b, which must not change
 // while it is in use. At most lim.MaxElements messages and list items are
 // made (protobuf has no such bound; it keeps a small input from filling
-// memory).
+// memory). lim has its defaults filled in (Limits.OrDefault).
 func unwire(b []byte, lim limits.Limits) (*model.MegacoMessage, error) {
 	m := new(model.MegacoMessage)
 	bud := budget{elements: lim.MaxElements, maxDepth: lim.MaxDepth}
