@@ -485,8 +485,8 @@ func rangeCheck(w *bytes.Buffer, r *Range, value, goT string) {
 	}
 }
 
-// Enumeration validity checks are emitted once per distinct value set.
-var enumFuncs = map[string][]int64{}
+// Enumeration validity checks are emitted once per distinct value set
+// (Family.enumChecks).
 
 func enumFuncName(r *Type) string {
 	vals := make([]string, 0, len(r.Named))
@@ -499,29 +499,29 @@ func enumFuncName(r *Type) string {
 
 func (g *berGen) needEnum(r *Type) {
 	name := enumFuncName(r)
-	if _, ok := enumFuncs[name]; ok {
+	if _, ok := g.f.enumChecks[name]; ok {
 		return
 	}
 	var vals []int64
 	for _, nn := range r.Named {
 		vals = append(vals, nn.Value)
 	}
-	enumFuncs[name] = vals
+	g.f.enumChecks[name] = vals
 }
 
 // EmitEnumChecks writes the validity functions collected while emitting.
-func EmitEnumChecks(pkg string) ([]byte, error) {
+func (f *Family) EmitEnumChecks(pkg string) ([]byte, error) {
 	var w bytes.Buffer
 	w.WriteString(Header)
 	fmt.Fprintf(&w, "package %s\n\n", pkg)
 	var names []string
-	for n := range enumFuncs {
+	for n := range f.enumChecks {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
 		var vals []string
-		for _, v := range enumFuncs[n] {
+		for _, v := range f.enumChecks[n] {
 			vals = append(vals, strconv.FormatInt(v, 10))
 		}
 		fmt.Fprintf(&w, "func valid%s(v int64) bool {\nswitch v {\ncase %s:\nreturn true\n}\nreturn false\n}\n\n", n, strings.Join(vals, ", "))

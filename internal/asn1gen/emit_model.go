@@ -46,13 +46,8 @@ func (f *Family) EmitModel(pkg string) ([]byte, error) {
 	var w bytes.Buffer
 	w.WriteString(Header)
 	fmt.Fprintf(&w, "package %s\n\nimport (\n\"encoding/json\"\n\"fmt\"\n)\n\n", pkg)
-	all := versionsOf(f)
 	for _, g := range f.Types {
-		vs := g.Versions()
-		where := ""
-		if len(vs) != len(all) {
-			where = " Only in " + versionList(vs) + "."
-		}
+		where := f.onlyIn(g)
 		switch g.Kind {
 		case KindEnumerated:
 			fmt.Fprintf(&w, "// %s is an ASN.1 ENUMERATED.%s\ntype %s int32\n\nconst (\n", g.Name, where, g.Name)
@@ -72,7 +67,7 @@ func (f *Family) EmitModel(pkg string) ([]byte, error) {
 				if fl.GoType == "struct{}" {
 					continue
 				}
-				fmt.Fprintf(&w, "%s %s%s\n", fl.GoName, fieldGoType(fl), fieldDoc(fl, all))
+				fmt.Fprintf(&w, "%s %s%s\n", fl.GoName, fieldGoType(fl), f.fieldDoc(fl))
 			}
 			w.WriteString("}\n\n")
 			fmt.Fprintf(&w, "// %sKind names an alternative of %s.\ntype %sKind uint8\n\nconst (\n", g.Name, g.Name, g.Name)
@@ -101,7 +96,7 @@ func (f *Family) EmitModel(pkg string) ([]byte, error) {
 				if fl.Rep != RepValue {
 					omit = ",omitzero"
 				}
-				fmt.Fprintf(&w, "%s %s `json:\"%s%s\"`%s\n", fl.GoName, fieldGoType(fl), fl.Name, omit, fieldDoc(fl, all))
+				fmt.Fprintf(&w, "%s %s `json:\"%s%s\"`%s\n", fl.GoName, fieldGoType(fl), fl.Name, omit, f.fieldDoc(fl))
 			}
 			w.WriteString("}\n\n")
 		}
@@ -109,18 +104,20 @@ func (f *Family) EmitModel(pkg string) ([]byte, error) {
 	return format.Source(w.Bytes())
 }
 
-func fieldDoc(fl *Field, all []int) string {
+func (f *Family) fieldDoc(fl *Field) string {
 	vs := sortedVersions(fl.In)
-	if len(vs) == len(all) {
+	if len(vs) == len(f.Versions) {
 		return ""
 	}
 	return " // " + versionList(vs) + " only"
 }
 
-func versionsOf(f *Family) []int {
-	var vs []int
-	for _, v := range f.Versions {
-		vs = append(vs, v.N)
+// onlyIn is the note on a type that some protocol versions lack, " Only in
+// v2, v3.", or "".
+func (f *Family) onlyIn(t *GoType) string {
+	vs := t.Versions()
+	if len(vs) == len(f.Versions) {
+		return ""
 	}
-	return vs
+	return " Only in " + versionList(vs) + "."
 }

@@ -80,16 +80,15 @@ type protoGen struct {
 // protoScalar gives the proto type of a Go model type that is not a list.
 func (g *protoGen) protoScalar(goT string) string {
 	switch goT {
-	case "uint32", "int64", "bool", "string":
-		return goT
 	case "Octets":
 		return "bytes"
-	case "BitString", "ObjectIdentifier":
-		return goT
 	case "struct{}":
 		return "Null"
 	}
-	return goT // a named message or enum
+	// uint32, int64, bool and string are proto3 scalars of the same name;
+	// BitString, ObjectIdentifier and the named types are messages or
+	// enums of the same name.
+	return goT
 }
 
 // listWrapper names the wrapper message of a list type "[]E" and
@@ -178,13 +177,8 @@ func (f *Family) EmitProto(protoPkg, goPkg, convPkg, pbImport string) (proto, co
 	w.WriteString("// Null is an ASN.1 NULL alternative of a CHOICE.\nmessage Null {}\n\n")
 	w.WriteString("// BitString is an ASN.1 BIT STRING of at most 64 bits: bit n is 1<<n; len is the\n// number of bits sent (0: up to the last set bit).\nmessage BitString {\n  uint64 bits = 1;\n  uint32 len = 2;\n}\n\n")
 	w.WriteString("// ObjectIdentifier is an ASN.1 OBJECT IDENTIFIER.\nmessage ObjectIdentifier {\n  repeated uint64 arcs = 1;\n}\n\n")
-	all := versionsOf(f)
 	for _, t := range f.Types {
-		vs := t.Versions()
-		where := ""
-		if len(vs) != len(all) {
-			where = " Only in " + versionList(vs) + "."
-		}
+		vs, where := t.Versions(), f.onlyIn(t)
 		switch t.Kind {
 		case KindEnumerated:
 			// Proto's zero value means "not set"; the ASN.1 values follow,

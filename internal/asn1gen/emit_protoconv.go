@@ -142,7 +142,20 @@ func (g *protoGen) convList(goT string) {
 	w.WriteString("}\nreturn out\n}\n\n")
 }
 
+// convType writes the two converters of message type t, noting in lists
+// the list types its fields use.
 func (g *protoGen) convType(t *GoType, lists map[string]bool) {
+	for _, fl := range t.Fields {
+		if strings.HasPrefix(fl.GoType, "[]") {
+			lists[fl.GoType] = true
+		}
+	}
+	g.convTo(t)
+	g.convFrom(t)
+}
+
+// convTo writes to<T>, model to mirror.
+func (g *protoGen) convTo(t *GoType) {
 	w := &g.conv
 	choice := t.Kind == KindChoice
 	fmt.Fprintf(w, "func to%s(m *model.%s) *pb.%s {\nif m == nil {\nreturn nil\n}\np := &pb.%s{}\n", t.Name, t.Name, t.Name, t.Name)
@@ -150,60 +163,69 @@ func (g *protoGen) convType(t *GoType, lists map[string]bool) {
 		w.WriteString("switch m.Kind {\n")
 	}
 	for _, fl := range t.Fields {
-		gn := goCamel(snake(fl.Name))
-		x := "m." + fl.GoName
-		if strings.HasPrefix(fl.GoType, "[]") {
-			lists[fl.GoType] = true
-		}
 		if choice {
-			fmt.Fprintf(w, "case model.%s_%s:\n", t.Name, fl.GoName)
-			var v string
-			switch {
-			case fl.GoType == "struct{}":
-				v = "&pb.Null{}"
-			case g.shape(fl, true) == shapeWrapped:
-				v = "&pb." + g.listWrapper(fl.GoType) + "{Items: " + g.toExpr(fl.GoType, x) + "}"
-			case fl.Rep == RepPointer:
-				v = "to" + fl.GoType + "(" + x + ")"
-			default:
-				v = g.toExpr(fl.GoType, x)
-			}
-			fmt.Fprintf(w, "p.Kind = &pb.%s_%s{%s: %s}\n", t.Name, gn, gn, v)
-			continue
-		}
-		p := "p." + gn
-		switch g.shape(fl, false) {
-		case shapeWrapped:
-			fmt.Fprintf(w, "if %s != nil {\n%s = &pb.%s{Items: %s}\n}\n", x, p, g.listWrapper(fl.GoType), g.toExpr(fl.GoType, x))
-		case shapeRepeated:
-			fmt.Fprintf(w, "%s = %s\n", p, g.toExpr(fl.GoType, x))
-		case shapeOptional:
-			if fl.Rep == RepNil {
-				fmt.Fprintf(w, "if %s != nil {\n%s = []byte(%s)\n}\n", x, p, x)
-			} else {
-				fmt.Fprintf(w, "if %s.Present {\nv := %s\n%s = &v\n}\n", x, g.toExpr(fl.GoType, x+".Value"), p)
-			}
-		default:
-			switch fl.Rep {
-			case RepFlag:
-				fmt.Fprintf(w, "%s = %s\n", p, x)
-			case RepPointer:
-				fmt.Fprintf(w, "%s = to%s(%s)\n", p, fl.GoType, x)
-			case RepOpt: // a message-typed optional (BitString, OID)
-				fmt.Fprintf(w, "if %s.Present {\n%s = %s\n}\n", x, p, g.toExpr(fl.GoType, x+".Value"))
-			default:
-				fmt.Fprintf(w, "%s = %s\n", p, g.toExpr(fl.GoType, x))
-			}
+			w.WriteString(g.toMember(t, fl))
+		} else {
+			w.WriteString(g.toField(fl))
 		}
 	}
 	if choice {
 		w.WriteString("}\n")
 	}
 	w.WriteString("return p\n}\n\n")
+}
 
-	// An absent message reads as an empty one: ToProto writes every
-	// mandatory message, even empty, so both must give the same model
-	// (mandatory lists empty, not nil; enums UNSPECIFIED).
+// toMember is the case of to<T> for alternative fl of CHOICE t.
+func (g *protoGen) toMember(t *GoType, fl *Field) string {
+	gn := goCamel(snake(fl.Name))
+	x := "m." + fl.GoName
+	var v string
+	switch {
+	case fl.GoType == "struct{}":
+		v = "&pb.Null{}"
+	case g.shape(fl, true) == shapeWrapped:
+		v = "&pb." + g.listWrapper(fl.GoType) + "{Items: " + g.toExpr(fl.GoType, x) + "}"
+	case fl.Rep == RepPointer:
+		v = "to" + fl.GoType + "(" + x + ")"
+	default:
+		v = g.toExpr(fl.GoType, x)
+	}
+	return fmt.Sprintf("case model.%s_%s:\np.Kind = &pb.%s_%s{%s: %s}\n", t.Name, fl.GoName, t.Name, gn, gn, v)
+}
+
+// toField is the code of to<T> that sets field fl of a SEQUENCE.
+func (g *protoGen) toField(fl *Field) string {
+	x := "m." + fl.GoName
+	p := "p." + goCamel(snake(fl.Name))
+	switch g.shape(fl, false) {
+	case shapeWrapped:
+		return fmt.Sprintf("if %s != nil {\n%s = &pb.%s{Items: %s}\n}\n", x, p, g.listWrapper(fl.GoType), g.toExpr(fl.GoType, x))
+	case shapeRepeated:
+		return fmt.Sprintf("%s = %s\n", p, g.toExpr(fl.GoType, x))
+	case shapeOptional:
+		if fl.Rep == RepNil {
+			return fmt.Sprintf("if %s != nil {\n%s = []byte(%s)\n}\n", x, p, x)
+		}
+		return fmt.Sprintf("if %s.Present {\nv := %s\n%s = &v\n}\n", x, g.toExpr(fl.GoType, x+".Value"), p)
+	}
+	switch fl.Rep {
+	case RepFlag:
+		return fmt.Sprintf("%s = %s\n", p, x)
+	case RepPointer:
+		return fmt.Sprintf("%s = to%s(%s)\n", p, fl.GoType, x)
+	case RepOpt: // a message-typed optional (BitString, OID)
+		return fmt.Sprintf("if %s.Present {\n%s = %s\n}\n", x, p, g.toExpr(fl.GoType, x+".Value"))
+	}
+	return fmt.Sprintf("%s = %s\n", p, g.toExpr(fl.GoType, x))
+}
+
+// convFrom writes from<T>, mirror to model. An absent message reads as an
+// empty one: ToProto writes every mandatory message, even empty, so both
+// must give the same model (mandatory lists empty, not nil; enums
+// UNSPECIFIED).
+func (g *protoGen) convFrom(t *GoType) {
+	w := &g.conv
+	choice := t.Kind == KindChoice
 	fmt.Fprintf(w, "func from%s(p *pb.%s, m *model.%s) {\nif p == nil {\np = &pb.%s{}\n}\n", t.Name, t.Name, t.Name, t.Name)
 	if choice {
 		k := "_"
@@ -219,54 +241,62 @@ func (g *protoGen) convType(t *GoType, lists map[string]bool) {
 		}
 	}
 	for _, fl := range t.Fields {
-		gn := goCamel(snake(fl.Name))
-		x := "m." + fl.GoName
 		if choice {
-			fmt.Fprintf(w, "case *pb.%s_%s:\nm.Kind = model.%s_%s\n", t.Name, gn, t.Name, fl.GoName)
-			pv := "k." + gn
-			switch {
-			case fl.GoType == "struct{}":
-			case g.shape(fl, true) == shapeWrapped:
-				fmt.Fprintf(w, "%s = from%s(%s.GetItems())\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
-			case fl.Rep == RepPointer:
-				fmt.Fprintf(w, "%s = new(%s)\nfrom%s(%s, %s)\n", x, g.modelType(fl.GoType), fl.GoType, pv, x)
-			default:
-				fmt.Fprintf(w, "%s\n", g.fromStmt(fl.GoType, pv, x))
-			}
-			continue
-		}
-		pv := "p." + gn
-		switch g.shape(fl, false) {
-		case shapeWrapped:
-			fmt.Fprintf(w, "if %s != nil {\n%s = from%s(%s.Items)\nif %s == nil {\n%s = %s{}\n}\n}\n", pv, x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
-		case shapeRepeated:
-			// A mandatory list is never absent: empty, as a decoder gives it.
-			fmt.Fprintf(w, "%s = from%s(%s)\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
-		case shapeOptional:
-			if fl.Rep == RepNil {
-				fmt.Fprintf(w, "if %s != nil {\n%s = model.Octets(%s)\n}\n", pv, x, pv)
-			} else {
-				val := "*" + pv
-				if g.isEnum(fl.GoType) {
-					val = "model." + fl.GoType + "(int32(" + val + ")-1)"
-				}
-				fmt.Fprintf(w, "if %s != nil {\n%s = model.Some(%s)\n}\n", pv, x, val)
-			}
-		default:
-			switch fl.Rep {
-			case RepFlag:
-				fmt.Fprintf(w, "%s = %s\n", x, pv)
-			case RepPointer:
-				fmt.Fprintf(w, "if %s != nil {\n%s = new(%s)\nfrom%s(%s, %s)\n}\n", pv, x, g.modelType(fl.GoType), fl.GoType, pv, x)
-			case RepOpt:
-				fmt.Fprintf(w, "if %s != nil {\n%s.Present = true\n%s\n}\n", pv, x, g.fromStmt(fl.GoType, pv, x+".Value"))
-			default:
-				fmt.Fprintf(w, "%s\n", g.fromStmt(fl.GoType, pv, x))
-			}
+			w.WriteString(g.fromMember(t, fl))
+		} else {
+			w.WriteString(g.fromField(fl))
 		}
 	}
 	if choice {
 		w.WriteString("}\n")
 	}
 	w.WriteString("}\n\n")
+}
+
+// fromMember is the case of from<T> for alternative fl of CHOICE t.
+func (g *protoGen) fromMember(t *GoType, fl *Field) string {
+	gn := goCamel(snake(fl.Name))
+	x := "m." + fl.GoName
+	pv := "k." + gn
+	out := fmt.Sprintf("case *pb.%s_%s:\nm.Kind = model.%s_%s\n", t.Name, gn, t.Name, fl.GoName)
+	switch {
+	case fl.GoType == "struct{}":
+		return out
+	case g.shape(fl, true) == shapeWrapped:
+		return out + fmt.Sprintf("%s = from%s(%s.GetItems())\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+	case fl.Rep == RepPointer:
+		return out + fmt.Sprintf("%s = new(%s)\nfrom%s(%s, %s)\n", x, g.modelType(fl.GoType), fl.GoType, pv, x)
+	}
+	return out + g.fromStmt(fl.GoType, pv, x) + "\n"
+}
+
+// fromField is the code of from<T> that sets field fl of a SEQUENCE.
+func (g *protoGen) fromField(fl *Field) string {
+	x := "m." + fl.GoName
+	pv := "p." + goCamel(snake(fl.Name))
+	switch g.shape(fl, false) {
+	case shapeWrapped:
+		return fmt.Sprintf("if %s != nil {\n%s = from%s(%s.Items)\nif %s == nil {\n%s = %s{}\n}\n}\n", pv, x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+	case shapeRepeated:
+		// A mandatory list is never absent: empty, as a decoder gives it.
+		return fmt.Sprintf("%s = from%s(%s)\nif %s == nil {\n%s = %s{}\n}\n", x, listFuncName(fl.GoType), pv, x, x, g.modelType(fl.GoType))
+	case shapeOptional:
+		if fl.Rep == RepNil {
+			return fmt.Sprintf("if %s != nil {\n%s = model.Octets(%s)\n}\n", pv, x, pv)
+		}
+		val := "*" + pv
+		if g.isEnum(fl.GoType) {
+			val = "model." + fl.GoType + "(int32(" + val + ")-1)"
+		}
+		return fmt.Sprintf("if %s != nil {\n%s = model.Some(%s)\n}\n", pv, x, val)
+	}
+	switch fl.Rep {
+	case RepFlag:
+		return fmt.Sprintf("%s = %s\n", x, pv)
+	case RepPointer:
+		return fmt.Sprintf("if %s != nil {\n%s = new(%s)\nfrom%s(%s, %s)\n}\n", pv, x, g.modelType(fl.GoType), fl.GoType, pv, x)
+	case RepOpt:
+		return fmt.Sprintf("if %s != nil {\n%s.Present = true\n%s\n}\n", pv, x, g.fromStmt(fl.GoType, pv, x+".Value"))
+	}
+	return g.fromStmt(fl.GoType, pv, x) + "\n"
 }

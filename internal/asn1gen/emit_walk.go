@@ -26,7 +26,7 @@ type walkTarget struct {
 }
 
 // walkTargets are the fields whose content differs between the text and
-// the binary form of the model (text-binary-mapping.md sections 1-5).
+// the binary form of the model (docs/text-binary-mapping.md, sections 1-5).
 var walkTargets = []walkTarget{
 	{Name: "TerminationID", Types: []string{"TerminationID"},
 		Doc: "a TerminationID (each element of a TerminationIDList)"},
@@ -214,10 +214,11 @@ func (g *walkGen) fieldCode(gt *GoType, fl *Field, expr string) (string, error) 
 	return out, nil
 }
 
-// EmitWalk writes the walker over the union model (walk_gen.go in package
-// model): it visits every field of the walkTargets kinds with its schema
-// site and path, so that code working on names, IDs and values needs no
-// list of model types.
+// EmitWalk writes the schema-dependent half of the walker over the union
+// model (walk_gen.go in package model; Walker itself is in walk.go): the
+// walk functions of every type that holds a field of the walkTargets
+// kinds, the sites they visit, and the visitor interface, so that code
+// working on names, IDs and values needs no list of model types.
 func (f *Family) EmitWalk(pkg string) ([]byte, error) {
 	g := &walkGen{f: f, needs: map[string]bool{}, siteIx: map[walkSiteKey]int{}, goType: map[int]string{}}
 	if err := g.computeNeeds(); err != nil {
@@ -226,214 +227,163 @@ func (f *Family) EmitWalk(pkg string) ([]byte, error) {
 	if !g.needs["MegacoMessage"] {
 		return nil, fmt.Errorf("walk: MegacoMessage holds none of the walk targets")
 	}
-	var body bytes.Buffer
+	// The walk functions first: they find the sites and the Go type of
+	// each target, which the declarations list.
+	var funcs bytes.Buffer
 	for _, gt := range f.Types {
-		if !g.needs[gt.Name] {
-			continue
-		}
-		fmt.Fprintf(&body, "func (w *Walker) walk%s(x *%s) error {\n", gt.Name, gt.Name)
-		if gt.Kind == KindChoice {
-			body.WriteString("switch x.Kind {\n")
-			for _, fl := range gt.Fields {
-				if fl.GoType == "struct{}" {
-					continue
-				}
-				expr := "x." + fl.GoName
-				if fl.Rep == RepPointer {
-					expr = "(*x." + fl.GoName + ")"
-				}
-				c, err := g.fieldCode(gt, fl, expr)
-				if err != nil {
-					return nil, err
-				}
-				if c == "" {
-					continue
-				}
-				if fl.Rep == RepPointer {
-					c = fmt.Sprintf("if x.%s != nil {\n%s}\n", fl.GoName, c)
-				}
-				fmt.Fprintf(&body, "case %s_%s:\nw.push(%q)\n%sw.pop()\n", gt.Name, fl.GoName, fl.Name, c)
-			}
-			body.WriteString("}\nreturn nil\n}\n\n")
-			continue
-		}
-		// The field that names the item comes first and stays on the
-		// item stack while the others are walked.
-		var frame *Field
-		var rest []*Field
-		for _, fl := range gt.Fields {
-			if frame == nil && fl.Rep == RepValue && g.isFrame(gt, fl) {
-				frame = fl
-				continue
-			}
-			rest = append(rest, fl)
-		}
-		fields := rest
-		if frame != nil {
-			fields = append([]*Field{frame}, rest...)
-		}
-		pushed := false
-		for _, fl := range fields {
-			expr := "x." + fl.GoName
-			if fl.Rep == RepPointer {
-				expr = "(*x." + fl.GoName + ")"
-			}
-			c, err := g.fieldCode(gt, fl, expr)
-			if err != nil {
+		if g.needs[gt.Name] {
+			if err := g.walkFunc(&funcs, gt); err != nil {
 				return nil, err
 			}
-			if c == "" {
-				continue
-			}
-			c = fmt.Sprintf("w.push(%q)\n%sw.pop()\n", fl.Name, c)
-			// An absent OPTIONAL field is not visited (a loop over a nil
-			// slice needs no test).
-			if fl.Rep == RepPointer || fl.Rep == RepNil && !strings.HasPrefix(c, "w.push(\""+fl.Name+"\")\nfor ") {
-				c = fmt.Sprintf("if x.%s != nil {\n%s}\n", fl.GoName, c)
-			}
-			body.WriteString(c)
-			if fl == frame {
-				fmt.Fprintf(&body, "w.items = append(w.items, WalkItem{Site: w.site, Name: &x.%s})\n", fl.GoName)
-				pushed = true
-			}
 		}
-		if pushed {
-			body.WriteString("w.items = w.items[:len(w.items)-1]\n")
-		}
-		body.WriteString("return nil\n}\n\n")
 	}
-
 	var w bytes.Buffer
 	w.WriteString(Header)
 	fmt.Fprintf(&w, "package %s\n\nimport \"strconv\"\n\n", pkg)
-	w.WriteString("// WalkTarget is a kind of field the Walker hands to its visitor.\ntype WalkTarget uint8\n\nconst (\n")
-	for i, wt := range walkTargets {
-		fmt.Fprintf(&w, "// Walk%s: %s.\nWalk%s WalkTarget = %d\n", wt.Name, wt.Doc, wt.Name, i+1)
+	g.writeTargets(&w)
+	g.writeSites(&w)
+	if err := g.writeVisitor(&w); err != nil {
+		return nil, err
 	}
-	w.WriteString(")\n\n// String returns the target's name.\nfunc (t WalkTarget) String() string {\nswitch t {\n")
-	for _, wt := range walkTargets {
-		fmt.Fprintf(&w, "case Walk%s:\nreturn %q\n", wt.Name, wt.Name)
-	}
-	w.WriteString("}\nreturn \"WalkTarget(\" + strconv.Itoa(int(t)) + \")\"\n}\n\n")
-
-	w.WriteString(`// WalkSite is a place in the schema where the Walker visits a field.
-type WalkSite struct {
-	Target WalkTarget
-	// Type is the ASN.1 type the field is declared with that made it a
-	// target ("EventName" for a PkgdName declared as EventName), or the
-	// built-in type of an inline one.
-	Type string
-	// Parent is the type that holds the field; Field the field's (or the
-	// CHOICE alternative's) ASN.1 name.
-	Parent, Field string
-	// List is set when the visited value is an element of a SEQUENCE OF.
-	List bool
-	// Index is the site's position in WalkSites, for tables that
-	// visitors compute once per site.
-	Index int
-}
-
-// WalkSites lists every site, in the order the generator met them.
-var WalkSites = [...]WalkSite{
-`)
-	for i, s := range g.sites {
-		list := ""
-		if s.list {
-			list = ", List: true"
-		}
-		fmt.Fprintf(&w, "{Target: Walk%s, Type: %q, Parent: %q, Field: %q%s, Index: %d},\n", walkTargets[s.target].Name, s.typ, s.parent, s.fld, list, i)
-	}
-	w.WriteString("}\n\n")
-
-	w.WriteString("// WalkVisitor receives the fields the Walker visits. The Walker's Site,\n// Path and Items describe the field being visited. A non-nil error stops\n// the walk and is returned by Walk.\ntype WalkVisitor interface {\n")
-	targets := make([]int, 0, len(walkTargets))
-	for i := range walkTargets {
-		if _, ok := g.goType[i]; ok {
-			targets = append(targets, i)
-		}
-	}
-	if len(targets) != len(walkTargets) {
-		return nil, fmt.Errorf("walk: a target matches no field of the schema")
-	}
-	for _, i := range targets {
-		fmt.Fprintf(&w, "// Visit%s visits %s.\nVisit%s(w *Walker, x *%s) error\n", walkTargets[i].Name, walkTargets[i].Doc, walkTargets[i].Name, g.goType[i])
-	}
-	w.WriteString("}\n\n// NopVisitor visits nothing; embed it to implement part of WalkVisitor.\ntype NopVisitor struct{}\n\n")
-	for _, i := range targets {
-		fmt.Fprintf(&w, "// Visit%s does nothing.\nfunc (NopVisitor) Visit%s(*Walker, *%s) error { return nil }\n\n", walkTargets[i].Name, walkTargets[i].Name, g.goType[i])
-	}
-	w.WriteString(`// WalkItem is an item that encloses the field being visited (an event, a
-// signal, a property, a parameter...), given by the field that names it.
-type WalkItem struct {
-	Site *WalkSite
-	Name *Octets
-}
-
-type walkStep struct {
-	name  string // a field; "" for an index
-	index int
-}
-
-// Walker walks a message and hands every target field to V. The zero
-// value with V set is ready; a Walker can be reused but not shared
-// between goroutines.
-type Walker struct {
-	V     WalkVisitor
-	site  *WalkSite
-	path  []walkStep
-	items []WalkItem
-}
-
-// Walk visits every target field of m, in message order. Within an item,
-// the field that names it is visited first.
-func (w *Walker) Walk(m *MegacoMessage) error {
-	w.site, w.path, w.items = nil, w.path[:0], w.items[:0]
-	return w.walkMegacoMessage(m)
-}
-
-// Site is the schema site of the field being visited.
-func (w *Walker) Site() *WalkSite { return w.site }
-
-// Items lists the items enclosing the field being visited, outermost
-// first. Their name fields have been visited already (and may have been
-// changed by the visitor). When the visited field is itself the name of an
-// item, that item is not among them.
-func (w *Walker) Items() []WalkItem { return w.items }
-
-// AppendPath appends the path of the field being visited, e.g.
-// "mess.messageBody.transactions[0].transactionRequest.actions[0]...".
-func (w *Walker) AppendPath(dst []byte) []byte {
-	for i, s := range w.path {
-		if s.name == "" {
-			dst = append(dst, '[')
-			dst = strconv.AppendInt(dst, int64(s.index), 10)
-			dst = append(dst, ']')
-			continue
-		}
-		if i > 0 {
-			dst = append(dst, '.')
-		}
-		dst = append(dst, s.name...)
-	}
-	return dst
-}
-
-// Path returns the path of the field being visited.
-func (w *Walker) Path() string { return string(w.AppendPath(nil)) }
-
-func (w *Walker) push(name string) { w.path = append(w.path, walkStep{name: name}) }
-
-func (w *Walker) pushIndex(i int) { w.path = append(w.path, walkStep{index: i}) }
-
-func (w *Walker) pop() { w.path = w.path[:len(w.path)-1] }
-
-`)
-	w.Write(body.Bytes())
+	w.Write(funcs.Bytes())
 	out, err := format.Source(w.Bytes())
 	if err != nil {
 		return w.Bytes(), fmt.Errorf("generated walker does not parse: %w", err)
 	}
 	return out, nil
+}
+
+// walkFunc writes walk<T>, the walk of a value of type gt.
+func (g *walkGen) walkFunc(w *bytes.Buffer, gt *GoType) error {
+	fmt.Fprintf(w, "func (w *Walker) walk%s(x *%s) error {\n", gt.Name, gt.Name)
+	var err error
+	if gt.Kind == KindChoice {
+		err = g.walkChoice(w, gt)
+	} else {
+		err = g.walkSequence(w, gt)
+	}
+	w.WriteString("return nil\n}\n\n")
+	return err
+}
+
+// walkChoice writes the walk of the chosen alternative of CHOICE gt.
+func (g *walkGen) walkChoice(w *bytes.Buffer, gt *GoType) error {
+	w.WriteString("switch x.Kind {\n")
+	for _, fl := range gt.Fields {
+		if fl.GoType == "struct{}" {
+			continue
+		}
+		c, err := g.walkField(gt, fl)
+		if err != nil {
+			return err
+		}
+		if c == "" {
+			continue
+		}
+		if fl.Rep == RepPointer {
+			c = fmt.Sprintf("if x.%s != nil {\n%s}\n", fl.GoName, c)
+		}
+		fmt.Fprintf(w, "case %s_%s:\nw.push(%q)\n%sw.pop()\n", gt.Name, fl.GoName, fl.Name, c)
+	}
+	w.WriteString("}\n")
+	return nil
+}
+
+// walkSequence writes the walk of the fields of SEQUENCE gt. The field
+// that names the item comes first and stays on the item stack while the
+// others are walked.
+func (g *walkGen) walkSequence(w *bytes.Buffer, gt *GoType) error {
+	frame, fields := g.frameFirst(gt)
+	entered := false
+	for _, fl := range fields {
+		c, err := g.walkField(gt, fl)
+		if err != nil {
+			return err
+		}
+		if c == "" {
+			continue
+		}
+		c = fmt.Sprintf("w.push(%q)\n%sw.pop()\n", fl.Name, c)
+		// An absent OPTIONAL field is not visited (a loop over a nil
+		// slice needs no test).
+		if fl.Rep == RepPointer || fl.Rep == RepNil && !strings.HasPrefix(c, "w.push(\""+fl.Name+"\")\nfor ") {
+			c = fmt.Sprintf("if x.%s != nil {\n%s}\n", fl.GoName, c)
+		}
+		w.WriteString(c)
+		if fl == frame {
+			fmt.Fprintf(w, "w.enterItem(&x.%s)\n", fl.GoName)
+			entered = true
+		}
+	}
+	if entered {
+		w.WriteString("w.leaveItem()\n")
+	}
+	return nil
+}
+
+// frameFirst returns the field of gt that names its item (nil if none)
+// and gt's fields in walk order: that field first.
+func (g *walkGen) frameFirst(gt *GoType) (*Field, []*Field) {
+	for i, fl := range gt.Fields {
+		if fl.Rep == RepValue && g.isFrame(gt, fl) {
+			fields := append([]*Field{fl}, gt.Fields[:i]...)
+			return fl, append(fields, gt.Fields[i+1:]...)
+		}
+	}
+	return nil, gt.Fields
+}
+
+// walkField is the walk of field fl of gt, "" when nothing in it is
+// visited; a pointer field is walked through (the caller tests nil).
+func (g *walkGen) walkField(gt *GoType, fl *Field) (string, error) {
+	expr := "x." + fl.GoName
+	if fl.Rep == RepPointer {
+		expr = "(*x." + fl.GoName + ")"
+	}
+	return g.fieldCode(gt, fl, expr)
+}
+
+// writeTargets writes the WalkTarget constants and their names.
+func (g *walkGen) writeTargets(w *bytes.Buffer) {
+	w.WriteString("const (\n")
+	for i, wt := range walkTargets {
+		fmt.Fprintf(w, "// Walk%s: %s.\nWalk%s WalkTarget = %d\n", wt.Name, wt.Doc, wt.Name, i+1)
+	}
+	w.WriteString(")\n\n// String returns the target's name.\nfunc (t WalkTarget) String() string {\nswitch t {\n")
+	for _, wt := range walkTargets {
+		fmt.Fprintf(w, "case Walk%s:\nreturn %q\n", wt.Name, wt.Name)
+	}
+	w.WriteString("}\nreturn \"WalkTarget(\" + strconv.Itoa(int(t)) + \")\"\n}\n\n")
+}
+
+// writeSites writes WalkSites, the sites the walk functions visit.
+func (g *walkGen) writeSites(w *bytes.Buffer) {
+	w.WriteString("// WalkSites lists every site, in the order the generator met them.\nvar WalkSites = [...]WalkSite{\n")
+	for i, s := range g.sites {
+		list := ""
+		if s.list {
+			list = ", List: true"
+		}
+		fmt.Fprintf(w, "{Target: Walk%s, Type: %q, Parent: %q, Field: %q%s, Index: %d},\n", walkTargets[s.target].Name, s.typ, s.parent, s.fld, list, i)
+	}
+	w.WriteString("}\n\n")
+}
+
+// writeVisitor writes WalkVisitor, one method per target with the Go type
+// its fields have, and NopVisitor.
+func (g *walkGen) writeVisitor(w *bytes.Buffer) error {
+	if len(g.goType) != len(walkTargets) {
+		return fmt.Errorf("walk: a target matches no field of the schema")
+	}
+	w.WriteString("// WalkVisitor receives the fields the Walker visits. The Walker's Site,\n// Path and Items describe the field being visited. A non-nil error stops\n// the walk and is returned by Walk.\ntype WalkVisitor interface {\n")
+	for i, wt := range walkTargets {
+		fmt.Fprintf(w, "// Visit%s visits %s.\nVisit%s(w *Walker, x *%s) error\n", wt.Name, wt.Doc, wt.Name, g.goType[i])
+	}
+	w.WriteString("}\n\n// NopVisitor visits nothing; embed it to implement part of WalkVisitor.\ntype NopVisitor struct{}\n\n")
+	for i, wt := range walkTargets {
+		fmt.Fprintf(w, "// Visit%s does nothing.\nfunc (NopVisitor) Visit%s(*Walker, *%s) error { return nil }\n\n", wt.Name, wt.Name, g.goType[i])
+	}
+	return nil
 }
 
 // isFrame reports whether fl is, in every version that has it, a target

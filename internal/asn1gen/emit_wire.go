@@ -7,22 +7,22 @@ import (
 	"strings"
 )
 
-// EmitWire writes the per-type functions behind protoconv.AppendWire
-// (wire.go holds the rest): the model straight to the protobuf wire form
-// of its API mirror, the bytes proto.Marshal(ToProto(m)) gives, without
-// building the mirror. It follows the converters' rules (emitConv) field
+// EmitWire writes the per-type functions behind the native codec's wire
+// encoder (internal/codec/native; wire.go there holds the rest): the
+// model straight to the protobuf wire form of its API mirror, the bytes
+// proto.Marshal(ToProto(m)) gives, without building the mirror. It follows the converters' rules (emitConv) field
 // by field: proto3 implicit presence leaves out zero scalars and empty
 // lists, explicit presence (optional, oneof members, messages) keeps them,
 // numeric lists are packed, and fields go in field-number order, as
 // protobuf-go writes them.
 func (f *Family) EmitWire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}}
-	return g.emitProtoconvFile(pkg, "wire encoder", g.wireType, g.wireList)
+	return g.emitWireFile(pkg, "wire encoder", g.wireType, g.wireList)
 }
 
-// emitProtoconvFile writes a file of package pkg with typeFn's functions
+// emitWireFile writes a file of package pkg with typeFn's functions
 // for every message type and listFn's for every list type they use.
-func (g *protoGen) emitProtoconvFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
+func (g *protoGen) emitWireFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
 	w := &g.conv
 	w.WriteString(Header)
 	fmt.Fprintf(w, "package %s\n\nimport (\n\"google.golang.org/protobuf/encoding/protowire\"\n\"megaco/internal/model\"\n)\n\n", pkg)
@@ -171,9 +171,9 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 	w.WriteString("return b\n}\n\n")
 }
 
-// EmitUnwire writes the per-type functions behind protoconv.Unwire: the
-// protobuf wire form of the API mirror straight into the model, giving
-// what FromProto(proto.Unmarshal(b)) gives. It follows protobuf-go's
+// EmitUnwire writes the per-type functions behind the native codec's wire
+// decoder: the protobuf wire form of the API mirror straight into the
+// model, giving what FromProto(proto.Unmarshal(b)) gives. It follows protobuf-go's
 // rules: a field of another wire type than its own is unknown and
 // skipped, the last scalar wins, a repeated message field merges, a oneof
 // member replaces another, numeric lists read packed and unpacked, proto3
@@ -182,7 +182,7 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 // empty bytes are.
 func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}}
-	return g.emitProtoconvFile(pkg, "wire decoder", g.unwireType, g.unwireList)
+	return g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList)
 }
 
 // unwireRead is the code that reads one value of scalar or message type
@@ -220,19 +220,18 @@ func (g *protoGen) unwireRead(goT, set, field string, explicit bool) string {
 
 // unwireInto is the code that decodes a message value at b into what
 // ptr points to (of message type goT: named, BitString, ObjectIdentifier
-// or struct{} for Null), after prep.
-func (g *protoGen) unwireInto(goT, ptr, prep, field string, bit int) string {
-	var call string
-	switch goT {
-	case "struct{}":
+// or struct{} for Null), after prep. For a named type, again is the
+// condition, read before prep, that ptr holds an earlier occurrence:
+// protobuf merges a message field that comes more than once into it.
+// (BitString and ObjectIdentifier merge by reading into the same value.)
+func (g *protoGen) unwireInto(goT, ptr, again, prep, field string) string {
+	call := "unwire" + goT + "(v, " + ptr + ", depth+1, bud)"
+	switch {
+	case goT == "struct{}":
 		call = "unwireNull(v, depth+1, bud)"
-	default:
-		call = "unwire" + goT + "(v, " + ptr + ", depth+1, bud)"
-	}
-	if g.f.byName[goT] != nil {
-		// A second occurrence would merge into the first: Unwire leaves
-		// that to protobuf-go (see errWireMerge).
-		prep = fmt.Sprintf("if seen&(1<<%d) != 0 {\nreturn errWireMerge\n}\nseen |= 1 << %d\n", bit, bit) + prep
+	case g.f.byName[goT] != nil:
+		prep = "again := " + again + "\n" + prep
+		call = "unwire" + goT + "(v, " + ptr + ", depth+1, bud, again)"
 	}
 	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := %s; err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, call, field)
 }
@@ -245,95 +244,134 @@ func (g *protoGen) isScalar(goT string) bool {
 	return g.isEnum(goT)
 }
 
+// unwireType writes unwire<T> for message type t: a fresh value (merge
+// false) starts as FromProto's empty message; merge reads a second
+// occurrence of the field into the first, as protobuf does.
 func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	w := &g.conv
-	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int, bud *int) error {\nif err := unwireEnter(depth, bud); err != nil {\nreturn err\n}\n", t.Name, t.Name)
+	fmt.Fprintf(w, "func unwire%s(b []byte, m *model.%s, depth int, bud *budget, merge bool) error {\nif err := unwireEnter(depth, bud); err != nil {\nreturn err\n}\n", t.Name, t.Name)
 	choice := t.Kind == KindChoice
-	hasMsg := false
-	for _, fl := range t.Fields {
-		if g.f.byName[fl.GoType] != nil && !strings.HasPrefix(fl.GoType, "[]") && !g.isEnum(fl.GoType) {
-			hasMsg = true
-		}
-		// FromProto gives an absent plain enum its zero, UNSPECIFIED:
-		// one below the first ASN.1 value. The node is new (see seen).
-		if !choice && g.isEnum(fl.GoType) && g.shape(fl, false) == shapePlain {
-			fmt.Fprintf(w, "m.%s = -1\n", fl.GoName)
-		}
-	}
-	if hasMsg {
-		w.WriteString("var seen uint64\n")
+	if !choice {
+		g.unwireFresh(t)
 	}
 	w.WriteString("for len(b) > 0 {\nnum, typ, n, err := unwireTag(b)\nif err != nil {\nreturn err\n}\nb = b[n:]\nswitch num {\n")
-	var mandatory []*Field
 	for i, fl := range t.Fields {
-		x := "m." + fl.GoName
-		field := t.Name + "." + fl.Name
 		if strings.HasPrefix(fl.GoType, "[]") {
 			lists[fl.GoType] = true
 		}
 		fmt.Fprintf(w, "case %d:\n", i+1)
 		if choice {
-			// Another member replaces the one there; the same one merges.
-			w.WriteString("{\n")
-			kind := fmt.Sprintf("model.%s_%s", t.Name, fl.GoName)
-			reset := fmt.Sprintf("if m.Kind != %s {\n*m = model.%s{Kind: %s}\n}\n", kind, t.Name, kind)
-			switch {
-			case g.shape(fl, true) == shapeWrapped:
-				w.WriteString(g.unwireWrapRead(fl.GoType, x, field, reset))
-			case fl.Rep == RepPointer:
-				w.WriteString(g.unwireInto(fl.GoType, x, reset+"if "+x+" == nil {\n"+x+" = new(model."+fl.GoType+")\n}\n", field, i))
-			case g.isScalar(fl.GoType):
-				w.WriteString(g.unwireRead(fl.GoType, reset+x+" = %s", field, true))
-			default:
-				w.WriteString(g.unwireInto(fl.GoType, "&"+x, reset, field, i))
-			}
-			w.WriteString("}\n")
-			continue
-		}
-		switch g.shape(fl, false) {
-		case shapeWrapped:
-			w.WriteString(g.unwireWrapRead(fl.GoType, x, field, ""))
-		case shapeRepeated:
-			mandatory = append(mandatory, fl)
-			fmt.Fprintf(w, "n, err := unwireAdd%s(b, typ, &%s, depth, bud)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
-		case shapeOptional:
-			switch {
-			case fl.Rep == RepNil:
-				w.WriteString(g.unwireRead(fl.GoType, x+" = %s", field, true))
-			case g.isScalar(fl.GoType):
-				w.WriteString(g.unwireRead(fl.GoType, x+" = model.Some(%s)", field, true))
-			default:
-				w.WriteString(g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present = true\n", field, i))
-			}
-		default:
-			switch {
-			case fl.Rep == RepFlag:
-				w.WriteString(g.unwireRead("bool", x+" = %s", field, false))
-			case fl.Rep == RepPointer:
-				w.WriteString(g.unwireInto(fl.GoType, x, "if "+x+" == nil {\n"+x+" = new(model."+fl.GoType+")\n}\n", field, i))
-			case fl.Rep == RepOpt: // a message-typed optional (BitString, OID)
-				w.WriteString(g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present = true\n", field, i))
-			case g.isScalar(fl.GoType):
-				w.WriteString(g.unwireRead(fl.GoType, x+" = %s", field, false))
-			default:
-				w.WriteString(g.unwireInto(fl.GoType, "&"+x, "", field, i))
-			}
+			w.WriteString("{\n" + g.unwireMember(t, fl) + "}\n")
+		} else {
+			w.WriteString(g.unwireField(t, fl, i))
 		}
 	}
 	w.WriteString("}\nn = protowire.ConsumeFieldValue(num, typ, b)\nif n < 0 {\nreturn protowire.ParseError(n)\n}\nb = b[n:]\n}\n")
 	if !choice {
-		// An absent mandatory message reads as an empty one, as in FromProto.
-		for i, fl := range t.Fields {
-			if fl.Rep == RepValue && g.f.byName[fl.GoType] != nil && !g.isEnum(fl.GoType) {
-				// (At this depth: protobuf-go does not descend into it.)
-				fmt.Fprintf(w, "if seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth, bud); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
-			}
-		}
-	}
-	for _, fl := range mandatory {
-		fmt.Fprintf(w, "if m.%s == nil {\nm.%s = %s{}\n}\n", fl.GoName, fl.GoName, g.modelType(fl.GoType))
+		g.unwireAbsent(t)
 	}
 	w.WriteString("return nil\n}\n\n")
+}
+
+// holdsMessage reports whether fl is a mandatory message held by value:
+// FromProto gives it an empty message when it is absent, so unwire
+// notes which of them it has seen.
+func (g *protoGen) holdsMessage(fl *Field) bool {
+	return fl.Rep == RepValue && g.f.byName[fl.GoType] != nil && !g.isEnum(fl.GoType)
+}
+
+// unwireFresh writes the start of a SEQUENCE's decode: FromProto gives an
+// absent plain enum its zero, UNSPECIFIED, one below the first ASN.1
+// value (a value merged into keeps its own); seen tracks the mandatory
+// messages.
+func (g *protoGen) unwireFresh(t *GoType) {
+	w := &g.conv
+	var enums []string
+	seen := false
+	for _, fl := range t.Fields {
+		if g.isEnum(fl.GoType) && g.shape(fl, false) == shapePlain {
+			enums = append(enums, fmt.Sprintf("m.%s = -1\n", fl.GoName))
+		}
+		seen = seen || g.holdsMessage(fl)
+	}
+	if len(enums) > 0 {
+		w.WriteString("if !merge {\n" + strings.Join(enums, "") + "}\n")
+	}
+	if seen {
+		w.WriteString("var seen uint64\n")
+	}
+}
+
+// unwireAbsent writes the end of a SEQUENCE's decode: an absent mandatory
+// message reads as an empty one and an absent mandatory list as an empty
+// list, as in FromProto. (A value merged into has them already.)
+func (g *protoGen) unwireAbsent(t *GoType) {
+	w := &g.conv
+	for i, fl := range t.Fields {
+		if g.holdsMessage(fl) {
+			// (At this depth: protobuf-go does not descend into it.)
+			fmt.Fprintf(w, "if !merge && seen&(1<<%d) == 0 {\nif err := unwire%s(nil, &m.%s, depth, bud, false); err != nil {\nreturn err\n}\n}\n", i, fl.GoType, fl.GoName)
+		}
+	}
+	for _, fl := range t.Fields {
+		if g.shape(fl, false) == shapeRepeated {
+			fmt.Fprintf(w, "if m.%s == nil {\nm.%s = %s{}\n}\n", fl.GoName, fl.GoName, g.modelType(fl.GoType))
+		}
+	}
+}
+
+// unwireMember is the code that reads alternative fl of CHOICE t: another
+// alternative replaces the one there; the same one merges into it.
+func (g *protoGen) unwireMember(t *GoType, fl *Field) string {
+	x := "m." + fl.GoName
+	field := t.Name + "." + fl.Name
+	kind := fmt.Sprintf("model.%s_%s", t.Name, fl.GoName)
+	reset := fmt.Sprintf("if m.Kind != %s {\n*m = model.%s{Kind: %s}\n}\n", kind, t.Name, kind)
+	switch {
+	case g.shape(fl, true) == shapeWrapped:
+		return g.unwireWrapRead(fl.GoType, x, field, reset)
+	case fl.Rep == RepPointer:
+		return g.unwireInto(fl.GoType, x, x+" != nil", reset+newIfNil(x, fl.GoType), field)
+	case g.isScalar(fl.GoType):
+		return g.unwireRead(fl.GoType, reset+x+" = %s", field, true)
+	}
+	return g.unwireInto(fl.GoType, "&"+x, "m.Kind == "+kind, reset, field)
+}
+
+// unwireField is the code that reads field i, fl, of SEQUENCE t.
+func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
+	x := "m." + fl.GoName
+	field := t.Name + "." + fl.Name
+	switch g.shape(fl, false) {
+	case shapeWrapped:
+		return g.unwireWrapRead(fl.GoType, x, field, "")
+	case shapeRepeated:
+		return fmt.Sprintf("n, err := unwireAdd%s(b, typ, &%s, depth, bud)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
+	case shapeOptional:
+		switch {
+		case fl.Rep == RepNil:
+			return g.unwireRead(fl.GoType, x+" = %s", field, true)
+		case g.isScalar(fl.GoType):
+			return g.unwireRead(fl.GoType, x+" = model.Some(%s)", field, true)
+		}
+		return g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present", x+".Present = true\n", field)
+	}
+	switch {
+	case fl.Rep == RepFlag:
+		return g.unwireRead("bool", x+" = %s", field, false)
+	case fl.Rep == RepPointer:
+		return g.unwireInto(fl.GoType, x, x+" != nil", newIfNil(x, fl.GoType), field)
+	case fl.Rep == RepOpt: // a message-typed optional (BitString, OID)
+		return g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present", x+".Present = true\n", field)
+	case g.isScalar(fl.GoType):
+		return g.unwireRead(fl.GoType, x+" = %s", field, false)
+	}
+	return g.unwireInto(fl.GoType, "&"+x, fmt.Sprintf("merge || seen&(1<<%d) != 0", i), fmt.Sprintf("seen |= 1 << %d\n", i), field)
+}
+
+// newIfNil is the code that allocates pointer x to a goT if it is nil.
+func newIfNil(x, goT string) string {
+	return "if " + x + " == nil {\n" + x + " = new(model." + goT + ")\n}\n"
 }
 
 // unwireWrapRead is the code that reads a list in its wrapper message
@@ -350,7 +388,7 @@ func (g *protoGen) unwireList(goT string) {
 	name := listFuncName(goT)
 	elem := goT[2:]
 	mt := g.modelType(goT)
-	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *int) (int, error) {\n", name, mt)
+	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *budget) (int, error) {\n", name, mt)
 	switch {
 	case g.isPacked(elem):
 		conv := "uint32(v)"
@@ -378,12 +416,15 @@ func (g *protoGen) unwireList(goT string) {
 				zero = "nil"
 			}
 			call := "unwire" + elem + "(v, &(*l)[len(*l)-1], depth+1, bud)"
+			if g.f.byName[elem] != nil {
+				call = "unwire" + elem + "(v, &(*l)[len(*l)-1], depth+1, bud, false)"
+			}
 			fmt.Fprintf(w, "*l = append(*l, %s)\nif err := %s; err != nil {\nreturn 0, err\n}\n", zero, call)
 		}
 		w.WriteString("return n, nil\n")
 	}
 	w.WriteString("}\n\n")
-	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *int) error {
+	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *budget) error {
 if *l == nil {
 *l = %s{}
 }

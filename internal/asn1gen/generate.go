@@ -14,6 +14,27 @@ var ModuleFiles = map[int]string{
 	3: "api/asn1/MEDIA-GATEWAY-CONTROL-v3.asn",
 }
 
+// ModuleRoot returns the root of the Go module dir is in: the nearest
+// directory at or above dir with a go.mod. Generated paths are relative to
+// it, so that asn1gen runs the same from any directory of the repository
+// (go generate runs it from the package's).
+func ModuleRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", fmt.Errorf("no go.mod in %s or above", dir)
+		}
+		d = up
+	}
+}
+
 // LoadFamily parses the modules under root.
 func LoadFamily(root string) (*Family, error) {
 	var vs []*Version
@@ -45,11 +66,10 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/model/walk_gen.go"], err = f.EmitWalk("model"); err != nil {
 		return nil, fmt.Errorf("walk: %w", err)
 	}
-	enumFuncs = map[string][]int64{}
 	if out["internal/codec/ber/ber_gen.go"], err = f.EmitBER("ber", "megaco/internal/model"); err != nil {
 		return nil, fmt.Errorf("ber: %w", err)
 	}
-	if out["internal/codec/ber/enum_gen.go"], err = EmitEnumChecks("ber"); err != nil {
+	if out["internal/codec/ber/enum_gen.go"], err = f.EmitEnumChecks("ber"); err != nil {
 		return nil, fmt.Errorf("ber enums: %w", err)
 	}
 	if out["internal/codec/slab/model_gen.go"], err = f.EmitSlabs("slab", "megaco/internal/model"); err != nil {
@@ -62,10 +82,10 @@ func Generate(root string) (map[string][]byte, error) {
 		"megaco.v1", "megaco/api/megaco/v1;megacov1", "protoconv", "megaco/api/megaco/v1"); err != nil {
 		return nil, fmt.Errorf("proto: %w", err)
 	}
-	if out["internal/protoconv/wire_gen.go"], err = f.EmitWire("protoconv"); err != nil {
+	if out["internal/codec/native/wire_gen.go"], err = f.EmitWire("native"); err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
 	}
-	if out["internal/protoconv/unwire_gen.go"], err = f.EmitUnwire("protoconv"); err != nil {
+	if out["internal/codec/native/unwire_gen.go"], err = f.EmitUnwire("native"); err != nil {
 		return nil, fmt.Errorf("unwire: %w", err)
 	}
 	return out, nil

@@ -161,3 +161,17 @@ func TestTagging(t *testing.T) {
 		t.Errorf("high tag bytes %x", got)
 	}
 }
+
+// TestModuleRoot: asn1gen finds the repository from any directory in it,
+// as go generate runs it from the package's.
+func TestModuleRoot(t *testing.T) {
+	want, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{".", root, filepath.Join(root, "internal", "model")} {
+		if got, err := ModuleRoot(dir); err != nil || got != want {
+			t.Errorf("ModuleRoot(%s) = %s, %v; want %s", dir, got, err, want)
+		}
+	}
+}

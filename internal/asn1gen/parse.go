@@ -472,15 +472,7 @@ func (p *parser) builtin() (*Type, error) {
 	case p.accept("CHOICE"):
 		return p.components(KindChoice)
 	case p.accept("INTEGER"):
-		t := &Type{Kind: KindInteger}
-		if p.is("{") {
-			named, _, err := p.namedNumbers(false)
-			if err != nil {
-				return nil, err
-			}
-			t.Named = named
-		}
-		return t, nil
+		return p.namedType(KindInteger)
 	case p.accept("ENUMERATED"):
 		t := &Type{Kind: KindEnumerated}
 		named, ext, err := p.namedNumbers(true)
@@ -494,15 +486,7 @@ func (p *parser) builtin() (*Type, error) {
 		if err := p.expect("STRING"); err != nil {
 			return nil, err
 		}
-		t := &Type{Kind: KindBitString}
-		if p.is("{") {
-			named, _, err := p.namedNumbers(false)
-			if err != nil {
-				return nil, err
-			}
-			t.Named = named
-		}
-		return t, nil
+		return p.namedType(KindBitString)
 	case p.accept("OCTET"):
 		if err := p.expect("STRING"); err != nil {
 			return nil, err
@@ -539,6 +523,20 @@ var unsupportedTypes = map[string]bool{
 	"NumericString": true, "TeletexString": true, "T61String": true, "VideotexString": true,
 	"GraphicString": true, "GeneralString": true, "UniversalString": true, "BMPString": true,
 	"ObjectDescriptor": true, "DATE": true, "TIME": true,
+}
+
+// namedType returns a type of kind (INTEGER, BIT STRING) with the named
+// numbers that may follow it.
+func (p *parser) namedType(kind Kind) (*Type, error) {
+	t := &Type{Kind: kind}
+	if p.is("{") {
+		named, _, err := p.namedNumbers(false)
+		if err != nil {
+			return nil, err
+		}
+		t.Named = named
+	}
+	return t, nil
 }
 
 // namedNumbers parses "{ a(1), b(2), ... }". For ENUMERATED, items without
@@ -719,44 +717,43 @@ func (p *parser) constraints(t *Type) error {
 	if p.is("SIZE") && (t.Kind == KindSequenceOf || t.Kind == KindSetOf) {
 		// "SEQUENCE SIZE (1..4) OF X"
 		p.advance()
-		if err := p.expect("("); err != nil {
-			return err
-		}
-		r, err := p.rangeSpec()
-		if err != nil {
-			return err
-		}
-		t.Size = r
-		return p.expect(")")
+		return p.size(t)
 	}
 	return p.err
+}
+
+// inParens parses "(" what ")".
+func (p *parser) inParens(what func() error) error {
+	if err := p.expect("("); err != nil {
+		return err
+	}
+	if err := what(); err != nil {
+		return err
+	}
+	return p.expect(")")
+}
+
+// size parses the "(range)" after SIZE into t.Size.
+func (p *parser) size(t *Type) error {
+	return p.inParens(func() (err error) {
+		t.Size, err = p.rangeSpec()
+		return err
+	})
 }
 
 func (p *parser) constraint(t *Type) error {
 	for {
 		switch {
 		case p.accept("SIZE"):
-			if err := p.expect("("); err != nil {
-				return err
-			}
-			r, err := p.rangeSpec()
-			if err != nil {
-				return err
-			}
-			t.Size = r
-			if err := p.expect(")"); err != nil {
+			if err := p.size(t); err != nil {
 				return err
 			}
 		case p.accept("FROM"):
-			if err := p.expect("("); err != nil {
+			err := p.inParens(func() (err error) {
+				t.Alphabet, err = p.alphabet()
 				return err
-			}
-			alpha, err := p.alphabet()
+			})
 			if err != nil {
-				return err
-			}
-			t.Alphabet = alpha
-			if err := p.expect(")"); err != nil {
 				return err
 			}
 		default:

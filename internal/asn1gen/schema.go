@@ -242,6 +242,10 @@ type Family struct {
 	// named gives the Go type name of each inline SEQUENCE/SET/CHOICE/
 	// ENUMERATED type node, and of each assignment that defines one.
 	named map[*Type]string
+	// enumChecks holds the value sets of the enumerations the BER codec
+	// checks (EmitBER collects them, EmitEnumChecks writes their
+	// functions), one function per distinct set.
+	enumChecks map[string][]int64
 }
 
 // Type returns the Go type called name, or nil.
@@ -250,7 +254,7 @@ func (f *Family) Type(name string) *GoType { return f.byName[name] }
 // NewFamily resolves the modules (ordered by protocol version) into one
 // union model.
 func NewFamily(versions ...*Version) (*Family, error) {
-	f := &Family{Versions: versions, byName: map[string]*GoType{}, named: map[*Type]string{}}
+	f := &Family{Versions: versions, byName: map[string]*GoType{}, named: map[*Type]string{}, enumChecks: map[string][]int64{}}
 	for _, v := range versions {
 		if err := v.applyTagging(); err != nil {
 			return nil, err

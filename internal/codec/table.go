@@ -95,7 +95,7 @@ func textCodec(style text.Style, name string) func(int, limits.Limits) Codec {
 
 func nativeCodec(c native.Compression) func(int, limits.Limits) Codec {
 	return func(v int, lim limits.Limits) Codec {
-		return native.Codec{Options: native.Options{Compression: c, Version: v, MaxSize: lim.MaxSize, MaxElements: lim.MaxElements}}
+		return native.Codec{Options: native.Options{Compression: c, Version: v, Limits: lim}}
 	}
 }
 

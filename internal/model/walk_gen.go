@@ -4,9 +4,6 @@ package model
 
 import "strconv"
 
-// WalkTarget is a kind of field the Walker hands to its visitor.
-type WalkTarget uint8
-
 const (
 	// WalkTerminationID: a TerminationID (each element of a TerminationIDList).
 	WalkTerminationID WalkTarget = 1
@@ -43,23 +40,6 @@ func (t WalkTarget) String() string {
 		return "MtpAddress"
 	}
 	return "WalkTarget(" + strconv.Itoa(int(t)) + ")"
-}
-
-// WalkSite is a place in the schema where the Walker visits a field.
-type WalkSite struct {
-	Target WalkTarget
-	// Type is the ASN.1 type the field is declared with that made it a
-	// target ("EventName" for a PkgdName declared as EventName), or the
-	// built-in type of an inline one.
-	Type string
-	// Parent is the type that holds the field; Field the field's (or the
-	// CHOICE alternative's) ASN.1 name.
-	Parent, Field string
-	// List is set when the visited value is an element of a SEQUENCE OF.
-	List bool
-	// Index is the site's position in WalkSites, for tables that
-	// visitors compute once per site.
-	Index int
 }
 
 // WalkSites lists every site, in the order the generator met them.
@@ -151,71 +131,6 @@ func (NopVisitor) VisitPropertyGroups(*Walker, *[][]PropertyParm) error { return
 
 // VisitMtpAddress does nothing.
 func (NopVisitor) VisitMtpAddress(*Walker, *Octets) error { return nil }
-
-// WalkItem is an item that encloses the field being visited (an event, a
-// signal, a property, a parameter...), given by the field that names it.
-type WalkItem struct {
-	Site *WalkSite
-	Name *Octets
-}
-
-type walkStep struct {
-	name  string // a field; "" for an index
-	index int
-}
-
-// Walker walks a message and hands every target field to V. The zero
-// value with V set is ready; a Walker can be reused but not shared
-// between goroutines.
-type Walker struct {
-	V     WalkVisitor
-	site  *WalkSite
-	path  []walkStep
-	items []WalkItem
-}
-
-// Walk visits every target field of m, in message order. Within an item,
-// the field that names it is visited first.
-func (w *Walker) Walk(m *MegacoMessage) error {
-	w.site, w.path, w.items = nil, w.path[:0], w.items[:0]
-	return w.walkMegacoMessage(m)
-}
-
-// Site is the schema site of the field being visited.
-func (w *Walker) Site() *WalkSite { return w.site }
-
-// Items lists the items enclosing the field being visited, outermost
-// first. Their name fields have been visited already (and may have been
-// changed by the visitor). When the visited field is itself the name of an
-// item, that item is not among them.
-func (w *Walker) Items() []WalkItem { return w.items }
-
-// AppendPath appends the path of the field being visited, e.g.
-// "mess.messageBody.transactions[0].transactionRequest.actions[0]...".
-func (w *Walker) AppendPath(dst []byte) []byte {
-	for i, s := range w.path {
-		if s.name == "" {
-			dst = append(dst, '[')
-			dst = strconv.AppendInt(dst, int64(s.index), 10)
-			dst = append(dst, ']')
-			continue
-		}
-		if i > 0 {
-			dst = append(dst, '.')
-		}
-		dst = append(dst, s.name...)
-	}
-	return dst
-}
-
-// Path returns the path of the field being visited.
-func (w *Walker) Path() string { return string(w.AppendPath(nil)) }
-
-func (w *Walker) push(name string) { w.path = append(w.path, walkStep{name: name}) }
-
-func (w *Walker) pushIndex(i int) { w.path = append(w.path, walkStep{index: i}) }
-
-func (w *Walker) pop() { w.path = w.path[:len(w.path)-1] }
 
 func (w *Walker) walkMegacoMessage(x *MegacoMessage) error {
 	w.push("mess")
@@ -972,7 +887,7 @@ func (w *Walker) walkObservedEvent(x *ObservedEvent) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.EventName})
+	w.enterItem(&x.EventName)
 	w.push("eventParList")
 	for i0 := range x.EventParList {
 		w.pushIndex(i0)
@@ -982,7 +897,7 @@ func (w *Walker) walkObservedEvent(x *ObservedEvent) error {
 		w.pop()
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -993,14 +908,14 @@ func (w *Walker) walkEventParameter(x *EventParameter) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.EventParameterName})
+	w.enterItem(&x.EventParameterName)
 	w.push("value")
 	w.site = &WalkSites[14]
 	if err := w.V.VisitValue(w, &x.Value); err != nil {
 		return err
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1161,14 +1076,14 @@ func (w *Walker) walkPropertyParm(x *PropertyParm) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.Name})
+	w.enterItem(&x.Name)
 	w.push("value")
 	w.site = &WalkSites[18]
 	if err := w.V.VisitValue(w, &x.Value); err != nil {
 		return err
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1229,7 +1144,7 @@ func (w *Walker) walkRequestedEvent(x *RequestedEvent) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.PkgdName})
+	w.enterItem(&x.PkgdName)
 	if x.EventAction != nil {
 		w.push("eventAction")
 		if err := w.walkRequestedActions(x.EventAction); err != nil {
@@ -1246,7 +1161,7 @@ func (w *Walker) walkRequestedEvent(x *RequestedEvent) error {
 		w.pop()
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1317,7 +1232,7 @@ func (w *Walker) walkSecondRequestedEvent(x *SecondRequestedEvent) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.PkgdName})
+	w.enterItem(&x.PkgdName)
 	if x.EventAction != nil {
 		w.push("eventAction")
 		if err := w.walkSecondRequestedActions(x.EventAction); err != nil {
@@ -1334,7 +1249,7 @@ func (w *Walker) walkSecondRequestedEvent(x *SecondRequestedEvent) error {
 		w.pop()
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1372,7 +1287,7 @@ func (w *Walker) walkEventSpec(x *EventSpec) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.EventName})
+	w.enterItem(&x.EventName)
 	w.push("eventParList")
 	for i0 := range x.EventParList {
 		w.pushIndex(i0)
@@ -1382,7 +1297,7 @@ func (w *Walker) walkEventSpec(x *EventSpec) error {
 		w.pop()
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1428,7 +1343,7 @@ func (w *Walker) walkSignal(x *Signal) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.SignalName})
+	w.enterItem(&x.SignalName)
 	w.push("sigParList")
 	for i0 := range x.SigParList {
 		w.pushIndex(i0)
@@ -1438,7 +1353,7 @@ func (w *Walker) walkSignal(x *Signal) error {
 		w.pop()
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1449,14 +1364,14 @@ func (w *Walker) walkSigParameter(x *SigParameter) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.SigParameterName})
+	w.enterItem(&x.SigParameterName)
 	w.push("value")
 	w.site = &WalkSites[27]
 	if err := w.V.VisitValue(w, &x.Value); err != nil {
 		return err
 	}
 	w.pop()
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1554,8 +1469,8 @@ func (w *Walker) walkPackagesItem(x *PackagesItem) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.PackageName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.PackageName)
+	w.leaveItem()
 	return nil
 }
 
@@ -1566,7 +1481,7 @@ func (w *Walker) walkStatisticsParameter(x *StatisticsParameter) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.StatName})
+	w.enterItem(&x.StatName)
 	if x.StatValue != nil {
 		w.push("statValue")
 		w.site = &WalkSites[33]
@@ -1575,7 +1490,7 @@ func (w *Walker) walkStatisticsParameter(x *StatisticsParameter) error {
 		}
 		w.pop()
 	}
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1744,7 +1659,7 @@ func (w *Walker) walkIndAudPropertyParm(x *IndAudPropertyParm) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.Name})
+	w.enterItem(&x.Name)
 	if x.PropertyParms != nil {
 		w.push("propertyParms")
 		if err := w.walkPropertyParm(x.PropertyParms); err != nil {
@@ -1752,7 +1667,7 @@ func (w *Walker) walkIndAudPropertyParm(x *IndAudPropertyParm) error {
 		}
 		w.pop()
 	}
-	w.items = w.items[:len(w.items)-1]
+	w.leaveItem()
 	return nil
 }
 
@@ -1789,8 +1704,8 @@ func (w *Walker) walkIndAudEventsDescriptor(x *IndAudEventsDescriptor) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.PkgdName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.PkgdName)
+	w.leaveItem()
 	return nil
 }
 
@@ -1801,8 +1716,8 @@ func (w *Walker) walkIndAudEventBufferDescriptor(x *IndAudEventBufferDescriptor)
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.EventName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.EventName)
+	w.leaveItem()
 	return nil
 }
 
@@ -1846,8 +1761,8 @@ func (w *Walker) walkIndAudSignal(x *IndAudSignal) error {
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.SignalName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.SignalName)
+	w.leaveItem()
 	return nil
 }
 
@@ -1870,8 +1785,8 @@ func (w *Walker) walkIndAudStatisticsDescriptor(x *IndAudStatisticsDescriptor) e
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.StatName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.StatName)
+	w.leaveItem()
 	return nil
 }
 
@@ -1882,8 +1797,8 @@ func (w *Walker) walkIndAudPackagesDescriptor(x *IndAudPackagesDescriptor) error
 		return err
 	}
 	w.pop()
-	w.items = append(w.items, WalkItem{Site: w.site, Name: &x.PackageName})
-	w.items = w.items[:len(w.items)-1]
+	w.enterItem(&x.PackageName)
+	w.leaveItem()
 	return nil
 }
 

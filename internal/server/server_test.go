@@ -29,7 +29,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
-	"megaco/internal/codec"
 	"megaco/internal/mapping"
 	"megaco/internal/tlsconfig"
 	"megaco/internal/tlsconfig/tlstest"
@@ -497,26 +496,6 @@ func TestDrain(t *testing.T) {
 	}
 }
 
-// TestCodecEnums: every registered codec has an API enum value and back,
-// and every enum value but UNSPECIFIED names a registered codec.
-func TestCodecEnums(t *testing.T) {
-	for _, name := range codec.Names() {
-		e := codecEnum(name)
-		if e == pb.Codec_CODEC_UNSPECIFIED || codecNames[e] != name {
-			t.Errorf("codec %q: enum %v", name, e)
-		}
-	}
-	for v := range pb.Codec_name {
-		e := pb.Codec(v)
-		if e == pb.Codec_CODEC_UNSPECIFIED {
-			continue
-		}
-		if _, err := codec.Lookup(codecNames[e], codec.Options{}); err != nil {
-			t.Errorf("%v: %v", e, err)
-		}
-	}
-}
-
 // TestTLS: with a server certificate and a client CA, gRPC and HTTP take
 // only TLS clients that present a certificate the CA signed.
 func TestTLS(t *testing.T) {
@@ -624,17 +603,3 @@ func TestStreamBatchResponseCap(t *testing.T) {
 	_ = stream.CloseSend()
 }
 
-// TestCodecEnum: every value of the API's Codec enum has a codec in the
-// table, and every codec an enum value.
-func TestCodecEnum(t *testing.T) {
-	for v, name := range pb.Codec_name {
-		if got, ok := codecNames[pb.Codec(v)]; !ok || (v != 0 && got == "") {
-			t.Errorf("enum %s has no codec", name)
-		}
-	}
-	for _, d := range codec.All() {
-		if codecEnum(d.Name) == pb.Codec_CODEC_UNSPECIFIED {
-			t.Errorf("codec %s: API name %q is not in the enum", d.Name, d.API)
-		}
-	}
-}

@@ -175,20 +175,7 @@ func nameOr(s string) string {
 	return s
 }
 
-// Codec names between the API enum and the codec table: each descriptor
-// names its enum value (CODEC_UNSPECIFIED is "": detect the input).
-var codecNames, codecEnums = func() (map[pb.Codec]string, map[string]pb.Codec) {
-	names := map[pb.Codec]string{pb.Codec_CODEC_UNSPECIFIED: ""}
-	enums := map[string]pb.Codec{}
-	for _, d := range codec.All() {
-		if v, ok := pb.Codec_value[d.API]; ok {
-			names[pb.Codec(v)], enums[d.Name] = d.Name, pb.Codec(v)
-		}
-	}
-	return names, enums
-}()
-
-func codecEnum(name string) pb.Codec { return codecEnums[name] }
+func codecEnum(name string) pb.Codec { return protoconv.CodecEnum(name) }
 
 func profileName(p pb.Profile) string {
 	switch p {
@@ -205,7 +192,7 @@ func (s *Service) pbOptions(o *pb.Options) (codec.Options, error) {
 }
 
 func outputCodec(c pb.Codec) (string, error) {
-	name, ok := codecNames[c]
+	name, ok := protoconv.CodecName(c)
 	if !ok {
 		return "", &RequestError{fmt.Sprintf("unknown codec %d", c)}
 	}
@@ -235,7 +222,7 @@ func (s *Service) transcodeOne(dst []byte, req *pb.TranscodeRequest) (*pb.Transc
 	if err != nil {
 		return nil, dst, err
 	}
-	from, ok := codecNames[req.GetFrom()]
+	from, ok := protoconv.CodecName(req.GetFrom())
 	if !ok {
 		return nil, dst, &RequestError{fmt.Sprintf("unknown codec %d", req.GetFrom())}
 	}
@@ -335,7 +322,7 @@ func (s *Service) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.Decode
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	from, ok := codecNames[req.GetCodec()]
+	from, ok := protoconv.CodecName(req.GetCodec())
 	if !ok {
 		return nil, grpcError(&RequestError{fmt.Sprintf("unknown codec %d", req.GetCodec())})
 	}

@@ -1,10 +1,14 @@
-package native
+package native_test
 
-import "testing"
+import (
+	"testing"
 
-func benchCodec(b *testing.B, c Compression) {
-	_, msgs, _ := corpus(b)
-	codec := Codec{Options: Options{Compression: c}}
+	"megaco/internal/codec/native"
+)
+
+func benchCodec(b *testing.B, c native.Compression) {
+	_, msgs, _ := corpusMessages(b)
+	codec := native.Codec{Options: native.Options{Compression: c}}
 	var encs [][]byte
 	for _, m := range msgs {
 		e, _ := codec.Append(nil, m)
@@ -33,6 +37,6 @@ func benchCodec(b *testing.B, c Compression) {
 	})
 }
 
-func BenchmarkNative(b *testing.B)     { benchCodec(b, None) }
-func BenchmarkNativeZstd(b *testing.B) { benchCodec(b, Zstd) }
-func BenchmarkNativeS2(b *testing.B)   { benchCodec(b, S2) }
+func BenchmarkNative(b *testing.B)     { benchCodec(b, native.None) }
+func BenchmarkNativeZstd(b *testing.B) { benchCodec(b, native.Zstd) }
+func BenchmarkNativeS2(b *testing.B)   { benchCodec(b, native.S2) }

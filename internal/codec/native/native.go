@@ -12,14 +12,16 @@ package native
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
-	"megaco/internal/protoconv"
 )
 
 //go:embed megaco.zdict
@@ -43,15 +45,18 @@ type Options struct {
 	// Version forces the protocol version on encode (checked against the
 	// schema by the other codecs); zero keeps the message's own.
 	Version int
-	// MaxSize bounds the input and the decompressed size.
-	MaxSize int
-	// MaxElements bounds the messages and list items a decode makes
-	// (0: 131072, as the other decoders).
-	MaxElements int
+	// Limits bound a decode (zero fields: limits.Default). MaxSize bounds
+	// the input and the decompressed size; MaxDepth the nesting of
+	// messages (protobuf's recursion limit); MaxElements the messages and
+	// list items a decode makes.
+	Limits limits.Limits
 }
 
 // Codec is the native codec behind the common codec interface.
 type Codec struct{ Options Options }
+
+// codecName names the codec in its errors, whatever the compression.
+const codecName = "native"
 
 var (
 	zstdOnce sync.Once
@@ -59,11 +64,6 @@ var (
 	zdec     *zstd.Decoder
 	zerr     error
 	s2dict   = sync.OnceValue(func() *s2.Dict { return s2.NewDict(s2DictData) })
-)
-
-const (
-	defaultMaxSize     = 1 << 20
-	defaultMaxElements = 1 << 17
 )
 
 func zstdCodecs() (*zstd.Encoder, *zstd.Decoder, error) {
@@ -74,100 +74,105 @@ func zstdCodecs() (*zstd.Encoder, *zstd.Decoder, error) {
 			return
 		}
 		zdec, zerr = zstd.NewReader(nil, zstd.WithDecoderDicts(zstdDict), zstd.WithDecoderConcurrency(0),
-			zstd.WithDecoderMaxMemory(defaultMaxSize))
+			zstd.WithDecoderMaxMemory(uint64(limits.Default.MaxSize)))
 	})
 	return zenc, zdec, zerr
 }
 
-// Error is a native decode or encode failure.
-type Error struct {
-	Op, Msg string
+// fail is an error of the codec, with no place in the input (the wire
+// decoder's own carry the field path: wire.go).
+func fail(op codecerr.Op, kind codecerr.Kind, format string, args ...any) *codecerr.Error {
+	return codecerr.New(codecName, op, kind, fmt.Sprintf(format, args...))
 }
 
-func (e *Error) Error() string { return "native: " + e.Op + ": " + e.Msg }
+// failOn is fail for err, a library's error, kept as the cause.
+func failOn(op codecerr.Op, kind codecerr.Kind, prefix string, err error) *codecerr.Error {
+	e := codecerr.New(codecName, op, kind, prefix+err.Error())
+	e.Err = err
+	return e
+}
 
 // Append appends the encoding of m to b.
 func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	if c.Options.Version != 0 && c.Options.Version != int(m.Mess.Version) {
-		return b, &Error{"encode", fmt.Sprintf("message is version %d, %d requested: native keeps the message as it is", m.Mess.Version, c.Options.Version)}
+		return b, fail(codecerr.Encode, codecerr.Unsupported, "message is version %d, %d requested: native keeps the message as it is", m.Mess.Version, c.Options.Version)
 	}
 	if c.Options.Compression == None {
-		out, err := protoconv.AppendWire(b, m)
-		if err != nil {
-			return b, &Error{"encode", err.Error()}
-		}
-		return out, nil
+		return appendWire(b, m)
 	}
 	// The compressors read the whole wire form: build it in a pooled
 	// buffer.
 	scratch := scratchBufs.Get().(*[]byte)
 	defer scratchBufs.Put(scratch)
-	wire, err := protoconv.AppendWire((*scratch)[:0], m)
+	wire, err := appendWire((*scratch)[:0], m)
 	if err != nil {
-		return b, &Error{"encode", err.Error()}
+		return b, err
 	}
 	*scratch = wire
 	switch c.Options.Compression {
 	case Zstd:
 		enc, _, err := zstdCodecs()
 		if err != nil {
-			return b, &Error{"encode", err.Error()}
+			return b, failOn(codecerr.Encode, codecerr.Unsupported, "", err)
 		}
 		return enc.EncodeAll(wire, b), nil
 	case S2:
 		return append(b, s2dict().Encode(nil, wire)...), nil
 	}
-	return b, &Error{"encode", fmt.Sprintf("unknown compression %d", c.Options.Compression)}
+	return b, fail(codecerr.Encode, codecerr.Unsupported, "unknown compression %d", c.Options.Compression)
 }
 
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// Decode decodes one message.
+// Decode decodes one message. The message does not point into data.
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
-	max := c.Options.MaxSize
-	if max == 0 {
-		max = defaultMaxSize
+	lim := c.Options.Limits.OrDefault()
+	if len(data) > lim.MaxSize {
+		return nil, fail(codecerr.Decode, codecerr.TooLarge, "message of %d bytes exceeds the limit of %d", len(data), lim.MaxSize)
 	}
-	if len(data) > max {
-		return nil, &Error{"decode", fmt.Sprintf("message of %d bytes exceeds the limit of %d", len(data), max)}
+	wire, err := c.decompress(data, lim.MaxSize)
+	if err != nil {
+		return nil, err
 	}
-	wire := data
+	return unwire(wire, lim)
+}
+
+// decompress returns the wire form of data, in memory of its own: the
+// model points into it.
+func (c Codec) decompress(data []byte, max int) ([]byte, error) {
+	var wire []byte
 	switch c.Options.Compression {
+	case None:
+		// A copy, so that the caller's buffer stays the caller's.
+		return bytes.Clone(data), nil
 	case Zstd:
 		_, dec, err := zstdCodecs()
 		if err != nil {
-			return nil, &Error{"decode", err.Error()}
+			return nil, failOn(codecerr.Decode, codecerr.Unsupported, "", err)
 		}
 		if wire, err = dec.DecodeAll(data, nil); err != nil {
-			return nil, &Error{"decode", "zstd: " + err.Error()}
+			kind := codecerr.Malformed
+			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+				kind = codecerr.TooLarge
+			}
+			return nil, failOn(codecerr.Decode, kind, "zstd: ", err)
 		}
 	case S2:
 		n, err := s2.DecodedLen(data)
 		if err != nil {
-			return nil, &Error{"decode", "s2: " + err.Error()}
+			return nil, failOn(codecerr.Decode, codecerr.Malformed, "s2: ", err)
 		}
 		if n > max {
-			return nil, &Error{"decode", fmt.Sprintf("s2: decompressed size %d exceeds the limit of %d", n, max)}
+			return nil, fail(codecerr.Decode, codecerr.TooLarge, "s2: decompressed size %d exceeds the limit of %d", n, max)
 		}
 		if wire, err = s2dict().Decode(nil, data); err != nil {
-			return nil, &Error{"decode", "s2: " + err.Error()}
+			return nil, failOn(codecerr.Decode, codecerr.Malformed, "s2: ", err)
 		}
+	default:
+		return nil, fail(codecerr.Decode, codecerr.Unsupported, "unknown compression %d", c.Options.Compression)
 	}
 	if len(wire) > max {
-		return nil, &Error{"decode", fmt.Sprintf("decompressed size %d exceeds the limit of %d", len(wire), max)}
+		return nil, fail(codecerr.Decode, codecerr.TooLarge, "decompressed size %d exceeds the limit of %d", len(wire), max)
 	}
-	if c.Options.Compression == None {
-		// The model points into the wire form: a copy, so that the
-		// caller's buffer stays the caller's.
-		wire = bytes.Clone(data)
-	}
-	maxElems := c.Options.MaxElements
-	if maxElems == 0 {
-		maxElems = defaultMaxElements
-	}
-	m, err := protoconv.Unwire(wire, maxElems)
-	if err != nil {
-		return nil, &Error{"decode", err.Error()}
-	}
-	return m, nil
+	return wire, nil
 }

@@ -1,31 +1,31 @@
-// Package protoconv connects the message model with its protobuf mirror
-// (api/megaco/v1, generated from the same ASN.1): ToProto and FromProto
-// convert between the Go types, for the gRPC API; AppendWire and Unwire
-// write and read the mirror's wire form straight from and into the model,
-// for the native codec. All but the helpers in this file are generated
-// (internal/asn1gen).
-package protoconv
+// The protobuf wire form of the API's mirror of the model, written from
+// and read into the model directly: the bytes proto.Marshal(ToProto(m))
+// gives and the model FromProto(proto.Unmarshal(b)) gives, without the
+// mirror, which the native codec would only build to throw away. The
+// per-type functions are generated (internal/asn1gen, emit_wire.go); these
+// are their helpers.
+
+package native
 
 import (
 	"errors"
-	"fmt"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 
-	pb "megaco/api/megaco/v1"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
 )
 
-// AppendWire appends the protobuf encoding of m's API mirror to b: the
+// appendWire appends the protobuf encoding of m's API mirror to b: the
 // bytes of proto.Marshal(ToProto(m)), written from the model directly. Like
 // proto.Marshal it fails on a string that is not UTF-8 (proto3 strings
 // must be); b is then returned as it was.
-func AppendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
+func appendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(*wireStringError)
+			e, ok := r.(*codecerr.Error)
 			if !ok {
 				panic(r)
 			}
@@ -35,19 +35,14 @@ func AppendWire(b []byte, m *model.MegacoMessage) (out []byte, err error) {
 	return wireMegacoMessage(b, m), nil
 }
 
-// wireStringError is a string field that is not UTF-8. The generated
+// wireString writes string field num, which must be UTF-8. The generated
 // writers return no error (almost nothing can fail), so wireString panics
-// with it and AppendWire recovers.
-type wireStringError struct{ field string }
-
-func (e *wireStringError) Error() string {
-	return e.field + ": " + errUTF8.Error()
-}
-
-// wireString writes string field num, which must be UTF-8.
+// with the error, naming the field, and appendWire recovers.
 func wireString(b []byte, num protowire.Number, s, field string) []byte {
 	if !utf8.ValidString(s) {
-		panic(&wireStringError{field})
+		e := codecerr.New(codecName, codecerr.Encode, codecerr.Schema, errUTF8.Error()).SetPath(field)
+		e.Err = errUTF8
+		panic(e)
 	}
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendString(b, s)
@@ -115,46 +110,28 @@ func wireBool(v bool) uint64 {
 	return 0
 }
 
-// Unwire decodes the protobuf encoding of an API message into the model:
+// unwire decodes the protobuf encoding of an API message into the model:
 // what FromProto gives for the message proto.Unmarshal reads (with a
-// recursion limit of 64), without building the mirror. The model points
-// into b, which must not change while it is in use. At most maxElements
-// messages and list items are made (protobuf has no such bound; it keeps
-// a small input from filling memory).
-func Unwire(b []byte, maxElements int) (*model.MegacoMessage, error) {
+// recursion limit of lim.MaxDepth, protobuf's 64 by default), without
+// building the mirror. The model points into b, which must not change
+// while it is in use. At most lim.MaxElements messages and list items are
+// made (protobuf has no such bound; it keeps a small input from filling
+// memory). lim has its defaults filled in (Limits.OrDefault).
+func unwire(b []byte, lim limits.Limits) (*model.MegacoMessage, error) {
 	m := new(model.MegacoMessage)
-	bud := maxElements
-	err := unwireMegacoMessage(b, m, 1, &bud)
-	if errors.Is(err, errWireMerge) {
-		// Protobuf merges the occurrences of a message field that comes
-		// more than once (concatenated messages do that): rare enough to
-		// leave to protobuf-go and the mirror (bounded by the input size
-		// only, as before the direct decoder).
-		var p pb.MegacoMessage
-		if err := (proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}).Unmarshal(b, &p); err != nil {
-			return nil, err
-		}
-		if p.Mess == nil {
-			return nil, ErrNoMess
-		}
-		return FromProto(&p), nil
-	}
-	if err != nil {
-		return nil, err
+	bud := budget{elements: lim.MaxElements, maxDepth: lim.MaxDepth}
+	if err := unwireMegacoMessage(b, m, 1, &bud, false); err != nil {
+		return nil, decodeError(err)
 	}
 	if !hasMessageField(b, 2) {
-		return nil, ErrNoMess
+		return nil, decodeError(errNoMess)
 	}
 	return m, nil
 }
 
-// errWireMerge stops the direct decode at a message field that comes a
-// second time (in its message, or a oneof member again).
-var errWireMerge = errors.New("message field occurs twice")
-
-// ErrNoMess: the message has no mess field (MegacoMessage.mess), which
+// errNoMess: the message has no mess field (MegacoMessage.mess), which
 // every Megaco message has.
-var ErrNoMess = errors.New("no message (mess is missing)")
+var errNoMess = errors.New("no message (mess is missing)")
 
 // hasMessageField reports whether well-formed b has field num as a
 // length-delimited (message) value.
@@ -170,9 +147,11 @@ func hasMessageField(b []byte, num protowire.Number) bool {
 	return false
 }
 
-// wireMaxDepth bounds message nesting, as proto.UnmarshalOptions'
-// RecursionLimit does (the top message is depth 1).
-const wireMaxDepth = 64
+// budget is what a decode may still make, and how deep it may go.
+type budget struct {
+	elements int // messages and list items
+	maxDepth int // message nesting, as proto.UnmarshalOptions' RecursionLimit (the top message is depth 1)
+}
 
 var (
 	errWireDepth = errors.New("exceeded maximum recursion depth")
@@ -180,25 +159,43 @@ var (
 )
 
 // unwireEnter starts a message: one level deeper, one element spent.
-func unwireEnter(depth int, bud *int) error {
-	if depth > wireMaxDepth {
+func unwireEnter(depth int, bud *budget) error {
+	if depth > bud.maxDepth {
 		return errWireDepth
 	}
 	return unwireSpend(bud)
 }
 
 // unwireSpend takes one element from the budget.
-func unwireSpend(bud *int) error {
-	if *bud--; *bud < 0 {
+func unwireSpend(bud *budget) error {
+	if bud.elements--; bud.elements < 0 {
 		return errWireElems
 	}
 	return nil
 }
 
-// wireFail names the field a decode error happened in; nested fields
-// make a path ("MegacoMessage.mess: Message.mId: ...").
+// decodeError is err, from the wire decoder, as the codec's error: a
+// limit reached is TooLarge, anything else Malformed.
+func decodeError(err error) *codecerr.Error {
+	if e, ok := err.(*codecerr.Error); ok {
+		return e
+	}
+	kind := codecerr.Malformed
+	if err == errWireDepth || err == errWireElems {
+		kind = codecerr.TooLarge
+	}
+	return &codecerr.Error{Codec: codecName, Op: codecerr.Decode, Kind: kind, Msg: err.Error(), Err: err}
+}
+
+// wireFail names the field a decode error happened in. Nested fields make
+// the path, outermost first, with protobuf's names of the fields and the
+// messages that hold them: "MegacoMessage.mess: Message.mId: ...".
 func wireFail(field string, err error) error {
-	return fmt.Errorf("%s: %w", field, err)
+	e := decodeError(err)
+	if p := e.Path(); p != "" {
+		field += ": " + p
+	}
+	return e.SetPath(field)
 }
 
 var errFieldNumber = errors.New("invalid field number")
@@ -255,7 +252,7 @@ func unwireUTF8(v []byte) error {
 // unwireFields calls field for each field of message b; field reports
 // how many bytes of the value it read (0: not its field or wire type, and
 // the value is skipped).
-func unwireFields(b []byte, depth int, bud *int, field func(num protowire.Number, typ protowire.Type, b []byte) (int, error)) error {
+func unwireFields(b []byte, depth int, bud *budget, field func(num protowire.Number, typ protowire.Type, b []byte) (int, error)) error {
 	if err := unwireEnter(depth, bud); err != nil {
 		return err
 	}
@@ -280,7 +277,7 @@ func unwireFields(b []byte, depth int, bud *int, field func(num protowire.Number
 	return nil
 }
 
-func unwireBitString(b []byte, v *model.BitString, depth int, bud *int) error {
+func unwireBitString(b []byte, v *model.BitString, depth int, bud *budget) error {
 	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		x, n, err := unwireVarint(b, typ)
 		switch {
@@ -297,7 +294,7 @@ func unwireBitString(b []byte, v *model.BitString, depth int, bud *int) error {
 	})
 }
 
-func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int, bud *int) error {
+func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int, bud *budget) error {
 	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
 		if num != 1 {
 			return 0, nil
@@ -309,37 +306,39 @@ func unwireObjectIdentifier(b []byte, v *model.ObjectIdentifier, depth int, bud 
 // unwirePacked reads one occurrence of a repeated numeric field at b, one
 // value (VarintType) or packed values (BytesType), and gives each to add;
 // 0 bytes read: another wire type.
-func unwirePacked(b []byte, typ protowire.Type, bud *int, add func(uint64)) (int, error) {
+func unwirePacked(b []byte, typ protowire.Type, bud *budget, add func(uint64)) (int, error) {
 	if typ == protowire.VarintType {
-		v, n := protowire.ConsumeVarint(b)
-		if n < 0 {
-			return 0, protowire.ParseError(n)
-		}
-		if err := unwireSpend(bud); err != nil {
-			return 0, err
-		}
-		add(v)
-		return n, nil
+		return unwireItem(b, bud, add)
 	}
 	p, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
 	for len(p) > 0 {
-		v, k := protowire.ConsumeVarint(p)
-		if k < 0 {
-			return 0, protowire.ParseError(k)
-		}
-		if err := unwireSpend(bud); err != nil {
+		k, err := unwireItem(p, bud, add)
+		if err != nil {
 			return 0, err
 		}
-		add(v)
 		p = p[k:]
 	}
 	return n, nil
 }
 
+// unwireItem reads one value of a numeric list at b, an element of the
+// budget, and gives it to add.
+func unwireItem(b []byte, bud *budget, add func(uint64)) (int, error) {
+	v, n := protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0, protowire.ParseError(n)
+	}
+	if err := unwireSpend(bud); err != nil {
+		return 0, err
+	}
+	add(v)
+	return n, nil
+}
+
 // unwireNull checks a Null message (no fields of its own).
-func unwireNull(b []byte, depth int, bud *int) error {
+func unwireNull(b []byte, depth int, bud *budget) error {
 	return unwireFields(b, depth, bud, func(protowire.Number, protowire.Type, []byte) (int, error) { return 0, nil })
 }
