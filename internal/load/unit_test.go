@@ -237,3 +237,19 @@ func TestFindMaxSearch(t *testing.T) {
 		t.Errorf("the rate after the search: %v", got)
 	}
 }
+
+// TestLiveLine: the line printed every second has the target and the
+// achieved rate of the last second, and the run's counts.
+func TestLiveLine(t *testing.T) {
+	var rt Hist
+	rt.Record(2 * time.Millisecond)
+	run := &Snapshot{At: 3 * time.Second, Target: 40, Active: 2, OK: 100, RT: rt.Snapshot()}
+	run.Failed[Timeout] = 1
+	last := &Snapshot{Started: 40, Msgs: 1120, RT: rt.Snapshot()}
+	got := liveLine(last, run, time.Second)
+	for _, want := range []string{"3.0s", "target 40.0 cps", "achieved 40.0 cps", "calls 2 active", "ok 100", "failed 1", "1120 msg/s", "p50 2.0", "p99 2.0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %q", want, got)
+		}
+	}
+}
