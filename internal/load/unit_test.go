@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"megaco/internal/model"
 )
 
 func TestRampRateAt(t *testing.T) {
@@ -251,5 +253,21 @@ func TestLiveLine(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in %q", want, got)
 		}
+	}
+}
+
+// TestCommandNames: a command's request and reply kinds have the same
+// number (commandName relies on it): their ASN.1 names differ only in
+// the ending.
+func TestCommandNames(t *testing.T) {
+	for k := model.CommandKind(1); k <= model.Command_ServiceChangeReq; k++ {
+		req := strings.TrimSuffix(strings.TrimSuffix(k.String(), "Request"), "Req")
+		reply := strings.TrimSuffix(model.CommandReplyKind(k).String(), "Reply")
+		if req != reply || commandName(k) != commandName(model.CommandReplyKind(k)) {
+			t.Errorf("kind %d: request %s, reply %s", k, k, model.CommandReplyKind(k))
+		}
+	}
+	if got := commandName(model.CommandKind(9)); got != "Command9" {
+		t.Errorf("kind 9: %s", got)
 	}
 }
