@@ -568,6 +568,12 @@ func (g *group) addOTP(name string, res map[string]otpSample) {
 
 // rows makes the group's rows: ours, then OTP's compared with ours.
 func (g *group) rows(fastest bool) []Row {
+	ours := g.ourRows(fastest)
+	return append(ours, g.otpRows(ours, fastest)...)
+}
+
+// ourRows are the means over the messages each configuration measured.
+func (g *group) ourRows(fastest bool) []Row {
 	var out []Row
 	for _, p := range g.ours {
 		var n int
@@ -595,7 +601,13 @@ func (g *group) rows(fastest bool) []Row {
 			EncodeAllocs: &ea, DecodeAllocs: &da,
 		})
 	}
-	ours := out
+	return out
+}
+
+// otpRows are OTP's configurations' means, each with its time divided by
+// that of the rows of ours that do the same.
+func (g *group) otpRows(ours []Row, fastest bool) []Row {
+	var out []Row
 	for _, oc := range g.otp {
 		acc := g.otpRes[oc.Name]
 		if len(acc) == 0 {
