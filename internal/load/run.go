@@ -489,7 +489,8 @@ func (e *engine) longestCall() time.Duration {
 	return e.cfg.Hold + time.Duration(steps)*e.cfg.Timeout + time.Second
 }
 
-// call runs call number n.
+// call runs call number n: it builds the call's messages, exchanges them
+// with the service and counts how the call ended.
 func (e *engine) call(ctx context.Context, n uint64) {
 	st := e.st
 	defer st.active.Add(-1)
@@ -502,51 +503,9 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		e.noteError(Mismatch, "building the messages: "+err.Error())
 		return
 	}
-	tr := e.targets[n%uint64(len(e.targets))]
+	c := callRun{e: e, n: n, b: b, cm: cm, tr: e.targets[n%uint64(len(e.targets))], req: &pb.TranscodeRequest{Options: e.reqOpts}}
 	start := time.Now()
-	var held time.Duration
-	cause := OK
-	req := &pb.TranscodeRequest{Options: e.reqOpts}
-	for i := range e.flow.Steps {
-		step := &e.flow.Steps[i]
-		req.Data, req.From, req.To = cm.In[i], e.enums[step.From], e.enums[1-step.From]
-		t0 := time.Now()
-		out, c, err := tr.transcode(ctx, req, e.cfg.Timeout)
-		lat := time.Since(t0)
-		if c == OK {
-			if err = b.CheckOutput(i, out, cm.Want[i], e.cfg.DecodeOutput); err != nil {
-				c = Mismatch
-			}
-		}
-		if c == Aborted {
-			cause = Aborted
-			break
-		}
-		st.msgs.Add(1)
-		if c == OK || c == Mismatch || c == Rejected {
-			st.rt.Record(lat)
-			st.types[e.typeIndex(step.Type)].Record(lat)
-		}
-		if c != OK {
-			st.msgsFailed.Add(1)
-			cause = c
-			e.noteError(c, fmt.Sprintf("call %d, %s (%s -> %s): %v", n, step.Name, b.Src(i), b.Dst(i), err))
-			break
-		}
-		if i == e.flow.HoldAfter && e.cfg.Hold > 0 {
-			t := time.NewTimer(e.cfg.Hold)
-			select {
-			case <-t.C:
-				held = e.cfg.Hold
-			case <-ctx.Done():
-				t.Stop()
-				cause = Aborted
-			}
-			if cause == Aborted {
-				break
-			}
-		}
-	}
+	cause, held := c.run(ctx)
 	switch cause {
 	case OK:
 		st.ok.Add(1)
@@ -556,6 +515,76 @@ func (e *engine) call(ctx context.Context, n uint64) {
 	default:
 		st.failed[cause].Add(1)
 	}
+}
+
+// callRun is a call in progress.
+type callRun struct {
+	e   *engine
+	n   uint64
+	b   *Builder
+	cm  *CallMsgs
+	tr  transport
+	req *pb.TranscodeRequest // reused for each message
+}
+
+// run sends the call's messages in order, holding the call after the
+// answer (Flow.HoldAfter), until one fails; it returns how the call ended
+// and how long it held.
+func (c *callRun) run(ctx context.Context) (cause Cause, held time.Duration) {
+	e := c.e
+	for i := range e.flow.Steps {
+		if cause := c.message(ctx, i); cause != OK {
+			return cause, held
+		}
+		if i == e.flow.HoldAfter && e.cfg.Hold > 0 {
+			if !hold(ctx, e.cfg.Hold) {
+				return Aborted, held
+			}
+			held = e.cfg.Hold
+		}
+	}
+	return OK, held
+}
+
+// hold waits d, or until the run is aborted (false).
+func hold(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// message sends message i, checks the answer and counts the message; it
+// returns OK or the cause that ends the call.
+func (c *callRun) message(ctx context.Context, i int) Cause {
+	e, st := c.e, c.e.st
+	step := &e.flow.Steps[i]
+	c.req.Data, c.req.From, c.req.To = c.cm.In[i], e.enums[step.From], e.enums[1-step.From]
+	t0 := time.Now()
+	out, cause, err := c.tr.transcode(ctx, c.req, e.cfg.Timeout)
+	lat := time.Since(t0)
+	if cause == OK {
+		if err = c.b.CheckOutput(i, out, c.cm.Want[i], e.cfg.DecodeOutput); err != nil {
+			cause = Mismatch
+		}
+	}
+	if cause == Aborted {
+		return Aborted // the run was stopped: not the service's doing
+	}
+	st.msgs.Add(1)
+	if cause == OK || cause == Mismatch || cause == Rejected { // answered: the time counts
+		st.rt.Record(lat)
+		st.types[e.typeIndex(step.Type)].Record(lat)
+	}
+	if cause != OK {
+		st.msgsFailed.Add(1)
+		e.noteError(cause, fmt.Sprintf("call %d, %s (%s -> %s): %v", c.n, step.Name, c.b.Src(i), c.b.Dst(i), err))
+	}
+	return cause
 }
 
 func (e *engine) typeIndex(t string) int {
