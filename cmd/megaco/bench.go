@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,12 +25,7 @@ flags:
 `
 
 func benchCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), benchUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("bench", benchUsage, stderr)
 	var o bench.Options
 	var codecs string
 	var asCSV, asJSON, quiet bool
@@ -48,15 +42,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.CPUs, "cpus", 0, "also measure throughput (mstone-style) with 1..N goroutines")
 	fs.DurationVar(&o.CPUTime, "cpu-time", time.Second, "with --cpus: time per codec configuration and goroutine count")
 	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	if asCSV && asJSON {
 		fmt.Fprintln(stderr, "bench: --csv and --json exclude each other")

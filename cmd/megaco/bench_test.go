@@ -12,44 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/bench/benchtest"
 	"megaco/internal/codec"
 )
-
-const benchCorpusSrc = "../../corpus/otp-time-test"
-
-// benchCorpus copies three messages (every encoding) and their manifest
-// lines to a temporary directory.
-func benchCorpus(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	man, err := os.ReadFile(filepath.Join(benchCorpusSrc, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(man), "\n")
-	keep := []string{lines[0]}
-	for _, m := range []string{"msg01a", "msg03", "msg22a"} {
-		files, _ := filepath.Glob(filepath.Join(benchCorpusSrc, m+".*"))
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, l := range lines[1:] {
-			if strings.HasPrefix(l, m+"\t") {
-				keep = append(keep, l)
-			}
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "MANIFEST.tsv"), []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // benchCLI runs `megaco bench` on the tiny corpus with a budget far too
 // small to time anything: only the output's shape is checked.
@@ -79,7 +44,7 @@ func meanSize(t *testing.T, dir, suffix string) float64 {
 }
 
 func TestBenchCSV(t *testing.T) {
-	dir := benchCorpus(t)
+	dir := benchtest.Corpus(t)
 	code, out, stderr := benchCLI(t, dir, "--csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -129,7 +94,7 @@ func TestBenchCSV(t *testing.T) {
 }
 
 func TestBenchJSON(t *testing.T) {
-	code, out, stderr := benchCLI(t, benchCorpus(t), "--json", "--codecs", "per")
+	code, out, stderr := benchCLI(t, benchtest.Corpus(t), "--json", "--codecs", "per")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -155,7 +120,7 @@ func TestBenchJSON(t *testing.T) {
 }
 
 func TestBenchText(t *testing.T) {
-	code, out, stderr := benchCLI(t, benchCorpus(t), "--codecs", "ber", "--cpus", "2", "--cpu-time", "10ms")
+	code, out, stderr := benchCLI(t, benchtest.Corpus(t), "--codecs", "ber", "--cpus", "2", "--cpu-time", "10ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -173,21 +138,21 @@ var otpRow = regexp.MustCompile(`\sOTP\s+\d+\s+\d`)
 // and says why OTP's rows are missing.
 func TestBenchNoEscript(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	code, out, stderr := benchCLI(t, benchCorpus(t), "--codecs", "ber", "--otp")
+	code, out, stderr := benchCLI(t, benchtest.Corpus(t), "--codecs", "ber", "--otp")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.Contains(out, "escript not found") || !strings.Contains(out, "ber bin [native]") || otpRow.MatchString(out) {
 		t.Errorf("output:\n%s", out)
 	}
-	code, _, stderr = benchCLI(t, benchCorpus(t), "--codecs", "ber", "--otp", "--csv")
+	code, _, stderr = benchCLI(t, benchtest.Corpus(t), "--codecs", "ber", "--otp", "--csv")
 	if code != 0 || !strings.Contains(stderr, "escript not found") {
 		t.Errorf("--csv: exit %d, stderr %q", code, stderr)
 	}
 }
 
 func TestBenchUsage(t *testing.T) {
-	dir := benchCorpus(t)
+	dir := benchtest.Corpus(t)
 	for _, args := range [][]string{{"--csv", "--json"}, {"--codecs", "nosuch"}, {"--cpus", "-1"}, {"extra"}, {"--nosuchflag"}} {
 		if code, _, _ := benchCLI(t, dir, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)

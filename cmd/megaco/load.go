@@ -93,20 +93,51 @@ func (l *listFlag) Set(s string) error {
 }
 
 func loadCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), loadUsage)
-		fs.PrintDefaults()
+	fs, a := newLoadFlags(stderr)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
-	cfg := load.Config{
+	if err := a.configure(stderr); err != nil {
+		return err
+	}
+	if a.statFile != "" {
+		f, err := os.Create(a.statFile)
+		if err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		defer f.Close()
+		a.cfg.Stat = f
+	}
+	if a.metricsAddr != "" {
+		stop, err := serveLoadMetrics(&a.cfg, a.metricsAddr, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	return runLoad(a.cfg, stdout)
+}
+
+// loadArgs are megaco load's flags: the run's Config, and the flags that
+// make parts of it.
+type loadArgs struct {
+	cfg                             load.Config
+	statFile, metricsAddr, check    string
+	quiet, findMax                  bool
+	p99                             time.Duration
+	tlsCA, tlsCert, tlsKey, tlsName string
+}
+
+// newLoadFlags defines megaco load's flags (SIPp's names where SIPp has
+// the option) with their defaults.
+func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
+	fs := newFlags("load", loadUsage, stderr)
+	a := &loadArgs{p99: 10 * time.Millisecond, cfg: load.Config{
 		Targets: []string{"127.0.0.1:9090"}, Mode: "unary", Streams: 4,
 		Ramp:    load.Ramp{Rate: 10, Period: time.Second, Interval: 5 * time.Second},
 		Timeout: 2 * time.Second, StatPeriod: 10 * time.Second,
-	}
-	var statFile, metricsAddr, check string
-	var quiet, findMax bool
-	p99 := 10 * time.Millisecond
+	}}
+	cfg := &a.cfg
 	fs.Float64Var(&cfg.Ramp.Rate, "r", cfg.Ramp.Rate, "call rate: calls per -rp period (with --find-max: the starting rate)")
 	fs.Var(msDuration{&cfg.Ramp.Period}, "rp", "rate period (-r 7 -rp 2000: 3.5 calls per second)")
 	fs.IntVar(&cfg.Limit, "l", 0, "most calls in progress; more wait (0: 3 x rate x (hold + 1s), at least 100)")
@@ -122,96 +153,112 @@ func loadCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Codecs.MGC, "mgc-codec", "", "codec of the MGC's messages (default compact; per while the text codec is not registered)")
 	fs.StringVar(&cfg.Codecs.MG, "mg-codec", "", "codec of the gateways' messages (default ber)")
 	fs.Var(msDuration{&cfg.Timeout}, "timeout", "timeout of each message")
-	fs.StringVar(&check, "check", "full", "check of each output: full (bytes and decode) or bytes")
-	fs.StringVar(&statFile, "stat-file", "", "write the periodic statistics CSV to this file")
+	fs.StringVar(&a.check, "check", "full", "check of each output: full (bytes and decode) or bytes")
+	fs.StringVar(&a.statFile, "stat-file", "", "write the periodic statistics CSV to this file")
 	fs.Var(msDuration{&cfg.StatPeriod}, "stat-period", "period of the CSV rows (whole seconds)")
 	fs.Float64Var(&cfg.MaxFailed, "max-failed", 0, "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
-	fs.StringVar(&metricsAddr, "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
-	fs.BoolVar(&findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
-	fs.Var(msDuration{&p99}, "find-max-p99", "with --find-max: the p99 response-time bound")
-	fs.BoolVar(&quiet, "q", false, "no line every second")
-	var tlsCA, tlsCert, tlsKey, tlsName string
-	fs.StringVar(&tlsCA, "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
-	fs.StringVar(&tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
-	fs.StringVar(&tlsKey, "tls-key", "", "with --tls-cert: its PEM private key")
-	fs.StringVar(&tlsName, "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "load: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
-	}
-	switch check {
+	fs.StringVar(&a.metricsAddr, "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
+	fs.BoolVar(&a.findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
+	fs.Var(msDuration{&a.p99}, "find-max-p99", "with --find-max: the p99 response-time bound")
+	fs.BoolVar(&a.quiet, "q", false, "no line every second")
+	fs.StringVar(&a.tlsCA, "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
+	fs.StringVar(&a.tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
+	fs.StringVar(&a.tlsKey, "tls-key", "", "with --tls-cert: its PEM private key")
+	fs.StringVar(&a.tlsName, "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
+	return fs, a
+}
+
+// configure checks what the flag package cannot and completes the
+// Config: the output check, the codecs, TLS, find-max and where the lines
+// go. Usage errors are said on stderr.
+func (a *loadArgs) configure(stderr io.Writer) error {
+	switch a.check {
 	case "full":
-		cfg.DecodeOutput = true
+		a.cfg.DecodeOutput = true
 	case "bytes":
 	default:
-		fmt.Fprintf(stderr, "load: --check %q: want full or bytes\n", check)
+		fmt.Fprintf(stderr, "load: --check %q: want full or bytes\n", a.check)
 		return errUsage
 	}
-	if cfg.MaxFailed < 0 || cfg.MaxFailed > 1 {
+	if a.cfg.MaxFailed < 0 || a.cfg.MaxFailed > 1 {
 		fmt.Fprintln(stderr, "load: --max-failed is a ratio, 0 to 1")
 		return errUsage
 	}
+	if err := a.setCodecs(stderr); err != nil {
+		return err
+	}
+	if err := a.setTLS(stderr); err != nil {
+		return err
+	}
+	if a.findMax {
+		a.cfg.FindMax = &load.FindMax{P99: a.p99, Interval: a.cfg.Ramp.Interval}
+	}
+	if !a.quiet {
+		a.cfg.Live = stderr
+	}
+	a.cfg.Log = stderr
+	return nil
+}
+
+// setCodecs fills in the default codecs and checks that this build
+// registers both: better said now than as every call failing.
+func (a *loadArgs) setCodecs(stderr io.Writer) error {
 	def, note := load.DefaultCodecs()
-	if cfg.Codecs.MGC == "" {
-		cfg.Codecs.MGC = def.MGC
+	if a.cfg.Codecs.MGC == "" {
+		a.cfg.Codecs.MGC = def.MGC
 		if note != "" {
 			fmt.Fprintln(stderr, "load: note:", note)
 		}
 	}
-	if cfg.Codecs.MG == "" {
-		cfg.Codecs.MG = def.MG
+	if a.cfg.Codecs.MG == "" {
+		a.cfg.Codecs.MG = def.MG
 	}
-	for _, c := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
+	for _, c := range []string{a.cfg.Codecs.MGC, a.cfg.Codecs.MG} {
 		if _, err := codec.Lookup(c, codec.Options{}); err != nil {
 			return fmt.Errorf("load: %w", err)
 		}
 	}
-	if tlsCA != "" || tlsCert != "" || tlsKey != "" || tlsName != "" {
-		if tlsCA == "" {
-			fmt.Fprintln(stderr, "load: the --tls-* options need --tls-ca")
-			return errUsage
-		}
-		var err error
-		if cfg.TLS, err = tlsconfig.Client(tlsCA, tlsCert, tlsKey, tlsName); err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
+	return nil
+}
+
+// setTLS makes the client's TLS configuration from the --tls-* flags.
+func (a *loadArgs) setTLS(stderr io.Writer) error {
+	if a.tlsCA == "" && a.tlsCert == "" && a.tlsKey == "" && a.tlsName == "" {
+		return nil
 	}
-	if findMax {
-		cfg.FindMax = &load.FindMax{P99: p99, Interval: cfg.Ramp.Interval}
+	if a.tlsCA == "" {
+		fmt.Fprintln(stderr, "load: the --tls-* options need --tls-ca")
+		return errUsage
 	}
-	if !quiet {
-		cfg.Live = stderr
+	var err error
+	if a.cfg.TLS, err = tlsconfig.Client(a.tlsCA, a.tlsCert, a.tlsKey, a.tlsName); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
-	cfg.Log = stderr
-	if statFile != "" {
-		f, err := os.Create(statFile)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		defer f.Close()
-		cfg.Stat = f
+	return nil
+}
+
+// serveLoadMetrics registers the generator's metrics, with Go's and the
+// process's, in cfg and serves them on addr for the length of the run.
+func serveLoadMetrics(cfg *load.Config, addr string, stderr io.Writer) (stop func(), err error) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cfg.Metrics = reg
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("load: metrics: %w", err)
 	}
-	if metricsAddr != "" {
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-		cfg.Metrics = reg
-		l, err := net.Listen("tcp", metricsAddr)
-		if err != nil {
-			return fmt.Errorf("load: metrics: %w", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() { _ = srv.Serve(l) }()
-		defer srv.Close()
-		fmt.Fprintf(stderr, "load: metrics on http://%s/metrics\n", l.Addr())
-	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(l) }()
+	fmt.Fprintf(stderr, "load: metrics on http://%s/metrics\n", l.Addr())
+	return func() { srv.Close() }, nil
+}
+
+// runLoad runs until the bounds or SIGINT/SIGTERM (which abort the calls
+// in progress), prints the summary, and fails when the failed-call ratio
+// exceeds --max-failed or, with --find-max, when no level passed.
+func runLoad(cfg load.Config, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := load.Run(ctx, cfg)

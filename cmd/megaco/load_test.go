@@ -3,50 +3,45 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/csv"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"megaco/internal/server"
+	"megaco/internal/server/servertest"
 )
 
-// loadServer runs the real service in this process, on loopback.
-func loadServer(t *testing.T) string {
+// summaryCalls matches the summary's line of calls.
+var summaryCalls = regexp.MustCompile(`calls: started (\d+), successful (\d+), failed (\d+) \(.*\), aborted (\d+),`)
+
+// callCounts are the summary's counts of calls: started, successful,
+// failed and aborted.
+func callCounts(t *testing.T, summary string) (started, ok, failed, aborted int) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- server.Run(ctx, server.Options{
-			GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", Config: server.DefaultConfig(), DrainTimeout: 5 * time.Second,
-			Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Ready: func(g, _ net.Addr) { ready <- g.String() },
-		})
-	}()
-	select {
-	case addr := <-ready:
-		t.Cleanup(func() {
-			cancel()
-			<-done
-		})
-		return addr
-	case err := <-done:
-		t.Fatalf("server did not start: %v", err)
+	m := summaryCalls.FindStringSubmatch(summary)
+	if m == nil {
+		t.Fatalf("no line of calls in the summary:\n%s", summary)
 	}
-	return ""
+	n := make([]int, 4)
+	for i := range n {
+		n[i], _ = strconv.Atoi(m[i+1])
+	}
+	return n[0], n[1], n[2], n[3]
 }
 
+// TestLoadCommand runs megaco load for 2 s at 40 cps against the service
+// in this process. It checks what the run did, not how fast: on a busy
+// machine fewer calls start, but each one started ends, successfully.
 func TestLoadCommand(t *testing.T) {
-	addr := loadServer(t)
+	addr := servertest.Start(t, nil)
 	stat := filepath.Join(t.TempDir(), "stat.csv")
 	var out, errb bytes.Buffer
 	code := run([]string{"load", "--target", addr, "-r", "40", "--duration", "2s", "-d", "100",
@@ -54,12 +49,17 @@ func TestLoadCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
-	for _, want := range []string{"stopped: duration 2s reached", "successful 80, failed 0", "response time ms: p50", "AuditValueReply"} {
+	for _, want := range []string{"stopped: duration 2s reached", "response time ms: p50", "AuditValueReply"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the summary has no %q:\n%s", want, out.String())
 		}
 	}
-	if !strings.Contains(errb.String(), "achieved") || !strings.Contains(errb.String(), "metrics on http://127.0.0.1:") {
+	// 80 calls fall due in 2 s at 40 cps: no more can start.
+	started, ok, failed, aborted := callCounts(t, out.String())
+	if started < 1 || started > 80 || ok != started || failed != 0 || aborted != 0 {
+		t.Errorf("started %d, successful %d, failed %d, aborted %d:\n%s", started, ok, failed, aborted, out.String())
+	}
+	if !strings.Contains(errb.String(), "metrics on http://127.0.0.1:") {
 		t.Errorf("stderr:\n%s", errb.String())
 	}
 	f, err := os.Open(stat)
@@ -68,8 +68,15 @@ func TestLoadCommand(t *testing.T) {
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) < 3 {
+	if err != nil || len(recs) < 2 {
 		t.Fatalf("stat file: %d records, %v", len(recs), err)
+	}
+	// The last row is written at the end of the run: the summary's count.
+	last := recs[len(recs)-1]
+	for i, h := range recs[0] {
+		if h == "successful_c" && last[i] != strconv.Itoa(ok) {
+			t.Errorf("last CSV row: successful_c %s, want %d", last[i], ok)
+		}
 	}
 }
 
@@ -81,7 +88,9 @@ func TestLoadCommandFails(t *testing.T) {
 	dead := l.Addr().String()
 	l.Close()
 	var out, errb bytes.Buffer
-	code := run([]string{"load", "--target", dead, "-r", "20", "-m", "10", "-q", "--timeout", "500"}, nil, &out, &errb)
+	// However slow the machine, a refused connection comes long before
+	// the 5 s timeout: each call fails on transport.
+	code := run([]string{"load", "--target", dead, "-r", "20", "-m", "10", "-q", "--timeout", "5000"}, nil, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "transport 10") || !strings.Contains(errb.String(), "exceeds --max-failed 0") {
 		t.Errorf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
@@ -105,7 +114,7 @@ func TestLoadBinarySIGINT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	addr := loadServer(t)
+	addr := servertest.Start(t, nil)
 	bin := filepath.Join(t.TempDir(), "megaco")
 	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
@@ -120,7 +129,9 @@ func TestLoadBinarySIGINT(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the second live line, then interrupt.
+	// Wait for the second live line, then interrupt. The time limits only
+	// turn a hang into a failure: they are far above what a busy machine
+	// needs.
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -130,7 +141,7 @@ func TestLoadBinarySIGINT(t *testing.T) {
 		close(lines)
 	}()
 	seen := 0
-	timeout := time.After(15 * time.Second)
+	timeout := time.After(time.Minute)
 	var errText strings.Builder
 	for seen < 2 {
 		select {
@@ -160,7 +171,7 @@ func TestLoadBinarySIGINT(t *testing.T) {
 		if err != nil {
 			t.Errorf("exit: %v\n%s", err, errText.String())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		_ = cmd.Process.Kill()
 		t.Fatal("the generator did not stop on SIGINT")
 	}
@@ -170,8 +181,9 @@ func TestLoadBinarySIGINT(t *testing.T) {
 			t.Errorf("the summary has no %q:\n%s", want, s)
 		}
 	}
-	// Every call holds 5 s: the ones started were all in progress.
-	if strings.Contains(s, "calls: started 0,") || !strings.Contains(s, "failed 0 (") {
-		t.Errorf("summary:\n%s", s)
+	// Every call holds 5 s: a call the interrupt found in progress is
+	// aborted, not failed.
+	if started, ok, failed, aborted := callCounts(t, s); started < 1 || failed != 0 || ok+aborted != started {
+		t.Errorf("started %d, successful %d, failed %d, aborted %d:\n%s", started, ok, failed, aborted, s)
 	}
 }

@@ -15,57 +15,16 @@ import (
 	"testing"
 	"time"
 
+	"megaco/internal/bench/benchtest"
 	"megaco/internal/codec"
 )
-
-const corpusDir = "../../corpus/otp-time-test"
-
-// tinyMsgs are a v1 request, a short v1 notify and a v3 audit reply.
-var tinyMsgs = []string{"msg01a", "msg03", "msg22a"}
-
-// tinyCorpus copies a few messages (every encoding, and their manifest
-// lines) to a temporary directory.
-func tinyCorpus(t testing.TB) string {
-	t.Helper()
-	dir := t.TempDir()
-	man, err := os.ReadFile(filepath.Join(corpusDir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(man), "\n")
-	out := []string{lines[0]}
-	for _, m := range tinyMsgs {
-		files, _ := filepath.Glob(filepath.Join(corpusDir, m+".*"))
-		if len(files) < 2 {
-			t.Fatalf("%s: no files in %s", m, corpusDir)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, l := range lines[1:] {
-			if strings.HasPrefix(l, m+"\t") {
-				out = append(out, l)
-			}
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "MANIFEST.tsv"), []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // tinyRun is a run with a budget far too small to time anything: the
 // tests check the shape of the results, never the times.
 func tinyRun(t *testing.T, o Options) *Report {
 	t.Helper()
 	if o.Corpus == "" {
-		o.Corpus = tinyCorpus(t)
+		o.Corpus = benchtest.Corpus(t)
 	}
 	o.PerOp = 200 * time.Microsecond
 	if o.Rounds == 0 {
@@ -92,16 +51,16 @@ func meanFileSize(t *testing.T, c *Corpus, name string) float64 {
 }
 
 func TestLoadCorpus(t *testing.T) {
-	c, err := LoadCorpus(tinyCorpus(t))
+	c, err := LoadCorpus(benchtest.Corpus(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Msgs) != len(tinyMsgs) {
-		t.Fatalf("%d messages, want %d", len(c.Msgs), len(tinyMsgs))
+	if len(c.Msgs) != len(benchtest.Msgs) {
+		t.Fatalf("%d messages, want %d", len(c.Msgs), len(benchtest.Msgs))
 	}
 	for i, m := range c.Msgs {
-		if m.Name != tinyMsgs[i] {
-			t.Errorf("message %d is %s, want %s", i, m.Name, tinyMsgs[i])
+		if m.Name != benchtest.Msgs[i] {
+			t.Errorf("message %d is %s, want %s", i, m.Name, benchtest.Msgs[i])
 		}
 		for _, suffix := range []string{"ber", "per", "pretty.txt", "compact.txt"} {
 			if len(m.Files[suffix]) == 0 {
@@ -118,10 +77,10 @@ func TestLoadCorpus(t *testing.T) {
 }
 
 func TestRunShape(t *testing.T) {
-	dir := tinyCorpus(t)
+	dir := benchtest.Corpus(t)
 	r := tinyRun(t, Options{Corpus: dir})
 	c, _ := LoadCorpus(dir)
-	if r.Messages != len(tinyMsgs) || r.OTP != nil {
+	if r.Messages != len(benchtest.Msgs) || r.OTP != nil {
 		t.Errorf("messages %d, OTP %v", r.Messages, r.OTP)
 	}
 	byCodec := map[string][]Row{}
@@ -130,7 +89,7 @@ func TestRunShape(t *testing.T) {
 			t.Errorf("%s: impl %q without --otp", row.Config, row.Impl)
 		}
 		byCodec[row.Codec] = append(byCodec[row.Codec], row)
-		if row.Messages < 1 || row.Messages > len(tinyMsgs) {
+		if row.Messages < 1 || row.Messages > len(benchtest.Msgs) {
 			t.Errorf("%s: %d messages", row.Config, row.Messages)
 		}
 		if row.Size <= 0 || row.EncodeUS <= 0 || row.DecodeUS <= 0 {
@@ -144,7 +103,7 @@ func TestRunShape(t *testing.T) {
 		}
 		// Sizes: the codec's encoding of each message is the corpus file
 		// (OTP's encoder output), so the mean is the files' mean.
-		if want := meanFileSize(t, c, row.Codec); want >= 0 && row.Profile == "otp" && row.Messages == len(tinyMsgs) {
+		if want := meanFileSize(t, c, row.Codec); want >= 0 && row.Profile == "otp" && row.Messages == len(benchtest.Msgs) {
 			if row.Size != want {
 				t.Errorf("%s: mean size %v, corpus files' %v", row.Config, row.Size, want)
 			}
@@ -285,7 +244,7 @@ func TestOTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Erlang")
 	}
-	dir := tinyCorpus(t)
+	dir := benchtest.Corpus(t)
 	r := tinyRun(t, Options{Corpus: dir, OTP: true})
 	if r.OTP == nil {
 		if strings.Contains(strings.Join(r.Notes, "\n"), "OTP not measured") {
@@ -308,7 +267,7 @@ func TestOTP(t *testing.T) {
 			}
 			continue
 		}
-		if row.Messages != len(tinyMsgs) || row.EncodeUS <= 0 || row.DecodeUS <= 0 {
+		if row.Messages != len(benchtest.Msgs) || row.EncodeUS <= 0 || row.DecodeUS <= 0 {
 			t.Errorf("OTP %s: %+v", oc.Label, row)
 		}
 		file := map[string]string{"ber": "ber", "per": "per", "pretty": "pretty", "compact": "compact"}[oc.Family]

@@ -141,9 +141,45 @@ type group struct {
 	otpErr map[string]string             // config -> why it was dropped
 }
 
-// Run measures.
+// Run measures: it prepares every configuration, runs the rounds family by
+// family (ours and OTP's in turn), then the throughput.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	m := &measurement{o: o, r: newReport(o), groups: map[string]*group{}, start: start}
+	load0 := loadAverage()
+	if m.corpus, err = LoadCorpus(o.Corpus); err != nil {
+		return nil, err
+	}
+	m.r.Messages = len(m.corpus.Msgs)
+	families, err := m.prepareOurs()
+	if err != nil {
+		return nil, err
+	}
+	if o.OTP {
+		if c := m.prepareOTP(ctx, families); c != nil {
+			defer c.close()
+		}
+	}
+	m.order = m.families()
+	if err := m.measureRounds(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.measureThroughput(ctx); err != nil {
+		return nil, err
+	}
+	m.r.Elapsed = Duration(time.Since(start))
+	if load1 := loadAverage(); load0 != "" && load1 != "" {
+		m.r.LoadAvg = load0 + " at the start, " + load1 + " at the end"
+	}
+	return m.r, nil
+}
+
+// withDefaults fills in the zero options and checks the others.
+func (o Options) withDefaults() (Options, error) {
 	if o.Corpus == "" {
 		o.Corpus = "corpus/otp-time-test"
 	}
@@ -160,8 +196,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.CPUTime = time.Second
 	}
 	if o.CPUs < 0 {
-		return nil, fmt.Errorf("%w: --cpus %d", ErrUsage, o.CPUs)
+		return o, fmt.Errorf("%w: --cpus %d", ErrUsage, o.CPUs)
 	}
+	return o, nil
+}
+
+// newReport is the report's header: the run's settings and the machine.
+func newReport(o Options) *Report {
 	r := &Report{
 		Corpus: o.Corpus, PerOp: Duration(o.PerOp), Rounds: o.Rounds,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
@@ -170,147 +211,187 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Fastest {
 		r.Statistic = "fastest round"
 	}
-	load0 := loadAverage()
-	progress := func(format string, args ...any) {
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "[%6.1fs] %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, args...))
-		}
-	}
-	corpus, err := LoadCorpus(o.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	r.Messages = len(corpus.Msgs)
+	return r
+}
 
-	codecs, families, err := selectCodecs(o.Codecs, o.OTP)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range o.Codecs {
-		if n = strings.ToLower(strings.TrimSpace(n)); n != "" && !slices.Contains(codecs, n) {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: no such codec registered here: OTP's rows only (with --otp)", n))
-		}
-	}
-	groups := map[string]*group{}
-	grp := func(f string) *group {
-		if groups[f] == nil {
-			groups[f] = &group{family: f, otpRes: map[string]map[string]*otpAcc{}, otpErr: map[string]string{}}
-		}
-		return groups[f]
-	}
-	for _, name := range codecs {
-		ps, notes, err := prepareCodec(name, corpus)
-		if err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		r.Notes = append(r.Notes, notes...)
-		g := grp(family(name))
-		g.ours = append(g.ours, ps...)
-	}
+// measurement is a run in progress: the report it fills and the codec
+// families it measures.
+type measurement struct {
+	o      Options
+	r      *Report
+	start  time.Time
+	corpus *Corpus
+	groups map[string]*group
+	order  []string   // the groups' families, in table order
+	otp    *otpClient // nil: OTP is not, or no longer, measured
+}
 
-	var otp *otpClient
-	if o.OTP {
-		otp, err = openOTP(ctx, o, r)
-		if err != nil {
-			r.Notes = append(r.Notes, "OTP not measured: "+err.Error()+"; megaco rows only")
-		} else {
-			defer otp.close()
-			avail, err := otp.configs()
-			if err != nil {
-				r.Notes = append(r.Notes, "OTP not measured: "+err.Error())
-				otp = nil
-			}
-			for _, oc := range otpConfigs {
-				if otp == nil || !slices.Contains(families, oc.Family) {
-					continue
-				}
-				if why, ok := avail[oc.Name]; !ok || why != "" {
-					if !ok {
-						why = "not offered by the escript"
-					}
-					r.Notes = append(r.Notes, fmt.Sprintf("OTP %s skipped: %s", oc.Label, why))
-					continue
-				}
-				g := grp(oc.Family)
-				g.otp = append(g.otp, oc)
-			}
-		}
-	}
+// note adds a note to the report.
+func (m *measurement) note(format string, args ...any) {
+	m.r.Notes = append(m.r.Notes, fmt.Sprintf(format, args...))
+}
 
-	order := make([]string, 0, len(groups))
-	for f := range groups {
+// progress tells Options.Progress what is being measured.
+func (m *measurement) progress(format string, args ...any) {
+	if m.o.Progress != nil {
+		fmt.Fprintf(m.o.Progress, "[%6.1fs] %s\n", time.Since(m.start).Seconds(), fmt.Sprintf(format, args...))
+	}
+}
+
+// group returns family f's group, made on first use.
+func (m *measurement) group(f string) *group {
+	if m.groups[f] == nil {
+		m.groups[f] = &group{family: f, otpRes: map[string]map[string]*otpAcc{}, otpErr: map[string]string{}}
+	}
+	return m.groups[f]
+}
+
+// families are the groups' families in the table's order.
+func (m *measurement) families() []string {
+	order := make([]string, 0, len(m.groups))
+	for f := range m.groups {
 		order = append(order, f)
 	}
 	sortFamilies(order)
+	return order
+}
 
-	budget := o.PerOp / time.Duration(o.Rounds)
-	for _, f := range order {
-		g := groups[f]
-		for round := 1; round <= o.Rounds; round++ {
+// ours are our configurations, in the table's order.
+func (m *measurement) ours() []*prepared {
+	var all []*prepared
+	for _, f := range m.order {
+		all = append(all, m.groups[f].ours...)
+	}
+	return all
+}
+
+// prepareOurs prepares every configuration of the selected codecs and
+// returns the families whose OTP configurations to run. A codec that
+// cannot be prepared is left out with a note, not an error: the others
+// are still worth measuring.
+func (m *measurement) prepareOurs() ([]string, error) {
+	codecs, families, err := selectCodecs(m.o.Codecs, m.o.OTP)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range m.o.Codecs {
+		if n = strings.ToLower(strings.TrimSpace(n)); n != "" && !slices.Contains(codecs, n) {
+			m.note("%s: no such codec registered here: OTP's rows only (with --otp)", n)
+		}
+	}
+	for _, name := range codecs {
+		ps, notes, err := prepareCodec(name, m.corpus)
+		if err != nil {
+			m.note("%s: %v", name, err)
+			continue
+		}
+		m.r.Notes = append(m.r.Notes, notes...)
+		g := m.group(family(name))
+		g.ours = append(g.ours, ps...)
+	}
+	return families, nil
+}
+
+// prepareOTP starts OTP's side and adds its configurations of families to
+// the groups. It returns the client to close (nil when it did not start);
+// why OTP is not measured goes to the notes: our rows are still wanted.
+func (m *measurement) prepareOTP(ctx context.Context, families []string) *otpClient {
+	c, err := openOTP(ctx, m.o, m.r)
+	if err != nil {
+		m.note("OTP not measured: %v; megaco rows only", err)
+		return nil
+	}
+	avail, err := c.configs()
+	if err != nil {
+		m.note("OTP not measured: %v", err)
+		return c
+	}
+	m.otp = c
+	for _, oc := range otpConfigs {
+		if !slices.Contains(families, oc.Family) {
+			continue
+		}
+		if why, ok := avail[oc.Name]; !ok || why != "" {
+			if !ok {
+				why = "not offered by the escript"
+			}
+			m.note("OTP %s skipped: %s", oc.Label, why)
+			continue
+		}
+		g := m.group(oc.Family)
+		g.otp = append(g.otp, oc)
+	}
+	return c
+}
+
+// measureRounds measures family by family; in each round every
+// configuration of ours, then OTP's, so that whatever else loads the
+// machine weighs alike on both.
+func (m *measurement) measureRounds(ctx context.Context) error {
+	budget := m.o.PerOp / time.Duration(m.o.Rounds)
+	for _, f := range m.order {
+		g := m.groups[f]
+		for round := 1; round <= m.o.Rounds; round++ {
 			for _, p := range g.ours {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return err
 				}
-				progress("megaco %s: round %d/%d", p.cfg.Label, round, o.Rounds)
+				m.progress("megaco %s: round %d/%d", p.cfg.Label, round, m.o.Rounds)
 				p.measureRound(budget)
 			}
 			for _, oc := range g.otp {
-				if _, dropped := g.otpErr[oc.Name]; dropped || otp == nil {
-					continue
-				}
-				progress("OTP %s: round %d/%d", oc.Label, round, o.Rounds)
-				res, skips, err := otp.measure(oc.Name, budget, len(corpus.Msgs))
-				if err != nil {
-					// The conversation is lost (the escript ended, or
-					// did not answer in time): no more OTP rounds.
-					g.otpErr[oc.Name] = err.Error()
-					r.Notes = append(r.Notes, fmt.Sprintf("OTP %s and after: not measured: %v", oc.Label, err))
-					otp = nil
-					continue
-				}
-				g.addOTP(oc.Name, res)
-				if round == 1 && len(skips) > 0 {
-					names := sortedKeys(skips)
-					list := strings.Join(names[:min(len(names), 6)], " ")
-					if len(names) > 6 {
-						list += " ..."
-					}
-					r.Notes = append(r.Notes, fmt.Sprintf("OTP %s: %d of %d messages left out (%s); %s: %s",
-						oc.Label, len(names), len(corpus.Msgs), list, names[0], skips[names[0]]))
-				}
+				m.measureOTPRound(g, oc, round, budget)
 			}
 		}
-		r.Rows = append(r.Rows, g.rows(o.Fastest)...)
+		m.r.Rows = append(m.r.Rows, g.rows(m.o.Fastest)...)
 	}
-	var all []*prepared
-	for _, f := range order {
-		all = append(all, groups[f].ours...)
-	}
-	r.Notes = append(r.Notes, skipNotes(all, len(corpus.Msgs))...)
+	m.r.Notes = append(m.r.Notes, skipNotes(m.ours(), len(m.corpus.Msgs))...)
+	return nil
+}
 
-	if o.CPUs > 0 {
-		r.CPUs, r.CPUTime = o.CPUs, Duration(o.CPUTime)
-		for _, f := range order {
-			for _, p := range groups[f].ours {
-				progress("throughput %s: 1..%d goroutines", p.cfg.Label, o.CPUs)
-				t, err := p.throughput(ctx, o.CPUs, o.CPUTime)
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil, ctx.Err()
-					}
-					r.Notes = append(r.Notes, fmt.Sprintf("throughput %s: %v", p.cfg.Label, err))
-					continue
-				}
-				r.Throughput = append(r.Throughput, t)
+// measureOTPRound runs one round of an OTP configuration.
+func (m *measurement) measureOTPRound(g *group, oc otpConfig, round int, budget time.Duration) {
+	if _, dropped := g.otpErr[oc.Name]; dropped || m.otp == nil {
+		return
+	}
+	m.progress("OTP %s: round %d/%d", oc.Label, round, m.o.Rounds)
+	res, skips, err := m.otp.measure(oc.Name, budget, len(m.corpus.Msgs))
+	if err != nil {
+		// The conversation is lost (the escript ended, or did not answer
+		// in time): no more OTP rounds.
+		g.otpErr[oc.Name] = err.Error()
+		m.note("OTP %s and after: not measured: %v", oc.Label, err)
+		m.otp = nil
+		return
+	}
+	g.addOTP(oc.Name, res)
+	if round == 1 && len(skips) > 0 {
+		names := sortedKeys(skips)
+		m.note("OTP %s: %d of %d messages left out (%s); %s: %s",
+			oc.Label, len(names), len(m.corpus.Msgs), nameList(names), names[0], skips[names[0]])
+	}
+}
+
+// measureThroughput measures, with Options.CPUs, the messages per second
+// of each of our configurations with 1..CPUs goroutines.
+func (m *measurement) measureThroughput(ctx context.Context) error {
+	if m.o.CPUs == 0 {
+		return nil
+	}
+	m.r.CPUs, m.r.CPUTime = m.o.CPUs, Duration(m.o.CPUTime)
+	for _, p := range m.ours() {
+		m.progress("throughput %s: 1..%d goroutines", p.cfg.Label, m.o.CPUs)
+		t, err := p.throughput(ctx, m.o.CPUs, m.o.CPUTime)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
+			m.note("throughput %s: %v", p.cfg.Label, err)
+			continue
 		}
+		m.r.Throughput = append(m.r.Throughput, t)
 	}
-	r.Elapsed = Duration(time.Since(start))
-	if load1 := loadAverage(); load0 != "" && load1 != "" {
-		r.LoadAvg = load0 + " at the start, " + load1 + " at the end"
-	}
-	return r, nil
+	return nil
 }
 
 // loadAverage is the 1, 5 and 15 minute load average (Linux), or "".
@@ -487,6 +568,12 @@ func (g *group) addOTP(name string, res map[string]otpSample) {
 
 // rows makes the group's rows: ours, then OTP's compared with ours.
 func (g *group) rows(fastest bool) []Row {
+	ours := g.ourRows(fastest)
+	return append(ours, g.otpRows(ours, fastest)...)
+}
+
+// ourRows are the means over the messages each configuration measured.
+func (g *group) ourRows(fastest bool) []Row {
 	var out []Row
 	for _, p := range g.ours {
 		var n int
@@ -514,7 +601,13 @@ func (g *group) rows(fastest bool) []Row {
 			EncodeAllocs: &ea, DecodeAllocs: &da,
 		})
 	}
-	ours := out
+	return out
+}
+
+// otpRows are OTP's configurations' means, each with its time divided by
+// that of the rows of ours that do the same.
+func (g *group) otpRows(ours []Row, fastest bool) []Row {
+	var out []Row
 	for _, oc := range g.otp {
 		acc := g.otpRes[oc.Name]
 		if len(acc) == 0 {
@@ -603,12 +696,18 @@ func skipNotes(ps []*prepared, total int) []string {
 	for _, k := range order {
 		e := byKey[k]
 		names := strings.Split(k, ",")
-		list := strings.Join(names[:min(len(names), 6)], " ")
-		if len(names) > 6 {
-			list += " ..."
-		}
 		out = append(out, fmt.Sprintf("%s: %d of %d messages left out (%s); %s: %s",
-			strings.Join(e.labels, ", "), len(names), total, list, e.skips[0].msg, e.skips[0].err))
+			strings.Join(e.labels, ", "), len(names), total, nameList(names), e.skips[0].msg, e.skips[0].err))
 	}
 	return out
+}
+
+// nameList is the first six names, and "..." when there are more: enough
+// to find the messages in the corpus without flooding the notes.
+func nameList(names []string) string {
+	list := strings.Join(names[:min(len(names), 6)], " ")
+	if len(names) > 6 {
+		list += " ..."
+	}
+	return list
 }

@@ -156,51 +156,25 @@ func messageType(m *model.MegacoMessage) (string, error) {
 		if len(r.ActionReplies) == 0 || len(r.ActionReplies[0].CommandReply) == 0 {
 			return "", fmt.Errorf("reply without a command reply")
 		}
-		return replyName(r.ActionReplies[0].CommandReply[0].Kind) + "Reply", nil
+		return commandName(r.ActionReplies[0].CommandReply[0].Kind) + "Reply", nil
 	}
 	return "", fmt.Errorf("transaction kind %d", ts[0].Kind)
 }
 
-func commandName(k model.CommandKind) string {
-	switch k {
-	case model.Command_AddReq:
-		return "Add"
-	case model.Command_MoveReq:
-		return "Move"
-	case model.Command_ModReq:
-		return "Modify"
-	case model.Command_SubtractReq:
-		return "Subtract"
-	case model.Command_AuditCapRequest:
-		return "AuditCapability"
-	case model.Command_AuditValueRequest:
-		return "AuditValue"
-	case model.Command_NotifyReq:
-		return "Notify"
-	case model.Command_ServiceChangeReq:
-		return "ServiceChange"
-	}
-	return fmt.Sprintf("Command%d", k)
+// commandNames are the flow's names of the commands by kind. The model
+// numbers a command's request and its reply alike (Add 1 ... ServiceChange
+// 8; TestCommandNames checks it), so one table names both.
+var commandNames = [...]string{
+	model.Command_AddReq: "Add", model.Command_MoveReq: "Move", model.Command_ModReq: "Modify",
+	model.Command_SubtractReq: "Subtract", model.Command_AuditCapRequest: "AuditCapability",
+	model.Command_AuditValueRequest: "AuditValue", model.Command_NotifyReq: "Notify",
+	model.Command_ServiceChangeReq: "ServiceChange",
 }
 
-func replyName(k model.CommandReplyKind) string {
-	switch k {
-	case model.CommandReply_AddReply:
-		return "Add"
-	case model.CommandReply_MoveReply:
-		return "Move"
-	case model.CommandReply_ModReply:
-		return "Modify"
-	case model.CommandReply_SubtractReply:
-		return "Subtract"
-	case model.CommandReply_AuditCapReply:
-		return "AuditCapability"
-	case model.CommandReply_AuditValueReply:
-		return "AuditValue"
-	case model.CommandReply_NotifyReply:
-		return "Notify"
-	case model.CommandReply_ServiceChangeReply:
-		return "ServiceChange"
+// commandName names a command request's or reply's kind.
+func commandName[K model.CommandKind | model.CommandReplyKind](k K) string {
+	if int(k) < len(commandNames) && commandNames[k] != "" {
+		return commandNames[k]
 	}
 	return fmt.Sprintf("Command%d", k)
 }

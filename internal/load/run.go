@@ -170,17 +170,43 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	flow, err := LoadFlow()
+	e, res, err := newEngine(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// The streams live until every call has ended, whatever ctx does.
+	connCtx, connCancel := context.WithCancel(context.Background())
+	defer connCancel()
+	defer e.closeTargets()
+	if err := e.openTargets(connCtx); err != nil {
+		return nil, err
+	}
+	if cfg.Metrics != nil {
+		if err := e.registerMetrics(cfg.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(e.log, "note:", n)
+	}
+	e.run(ctx, res)
+	return res, nil
+}
+
+// newEngine prepares the flow's messages for cfg's codecs; the result
+// gets the notes of the preparation.
+func newEngine(cfg Config) (*engine, *Result, error) {
+	flow, err := LoadFlow()
+	if err != nil {
+		return nil, nil, err
 	}
 	b, err := NewBuilder(flow, cfg.Codecs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := &Result{Config: cfg, Flow: flow, Errors: map[Cause][]string{}}
 	if res.Notes, err = b.Prepare(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e := &engine{cfg: cfg, flow: flow, base: b, st: newStats(len(flow.Types)), errors: res.Errors, log: cfg.Log}
 	if e.log == nil {
@@ -195,32 +221,33 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	for i, n := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
 		e.enums[i] = codecEnums[n]
 	}
-	// The streams live until every call has ended, whatever ctx does.
-	connCtx, connCancel := context.WithCancel(context.Background())
-	defer connCancel()
-	for _, t := range cfg.Targets {
+	return e, res, nil
+}
+
+// openTargets connects to every target; the streams of stream mode live
+// as long as ctx.
+func (e *engine) openTargets(ctx context.Context) error {
+	for _, t := range e.cfg.Targets {
 		var tr transport
-		if cfg.Mode == "stream" {
-			tr, err = newStreams(connCtx, t, cfg.Streams, cfg.TLS)
+		var err error
+		if e.cfg.Mode == "stream" {
+			tr, err = newStreams(ctx, t, e.cfg.Streams, e.cfg.TLS)
 		} else {
-			tr, err = newUnary(t, cfg.TLS)
+			tr, err = newUnary(t, e.cfg.TLS)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("target %s: %w", t, err)
+			return fmt.Errorf("target %s: %w", t, err)
 		}
 		e.targets = append(e.targets, tr)
-		defer tr.close()
 	}
-	if cfg.Metrics != nil {
-		if err := e.registerMetrics(cfg.Metrics); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// closeTargets closes the targets opened, the last first.
+func (e *engine) closeTargets() {
+	for i := len(e.targets) - 1; i >= 0; i-- {
+		e.targets[i].close()
 	}
-	for _, n := range res.Notes {
-		fmt.Fprintln(e.log, "note:", n)
-	}
-	e.run(ctx, res)
-	return res, nil
 }
 
 func (c *Config) check() error {
@@ -277,135 +304,25 @@ func (e *engine) targetRate(t time.Duration) float64 {
 	return e.cfg.Ramp.RateAt(t)
 }
 
+// run starts the calls at the target rate until a bound, the find-max
+// search or ctx stops it, lets the calls in progress end, and fills res.
 func (e *engine) run(ctx context.Context, res *Result) {
-	cfg := e.cfg
 	cpu0 := processCPU()
 	e.start = time.Now()
-	if cfg.FindMax != nil {
-		e.fmRate.Store(math.Float64bits(cfg.Ramp.Rate))
+	if e.cfg.FindMax != nil {
+		e.fmRate.Store(math.Float64bits(e.cfg.Ramp.Rate))
 	}
 	callCtx, abort := context.WithCancel(ctx)
 	defer abort()
-	var wg sync.WaitGroup
-	done := make(chan struct{}, 1) // a call ended
-	stopSending := make(chan string, 1)
-
-	// The reporter: every second a snapshot, the live line, the CSV,
-	// warnings and the find-max search.
 	rep := newReporter(e, res)
-	repDone := make(chan struct{})
-	repStop := make(chan struct{})
-	go func() {
-		defer close(repDone)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-repStop:
-				return
-			case <-t.C:
-				if why := rep.tick(); why != "" {
-					select {
-					case stopSending <- why:
-					default:
-					}
-				}
-			}
-		}
-	}()
-
-	pac := newPacer(cfg.Ramp.Period, e.targetRate(0))
-	var started, skipped int64
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	stopped := ""
-	var sendEnd time.Duration
-	for stopped == "" {
-		el := time.Since(e.start)
-		if cfg.Duration > 0 && el >= cfg.Duration {
-			stopped = fmt.Sprintf("duration %v reached", cfg.Duration)
-			break
-		}
-		pac.SetRate(el, e.targetRate(el))
-		due := pac.Due(el)
-		if cfg.MaxCalls > 0 && due > cfg.MaxCalls {
-			due = cfg.MaxCalls
-		}
-		e.dueNow.Store(due)
-		blocked := false
-		for started+skipped < due {
-			if e.st.active.Load() >= int64(cfg.Limit) {
-				blocked = true
-				e.st.limited.Add(1)
-				break
-			}
-			lag := el - pac.When(started+skipped)
-			e.st.lag.Record(max(lag, 0))
-			n := uint64(started)
-			started++
-			e.st.callStarted()
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				e.call(callCtx, n)
-				select {
-				case done <- struct{}{}:
-				default:
-				}
-			}()
-		}
-		// No more than a second of calls waits: the rest is skipped.
-		if backlog, most := due-started-skipped, max(int64(cfg.Ramp.PerSecond(pac.rate)), 1); backlog > most {
-			skipped += backlog - most
-			e.st.skipped.Store(skipped)
-		}
-		switch {
-		case cfg.MaxCalls > 0 && started >= cfg.MaxCalls:
-			stopped = fmt.Sprintf("%d calls started (-m)", started)
-			// The sending lasted until the next call would have been due.
-			sendEnd = pac.When(started + skipped)
-			continue
-		}
-		wait := 50 * time.Millisecond
-		if !blocked {
-			wait = min(wait, pac.When(started+skipped)-el)
-		} else {
-			wait = 5 * time.Millisecond
-		}
-		if cfg.Duration > 0 {
-			wait = min(wait, cfg.Duration-el)
-		}
-		timer.Reset(max(wait, 0))
-		select {
-		case <-ctx.Done():
-			stopped = "interrupted"
-		case why := <-stopSending:
-			stopped = why
-		case <-done:
-		case <-timer.C:
-		}
-	}
-	res.Sending = max(time.Since(e.start), sendEnd)
-	res.Stopped = stopped
-	if ctx.Err() != nil {
-		abort()
-	} else {
-		// Let the calls in progress end, within the longest a call can take.
-		drain := e.longestCall()
-		finished := make(chan struct{})
-		go func() { wg.Wait(); close(finished) }()
-		select {
-		case <-finished:
-		case <-ctx.Done():
-			res.Stopped += "; interrupted while the last calls ended"
-		case <-time.After(drain):
-			res.Stopped += "; the last calls did not end in time"
-		}
-		abort()
-	}
-	wg.Wait()
-	close(repStop)
-	<-repDone
+	stopSending, stopReporter := startReporter(rep)
+	s := &sender{e: e, ctx: callCtx, pac: newPacer(e.cfg.Ramp.Period, e.targetRate(0)), ended: make(chan struct{}, 1)}
+	res.Stopped = s.send(ctx, stopSending)
+	res.Sending = max(time.Since(e.start), s.end)
+	res.Stopped += s.drain(ctx)
+	abort()
+	s.calls.Wait()
+	stopReporter()
 	res.Elapsed = time.Since(e.start)
 	if c := processCPU(); c > 0 {
 		res.CPU = c - cpu0
@@ -413,6 +330,153 @@ func (e *engine) run(ctx context.Context, res *Result) {
 	res.Final = rep.final()
 	res.FindMax = rep.findMaxResult()
 	res.Warnings = rep.warnings
+}
+
+// startReporter ticks the reporter every second in its own goroutine: a
+// snapshot, the live line, the CSV, warnings and the find-max search. The
+// channel gets why the search stops the run; stop ends the reporter.
+func startReporter(rep *reporter) (stopSending <-chan string, stop func()) {
+	why := make(chan string, 1)
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				if w := rep.tick(); w != "" {
+					select {
+					case why <- w:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	return why, func() { close(quit); <-done }
+}
+
+// sender starts the calls when they are due (see send).
+type sender struct {
+	e                *engine
+	ctx              context.Context // the calls'
+	pac              *pacer
+	started, skipped int64
+	end              time.Duration // with -m: when the next call would have been due
+	calls            sync.WaitGroup
+	ended            chan struct{} // a call ended: -l may let another in
+}
+
+// send starts the calls as they fall due until the duration or -m is
+// reached, the reporter says stop (find-max) or ctx is done, and returns
+// why it stopped.
+func (s *sender) send(ctx context.Context, stop <-chan string) string {
+	cfg := s.e.cfg
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		el := time.Since(s.e.start)
+		if cfg.Duration > 0 && el >= cfg.Duration {
+			return fmt.Sprintf("duration %v reached", cfg.Duration)
+		}
+		blocked := s.startDue(el)
+		if cfg.MaxCalls > 0 && s.started >= cfg.MaxCalls {
+			// The sending lasted until the next call would have been due.
+			s.end = s.pac.When(s.started + s.skipped)
+			return fmt.Sprintf("%d calls started (-m)", s.started)
+		}
+		timer.Reset(s.wait(el, blocked))
+		select {
+		case <-ctx.Done():
+			return "interrupted"
+		case why := <-stop:
+			return why
+		case <-s.ended:
+		case <-timer.C:
+		}
+	}
+}
+
+// startDue starts the calls due by el, as many as -l lets in, and reports
+// whether -l held some back. No more than a second of calls waits: the
+// rest is skipped, so a generator that fell behind catches up with the
+// rate rather than with every call it missed.
+func (s *sender) startDue(el time.Duration) (blocked bool) {
+	e, cfg := s.e, s.e.cfg
+	s.pac.SetRate(el, e.targetRate(el))
+	due := s.pac.Due(el)
+	if cfg.MaxCalls > 0 && due > cfg.MaxCalls {
+		due = cfg.MaxCalls
+	}
+	e.dueNow.Store(due)
+	for s.started+s.skipped < due {
+		if e.st.active.Load() >= int64(cfg.Limit) {
+			blocked = true
+			e.st.limited.Add(1)
+			break
+		}
+		lag := el - s.pac.When(s.started+s.skipped)
+		e.st.lag.Record(max(lag, 0))
+		s.start(uint64(s.started))
+		s.started++
+	}
+	if backlog, most := due-s.started-s.skipped, max(int64(cfg.Ramp.PerSecond(s.pac.rate)), 1); backlog > most {
+		s.skipped += backlog - most
+		e.st.skipped.Store(s.skipped)
+	}
+	return blocked
+}
+
+// start runs call n in a goroutine of its own.
+func (s *sender) start(n uint64) {
+	s.e.st.callStarted()
+	s.calls.Add(1)
+	go func() {
+		defer s.calls.Done()
+		s.e.call(s.ctx, n)
+		select {
+		case s.ended <- struct{}{}:
+		default:
+		}
+	}()
+}
+
+// wait is how long to sleep before looking again: until the next call is
+// due, or 5 ms while -l holds calls back (a call that ends wakes the
+// sender sooner), and at most 50 ms or until the end of the duration.
+func (s *sender) wait(el time.Duration, blocked bool) time.Duration {
+	wait := 50 * time.Millisecond
+	if !blocked {
+		wait = min(wait, s.pac.When(s.started+s.skipped)-el)
+	} else {
+		wait = 5 * time.Millisecond
+	}
+	if d := s.e.cfg.Duration; d > 0 {
+		wait = min(wait, d-el)
+	}
+	return max(wait, 0)
+}
+
+// drain lets the calls in progress end, within the longest a call can
+// take, unless the run was interrupted (they are aborted then). It returns
+// what to add to why the run stopped.
+func (s *sender) drain(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return ""
+	}
+	finished := make(chan struct{})
+	go func() { s.calls.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return ""
+	case <-ctx.Done():
+		return "; interrupted while the last calls ended"
+	case <-time.After(s.e.longestCall()):
+		return "; the last calls did not end in time"
+	}
 }
 
 // longestCall is the longest a call can take: the hold and every message
@@ -425,7 +489,8 @@ func (e *engine) longestCall() time.Duration {
 	return e.cfg.Hold + time.Duration(steps)*e.cfg.Timeout + time.Second
 }
 
-// call runs call number n.
+// call runs call number n: it builds the call's messages, exchanges them
+// with the service and counts how the call ended.
 func (e *engine) call(ctx context.Context, n uint64) {
 	st := e.st
 	defer st.active.Add(-1)
@@ -438,51 +503,9 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		e.noteError(Mismatch, "building the messages: "+err.Error())
 		return
 	}
-	tr := e.targets[n%uint64(len(e.targets))]
+	c := callRun{e: e, n: n, b: b, cm: cm, tr: e.targets[n%uint64(len(e.targets))], req: &pb.TranscodeRequest{Options: e.reqOpts}}
 	start := time.Now()
-	var held time.Duration
-	cause := OK
-	req := &pb.TranscodeRequest{Options: e.reqOpts}
-	for i := range e.flow.Steps {
-		step := &e.flow.Steps[i]
-		req.Data, req.From, req.To = cm.In[i], e.enums[step.From], e.enums[1-step.From]
-		t0 := time.Now()
-		out, c, err := tr.transcode(ctx, req, e.cfg.Timeout)
-		lat := time.Since(t0)
-		if c == OK {
-			if err = b.CheckOutput(i, out, cm.Want[i], e.cfg.DecodeOutput); err != nil {
-				c = Mismatch
-			}
-		}
-		if c == Aborted {
-			cause = Aborted
-			break
-		}
-		st.msgs.Add(1)
-		if c == OK || c == Mismatch || c == Rejected {
-			st.rt.Record(lat)
-			st.types[e.typeIndex(step.Type)].Record(lat)
-		}
-		if c != OK {
-			st.msgsFailed.Add(1)
-			cause = c
-			e.noteError(c, fmt.Sprintf("call %d, %s (%s -> %s): %v", n, step.Name, b.Src(i), b.Dst(i), err))
-			break
-		}
-		if i == e.flow.HoldAfter && e.cfg.Hold > 0 {
-			t := time.NewTimer(e.cfg.Hold)
-			select {
-			case <-t.C:
-				held = e.cfg.Hold
-			case <-ctx.Done():
-				t.Stop()
-				cause = Aborted
-			}
-			if cause == Aborted {
-				break
-			}
-		}
-	}
+	cause, held := c.run(ctx)
 	switch cause {
 	case OK:
 		st.ok.Add(1)
@@ -492,6 +515,76 @@ func (e *engine) call(ctx context.Context, n uint64) {
 	default:
 		st.failed[cause].Add(1)
 	}
+}
+
+// callRun is a call in progress.
+type callRun struct {
+	e   *engine
+	n   uint64
+	b   *Builder
+	cm  *CallMsgs
+	tr  transport
+	req *pb.TranscodeRequest // reused for each message
+}
+
+// run sends the call's messages in order, holding the call after the
+// answer (Flow.HoldAfter), until one fails; it returns how the call ended
+// and how long it held.
+func (c *callRun) run(ctx context.Context) (cause Cause, held time.Duration) {
+	e := c.e
+	for i := range e.flow.Steps {
+		if cause := c.message(ctx, i); cause != OK {
+			return cause, held
+		}
+		if i == e.flow.HoldAfter && e.cfg.Hold > 0 {
+			if !hold(ctx, e.cfg.Hold) {
+				return Aborted, held
+			}
+			held = e.cfg.Hold
+		}
+	}
+	return OK, held
+}
+
+// hold waits d, or until the run is aborted (false).
+func hold(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// message sends message i, checks the answer and counts the message; it
+// returns OK or the cause that ends the call.
+func (c *callRun) message(ctx context.Context, i int) Cause {
+	e, st := c.e, c.e.st
+	step := &e.flow.Steps[i]
+	c.req.Data, c.req.From, c.req.To = c.cm.In[i], e.enums[step.From], e.enums[1-step.From]
+	t0 := time.Now()
+	out, cause, err := c.tr.transcode(ctx, c.req, e.cfg.Timeout)
+	lat := time.Since(t0)
+	if cause == OK {
+		if err = c.b.CheckOutput(i, out, c.cm.Want[i], e.cfg.DecodeOutput); err != nil {
+			cause = Mismatch
+		}
+	}
+	if cause == Aborted {
+		return Aborted // the run was stopped: not the service's doing
+	}
+	st.msgs.Add(1)
+	if cause == OK || cause == Mismatch || cause == Rejected { // answered: the time counts
+		st.rt.Record(lat)
+		st.types[e.typeIndex(step.Type)].Record(lat)
+	}
+	if cause != OK {
+		st.msgsFailed.Add(1)
+		e.noteError(cause, fmt.Sprintf("call %d, %s (%s -> %s): %v", c.n, step.Name, c.b.Src(i), c.b.Dst(i), err))
+	}
+	return cause
 }
 
 func (e *engine) typeIndex(t string) int {

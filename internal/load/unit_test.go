@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"megaco/internal/model"
 )
 
 func TestRampRateAt(t *testing.T) {
@@ -235,5 +237,37 @@ func TestFindMaxSearch(t *testing.T) {
 	}
 	if got := math.Float64frombits(e.fmRate.Load()); got != 0 {
 		t.Errorf("the rate after the search: %v", got)
+	}
+}
+
+// TestLiveLine: the line printed every second has the target and the
+// achieved rate of the last second, and the run's counts.
+func TestLiveLine(t *testing.T) {
+	var rt Hist
+	rt.Record(2 * time.Millisecond)
+	run := &Snapshot{At: 3 * time.Second, Target: 40, Active: 2, OK: 100, RT: rt.Snapshot()}
+	run.Failed[Timeout] = 1
+	last := &Snapshot{Started: 40, Msgs: 1120, RT: rt.Snapshot()}
+	got := liveLine(last, run, time.Second)
+	for _, want := range []string{"3.0s", "target 40.0 cps", "achieved 40.0 cps", "calls 2 active", "ok 100", "failed 1", "1120 msg/s", "p50 2.0", "p99 2.0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %q", want, got)
+		}
+	}
+}
+
+// TestCommandNames: a command's request and reply kinds have the same
+// number (commandName relies on it): their ASN.1 names differ only in
+// the ending.
+func TestCommandNames(t *testing.T) {
+	for k := model.CommandKind(1); k <= model.Command_ServiceChangeReq; k++ {
+		req := strings.TrimSuffix(strings.TrimSuffix(k.String(), "Request"), "Req")
+		reply := strings.TrimSuffix(model.CommandReplyKind(k).String(), "Reply")
+		if req != reply || commandName(k) != commandName(model.CommandReplyKind(k)) {
+			t.Errorf("kind %d: request %s, reply %s", k, k, model.CommandReplyKind(k))
+		}
+	}
+	if got := commandName(model.CommandKind(9)); got != "Command9" {
+		t.Errorf("kind 9: %s", got)
 	}
 }

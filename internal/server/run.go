@@ -63,13 +63,53 @@ func Run(ctx context.Context, o Options) error {
 	if log == nil {
 		log = slog.Default()
 	}
-	gcPercent := o.GCPercent
-	if gcPercent > 0 {
-		defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
-	} else {
-		gcPercent = debug.SetGCPercent(-1) // the only way to read it
-		debug.SetGCPercent(gcPercent)
+	gcPercent, restoreGC := setGCPercent(o.GCPercent)
+	defer restoreGC()
+	reg, metrics, grpcMetrics := newRegistry()
+	svc := New(o.Config, metrics, log)
+	srv := newServers(o, svc, reg, grpcMetrics, log)
+	gl, hl, err := listen(o.GRPCAddr, o.HTTPAddr)
+	if err != nil {
+		return err
 	}
+	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
+		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
+		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
+		"tls", o.TLS != nil, "client_certs", o.TLS != nil && o.TLS.ClientAuth == tls.RequireAndVerifyClientCert)
+	if o.Ready != nil {
+		o.Ready(gl.Addr(), hl.Addr())
+	}
+	errc := srv.serve(gl, hl)
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		srv.grpc.Stop()
+		_ = srv.http.Close()
+		return err
+	}
+	log.Info("draining", "timeout", o.DrainTimeout)
+	err = srv.drain(o.DrainTimeout)
+	log.Info("stopped")
+	return err
+}
+
+// setGCPercent sets the collector's target while Run runs, if percent is
+// positive, and returns the target in force (for the log) and what
+// restores the one before.
+func setGCPercent(percent int) (int, func()) {
+	if percent > 0 {
+		old := debug.SetGCPercent(percent)
+		return percent, func() { debug.SetGCPercent(old) }
+	}
+	percent = debug.SetGCPercent(-1) // the only way to read it
+	debug.SetGCPercent(percent)
+	return percent, func() {}
+}
+
+// newRegistry is the registry /metrics serves: Go's and the process's
+// collectors, the service's metrics and the gRPC server's, with buckets
+// fine enough for calls of tens of microseconds.
+func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := NewMetrics(reg)
@@ -77,8 +117,39 @@ func Run(ctx context.Context, o Options) error {
 		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
 	))
 	reg.MustRegister(grpcMetrics)
+	return reg, metrics, grpcMetrics
+}
 
-	svc := New(o.Config, metrics, log)
+// servers are Run's gRPC and HTTP servers.
+type servers struct {
+	grpc    *grpc.Server
+	health  *health.Server
+	http    *http.Server
+	serving atomic.Bool // false once draining: /healthz says so
+	tls     bool
+}
+
+func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger) *servers {
+	s := &servers{tls: o.TLS != nil}
+	s.serving.Store(true)
+	s.grpc, s.health = newGRPCServer(o, svc, grpcMetrics, log)
+	s.http = &http.Server{
+		Handler:           svc.HTTPHandler(reg, s.serving.Load),
+		ReadHeaderTimeout: 10 * time.Second,
+		// net/http's own complaints (TLS handshakes, bad requests) go to
+		// the service's structured log.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if o.TLS != nil {
+		s.http.TLSConfig = o.TLS.Clone()
+	}
+	return s
+}
+
+// newGRPCServer is the gRPC server with the codec service, health checks
+// (serving) and reflection, its metrics, call logs, and panics turned
+// into Internal errors.
+func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger) (*grpc.Server, *health.Server) {
 	panicked := recovery.WithRecoveryHandler(func(p any) error {
 		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
 		return status.Error(codes.Internal, "internal error")
@@ -106,43 +177,32 @@ func Run(ctx context.Context, o Options) error {
 	hs.SetServingStatus(pb.CodecService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	reflection.Register(gs)
 	grpcMetrics.InitializeMetrics(gs)
+	return gs, hs
+}
 
-	var serving atomic.Bool
-	serving.Store(true)
-	httpSrv := &http.Server{
-		Handler:           svc.HTTPHandler(reg, serving.Load),
-		ReadHeaderTimeout: 10 * time.Second,
-		// net/http's own complaints (TLS handshakes, bad requests) go to
-		// the service's structured log.
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	if o.TLS != nil {
-		httpSrv.TLSConfig = o.TLS.Clone()
-	}
-
-	gl, err := net.Listen("tcp", o.GRPCAddr)
+// listen opens both listeners, or neither.
+func listen(grpcAddr, httpAddr string) (gl, hl net.Listener, err error) {
+	gl, err = net.Listen("tcp", grpcAddr)
 	if err != nil {
-		return fmt.Errorf("grpc listen: %w", err)
+		return nil, nil, fmt.Errorf("grpc listen: %w", err)
 	}
-	hl, err := net.Listen("tcp", o.HTTPAddr)
+	hl, err = net.Listen("tcp", httpAddr)
 	if err != nil {
 		gl.Close()
-		return fmt.Errorf("http listen: %w", err)
+		return nil, nil, fmt.Errorf("http listen: %w", err)
 	}
-	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
-		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
-		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
-		"tls", o.TLS != nil, "client_certs", o.TLS != nil && o.TLS.ClientAuth == tls.RequireAndVerifyClientCert)
-	if o.Ready != nil {
-		o.Ready(gl.Addr(), hl.Addr())
-	}
+	return gl, hl, nil
+}
 
+// serve serves both listeners; the channel gets each server's error when
+// it stops (nil for HTTP's normal close).
+func (s *servers) serve(gl, hl net.Listener) <-chan error {
 	errc := make(chan error, 2)
-	go func() { errc <- gs.Serve(gl) }()
+	go func() { errc <- s.grpc.Serve(gl) }()
 	go func() {
-		serve := httpSrv.Serve
-		if o.TLS != nil {
-			serve = func(l net.Listener) error { return httpSrv.ServeTLS(l, "", "") }
+		serve := s.http.Serve
+		if s.tls {
+			serve = func(l net.Listener) error { return s.http.ServeTLS(l, "", "") }
 		}
 		if err := serve(hl); !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
@@ -150,32 +210,29 @@ func Run(ctx context.Context, o Options) error {
 		}
 		errc <- nil
 	}()
+	return errc
+}
 
-	select {
-	case <-ctx.Done():
-	case err := <-errc:
-		gs.Stop()
-		_ = httpSrv.Close()
-		return err
-	}
-
-	log.Info("draining", "timeout", o.DrainTimeout)
-	serving.Store(false)
-	hs.Shutdown() // health checks now say NOT_SERVING
-	drain, cancel := context.WithTimeout(context.Background(), o.DrainTimeout)
+// drain stops taking calls (health checks say NOT_SERVING first, so that
+// a load balancer moves away) and lets the calls in flight finish, within
+// timeout; then it stops what is left. It returns the HTTP shutdown's
+// error.
+func (s *servers) drain(timeout time.Duration) error {
+	s.serving.Store(false)
+	s.health.Shutdown() // health checks now say NOT_SERVING
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
-		gs.GracefulStop()
+		s.grpc.GracefulStop()
 		close(done)
 	}()
-	httpErr := httpSrv.Shutdown(drain)
+	httpErr := s.http.Shutdown(ctx)
 	select {
 	case <-done:
-	case <-drain.Done():
-		gs.Stop()
+	case <-ctx.Done():
+		s.grpc.Stop()
 	}
-	log.Info("stopped")
 	return httpErr
 }
 
