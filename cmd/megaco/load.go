@@ -150,7 +150,7 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.Var(&listFlag{vals: &cfg.Targets}, "target", "service gRPC address; repeat (or comma-separate) for several: calls go round-robin")
 	fs.StringVar(&cfg.Mode, "mode", cfg.Mode, "unary (a Transcode call per message) or stream (TranscodeStream)")
 	fs.IntVar(&cfg.Streams, "streams", cfg.Streams, "with --mode stream: streams per target")
-	fs.StringVar(&cfg.Codecs.MGC, "mgc-codec", "", "codec of the MGC's messages (default compact; per while the text codec is not registered)")
+	fs.StringVar(&cfg.Codecs.MGC, "mgc-codec", "", "codec of the MGC's messages (default compact)")
 	fs.StringVar(&cfg.Codecs.MG, "mg-codec", "", "codec of the gateways' messages (default ber)")
 	fs.Var(msDuration{&cfg.Timeout}, "timeout", "timeout of each message")
 	fs.StringVar(&a.check, "check", "full", "check of each output: full (bytes and decode) or bytes")
@@ -184,7 +184,7 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 		fmt.Fprintln(stderr, "load: --max-failed is a ratio, 0 to 1")
 		return errUsage
 	}
-	if err := a.setCodecs(stderr); err != nil {
+	if err := a.setCodecs(); err != nil {
 		return err
 	}
 	if err := a.setTLS(stderr); err != nil {
@@ -202,13 +202,10 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 
 // setCodecs fills in the default codecs and checks that this build
 // registers both: better said now than as every call failing.
-func (a *loadArgs) setCodecs(stderr io.Writer) error {
-	def, note := load.DefaultCodecs()
+func (a *loadArgs) setCodecs() error {
+	def := load.DefaultCodecs
 	if a.cfg.Codecs.MGC == "" {
 		a.cfg.Codecs.MGC = def.MGC
-		if note != "" {
-			fmt.Fprintln(stderr, "load: note:", note)
-		}
 	}
 	if a.cfg.Codecs.MG == "" {
 		a.cfg.Codecs.MG = def.MG

@@ -104,7 +104,7 @@ func deadAddr(t *testing.T) string {
 // what a message takes even on a busy machine: a test that wants
 // timeouts sets its own.
 func baseConfig(targets ...string) Config {
-	codecs, _ := DefaultCodecs()
+	codecs := DefaultCodecs
 	return Config{
 		Targets: targets, Mode: "unary", Streams: 2, Codecs: codecs,
 		Ramp:    Ramp{Rate: 50, Period: time.Second},

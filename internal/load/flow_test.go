@@ -210,7 +210,7 @@ func TestBuilderVaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, _ := DefaultCodecs()
+	def := DefaultCodecs
 	for _, cs := range []Codecs{def, {MGC: "per", MG: "ber"}, {MGC: "ber", MG: "native-zstd"}} {
 		b, err := NewBuilder(f, cs)
 		if err != nil {

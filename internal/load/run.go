@@ -26,7 +26,7 @@ import (
 	"time"
 
 	pb "megaco/api/megaco/v1"
-	"megaco/internal/codec"
+	"megaco/internal/protoconv"
 )
 
 // Config is a run's configuration.
@@ -148,21 +148,8 @@ type engine struct {
 	dueNow atomic.Int64
 }
 
-var codecEnums = map[string]pb.Codec{
-	"ber": pb.Codec_CODEC_BER, "per": pb.Codec_CODEC_PER, "pretty": pb.Codec_CODEC_PRETTY,
-	"compact": pb.Codec_CODEC_COMPACT, "native": pb.Codec_CODEC_NATIVE,
-	"native-zstd": pb.Codec_CODEC_NATIVE_ZSTD, "native-s2": pb.Codec_CODEC_NATIVE_S2,
-}
-
-// DefaultCodecs are compact text from the MGC and BER from the gateways,
-// or PER from the MGC while the text codec is not registered (the note
-// says so).
-func DefaultCodecs() (Codecs, string) {
-	if _, err := codec.Lookup("compact", codec.Options{}); err != nil {
-		return Codecs{MGC: "per", MG: "ber"}, "the compact text codec is not registered yet (" + err.Error() + "): the MGC side sends PER instead"
-	}
-	return Codecs{MGC: "compact", MG: "ber"}, ""
-}
+// DefaultCodecs are compact text from the MGC and BER from the gateways.
+var DefaultCodecs = Codecs{MGC: "compact", MG: "ber"}
 
 // Run runs the load until the call or time bound, or until ctx is done
 // (the calls in progress are then aborted, and the result tells what ran).
@@ -219,7 +206,7 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 	e.msgs.New = func() any { return new(CallMsgs) }
 	e.reqOpts = &pb.Options{Profile: pb.Profile_PROFILE_OTP, TerminationIdLayout: Layout}
 	for i, n := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
-		e.enums[i] = codecEnums[n]
+		e.enums[i] = protoconv.CodecEnum(n)
 	}
 	return e, res, nil
 }
@@ -268,7 +255,7 @@ func (c *Config) check() error {
 		return errors.New("negative limit, call count, duration or hold")
 	}
 	for _, n := range []string{c.Codecs.MGC, c.Codecs.MG} {
-		if _, ok := codecEnums[n]; !ok {
+		if protoconv.CodecEnum(n) == pb.Codec_CODEC_UNSPECIFIED {
 			return fmt.Errorf("codec %q: the service has no such codec", n)
 		}
 	}
