@@ -370,9 +370,14 @@ func (s *sender) send(ctx context.Context, stop <-chan string) string {
 			return fmt.Sprintf("duration %v reached", cfg.Duration)
 		}
 		blocked := s.startDue(el)
-		if cfg.MaxCalls > 0 && s.started >= cfg.MaxCalls {
+		// Skipped calls count towards -m: they were due, and a generator
+		// that fell behind would otherwise never reach the bound.
+		if cfg.MaxCalls > 0 && s.started+s.skipped >= cfg.MaxCalls {
 			// The sending lasted until the next call would have been due.
 			s.end = s.pac.When(s.started + s.skipped)
+			if s.skipped > 0 {
+				return fmt.Sprintf("%d calls started, %d skipped (-m)", s.started, s.skipped)
+			}
 			return fmt.Sprintf("%d calls started (-m)", s.started)
 		}
 		timer.Reset(s.wait(el, blocked))
