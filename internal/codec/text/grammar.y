@@ -20,7 +20,7 @@
 //     or a NAME depending on the context, says Annex B): termination IDs,
 //     values and parameter names accept the keywords that cannot start
 //     anything else at that place (termKeyword, paramKeyword, anyKeyword).
-//   - Actions call the builder (decode.go). A rule leaves what it built on
+//   - Actions call the builder (decode_*.go). A rule leaves what it built on
 //     the builder's stacks and passes a count or a small code in $$; the
 //     rule that uses it takes it from there. A rule that has the pieces of
 //     a model value builds it.

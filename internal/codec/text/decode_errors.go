@@ -1,0 +1,254 @@
+package text
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Errors of a decode: where they are (line and column), the first one
+// found, and the "expected ..., found ..." of a syntax error.
+
+// Error is the parser's report of a syntax error at the current token.
+func (d *decoder) Error(string) {
+	if d.err != nil {
+		return
+	}
+	if d.cur.kind == LexError {
+		d.failAt(d.sc.errAt, d.sc.errMsg)
+		return
+	}
+	d.err = &DecodeError{Style: d.style}
+	d.errSyntax = true
+	d.place(d.err, d.cur.s.pos)
+}
+
+// place sets the line and column of an offset.
+func (d *decoder) place(e *DecodeError, off int32) {
+	line, col := 1, 1
+	src := d.src[:min(int(off), len(d.src))]
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			line, col = line+1, 1
+			continue
+		case '\r':
+			if i+1 >= len(src) || src[i+1] != '\n' {
+				line, col = line+1, 1
+				continue
+			}
+		}
+		col++
+	}
+	e.Line, e.Column, e.Offset = line, col, int(off)
+}
+
+// failAt records an error at s, unless one was found before. The parse
+// stops at the next token.
+func (d *decoder) failAt(s span, msg string) {
+	if d.err != nil {
+		return
+	}
+	d.err = &DecodeError{Style: d.style, Msg: msg}
+	d.place(d.err, s.pos)
+}
+
+// need checks that the message's version has a construct.
+func (d *decoder) need(v int, at span, what string) {
+	if d.version < v {
+		d.failAt(at, what+" is not in version "+strconv.Itoa(d.version)+" (it needs version "+strconv.Itoa(v)+" or later)")
+	}
+}
+
+// noModelField reports text the message model has no field for.
+func (d *decoder) noModelField(at span, what string) {
+	d.failAt(at, what+" has no field in the message model")
+}
+
+// noInequality reports a '<', '>' or '#' selection the model cannot hold.
+func (d *decoder) noInequality(at span, what string) {
+	d.failAt(at, what+" with '<', '>' or '#' has no field in the message model")
+	d.param(pNone, at, 0)
+}
+
+// ---------------------------------------------------------------------
+// Syntax errors.
+
+// describeSyntaxError fills in d.err for the token the parser could not
+// take: what it found, what it could have taken, and after what. The
+// parser's tables say what it could have taken; to ask them, the tokens up
+// to the bad one are run through them again.
+func (d *decoder) describeSyntaxError() {
+	e := d.err
+	e.Found = d.describe(d.cur)
+	expected, prev := lrExpected(d.src, d.lim.MaxDepth, d.ntok-1)
+	e.Expected = decDescribeExpected(expected)
+	var b strings.Builder
+	if len(e.Expected) > 0 {
+		b.WriteString("expected ")
+		for i, x := range e.Expected {
+			switch {
+			case i == 0:
+			case i == len(e.Expected)-1:
+				b.WriteString(" or ")
+			default:
+				b.WriteString(", ")
+			}
+			b.WriteString(x)
+		}
+	} else {
+		b.WriteString("unexpected token")
+	}
+	if d.ntok > 1 {
+		b.WriteString(" after ")
+		b.WriteString(d.describe(prev))
+	}
+	b.WriteString(", found ")
+	b.WriteString(e.Found)
+	e.Msg = b.String()
+}
+
+// describe names a token in an error message.
+func (d *decoder) describe(t lexToken) string {
+	switch t.kind {
+	case 0:
+		return "end of message"
+	case SafeChars, VersionHeader:
+		return d.quote(t.s)
+	case QuotedString:
+		return "a quoted string"
+	case OctetString:
+		return "SDP"
+	case DigitMapTimer:
+		return "digit map timer " + d.quote(t.s)
+	case DigitMapBody:
+		return "a digit map"
+	case IPv4Token, IPv6Token:
+		return "address " + string(d.bytes(t.s))
+	case DomainToken:
+		return "domain name " + string(d.bytes(t.s))
+	case OptionalPrefix:
+		return "O-"
+	case WildcardPrefix:
+		return "W-"
+	}
+	if name, ok := lexLongNames[t.kind]; ok {
+		return name
+	}
+	if t.kind == MTPToken {
+		return "MTP"
+	}
+	if t.kind > 0 && t.kind < 128 {
+		return lexQuoteByte(byte(t.kind))
+	}
+	return "token " + strconv.Itoa(t.kind)
+}
+
+// lexTokenGroups name sets of keywords that an error message lists as
+// one item when all of them would do.
+var lexTokenGroups = []struct {
+	name string
+	toks []int
+}{
+	{"a transaction", []int{TransToken, ReplyToken, PendingToken, ResponseAckToken, MessageSegmentToken}},
+	{"a command", []int{AddToken, MoveToken, ModifyToken, SubtractToken, AuditValueToken, AuditCapToken, NotifyToken, ServiceChangeToken}},
+	{"a context property", []int{TopologyToken, PriorityToken, EmergencyToken, EmergencyOffToken, IEPSToken, ContextAttrToken}},
+	{"a descriptor", []int{MediaToken, ModemToken, MuxToken, EventsToken, SignalsToken, DigitMapToken, EventBufferToken, StatsToken}},
+	{"a stream mode", []int{SendonlyToken, RecvonlyToken, SendrecvToken, InactiveToken, LoopbackToken}},
+	{"a ServiceChange method", []int{FailoverToken, ForcedToken, GracefulToken, RestartToken, DisconnectedToken, HandOffToken}},
+	{"a ServiceChange parameter", []int{MethodToken, ReasonToken, DelayToken, ServiceChangeAddressToken, ProfileToken, MgcIdToken, VersionToken}},
+	{"a signal parameter", []int{StreamToken, SignalTypeToken, DurationToken, NotifyCompletionToken, KeepActiveToken}},
+	{"a modem type", []int{V18Token, V22Token, V22bisToken, V32Token, V32bisToken, V34Token, V90Token, V91Token, SynchISDNToken}},
+	{"a notification reason", []int{TimeOutToken, InterruptByEventToken, InterruptByNewSignalsDescrToken, OtherReasonToken}},
+}
+
+// decDescribeExpected names the tokens the parser could have taken. Where a
+// name may stand, the keywords that would be read as one are not listed;
+// a whole group of keywords is named once.
+func decDescribeExpected(kinds []int) []string {
+	set := map[int]bool{}
+	for _, k := range kinds {
+		set[k] = true
+	}
+	// Where a name may stand, the keywords come along (a hundred of
+	// them): they go without saying.
+	if set[SafeChars] {
+		n := 0
+		for k := range set {
+			if lexLongNames[k] != "" {
+				n++
+			}
+		}
+		if n > 50 {
+			for k := range lexLongNames {
+				delete(set, k)
+			}
+		}
+	}
+	var out []string
+	var keywords []string
+	for _, g := range lexTokenGroups {
+		all := true
+		for _, t := range g.toks {
+			all = all && set[t]
+		}
+		if all {
+			keywords = append(keywords, g.name)
+			for _, t := range g.toks {
+				delete(set, t)
+			}
+		}
+	}
+	for _, k := range kinds {
+		if !set[k] {
+			continue
+		}
+		switch {
+		case k == SafeChars:
+			out = append(out, "a name or value")
+		case k == 0:
+			out = append(out, "end of message")
+		case k > 0 && k < 128:
+			out = append(out, lexQuoteByte(byte(k)))
+		case k == QuotedString:
+			out = append(out, "a quoted string")
+		case k == OctetString:
+			out = append(out, "SDP")
+		case k == DigitMapTimer:
+			out = append(out, "a digit map timer")
+		case k == DigitMapBody:
+			out = append(out, "a digit map")
+		case k == VersionHeader:
+			out = append(out, "MEGACO/version")
+		case k == IPv4Token || k == IPv6Token:
+			if !decContains(out, "an address") {
+				out = append(out, "an address")
+			}
+		case k == DomainToken:
+			out = append(out, "a domain name")
+		case k == OptionalPrefix:
+			out = append(out, "O-")
+		case k == WildcardPrefix:
+			out = append(out, "W-")
+		case k == MTPToken:
+			out = append(out, "MTP")
+		default:
+			if name, ok := lexLongNames[k]; ok {
+				keywords = append(keywords, name)
+			}
+		}
+	}
+	out = append(keywords, out...)
+	if len(out) > 8 {
+		out = append(out[:7:7], "...")
+	}
+	return out
+}
+
+func decContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
