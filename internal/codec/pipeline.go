@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
-	"megaco/internal/codec/text"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/model"
@@ -291,13 +291,8 @@ func Locate(err error) (Location, bool) {
 	if errors.As(err, &ne) {
 		return Location{"native", "", ne.Op}, true
 	}
-	var td *text.DecodeError
-	if errors.As(err, &td) {
-		return Location{td.Style, "", fmt.Sprintf("%d:%d", td.Line, td.Column)}, true
-	}
-	var te *text.EncodeError
-	if errors.As(err, &te) {
-		return Location{"text", te.Path(), "encode"}, true
+	if ce, ok := codecerr.As(err); ok {
+		return Location{ce.Codec, ce.Path(), ce.Where()}, true
 	}
 	var le interface {
 		Location() (codec, field, position string)

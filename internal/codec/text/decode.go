@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"sync"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
 )
 
@@ -34,27 +36,6 @@ var DefaultDecodeLimits = DecodeLimits{
 	MaxDepth:        64,
 	MaxElements:     131072,
 	MaxNumberLength: 20,
-}
-
-// DecodeError is a message that could not be decoded: its place, and what
-// was wrong there. Error() reads like
-//
-//	compact: 3:17: expected '=' after ServiceChange, found ','
-type DecodeError struct {
-	Style  string // "pretty", "compact" or "text"
-	Line   int    // 1-based
-	Column int    // 1-based, in bytes
-	Offset int    // in bytes from the start of the message
-	// For a syntax error: the token found and what would have been
-	// accepted instead, as the message shows them. Empty otherwise.
-	Found    string
-	Expected []string
-	// Msg is the message after the place.
-	Msg string
-}
-
-func (e *DecodeError) Error() string {
-	return e.Style + ": " + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column) + ": " + e.Msg
 }
 
 // Decode decodes one text message, pretty or compact, of protocol version
@@ -105,7 +86,7 @@ type decoder struct {
 	msg     *model.MegacoMessage
 	version int // protocol version of the result
 	forced  bool
-	style   string
+	name    string // the codec in errors: the style, or "text"
 	lim     DecodeLimits
 	elems   int
 
@@ -115,7 +96,7 @@ type decoder struct {
 
 	// The first error: a syntax error (errSyntax) is described once the
 	// parse stops, anything else at once.
-	err       *DecodeError
+	err       *codecerr.Error
 	errSyntax bool
 
 	parser yyParserImpl
@@ -186,20 +167,20 @@ func (d *decoder) decode(data []byte, opts DecodeOptions, m *model.MegacoMessage
 	if d.lim.MaxNumberLength <= 0 {
 		d.lim.MaxNumberLength = def.MaxNumberLength
 	}
-	d.style = opts.Style
-	if d.style == "" {
-		d.style = "text"
+	d.name = opts.Style
+	if d.name == "" {
+		d.name = "text"
 	}
 	d.msg, d.err, d.errSyntax, d.elems, d.ntok = m, nil, false, 0, 0
 	d.cur = lexToken{}
 	d.version, d.forced = opts.Version, opts.Version != 0
 	if len(data) > d.lim.MaxSize {
-		return nil, &DecodeError{Style: d.style, Line: 1, Column: 1,
-			Msg: "message of " + strconv.Itoa(len(data)) + " bytes exceeds the limit of " + strconv.Itoa(d.lim.MaxSize)}
+		return nil, d.errorAt(codecerr.TooLarge, 0,
+			"message of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(d.lim.MaxSize))
 	}
-	if d.forced && (d.version < 1 || d.version > 3) {
-		return nil, &DecodeError{Style: d.style, Line: 1, Column: 1,
-			Msg: "protocol version " + strconv.Itoa(d.version) + " forced, want 1, 2 or 3"}
+	if d.forced && !limits.ValidVersion(d.version) {
+		return nil, d.errorAt(codecerr.Unsupported, 0,
+			"protocol version "+strconv.Itoa(d.version)+" forced, want 1, 2 or 3")
 	}
 	// The private copy lets the model share bytes and strings with it.
 	d.src = append(d.src[:0], data...)
@@ -242,8 +223,8 @@ func (d *decoder) header(s span) {
 			break
 		}
 	}
-	if n < 1 || n > 3 {
-		d.failAt(s, "protocol version "+string(v)+" is not 1, 2 or 3")
+	if !limits.ValidVersion(n) {
+		d.fail(codecerr.Unsupported, s, "protocol version "+string(v)+" is not 1, 2 or 3")
 		return
 	}
 	if !d.forced {
@@ -259,5 +240,5 @@ func (d *decoder) count() {
 }
 
 func (d *decoder) tooMany() {
-	d.failAt(d.cur.s, "more than "+strconv.Itoa(d.lim.MaxElements)+" elements in the message")
+	d.fail(codecerr.TooLarge, d.cur.s, "more than "+strconv.Itoa(d.lim.MaxElements)+" elements in the message")
 }

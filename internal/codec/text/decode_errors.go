@@ -3,6 +3,8 @@ package text
 import (
 	"strconv"
 	"strings"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Errors of a decode: where they are (line and column), the first one
@@ -14,16 +16,20 @@ func (d *decoder) Error(string) {
 		return
 	}
 	if d.cur.kind == LexError {
-		d.failAt(d.sc.errAt, d.sc.errMsg)
+		d.fail(d.sc.errKind, d.sc.errAt, d.sc.errMsg)
 		return
 	}
-	d.err = &DecodeError{Style: d.style}
+	d.err = d.errorAt(codecerr.Malformed, d.cur.s.pos, "")
 	d.errSyntax = true
-	d.place(d.err, d.cur.s.pos)
 }
 
-// place sets the line and column of an offset.
-func (d *decoder) place(e *DecodeError, off int32) {
+// errorAt makes an error at the byte offset off of the message.
+func (d *decoder) errorAt(kind codecerr.Kind, off int32, msg string) *codecerr.Error {
+	return &codecerr.Error{Codec: d.name, Op: codecerr.Decode, Kind: kind, Pos: d.place(off), Msg: msg}
+}
+
+// place gives the line and column of an offset.
+func (d *decoder) place(off int32) codecerr.Pos {
 	line, col := 1, 1
 	src := d.src[:min(int(off), len(d.src))]
 	for i := 0; i < len(src); i++ {
@@ -39,18 +45,19 @@ func (d *decoder) place(e *DecodeError, off int32) {
 		}
 		col++
 	}
-	e.Line, e.Column, e.Offset = line, col, int(off)
+	return codecerr.AtLine(line, col, int(off))
 }
 
-// failAt records an error at s, unless one was found before. The parse
+// fail records an error at s, unless one was found before. The parse
 // stops at the next token.
-func (d *decoder) failAt(s span, msg string) {
-	if d.err != nil {
-		return
+func (d *decoder) fail(kind codecerr.Kind, s span, msg string) {
+	if d.err == nil {
+		d.err = d.errorAt(kind, s.pos, msg)
 	}
-	d.err = &DecodeError{Style: d.style, Msg: msg}
-	d.place(d.err, s.pos)
 }
+
+// failAt records that the text at s breaks the encoding.
+func (d *decoder) failAt(s span, msg string) { d.fail(codecerr.Malformed, s, msg) }
 
 // need checks that the message's version has a construct.
 func (d *decoder) need(v int, at span, what string) {
@@ -59,14 +66,14 @@ func (d *decoder) need(v int, at span, what string) {
 	}
 }
 
-// noModelField reports text the message model has no field for.
+// noModelField reports valid text the message model has no field for.
 func (d *decoder) noModelField(at span, what string) {
-	d.failAt(at, what+" has no field in the message model")
+	d.fail(codecerr.Unsupported, at, what+" has no field in the message model")
 }
 
 // noInequality reports a '<', '>' or '#' selection the model cannot hold.
 func (d *decoder) noInequality(at span, what string) {
-	d.failAt(at, what+" with '<', '>' or '#' has no field in the message model")
+	d.noModelField(at, what+" with '<', '>' or '#'")
 	d.param(pNone, at, 0)
 }
 
@@ -78,17 +85,15 @@ func (d *decoder) noInequality(at span, what string) {
 // parser's tables say what it could have taken; to ask them, the tokens up
 // to the bad one are run through them again.
 func (d *decoder) describeSyntaxError() {
-	e := d.err
-	e.Found = d.describe(d.cur)
-	expected, prev := lrExpected(d.src, d.lim.MaxDepth, d.ntok-1)
-	e.Expected = decDescribeExpected(expected)
+	kinds, prev := lrExpected(d.src, d.lim.MaxDepth, d.ntok-1)
+	expected := decDescribeExpected(kinds)
 	var b strings.Builder
-	if len(e.Expected) > 0 {
+	if len(expected) > 0 {
 		b.WriteString("expected ")
-		for i, x := range e.Expected {
+		for i, x := range expected {
 			switch {
 			case i == 0:
-			case i == len(e.Expected)-1:
+			case i == len(expected)-1:
 				b.WriteString(" or ")
 			default:
 				b.WriteString(", ")
@@ -103,8 +108,8 @@ func (d *decoder) describeSyntaxError() {
 		b.WriteString(d.describe(prev))
 	}
 	b.WriteString(", found ")
-	b.WriteString(e.Found)
-	e.Msg = b.String()
+	b.WriteString(d.describe(d.cur))
+	d.err.Msg = b.String()
 }
 
 // describe names a token in an error message.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/per"
 	"megaco/internal/mapping"
 	"megaco/internal/model"
@@ -283,24 +284,53 @@ func TestDecodeErrors(t *testing.T) {
 		if err.Error() != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.in, err, c.want)
 		}
-		var de *DecodeError
+		var de *codecerr.Error
 		if !errors.As(err, &de) {
-			t.Errorf("%q: %T, want *DecodeError", c.in, err)
+			t.Errorf("%q: %T, want *codecerr.Error", c.in, err)
 		}
 	}
 }
 
-// TestDecodeErrorFields checks the parts of a DecodeError.
+// TestDecodeErrorFields checks the parts of a decode error.
 func TestDecodeErrorFields(t *testing.T) {
 	_, err := Decode([]byte("!/2 [1.2.3.4]:55555\nT=1{C=-{\nMF=root,SC,x{SV{MT=RS}}}}"), DecodeOptions{Style: "compact"})
-	var e *DecodeError
+	var e *codecerr.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("%v", err)
 	}
-	want := &DecodeError{Style: "compact", Line: 3, Column: 11, Offset: 39, Found: "','", Expected: []string{"'='"},
+	want := &codecerr.Error{Codec: "compact", Op: codecerr.Decode, Kind: codecerr.Malformed, Pos: codecerr.AtLine(3, 11, 39),
 		Msg: "expected '=' after ServiceChange, found ','"}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("got %#v\nwant %#v", *e, *want)
+	}
+}
+
+// TestDecodeErrorKinds: a limit is TooLarge, a protocol version or text
+// the model has no field for Unsupported, anything else Malformed.
+func TestDecodeErrorKinds(t *testing.T) {
+	const h = "!/1 [1.2.3.4]:55555\n"
+	for _, c := range []struct {
+		in   string
+		opts DecodeOptions
+		want codecerr.Kind
+	}{
+		{h + "T=1{C=-{A=a}}", DecodeOptions{Limits: DecodeLimits{MaxSize: 20}}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", DecodeOptions{Limits: DecodeLimits{MaxDepth: 5}}, codecerr.TooLarge},
+		{h + "K{1,2,3}", DecodeOptions{Limits: DecodeLimits{MaxElements: 2}}, codecerr.TooLarge},
+		{h + "T=00001{C=-{A=a}}", DecodeOptions{Limits: DecodeLimits{MaxNumberLength: 4}}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a}}", DecodeOptions{Version: 4}, codecerr.Unsupported},
+		{"!/4 [1.2.3.4]:55555\nT=1{C=-{A=a}}", DecodeOptions{}, codecerr.Unsupported},
+		{h + "T=1{C=-{SC=a{SV{MT=X-foo}}}}", DecodeOptions{}, codecerr.Unsupported},
+		{h + "T=1{C=-{Foo=a}}", DecodeOptions{}, codecerr.Malformed},
+		{h + `P=1{C=-{N=a{ER=502{"abc}}}}`, DecodeOptions{}, codecerr.Malformed},
+		{h + "T=abc{C=-{A=a}}", DecodeOptions{}, codecerr.Malformed},
+		{h + "T=1{C=1{IEPS=ON,N=a{OE=1{al/of}}}}", DecodeOptions{}, codecerr.Malformed},
+	} {
+		_, err := Decode([]byte(c.in), c.opts)
+		e, ok := codecerr.As(err)
+		if !ok || e.Kind != c.want || e.Op != codecerr.Decode || e.Codec != "text" || e.Pos.Unit != codecerr.LineCol {
+			t.Errorf("%q: %#v, want kind %v", c.in, err, c.want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/model"
 )
 
@@ -30,7 +31,7 @@ func (d *decoder) num(s span, max uint64, what string) uint32 {
 		return 0
 	}
 	if len(w) > d.lim.MaxNumberLength {
-		d.failAt(s, what+" has more than "+strconv.Itoa(d.lim.MaxNumberLength)+" digits")
+		d.fail(codecerr.TooLarge, s, what+" has more than "+strconv.Itoa(d.lim.MaxNumberLength)+" digits")
 		return 0
 	}
 	var n uint64

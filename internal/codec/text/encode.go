@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
 )
 
@@ -42,7 +43,7 @@ type EncodeOptions struct {
 }
 
 // Errors an encode can fail with, for errors.Is; every error Append
-// returns is an *EncodeError that matches one of them.
+// returns is a *codecerr.Error whose Err is one of them.
 var (
 	// ErrBinaryForm: the message holds binary-form names or termination
 	// IDs (what BER and PER decode to). Convert it with mapping.ToText
@@ -57,78 +58,27 @@ var (
 	ErrNoTextForm = errors.New("no text form")
 )
 
-// EncodeError is a field of the message that could not be written.
-type EncodeError struct {
-	// Kind is ErrBinaryForm, ErrNotInVersion or ErrNoTextForm.
-	Kind error
-	// Msg says what is wrong.
-	Msg  string
-	path []string // innermost first, built while unwinding
+// encErr is an encode error of class cause; the callers it passes
+// through add the field path with codecerr.At and codecerr.AtIndex.
+func encErr(cause error, msg string) *codecerr.Error {
+	return &codecerr.Error{Codec: "text", Op: codecerr.Encode, Kind: codecerr.Schema, Msg: msg, Err: cause}
 }
 
-// Path is the field in the message, with ASN.1 field names, e.g.
-// "mess.messageBody.transactions[0].transactionRequest.actions[1]".
-func (e *EncodeError) Path() string {
-	var b strings.Builder
-	for i := len(e.path) - 1; i >= 0; i-- {
-		p := e.path[i]
-		if p == "" {
-			continue
-		}
-		if b.Len() > 0 && p[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-func (e *EncodeError) Error() string {
-	if p := e.Path(); p != "" {
-		return "text: encode: " + p + ": " + e.Msg
-	}
-	return "text: encode: " + e.Msg
-}
-
-// Unwrap lets errors.Is match the kind.
-func (e *EncodeError) Unwrap() error { return e.Kind }
-
-func encErrNoText(msg string) error          { return &EncodeError{Kind: ErrNoTextForm, Msg: msg} }
-func encErrVersion(msg string) error         { return &EncodeError{Kind: ErrNotInVersion, Msg: msg} }
-func encErrBinary(msg string) error          { return &EncodeError{Kind: ErrBinaryForm, Msg: msg} }
+func encErrNoText(msg string) error          { return encErr(ErrNoTextForm, msg) }
+func encErrVersion(msg string) error         { return encErr(ErrNotInVersion, msg) }
+func encErrBinary(msg string) error          { return encErr(ErrBinaryForm, msg) }
 func encErrNoTextf(f string, a ...any) error { return encErrNoText(encSprintf(f, a...)) }
-
-// encAt prefixes the path of err (an *EncodeError) with field.
-func encAt(err error, field string) error {
-	if e, ok := err.(*EncodeError); ok && field != "" {
-		e.path = append(e.path, field)
-	}
-	return err
-}
-
-// encAtIndex prefixes the path of err with field[i].
-func encAtIndex(err error, field string, i int) error {
-	return encAt(encIndex(err, i), field)
-}
-
-// encIndex prefixes the path of err with [i].
-func encIndex(err error, i int) error {
-	if e, ok := err.(*EncodeError); ok {
-		e.path = append(e.path, "["+strconv.Itoa(i)+"]")
-	}
-	return err
-}
 
 // onlyIn reports a field that the version's grammar lacks.
 func (e *textEncoder) onlyIn(field, what string, since int) error {
-	return encAt(encErrVersion(encSprintf("%s is not in the version %d text grammar (it needs version %d or later)", what, e.v, since)), field)
+	return codecerr.At(encErrVersion(encSprintf("%s is not in the version %d text grammar (it needs version %d or later)", what, e.v, since)), field)
 }
 
 // Append appends the text encoding of m to b in the given style. m must
 // be in text form (see package mapping: names, termination IDs and values
 // as text); a message just decoded from BER or PER is in binary form and
 // must go through mapping.ToText first. On error, b is returned unchanged
-// (same length) together with an *EncodeError.
+// (same length) together with a *codecerr.Error.
 func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) ([]byte, error) {
 	if m == nil {
 		return b, encErrNoText("nil message")
@@ -140,8 +90,10 @@ func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) (
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	if v < 1 || v > 3 {
-		return b, encAt(encAt(encErrNoTextf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	if !limits.ValidVersion(v) {
+		err := encErr(ErrNoTextForm, encSprintf("unsupported protocol version %d (1..3)", v))
+		err.Kind = codecerr.Unsupported
+		return b, codecerr.At(codecerr.At(err, "version"), "mess")
 	}
 	e := textEncoder{b: b, v: v, pretty: style == Pretty, words: &wordSpelling[style]}
 	if err := e.megacoMessage(m); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping"
 	"megaco/internal/model"
 )
@@ -745,9 +746,16 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want %v", c.name, out, err, c.kind)
 			continue
 		}
-		var ee *EncodeError
+		var ee *codecerr.Error
 		if !errors.As(err, &ee) || !strings.Contains(ee.Path(), c.path) {
 			t.Errorf("%s: error %v: path %q does not contain %q", c.name, err, ee.Path(), c.path)
+		}
+		kind := codecerr.Schema
+		if c.path == "mess.version" {
+			kind = codecerr.Unsupported
+		}
+		if ee.Codec != "text" || ee.Op != codecerr.Encode || ee.Kind != kind {
+			t.Errorf("%s: error %#v: want text, encode, %v", c.name, ee, kind)
 		}
 		if string(out) != "keep" {
 			t.Errorf("%s: buffer changed to %q", c.name, out)

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping"
 )
 
 // FuzzDecode feeds the decoder anything. It must never panic or run away;
-// an error must be a *DecodeError with a place; a reused Decoder must
+// an error must be a *codecerr.Error with a place; a reused Decoder must
 // agree with Decode; and a message that has a binary form must keep it
 // through BER: text -> model -> BER -> model -> text form -> BER gives the
 // same bytes twice.
@@ -47,8 +48,8 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode: %v, Decoder: %v", err, err2)
 		}
 		if err != nil {
-			var e *DecodeError
-			if !errors.As(err, &e) || e.Line < 1 || e.Column < 1 || e.Offset < 0 || e.Offset > len(data) || e.Msg == "" {
+			var e *codecerr.Error
+			if !errors.As(err, &e) || e.Pos.Unit != codecerr.LineCol || e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.Offset < 0 || e.Pos.Offset > len(data) || e.Msg == "" {
 				t.Fatalf("bad error %#v", err)
 			}
 			if err.Error() != err2.Error() {

@@ -1,6 +1,10 @@
 package text
 
-import "strconv"
+import (
+	"strconv"
+
+	"megaco/internal/codec/codecerr"
+)
 
 // The scanner of the text decoder: it turns the bytes of a message into
 // the terminals of grammar.y, without copying and without allocating. A
@@ -98,6 +102,7 @@ type scanner struct {
 	last     [3]int // kinds of the last three tokens, newest first
 	errMsg   string // a lexical error, reported at errAt
 	errAt    span
+	errKind  codecerr.Kind
 }
 
 // next returns the next token's kind (a grammar token, a character for
@@ -139,8 +144,8 @@ func (sc *scanner) token() (int, span) {
 	s := span{int32(start), int32(start + 1)}
 	switch c {
 	case '{':
-		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+		if !sc.open() {
+			return sc.tooDeep(s)
 		}
 		if l := sc.last[0]; l == LocalToken || l == RemoteToken || l == '=' || l == SafeChars {
 			sc.afterOpenBrace()
@@ -150,8 +155,8 @@ func (sc *scanner) token() (int, span) {
 		if mode == lexMID {
 			return sc.address(start, ']', IPv4Token)
 		}
-		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+		if !sc.open() {
+			return sc.tooDeep(s)
 		}
 		return '[', s
 	case '}', ']':
@@ -296,8 +301,8 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		sc.pos = start + 1
 		return '}', s, true
 	case sc.src[start] == '(' && (sc.last[0] == SafeChars && sc.eventPosition(sc.last[1])):
-		if sc.depth++; sc.depth > sc.maxDepth {
-			k, s := sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+		if !sc.open() {
+			k, s := sc.tooDeep(s)
 			return k, s, true
 		}
 		sc.parens++
@@ -426,10 +431,23 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 	return sc.fail(span{int32(start), int32(start)}, "digit map not closed by '}'")
 }
 
+// open counts a brace or bracket; false past the depth limit.
+func (sc *scanner) open() bool {
+	sc.depth++
+	return sc.depth <= sc.maxDepth
+}
+
+// tooDeep fails at the brace or bracket at s that went past the limit.
+func (sc *scanner) tooDeep(s span) (int, span) {
+	k, s := sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+	sc.errKind = codecerr.TooLarge
+	return k, s
+}
+
 // fail records a lexical error; the parser then sees LexError, which no
 // rule accepts, and stops.
 func (sc *scanner) fail(at span, msg string) (int, span) {
-	sc.errMsg, sc.errAt = msg, at
+	sc.errMsg, sc.errAt, sc.errKind = msg, at, codecerr.Malformed
 	sc.mode = lexEndOfTokens
 	return LexError, at
 }
