@@ -16,9 +16,9 @@ import (
 	"megaco/internal/mapping/termid"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
-	"megaco/internal/codec/slab"
 	"megaco/internal/codec/text"
 	"megaco/internal/model"
 )
@@ -81,48 +81,16 @@ var available = map[string]factory{
 	"per": func(o Options) Codec {
 		return per.Codec{Options: per.Options{Version: o.Version, Limits: per.Limits(o.Limits)}}
 	},
-	"pretty":      textCodec(text.Pretty, "pretty"),
-	"compact":     textCodec(text.Compact, "compact"),
+	"pretty":      textCodec(text.Pretty),
+	"compact":     textCodec(text.Compact),
 	"native":      nativeCodec(native.None),
 	"native-zstd": nativeCodec(native.Zstd),
 	"native-s2":   nativeCodec(native.S2),
 }
 
-// textCodecImpl is the text encoding in one style; its decoder reads both.
-type textCodecImpl struct {
-	style text.Style
-	dec   text.DecodeOptions
-	enc   text.EncodeOptions
-}
-
-func (c textCodecImpl) Decode(data []byte) (*model.MegacoMessage, error) {
-	return text.Decode(data, c.dec)
-}
-
-var textDecoders slab.Pool[text.Decoder]
-
-// DecodeReused decodes into a pooled Decoder's memory (see Reusing).
-func (c textCodecImpl) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d, release := textDecoders.Get()
-	d.Options = c.dec
-	m, err := d.Decode(data)
-	if err != nil {
-		release()
-		return nil, nop, err
-	}
-	return m, release, nil
-}
-
-func (c textCodecImpl) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
-	return text.Append(b, m, c.style, c.enc)
-}
-
-func textCodec(style text.Style, name string) factory {
+func textCodec(style text.Style) factory {
 	return func(o Options) Codec {
-		lim := text.DecodeLimits{MaxSize: o.Limits.MaxSize, MaxDepth: o.Limits.MaxDepth, MaxElements: o.Limits.MaxElements}
-		return textCodecImpl{style: style,
-			dec: text.DecodeOptions{Version: o.Version, Style: name, Limits: lim},
-			enc: text.EncodeOptions{Version: o.Version}}
+		return text.Codec{Style: style, Options: text.Options{Version: o.Version, Limits: limits.Limits(o.Limits)}}
 	}
 }
 

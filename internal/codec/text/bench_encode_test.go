@@ -30,7 +30,7 @@ func etBenchEncode(b *testing.B, style Style) {
 	for b.Loop() {
 		for _, m := range ms {
 			var err error
-			if buf, err = Append(buf[:0], m, style, EncodeOptions{}); err != nil {
+			if buf, err = Append(buf[:0], m, style, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -9,46 +9,21 @@ import (
 	"megaco/internal/model"
 )
 
-// DecodeOptions tune a decode.
-type DecodeOptions struct {
-	// Version forces the protocol version (1, 2 or 3) of the result and of
-	// the version checks. Zero takes it from the MEGACO/N header.
-	Version int
-	// Style names the encoding in error messages: "pretty", "compact", or
-	// "" for "text". The decoder reads both styles whatever it says.
-	Style string
-	// Limits bound the work and memory of a decode; a zero field takes its
-	// default from DefaultDecodeLimits.
-	Limits DecodeLimits
-}
-
-// DecodeLimits bound a decode, whatever the input.
-type DecodeLimits struct {
-	MaxSize         int // bytes in a message
-	MaxDepth        int // open braces and brackets at any point
-	MaxElements     int // list items, descriptors and parameters in a message
-	MaxNumberLength int // digits in a number (a longer one is an error, even with leading zeros)
-}
-
-// DefaultDecodeLimits fit real Megaco traffic with a wide margin.
-var DefaultDecodeLimits = DecodeLimits{
-	MaxSize:         1 << 20,
-	MaxDepth:        64,
-	MaxElements:     131072,
-	MaxNumberLength: 20,
-}
-
 // Decode decodes one text message, pretty or compact, of protocol version
 // 1, 2 or 3 into the text form of the model (see package mapping). The
 // message keeps references into a private copy of data, never into data
-// itself.
-func Decode(data []byte, opts DecodeOptions) (*model.MegacoMessage, error) {
+// itself. Its errors name the codec "text" (Codec.Decode names the style).
+func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
+	return decode(data, "text", opts)
+}
+
+func decode(data []byte, name string, opts Options) (*model.MegacoMessage, error) {
 	// The parser and the stacks come from a pool; the message's memory
 	// (its copy of data, the slabs) is its own.
 	d := decoderPool.Get().(*decoder)
 	d.reset()
 	d.sl, d.src = decSlabs{}, nil
-	m, err := d.decode(data, opts, new(model.MegacoMessage))
+	m, err := d.decode(data, name, opts, new(model.MegacoMessage))
 	d.sl, d.src, d.msg, d.sc = decSlabs{}, nil, nil, scanner{}
 	decoderPool.Put(d)
 	return m, err
@@ -58,9 +33,11 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 
 // A Decoder decodes messages one after the other, reusing its memory: the
 // message Decode returns is valid until the next call of Decode. A Decoder
-// is not safe for concurrent use.
+// is not safe for concurrent use. Its errors name the codec "text", as
+// Decode's do.
 type Decoder struct {
-	Options DecodeOptions
+	Options Options
+	name    string // the codec in errors, if not "text": Codec.DecodeReused's style
 	d       decoder
 	msg     model.MegacoMessage
 }
@@ -70,7 +47,11 @@ type Decoder struct {
 func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	dec.d.reset()
 	dec.msg = model.MegacoMessage{}
-	return dec.d.decode(data, dec.Options, &dec.msg)
+	name := dec.name
+	if name == "" {
+		name = "text"
+	}
+	return dec.d.decode(data, name, dec.Options, &dec.msg)
 }
 
 // decoder is the parser's lexer and the builder of the model: the grammar
@@ -87,8 +68,10 @@ type decoder struct {
 	version int // protocol version of the result
 	forced  bool
 	name    string // the codec in errors: the style, or "text"
-	lim     DecodeLimits
-	elems   int
+	lim     limits.Limits
+	// maxDigits is Options.MaxNumberLength or its default.
+	maxDigits int
+	elems     int
 
 	// The token being looked at, and how many the parser took.
 	cur  lexToken
@@ -152,24 +135,10 @@ func (d *decoder) reset() {
 	d.actReqs, d.actReps, d.trans, d.ctxIDs, d.modems = d.actReqs[:0], d.actReps[:0], d.trans[:0], d.ctxIDs[:0], d.modems[:0]
 }
 
-func (d *decoder) decode(data []byte, opts DecodeOptions, m *model.MegacoMessage) (*model.MegacoMessage, error) {
-	d.lim = opts.Limits
-	def := DefaultDecodeLimits
-	if d.lim.MaxSize <= 0 {
-		d.lim.MaxSize = def.MaxSize
-	}
-	if d.lim.MaxDepth <= 0 {
-		d.lim.MaxDepth = def.MaxDepth
-	}
-	if d.lim.MaxElements <= 0 {
-		d.lim.MaxElements = def.MaxElements
-	}
-	if d.lim.MaxNumberLength <= 0 {
-		d.lim.MaxNumberLength = def.MaxNumberLength
-	}
-	d.name = opts.Style
-	if d.name == "" {
-		d.name = "text"
+func (d *decoder) decode(data []byte, name string, opts Options, m *model.MegacoMessage) (*model.MegacoMessage, error) {
+	d.name, d.lim, d.maxDigits = name, opts.Limits.OrDefault(), opts.MaxNumberLength
+	if d.maxDigits <= 0 {
+		d.maxDigits = DefaultMaxNumberLength
 	}
 	d.msg, d.err, d.errSyntax, d.elems, d.ntok = m, nil, false, 0, 0
 	d.cur = lexToken{}

@@ -13,6 +13,7 @@ import (
 
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/per"
 	"megaco/internal/mapping"
 	"megaco/internal/model"
@@ -91,7 +92,7 @@ func TestDecodeCorpusRoundTrip(t *testing.T) {
 			if style == "compact" {
 				text = c.compact
 			}
-			m, err := Decode(text, DecodeOptions{Style: style})
+			m, err := Decode(text, Options{})
 			if err != nil {
 				t.Errorf("%s.%s: %v", c.name, style, err)
 				continue
@@ -164,7 +165,7 @@ func TestDecodeAppendixA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		want, bad := decAppendixErrors[name]
 		switch {
 		case bad && err == nil:
@@ -193,7 +194,7 @@ func TestDecodeAppendixA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -276,7 +277,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"compact", h + "P=1/1{C=1{N=a}}", `compact: 2:5: a segment number is not in version 1 (it needs version 3 or later)`},
 		{"compact", h + "T=1{C=1{AV=a{AT{M{TS{SI}}}}}}", "compact: 2:17: a descriptor with a body in an audit is not in version 1 (it needs version 2 or later)"},
 	} {
-		_, err := Decode([]byte(c.in), DecodeOptions{Style: c.style})
+		_, err := decodeAs(c.style, []byte(c.in))
 		if err == nil {
 			t.Errorf("%q: no error, want %q", c.in, c.want)
 			continue
@@ -291,9 +292,21 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// decodeAs decodes in with the errors named style: "pretty" or "compact"
+// (a Codec's), or "" for "text" (Decode's).
+func decodeAs(style string, in []byte) (*model.MegacoMessage, error) {
+	switch style {
+	case "pretty":
+		return Codec{Style: Pretty}.Decode(in)
+	case "compact":
+		return Codec{Style: Compact}.Decode(in)
+	}
+	return Decode(in, Options{})
+}
+
 // TestDecodeErrorFields checks the parts of a decode error.
 func TestDecodeErrorFields(t *testing.T) {
-	_, err := Decode([]byte("!/2 [1.2.3.4]:55555\nT=1{C=-{\nMF=root,SC,x{SV{MT=RS}}}}"), DecodeOptions{Style: "compact"})
+	_, err := Codec{Style: Compact}.Decode([]byte("!/2 [1.2.3.4]:55555\nT=1{C=-{\nMF=root,SC,x{SV{MT=RS}}}}"))
 	var e *codecerr.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("%v", err)
@@ -311,20 +324,20 @@ func TestDecodeErrorKinds(t *testing.T) {
 	const h = "!/1 [1.2.3.4]:55555\n"
 	for _, c := range []struct {
 		in   string
-		opts DecodeOptions
+		opts Options
 		want codecerr.Kind
 	}{
-		{h + "T=1{C=-{A=a}}", DecodeOptions{Limits: DecodeLimits{MaxSize: 20}}, codecerr.TooLarge},
-		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", DecodeOptions{Limits: DecodeLimits{MaxDepth: 5}}, codecerr.TooLarge},
-		{h + "K{1,2,3}", DecodeOptions{Limits: DecodeLimits{MaxElements: 2}}, codecerr.TooLarge},
-		{h + "T=00001{C=-{A=a}}", DecodeOptions{Limits: DecodeLimits{MaxNumberLength: 4}}, codecerr.TooLarge},
-		{h + "T=1{C=-{A=a}}", DecodeOptions{Version: 4}, codecerr.Unsupported},
-		{"!/4 [1.2.3.4]:55555\nT=1{C=-{A=a}}", DecodeOptions{}, codecerr.Unsupported},
-		{h + "T=1{C=-{SC=a{SV{MT=X-foo}}}}", DecodeOptions{}, codecerr.Unsupported},
-		{h + "T=1{C=-{Foo=a}}", DecodeOptions{}, codecerr.Malformed},
-		{h + `P=1{C=-{N=a{ER=502{"abc}}}}`, DecodeOptions{}, codecerr.Malformed},
-		{h + "T=abc{C=-{A=a}}", DecodeOptions{}, codecerr.Malformed},
-		{h + "T=1{C=1{IEPS=ON,N=a{OE=1{al/of}}}}", DecodeOptions{}, codecerr.Malformed},
+		{h + "T=1{C=-{A=a}}", Options{Limits: limits.Limits{MaxSize: 20}}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", Options{Limits: limits.Limits{MaxDepth: 5}}, codecerr.TooLarge},
+		{h + "K{1,2,3}", Options{Limits: limits.Limits{MaxElements: 2}}, codecerr.TooLarge},
+		{h + "T=00001{C=-{A=a}}", Options{MaxNumberLength: 4}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a}}", Options{Version: 4}, codecerr.Unsupported},
+		{"!/4 [1.2.3.4]:55555\nT=1{C=-{A=a}}", Options{}, codecerr.Unsupported},
+		{h + "T=1{C=-{SC=a{SV{MT=X-foo}}}}", Options{}, codecerr.Unsupported},
+		{h + "T=1{C=-{Foo=a}}", Options{}, codecerr.Malformed},
+		{h + `P=1{C=-{N=a{ER=502{"abc}}}}`, Options{}, codecerr.Malformed},
+		{h + "T=abc{C=-{A=a}}", Options{}, codecerr.Malformed},
+		{h + "T=1{C=1{IEPS=ON,N=a{OE=1{al/of}}}}", Options{}, codecerr.Malformed},
 	} {
 		_, err := Decode([]byte(c.in), c.opts)
 		e, ok := codecerr.As(err)
@@ -341,28 +354,28 @@ func TestDecodeLimits(t *testing.T) {
 	many := h + "K{" + strings.Repeat("1,", 200) + "1}"
 	for _, c := range []struct {
 		in   string
-		lim  DecodeLimits
+		opts Options
 		want string
 	}{
-		{h + "T=1{C=-{A=a}}", DecodeLimits{MaxSize: 20}, "text: 1:1: message of 33 bytes exceeds the limit of 20"},
-		{deep, DecodeLimits{}, "text: 2:197: nesting deeper than the limit of 64"},
-		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", DecodeLimits{MaxDepth: 5}, "text: 2:21: nesting deeper than the limit of 5"},
-		{many, DecodeLimits{MaxElements: 100}, "text: 2:201: more than 100 elements in the message"},
-		{h + "T=0000000000000000000001{C=-{A=a}}", DecodeLimits{}, "text: 2:3: transaction ID has more than 20 digits"},
-		{"!/1 [1.2.3.4]:5555\nT=00001{C=-{A=a}}", DecodeLimits{MaxNumberLength: 4}, "text: 2:3: transaction ID has more than 4 digits"},
+		{h + "T=1{C=-{A=a}}", Options{Limits: limits.Limits{MaxSize: 20}}, "text: 1:1: message of 33 bytes exceeds the limit of 20"},
+		{deep, Options{}, "text: 2:197: nesting deeper than the limit of 64"},
+		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", Options{Limits: limits.Limits{MaxDepth: 5}}, "text: 2:21: nesting deeper than the limit of 5"},
+		{many, Options{Limits: limits.Limits{MaxElements: 100}}, "text: 2:201: more than 100 elements in the message"},
+		{h + "T=0000000000000000000001{C=-{A=a}}", Options{}, "text: 2:3: transaction ID has more than 20 digits"},
+		{"!/1 [1.2.3.4]:5555\nT=00001{C=-{A=a}}", Options{MaxNumberLength: 4}, "text: 2:3: transaction ID has more than 4 digits"},
 	} {
-		_, err := Decode([]byte(c.in), DecodeOptions{Limits: c.lim})
+		_, err := Decode([]byte(c.in), c.opts)
 		if err == nil || err.Error() != c.want {
-			t.Errorf("limits %+v:\n got %v\nwant %s", c.lim, err, c.want)
+			t.Errorf("options %+v:\n got %v\nwant %s", c.opts, err, c.want)
 		}
 	}
 	// Within the limits, the same messages decode.
 	for _, in := range []string{many, deep} {
-		if _, err := Decode([]byte(in), DecodeOptions{Limits: DecodeLimits{MaxDepth: 100}}); err != nil {
+		if _, err := Decode([]byte(in), Options{Limits: limits.Limits{MaxDepth: 100}}); err != nil {
 			t.Error(err)
 		}
 	}
-	if _, err := Decode([]byte(h+"T=00001{C=-{A=a}}"), DecodeOptions{}); err != nil {
+	if _, err := Decode([]byte(h+"T=00001{C=-{A=a}}"), Options{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -371,7 +384,7 @@ func TestDecodeLimits(t *testing.T) {
 func TestDecodeVersion(t *testing.T) {
 	in := []byte("MEGACO/2 [1.2.3.4]:55555\nT=1{C=-{N=a{OE=1{al/of}}}}")
 	for _, c := range []struct{ force, want int }{{0, 2}, {1, 1}, {3, 3}} {
-		m, err := Decode(in, DecodeOptions{Version: c.force})
+		m, err := Decode(in, Options{Version: c.force})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,15 +392,15 @@ func TestDecodeVersion(t *testing.T) {
 			t.Errorf("forced %d: version %d, want %d", c.force, m.Mess.Version, c.want)
 		}
 	}
-	if _, err := Decode(in, DecodeOptions{Version: 4}); err == nil || err.Error() != "text: 1:1: protocol version 4 forced, want 1, 2 or 3" {
+	if _, err := Decode(in, Options{Version: 4}); err == nil || err.Error() != "text: 1:1: protocol version 4 forced, want 1, 2 or 3" {
 		t.Errorf("forced 4: %v", err)
 	}
 	// A v3 construct in a v1 message is refused; forcing v3 reads it.
 	v3 := []byte("!/1 [1.2.3.4]:55555\nT=1{C=1{AV=[a,b]{AT{M}}}}")
-	if _, err := Decode(v3, DecodeOptions{}); err == nil {
+	if _, err := Decode(v3, Options{}); err == nil {
 		t.Error("v3 termination ID list in v1: no error")
 	}
-	if _, err := Decode(v3, DecodeOptions{Version: 3}); err != nil {
+	if _, err := Decode(v3, Options{Version: 3}); err != nil {
 		t.Errorf("forced v3: %v", err)
 	}
 }
@@ -395,7 +408,7 @@ func TestDecodeVersion(t *testing.T) {
 // decSmall is a decode that must succeed.
 func decSmall(t *testing.T, in string) *model.MegacoMessage {
 	t.Helper()
-	m, err := Decode([]byte(in), DecodeOptions{})
+	m, err := Decode([]byte(in), Options{})
 	if err != nil {
 		t.Fatalf("%q: %v", in, err)
 	}
@@ -575,7 +588,7 @@ func TestDecoderReuse(t *testing.T) {
 	var dec Decoder
 	for _, c := range corpus {
 		for _, text := range [][]byte{c.pretty, c.compact} {
-			want, err := Decode(text, DecodeOptions{})
+			want, err := Decode(text, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -589,12 +602,12 @@ func TestDecoderReuse(t *testing.T) {
 		}
 	}
 	in := append([]byte(nil), corpus[0].compact...)
-	m1, _ := Decode(in, DecodeOptions{})
+	m1, _ := Decode(in, Options{})
 	j1 := decJSON(m1)
 	for i := range in {
 		in[i] = 'x'
 	}
-	m2, _ := Decode(corpus[1].compact, DecodeOptions{})
+	m2, _ := Decode(corpus[1].compact, Options{})
 	if decJSON(m1) != j1 || m2 == m1 {
 		t.Error("a decoded message changed with its input or the next decode")
 	}

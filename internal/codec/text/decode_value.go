@@ -30,8 +30,8 @@ func (d *decoder) num(s span, max uint64, what string) uint32 {
 		d.failAt(s, what+" "+d.quote(s)+" is not a number")
 		return 0
 	}
-	if len(w) > d.lim.MaxNumberLength {
-		d.fail(codecerr.TooLarge, s, what+" has more than "+strconv.Itoa(d.lim.MaxNumberLength)+" digits")
+	if len(w) > d.maxDigits {
+		d.fail(codecerr.TooLarge, s, what+" has more than "+strconv.Itoa(d.maxDigits)+" digits")
 		return 0
 	}
 	var n uint64

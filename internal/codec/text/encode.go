@@ -11,37 +11,6 @@ import (
 	"megaco/internal/model"
 )
 
-// Style is the layout of the text encoding.
-type Style int
-
-const (
-	// Pretty writes long keywords, one item per line, tab-indented, as
-	// Erlang/OTP's megaco_pretty_text_encoder does.
-	Pretty Style = iota
-	// Compact writes short keywords and no optional white space, as
-	// Erlang/OTP's megaco_compact_text_encoder does.
-	Compact
-)
-
-// String names the style.
-func (s Style) String() string {
-	switch s {
-	case Pretty:
-		return "pretty"
-	case Compact:
-		return "compact"
-	}
-	return "Style(" + strconv.Itoa(int(s)) + ")"
-}
-
-// EncodeOptions tune an encode.
-type EncodeOptions struct {
-	// Version forces the protocol version (1, 2 or 3) whose grammar and
-	// keywords are used and which the message header carries. Zero takes
-	// it from m.Mess.Version.
-	Version int
-}
-
 // Errors an encode can fail with, for errors.Is; every error Append
 // returns is a *codecerr.Error whose Err is one of them.
 var (
@@ -79,7 +48,7 @@ func (e *textEncoder) onlyIn(field, what string, since int) error {
 // as text); a message just decoded from BER or PER is in binary form and
 // must go through mapping.ToText first. On error, b is returned unchanged
 // (same length) together with a *codecerr.Error.
-func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) ([]byte, error) {
+func Append(b []byte, m *model.MegacoMessage, style Style, opts Options) ([]byte, error) {
 	if m == nil {
 		return b, encErrNoText("nil message")
 	}

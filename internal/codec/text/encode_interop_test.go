@@ -68,7 +68,7 @@ func TestOTPDecodesCorpus(t *testing.T) {
 		names[i] = c.name
 		m := etTextForm(t, c)
 		for _, style := range []Style{Pretty, Compact} {
-			out, err := Append(nil, m, style, EncodeOptions{})
+			out, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.name, style, err)
 			}
@@ -160,7 +160,7 @@ func TestOTPOracle(t *testing.T) {
 		}
 		ok := true
 		for _, style := range []Style{Pretty, Compact} {
-			got, err := Append(nil, m, style, EncodeOptions{})
+			got, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Errorf("%s %s: %v", name, style, err)
 				ok = false

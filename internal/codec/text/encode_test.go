@@ -106,7 +106,7 @@ func TestCorpusGolden(t *testing.T) {
 		ok := 0
 		for _, c := range msgs {
 			m := etTextForm(t, c)
-			got, err := Append(nil, m, style, EncodeOptions{})
+			got, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Errorf("%s %s: %v", c.name, style, err)
 				continue
@@ -137,7 +137,7 @@ func TestAppendKeepsBuffer(t *testing.T) {
 	c := etLoadCorpus(t)[0]
 	m := etTextForm(t, c)
 	buf := []byte("prefix:")
-	out, err := Append(buf, m, Compact, EncodeOptions{})
+	out, err := Append(buf, m, Compact, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestAppendKeepsBuffer(t *testing.T) {
 		t.Fatalf("got %q", out)
 	}
 	m.Mess.Version = 7
-	out, err = Append(buf, m, Compact, EncodeOptions{})
+	out, err = Append(buf, m, Compact, Options{})
 	if err == nil || string(out) != "prefix:" {
 		t.Fatalf("bad version: got %q, %v", out, err)
 	}
@@ -224,7 +224,7 @@ func etEvents(rid uint32, evs ...model.RequestedEvent) model.AmmDescriptor {
 // body returns what follows the message header line.
 func etBody(t *testing.T, m *model.MegacoMessage, style Style) string {
 	t.Helper()
-	out, err := Append(nil, m, style, EncodeOptions{})
+	out, err := Append(nil, m, style, Options{})
 	if err != nil {
 		t.Fatalf("Append: %v", err)
 	}
@@ -255,7 +255,7 @@ func TestQuoting(t *testing.T) {
 	} {
 		p := etProp("nt/jit", c.value)
 		m := etAdd(c.v, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{p}}))
-		out, err := Append(nil, m, Compact, EncodeOptions{})
+		out, err := Append(nil, m, Compact, Options{})
 		if c.want == "" {
 			if err == nil || !errors.Is(err, ErrNoTextForm) && !errors.Is(err, ErrNotInVersion) {
 				t.Errorf("v%d %q: got %q, %v; want an error", c.v, c.value, out, err)
@@ -289,7 +289,7 @@ func TestQuotedStrings(t *testing.T) {
 		}
 	}
 	m := etReply(1, model.ActionReply{ContextId: 1, ErrorDescriptor: &model.ErrorDescriptor{ErrorCode: 400, ErrorText: model.Some(`say "hi"`)}})
-	if _, err := Append(nil, m, Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "errorDescriptor.errorText") {
+	if _, err := Append(nil, m, Compact, Options{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "errorDescriptor.errorText") {
 		t.Errorf("quote in error text: %v", err)
 	}
 	// SDP: "}" is escaped, a line end inside a value has no text form.
@@ -301,7 +301,7 @@ func TestQuotedStrings(t *testing.T) {
 	if got := etBody(t, sdp("x}y"), Compact); !strings.Contains(got, "L{\nv=0\r\na=x\\}y\r\n}") {
 		t.Errorf("SDP escape: got %q", got)
 	}
-	if _, err := Append(nil, sdp("x\ny"), Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "localDescriptor.propGrps[0][1].value") {
+	if _, err := Append(nil, sdp("x\ny"), Compact, Options{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "localDescriptor.propGrps[0][1].value") {
 		t.Errorf("SDP line end: %v", err)
 	}
 }
@@ -348,7 +348,7 @@ func TestParmValues(t *testing.T) {
 	}{{rel(model.Relation_GreaterThan), []string{"1", "2"}}, {rng, []string{"1"}}, {nil, nil}, {rel(9), []string{"1"}}} {
 		p := etProp("nt/jit", c.values...)
 		p.ExtraInfo = c.x
-		if _, err := Append(nil, etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{p}})), Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) {
+		if _, err := Append(nil, etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{p}})), Compact, Options{}); !errors.Is(err, ErrNoTextForm) {
 			t.Errorf("%v %v: got %v, want ErrNoTextForm", c.x, c.values, err)
 		}
 	}
@@ -359,15 +359,15 @@ func TestParmValues(t *testing.T) {
 func TestDigitMapBlanks(t *testing.T) {
 	m := etAdd(1, model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor, DigitMapDescriptor: &model.DigitMapDescriptor{
 		DigitMapName: model.Octets("dialplan00"), DigitMapValue: &model.DigitMapValue{DigitMapBody: " \t(0s|tx) \r\n"}}})
-	out, err := Append(nil, m, Compact, EncodeOptions{})
+	out, err := Append(nil, m, Compact, Options{})
 	if err != nil || !strings.Contains(string(out), "DM=dialplan00{(0s|tx)}") {
 		t.Fatalf("%s %v", out, err)
 	}
-	back, err := Decode(out, DecodeOptions{})
+	back, err := Decode(out, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := Append(nil, back, Compact, EncodeOptions{}); !bytes.Equal(again, out) {
+	if again, _ := Append(nil, back, Compact, Options{}); !bytes.Equal(again, out) {
 		t.Errorf("%s read back as %s", out, again)
 	}
 }
@@ -378,20 +378,20 @@ func TestDigitMapBlanks(t *testing.T) {
 func TestKeywordNames(t *testing.T) {
 	for _, name := range []string{"v", "M", "ST", "Mode"} {
 		m := etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{etProp(name, "0")}}))
-		if _, err := Append(nil, m, Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "reads back as a text keyword") {
+		if _, err := Append(nil, m, Compact, Options{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "reads back as a text keyword") {
 			t.Errorf("%s: got %v", name, err)
 		}
 	}
 	m := etAdd(3, etMedia(&model.LocalControlDescriptor{PropertyParms: []model.PropertyParm{etProp("IPv4", "1.2.3.4")}}))
-	out, err := Append(nil, m, Compact, EncodeOptions{})
+	out, err := Append(nil, m, Compact, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Decode(out, DecodeOptions{})
+	back, err := Decode(out, Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", out, err)
 	}
-	if again, _ := Append(nil, back, Compact, EncodeOptions{}); !bytes.Equal(again, out) {
+	if again, _ := Append(nil, back, Compact, Options{}); !bytes.Equal(again, out) {
 		t.Errorf("%s read back as %s", out, again)
 	}
 	// SDP's v= inside Local is checked by TestQuotedStrings.
@@ -419,7 +419,7 @@ func TestIPv6(t *testing.T) {
 	} {
 		m := etAdd(1)
 		m.Mess.MId = model.MId{Kind: model.MId_Ip6Address, Ip6Address: &model.IP6Address{Address: c.addr[:], PortNumber: model.Some[uint32](2944)}}
-		out, err := Append(nil, m, Compact, EncodeOptions{})
+		out, err := Append(nil, m, Compact, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -443,7 +443,7 @@ func TestMIds(t *testing.T) {
 		m := etAdd(1)
 		m.Mess.MId = c.mid
 		for style, want := range map[Style]string{Compact: c.compact, Pretty: c.pretty} {
-			out, err := Append(nil, m, style, EncodeOptions{})
+			out, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -454,7 +454,7 @@ func TestMIds(t *testing.T) {
 	}
 	bad := etAdd(1)
 	bad.Mess.MId = model.MId{Kind: model.MId_MtpAddress, MtpAddress: model.Octets{0x0a, 0x1b}}
-	if _, err := Append(nil, bad, Compact, EncodeOptions{}); !errors.Is(err, ErrBinaryForm) || !strings.Contains(err.Error(), "mess.mId.mtpAddress") {
+	if _, err := Append(nil, bad, Compact, Options{}); !errors.Is(err, ErrBinaryForm) || !strings.Contains(err.Error(), "mess.mId.mtpAddress") {
 		t.Errorf("packed MTP address: %v", err)
 	}
 }
@@ -463,19 +463,19 @@ func TestAuthHeader(t *testing.T) {
 	m := etAdd(1)
 	m.AuthHeader = &model.AuthenticationHeader{SecParmIndex: model.Octets{0, 1, 0x0a, 0xff}, SeqNum: model.Octets{0, 0, 0, 5},
 		Ad: model.Octets{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0xfe}}
-	out, err := Append(nil, m, Pretty, EncodeOptions{})
+	out, err := Append(nil, m, Pretty, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "Authentication = 0x00010AFF:0x00000005:0x0102030405060708090A0BFE\nMEGACO/1 "; !strings.HasPrefix(string(out), want) {
 		t.Errorf("got %q, want prefix %q", out, want)
 	}
-	out, _ = Append(nil, m, Compact, EncodeOptions{})
+	out, _ = Append(nil, m, Compact, Options{})
 	if want := "AU=0x00010AFF:0x00000005:0x0102030405060708090A0BFE\n!/1 "; !strings.HasPrefix(string(out), want) {
 		t.Errorf("got %q, want prefix %q", out, want)
 	}
 	m.AuthHeader.Ad = model.Octets{1}
-	if _, err := Append(nil, m, Compact, EncodeOptions{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "authHeader.ad") {
+	if _, err := Append(nil, m, Compact, Options{}); !errors.Is(err, ErrNoTextForm) || !strings.Contains(err.Error(), "authHeader.ad") {
 		t.Errorf("short auth data: %v", err)
 	}
 }
@@ -602,7 +602,7 @@ func TestVersionConstructs(t *testing.T) {
 			MuxType: model.MuxType_Nx64k, TermList: []model.TerminationID{etTid(etT2)}}}), "muxDescriptor.muxType", "MX=N64{" + etT2 + "}"},
 	} {
 		for v := 1; v <= 3; v++ {
-			out, err := Append(nil, c.build(v), Compact, EncodeOptions{})
+			out, err := Append(nil, c.build(v), Compact, Options{})
 			if v < c.since {
 				if !errors.Is(err, ErrNotInVersion) {
 					t.Errorf("%s in v%d: got %q, %v; want ErrNotInVersion", c.name, v, out, err)
@@ -631,7 +631,7 @@ func TestBinaryForm(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, style := range []Style{Pretty, Compact} {
-			out, err := Append([]byte("x"), m, style, EncodeOptions{})
+			out, err := Append([]byte("x"), m, style, Options{})
 			if !errors.Is(err, ErrBinaryForm) {
 				t.Fatalf("%s %s: got %q, %v; want ErrBinaryForm", c.name, style, out, err)
 			}
@@ -741,7 +741,7 @@ func TestErrors(t *testing.T) {
 						EmptyDescriptors: &model.AuditDescriptor{AuditToken: model.Some(model.BitString{Bits: 1 << 3})}}}}}}}})
 		}, Compact, ErrNotInVersion, "terminationAuditResult[0].emptyDescriptors.auditToken"},
 	} {
-		out, err := Append([]byte("keep"), c.m(), c.style, EncodeOptions{})
+		out, err := Append([]byte("keep"), c.m(), c.style, Options{})
 		if !errors.Is(err, c.kind) {
 			t.Errorf("%s: got %q, %v; want %v", c.name, out, err, c.kind)
 			continue
@@ -812,14 +812,14 @@ func TestLayouts(t *testing.T) {
 func TestForcedVersion(t *testing.T) {
 	c := etLoadCorpus(t)[0] // a v1 message
 	m := etTextForm(t, c)
-	out, err := Append(nil, m, Compact, EncodeOptions{Version: 3})
+	out, err := Append(nil, m, Compact, Options{Version: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Replace(string(c.compact), "!/1 ", "!/3 ", 1); string(out) != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
-	if _, err := Append(nil, m, Compact, EncodeOptions{Version: 4}); !errors.Is(err, ErrNoTextForm) {
+	if _, err := Append(nil, m, Compact, Options{Version: 4}); !errors.Is(err, ErrNoTextForm) {
 		t.Errorf("version 4: %v", err)
 	}
 }

@@ -40,7 +40,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		var dec Decoder
 		dec.Decode([]byte("!/1 [1.2.3.4]:55555\nT=1{C=-{N=a{OE=1{al/of}}}}")) // warm it with something else
 		m2, err2 := dec.Decode(data)
