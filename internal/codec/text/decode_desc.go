@@ -1,6 +1,9 @@
 package text
 
-import "megaco/internal/model"
+import (
+	"megaco/internal/codec/slab"
+	"megaco/internal/model"
+)
 
 // The builder's actions for descriptors: media, streams, SDP, events,
 // signals, digit maps, ServiceChange parameters, statistics.
@@ -226,69 +229,56 @@ func (d *decoder) value(s span) {
 	decPush(d, &d.octs, d.octets(s))
 }
 
-// values takes the values of a parmValue and gives their extraInfo: its
-// kind and relation, or kind 0 for none.
-func (d *decoder) values(code int) (vals []model.Octets, kind uint8, rel model.Relation, flag bool) {
-	vals = decTake(&d.octs, &d.sl.Octets, code>>3)
+// extraInfo is the ASN.1 extraInfo of a PropertyParm, an EventParameter
+// and a SigParameter: three model types of these fields, K their kind.
+type extraInfo[K ~uint8] = struct {
+	Kind     K
+	Relation model.Relation
+	Range    bool
+	Sublist  bool
+}
+
+// decParmValue takes the values of a parmValue ($$ code) and makes their
+// extraInfo from sl: its kind and relation, or nil for a plain "= value".
+func decParmValue[X ~extraInfo[K], K ~uint8](d *decoder, sl *slab.Slab[X], code int) ([]model.Octets, *X) {
+	vals := decTake(&d.octs, &d.sl.Octets, code>>3)
+	var x extraInfo[K]
 	switch code & 7 {
 	case valueGreater:
-		return vals, 1, model.Relation_GreaterThan, false
+		x = extraInfo[K]{Kind: 1, Relation: model.Relation_GreaterThan}
 	case valueSmaller:
-		return vals, 1, model.Relation_SmallerThan, false
+		x = extraInfo[K]{Kind: 1, Relation: model.Relation_SmallerThan}
 	case valueUnequal:
-		return vals, 1, model.Relation_UnequalTo, false
+		x = extraInfo[K]{Kind: 1, Relation: model.Relation_UnequalTo}
 	case valueRange:
-		return vals, 2, 0, true
+		x = extraInfo[K]{Kind: 2, Range: true}
 	case valueAnd:
-		return vals, 3, 0, true
+		x = extraInfo[K]{Kind: 3, Sublist: true}
 	case valueOr:
-		return vals, 3, 0, false
+		x = extraInfo[K]{Kind: 3}
+	default:
+		return vals, nil
 	}
-	return vals, 0, 0, false
+	p := sl.One()
+	*p = X(x)
+	return vals, p
 }
 
 func (d *decoder) propertyParm(name span, code int) {
 	p := model.PropertyParm{Name: d.octets(name)}
-	var kind uint8
-	var rel model.Relation
-	var flag bool
-	p.Value, kind, rel, flag = d.values(code)
-	if kind != 0 {
-		x := d.sl.PropertyParmExtraInfo.One()
-		*x = model.PropertyParmExtraInfo{Kind: model.PropertyParmExtraInfoKind(kind), Relation: rel}
-		x.Range, x.Sublist = flag && kind == 2, flag && kind == 3
-		p.ExtraInfo = x
-	}
+	p.Value, p.ExtraInfo = decParmValue(d, &d.sl.PropertyParmExtraInfo, code)
 	decPush(d, &d.props, p)
 }
 
 func (d *decoder) eventParameter(name span, code int) {
 	p := model.EventParameter{EventParameterName: d.octets(name)}
-	var kind uint8
-	var rel model.Relation
-	var flag bool
-	p.Value, kind, rel, flag = d.values(code)
-	if kind != 0 {
-		x := d.sl.EventParameterExtraInfo.One()
-		*x = model.EventParameterExtraInfo{Kind: model.EventParameterExtraInfoKind(kind), Relation: rel}
-		x.Range, x.Sublist = flag && kind == 2, flag && kind == 3
-		p.ExtraInfo = x
-	}
+	p.Value, p.ExtraInfo = decParmValue(d, &d.sl.EventParameterExtraInfo, code)
 	decPush(d, &d.evPars, p)
 }
 
 func (d *decoder) sigParameter(name span, code int) {
 	p := model.SigParameter{SigParameterName: d.octets(name)}
-	var kind uint8
-	var rel model.Relation
-	var flag bool
-	p.Value, kind, rel, flag = d.values(code)
-	if kind != 0 {
-		x := d.sl.SigParameterExtraInfo.One()
-		*x = model.SigParameterExtraInfo{Kind: model.SigParameterExtraInfoKind(kind), Relation: rel}
-		x.Range, x.Sublist = flag && kind == 2, flag && kind == 3
-		p.ExtraInfo = x
-	}
+	p.Value, p.ExtraInfo = decParmValue(d, &d.sl.SigParameterExtraInfo, code)
 	decPush(d, &d.sigPars, p)
 	d.param(pSigParameter, name, 0)
 }
