@@ -173,7 +173,7 @@ func (d *decoder) Lex(lval *yySymType) int {
 		return 0 // stop: an error was found
 	}
 	k, s := d.sc.next()
-	if k == VersionHeader {
+	if k == versionHeader {
 		d.header(s)
 	}
 	d.cur = lexToken{k, s}

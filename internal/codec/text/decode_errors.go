@@ -15,7 +15,7 @@ func (d *decoder) Error(string) {
 	if d.err != nil {
 		return
 	}
-	if d.cur.kind == LexError {
+	if d.cur.kind == lexError {
 		d.fail(d.sc.errKind, d.sc.errAt, d.sc.errMsg)
 		return
 	}
@@ -117,29 +117,29 @@ func (d *decoder) describe(t lexToken) string {
 	switch t.kind {
 	case 0:
 		return "end of message"
-	case SafeChars, VersionHeader:
+	case safeChars, versionHeader:
 		return d.quote(t.s)
-	case QuotedString:
+	case quotedString:
 		return "a quoted string"
-	case OctetString:
+	case octetString:
 		return "SDP"
-	case DigitMapTimer:
+	case digitMapTimer:
 		return "digit map timer " + d.quote(t.s)
-	case DigitMapBody:
+	case digitMapBody:
 		return "a digit map"
-	case IPv4Token, IPv6Token:
+	case ipv4Token, ipv6Token:
 		return "address " + string(d.bytes(t.s))
-	case DomainToken:
+	case domainToken:
 		return "domain name " + string(d.bytes(t.s))
-	case OptionalPrefix:
+	case optionalPrefix:
 		return "O-"
-	case WildcardPrefix:
+	case wildcardPrefix:
 		return "W-"
 	}
 	if name, ok := lexLongNames[t.kind]; ok {
 		return name
 	}
-	if t.kind == MTPToken {
+	if t.kind == mtpToken {
 		return "MTP"
 	}
 	if t.kind > 0 && t.kind < 128 {
@@ -154,16 +154,16 @@ var lexTokenGroups = []struct {
 	name string
 	toks []int
 }{
-	{"a transaction", []int{TransToken, ReplyToken, PendingToken, ResponseAckToken, MessageSegmentToken}},
-	{"a command", []int{AddToken, MoveToken, ModifyToken, SubtractToken, AuditValueToken, AuditCapToken, NotifyToken, ServiceChangeToken}},
-	{"a context property", []int{TopologyToken, PriorityToken, EmergencyToken, EmergencyOffToken, IEPSToken, ContextAttrToken}},
-	{"a descriptor", []int{MediaToken, ModemToken, MuxToken, EventsToken, SignalsToken, DigitMapToken, EventBufferToken, StatsToken}},
-	{"a stream mode", []int{SendonlyToken, RecvonlyToken, SendrecvToken, InactiveToken, LoopbackToken}},
-	{"a ServiceChange method", []int{FailoverToken, ForcedToken, GracefulToken, RestartToken, DisconnectedToken, HandOffToken}},
-	{"a ServiceChange parameter", []int{MethodToken, ReasonToken, DelayToken, ServiceChangeAddressToken, ProfileToken, MgcIdToken, VersionToken}},
-	{"a signal parameter", []int{StreamToken, SignalTypeToken, DurationToken, NotifyCompletionToken, KeepActiveToken}},
-	{"a modem type", []int{V18Token, V22Token, V22bisToken, V32Token, V32bisToken, V34Token, V90Token, V91Token, SynchISDNToken}},
-	{"a notification reason", []int{TimeOutToken, InterruptByEventToken, InterruptByNewSignalsDescrToken, OtherReasonToken}},
+	{"a transaction", []int{transToken, replyToken, pendingToken, responseAckToken, messageSegmentToken}},
+	{"a command", []int{addToken, moveToken, modifyToken, subtractToken, auditValueToken, auditCapToken, notifyToken, serviceChangeToken}},
+	{"a context property", []int{topologyToken, priorityToken, emergencyToken, emergencyOffToken, iepsToken, contextAttrToken}},
+	{"a descriptor", []int{mediaToken, modemToken, muxToken, eventsToken, signalsToken, digitMapToken, eventBufferToken, statsToken}},
+	{"a stream mode", []int{sendonlyToken, recvonlyToken, sendrecvToken, inactiveToken, loopbackToken}},
+	{"a ServiceChange method", []int{failoverToken, forcedToken, gracefulToken, restartToken, disconnectedToken, handOffToken}},
+	{"a ServiceChange parameter", []int{methodToken, reasonToken, delayToken, serviceChangeAddressToken, profileToken, mgcIdToken, versionToken}},
+	{"a signal parameter", []int{streamToken, signalTypeToken, durationToken, notifyCompletionToken, keepActiveToken}},
+	{"a modem type", []int{v18Token, v22Token, v22bisToken, v32Token, v32bisToken, v34Token, v90Token, v91Token, synchISDNToken}},
+	{"a notification reason", []int{timeOutToken, interruptByEventToken, interruptByNewSignalsDescrToken, otherReasonToken}},
 }
 
 // decDescribeExpected names the tokens the parser could have taken. Where a
@@ -176,7 +176,7 @@ func decDescribeExpected(kinds []int) []string {
 	}
 	// Where a name may stand, the keywords come along (a hundred of
 	// them): they go without saying.
-	if set[SafeChars] {
+	if set[safeChars] {
 		n := 0
 		for k := range set {
 			if lexLongNames[k] != "" {
@@ -208,33 +208,33 @@ func decDescribeExpected(kinds []int) []string {
 			continue
 		}
 		switch {
-		case k == SafeChars:
+		case k == safeChars:
 			out = append(out, "a name or value")
 		case k == 0:
 			out = append(out, "end of message")
 		case k > 0 && k < 128:
 			out = append(out, lexQuoteByte(byte(k)))
-		case k == QuotedString:
+		case k == quotedString:
 			out = append(out, "a quoted string")
-		case k == OctetString:
+		case k == octetString:
 			out = append(out, "SDP")
-		case k == DigitMapTimer:
+		case k == digitMapTimer:
 			out = append(out, "a digit map timer")
-		case k == DigitMapBody:
+		case k == digitMapBody:
 			out = append(out, "a digit map")
-		case k == VersionHeader:
+		case k == versionHeader:
 			out = append(out, "MEGACO/version")
-		case k == IPv4Token || k == IPv6Token:
+		case k == ipv4Token || k == ipv6Token:
 			if !decContains(out, "an address") {
 				out = append(out, "an address")
 			}
-		case k == DomainToken:
+		case k == domainToken:
 			out = append(out, "a domain name")
-		case k == OptionalPrefix:
+		case k == optionalPrefix:
 			out = append(out, "O-")
-		case k == WildcardPrefix:
+		case k == wildcardPrefix:
 			out = append(out, "W-")
-		case k == MTPToken:
+		case k == mtpToken:
 			out = append(out, "MTP")
 		default:
 			if name, ok := lexLongNames[k]; ok {

@@ -122,7 +122,7 @@ func (sc *scanner) token() (int, span) {
 	case lexTimers:
 		return sc.timerOrDigitMap()
 	case lexEndOfTokens:
-		return LexError, span{int32(sc.pos), int32(sc.pos)}
+		return lexError, span{int32(sc.pos), int32(sc.pos)}
 	}
 	src := sc.src
 	sc.skipLWSP()
@@ -147,13 +147,13 @@ func (sc *scanner) token() (int, span) {
 		if !sc.open() {
 			return sc.tooDeep(s)
 		}
-		if l := sc.last[0]; l == LocalToken || l == RemoteToken || l == '=' || l == SafeChars {
+		if l := sc.last[0]; l == localToken || l == remoteToken || l == '=' || l == safeChars {
 			sc.afterOpenBrace()
 		}
 		return '{', s
 	case '[':
 		if mode == lexMID {
-			return sc.address(start, ']', IPv4Token)
+			return sc.address(start, ']', ipv4Token)
 		}
 		if !sc.open() {
 			return sc.tooDeep(s)
@@ -164,11 +164,11 @@ func (sc *scanner) token() (int, span) {
 		return int(c), s
 	case '<':
 		if mode == lexMID {
-			return sc.address(start, '>', DomainToken)
+			return sc.address(start, '>', domainToken)
 		}
 		return '<', s
 	case '=':
-		if k := sc.last[0]; k == MgcIdToken || k == ServiceChangeAddressToken {
+		if k := sc.last[0]; k == mgcIdToken || k == serviceChangeAddressToken {
 			sc.mode = lexMID
 		}
 		return '=', s
@@ -178,7 +178,7 @@ func (sc *scanner) token() (int, span) {
 		for i := start + 1; i < len(src); i++ {
 			if src[i] == '"' {
 				sc.pos = i + 1
-				return QuotedString, span{int32(start + 1), int32(i)}
+				return quotedString, span{int32(start + 1), int32(i)}
 			}
 		}
 		return sc.fail(s, "quoted string not closed")
@@ -191,10 +191,10 @@ func (sc *scanner) token() (int, span) {
 // last.
 func (sc *scanner) afterOpenBrace() {
 	switch l := sc.last; {
-	case (l[0] == LocalToken || l[0] == RemoteToken) && (l[1] == '{' || l[1] == ','):
+	case (l[0] == localToken || l[0] == remoteToken) && (l[1] == '{' || l[1] == ','):
 		sc.mode = lexOctets
-	case l[0] == '=' && l[1] == DigitMapToken,
-		l[0] == SafeChars && l[1] == '=' && l[2] == DigitMapToken:
+	case l[0] == '=' && l[1] == digitMapToken,
+		l[0] == safeChars && l[1] == '=' && l[2] == digitMapToken:
 		sc.mode = lexTimers
 	}
 }
@@ -245,9 +245,9 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 	s := span{int32(start), int32(i)}
 	if mID {
 		if len(w) == 3 && w[0]|0x20 == 'm' && w[1]|0x20 == 't' && w[2]|0x20 == 'p' {
-			return MTPToken, s
+			return mtpToken, s
 		}
-		return SafeChars, s
+		return safeChars, s
 	}
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
@@ -256,23 +256,23 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 				return k, s
 			}
 		}
-		return SafeChars, s
+		return safeChars, s
 	}
 	// "MEGACO/3", "!/3"
 	if w[0] == '!' || len(w) > 7 && w[6] == '/' && w[0]|0x20 == 'm' && lexEqualFold(w[:6], "megaco") {
 		if v := w[lexIndexByte(w, '/')+1:]; len(v) > 0 && lexAllDigits(v) {
 			sc.mode = lexMID
-			return VersionHeader, s
+			return versionHeader, s
 		}
 	}
 	// "O-" and "W-" before a command; they stand where a command may.
-	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == OptionalPrefix) {
+	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == optionalPrefix) {
 		if k, ok := sc.commandPrefix(w); ok {
 			sc.pos = start + 2
 			return k, span{int32(start), int32(start + 2)}
 		}
 	}
-	return SafeChars, s
+	return safeChars, s
 }
 
 // eventPosition tells whether an event name may stand here: after the
@@ -300,7 +300,7 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		sc.depth--
 		sc.pos = start + 1
 		return '}', s, true
-	case sc.src[start] == '(' && (sc.last[0] == SafeChars && sc.eventPosition(sc.last[1])):
+	case sc.src[start] == '(' && (sc.last[0] == safeChars && sc.eventPosition(sc.last[1])):
 		if !sc.open() {
 			k, s := sc.tooDeep(s)
 			return k, s, true
@@ -318,14 +318,14 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 	var k int
 	switch w[0] | 0x20 {
 	case 'o':
-		k = OptionalPrefix
+		k = optionalPrefix
 	case 'w':
-		k = WildcardPrefix
+		k = wildcardPrefix
 	default:
 		return 0, false
 	}
 	rest := w[2:]
-	if len(rest) > 2 && rest[1] == '-' && rest[0]|0x20 == 'w' && k == OptionalPrefix {
+	if len(rest) > 2 && rest[1] == '-' && rest[0]|0x20 == 'w' && k == optionalPrefix {
 		rest = rest[2:]
 	}
 	for _, c := range rest {
@@ -334,8 +334,8 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 		}
 	}
 	switch lexLookup(rest) {
-	case AddToken, MoveToken, ModifyToken, SubtractToken, AuditValueToken,
-		AuditCapToken, NotifyToken, ServiceChangeToken:
+	case addToken, moveToken, modifyToken, subtractToken, auditValueToken,
+		auditCapToken, notifyToken, serviceChangeToken:
 		return k, true
 	}
 	return 0, false
@@ -348,10 +348,10 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 	for i := start + 1; i < len(src); i++ {
 		c := src[i]
 		if c == closer {
-			if kind == IPv4Token {
+			if kind == ipv4Token {
 				for _, c := range src[start+1 : i] {
 					if c != '.' && lexClass[c]&lexDigit == 0 {
-						kind = IPv6Token
+						kind = ipv6Token
 						break
 					}
 				}
@@ -380,7 +380,7 @@ func (sc *scanner) octets() (int, span) {
 		switch src[i] {
 		case '}':
 			sc.pos = i
-			return OctetString, span{int32(start), int32(i)}
+			return octetString, span{int32(start), int32(i)}
 		case '\\':
 			if i+1 < len(src) && src[i+1] == '}' {
 				i++
@@ -413,7 +413,7 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 				}
 				sc.pos = i
 				sc.mode = lexTimerComma
-				return DigitMapTimer, span{int32(start), int32(i)}
+				return digitMapTimer, span{int32(start), int32(i)}
 			}
 		}
 	}
@@ -425,7 +425,7 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 				end--
 			}
 			sc.pos = i
-			return DigitMapBody, span{int32(start), int32(end)}
+			return digitMapBody, span{int32(start), int32(end)}
 		}
 	}
 	return sc.fail(span{int32(start), int32(start)}, "digit map not closed by '}'")
@@ -444,12 +444,12 @@ func (sc *scanner) tooDeep(s span) (int, span) {
 	return k, s
 }
 
-// fail records a lexical error; the parser then sees LexError, which no
+// fail records a lexical error; the parser then sees lexError, which no
 // rule accepts, and stops.
 func (sc *scanner) fail(at span, msg string) (int, span) {
 	sc.errMsg, sc.errAt, sc.errKind = msg, at, codecerr.Malformed
 	sc.mode = lexEndOfTokens
-	return LexError, at
+	return lexError, at
 }
 
 // lexKeyword is one spelling of a keyword, lower case.
@@ -468,121 +468,121 @@ var lexKeywordSpellings = []struct {
 	tok         int
 	long, short string
 }{
-	{AddToken, "Add", "A"},
-	{AndAUDITSelectToken, "ANDLgc", ""},
-	{AuditCapToken, "AuditCapability", "AC"},
-	{AuditToken, "Audit", "AT"},
-	{AuditValueToken, "AuditValue", "AV"},
-	{AuthToken, "Authentication", "AU"},
-	{BothToken, "Both", "B"},
-	{BothwayToken, "Bothway", "BW"},
-	{BriefToken, "Brief", "BR"},
-	{BufferToken, "Buffer", "BF"},
-	{ContextAttrToken, "ContextAttr", "CT"},
-	{ContextAuditToken, "ContextAudit", "CA"},
-	{ContextListToken, "ContextList", "CLT"},
-	{CtxToken, "Context", "C"},
-	{DelayToken, "Delay", "DL"},
-	{DigitMapToken, "DigitMap", "DM"},
-	{DirectionToken, "SPADirection", "SPADI"},
-	{DisconnectedToken, "Disconnected", "DC"},
-	{DurationToken, "Duration", "DR"},
-	{EmbedToken, "Embed", "EM"},
-	{EmergencyOffToken, "EmergencyOff", "EGO"},
-	{EmergencyToken, "Emergency", "EG"},
-	{EmergencyValueToken, "EmergencyValue", "EGV"},
-	{ErrorToken, "Error", "ER"},
-	{EventBufferToken, "EventBuffer", "EB"},
-	{EventsToken, "Events", "E"},
-	{ExternalToken, "External", "EX"},
-	{FailoverToken, "Failover", "FL"},
-	{ForcedToken, "Forced", "FO"},
-	{GracefulToken, "Graceful", "GR"},
-	{H221Token, "H221", ""},
-	{H223Token, "H223", ""},
-	{H226Token, "H226", ""},
-	{HandOffToken, "HandOff", "HO"},
-	{IEPSToken, "IEPSCall", "IEPS"},
-	{ImmAckRequiredToken, "ImmAckRequired", "IA"},
-	{InactiveToken, "Inactive", "IN"},
-	{InSvcToken, "InService", "IV"},
-	{InternalToken, "Internal", "IT"},
-	{InterruptByEventToken, "IntByEvent", "IBE"},
-	{InterruptByNewSignalsDescrToken, "IntBySigDescr", "IBS"},
-	{IntsigDelayToken, "Intersignal", "SPAIS"},
-	{IsolateToken, "Isolate", "IS"},
-	{IterationToken, "Iteration", "IR"},
-	{KeepActiveToken, "KeepActive", "KA"},
-	{LocalControlToken, "LocalControl", "O"},
-	{LocalToken, "Local", "L"},
-	{LockStepToken, "LockStep", "SP"},
-	{LoopbackToken, "Loopback", "LB"},
-	{MediaToken, "Media", "M"},
-	{MessageSegmentToken, "Segment", "SM"},
-	{MethodToken, "Method", "MT"},
-	{MgcIdToken, "MgcIdToTry", "MG"},
-	{ModemToken, "Modem", "MD"},
-	{ModeToken, "Mode", "MO"},
-	{ModifyToken, "Modify", "MF"},
-	{MoveToken, "Move", "MV"},
-	{MuxToken, "Mux", "MX"},
-	{NeverNotifyToken, "NeverNotify", "NBNN"},
-	{NotifyCompletionToken, "NotifyCompletion", "NC"},
-	{NotifyImmediateToken, "ImmediateNotify", "NBIN"},
-	{NotifyRegulatedToken, "RegulatedNotify", "NBRN"},
-	{NotifyToken, "Notify", "N"},
-	{Nx64kToken, "Nx64Kservice", "N64"},
-	{ObservedEventsToken, "ObservedEvents", "OE"},
-	{OnewayBothToken, "OnewayBoth", "OWB"},
-	{OnewayExternalToken, "OnewayExternal", "OWE"},
-	{OnewayToken, "Oneway", "OW"},
-	{OnOffToken, "OnOff", "OO"},
-	{OrAUDITselectToken, "ORLgc", ""},
-	{OtherReasonToken, "OtherReason", "OR"},
-	{OutOfSvcToken, "OutOfService", "OS"},
-	{PackagesToken, "Packages", "PG"},
-	{PendingToken, "Pending", "PN"},
-	{PriorityToken, "Priority", "PR"},
-	{ProfileToken, "Profile", "PF"},
-	{ReasonToken, "Reason", "RE"},
-	{RecvonlyToken, "ReceiveOnly", "RC"},
-	{RemoteToken, "Remote", "R"},
-	{ReplyToken, "Reply", "P"},
-	{RequestIDToken, "SPARequestID", "SPARQ"},
-	{ReservedGroupToken, "ReservedGroup", "RG"},
-	{ReservedValueToken, "ReservedValue", "RV"},
-	{ResetEventsDescriptorToken, "ResetEventsDescriptor", "RSE"},
-	{ResponseAckToken, "TransactionResponseAck", "K"},
-	{RestartToken, "Restart", "RS"},
-	{SendonlyToken, "SendOnly", "SO"},
-	{SendrecvToken, "SendReceive", "SR"},
-	{ServiceChangeAddressToken, "ServiceChangeAddress", "AD"},
-	{ServiceChangeIncompleteToken, "ServiceChangeInc", "SIC"},
-	{ServiceChangeToken, "ServiceChange", "SC"},
-	{ServiceStatesToken, "ServiceStates", "SI"},
-	{ServicesToken, "Services", "SV"},
-	{SignalListToken, "SignalList", "SL"},
-	{SignalsToken, "Signals", "SG"},
-	{SignalTypeToken, "SignalType", "SY"},
-	{StatsToken, "Statistics", "SA"},
-	{StreamToken, "Stream", "ST"},
-	{SubtractToken, "Subtract", "S"},
-	{SynchISDNToken, "SynchISDN", "SN"},
-	{TerminationStateToken, "TerminationState", "TS"},
-	{TestToken, "Test", "TE"},
-	{TimeOutToken, "TimeOut", "TO"},
-	{TopologyToken, "Topology", "TP"},
-	{TransToken, "Transaction", "T"},
-	{V18Token, "V18", ""},
-	{V22bisToken, "V22b", ""},
-	{V22Token, "V22", ""},
-	{V32bisToken, "V32b", ""},
-	{V32Token, "V32", ""},
-	{V34Token, "V34", ""},
-	{V76Token, "V76", ""},
-	{V90Token, "V90", ""},
-	{V91Token, "V91", ""},
-	{VersionToken, "Version", "V"},
+	{addToken, "Add", "A"},
+	{andAUDITSelectToken, "ANDLgc", ""},
+	{auditCapToken, "AuditCapability", "AC"},
+	{auditToken, "Audit", "AT"},
+	{auditValueToken, "AuditValue", "AV"},
+	{authToken, "Authentication", "AU"},
+	{bothToken, "Both", "B"},
+	{bothwayToken, "Bothway", "BW"},
+	{briefToken, "Brief", "BR"},
+	{bufferToken, "Buffer", "BF"},
+	{contextAttrToken, "ContextAttr", "CT"},
+	{contextAuditToken, "ContextAudit", "CA"},
+	{contextListToken, "ContextList", "CLT"},
+	{ctxToken, "Context", "C"},
+	{delayToken, "Delay", "DL"},
+	{digitMapToken, "DigitMap", "DM"},
+	{directionToken, "SPADirection", "SPADI"},
+	{disconnectedToken, "Disconnected", "DC"},
+	{durationToken, "Duration", "DR"},
+	{embedToken, "Embed", "EM"},
+	{emergencyOffToken, "EmergencyOff", "EGO"},
+	{emergencyToken, "Emergency", "EG"},
+	{emergencyValueToken, "EmergencyValue", "EGV"},
+	{errorToken, "Error", "ER"},
+	{eventBufferToken, "EventBuffer", "EB"},
+	{eventsToken, "Events", "E"},
+	{externalToken, "External", "EX"},
+	{failoverToken, "Failover", "FL"},
+	{forcedToken, "Forced", "FO"},
+	{gracefulToken, "Graceful", "GR"},
+	{h221Token, "H221", ""},
+	{h223Token, "H223", ""},
+	{h226Token, "H226", ""},
+	{handOffToken, "HandOff", "HO"},
+	{iepsToken, "IEPSCall", "IEPS"},
+	{immAckRequiredToken, "ImmAckRequired", "IA"},
+	{inactiveToken, "Inactive", "IN"},
+	{inSvcToken, "InService", "IV"},
+	{internalToken, "Internal", "IT"},
+	{interruptByEventToken, "IntByEvent", "IBE"},
+	{interruptByNewSignalsDescrToken, "IntBySigDescr", "IBS"},
+	{intsigDelayToken, "Intersignal", "SPAIS"},
+	{isolateToken, "Isolate", "IS"},
+	{iterationToken, "Iteration", "IR"},
+	{keepActiveToken, "KeepActive", "KA"},
+	{localControlToken, "LocalControl", "O"},
+	{localToken, "Local", "L"},
+	{lockStepToken, "LockStep", "SP"},
+	{loopbackToken, "Loopback", "LB"},
+	{mediaToken, "Media", "M"},
+	{messageSegmentToken, "Segment", "SM"},
+	{methodToken, "Method", "MT"},
+	{mgcIdToken, "MgcIdToTry", "MG"},
+	{modemToken, "Modem", "MD"},
+	{modeToken, "Mode", "MO"},
+	{modifyToken, "Modify", "MF"},
+	{moveToken, "Move", "MV"},
+	{muxToken, "Mux", "MX"},
+	{neverNotifyToken, "NeverNotify", "NBNN"},
+	{notifyCompletionToken, "NotifyCompletion", "NC"},
+	{notifyImmediateToken, "ImmediateNotify", "NBIN"},
+	{notifyRegulatedToken, "RegulatedNotify", "NBRN"},
+	{notifyToken, "Notify", "N"},
+	{nx64kToken, "Nx64Kservice", "N64"},
+	{observedEventsToken, "ObservedEvents", "OE"},
+	{onewayBothToken, "OnewayBoth", "OWB"},
+	{onewayExternalToken, "OnewayExternal", "OWE"},
+	{onewayToken, "Oneway", "OW"},
+	{onOffToken, "OnOff", "OO"},
+	{orAUDITselectToken, "ORLgc", ""},
+	{otherReasonToken, "OtherReason", "OR"},
+	{outOfSvcToken, "OutOfService", "OS"},
+	{packagesToken, "Packages", "PG"},
+	{pendingToken, "Pending", "PN"},
+	{priorityToken, "Priority", "PR"},
+	{profileToken, "Profile", "PF"},
+	{reasonToken, "Reason", "RE"},
+	{recvonlyToken, "ReceiveOnly", "RC"},
+	{remoteToken, "Remote", "R"},
+	{replyToken, "Reply", "P"},
+	{requestIDToken, "SPARequestID", "SPARQ"},
+	{reservedGroupToken, "ReservedGroup", "RG"},
+	{reservedValueToken, "ReservedValue", "RV"},
+	{resetEventsDescriptorToken, "ResetEventsDescriptor", "RSE"},
+	{responseAckToken, "TransactionResponseAck", "K"},
+	{restartToken, "Restart", "RS"},
+	{sendonlyToken, "SendOnly", "SO"},
+	{sendrecvToken, "SendReceive", "SR"},
+	{serviceChangeAddressToken, "ServiceChangeAddress", "AD"},
+	{serviceChangeIncompleteToken, "ServiceChangeInc", "SIC"},
+	{serviceChangeToken, "ServiceChange", "SC"},
+	{serviceStatesToken, "ServiceStates", "SI"},
+	{servicesToken, "Services", "SV"},
+	{signalListToken, "SignalList", "SL"},
+	{signalsToken, "Signals", "SG"},
+	{signalTypeToken, "SignalType", "SY"},
+	{statsToken, "Statistics", "SA"},
+	{streamToken, "Stream", "ST"},
+	{subtractToken, "Subtract", "S"},
+	{synchISDNToken, "SynchISDN", "SN"},
+	{terminationStateToken, "TerminationState", "TS"},
+	{testToken, "Test", "TE"},
+	{timeOutToken, "TimeOut", "TO"},
+	{topologyToken, "Topology", "TP"},
+	{transToken, "Transaction", "T"},
+	{v18Token, "V18", ""},
+	{v22bisToken, "V22b", ""},
+	{v22Token, "V22", ""},
+	{v32bisToken, "V32b", ""},
+	{v32Token, "V32", ""},
+	{v34Token, "V34", ""},
+	{v76Token, "V76", ""},
+	{v90Token, "V90", ""},
+	{v91Token, "V91", ""},
+	{versionToken, "Version", "V"},
 }
 
 // lexKeywordAliases are spellings Erlang/OTP megaco 4.4 writes besides
@@ -592,8 +592,8 @@ var lexKeywordAliases = []struct {
 	tok  int
 	word string
 }{
-	{AndAUDITSelectToken, "ANSLgc"},
-	{EmergencyOffToken, "EmergencyOffToken"},
+	{andAUDITSelectToken, "ANSLgc"},
+	{emergencyOffToken, "EmergencyOffToken"},
 }
 
 // lexLongNames gives the long spelling of each keyword token, for error
