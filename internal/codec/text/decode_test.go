@@ -134,8 +134,9 @@ func TestDecodeCorpusRoundTrip(t *testing.T) {
 	}
 }
 
-// decAppendixDir holds RFC 3525's example call flow, one message a file.
-const decAppendixDir = "../../../../shared/spec/appendix-a"
+// decAppendixDir holds RFC 3525's example call flow, one message a file,
+// as the RFC prints it (corrected/ has the fixed copies).
+const decAppendixDir = "../../../corpus/appendix-a"
 
 // decAppendixErrors are the RFC examples a reader cannot take as they are
 // printed, and the (clear) error each gives. Everything else the RFC
