@@ -8,7 +8,7 @@ import "testing"
 // message memory of its own.
 
 func decBench(b *testing.B, style string, reuse bool) {
-	corpus := decLoadCorpus(b)
+	corpus := loadCorpus(b)
 	var msgs [][]byte
 	size := 0
 	for _, c := range corpus {

@@ -10,7 +10,7 @@ import (
 // DecodeReused gives the same message, allocates nothing once warm, and
 // has nothing to release after an error; Append writes the Codec's style.
 func TestCodec(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	for _, style := range []Style{Pretty, Compact} {
 		c := Codec{Style: style}
 		for _, msg := range corpus[:5] {

@@ -130,7 +130,7 @@ func TestTablesExpected(t *testing.T) {
 // expect the end of the message exactly where goyacc's parser accepts
 // the message cut there.
 func TestTablesAgreeWithParser(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	for _, c := range corpus[:4] {
 		for _, src := range [][]byte{c.pretty, c.compact} {
 			toks := scanTokens(string(src))

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -18,54 +17,6 @@ import (
 	"megaco/internal/mapping"
 	"megaco/internal/model"
 )
-
-// decCorpusDir is Erlang/OTP's golden corpus: each message in pretty and
-// compact text, BER and PER, as OTP megaco 4.4 encodes it.
-const decCorpusDir = "../../../corpus/otp-time-test"
-
-type decCorpusMsg struct {
-	name                      string
-	pretty, compact, ber, per []byte
-}
-
-func decLoadCorpus(tb testing.TB) []decCorpusMsg {
-	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join(decCorpusDir, "*.ber"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no corpus in %s: %v", decCorpusDir, err)
-	}
-	sort.Strings(paths)
-	var out []decCorpusMsg
-	for _, p := range paths {
-		base := strings.TrimSuffix(p, ".ber")
-		m := decCorpusMsg{name: filepath.Base(base)}
-		for _, f := range []struct {
-			ext string
-			dst *[]byte
-		}{{".ber", &m.ber}, {".per", &m.per}, {".pretty.txt", &m.pretty}, {".compact.txt", &m.compact}} {
-			b, err := os.ReadFile(base + f.ext)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			*f.dst = b
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// decGolden is the contract: the text form of the golden BER.
-func decGolden(tb testing.TB, c decCorpusMsg) *model.MegacoMessage {
-	tb.Helper()
-	m, err := ber.Decode(c.ber, ber.Options{})
-	if err != nil {
-		tb.Fatalf("%s: ber: %v", c.name, err)
-	}
-	if err := mapping.ToText(m, int(m.Mess.Version), nil); err != nil {
-		tb.Fatalf("%s: ToText: %v", c.name, err)
-	}
-	return m
-}
 
 func decJSON(m *model.MegacoMessage) string {
 	b, _ := json.MarshalIndent(m, "", " ")
@@ -84,7 +35,7 @@ func decJSON(m *model.MegacoMessage) string {
 // the names become bits of one emptyDescriptors BIT STRING, whose value
 // does not depend on their order, so the model compares equal.
 func TestDecodeCorpusRoundTrip(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	for _, style := range []string{"pretty", "compact"} {
 		decoded, same, berOK, perOK := 0, 0, 0, 0
 		for _, c := range corpus {
@@ -98,7 +49,7 @@ func TestDecodeCorpusRoundTrip(t *testing.T) {
 				continue
 			}
 			decoded++
-			want := decGolden(t, c)
+			want := textForm(t, c)
 			if !reflect.DeepEqual(m, want) {
 				t.Errorf("%s.%s: model differs from the golden BER's text form\n got %s\nwant %s", c.name, style, decJSON(m), decJSON(want))
 				continue
@@ -585,7 +536,7 @@ func TestDecodeForms(t *testing.T) {
 // TestDecoderReuse: a reused Decoder gives what Decode gives, and Decode's
 // result does not share memory with its input or with another decode.
 func TestDecoderReuse(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	var dec Decoder
 	for _, c := range corpus {
 		for _, text := range [][]byte{c.pretty, c.compact} {

@@ -3,76 +3,16 @@ package text
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"megaco/internal/codec/ber"
 	"megaco/internal/codec/codecerr"
-	"megaco/internal/mapping"
 	"megaco/internal/model"
 )
 
 // corpusMsg is one message of corpus/otp-time-test: OTP's encodings of
 // it in every codec.
-type etCorpusMsg struct {
-	name            string
-	version         int
-	ber             []byte
-	pretty, compact []byte
-}
-
-const etCorpusDir = "../../../corpus/otp-time-test"
-
-// loadCorpus reads the corpus in MANIFEST.tsv order.
-func etLoadCorpus(tb testing.TB) []etCorpusMsg {
-	tb.Helper()
-	manifest, err := os.ReadFile(filepath.Join(etCorpusDir, "MANIFEST.tsv"))
-	if err != nil {
-		tb.Fatalf("corpus: %v", err)
-	}
-	var msgs []etCorpusMsg
-	for i, line := range strings.Split(strings.TrimRight(string(manifest), "\n"), "\n") {
-		if i == 0 {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		v, err := strconv.Atoi(f[1])
-		if err != nil {
-			tb.Fatalf("MANIFEST.tsv line %d: %v", i+1, err)
-		}
-		m := etCorpusMsg{name: f[0], version: v}
-		for _, x := range []struct {
-			ext string
-			dst *[]byte
-		}{{".ber", &m.ber}, {".pretty.txt", &m.pretty}, {".compact.txt", &m.compact}} {
-			if *x.dst, err = os.ReadFile(filepath.Join(etCorpusDir, m.name+x.ext)); err != nil {
-				tb.Fatal(err)
-			}
-		}
-		msgs = append(msgs, m)
-	}
-	if len(msgs) != 149 {
-		tb.Fatalf("corpus has %d messages, want 149", len(msgs))
-	}
-	return msgs
-}
-
-// textForm decodes a corpus message's BER and converts it to text form.
-func etTextForm(tb testing.TB, c etCorpusMsg) *model.MegacoMessage {
-	tb.Helper()
-	m, err := ber.Decode(c.ber, ber.Options{})
-	if err != nil {
-		tb.Fatalf("%s: ber: %v", c.name, err)
-	}
-	if err := mapping.ToText(m, c.version, nil); err != nil {
-		tb.Fatalf("%s: mapping: %v", c.name, err)
-	}
-	return m
-}
-
 // expected is what the encoder must write for a corpus message: OTP's
 // golden text, except where we differ on purpose.
 //
@@ -82,7 +22,7 @@ func etTextForm(tb testing.TB, c etCorpusMsg) *model.MegacoMessage {
 // in the model (and in BER) it is a BIT STRING, so the encoder writes the
 // names in bit order: "Media, DigitMap, Statistics, Packages". OTP's own
 // encoders write the same when they start from the BER.
-func etExpected(c etCorpusMsg, style Style) []byte {
+func etExpected(c corpusMsg, style Style) []byte {
 	golden := c.pretty
 	if style == Compact {
 		golden = c.compact
@@ -101,11 +41,11 @@ func etExpected(c etCorpusMsg, style Style) []byte {
 // TestCorpusGolden: golden BER -> ber.Decode -> mapping.ToText -> Append
 // must give OTP's compact and pretty texts byte for byte.
 func TestCorpusGolden(t *testing.T) {
-	msgs := etLoadCorpus(t)
+	msgs := loadCorpus(t)
 	for _, style := range []Style{Compact, Pretty} {
 		ok := 0
 		for _, c := range msgs {
-			m := etTextForm(t, c)
+			m := textForm(t, c)
 			got, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Errorf("%s %s: %v", c.name, style, err)
@@ -134,8 +74,8 @@ func etDiffAt(a, b []byte) int {
 // TestAppendKeepsBuffer: Append appends, and leaves the buffer alone on
 // error.
 func TestAppendKeepsBuffer(t *testing.T) {
-	c := etLoadCorpus(t)[0]
-	m := etTextForm(t, c)
+	c := loadCorpus(t)[0]
+	m := textForm(t, c)
 	buf := []byte("prefix:")
 	out, err := Append(buf, m, Compact, Options{})
 	if err != nil {
@@ -625,7 +565,7 @@ func TestVersionConstructs(t *testing.T) {
 // TestBinaryForm: a message straight from the BER decoder is refused
 // with a clear error.
 func TestBinaryForm(t *testing.T) {
-	for _, c := range etLoadCorpus(t)[:20] {
+	for _, c := range loadCorpus(t)[:20] {
 		m, err := ber.Decode(c.ber, ber.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -810,8 +750,8 @@ func TestLayouts(t *testing.T) {
 }
 
 func TestForcedVersion(t *testing.T) {
-	c := etLoadCorpus(t)[0] // a v1 message
-	m := etTextForm(t, c)
+	c := loadCorpus(t)[0] // a v1 message
+	m := textForm(t, c)
 	out, err := Append(nil, m, Compact, Options{Version: 3})
 	if err != nil {
 		t.Fatal(err)

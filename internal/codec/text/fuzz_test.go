@@ -19,7 +19,7 @@ import (
 // through BER: text -> model -> BER -> model -> text form -> BER gives the
 // same bytes twice.
 func FuzzDecode(f *testing.F) {
-	for _, c := range decLoadCorpus(f) {
+	for _, c := range loadCorpus(f) {
 		f.Add(c.pretty)
 		f.Add(c.compact)
 	}

@@ -144,7 +144,7 @@ func TestScanDepth(t *testing.T) {
 
 // TestScanNoAlloc: scanning allocates nothing.
 func TestScanNoAlloc(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	allocs := testing.AllocsPerRun(10, func() {
 		for _, c := range corpus {
 			for _, src := range [][]byte{c.pretty, c.compact} {
