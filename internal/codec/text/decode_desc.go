@@ -302,18 +302,24 @@ func (d *decoder) modemDescriptor(nTypes, nProps int) {
 func (d *decoder) eventSpec(name span, n int) {
 	ps, objs := d.items(n)
 	e := model.EventSpec{EventName: d.octets(name)}
-	nPars := 0
+	e.StreamID, e.EventParList = d.eventParameters(ps)
+	d.drop(ps, objs)
+	decPush(d, &d.evSpecs, e)
+}
+
+// eventParameters reads the stream among the items ps of an event, and
+// takes its event parameters from their stack.
+func (d *decoder) eventParameters(ps []decParam) (stream model.Opt[uint32], pars []model.EventParameter) {
+	n := 0
 	for _, p := range ps {
 		switch p.kind {
 		case pStream:
-			e.StreamID = model.Some(d.num16(p.tok, "stream ID"))
+			stream = model.Some(d.num16(p.tok, "stream ID"))
 		case pEventParameter:
-			nPars++
+			n++
 		}
 	}
-	e.EventParList = decTake(&d.evPars, &d.sl.EventParameter, nPars)
-	d.drop(ps, objs)
-	decPush(d, &d.evSpecs, e)
+	return stream, decTake(&d.evPars, &d.sl.EventParameter, n)
 }
 
 func (d *decoder) eventsDescriptor(id span, hasID bool, n int) {
@@ -339,13 +345,10 @@ type decEventActions struct {
 // stream, the actions, and the event parameters, taken from their stack.
 func (d *decoder) eventParams(n int) (stream model.Opt[uint32], acts decEventActions, pars []model.EventParameter) {
 	ps, objs := d.items(n)
-	nPars, oi := 0, 0
+	stream, pars = d.eventParameters(ps)
+	oi := 0
 	for _, p := range ps {
 		switch p.kind {
-		case pStream:
-			stream = model.Some(d.num16(p.tok, "stream ID"))
-		case pEventParameter:
-			nPars++
 		case pKeepActive:
 			acts.keepActive, acts.any = true, true
 		case pEventDM:
@@ -358,7 +361,6 @@ func (d *decoder) eventParams(n int) (stream model.Opt[uint32], acts decEventAct
 			acts.reset, acts.any = true, true
 		}
 	}
-	pars = decTake(&d.evPars, &d.sl.EventParameter, nPars)
 	d.drop(ps, objs)
 	return stream, acts, pars
 }
@@ -510,16 +512,7 @@ func (d *decoder) observedEvent(ts, name span, n int) {
 	if ts.end > ts.pos {
 		e.TimeNotation = d.timeNotation(ts)
 	}
-	nPars := 0
-	for _, p := range ps {
-		switch p.kind {
-		case pStream:
-			e.StreamID = model.Some(d.num16(p.tok, "stream ID"))
-		case pEventParameter:
-			nPars++
-		}
-	}
-	e.EventParList = decTake(&d.evPars, &d.sl.EventParameter, nPars)
+	e.StreamID, e.EventParList = d.eventParameters(ps)
 	d.drop(ps, objs)
 	decPush(d, &d.obsEvs, e)
 }
@@ -541,7 +534,7 @@ func (d *decoder) digitMapValue(nTimers int, body span) {
 	for _, p := range ps {
 		w := d.bytes(p.tok)
 		i := len(w)
-		for i > 0 && lexClass[w[i-1]]&lexDigit != 0 {
+		for i > 0 && charClass[w[i-1]]&chDigit != 0 {
 			i--
 		}
 		t := d.num(span{p.tok.pos + int32(i), p.tok.end}, 99, "digit map timer")

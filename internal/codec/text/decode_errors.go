@@ -1,6 +1,7 @@
 package text
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,40 +113,57 @@ func (d *decoder) describeSyntaxError() {
 	d.err.Msg = b.String()
 }
 
-// describe names a token in an error message.
+// describe names the token found, with its text where that helps.
 func (d *decoder) describe(t lexToken) string {
 	switch t.kind {
-	case 0:
-		return "end of message"
 	case safeChars, versionHeader:
 		return d.quote(t.s)
+	case digitMapTimer:
+		return "digit map timer " + d.quote(t.s)
+	case ipv4Token, ipv6Token:
+		return "address " + string(d.bytes(t.s))
+	case domainToken:
+		return "domain name " + string(d.bytes(t.s))
+	}
+	return kindName(t.kind)
+}
+
+// kindName names a kind of token in an error message: "end of message",
+// "'='", "a name or value", a keyword's long spelling...
+func kindName(k int) string {
+	switch k {
+	case 0:
+		return "end of message"
+	case safeChars:
+		return "a name or value"
 	case quotedString:
 		return "a quoted string"
 	case octetString:
 		return "SDP"
 	case digitMapTimer:
-		return "digit map timer " + d.quote(t.s)
+		return "a digit map timer"
 	case digitMapBody:
 		return "a digit map"
+	case versionHeader:
+		return "MEGACO/version"
 	case ipv4Token, ipv6Token:
-		return "address " + string(d.bytes(t.s))
+		return "an address"
 	case domainToken:
-		return "domain name " + string(d.bytes(t.s))
+		return "a domain name"
 	case optionalPrefix:
 		return "O-"
 	case wildcardPrefix:
 		return "W-"
-	}
-	if name, ok := lexLongNames[t.kind]; ok {
-		return name
-	}
-	if t.kind == mtpToken {
+	case mtpToken:
 		return "MTP"
 	}
-	if t.kind > 0 && t.kind < 128 {
-		return lexQuoteByte(byte(t.kind))
+	if name, ok := lexLongNames[k]; ok {
+		return name
 	}
-	return "token " + strconv.Itoa(t.kind)
+	if k > 0 && k < 128 {
+		return lexQuoteByte(byte(k))
+	}
+	return "token " + strconv.Itoa(k)
 }
 
 // lexTokenGroups name sets of keywords that an error message lists as
@@ -207,39 +225,12 @@ func decDescribeExpected(kinds []int) []string {
 		if !set[k] {
 			continue
 		}
-		switch {
-		case k == safeChars:
-			out = append(out, "a name or value")
-		case k == 0:
-			out = append(out, "end of message")
-		case k > 0 && k < 128:
-			out = append(out, lexQuoteByte(byte(k)))
-		case k == quotedString:
-			out = append(out, "a quoted string")
-		case k == octetString:
-			out = append(out, "SDP")
-		case k == digitMapTimer:
-			out = append(out, "a digit map timer")
-		case k == digitMapBody:
-			out = append(out, "a digit map")
-		case k == versionHeader:
-			out = append(out, "MEGACO/version")
-		case k == ipv4Token || k == ipv6Token:
-			if !decContains(out, "an address") {
-				out = append(out, "an address")
-			}
-		case k == domainToken:
-			out = append(out, "a domain name")
-		case k == optionalPrefix:
-			out = append(out, "O-")
-		case k == wildcardPrefix:
-			out = append(out, "W-")
-		case k == mtpToken:
-			out = append(out, "MTP")
-		default:
-			if name, ok := lexLongNames[k]; ok {
-				keywords = append(keywords, name)
-			}
+		// Keywords come first, the rest after them, each name once
+		// (IPv4 and IPv6 are both "an address").
+		if name, ok := lexLongNames[k]; ok {
+			keywords = append(keywords, name)
+		} else if name := kindName(k); !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	out = append(keywords, out...)
@@ -247,13 +238,4 @@ func decDescribeExpected(kinds []int) []string {
 		out = append(out[:7:7], "...")
 	}
 	return out
-}
-
-func decContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

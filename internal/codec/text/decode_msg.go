@@ -619,9 +619,9 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		m.Ip6Address = a
 	case model.MId_DomainName:
 		w := d.bytes(s)
-		ok := len(w) > 0 && len(w) <= 64 && lexClass[w[0]]&lexAlnum != 0
+		ok := len(w) > 0 && len(w) <= 64 && charClass[w[0]]&chAlnum != 0
 		for _, c := range w {
-			ok = ok && (lexClass[c]&lexAlnum != 0 || c == '-' || c == '.')
+			ok = ok && (charClass[c]&chAlnum != 0 || c == '-' || c == '.')
 		}
 		if !ok {
 			d.failAt(s, "domain name "+d.quote(s)+" is not letters, digits, '-' and '.'")
@@ -633,7 +633,7 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		w := d.bytes(s)
 		ok := len(w) >= 4 && len(w) <= 8
 		for _, c := range w {
-			ok = ok && lexClass[c]&lexHex != 0
+			ok = ok && charClass[c]&chHex != 0
 		}
 		if !ok {
 			d.failAt(s, "MTP address "+d.quote(s)+" is not 4 to 8 hex digits")

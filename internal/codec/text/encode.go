@@ -102,32 +102,42 @@ func (e *textEncoder) w(x word) { e.b = append(e.b, e.words[x]...) }
 // str writes s as is.
 func (e *textEncoder) str(s string) { e.b = append(e.b, s...) }
 
-// eq writes EQUAL: " = " or "=".
-func (e *textEncoder) eq() {
+// styled writes pretty or compact, as the style is.
+func (e *textEncoder) styled(pretty, compact string) {
 	if e.pretty {
-		e.b = append(e.b, " = "...)
+		e.b = append(e.b, pretty...)
 	} else {
-		e.b = append(e.b, '=')
+		e.b = append(e.b, compact...)
 	}
 }
+
+// eq writes EQUAL: " = " or "=".
+func (e *textEncoder) eq() { e.styled(" = ", "=") }
 
 // open writes LBRKT of a construct at ind: " {" and a new line one level
-// deeper, or "{".
-func (e *textEncoder) open(ind int) {
+// deeper, or "{"; close writes RBRKT.
+func (e *textEncoder) open(ind int)  { e.openBracket('{', ind) }
+func (e *textEncoder) close(ind int) { e.closeBracket('}', ind) }
+
+// openSquare and closeSquare bracket a list of termination IDs or values
+// (LSBRKT, RSBRKT).
+func (e *textEncoder) openSquare(ind int)  { e.openBracket('[', ind) }
+func (e *textEncoder) closeSquare(ind int) { e.closeBracket(']', ind) }
+
+func (e *textEncoder) openBracket(c byte, ind int) {
 	if e.pretty {
-		e.b = append(e.b, " {"...)
+		e.b = append(e.b, ' ', c)
 		e.nl(ind + 1)
 	} else {
-		e.b = append(e.b, '{')
+		e.b = append(e.b, c)
 	}
 }
 
-// close writes RBRKT of a construct at ind.
-func (e *textEncoder) close(ind int) {
+func (e *textEncoder) closeBracket(c byte, ind int) {
 	if e.pretty {
 		e.nl(ind)
 	}
-	e.b = append(e.b, '}')
+	e.b = append(e.b, c)
 }
 
 // sep writes COMMA between items at ind.
@@ -140,39 +150,8 @@ func (e *textEncoder) sep(ind int) {
 
 // openInline and closeInline are the brackets OTP writes on one line
 // (" { " and " } ", pretty) around error texts, SDP and empty audits.
-func (e *textEncoder) openInline() {
-	if e.pretty {
-		e.b = append(e.b, " { "...)
-	} else {
-		e.b = append(e.b, '{')
-	}
-}
-
-func (e *textEncoder) closeInline() {
-	if e.pretty {
-		e.b = append(e.b, " } "...)
-	} else {
-		e.b = append(e.b, '}')
-	}
-}
-
-// openSquare and closeSquare bracket a list of termination IDs or values
-// (LSBRKT, RSBRKT).
-func (e *textEncoder) openSquare(ind int) {
-	if e.pretty {
-		e.b = append(e.b, " ["...)
-		e.nl(ind + 1)
-	} else {
-		e.b = append(e.b, '[')
-	}
-}
-
-func (e *textEncoder) closeSquare(ind int) {
-	if e.pretty {
-		e.nl(ind)
-	}
-	e.b = append(e.b, ']')
-}
+func (e *textEncoder) openInline()  { e.styled(" { ", "{") }
+func (e *textEncoder) closeInline() { e.styled(" } ", "}") }
 
 // list tracks the items of a comma-separated list: item writes the
 // separator before every item but the first; drop takes back a separator
@@ -188,6 +167,26 @@ func (e *textEncoder) item(l *itemList, ind int) {
 		e.sep(ind)
 	}
 	l.n++
+}
+
+// keywordItem writes the keyword w as an item of l, if on.
+func (e *textEncoder) keywordItem(l *itemList, ind int, on bool, w word) {
+	if on {
+		e.item(l, ind)
+		e.w(w)
+	}
+}
+
+// encItems writes every element of list as an item of l, with write; an
+// error gets field[i] on its path.
+func encItems[T any](e *textEncoder, l *itemList, ind int, field string, list []T, write func(*T, int) error) error {
+	for i := range list {
+		e.item(l, ind)
+		if err := write(&list[i], ind); err != nil {
+			return codecerr.At(codecerr.AtIndex(err, i), field)
+		}
+	}
+	return nil
 }
 
 // done undoes the last item if it wrote nothing after its separator.
@@ -232,52 +231,6 @@ func (e *textEncoder) digits(v uint64, max uint64) error {
 	return nil
 }
 
-// Character classes of the ABNF (the bits of encClass), for quoting and
-// validation.
-const (
-	encSafe   = 1 << iota // SafeChar: DIGIT / ALPHA / "+-&!_/'?@^`~*$\()%|."
-	encRest               // RestChar: ";[]{}:,#<>="
-	encWSP                // SP, HTAB
-	encEOL                // CR, LF
-	encHigh               // %x80-FF
-	encNameCh             // NAME characters: ALPHA / DIGIT / "_"
-	encPathCh             // pathNAME characters besides NAME ones: "/*$@-."
-	encHexCh              // HEXDIG
-)
-
-// encClass gives the classes of every octet.
-var encClass = func() (t [256]uint8) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] |= encSafe | encNameCh | encHexCh
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] |= encSafe | encNameCh
-		t[c-'a'+'A'] |= encSafe | encNameCh
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] |= encHexCh
-		t[c-'a'+'A'] |= encHexCh
-	}
-	for _, c := range "+-&!_/'?@^`~*$\\()%|." {
-		t[c] |= encSafe
-	}
-	t['_'] |= encNameCh
-	for _, c := range "/*$@-." {
-		t[c] |= encPathCh
-	}
-	for _, c := range ";[]{}:,#<>=" {
-		t[c] |= encRest
-	}
-	t[' '] |= encWSP
-	t['\t'] |= encWSP
-	t['\r'] |= encEOL
-	t['\n'] |= encEOL
-	for c := 0x80; c <= 0xff; c++ {
-		t[c] |= encHigh
-	}
-	return t
-}()
-
 // encBinaryByte reports a byte no text-form name or ID has: a control
 // character or one outside ASCII. Binary-form names (4-octet PkgdNames,
 // 2-octet Names) and termination IDs practically always contain one.
@@ -310,7 +263,7 @@ func (e *textEncoder) safeName(s model.Octets, what string) error {
 		return encErrNoTextf("%s of %d characters (at most 64)", what, len(s))
 	}
 	for _, c := range s {
-		if encClass[c]&encSafe == 0 {
+		if charClass[c]&chSafe == 0 {
 			return e.badName(s, what)
 		}
 	}
@@ -341,7 +294,7 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 		return encErrNoTextf("termination ID of %d characters (at most 64)", len(s))
 	}
 	for _, c := range s {
-		if encClass[c]&(encNameCh|encPathCh) == 0 {
+		if charClass[c]&(chName|chPath) == 0 {
 			for _, c := range s {
 				if encBinaryByte(c) {
 					return encErrBinary(encSprintf("termination ID %X is not text: the message is in binary form; convert it with mapping.ToText before a text encode", []byte(s)))
@@ -361,11 +314,11 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 func (e *textEncoder) value(s []byte) error {
 	quote := len(s) == 0
 	for _, c := range s {
-		k := encClass[c]
-		if k&encSafe != 0 {
+		k := charClass[c]
+		if k&chSafe != 0 {
 			continue
 		}
-		if k&(encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+		if k&(chRest|chWSP) != 0 || (e.v >= 3 && k&(chEOL|chHigh) != 0) {
 			quote = true
 			continue
 		}
@@ -389,8 +342,8 @@ func (e *textEncoder) quoted(s []byte, what string) error { return encAppendQuot
 // neither needs converting (which would allocate).
 func encAppendQuoted[S string | []byte](e *textEncoder, s S, what string) error {
 	for i := 0; i < len(s); i++ {
-		k := encClass[s[i]]
-		if k&(encSafe|encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+		k := charClass[s[i]]
+		if k&(chSafe|chRest|chWSP) != 0 || (e.v >= 3 && k&(chEOL|chHigh) != 0) {
 			continue
 		}
 		return e.badChar([]byte(s), s[i], what)
@@ -405,7 +358,7 @@ func (e *textEncoder) badChar(s []byte, c byte, what string) error {
 	switch {
 	case c == '"':
 		return encErrNoTextf("%s %q: a quoted string cannot hold a double quote", what, s)
-	case encClass[c]&(encEOL|encHigh) != 0:
+	case charClass[c]&(chEOL|chHigh) != 0:
 		return encErrVersion(encSprintf("%s %q: a quoted string holds line ends and non-ASCII octets only from version 3 on", what, s))
 	}
 	return encErrNoTextf("%s %q: character %q has no text form", what, s, c)

@@ -79,11 +79,8 @@ func (e *textEncoder) auditItems(l *itemList, a *model.AuditDescriptor, ind int)
 			e.w(w)
 		}
 	}
-	for i := range a.AuditPropertyToken {
-		e.item(l, ind)
-		if err := e.indAuditParameter(&a.AuditPropertyToken[i], ind); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "auditPropertyToken")
-		}
+	if err := encItems(e, l, ind, "auditPropertyToken", a.AuditPropertyToken, e.indAuditParameter); err != nil {
+		return err
 	}
 	return nil
 }
@@ -305,23 +302,11 @@ func (e *textEncoder) indAudLocalControl(c *model.IndAudLocalControlDescriptor, 
 	e.open(ind)
 	body := len(e.b)
 	var l itemList
-	if c.StreamMode && !c.StreamModeSel.Present {
-		e.item(&l, ind+1)
-		e.w(wMode)
-	}
-	if c.ReserveValue {
-		e.item(&l, ind+1)
-		e.w(wReservedValue)
-	}
-	if c.ReserveGroup {
-		e.item(&l, ind+1)
-		e.w(wReservedGroup)
-	}
-	for i := range c.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.indAudPropertyParm(&c.PropertyParms[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "propertyParms")
-		}
+	e.keywordItem(&l, ind+1, c.StreamMode && !c.StreamModeSel.Present, wMode)
+	e.keywordItem(&l, ind+1, c.ReserveValue, wReservedValue)
+	e.keywordItem(&l, ind+1, c.ReserveGroup, wReservedGroup)
+	if err := encItems(e, &l, ind+1, "propertyParms", c.PropertyParms, e.indAudPropertyParm); err != nil {
+		return err
 	}
 	if c.StreamModeSel.Present {
 		e.item(&l, ind+1)
@@ -364,16 +349,10 @@ func (e *textEncoder) indAudTermState(t *model.IndAudTerminationStateDescriptor,
 	e.open(ind)
 	body := len(e.b)
 	var l itemList
-	for i := range t.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.indAudPropertyParm(&t.PropertyParms[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "propertyParms")
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", t.PropertyParms, e.indAudPropertyParm); err != nil {
+		return err
 	}
-	if t.EventBufferControl {
-		e.item(&l, ind+1)
-		e.w(wBuffer)
-	}
+	e.keywordItem(&l, ind+1, t.EventBufferControl, wBuffer)
 	switch {
 	case t.ServiceStateSel.Present:
 		e.item(&l, ind+1)

@@ -189,11 +189,8 @@ func (e *textEncoder) localControl(c *model.LocalControlDescriptor, ind int) err
 		e.item(&l, ind+1)
 		e.onOff(wReservedValue, c.ReserveValue.Value)
 	}
-	for i := range c.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.propertyParm(&c.PropertyParms[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "propertyParms")
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", c.PropertyParms, e.propertyParm); err != nil {
+		return err
 	}
 	e.close(ind)
 	return nil
@@ -277,11 +274,8 @@ func (e *textEncoder) terminationState(t *model.TerminationStateDescriptor, ind 
 	e.w(wTerminationState)
 	e.open(ind)
 	var l itemList
-	for i := range t.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.propertyParm(&t.PropertyParms[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "propertyParms")
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", t.PropertyParms, e.propertyParm); err != nil {
+		return err
 	}
 	if t.EventBufferControl.Present {
 		e.item(&l, ind+1)
@@ -593,27 +587,51 @@ func (e *textEncoder) closeOpt(ind, start, body int) {
 }
 
 func (e *textEncoder) requestedEvent(r *model.RequestedEvent, ind int) error {
-	if err := e.name(r.PkgdName, "event name"); err != nil {
+	var acts eventActions
+	if a := r.EventAction; a != nil {
+		acts = eventActions{a.KeepActive, a.EventDM, a.SecondEvent, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor}
+	}
+	return e.event(r.PkgdName, r.StreamID, r.EvParList, &acts, ind)
+}
+
+func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
+	var acts eventActions
+	if a := r.EventAction; a != nil {
+		acts = eventActions{a.KeepActive, a.EventDM, nil, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor}
+	}
+	return e.event(r.PkgdName, r.StreamID, r.EvParList, &acts, ind)
+}
+
+// eventActions are the fields RequestedActions and SecondRequestedActions
+// share (an embedded event has no secondEvent of its own).
+type eventActions struct {
+	keepActive  model.Opt[bool]
+	eventDM     *model.EventDM
+	secondEvent *model.SecondEventsDescriptor
+	signals     []model.SignalRequest
+	notify      *model.NotifyBehaviour
+	reset       bool
+}
+
+// event writes a requested event: its name and, in optional brackets, its
+// stream, parameters and actions.
+func (e *textEncoder) event(name model.Octets, stream model.Opt[uint32], pars []model.EventParameter, acts *eventActions, ind int) error {
+	if err := e.name(name, "event name"); err != nil {
 		return codecerr.At(err, "pkgdName")
 	}
 	start, body := e.openOpt(ind)
 	var l itemList
-	if r.StreamID.Present {
+	if stream.Present {
 		e.item(&l, ind+1)
-		if err := e.stream(r.StreamID.Value); err != nil {
+		if err := e.stream(stream.Value); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
-	for i := range r.EvParList {
-		e.item(&l, ind+1)
-		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "evParList")
-		}
+	if err := encItems(e, &l, ind+1, "evParList", pars, e.eventParameter); err != nil {
+		return err
 	}
-	if a := r.EventAction; a != nil {
-		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, a.SecondEvent, true, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
-			return codecerr.At(err, "eventAction")
-		}
+	if err := e.requestedActions(&l, acts, ind+1); err != nil {
+		return codecerr.At(err, "eventAction")
 	}
 	e.closeOpt(ind, start, body)
 	return nil
@@ -621,53 +639,45 @@ func (e *textEncoder) requestedEvent(r *model.RequestedEvent, ind int) error {
 
 // requestedActions writes KeepActive, DigitMap, Embed, the notify
 // behaviour and ResetEventsDescriptor into l. For a second event
-// (embedded, first false) Embed holds only signals.
-func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *model.EventDM, se *model.SecondEventsDescriptor, first bool, sd []model.SignalRequest, nb *model.NotifyBehaviour, reset bool, ind int) error {
-	if ka.Present && ka.Value {
+// (embedded) Embed holds only signals.
+func (e *textEncoder) requestedActions(l *itemList, a *eventActions, ind int) error {
+	e.keywordItem(l, ind, a.keepActive.Present && a.keepActive.Value, wKeepActive)
+	if a.eventDM != nil {
 		e.item(l, ind)
-		e.w(wKeepActive)
-	}
-	if dm != nil {
-		e.item(l, ind)
-		if err := e.eventDM(dm, ind); err != nil {
+		if err := e.eventDM(a.eventDM, ind); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	// OTP treats an empty signals list as absent.
-	switch {
-	case len(sd) > 0:
+	if len(a.signals) > 0 || a.secondEvent != nil {
 		e.item(l, ind)
 		e.w(wEmbed)
 		e.open(ind)
-		if err := e.signalsDescriptor(sd, ind+1); err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		if len(a.signals) > 0 {
+			if err := e.signalsDescriptor(a.signals, ind+1); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
+			if a.secondEvent != nil {
+				e.sep(ind + 1)
+			}
 		}
-		if se != nil {
-			e.sep(ind + 1)
-			if err := e.embedFirst(se, ind+1); err != nil {
+		if a.secondEvent != nil {
+			if err := e.embedFirst(a.secondEvent, ind+1); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
 		}
 		e.close(ind)
-	case se != nil:
-		e.item(l, ind)
-		e.w(wEmbed)
-		e.open(ind)
-		if err := e.embedFirst(se, ind+1); err != nil {
-			return codecerr.At(err, "secondEvent")
-		}
-		e.close(ind)
 	}
-	if nb != nil {
+	if a.notify != nil {
 		if e.v < 3 {
 			return e.onlyIn("notifyBehaviour", "a notify behaviour", 3)
 		}
 		e.item(l, ind)
-		if err := e.notifyBehaviour(nb, ind); err != nil {
+		if err := e.notifyBehaviour(a.notify, ind); err != nil {
 			return codecerr.At(err, "notifyBehaviour")
 		}
 	}
-	if reset {
+	if a.reset {
 		if e.v < 3 {
 			return e.onlyIn("resetEventsDescriptor", "ResetEventsDescriptor", 3)
 		}
@@ -681,33 +691,6 @@ func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *mode
 // bare Events.
 func (e *textEncoder) embedFirst(se *model.SecondEventsDescriptor, ind int) error {
 	return eventsBlock(e, "an embedded events descriptor", se.RequestID, se.EventList, ind, e.secondRequestedEvent)
-}
-
-func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
-	if err := e.name(r.PkgdName, "event name"); err != nil {
-		return codecerr.At(err, "pkgdName")
-	}
-	start, body := e.openOpt(ind)
-	var l itemList
-	if r.StreamID.Present {
-		e.item(&l, ind+1)
-		if err := e.stream(r.StreamID.Value); err != nil {
-			return codecerr.At(err, "streamID")
-		}
-	}
-	for i := range r.EvParList {
-		e.item(&l, ind+1)
-		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "evParList")
-		}
-	}
-	if a := r.EventAction; a != nil {
-		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, nil, false, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
-			return codecerr.At(err, "eventAction")
-		}
-	}
-	e.closeOpt(ind, start, body)
-	return nil
 }
 
 func (e *textEncoder) notifyBehaviour(nb *model.NotifyBehaviour, ind int) error {
@@ -923,10 +906,7 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 			return codecerr.At(err, "notifyCompletion")
 		}
 	}
-	if s.KeepActive.Present && s.KeepActive.Value {
-		e.item(&l, in)
-		e.w(wKeepActive)
-	}
+	e.keywordItem(&l, in, s.KeepActive.Present && s.KeepActive.Value, wKeepActive)
 	for i := range s.SigParList {
 		e.item(&l, in)
 		p := &s.SigParList[i]
@@ -1072,7 +1052,7 @@ func (e *textEncoder) digitMapValue(v *model.DigitMapValue, ind int) error {
 	// Blanks around the body are not part of it in text (the decoder
 	// drops them, as LWSP): they are left out here too. What the decoder
 	// would read as something else has no text form.
-	body := strings.TrimFunc(v.DigitMapBody, func(r rune) bool { return r < 0x80 && lexClass[r]&lexBlank != 0 })
+	body := strings.TrimFunc(v.DigitMapBody, func(r rune) bool { return r < 0x80 && charClass[r]&chBlank != 0 })
 	if body == "" {
 		return codecerr.At(encErrNoText("empty digit map"), "digitMapBody")
 	}
@@ -1255,25 +1235,8 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 		return codecerr.At(encErrNoTextf("unknown method %d", p.ServiceChangeMethod), "serviceChangeMethod")
 	}
 	e.w(encMethodWords[p.ServiceChangeMethod])
-	if p.ServiceChangeAddress != nil {
-		e.item(&l, in)
-		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
-			return codecerr.At(err, "serviceChangeAddress")
-		}
-	}
-	if p.ServiceChangeVersion.Present {
-		e.item(&l, in)
-		e.w(wVersion)
-		e.eq()
-		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
-			return codecerr.At(err, "serviceChangeVersion")
-		}
-	}
-	if p.ServiceChangeProfile != nil {
-		e.item(&l, in)
-		if err := e.profile(p.ServiceChangeProfile); err != nil {
-			return codecerr.At(err, "serviceChangeProfile")
-		}
+	if err := e.serviceChangeAVP(&l, in, p.ServiceChangeAddress, p.ServiceChangeVersion, p.ServiceChangeProfile); err != nil {
+		return err
 	}
 	switch len(p.ServiceChangeReason) {
 	case 0:
@@ -1293,19 +1256,8 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 		e.eq()
 		e.uint(uint64(p.ServiceChangeDelay.Value))
 	}
-	if p.ServiceChangeMgcId != nil {
-		e.item(&l, in)
-		e.w(wMgcId)
-		e.eq()
-		if err := e.mID(p.ServiceChangeMgcId); err != nil {
-			return codecerr.At(err, "serviceChangeMgcId")
-		}
-	}
-	if p.TimeStamp != nil {
-		e.item(&l, in)
-		if err := e.timeNotation(p.TimeStamp); err != nil {
-			return codecerr.At(err, "timeStamp")
-		}
+	if err := e.mgcIDAndTime(&l, in, p.ServiceChangeMgcId, p.TimeStamp, "timeStamp"); err != nil {
+		return err
 	}
 	if a := p.ServiceChangeInfo; a != nil {
 		// The grammar puts the audit items straight into the list.
@@ -1328,6 +1280,52 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 	return nil
 }
 
+// serviceChangeAVP writes the address, version and profile items a
+// ServiceChange request and reply share.
+func (e *textEncoder) serviceChangeAVP(l *itemList, ind int, addr *model.ServiceChangeAddress, version model.Opt[uint32], profile *model.ServiceChangeProfile) error {
+	if addr != nil {
+		e.item(l, ind)
+		if err := e.serviceChangeAddress(addr); err != nil {
+			return codecerr.At(err, "serviceChangeAddress")
+		}
+	}
+	if version.Present {
+		e.item(l, ind)
+		e.w(wVersion)
+		e.eq()
+		if err := e.digits(uint64(version.Value), 99); err != nil {
+			return codecerr.At(err, "serviceChangeVersion")
+		}
+	}
+	if profile != nil {
+		e.item(l, ind)
+		if err := e.profile(profile); err != nil {
+			return codecerr.At(err, "serviceChangeProfile")
+		}
+	}
+	return nil
+}
+
+// mgcIDAndTime writes the MgcIdToTry and time stamp items a ServiceChange
+// request and reply share; stampField is the time stamp's field name.
+func (e *textEncoder) mgcIDAndTime(l *itemList, ind int, mgc *model.MId, ts *model.TimeNotation, stampField string) error {
+	if mgc != nil {
+		e.item(l, ind)
+		e.w(wMgcId)
+		e.eq()
+		if err := e.mID(mgc); err != nil {
+			return codecerr.At(err, "serviceChangeMgcId")
+		}
+	}
+	if ts != nil {
+		e.item(l, ind)
+		if err := e.timeNotation(ts); err != nil {
+			return codecerr.At(err, stampField)
+		}
+	}
+	return nil
+}
+
 var encMethodWords = [...]word{
 	model.ServiceChangeMethod_Failover: wFailover, model.ServiceChangeMethod_Forced: wForced,
 	model.ServiceChangeMethod_Graceful: wGraceful, model.ServiceChangeMethod_Restart: wRestart,
@@ -1341,19 +1339,10 @@ func (e *textEncoder) serviceChangeAddress(a *model.ServiceChangeAddress) error 
 	case model.ServiceChangeAddress_PortNumber:
 		return codecerr.At(e.uint16(a.PortNumber), "portNumber")
 	case model.ServiceChangeAddress_Ip4Address:
-		if a.Ip4Address == nil {
-			return codecerr.At(encErrNoText("missing address"), "ip4Address")
-		}
 		return codecerr.At(e.ip4(a.Ip4Address), "ip4Address")
 	case model.ServiceChangeAddress_Ip6Address:
-		if a.Ip6Address == nil {
-			return codecerr.At(encErrNoText("missing address"), "ip6Address")
-		}
 		return codecerr.At(e.ip6(a.Ip6Address), "ip6Address")
 	case model.ServiceChangeAddress_DomainName:
-		if a.DomainName == nil {
-			return codecerr.At(encErrNoText("missing domain name"), "domainName")
-		}
 		return codecerr.At(e.domainName(a.DomainName), "domainName")
 	case model.ServiceChangeAddress_DeviceName:
 		return codecerr.At(e.pathName(a.DeviceName, "device name"), "deviceName")
@@ -1371,7 +1360,7 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 		return codecerr.At(encErrNoTextf("profile %q: 1 to 67 characters", s), "profileName")
 	}
 	for i := 0; i < len(s); i++ {
-		if encClass[s[i]]&encSafe == 0 {
+		if charClass[s[i]]&chSafe == 0 {
 			return codecerr.At(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
 		}
 	}
@@ -1385,39 +1374,8 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 // Services: address, version, profile, MgcIdToTry, time stamp.
 func (e *textEncoder) serviceChangeResParm(p *model.ServiceChangeResParm, ind int) error {
 	var l itemList
-	if p.ServiceChangeAddress != nil {
-		e.item(&l, ind)
-		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
-			return codecerr.At(err, "serviceChangeAddress")
-		}
+	if err := e.serviceChangeAVP(&l, ind, p.ServiceChangeAddress, p.ServiceChangeVersion, p.ServiceChangeProfile); err != nil {
+		return err
 	}
-	if p.ServiceChangeVersion.Present {
-		e.item(&l, ind)
-		e.w(wVersion)
-		e.eq()
-		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
-			return codecerr.At(err, "serviceChangeVersion")
-		}
-	}
-	if p.ServiceChangeProfile != nil {
-		e.item(&l, ind)
-		if err := e.profile(p.ServiceChangeProfile); err != nil {
-			return codecerr.At(err, "serviceChangeProfile")
-		}
-	}
-	if p.ServiceChangeMgcId != nil {
-		e.item(&l, ind)
-		e.w(wMgcId)
-		e.eq()
-		if err := e.mID(p.ServiceChangeMgcId); err != nil {
-			return codecerr.At(err, "serviceChangeMgcId")
-		}
-	}
-	if p.Timestamp != nil {
-		e.item(&l, ind)
-		if err := e.timeNotation(p.Timestamp); err != nil {
-			return codecerr.At(err, "timestamp")
-		}
-	}
-	return nil
+	return e.mgcIDAndTime(&l, ind, p.ServiceChangeMgcId, p.Timestamp, "timestamp")
 }

@@ -98,19 +98,10 @@ func (e *textEncoder) message(m *model.Message) error {
 func (e *textEncoder) mID(m *model.MId) error {
 	switch m.Kind {
 	case model.MId_Ip4Address:
-		if m.Ip4Address == nil {
-			return codecerr.At(encErrNoText("missing address"), "ip4Address")
-		}
 		return codecerr.At(e.ip4(m.Ip4Address), "ip4Address")
 	case model.MId_Ip6Address:
-		if m.Ip6Address == nil {
-			return codecerr.At(encErrNoText("missing address"), "ip6Address")
-		}
 		return codecerr.At(e.ip6(m.Ip6Address), "ip6Address")
 	case model.MId_DomainName:
-		if m.DomainName == nil {
-			return codecerr.At(encErrNoText("missing domain name"), "domainName")
-		}
 		return codecerr.At(e.domainName(m.DomainName), "domainName")
 	case model.MId_DeviceName:
 		return codecerr.At(e.pathName(m.DeviceName, "device name"), "deviceName")
@@ -129,6 +120,9 @@ func (e *textEncoder) port(p model.Opt[uint32]) error {
 }
 
 func (e *textEncoder) ip4(a *model.IP4Address) error {
+	if a == nil {
+		return encErrNoText("missing address")
+	}
 	if len(a.Address) != 4 {
 		return codecerr.At(encErrNoTextf("IPv4 address of %d octets", len(a.Address)), "address")
 	}
@@ -147,6 +141,9 @@ func (e *textEncoder) ip4(a *model.IP4Address) error {
 // leading zeros, the first run of two or more zero groups as "::" (a lone
 // zero group stays "0").
 func (e *textEncoder) ip6(a *model.IP6Address) error {
+	if a == nil {
+		return encErrNoText("missing address")
+	}
 	if len(a.Address) != 16 {
 		return codecerr.At(encErrNoTextf("IPv6 address of %d octets", len(a.Address)), "address")
 	}
@@ -199,13 +196,16 @@ func (e *textEncoder) hex16(v uint16) {
 }
 
 func (e *textEncoder) domainName(d *model.DomainName) error {
+	if d == nil {
+		return encErrNoText("missing domain name")
+	}
 	s := d.Name
 	if len(s) == 0 || len(s) > 64 {
 		return codecerr.At(encErrNoTextf("domain name of %d characters (1..64)", len(s)), "name")
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if encClass[c]&encNameCh == 0 && c != '-' && c != '.' || c == '_' {
+		if charClass[c]&chName == 0 && c != '-' && c != '.' || c == '_' {
 			return codecerr.At(encErrNoTextf("domain name %q: character %q is not allowed", s, c), "name")
 		}
 	}
@@ -221,7 +221,7 @@ func (e *textEncoder) pathName(s, what string) error {
 		return encErrNoTextf("%s of %d characters (1..64)", what, len(s))
 	}
 	for i := 0; i < len(s); i++ {
-		if encClass[s[i]]&(encNameCh|encPathCh) == 0 {
+		if charClass[s[i]]&(chName|chPath) == 0 {
 			return encErrNoTextf("%s %q: character %q is not allowed in a pathNAME", what, s, s[i])
 		}
 	}
@@ -233,7 +233,7 @@ func (e *textEncoder) pathName(s, what string) error {
 // PackMTP converts packed octets).
 func (e *textEncoder) mtp(o model.Octets) error {
 	for _, c := range o {
-		if encClass[c]&encHexCh == 0 {
+		if charClass[c]&chHex == 0 {
 			if encBinaryByte(c) {
 				return encErrBinary(encSprintf("MTP address %X is in binary form; convert the message with mapping.ToText (PackMTP) before a text encode", []byte(o)))
 			}
@@ -458,11 +458,8 @@ func (e *textEncoder) actionRequest(a *model.ActionRequest, ind int) error {
 			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
-	for i := range a.CommandRequests {
-		e.item(&l, ind+1)
-		if err := e.commandRequest(&a.CommandRequests[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "commandRequests")
-		}
+	if err := encItems(e, &l, ind+1, "commandRequests", a.CommandRequests, e.commandRequest); err != nil {
+		return err
 	}
 	if len(e.b) == body {
 		return encErrNoText("an action request needs a context property, a context audit or a command")
@@ -488,11 +485,8 @@ func (e *textEncoder) actionReply(a *model.ActionReply, ind int) error {
 			return codecerr.At(err, "contextReply")
 		}
 	}
-	for i := range a.CommandReply {
-		e.item(&l, ind+1)
-		if err := e.commandReply(&a.CommandReply[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "commandReply")
-		}
+	if err := encItems(e, &l, ind+1, "commandReply", a.CommandReply, e.commandReply); err != nil {
+		return err
 	}
 	if a.ErrorDescriptor != nil {
 		e.item(&l, ind+1)
@@ -696,27 +690,12 @@ func (e *textEncoder) contextAudit(l *itemList, c *model.ContextAttrAuditRequest
 	e.open(ind)
 	inner := len(e.b)
 	var il itemList
-	if c.Topology {
-		e.item(&il, ind+1)
-		e.w(wTopology)
-	}
-	if c.Emergency {
-		e.item(&il, ind+1)
-		e.w(wEmergency)
-	}
-	if c.Priority {
-		e.item(&il, ind+1)
-		e.w(wPriority)
-	}
-	if c.Iepscallind {
-		e.item(&il, ind+1)
-		e.w(wIEPS)
-	}
-	for i := range c.ContextPropAud {
-		e.item(&il, ind+1)
-		if err := e.indAudPropertyParm(&c.ContextPropAud[i], ind+1); err != nil {
-			return codecerr.At(codecerr.AtIndex(err, i), "contextPropAud")
-		}
+	e.keywordItem(&il, ind+1, c.Topology, wTopology)
+	e.keywordItem(&il, ind+1, c.Emergency, wEmergency)
+	e.keywordItem(&il, ind+1, c.Priority, wPriority)
+	e.keywordItem(&il, ind+1, c.Iepscallind, wIEPS)
+	if err := encItems(e, &il, ind+1, "contextPropAud", c.ContextPropAud, e.indAudPropertyParm); err != nil {
+		return err
 	}
 	if c.Selectpriority.Present {
 		e.item(&il, ind+1)
@@ -789,6 +768,13 @@ func (e *textEncoder) commandRequest(c *model.CommandRequest, ind int) error {
 	return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", cmd.Kind), "command")
 }
 
+// commandHead writes "Keyword = ids", the start of a command or reply.
+func (e *textEncoder) commandHead(w word, ids []model.TerminationID, ind int) error {
+	e.w(w)
+	e.eq()
+	return e.termIDList(ids, ind, "terminationID")
+}
+
 // termIDList writes one termination ID, or from v3 on several as
 // [id, id] (termIDList). Before v3 a command names exactly one.
 func (e *textEncoder) termIDList(ids []model.TerminationID, ind int, field string) error {
@@ -836,9 +822,7 @@ func (e *textEncoder) ammRequest(w word, r *model.AmmRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(w)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(w, r.TerminationID, ind); err != nil {
 		return err
 	}
 	if len(r.Descriptors) == 0 {
@@ -861,9 +845,7 @@ func (e *textEncoder) subtractRequest(r *model.SubtractRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wSubtract)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wSubtract, r.TerminationID, ind); err != nil {
 		return err
 	}
 	if r.AuditDescriptor != nil {
@@ -915,9 +897,7 @@ func (e *textEncoder) notifyRequest(r *model.NotifyRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wNotify)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wNotify, r.TerminationID, ind); err != nil {
 		return err
 	}
 	e.open(ind)
@@ -952,9 +932,7 @@ func (e *textEncoder) serviceChangeRequest(r *model.ServiceChangeRequest, ind in
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wServiceChange)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wServiceChange, r.TerminationID, ind); err != nil {
 		return err
 	}
 	e.open(ind)
@@ -984,9 +962,7 @@ func (e *textEncoder) commandReply(c *model.CommandReply, ind int) error {
 		if r == nil {
 			return codecerr.At(encErrNoText("missing reply"), "notifyReply")
 		}
-		e.w(wNotify)
-		e.eq()
-		if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+		if err := e.commandHead(wNotify, r.TerminationID, ind); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 		if r.ErrorDescriptor != nil {
@@ -1007,9 +983,7 @@ func (e *textEncoder) ammsReply(w word, r *model.AmmsReply, ind int) error {
 	if r == nil {
 		return encErrNoText("missing reply")
 	}
-	e.w(w)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(w, r.TerminationID, ind); err != nil {
 		return err
 	}
 	return codecerr.At(e.terminationAudit(r.TerminationAudit, ind), "terminationAudit")
@@ -1094,9 +1068,7 @@ func (e *textEncoder) serviceChangeReply(r *model.ServiceChangeReply, ind int) e
 	if r == nil {
 		return encErrNoText("missing reply")
 	}
-	e.w(wServiceChange)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wServiceChange, r.TerminationID, ind); err != nil {
 		return err
 	}
 	res := &r.ServiceChangeResult

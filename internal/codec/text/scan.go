@@ -39,48 +39,6 @@ import (
 // span is a token's place in the input: the bytes from pos up to end.
 type span struct{ pos, end int32 }
 
-// Character classes of the text encoding.
-const (
-	lexSafe  = 1 << iota // SafeChar (and the octets 0x80-0xFF a v3 VALUE allows)
-	lexAlnum             // ALPHA / DIGIT
-	lexDigit             // DIGIT
-	lexHex               // HEXDIG, either case
-	lexBlank             // SP / HTAB / CR / LF
-	lexParen             // "(" / ")"
-	lexWord              // SafeChar but not a parenthesis
-)
-
-var lexClass = func() (c [256]uint8) {
-	for _, b := range []byte("+-&!_/'?@^`~*$\\()%|.") {
-		c[b] |= lexSafe
-	}
-	for b := 0x80; b <= 0xff; b++ {
-		c[b] |= lexSafe
-	}
-	for b := '0'; b <= '9'; b++ {
-		c[b] |= lexSafe | lexAlnum | lexDigit | lexHex
-	}
-	for b := 'a'; b <= 'z'; b++ {
-		c[b] |= lexSafe | lexAlnum
-		c[b-'a'+'A'] |= lexSafe | lexAlnum
-	}
-	for b := 'a'; b <= 'f'; b++ {
-		c[b] |= lexHex
-		c[b-'a'+'A'] |= lexHex
-	}
-	for _, b := range []byte(" \t\r\n") {
-		c[b] |= lexBlank
-	}
-	c['('] |= lexParen
-	c[')'] |= lexParen
-	for b := range c {
-		if c[b]&(lexSafe|lexParen) == lexSafe {
-			c[b] |= lexWord
-		}
-	}
-	return c
-}()
-
 // What the scanner expects next, beyond plain tokens.
 const (
 	lexPlain       = iota
@@ -137,7 +95,7 @@ func (sc *scanner) token() (int, span) {
 		sc.mode = lexTimers
 		return ',', span{int32(start), int32(start + 1)}
 	}
-	if lexClass[c]&lexSafe != 0 {
+	if charClass[c]&chToken != 0 {
 		return sc.word(start, mode == lexMID)
 	}
 	sc.pos++
@@ -204,7 +162,7 @@ func (sc *scanner) skipLWSP() {
 	src, i := sc.src, sc.pos
 	for i < len(src) {
 		c := src[i]
-		if lexClass[c]&lexBlank != 0 {
+		if charClass[c]&chBlank != 0 {
 			i++
 			continue
 		}
@@ -222,19 +180,19 @@ func (sc *scanner) skipLWSP() {
 // header, a command prefix or a plain SafeChars token.
 func (sc *scanner) word(start int, mID bool) (int, span) {
 	src := sc.src
-	if lexClass[src[start]]&lexParen != 0 && !mID {
+	if charClass[src[start]]&chParen != 0 && !mID {
 		if k, s, ok := sc.paren(start); ok {
 			return k, s
 		}
 	}
 	i := start
-	all := uint8(lexAlnum)
+	all := chAlnum
 	for {
-		for i < len(src) && lexClass[src[i]]&lexWord != 0 {
-			all &= lexClass[src[i]]
+		for i < len(src) && charClass[src[i]]&chWord != 0 {
+			all &= charClass[src[i]]
 			i++
 		}
-		if i == len(src) || lexClass[src[i]]&lexParen == 0 || !mID && sc.parenEnds(start, i) {
+		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
 			break
 		}
 		all = 0
@@ -251,7 +209,7 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 	}
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
-		if lexClass[w[0]]&lexDigit == 0 {
+		if charClass[w[0]]&chDigit == 0 {
 			if k := lexLookup(w); k != 0 {
 				return k, s
 			}
@@ -329,7 +287,7 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 		rest = rest[2:]
 	}
 	for _, c := range rest {
-		if lexClass[c]&lexAlnum == 0 {
+		if charClass[c]&chAlnum == 0 {
 			return 0, false
 		}
 	}
@@ -350,21 +308,21 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 		if c == closer {
 			if kind == ipv4Token {
 				for _, c := range src[start+1 : i] {
-					if c != '.' && lexClass[c]&lexDigit == 0 {
+					if c != '.' && charClass[c]&chDigit == 0 {
 						kind = ipv6Token
 						break
 					}
 				}
 			}
 			i++
-			if i+1 < len(src) && src[i] == ':' && lexClass[src[i+1]]&lexDigit != 0 {
-				for i++; i < len(src) && lexClass[src[i]]&lexDigit != 0; i++ {
+			if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
+				for i++; i < len(src) && charClass[src[i]]&chDigit != 0; i++ {
 				}
 			}
 			sc.pos = i
 			return kind, span{int32(start), int32(i)}
 		}
-		if lexClass[c]&lexBlank != 0 || c == '{' || c == '}' || c == ',' {
+		if charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
 			break
 		}
 	}
@@ -408,7 +366,7 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 				for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 					i++
 				}
-				for i < len(src) && lexClass[src[i]]&lexDigit != 0 {
+				for i < len(src) && charClass[src[i]]&chDigit != 0 {
 					i++
 				}
 				sc.pos = i
@@ -421,7 +379,7 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 	for i := start; i < len(src); i++ {
 		if src[i] == '}' {
 			end := i
-			for end > start && lexClass[src[end-1]]&lexBlank != 0 {
+			for end > start && charClass[src[end-1]]&chBlank != 0 {
 				end--
 			}
 			sc.pos = i
@@ -669,7 +627,7 @@ func lexEqualFold(w []byte, lower string) bool {
 
 func lexAllDigits(w []byte) bool {
 	for _, c := range w {
-		if lexClass[c]&lexDigit == 0 {
+		if charClass[c]&chDigit == 0 {
 			return false
 		}
 	}
