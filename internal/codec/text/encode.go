@@ -46,8 +46,9 @@ func (e *textEncoder) onlyIn(field, what string, since int) error {
 // Append appends the text encoding of m to b in the given style. m must
 // be in text form (see package mapping: names, termination IDs and values
 // as text); a message just decoded from BER or PER is in binary form and
-// must go through mapping.ToText first. On error, b is returned unchanged
-// (same length) together with a *codecerr.Error.
+// must go through mapping.ToText first. On error it returns b with its
+// original length (the bytes after it, up to cap(b), may have been
+// overwritten) and a *codecerr.Error.
 func Append(b []byte, m *model.MegacoMessage, style Style, opts Options) ([]byte, error) {
 	if m == nil {
 		return b, encErrNoText("nil message")
