@@ -51,9 +51,9 @@ type Descriptor struct {
 
 // table lists every codec. Its order is the order of detection.
 var table = []Descriptor{
-	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty, "pretty"),
+	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty),
 		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }},
-	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact, "compact"),
+	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
 		Detect: func(d []byte) bool { return textHeader(d) == "compact" }},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
 		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) }},
@@ -84,12 +84,9 @@ func perCodec(v int, lim limits.Limits) Codec {
 	return per.Codec{Options: per.Options{Version: v, Limits: per.Limits(lim)}}
 }
 
-func textCodec(style text.Style, name string) func(int, limits.Limits) Codec {
+func textCodec(style text.Style) func(int, limits.Limits) Codec {
 	return func(v int, lim limits.Limits) Codec {
-		l := text.DecodeLimits{MaxSize: lim.MaxSize, MaxDepth: lim.MaxDepth, MaxElements: lim.MaxElements}
-		return textCodecImpl{style: style,
-			dec: text.DecodeOptions{Version: v, Style: name, Limits: l},
-			enc: text.EncodeOptions{Version: v}}
+		return text.Codec{Style: style, Options: text.Options{Version: v, Limits: lim}}
 	}
 }
 

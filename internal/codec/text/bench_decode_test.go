@@ -8,7 +8,7 @@ import "testing"
 // message memory of its own.
 
 func decBench(b *testing.B, style string, reuse bool) {
-	corpus := decLoadCorpus(b)
+	corpus := loadCorpus(b)
 	var msgs [][]byte
 	size := 0
 	for _, c := range corpus {
@@ -19,7 +19,7 @@ func decBench(b *testing.B, style string, reuse bool) {
 		msgs = append(msgs, m)
 		size += len(m)
 	}
-	dec := Decoder{Options: DecodeOptions{Style: style}}
+	var dec Decoder
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,7 +28,7 @@ func decBench(b *testing.B, style string, reuse bool) {
 			if reuse {
 				_, err = dec.Decode(m)
 			} else {
-				_, err = Decode(m, DecodeOptions{Style: style})
+				_, err = Decode(m, Options{})
 			}
 			if err != nil {
 				b.Fatal(err)

@@ -12,11 +12,11 @@ import (
 // µs/msg, pretty 5.2 µs/msg.
 
 func etBenchEncode(b *testing.B, style Style) {
-	msgs := etLoadCorpus(b)
+	msgs := loadCorpus(b)
 	ms := make([]*model.MegacoMessage, len(msgs))
 	size := 0
 	for i, c := range msgs {
-		ms[i] = etTextForm(b, c)
+		ms[i] = textForm(b, c)
 		if style == Pretty {
 			size += len(c.pretty)
 		} else {
@@ -30,7 +30,7 @@ func etBenchEncode(b *testing.B, style Style) {
 	for b.Loop() {
 		for _, m := range ms {
 			var err error
-			if buf, err = Append(buf[:0], m, style, EncodeOptions{}); err != nil {
+			if buf, err = Append(buf[:0], m, style, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -7,63 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/per"
 	"megaco/internal/mapping"
 	"megaco/internal/model"
 )
-
-// decCorpusDir is Erlang/OTP's golden corpus: each message in pretty and
-// compact text, BER and PER, as OTP megaco 4.4 encodes it.
-const decCorpusDir = "../../../corpus/otp-time-test"
-
-type decCorpusMsg struct {
-	name                      string
-	pretty, compact, ber, per []byte
-}
-
-func decLoadCorpus(tb testing.TB) []decCorpusMsg {
-	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join(decCorpusDir, "*.ber"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no corpus in %s: %v", decCorpusDir, err)
-	}
-	sort.Strings(paths)
-	var out []decCorpusMsg
-	for _, p := range paths {
-		base := strings.TrimSuffix(p, ".ber")
-		m := decCorpusMsg{name: filepath.Base(base)}
-		for _, f := range []struct {
-			ext string
-			dst *[]byte
-		}{{".ber", &m.ber}, {".per", &m.per}, {".pretty.txt", &m.pretty}, {".compact.txt", &m.compact}} {
-			b, err := os.ReadFile(base + f.ext)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			*f.dst = b
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// decGolden is the contract: the text form of the golden BER.
-func decGolden(tb testing.TB, c decCorpusMsg) *model.MegacoMessage {
-	tb.Helper()
-	m, err := ber.Decode(c.ber, ber.Options{})
-	if err != nil {
-		tb.Fatalf("%s: ber: %v", c.name, err)
-	}
-	if err := mapping.ToText(m, int(m.Mess.Version), nil); err != nil {
-		tb.Fatalf("%s: ToText: %v", c.name, err)
-	}
-	return m
-}
 
 func decJSON(m *model.MegacoMessage) string {
 	b, _ := json.MarshalIndent(m, "", " ")
@@ -82,7 +35,7 @@ func decJSON(m *model.MegacoMessage) string {
 // the names become bits of one emptyDescriptors BIT STRING, whose value
 // does not depend on their order, so the model compares equal.
 func TestDecodeCorpusRoundTrip(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	for _, style := range []string{"pretty", "compact"} {
 		decoded, same, berOK, perOK := 0, 0, 0, 0
 		for _, c := range corpus {
@@ -90,13 +43,13 @@ func TestDecodeCorpusRoundTrip(t *testing.T) {
 			if style == "compact" {
 				text = c.compact
 			}
-			m, err := Decode(text, DecodeOptions{Style: style})
+			m, err := Decode(text, Options{})
 			if err != nil {
 				t.Errorf("%s.%s: %v", c.name, style, err)
 				continue
 			}
 			decoded++
-			want := decGolden(t, c)
+			want := textForm(t, c)
 			if !reflect.DeepEqual(m, want) {
 				t.Errorf("%s.%s: model differs from the golden BER's text form\n got %s\nwant %s", c.name, style, decJSON(m), decJSON(want))
 				continue
@@ -132,8 +85,9 @@ func TestDecodeCorpusRoundTrip(t *testing.T) {
 	}
 }
 
-// decAppendixDir holds RFC 3525's example call flow, one message a file.
-const decAppendixDir = "../../../../shared/spec/appendix-a"
+// decAppendixDir holds RFC 3525's example call flow, one message a file,
+// as the RFC prints it (corrected/ has the fixed copies).
+const decAppendixDir = "../../../corpus/appendix-a"
 
 // decAppendixErrors are the RFC examples a reader cannot take as they are
 // printed, and the (clear) error each gives. Everything else the RFC
@@ -163,7 +117,7 @@ func TestDecodeAppendixA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		want, bad := decAppendixErrors[name]
 		switch {
 		case bad && err == nil:
@@ -192,7 +146,7 @@ func TestDecodeAppendixA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -275,7 +229,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"compact", h + "P=1/1{C=1{N=a}}", `compact: 2:5: a segment number is not in version 1 (it needs version 3 or later)`},
 		{"compact", h + "T=1{C=1{AV=a{AT{M{TS{SI}}}}}}", "compact: 2:17: a descriptor with a body in an audit is not in version 1 (it needs version 2 or later)"},
 	} {
-		_, err := Decode([]byte(c.in), DecodeOptions{Style: c.style})
+		_, err := decodeAs(c.style, []byte(c.in))
 		if err == nil {
 			t.Errorf("%q: no error, want %q", c.in, c.want)
 			continue
@@ -283,24 +237,65 @@ func TestDecodeErrors(t *testing.T) {
 		if err.Error() != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.in, err, c.want)
 		}
-		var de *DecodeError
+		var de *codecerr.Error
 		if !errors.As(err, &de) {
-			t.Errorf("%q: %T, want *DecodeError", c.in, err)
+			t.Errorf("%q: %T, want *codecerr.Error", c.in, err)
 		}
 	}
 }
 
-// TestDecodeErrorFields checks the parts of a DecodeError.
+// decodeAs decodes in with the errors named style: "pretty" or "compact"
+// (a Codec's), or "" for "text" (Decode's).
+func decodeAs(style string, in []byte) (*model.MegacoMessage, error) {
+	switch style {
+	case "pretty":
+		return Codec{Style: Pretty}.Decode(in)
+	case "compact":
+		return Codec{Style: Compact}.Decode(in)
+	}
+	return Decode(in, Options{})
+}
+
+// TestDecodeErrorFields checks the parts of a decode error.
 func TestDecodeErrorFields(t *testing.T) {
-	_, err := Decode([]byte("!/2 [1.2.3.4]:55555\nT=1{C=-{\nMF=root,SC,x{SV{MT=RS}}}}"), DecodeOptions{Style: "compact"})
-	var e *DecodeError
+	_, err := Codec{Style: Compact}.Decode([]byte("!/2 [1.2.3.4]:55555\nT=1{C=-{\nMF=root,SC,x{SV{MT=RS}}}}"))
+	var e *codecerr.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("%v", err)
 	}
-	want := &DecodeError{Style: "compact", Line: 3, Column: 11, Offset: 39, Found: "','", Expected: []string{"'='"},
+	want := &codecerr.Error{Codec: "compact", Op: codecerr.Decode, Kind: codecerr.Malformed, Pos: codecerr.AtLine(3, 11, 39),
 		Msg: "expected '=' after ServiceChange, found ','"}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("got %#v\nwant %#v", *e, *want)
+	}
+}
+
+// TestDecodeErrorKinds: a limit is TooLarge, a protocol version or text
+// the model has no field for Unsupported, anything else Malformed.
+func TestDecodeErrorKinds(t *testing.T) {
+	const h = "!/1 [1.2.3.4]:55555\n"
+	for _, c := range []struct {
+		in   string
+		opts Options
+		want codecerr.Kind
+	}{
+		{h + "T=1{C=-{A=a}}", Options{Limits: limits.Limits{MaxSize: 20}}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", Options{Limits: limits.Limits{MaxDepth: 5}}, codecerr.TooLarge},
+		{h + "K{1,2,3}", Options{Limits: limits.Limits{MaxElements: 2}}, codecerr.TooLarge},
+		{h + "T=00001{C=-{A=a}}", Options{MaxNumberLength: 4}, codecerr.TooLarge},
+		{h + "T=1{C=-{A=a}}", Options{Version: 4}, codecerr.Unsupported},
+		{"!/4 [1.2.3.4]:55555\nT=1{C=-{A=a}}", Options{}, codecerr.Unsupported},
+		{h + "T=1{C=-{SC=a{SV{MT=X-foo}}}}", Options{}, codecerr.Unsupported},
+		{h + "T=1{C=-{Foo=a}}", Options{}, codecerr.Malformed},
+		{h + `P=1{C=-{N=a{ER=502{"abc}}}}`, Options{}, codecerr.Malformed},
+		{h + "T=abc{C=-{A=a}}", Options{}, codecerr.Malformed},
+		{h + "T=1{C=1{IEPS=ON,N=a{OE=1{al/of}}}}", Options{}, codecerr.Malformed},
+	} {
+		_, err := Decode([]byte(c.in), c.opts)
+		e, ok := codecerr.As(err)
+		if !ok || e.Kind != c.want || e.Op != codecerr.Decode || e.Codec != "text" || e.Pos.Unit != codecerr.LineCol {
+			t.Errorf("%q: %#v, want kind %v", c.in, err, c.want)
+		}
 	}
 }
 
@@ -311,28 +306,28 @@ func TestDecodeLimits(t *testing.T) {
 	many := h + "K{" + strings.Repeat("1,", 200) + "1}"
 	for _, c := range []struct {
 		in   string
-		lim  DecodeLimits
+		opts Options
 		want string
 	}{
-		{h + "T=1{C=-{A=a}}", DecodeLimits{MaxSize: 20}, "text: 1:1: message of 33 bytes exceeds the limit of 20"},
-		{deep, DecodeLimits{}, "text: 2:197: nesting deeper than the limit of 64"},
-		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", DecodeLimits{MaxDepth: 5}, "text: 2:21: nesting deeper than the limit of 5"},
-		{many, DecodeLimits{MaxElements: 100}, "text: 2:201: more than 100 elements in the message"},
-		{h + "T=0000000000000000000001{C=-{A=a}}", DecodeLimits{}, "text: 2:3: transaction ID has more than 20 digits"},
-		{"!/1 [1.2.3.4]:5555\nT=00001{C=-{A=a}}", DecodeLimits{MaxNumberLength: 4}, "text: 2:3: transaction ID has more than 4 digits"},
+		{h + "T=1{C=-{A=a}}", Options{Limits: limits.Limits{MaxSize: 20}}, "text: 1:1: message of 33 bytes exceeds the limit of 20"},
+		{deep, Options{}, "text: 2:197: nesting deeper than the limit of 64"},
+		{h + "T=1{C=-{A=a{M{O{a/b={1,2}}}}}}", Options{Limits: limits.Limits{MaxDepth: 5}}, "text: 2:21: nesting deeper than the limit of 5"},
+		{many, Options{Limits: limits.Limits{MaxElements: 100}}, "text: 2:201: more than 100 elements in the message"},
+		{h + "T=0000000000000000000001{C=-{A=a}}", Options{}, "text: 2:3: transaction ID has more than 20 digits"},
+		{"!/1 [1.2.3.4]:5555\nT=00001{C=-{A=a}}", Options{MaxNumberLength: 4}, "text: 2:3: transaction ID has more than 4 digits"},
 	} {
-		_, err := Decode([]byte(c.in), DecodeOptions{Limits: c.lim})
+		_, err := Decode([]byte(c.in), c.opts)
 		if err == nil || err.Error() != c.want {
-			t.Errorf("limits %+v:\n got %v\nwant %s", c.lim, err, c.want)
+			t.Errorf("options %+v:\n got %v\nwant %s", c.opts, err, c.want)
 		}
 	}
 	// Within the limits, the same messages decode.
 	for _, in := range []string{many, deep} {
-		if _, err := Decode([]byte(in), DecodeOptions{Limits: DecodeLimits{MaxDepth: 100}}); err != nil {
+		if _, err := Decode([]byte(in), Options{Limits: limits.Limits{MaxDepth: 100}}); err != nil {
 			t.Error(err)
 		}
 	}
-	if _, err := Decode([]byte(h+"T=00001{C=-{A=a}}"), DecodeOptions{}); err != nil {
+	if _, err := Decode([]byte(h+"T=00001{C=-{A=a}}"), Options{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -341,7 +336,7 @@ func TestDecodeLimits(t *testing.T) {
 func TestDecodeVersion(t *testing.T) {
 	in := []byte("MEGACO/2 [1.2.3.4]:55555\nT=1{C=-{N=a{OE=1{al/of}}}}")
 	for _, c := range []struct{ force, want int }{{0, 2}, {1, 1}, {3, 3}} {
-		m, err := Decode(in, DecodeOptions{Version: c.force})
+		m, err := Decode(in, Options{Version: c.force})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,15 +344,15 @@ func TestDecodeVersion(t *testing.T) {
 			t.Errorf("forced %d: version %d, want %d", c.force, m.Mess.Version, c.want)
 		}
 	}
-	if _, err := Decode(in, DecodeOptions{Version: 4}); err == nil || err.Error() != "text: 1:1: protocol version 4 forced, want 1, 2 or 3" {
+	if _, err := Decode(in, Options{Version: 4}); err == nil || err.Error() != "text: 1:1: protocol version 4 forced, want 1, 2 or 3" {
 		t.Errorf("forced 4: %v", err)
 	}
 	// A v3 construct in a v1 message is refused; forcing v3 reads it.
 	v3 := []byte("!/1 [1.2.3.4]:55555\nT=1{C=1{AV=[a,b]{AT{M}}}}")
-	if _, err := Decode(v3, DecodeOptions{}); err == nil {
+	if _, err := Decode(v3, Options{}); err == nil {
 		t.Error("v3 termination ID list in v1: no error")
 	}
-	if _, err := Decode(v3, DecodeOptions{Version: 3}); err != nil {
+	if _, err := Decode(v3, Options{Version: 3}); err != nil {
 		t.Errorf("forced v3: %v", err)
 	}
 }
@@ -365,7 +360,7 @@ func TestDecodeVersion(t *testing.T) {
 // decSmall is a decode that must succeed.
 func decSmall(t *testing.T, in string) *model.MegacoMessage {
 	t.Helper()
-	m, err := Decode([]byte(in), DecodeOptions{})
+	m, err := Decode([]byte(in), Options{})
 	if err != nil {
 		t.Fatalf("%q: %v", in, err)
 	}
@@ -541,11 +536,11 @@ func TestDecodeForms(t *testing.T) {
 // TestDecoderReuse: a reused Decoder gives what Decode gives, and Decode's
 // result does not share memory with its input or with another decode.
 func TestDecoderReuse(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	var dec Decoder
 	for _, c := range corpus {
 		for _, text := range [][]byte{c.pretty, c.compact} {
-			want, err := Decode(text, DecodeOptions{})
+			want, err := Decode(text, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -559,12 +554,12 @@ func TestDecoderReuse(t *testing.T) {
 		}
 	}
 	in := append([]byte(nil), corpus[0].compact...)
-	m1, _ := Decode(in, DecodeOptions{})
+	m1, _ := Decode(in, Options{})
 	j1 := decJSON(m1)
 	for i := range in {
 		in[i] = 'x'
 	}
-	m2, _ := Decode(corpus[1].compact, DecodeOptions{})
+	m2, _ := Decode(corpus[1].compact, Options{})
 	if decJSON(m1) != j1 || m2 == m1 {
 		t.Error("a decoded message changed with its input or the next decode")
 	}

@@ -9,4 +9,10 @@
 // mapping): names, termination IDs and values as they are written. The
 // codec pipeline converts to and from the binary form that BER and PER
 // carry.
+//
+// Codec is the codec in one style, as the codec table builds it; Decode,
+// Decoder and Append are its parts for callers that want them alone. Every
+// error is a *codecerr.Error: a decode's at line:column, an encode's at a
+// field path with ErrBinaryForm, ErrNotInVersion or ErrNoTextForm as the
+// cause.
 package text

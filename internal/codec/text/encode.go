@@ -5,44 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/model"
 )
 
-// Style is the layout of the text encoding.
-type Style int
-
-const (
-	// Pretty writes long keywords, one item per line, tab-indented, as
-	// Erlang/OTP's megaco_pretty_text_encoder does.
-	Pretty Style = iota
-	// Compact writes short keywords and no optional white space, as
-	// Erlang/OTP's megaco_compact_text_encoder does.
-	Compact
-)
-
-// String names the style.
-func (s Style) String() string {
-	switch s {
-	case Pretty:
-		return "pretty"
-	case Compact:
-		return "compact"
-	}
-	return "Style(" + strconv.Itoa(int(s)) + ")"
-}
-
-// EncodeOptions tune an encode.
-type EncodeOptions struct {
-	// Version forces the protocol version (1, 2 or 3) whose grammar and
-	// keywords are used and which the message header carries. Zero takes
-	// it from m.Mess.Version.
-	Version int
-}
-
 // Errors an encode can fail with, for errors.Is; every error Append
-// returns is an *EncodeError that matches one of them.
+// returns is a *codecerr.Error whose Err is one of them.
 var (
 	// ErrBinaryForm: the message holds binary-form names or termination
 	// IDs (what BER and PER decode to). Convert it with mapping.ToText
@@ -57,79 +27,29 @@ var (
 	ErrNoTextForm = errors.New("no text form")
 )
 
-// EncodeError is a field of the message that could not be written.
-type EncodeError struct {
-	// Kind is ErrBinaryForm, ErrNotInVersion or ErrNoTextForm.
-	Kind error
-	// Msg says what is wrong.
-	Msg  string
-	path []string // innermost first, built while unwinding
+// encErr is an encode error of class cause; the callers it passes
+// through add the field path with codecerr.At and codecerr.AtIndex.
+func encErr(cause error, msg string) *codecerr.Error {
+	return &codecerr.Error{Codec: "text", Op: codecerr.Encode, Kind: codecerr.Schema, Msg: msg, Err: cause}
 }
 
-// Path is the field in the message, with ASN.1 field names, e.g.
-// "mess.messageBody.transactions[0].transactionRequest.actions[1]".
-func (e *EncodeError) Path() string {
-	var b strings.Builder
-	for i := len(e.path) - 1; i >= 0; i-- {
-		p := e.path[i]
-		if p == "" {
-			continue
-		}
-		if b.Len() > 0 && p[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-func (e *EncodeError) Error() string {
-	if p := e.Path(); p != "" {
-		return "text: encode: " + p + ": " + e.Msg
-	}
-	return "text: encode: " + e.Msg
-}
-
-// Unwrap lets errors.Is match the kind.
-func (e *EncodeError) Unwrap() error { return e.Kind }
-
-func encErrNoText(msg string) error          { return &EncodeError{Kind: ErrNoTextForm, Msg: msg} }
-func encErrVersion(msg string) error         { return &EncodeError{Kind: ErrNotInVersion, Msg: msg} }
-func encErrBinary(msg string) error          { return &EncodeError{Kind: ErrBinaryForm, Msg: msg} }
+func encErrNoText(msg string) error          { return encErr(ErrNoTextForm, msg) }
+func encErrVersion(msg string) error         { return encErr(ErrNotInVersion, msg) }
+func encErrBinary(msg string) error          { return encErr(ErrBinaryForm, msg) }
 func encErrNoTextf(f string, a ...any) error { return encErrNoText(encSprintf(f, a...)) }
-
-// encAt prefixes the path of err (an *EncodeError) with field.
-func encAt(err error, field string) error {
-	if e, ok := err.(*EncodeError); ok && field != "" {
-		e.path = append(e.path, field)
-	}
-	return err
-}
-
-// encAtIndex prefixes the path of err with field[i].
-func encAtIndex(err error, field string, i int) error {
-	return encAt(encIndex(err, i), field)
-}
-
-// encIndex prefixes the path of err with [i].
-func encIndex(err error, i int) error {
-	if e, ok := err.(*EncodeError); ok {
-		e.path = append(e.path, "["+strconv.Itoa(i)+"]")
-	}
-	return err
-}
 
 // onlyIn reports a field that the version's grammar lacks.
 func (e *textEncoder) onlyIn(field, what string, since int) error {
-	return encAt(encErrVersion(encSprintf("%s is not in the version %d text grammar (it needs version %d or later)", what, e.v, since)), field)
+	return codecerr.At(encErrVersion(encSprintf("%s is not in the version %d text grammar (it needs version %d or later)", what, e.v, since)), field)
 }
 
 // Append appends the text encoding of m to b in the given style. m must
 // be in text form (see package mapping: names, termination IDs and values
 // as text); a message just decoded from BER or PER is in binary form and
-// must go through mapping.ToText first. On error, b is returned unchanged
-// (same length) together with an *EncodeError.
-func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) ([]byte, error) {
+// must go through mapping.ToText first. On error it returns b with its
+// original length (the bytes after it, up to cap(b), may have been
+// overwritten) and a *codecerr.Error.
+func Append(b []byte, m *model.MegacoMessage, style Style, opts Options) ([]byte, error) {
 	if m == nil {
 		return b, encErrNoText("nil message")
 	}
@@ -140,8 +60,10 @@ func Append(b []byte, m *model.MegacoMessage, style Style, opts EncodeOptions) (
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	if v < 1 || v > 3 {
-		return b, encAt(encAt(encErrNoTextf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	if !limits.ValidVersion(v) {
+		err := encErr(ErrNoTextForm, encSprintf("unsupported protocol version %d (1..3)", v))
+		err.Kind = codecerr.Unsupported
+		return b, codecerr.At(codecerr.At(err, "version"), "mess")
 	}
 	e := textEncoder{b: b, v: v, pretty: style == Pretty, words: &wordSpelling[style]}
 	if err := e.megacoMessage(m); err != nil {
@@ -181,32 +103,43 @@ func (e *textEncoder) w(x word) { e.b = append(e.b, e.words[x]...) }
 // str writes s as is.
 func (e *textEncoder) str(s string) { e.b = append(e.b, s...) }
 
-// eq writes EQUAL: " = " or "=".
-func (e *textEncoder) eq() {
+// styled writes pretty or compact, as the style is. (In the compact
+// style punctuation is one byte, which appends quicker than a string.)
+func (e *textEncoder) styled(pretty string, compact byte) {
 	if e.pretty {
-		e.b = append(e.b, " = "...)
+		e.b = append(e.b, pretty...)
 	} else {
-		e.b = append(e.b, '=')
+		e.b = append(e.b, compact)
 	}
 }
+
+// eq writes EQUAL: " = " or "=".
+func (e *textEncoder) eq() { e.styled(" = ", '=') }
 
 // open writes LBRKT of a construct at ind: " {" and a new line one level
-// deeper, or "{".
-func (e *textEncoder) open(ind int) {
+// deeper, or "{"; close writes RBRKT.
+func (e *textEncoder) open(ind int)  { e.openBracket('{', ind) }
+func (e *textEncoder) close(ind int) { e.closeBracket('}', ind) }
+
+// openSquare and closeSquare bracket a list of termination IDs or values
+// (LSBRKT, RSBRKT).
+func (e *textEncoder) openSquare(ind int)  { e.openBracket('[', ind) }
+func (e *textEncoder) closeSquare(ind int) { e.closeBracket(']', ind) }
+
+func (e *textEncoder) openBracket(c byte, ind int) {
 	if e.pretty {
-		e.b = append(e.b, " {"...)
+		e.b = append(e.b, ' ', c)
 		e.nl(ind + 1)
 	} else {
-		e.b = append(e.b, '{')
+		e.b = append(e.b, c)
 	}
 }
 
-// close writes RBRKT of a construct at ind.
-func (e *textEncoder) close(ind int) {
+func (e *textEncoder) closeBracket(c byte, ind int) {
 	if e.pretty {
 		e.nl(ind)
 	}
-	e.b = append(e.b, '}')
+	e.b = append(e.b, c)
 }
 
 // sep writes COMMA between items at ind.
@@ -219,39 +152,8 @@ func (e *textEncoder) sep(ind int) {
 
 // openInline and closeInline are the brackets OTP writes on one line
 // (" { " and " } ", pretty) around error texts, SDP and empty audits.
-func (e *textEncoder) openInline() {
-	if e.pretty {
-		e.b = append(e.b, " { "...)
-	} else {
-		e.b = append(e.b, '{')
-	}
-}
-
-func (e *textEncoder) closeInline() {
-	if e.pretty {
-		e.b = append(e.b, " } "...)
-	} else {
-		e.b = append(e.b, '}')
-	}
-}
-
-// openSquare and closeSquare bracket a list of termination IDs or values
-// (LSBRKT, RSBRKT).
-func (e *textEncoder) openSquare(ind int) {
-	if e.pretty {
-		e.b = append(e.b, " ["...)
-		e.nl(ind + 1)
-	} else {
-		e.b = append(e.b, '[')
-	}
-}
-
-func (e *textEncoder) closeSquare(ind int) {
-	if e.pretty {
-		e.nl(ind)
-	}
-	e.b = append(e.b, ']')
-}
+func (e *textEncoder) openInline()  { e.styled(" { ", '{') }
+func (e *textEncoder) closeInline() { e.styled(" } ", '}') }
 
 // list tracks the items of a comma-separated list: item writes the
 // separator before every item but the first; drop takes back a separator
@@ -267,6 +169,26 @@ func (e *textEncoder) item(l *itemList, ind int) {
 		e.sep(ind)
 	}
 	l.n++
+}
+
+// keywordItem writes the keyword w as an item of l, if on.
+func (e *textEncoder) keywordItem(l *itemList, ind int, on bool, w word) {
+	if on {
+		e.item(l, ind)
+		e.w(w)
+	}
+}
+
+// encItems writes every element of list as an item of l, with write; an
+// error gets field[i] on its path.
+func encItems[T any](e *textEncoder, l *itemList, ind int, field string, list []T, write func(*T, int) error) error {
+	for i := range list {
+		e.item(l, ind)
+		if err := write(&list[i], ind); err != nil {
+			return codecerr.At(codecerr.AtIndex(err, i), field)
+		}
+	}
+	return nil
 }
 
 // done undoes the last item if it wrote nothing after its separator.
@@ -311,52 +233,6 @@ func (e *textEncoder) digits(v uint64, max uint64) error {
 	return nil
 }
 
-// Character classes of the ABNF (the bits of encClass), for quoting and
-// validation.
-const (
-	encSafe   = 1 << iota // SafeChar: DIGIT / ALPHA / "+-&!_/'?@^`~*$\()%|."
-	encRest               // RestChar: ";[]{}:,#<>="
-	encWSP                // SP, HTAB
-	encEOL                // CR, LF
-	encHigh               // %x80-FF
-	encNameCh             // NAME characters: ALPHA / DIGIT / "_"
-	encPathCh             // pathNAME characters besides NAME ones: "/*$@-."
-	encHexCh              // HEXDIG
-)
-
-// encClass gives the classes of every octet.
-var encClass = func() (t [256]uint8) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] |= encSafe | encNameCh | encHexCh
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] |= encSafe | encNameCh
-		t[c-'a'+'A'] |= encSafe | encNameCh
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] |= encHexCh
-		t[c-'a'+'A'] |= encHexCh
-	}
-	for _, c := range "+-&!_/'?@^`~*$\\()%|." {
-		t[c] |= encSafe
-	}
-	t['_'] |= encNameCh
-	for _, c := range "/*$@-." {
-		t[c] |= encPathCh
-	}
-	for _, c := range ";[]{}:,#<>=" {
-		t[c] |= encRest
-	}
-	t[' '] |= encWSP
-	t['\t'] |= encWSP
-	t['\r'] |= encEOL
-	t['\n'] |= encEOL
-	for c := 0x80; c <= 0xff; c++ {
-		t[c] |= encHigh
-	}
-	return t
-}()
-
 // encBinaryByte reports a byte no text-form name or ID has: a control
 // character or one outside ASCII. Binary-form names (4-octet PkgdNames,
 // 2-octet Names) and termination IDs practically always contain one.
@@ -389,7 +265,7 @@ func (e *textEncoder) safeName(s model.Octets, what string) error {
 		return encErrNoTextf("%s of %d characters (at most 64)", what, len(s))
 	}
 	for _, c := range s {
-		if encClass[c]&encSafe == 0 {
+		if charClass[c]&chSafe == 0 {
 			return e.badName(s, what)
 		}
 	}
@@ -420,7 +296,7 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 		return encErrNoTextf("termination ID of %d characters (at most 64)", len(s))
 	}
 	for _, c := range s {
-		if encClass[c]&(encNameCh|encPathCh) == 0 {
+		if charClass[c]&(chName|chPath) == 0 {
 			for _, c := range s {
 				if encBinaryByte(c) {
 					return encErrBinary(encSprintf("termination ID %X is not text: the message is in binary form; convert it with mapping.ToText before a text encode", []byte(s)))
@@ -440,11 +316,11 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 func (e *textEncoder) value(s []byte) error {
 	quote := len(s) == 0
 	for _, c := range s {
-		k := encClass[c]
-		if k&encSafe != 0 {
+		k := charClass[c]
+		if k&chSafe != 0 {
 			continue
 		}
-		if k&(encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+		if k&(chRest|chWSP) != 0 || (e.v >= 3 && k&(chEOL|chHigh) != 0) {
 			quote = true
 			continue
 		}
@@ -468,8 +344,8 @@ func (e *textEncoder) quoted(s []byte, what string) error { return encAppendQuot
 // neither needs converting (which would allocate).
 func encAppendQuoted[S string | []byte](e *textEncoder, s S, what string) error {
 	for i := 0; i < len(s); i++ {
-		k := encClass[s[i]]
-		if k&(encSafe|encRest|encWSP) != 0 || (e.v >= 3 && k&(encEOL|encHigh) != 0) {
+		k := charClass[s[i]]
+		if k&(chSafe|chRest|chWSP) != 0 || (e.v >= 3 && k&(chEOL|chHigh) != 0) {
 			continue
 		}
 		return e.badChar([]byte(s), s[i], what)
@@ -484,7 +360,7 @@ func (e *textEncoder) badChar(s []byte, c byte, what string) error {
 	switch {
 	case c == '"':
 		return encErrNoTextf("%s %q: a quoted string cannot hold a double quote", what, s)
-	case encClass[c]&(encEOL|encHigh) != 0:
+	case charClass[c]&(chEOL|chHigh) != 0:
 		return encErrVersion(encSprintf("%s %q: a quoted string holds line ends and non-ASCII octets only from version 3 on", what, s))
 	}
 	return encErrNoTextf("%s %q: character %q has no text form", what, s, c)

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/model"
 )
 
@@ -17,7 +18,7 @@ func encAuditBits(a *model.AuditDescriptor) (uint64, error) {
 	}
 	bits := a.AuditToken.Value.Bits
 	if bits>>len(encAuditWords) != 0 {
-		return 0, encAt(encErrNoTextf("unknown audit token bits %s", a.AuditToken.Value), "auditToken")
+		return 0, codecerr.At(encErrNoTextf("unknown audit token bits %s", a.AuditToken.Value), "auditToken")
 	}
 	return bits, nil
 }
@@ -58,7 +59,7 @@ func (e *textEncoder) auditDescriptor(a *model.AuditDescriptor, ind int) error {
 			e.sep(ind + 1)
 		}
 		if err := e.indAuditParameter(&props[i], ind+1); err != nil {
-			return encAtIndex(err, "auditPropertyToken", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "auditPropertyToken")
 		}
 	}
 	e.close(ind)
@@ -78,11 +79,8 @@ func (e *textEncoder) auditItems(l *itemList, a *model.AuditDescriptor, ind int)
 			e.w(w)
 		}
 	}
-	for i := range a.AuditPropertyToken {
-		e.item(l, ind)
-		if err := e.indAuditParameter(&a.AuditPropertyToken[i], ind); err != nil {
-			return encAtIndex(err, "auditPropertyToken", i)
-		}
+	if err := encItems(e, l, ind, "auditPropertyToken", a.AuditPropertyToken, e.indAuditParameter); err != nil {
+		return err
 	}
 	return nil
 }
@@ -97,10 +95,10 @@ func (e *textEncoder) emptyDescriptors(a *model.AuditDescriptor, ind int) error 
 		return err
 	}
 	if len(a.AuditPropertyToken) > 0 {
-		return encAt(encErrNoText("individual audit descriptors in an audit reply's empty descriptors have no text form"), "auditPropertyToken")
+		return codecerr.At(encErrNoText("individual audit descriptors in an audit reply's empty descriptors have no text form"), "auditPropertyToken")
 	}
 	if e.v >= 3 && bits&(1<<3|1<<4|1<<9) != 0 {
-		return encAt(encErrVersion("Events, Signals and EventBuffer are not bare audit return items in the version 3 text grammar"), "auditToken")
+		return codecerr.At(encErrVersion("Events, Signals and EventBuffer are not bare audit return items in the version 3 text grammar"), "auditToken")
 	}
 	in := ind
 	if e.v < 3 {
@@ -123,58 +121,58 @@ func (e *textEncoder) indAuditParameter(p *model.IndAuditParameter, ind int) err
 	switch p.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
 		if p.IndAudMediaDescriptor == nil {
-			return encAt(encErrNoText("missing descriptor"), "indAudMediaDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "indAudMediaDescriptor")
 		}
-		return encAt(e.indAudMedia(p.IndAudMediaDescriptor, ind), "indAudMediaDescriptor")
+		return codecerr.At(e.indAudMedia(p.IndAudMediaDescriptor, ind), "indAudMediaDescriptor")
 	case model.IndAuditParameter_IndAudEventsDescriptor:
 		if p.IndAudEventsDescriptor == nil {
-			return encAt(encErrNoText("missing descriptor"), "indAudEventsDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "indAudEventsDescriptor")
 		}
-		return encAt(e.indAudEvents(p.IndAudEventsDescriptor, ind), "indAudEventsDescriptor")
+		return codecerr.At(e.indAudEvents(p.IndAudEventsDescriptor, ind), "indAudEventsDescriptor")
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		d := p.IndAudEventBufferDescriptor
 		if d == nil {
-			return encAt(encErrNoText("missing descriptor"), "indAudEventBufferDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "indAudEventBufferDescriptor")
 		}
 		e.w(wEventBuffer)
 		e.open(ind)
 		if err := e.name(d.EventName, "event name"); err != nil {
-			return encAt(encAt(err, "eventName"), "indAudEventBufferDescriptor")
+			return codecerr.At(codecerr.At(err, "eventName"), "indAudEventBufferDescriptor")
 		}
 		if d.StreamID.Present {
 			e.open(ind + 1)
 			if err := e.stream(d.StreamID.Value); err != nil {
-				return encAt(encAt(err, "streamID"), "indAudEventBufferDescriptor")
+				return codecerr.At(codecerr.At(err, "streamID"), "indAudEventBufferDescriptor")
 			}
 			e.close(ind + 1)
 		}
 		e.close(ind)
 		return nil
 	case model.IndAuditParameter_IndAudSignalsDescriptor:
-		return encAt(e.indAudSignals(p.IndAudSignalsDescriptor, ind), "indAudSignalsDescriptor")
+		return codecerr.At(e.indAudSignals(p.IndAudSignalsDescriptor, ind), "indAudSignalsDescriptor")
 	case model.IndAuditParameter_IndAudDigitMapDescriptor:
 		d := p.IndAudDigitMapDescriptor
 		if d == nil || d.DigitMapName == nil {
-			return encAt(encErrNoText("an individual digit map audit needs a digit map name (audit all digit maps with the DigitMap audit token)"), "indAudDigitMapDescriptor")
+			return codecerr.At(encErrNoText("an individual digit map audit needs a digit map name (audit all digit maps with the DigitMap audit token)"), "indAudDigitMapDescriptor")
 		}
 		e.w(wDigitMap)
 		e.eq()
-		return encAt(encAt(e.name(d.DigitMapName, "digit map name"), "digitMapName"), "indAudDigitMapDescriptor")
+		return codecerr.At(codecerr.At(e.name(d.DigitMapName, "digit map name"), "digitMapName"), "indAudDigitMapDescriptor")
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		d := p.IndAudStatisticsDescriptor
 		if d == nil {
-			return encAt(encErrNoText("missing descriptor"), "indAudStatisticsDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "indAudStatisticsDescriptor")
 		}
-		return encAt(e.indAudStatistics(d, ind), "indAudStatisticsDescriptor")
+		return codecerr.At(e.indAudStatistics(d, ind), "indAudStatisticsDescriptor")
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		d := p.IndAudPackagesDescriptor
 		if d == nil {
-			return encAt(encErrNoText("missing descriptor"), "indAudPackagesDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "indAudPackagesDescriptor")
 		}
 		e.w(wPackages)
 		e.open(ind)
 		if err := e.packagesItem(d.PackageName, d.PackageVersion); err != nil {
-			return encAt(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 		e.close(ind)
 		return nil
@@ -186,7 +184,7 @@ func (e *textEncoder) indAudStatistics(d *model.IndAudStatisticsDescriptor, ind 
 	e.w(wStats)
 	e.open(ind)
 	if err := e.name(d.StatName, "statistic name"); err != nil {
-		return encAt(err, "statName")
+		return codecerr.At(err, "statName")
 	}
 	e.close(ind)
 	return nil
@@ -206,7 +204,7 @@ func (e *textEncoder) indAudMedia(m *model.IndAudMediaDescriptor, ind int) error
 	e.open(ind)
 	if m.TermStateDescr != nil {
 		if err := e.indAudTermState(m.TermStateDescr, ind+1); err != nil {
-			return encAt(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 		if m.Streams != nil {
 			e.sep(ind)
@@ -216,17 +214,17 @@ func (e *textEncoder) indAudMedia(m *model.IndAudMediaDescriptor, ind int) error
 		switch s.Kind {
 		case model.IndAudMediaDescriptorStreams_OneStream:
 			if s.OneStream == nil {
-				return encAt(encAt(encErrNoText("missing stream parameters"), "oneStream"), "streams")
+				return codecerr.At(codecerr.At(encErrNoText("missing stream parameters"), "oneStream"), "streams")
 			}
 			if err := e.indAudStreamParms(s.OneStream, ind+1); err != nil {
-				return encAt(encAt(err, "oneStream"), "streams")
+				return codecerr.At(codecerr.At(err, "oneStream"), "streams")
 			}
 		case model.IndAudMediaDescriptorStreams_MultiStream:
 			if len(s.MultiStream) == 0 {
-				return encAt(encAt(encErrNoText("an empty stream list has no text form"), "multiStream"), "streams")
+				return codecerr.At(codecerr.At(encErrNoText("an empty stream list has no text form"), "multiStream"), "streams")
 			}
 			if e.v < 3 && len(s.MultiStream) > 1 {
-				return encAt(encAt(encErrVersion(encSprintf("a media audit of several streams is not in the version %d text grammar (it needs version 3)", e.v)), "multiStream"), "streams")
+				return codecerr.At(codecerr.At(encErrVersion(encSprintf("a media audit of several streams is not in the version %d text grammar (it needs version 3)", e.v)), "multiStream"), "streams")
 			}
 			sdInd := ind + 1
 			if e.v < 3 {
@@ -240,16 +238,16 @@ func (e *textEncoder) indAudMedia(m *model.IndAudMediaDescriptor, ind int) error
 				e.w(wStream)
 				e.eq()
 				if err := e.uint16(sd.StreamID); err != nil {
-					return encAt(encAtIndex(encAt(err, "streamID"), "multiStream", i), "streams")
+					return codecerr.At(codecerr.At(codecerr.AtIndex(codecerr.At(err, "streamID"), i), "multiStream"), "streams")
 				}
 				e.open(sdInd)
 				if err := e.indAudStreamParms(&sd.StreamParms, sdInd+1); err != nil {
-					return encAt(encAtIndex(encAt(err, "streamParms"), "multiStream", i), "streams")
+					return codecerr.At(codecerr.At(codecerr.AtIndex(codecerr.At(err, "streamParms"), i), "multiStream"), "streams")
 				}
 				e.close(sdInd)
 			}
 		default:
-			return encAt(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), "streams")
+			return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), "streams")
 		}
 	}
 	e.close(ind)
@@ -268,14 +266,14 @@ func (e *textEncoder) indAudStreamParms(p *model.IndAudStreamParms, ind int) err
 		if p.LocalDescriptor == nil {
 			field = "remoteDescriptor"
 		}
-		return encAt(encErrNoText("an individual Local or Remote audit has no defined text form"), field)
+		return codecerr.At(encErrNoText("an individual Local or Remote audit has no defined text form"), field)
 	}
 	in := ind + 1
 	var l itemList
 	if c := p.LocalControlDescriptor; c != nil {
 		e.item(&l, in)
 		if err := e.indAudLocalControl(c, in); err != nil {
-			return encAt(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if p.StatisticsDescriptor != nil {
@@ -284,7 +282,7 @@ func (e *textEncoder) indAudStreamParms(p *model.IndAudStreamParms, ind int) err
 		}
 		e.item(&l, in)
 		if err := e.indAudStatistics(p.StatisticsDescriptor, in); err != nil {
-			return encAt(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	}
 	if l.n == 0 {
@@ -304,28 +302,16 @@ func (e *textEncoder) indAudLocalControl(c *model.IndAudLocalControlDescriptor, 
 	e.open(ind)
 	body := len(e.b)
 	var l itemList
-	if c.StreamMode && !c.StreamModeSel.Present {
-		e.item(&l, ind+1)
-		e.w(wMode)
-	}
-	if c.ReserveValue {
-		e.item(&l, ind+1)
-		e.w(wReservedValue)
-	}
-	if c.ReserveGroup {
-		e.item(&l, ind+1)
-		e.w(wReservedGroup)
-	}
-	for i := range c.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.indAudPropertyParm(&c.PropertyParms[i], ind+1); err != nil {
-			return encAtIndex(err, "propertyParms", i)
-		}
+	e.keywordItem(&l, ind+1, c.StreamMode && !c.StreamModeSel.Present, wMode)
+	e.keywordItem(&l, ind+1, c.ReserveValue, wReservedValue)
+	e.keywordItem(&l, ind+1, c.ReserveGroup, wReservedGroup)
+	if err := encItems(e, &l, ind+1, "propertyParms", c.PropertyParms, e.indAudPropertyParm); err != nil {
+		return err
 	}
 	if c.StreamModeSel.Present {
 		e.item(&l, ind+1)
 		if err := e.streamMode(c.StreamModeSel.Value); err != nil {
-			return encAt(err, "streamModeSel")
+			return codecerr.At(err, "streamModeSel")
 		}
 	}
 	if len(e.b) == body {
@@ -339,7 +325,7 @@ func (e *textEncoder) indAudLocalControl(c *model.IndAudLocalControlDescriptor, 
 // property selecting on its value: "tdmc/gain, tdmc/gain=2".
 func (e *textEncoder) indAudPropertyParm(p *model.IndAudPropertyParm, ind int) error {
 	if err := e.name(p.Name, "property name"); err != nil {
-		return encAt(err, "name")
+		return codecerr.At(err, "name")
 	}
 	if p.PropertyParms != nil {
 		if e.v < 3 {
@@ -347,7 +333,7 @@ func (e *textEncoder) indAudPropertyParm(p *model.IndAudPropertyParm, ind int) e
 		}
 		e.sep(ind)
 		if err := e.propertyParm(p.PropertyParms, ind); err != nil {
-			return encAt(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	return nil
@@ -363,21 +349,15 @@ func (e *textEncoder) indAudTermState(t *model.IndAudTerminationStateDescriptor,
 	e.open(ind)
 	body := len(e.b)
 	var l itemList
-	for i := range t.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.indAudPropertyParm(&t.PropertyParms[i], ind+1); err != nil {
-			return encAtIndex(err, "propertyParms", i)
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", t.PropertyParms, e.indAudPropertyParm); err != nil {
+		return err
 	}
-	if t.EventBufferControl {
-		e.item(&l, ind+1)
-		e.w(wBuffer)
-	}
+	e.keywordItem(&l, ind+1, t.EventBufferControl, wBuffer)
 	switch {
 	case t.ServiceStateSel.Present:
 		e.item(&l, ind+1)
 		if err := e.serviceState(t.ServiceStateSel.Value); err != nil {
-			return encAt(err, "serviceStateSel")
+			return codecerr.At(err, "serviceStateSel")
 		}
 	case t.ServiceState:
 		e.item(&l, ind+1)
@@ -396,18 +376,18 @@ func (e *textEncoder) indAudTermState(t *model.IndAudTerminationStateDescriptor,
 // indAudEvents writes Events[ = id] { name }.
 func (e *textEncoder) indAudEvents(d *model.IndAudEventsDescriptor, ind int) error {
 	if d.StreamID.Present {
-		return encAt(encErrNoText("an individual events audit has no stream in any text grammar"), "streamID")
+		return codecerr.At(encErrNoText("an individual events audit has no stream in any text grammar"), "streamID")
 	}
 	e.w(wEvents)
 	if d.RequestID.Present {
 		e.eq()
 		e.requestID(d.RequestID.Value)
 	} else if e.v < 3 {
-		return encAt(encErrVersion(encSprintf("an events audit without a request ID is not in the version %d text grammar (it needs version 3)", e.v)), "requestID")
+		return codecerr.At(encErrVersion(encSprintf("an events audit without a request ID is not in the version %d text grammar (it needs version 3)", e.v)), "requestID")
 	}
 	e.open(ind)
 	if err := e.name(d.PkgdName, "event name"); err != nil {
-		return encAt(err, "pkgdName")
+		return codecerr.At(err, "pkgdName")
 	}
 	e.close(ind)
 	return nil
@@ -422,29 +402,29 @@ func (e *textEncoder) indAudSignals(d *model.IndAudSignalsDescriptor, ind int) e
 		switch d.Kind {
 		case model.IndAudSignalsDescriptor_Signal:
 			if d.Signal == nil {
-				return encAt(encErrNoText("missing signal"), "signal")
+				return codecerr.At(encErrNoText("missing signal"), "signal")
 			}
 			if err := e.indAudSignal(d.Signal, ind+1); err != nil {
-				return encAt(err, "signal")
+				return codecerr.At(err, "signal")
 			}
 		case model.IndAudSignalsDescriptor_SeqSigList:
 			q := d.SeqSigList
 			if q == nil {
-				return encAt(encErrNoText("missing signal itemList"), "seqSigList")
+				return codecerr.At(encErrNoText("missing signal itemList"), "seqSigList")
 			}
 			e.w(wSignalList)
 			e.eq()
 			if err := e.uint16(q.Id); err != nil {
-				return encAt(encAt(err, "id"), "seqSigList")
+				return codecerr.At(codecerr.At(err, "id"), "seqSigList")
 			}
 			if q.SignalList != nil {
 				e.open(ind + 1)
 				if err := e.indAudSignal(q.SignalList, ind+2); err != nil {
-					return encAt(encAt(err, "signalList"), "seqSigList")
+					return codecerr.At(codecerr.At(err, "signalList"), "seqSigList")
 				}
 				e.close(ind + 1)
 			} else if e.v < 3 {
-				return encAt(encAt(encErrVersion(encSprintf("a signal itemList audit without a signal is not in the version %d text grammar (it needs version 3)", e.v)), "signalList"), "seqSigList")
+				return codecerr.At(codecerr.At(encErrVersion(encSprintf("a signal itemList audit without a signal is not in the version %d text grammar (it needs version 3)", e.v)), "signalList"), "seqSigList")
 			}
 		case 0:
 		default:
@@ -462,7 +442,7 @@ func (e *textEncoder) indAudSignals(d *model.IndAudSignalsDescriptor, ind int) e
 // grammar does not have, and puts the second item one level less deep.)
 func (e *textEncoder) indAudSignal(s *model.IndAudSignal, ind int) error {
 	if err := e.name(s.SignalName, "signal name"); err != nil {
-		return encAt(err, "signalName")
+		return codecerr.At(err, "signalName")
 	}
 	if !s.StreamID.Present && !s.SignalRequestID.Present {
 		return nil
@@ -477,7 +457,7 @@ func (e *textEncoder) indAudSignal(s *model.IndAudSignal, ind int) error {
 	e.open(ind)
 	if s.StreamID.Present {
 		if err := e.stream(s.StreamID.Value); err != nil {
-			return encAt(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		if s.SignalRequestID.Present {
 			e.sep(ind)

@@ -1,8 +1,10 @@
 package text
 
 import (
-	"megaco/internal/model"
 	"strings"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/model"
 )
 
 // This file writes the descriptors of commands and replies.
@@ -10,29 +12,29 @@ import (
 func (e *textEncoder) ammDescriptor(d *model.AmmDescriptor, ind int) error {
 	switch d.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
-		return encAt(e.mediaDescriptor(d.MediaDescriptor, ind), "mediaDescriptor")
+		return codecerr.At(e.mediaDescriptor(d.MediaDescriptor, ind), "mediaDescriptor")
 	case model.AmmDescriptor_ModemDescriptor:
-		return encAt(e.modemDescriptor(d.ModemDescriptor, ind), "modemDescriptor")
+		return codecerr.At(e.modemDescriptor(d.ModemDescriptor, ind), "modemDescriptor")
 	case model.AmmDescriptor_MuxDescriptor:
-		return encAt(e.muxDescriptor(d.MuxDescriptor, ind), "muxDescriptor")
+		return codecerr.At(e.muxDescriptor(d.MuxDescriptor, ind), "muxDescriptor")
 	case model.AmmDescriptor_EventsDescriptor:
-		return encAt(e.eventsDescriptor(d.EventsDescriptor, ind), "eventsDescriptor")
+		return codecerr.At(e.eventsDescriptor(d.EventsDescriptor, ind), "eventsDescriptor")
 	case model.AmmDescriptor_EventBufferDescriptor:
-		return encAt(e.eventBufferDescriptor(d.EventBufferDescriptor, ind), "eventBufferDescriptor")
+		return codecerr.At(e.eventBufferDescriptor(d.EventBufferDescriptor, ind), "eventBufferDescriptor")
 	case model.AmmDescriptor_SignalsDescriptor:
-		return encAt(e.signalsDescriptor(d.SignalsDescriptor, ind), "signalsDescriptor")
+		return codecerr.At(e.signalsDescriptor(d.SignalsDescriptor, ind), "signalsDescriptor")
 	case model.AmmDescriptor_DigitMapDescriptor:
-		return encAt(e.digitMapDescriptor(d.DigitMapDescriptor, ind), "digitMapDescriptor")
+		return codecerr.At(e.digitMapDescriptor(d.DigitMapDescriptor, ind), "digitMapDescriptor")
 	case model.AmmDescriptor_AuditDescriptor:
 		if d.AuditDescriptor == nil {
-			return encAt(encErrNoText("missing descriptor"), "auditDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "auditDescriptor")
 		}
-		return encAt(e.auditDescriptor(d.AuditDescriptor, ind), "auditDescriptor")
+		return codecerr.At(e.auditDescriptor(d.AuditDescriptor, ind), "auditDescriptor")
 	case model.AmmDescriptor_StatisticsDescriptor:
 		if e.v < 3 {
 			return e.onlyIn("statisticsDescriptor", "a statistics descriptor in a command", 3)
 		}
-		return encAt(e.statisticsDescriptor(d.StatisticsDescriptor, ind), "statisticsDescriptor")
+		return codecerr.At(e.statisticsDescriptor(d.StatisticsDescriptor, ind), "statisticsDescriptor")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", d.Kind)
 }
@@ -41,37 +43,37 @@ func (e *textEncoder) auditReturnParameter(p *model.AuditReturnParameter, ind in
 	switch p.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
 		if p.ErrorDescriptor == nil {
-			return encAt(encErrNoText("missing descriptor"), "errorDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "errorDescriptor")
 		}
-		return encAt(e.errorDescriptor(p.ErrorDescriptor), "errorDescriptor")
+		return codecerr.At(e.errorDescriptor(p.ErrorDescriptor), "errorDescriptor")
 	case model.AuditReturnParameter_MediaDescriptor:
-		return encAt(e.mediaDescriptor(p.MediaDescriptor, ind), "mediaDescriptor")
+		return codecerr.At(e.mediaDescriptor(p.MediaDescriptor, ind), "mediaDescriptor")
 	case model.AuditReturnParameter_ModemDescriptor:
-		return encAt(e.modemDescriptor(p.ModemDescriptor, ind), "modemDescriptor")
+		return codecerr.At(e.modemDescriptor(p.ModemDescriptor, ind), "modemDescriptor")
 	case model.AuditReturnParameter_MuxDescriptor:
-		return encAt(e.muxDescriptor(p.MuxDescriptor, ind), "muxDescriptor")
+		return codecerr.At(e.muxDescriptor(p.MuxDescriptor, ind), "muxDescriptor")
 	case model.AuditReturnParameter_EventsDescriptor:
-		return encAt(e.eventsDescriptor(p.EventsDescriptor, ind), "eventsDescriptor")
+		return codecerr.At(e.eventsDescriptor(p.EventsDescriptor, ind), "eventsDescriptor")
 	case model.AuditReturnParameter_EventBufferDescriptor:
-		return encAt(e.eventBufferDescriptor(p.EventBufferDescriptor, ind), "eventBufferDescriptor")
+		return codecerr.At(e.eventBufferDescriptor(p.EventBufferDescriptor, ind), "eventBufferDescriptor")
 	case model.AuditReturnParameter_SignalsDescriptor:
-		return encAt(e.signalsDescriptor(p.SignalsDescriptor, ind), "signalsDescriptor")
+		return codecerr.At(e.signalsDescriptor(p.SignalsDescriptor, ind), "signalsDescriptor")
 	case model.AuditReturnParameter_DigitMapDescriptor:
-		return encAt(e.digitMapDescriptor(p.DigitMapDescriptor, ind), "digitMapDescriptor")
+		return codecerr.At(e.digitMapDescriptor(p.DigitMapDescriptor, ind), "digitMapDescriptor")
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if p.ObservedEventsDescriptor == nil {
-			return encAt(encErrNoText("missing descriptor"), "observedEventsDescriptor")
+			return codecerr.At(encErrNoText("missing descriptor"), "observedEventsDescriptor")
 		}
-		return encAt(e.observedEvents(p.ObservedEventsDescriptor, ind), "observedEventsDescriptor")
+		return codecerr.At(e.observedEvents(p.ObservedEventsDescriptor, ind), "observedEventsDescriptor")
 	case model.AuditReturnParameter_StatisticsDescriptor:
-		return encAt(e.statisticsDescriptor(p.StatisticsDescriptor, ind), "statisticsDescriptor")
+		return codecerr.At(e.statisticsDescriptor(p.StatisticsDescriptor, ind), "statisticsDescriptor")
 	case model.AuditReturnParameter_PackagesDescriptor:
-		return encAt(e.packagesDescriptor(p.PackagesDescriptor, ind), "packagesDescriptor")
+		return codecerr.At(e.packagesDescriptor(p.PackagesDescriptor, ind), "packagesDescriptor")
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if p.EmptyDescriptors == nil {
 			return nil
 		}
-		return encAt(e.emptyDescriptors(p.EmptyDescriptors, ind), "emptyDescriptors")
+		return codecerr.At(e.emptyDescriptors(p.EmptyDescriptors, ind), "emptyDescriptors")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", p.Kind)
 }
@@ -88,7 +90,7 @@ func (e *textEncoder) mediaDescriptor(m *model.MediaDescriptor, ind int) error {
 	if m.TermStateDescr != nil {
 		e.item(&l, ind+1)
 		if err := e.terminationState(m.TermStateDescr, ind+1); err != nil {
-			return encAt(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if s := m.Streams; s != nil {
@@ -96,7 +98,7 @@ func (e *textEncoder) mediaDescriptor(m *model.MediaDescriptor, ind int) error {
 		case model.MediaDescriptorStreams_OneStream:
 			if s.OneStream != nil {
 				if err := e.streamParms(&l, s.OneStream, ind+1); err != nil {
-					return encAt(encAt(err, "oneStream"), "streams")
+					return codecerr.At(codecerr.At(err, "oneStream"), "streams")
 				}
 			}
 		case model.MediaDescriptorStreams_MultiStream:
@@ -106,20 +108,20 @@ func (e *textEncoder) mediaDescriptor(m *model.MediaDescriptor, ind int) error {
 				e.w(wStream)
 				e.eq()
 				if err := e.uint16(sd.StreamID); err != nil {
-					return encAt(encAtIndex(encAt(err, "streamID"), "multiStream", i), "streams")
+					return codecerr.At(codecerr.At(codecerr.AtIndex(codecerr.At(err, "streamID"), i), "multiStream"), "streams")
 				}
 				e.open(ind + 1)
 				var sl itemList
 				if err := e.streamParms(&sl, &sd.StreamParms, ind+2); err != nil {
-					return encAt(encAtIndex(encAt(err, "streamParms"), "multiStream", i), "streams")
+					return codecerr.At(codecerr.At(codecerr.AtIndex(codecerr.At(err, "streamParms"), i), "multiStream"), "streams")
 				}
 				if sl.n == 0 {
-					return encAt(encAtIndex(encAt(encErrNoText("an empty stream has no text form"), "streamParms"), "multiStream", i), "streams")
+					return codecerr.At(codecerr.At(codecerr.AtIndex(codecerr.At(encErrNoText("an empty stream has no text form"), "streamParms"), i), "multiStream"), "streams")
 				}
 				e.close(ind + 1)
 			}
 		default:
-			return encAt(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), "streams")
+			return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), "streams")
 		}
 	}
 	if len(e.b) == body {
@@ -137,19 +139,19 @@ func (e *textEncoder) streamParms(l *itemList, p *model.StreamParms, ind int) er
 	if p.LocalControlDescriptor != nil {
 		e.item(l, ind)
 		if err := e.localControl(p.LocalControlDescriptor, ind); err != nil {
-			return encAt(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if p.LocalDescriptor != nil {
 		e.item(l, ind)
 		if err := e.localRemote(wLocal, p.LocalDescriptor, ind); err != nil {
-			return encAt(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if p.RemoteDescriptor != nil {
 		e.item(l, ind)
 		if err := e.localRemote(wRemote, p.RemoteDescriptor, ind); err != nil {
-			return encAt(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if p.StatisticsDescriptor != nil {
@@ -158,7 +160,7 @@ func (e *textEncoder) streamParms(l *itemList, p *model.StreamParms, ind int) er
 		}
 		e.item(l, ind)
 		if err := e.statisticsDescriptor(p.StatisticsDescriptor, ind); err != nil {
-			return encAt(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	}
 	return nil
@@ -176,7 +178,7 @@ func (e *textEncoder) localControl(c *model.LocalControlDescriptor, ind int) err
 	if c.StreamMode.Present {
 		e.item(&l, ind+1)
 		if err := e.streamMode(c.StreamMode.Value); err != nil {
-			return encAt(err, "streamMode")
+			return codecerr.At(err, "streamMode")
 		}
 	}
 	if c.ReserveGroup.Present {
@@ -187,11 +189,8 @@ func (e *textEncoder) localControl(c *model.LocalControlDescriptor, ind int) err
 		e.item(&l, ind+1)
 		e.onOff(wReservedValue, c.ReserveValue.Value)
 	}
-	for i := range c.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.propertyParm(&c.PropertyParms[i], ind+1); err != nil {
-			return encAtIndex(err, "propertyParms", i)
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", c.PropertyParms, e.propertyParm); err != nil {
+		return err
 	}
 	e.close(ind)
 	return nil
@@ -228,12 +227,12 @@ func (e *textEncoder) localRemote(w word, d *model.LocalRemoteDescriptor, ind in
 	}
 	for g, group := range d.PropGrps {
 		if g > 0 && (len(group) == 0 || string(group[0].Name) != "v") {
-			return encAtIndex(encErrNoText("a property group after the first must start with v="), "propGrps", g)
+			return codecerr.At(codecerr.AtIndex(encErrNoText("a property group after the first must start with v="), g), "propGrps")
 		}
 		for i := range group {
 			p := &group[i]
 			if err := e.sdpLine(p); err != nil {
-				return encAtIndex(encIndex(err, i), "propGrps", g)
+				return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i), g), "propGrps")
 			}
 		}
 	}
@@ -243,13 +242,13 @@ func (e *textEncoder) localRemote(w word, d *model.LocalRemoteDescriptor, ind in
 
 func (e *textEncoder) sdpLine(p *model.PropertyParm) error {
 	if err := e.safeName(p.Name, "SDP line name"); err != nil {
-		return encAt(err, "name")
+		return codecerr.At(err, "name")
 	}
 	if len(p.Value) != 1 {
-		return encAt(encErrNoTextf("an SDP line has one value, not %d", len(p.Value)), "value")
+		return codecerr.At(encErrNoTextf("an SDP line has one value, not %d", len(p.Value)), "value")
 	}
 	if p.ExtraInfo != nil {
-		return encAt(encErrNoText("an SDP line has no relation, range or list"), "extraInfo")
+		return codecerr.At(encErrNoText("an SDP line has no relation, range or list"), "extraInfo")
 	}
 	e.b = append(e.b, '=')
 	for _, c := range p.Value[0] {
@@ -257,7 +256,7 @@ func (e *textEncoder) sdpLine(p *model.PropertyParm) error {
 		case '}':
 			e.b = append(e.b, '\\', '}')
 		case 0, '\r', '\n':
-			return encAt(encErrNoTextf("SDP value %q: character %q has no text form", []byte(p.Value[0]), c), "value")
+			return codecerr.At(encErrNoTextf("SDP value %q: character %q has no text form", []byte(p.Value[0]), c), "value")
 		default:
 			e.b = append(e.b, c)
 		}
@@ -275,11 +274,8 @@ func (e *textEncoder) terminationState(t *model.TerminationStateDescriptor, ind 
 	e.w(wTerminationState)
 	e.open(ind)
 	var l itemList
-	for i := range t.PropertyParms {
-		e.item(&l, ind+1)
-		if err := e.propertyParm(&t.PropertyParms[i], ind+1); err != nil {
-			return encAtIndex(err, "propertyParms", i)
-		}
+	if err := encItems(e, &l, ind+1, "propertyParms", t.PropertyParms, e.propertyParm); err != nil {
+		return err
 	}
 	if t.EventBufferControl.Present {
 		e.item(&l, ind+1)
@@ -291,13 +287,13 @@ func (e *textEncoder) terminationState(t *model.TerminationStateDescriptor, ind 
 		case model.EventBufferControl_LockStep:
 			e.w(wLockStep)
 		default:
-			return encAt(encErrNoTextf("unknown event buffer control %d", t.EventBufferControl.Value), "eventBufferControl")
+			return codecerr.At(encErrNoTextf("unknown event buffer control %d", t.EventBufferControl.Value), "eventBufferControl")
 		}
 	}
 	if t.ServiceState.Present {
 		e.item(&l, ind+1)
 		if err := e.serviceState(t.ServiceState.Value); err != nil {
-			return encAt(err, "serviceState")
+			return codecerr.At(err, "serviceState")
 		}
 	}
 	e.close(ind)
@@ -323,13 +319,13 @@ func (e *textEncoder) serviceState(s model.ServiceState) error {
 // propertyParm writes name=value (or its relation, range and list forms).
 func (e *textEncoder) propertyParm(p *model.PropertyParm, ind int) error {
 	if err := e.name(p.Name, "property name"); err != nil {
-		return encAt(err, "name")
+		return codecerr.At(err, "name")
 	}
 	var x *model.PropertyParmExtraInfo
 	if p.ExtraInfo != nil {
 		x = p.ExtraInfo
 		if x.Kind < model.PropertyParmExtraInfo_Relation || x.Kind > model.PropertyParmExtraInfo_Sublist {
-			return encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
+			return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
 		}
 		return e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, ind)
 	}
@@ -341,12 +337,12 @@ func (e *textEncoder) propertyParm(p *model.PropertyParm, ind int) error {
 // extraInfo, several values are alternatives, as with sublist FALSE.
 func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relation, rng, sub bool, ind int) error {
 	if len(vs) == 0 {
-		return encAt(encErrNoText("a parameter needs a value"), "value")
+		return codecerr.At(encErrNoText("a parameter needs a value"), "value")
 	}
 	switch {
 	case kind == 1: // relation
 		if len(vs) != 1 {
-			return encAt(encErrNoTextf("a relation has one value, not %d", len(vs)), "value")
+			return codecerr.At(encErrNoTextf("a relation has one value, not %d", len(vs)), "value")
 		}
 		switch rel {
 		case model.Relation_GreaterThan:
@@ -356,12 +352,12 @@ func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relati
 		case model.Relation_UnequalTo:
 			e.b = append(e.b, '#')
 		default:
-			return encAt(encErrNoTextf("unknown relation %d", rel), "extraInfo")
+			return codecerr.At(encErrNoTextf("unknown relation %d", rel), "extraInfo")
 		}
-		return encAt(e.value(vs[0]), "value")
+		return codecerr.At(e.value(vs[0]), "value")
 	case kind == 2 && rng: // range [lo:hi]
 		if len(vs) != 2 {
-			return encAt(encErrNoTextf("a range has two values, not %d", len(vs)), "value")
+			return codecerr.At(encErrNoTextf("a range has two values, not %d", len(vs)), "value")
 		}
 		switch {
 		case !e.pretty:
@@ -372,11 +368,11 @@ func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relati
 			e.b = append(e.b, "=["...)
 		}
 		if err := e.value(vs[0]); err != nil {
-			return encAtIndex(err, "value", 0)
+			return codecerr.At(codecerr.AtIndex(err, 0), "value")
 		}
 		e.b = append(e.b, ':')
 		if err := e.value(vs[1]); err != nil {
-			return encAtIndex(err, "value", 1)
+			return codecerr.At(codecerr.AtIndex(err, 1), "value")
 		}
 		if e.pretty && e.v >= 3 {
 			e.b = append(e.b, " ] "...)
@@ -402,7 +398,7 @@ func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relati
 				e.sep(in)
 			}
 			if err := e.value(v); err != nil {
-				return encAtIndex(err, "value", i)
+				return codecerr.At(codecerr.AtIndex(err, i), "value")
 			}
 		}
 		if e.pretty && e.v >= 3 {
@@ -414,12 +410,12 @@ func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relati
 	case len(vs) == 1 && kind != 3:
 		// One value, or a range with range FALSE (not a range).
 		if kind == 2 {
-			return encAt(encErrNoText("a range with range FALSE and one value has no text form"), "extraInfo")
+			return codecerr.At(encErrNoText("a range with range FALSE and one value has no text form"), "extraInfo")
 		}
 		e.b = append(e.b, '=')
-		return encAt(e.value(vs[0]), "value")
+		return codecerr.At(e.value(vs[0]), "value")
 	case kind == 2:
-		return encAt(encErrNoTextf("%d values with range FALSE have no text form", len(vs)), "extraInfo")
+		return codecerr.At(encErrNoTextf("%d values with range FALSE have no text form", len(vs)), "extraInfo")
 	}
 	// OR list {a,b}: sublist FALSE, or no extraInfo with several values.
 	in := ind + 1
@@ -438,7 +434,7 @@ func (e *textEncoder) parmValues(vs []model.Octets, kind uint8, rel model.Relati
 			e.sep(in)
 		}
 		if err := e.value(v); err != nil {
-			return encAtIndex(err, "value", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "value")
 		}
 	}
 	switch {
@@ -457,7 +453,7 @@ func (e *textEncoder) muxDescriptor(m *model.MuxDescriptor, ind int) error {
 		return encErrNoText("missing descriptor")
 	}
 	if m.NonStandardData != nil {
-		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+		return codecerr.At(encErrNoText("non-standard data has no text form"), "nonStandardData")
 	}
 	e.w(wMux)
 	e.eq()
@@ -476,9 +472,9 @@ func (e *textEncoder) muxDescriptor(m *model.MuxDescriptor, ind int) error {
 		}
 		e.w(wNx64k)
 	default:
-		return encAt(encErrNoTextf("unknown mux type %d", m.MuxType), "muxType")
+		return codecerr.At(encErrNoTextf("unknown mux type %d", m.MuxType), "muxType")
 	}
-	return encAt(e.terminationIDList(m.TermList, ind), "termList")
+	return codecerr.At(e.terminationIDList(m.TermList, ind), "termList")
 }
 
 // modemDescriptor writes Modem = type, or Modem[t1,t2]{properties}, as
@@ -489,15 +485,15 @@ func (e *textEncoder) modemDescriptor(m *model.ModemDescriptor, ind int) error {
 		return encErrNoText("missing descriptor")
 	}
 	if m.NonStandardData != nil {
-		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+		return codecerr.At(encErrNoText("non-standard data has no text form"), "nonStandardData")
 	}
 	if len(m.Mtl) == 0 {
-		return encAt(encErrNoText("a modem descriptor needs a modem type"), "mtl")
+		return codecerr.At(encErrNoText("a modem descriptor needs a modem type"), "mtl")
 	}
 	e.w(wModem)
 	if len(m.Mtl) == 1 && len(m.Mpl) == 0 {
 		e.eq()
-		return encAtIndex(e.modemType(m.Mtl[0]), "mtl", 0)
+		return codecerr.At(codecerr.AtIndex(e.modemType(m.Mtl[0]), 0), "mtl")
 	}
 	e.b = append(e.b, '[')
 	for i, t := range m.Mtl {
@@ -505,7 +501,7 @@ func (e *textEncoder) modemDescriptor(m *model.ModemDescriptor, ind int) error {
 			e.sep(ind)
 		}
 		if err := e.modemType(t); err != nil {
-			return encAtIndex(err, "mtl", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "mtl")
 		}
 	}
 	e.b = append(e.b, ']')
@@ -516,7 +512,7 @@ func (e *textEncoder) modemDescriptor(m *model.ModemDescriptor, ind int) error {
 				e.sep(ind + 1)
 			}
 			if err := e.propertyParm(&m.Mpl[i], ind+1); err != nil {
-				return encAtIndex(err, "mpl", i)
+				return codecerr.At(codecerr.AtIndex(err, i), "mpl")
 			}
 		}
 		e.close(ind)
@@ -567,7 +563,7 @@ func eventsBlock[E any](e *textEncoder, what string, id model.Opt[uint32], event
 			e.sep(ind + 1)
 		}
 		if err := event(&events[i], ind+1); err != nil {
-			return encAtIndex(err, "eventList", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "eventList")
 		}
 	}
 	e.close(ind)
@@ -591,27 +587,51 @@ func (e *textEncoder) closeOpt(ind, start, body int) {
 }
 
 func (e *textEncoder) requestedEvent(r *model.RequestedEvent, ind int) error {
-	if err := e.name(r.PkgdName, "event name"); err != nil {
-		return encAt(err, "pkgdName")
+	var acts eventActions
+	if a := r.EventAction; a != nil {
+		acts = eventActions{a.KeepActive, a.EventDM, a.SecondEvent, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor}
+	}
+	return e.event(r.PkgdName, r.StreamID, r.EvParList, &acts, ind)
+}
+
+func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
+	var acts eventActions
+	if a := r.EventAction; a != nil {
+		acts = eventActions{a.KeepActive, a.EventDM, nil, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor}
+	}
+	return e.event(r.PkgdName, r.StreamID, r.EvParList, &acts, ind)
+}
+
+// eventActions are the fields RequestedActions and SecondRequestedActions
+// share (an embedded event has no secondEvent of its own).
+type eventActions struct {
+	keepActive  model.Opt[bool]
+	eventDM     *model.EventDM
+	secondEvent *model.SecondEventsDescriptor
+	signals     []model.SignalRequest
+	notify      *model.NotifyBehaviour
+	reset       bool
+}
+
+// event writes a requested event: its name and, in optional brackets, its
+// stream, parameters and actions.
+func (e *textEncoder) event(name model.Octets, stream model.Opt[uint32], pars []model.EventParameter, acts *eventActions, ind int) error {
+	if err := e.name(name, "event name"); err != nil {
+		return codecerr.At(err, "pkgdName")
 	}
 	start, body := e.openOpt(ind)
 	var l itemList
-	if r.StreamID.Present {
+	if stream.Present {
 		e.item(&l, ind+1)
-		if err := e.stream(r.StreamID.Value); err != nil {
-			return encAt(err, "streamID")
+		if err := e.stream(stream.Value); err != nil {
+			return codecerr.At(err, "streamID")
 		}
 	}
-	for i := range r.EvParList {
-		e.item(&l, ind+1)
-		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
-			return encAtIndex(err, "evParList", i)
-		}
+	if err := encItems(e, &l, ind+1, "evParList", pars, e.eventParameter); err != nil {
+		return err
 	}
-	if a := r.EventAction; a != nil {
-		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, a.SecondEvent, true, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
-			return encAt(err, "eventAction")
-		}
+	if err := e.requestedActions(&l, acts, ind+1); err != nil {
+		return codecerr.At(err, "eventAction")
 	}
 	e.closeOpt(ind, start, body)
 	return nil
@@ -619,53 +639,45 @@ func (e *textEncoder) requestedEvent(r *model.RequestedEvent, ind int) error {
 
 // requestedActions writes KeepActive, DigitMap, Embed, the notify
 // behaviour and ResetEventsDescriptor into l. For a second event
-// (embedded, first false) Embed holds only signals.
-func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *model.EventDM, se *model.SecondEventsDescriptor, first bool, sd []model.SignalRequest, nb *model.NotifyBehaviour, reset bool, ind int) error {
-	if ka.Present && ka.Value {
+// (embedded) Embed holds only signals.
+func (e *textEncoder) requestedActions(l *itemList, a *eventActions, ind int) error {
+	e.keywordItem(l, ind, a.keepActive.Present && a.keepActive.Value, wKeepActive)
+	if a.eventDM != nil {
 		e.item(l, ind)
-		e.w(wKeepActive)
-	}
-	if dm != nil {
-		e.item(l, ind)
-		if err := e.eventDM(dm, ind); err != nil {
-			return encAt(err, "eventDM")
+		if err := e.eventDM(a.eventDM, ind); err != nil {
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	// OTP treats an empty signals list as absent.
-	switch {
-	case len(sd) > 0:
+	if len(a.signals) > 0 || a.secondEvent != nil {
 		e.item(l, ind)
 		e.w(wEmbed)
 		e.open(ind)
-		if err := e.signalsDescriptor(sd, ind+1); err != nil {
-			return encAt(err, "signalsDescriptor")
+		if len(a.signals) > 0 {
+			if err := e.signalsDescriptor(a.signals, ind+1); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
+			if a.secondEvent != nil {
+				e.sep(ind + 1)
+			}
 		}
-		if se != nil {
-			e.sep(ind + 1)
-			if err := e.embedFirst(se, ind+1); err != nil {
-				return encAt(err, "secondEvent")
+		if a.secondEvent != nil {
+			if err := e.embedFirst(a.secondEvent, ind+1); err != nil {
+				return codecerr.At(err, "secondEvent")
 			}
 		}
 		e.close(ind)
-	case se != nil:
-		e.item(l, ind)
-		e.w(wEmbed)
-		e.open(ind)
-		if err := e.embedFirst(se, ind+1); err != nil {
-			return encAt(err, "secondEvent")
-		}
-		e.close(ind)
 	}
-	if nb != nil {
+	if a.notify != nil {
 		if e.v < 3 {
 			return e.onlyIn("notifyBehaviour", "a notify behaviour", 3)
 		}
 		e.item(l, ind)
-		if err := e.notifyBehaviour(nb, ind); err != nil {
-			return encAt(err, "notifyBehaviour")
+		if err := e.notifyBehaviour(a.notify, ind); err != nil {
+			return codecerr.At(err, "notifyBehaviour")
 		}
 	}
-	if reset {
+	if a.reset {
 		if e.v < 3 {
 			return e.onlyIn("resetEventsDescriptor", "ResetEventsDescriptor", 3)
 		}
@@ -679,33 +691,6 @@ func (e *textEncoder) requestedActions(l *itemList, ka model.Opt[bool], dm *mode
 // bare Events.
 func (e *textEncoder) embedFirst(se *model.SecondEventsDescriptor, ind int) error {
 	return eventsBlock(e, "an embedded events descriptor", se.RequestID, se.EventList, ind, e.secondRequestedEvent)
-}
-
-func (e *textEncoder) secondRequestedEvent(r *model.SecondRequestedEvent, ind int) error {
-	if err := e.name(r.PkgdName, "event name"); err != nil {
-		return encAt(err, "pkgdName")
-	}
-	start, body := e.openOpt(ind)
-	var l itemList
-	if r.StreamID.Present {
-		e.item(&l, ind+1)
-		if err := e.stream(r.StreamID.Value); err != nil {
-			return encAt(err, "streamID")
-		}
-	}
-	for i := range r.EvParList {
-		e.item(&l, ind+1)
-		if err := e.eventParameter(&r.EvParList[i], ind+1); err != nil {
-			return encAtIndex(err, "evParList", i)
-		}
-	}
-	if a := r.EventAction; a != nil {
-		if err := e.requestedActions(&l, a.KeepActive, a.EventDM, nil, false, a.SignalsDescriptor, a.NotifyBehaviour, a.ResetEventsDescriptor, ind+1); err != nil {
-			return encAt(err, "eventAction")
-		}
-	}
-	e.closeOpt(ind, start, body)
-	return nil
 }
 
 func (e *textEncoder) notifyBehaviour(nb *model.NotifyBehaviour, ind int) error {
@@ -727,7 +712,7 @@ func (e *textEncoder) notifyBehaviour(nb *model.NotifyBehaviour, ind int) error 
 		e.open(ind + 1)
 		if r.SignalsDescriptor != nil {
 			if err := e.signalsDescriptor(r.SignalsDescriptor, ind+2); err != nil {
-				return encAt(encAt(err, "signalsDescriptor"), "notifyRegulated")
+				return codecerr.At(codecerr.At(err, "signalsDescriptor"), "notifyRegulated")
 			}
 			if r.SecondEvent != nil {
 				e.sep(ind + 2)
@@ -735,7 +720,7 @@ func (e *textEncoder) notifyBehaviour(nb *model.NotifyBehaviour, ind int) error 
 		}
 		if r.SecondEvent != nil {
 			if err := e.embedFirst(r.SecondEvent, ind+2); err != nil {
-				return encAt(encAt(err, "secondEvent"), "notifyRegulated")
+				return codecerr.At(codecerr.At(err, "secondEvent"), "notifyRegulated")
 			}
 		}
 		e.close(ind + 1)
@@ -753,16 +738,16 @@ func (e *textEncoder) eventDM(dm *model.EventDM, ind int) error {
 	case model.EventDM_DigitMapName:
 		e.w(wDigitMap)
 		e.eq()
-		return encAt(e.name(dm.DigitMapName, "digit map name"), "digitMapName")
+		return codecerr.At(e.name(dm.DigitMapName, "digit map name"), "digitMapName")
 	case model.EventDM_DigitMapValue:
 		if dm.DigitMapValue == nil {
-			return encAt(encErrNoText("missing digit map"), "digitMapValue")
+			return codecerr.At(encErrNoText("missing digit map"), "digitMapValue")
 		}
 		e.w(wDigitMap)
 		e.eq()
 		e.open(ind)
 		if err := e.digitMapValue(dm.DigitMapValue, ind+1); err != nil {
-			return encAt(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 		e.close(ind)
 		return nil
@@ -780,15 +765,15 @@ func (e *textEncoder) stream(id uint32) error {
 // quoted, as OTP does.
 func (e *textEncoder) eventParameter(p *model.EventParameter, ind int) error {
 	if err := e.name(p.EventParameterName, "event parameter name"); err != nil {
-		return encAt(err, "eventParameterName")
+		return codecerr.At(err, "eventParameterName")
 	}
 	if p.ExtraInfo == nil && len(p.Value) == 1 && string(p.EventParameterName) == "ds" {
 		e.b = append(e.b, '=')
-		return encAtIndex(e.quoted(p.Value[0], "digit string"), "value", 0)
+		return codecerr.At(codecerr.AtIndex(e.quoted(p.Value[0], "digit string"), 0), "value")
 	}
 	if x := p.ExtraInfo; x != nil {
 		if x.Kind < model.EventParameterExtraInfo_Relation || x.Kind > model.EventParameterExtraInfo_Sublist {
-			return encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
+			return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo")
 		}
 		return e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, ind)
 	}
@@ -807,20 +792,20 @@ func (e *textEncoder) eventBufferDescriptor(specs []model.EventSpec, ind int) er
 		}
 		s := &specs[i]
 		if err := e.name(s.EventName, "event name"); err != nil {
-			return encIndex(encAt(err, "eventName"), i)
+			return codecerr.AtIndex(codecerr.At(err, "eventName"), i)
 		}
 		start, body := e.openOpt(ind + 1)
 		var l itemList
 		if s.StreamID.Present {
 			e.item(&l, ind+2)
 			if err := e.stream(s.StreamID.Value); err != nil {
-				return encIndex(encAt(err, "streamID"), i)
+				return codecerr.AtIndex(codecerr.At(err, "streamID"), i)
 			}
 		}
 		for j := range s.EventParList {
 			e.item(&l, ind+2)
 			if err := e.eventParameter(&s.EventParList[j], ind+2); err != nil {
-				return encIndex(encAtIndex(err, "eventParList", j), i)
+				return codecerr.AtIndex(codecerr.At(codecerr.AtIndex(err, j), "eventParList"), i)
 			}
 		}
 		e.closeOpt(ind+1, start, body)
@@ -843,23 +828,23 @@ func (e *textEncoder) signalsDescriptor(sigs []model.SignalRequest, ind int) err
 		switch s.Kind {
 		case model.SignalRequest_Signal:
 			if s.Signal == nil {
-				return encIndex(encAt(encErrNoText("missing signal"), "signal"), i)
+				return codecerr.AtIndex(codecerr.At(encErrNoText("missing signal"), "signal"), i)
 			}
 			if err := e.signal(s.Signal, ind+1); err != nil {
-				return encIndex(encAt(err, "signal"), i)
+				return codecerr.AtIndex(codecerr.At(err, "signal"), i)
 			}
 		case model.SignalRequest_SeqSigList:
 			q := s.SeqSigList
 			if q == nil {
-				return encIndex(encAt(encErrNoText("missing signal itemList"), "seqSigList"), i)
+				return codecerr.AtIndex(codecerr.At(encErrNoText("missing signal itemList"), "seqSigList"), i)
 			}
 			if len(q.SignalList) == 0 {
-				return encIndex(encAt(encAt(encErrNoText("a signal itemList needs at least one signal"), "signalList"), "seqSigList"), i)
+				return codecerr.AtIndex(codecerr.At(codecerr.At(encErrNoText("a signal itemList needs at least one signal"), "signalList"), "seqSigList"), i)
 			}
 			e.w(wSignalList)
 			e.eq()
 			if err := e.uint16(q.Id); err != nil {
-				return encIndex(encAt(encAt(err, "id"), "seqSigList"), i)
+				return codecerr.AtIndex(codecerr.At(codecerr.At(err, "id"), "seqSigList"), i)
 			}
 			e.open(ind + 1)
 			for j := range q.SignalList {
@@ -867,12 +852,12 @@ func (e *textEncoder) signalsDescriptor(sigs []model.SignalRequest, ind int) err
 					e.sep(ind + 2)
 				}
 				if err := e.signal(&q.SignalList[j], ind+2); err != nil {
-					return encIndex(encAt(encAtIndex(err, "signalList", j), "seqSigList"), i)
+					return codecerr.AtIndex(codecerr.At(codecerr.At(codecerr.AtIndex(err, j), "signalList"), "seqSigList"), i)
 				}
 			}
 			e.close(ind + 1)
 		default:
-			return encIndex(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), i)
+			return codecerr.AtIndex(encErrNoTextf("no alternative chosen (kind %d)", s.Kind), i)
 		}
 	}
 	e.close(ind)
@@ -881,7 +866,7 @@ func (e *textEncoder) signalsDescriptor(sigs []model.SignalRequest, ind int) err
 
 func (e *textEncoder) signal(s *model.Signal, ind int) error {
 	if err := e.name(s.SignalName, "signal name"); err != nil {
-		return encAt(err, "signalName")
+		return codecerr.At(err, "signalName")
 	}
 	start, body := e.openOpt(ind)
 	var l itemList
@@ -889,7 +874,7 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 	if s.StreamID.Present {
 		e.item(&l, in)
 		if err := e.stream(s.StreamID.Value); err != nil {
-			return encAt(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if s.SigType.Present {
@@ -904,7 +889,7 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 		case model.SignalType_TimeOut:
 			e.w(wTimeOut)
 		default:
-			return encAt(encErrNoTextf("unknown signal type %d", s.SigType.Value), "sigType")
+			return codecerr.At(encErrNoTextf("unknown signal type %d", s.SigType.Value), "sigType")
 		}
 	}
 	if s.Duration.Present {
@@ -912,36 +897,33 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 		e.w(wDuration)
 		e.eq()
 		if err := e.uint16(s.Duration.Value); err != nil {
-			return encAt(err, "duration")
+			return codecerr.At(err, "duration")
 		}
 	}
 	if s.NotifyCompletion.Present {
 		e.item(&l, in)
 		if err := e.notifyCompletion(s.NotifyCompletion.Value, in); err != nil {
-			return encAt(err, "notifyCompletion")
+			return codecerr.At(err, "notifyCompletion")
 		}
 	}
-	if s.KeepActive.Present && s.KeepActive.Value {
-		e.item(&l, in)
-		e.w(wKeepActive)
-	}
+	e.keywordItem(&l, in, s.KeepActive.Present && s.KeepActive.Value, wKeepActive)
 	for i := range s.SigParList {
 		e.item(&l, in)
 		p := &s.SigParList[i]
 		if err := e.name(p.SigParameterName, "signal parameter name"); err != nil {
-			return encAtIndex(encAt(err, "sigParameterName"), "sigParList", i)
+			return codecerr.At(codecerr.AtIndex(codecerr.At(err, "sigParameterName"), i), "sigParList")
 		}
 		var err error
 		if x := p.ExtraInfo; x != nil {
 			if x.Kind < model.SigParameterExtraInfo_Relation || x.Kind > model.SigParameterExtraInfo_Sublist {
-				return encAtIndex(encAt(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo"), "sigParList", i)
+				return codecerr.At(codecerr.AtIndex(codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", x.Kind), "extraInfo"), i), "sigParList")
 			}
 			err = e.parmValues(p.Value, uint8(x.Kind), x.Relation, x.Range, x.Sublist, in)
 		} else {
 			err = e.parmValues(p.Value, 0, 0, false, false, in)
 		}
 		if err != nil {
-			return encAtIndex(err, "sigParList", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "sigParList")
 		}
 	}
 	if s.Direction.Present {
@@ -959,7 +941,7 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 		case model.SignalDirection_Both:
 			e.w(wBoth)
 		default:
-			return encAt(encErrNoTextf("unknown signal direction %d", s.Direction.Value), "direction")
+			return codecerr.At(encErrNoTextf("unknown signal direction %d", s.Direction.Value), "direction")
 		}
 	}
 	if s.RequestID.Present {
@@ -979,7 +961,7 @@ func (e *textEncoder) signal(s *model.Signal, ind int) error {
 		e.w(wIntsigDelay)
 		e.eq()
 		if err := e.uint16(s.IntersigDelay.Value); err != nil {
-			return encAt(err, "intersigDelay")
+			return codecerr.At(err, "intersigDelay")
 		}
 	}
 	e.closeOpt(ind, start, body)
@@ -1034,13 +1016,13 @@ func (e *textEncoder) digitMapDescriptor(d *model.DigitMapDescriptor, ind int) e
 	e.eq()
 	if d.DigitMapName != nil {
 		if err := e.name(d.DigitMapName, "digit map name"); err != nil {
-			return encAt(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	if v != nil {
 		e.open(ind)
 		if err := e.digitMapValue(v, ind+1); err != nil {
-			return encAt(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 		e.close(ind)
 	}
@@ -1063,27 +1045,27 @@ func (e *textEncoder) digitMapValue(v *model.DigitMapValue, ind int) error {
 		}
 		e.b = append(e.b, t.c, ':')
 		if err := e.digits(uint64(t.t.Value), 99); err != nil {
-			return encAt(err, t.field)
+			return codecerr.At(err, t.field)
 		}
 		e.sep(ind)
 	}
 	// Blanks around the body are not part of it in text (the decoder
 	// drops them, as LWSP): they are left out here too. What the decoder
 	// would read as something else has no text form.
-	body := strings.TrimFunc(v.DigitMapBody, func(r rune) bool { return r < 0x80 && lexClass[r]&lexBlank != 0 })
+	body := strings.TrimFunc(v.DigitMapBody, func(r rune) bool { return r < 0x80 && charClass[r]&chBlank != 0 })
 	if body == "" {
-		return encAt(encErrNoText("empty digit map"), "digitMapBody")
+		return codecerr.At(encErrNoText("empty digit map"), "digitMapBody")
 	}
 	if body[0] == ';' {
-		return encAt(encErrNoTextf("digit map %q would read back as a comment", body), "digitMapBody")
+		return codecerr.At(encErrNoTextf("digit map %q would read back as a comment", body), "digitMapBody")
 	}
 	if looksLikeTimer(body) {
-		return encAt(encErrNoTextf("digit map %q would read back as a timer", body), "digitMapBody")
+		return codecerr.At(encErrNoTextf("digit map %q would read back as a timer", body), "digitMapBody")
 	}
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if c == '{' || c == '}' || c == '"' || (encBinaryByte(c) && c != '\t' && c != '\r' && c != '\n') {
-			return encAt(encErrNoTextf("digit map %q: character %q has no text form", body, c), "digitMapBody")
+			return codecerr.At(encErrNoTextf("digit map %q: character %q has no text form", body, c), "digitMapBody")
 		}
 	}
 	e.b = append(e.b, body...)
@@ -1107,7 +1089,7 @@ func looksLikeTimer(body string) bool {
 
 func (e *textEncoder) observedEvents(d *model.ObservedEventsDescriptor, ind int) error {
 	if len(d.ObservedEventLst) == 0 {
-		return encAt(encErrNoText("an observed events descriptor needs at least one event"), "observedEventLst")
+		return codecerr.At(encErrNoText("an observed events descriptor needs at least one event"), "observedEventLst")
 	}
 	e.w(wObservedEvents)
 	e.eq()
@@ -1120,25 +1102,25 @@ func (e *textEncoder) observedEvents(d *model.ObservedEventsDescriptor, ind int)
 		o := &d.ObservedEventLst[i]
 		if o.TimeNotation != nil {
 			if err := e.timeNotation(o.TimeNotation); err != nil {
-				return encAtIndex(encAt(err, "timeNotation"), "observedEventLst", i)
+				return codecerr.At(codecerr.AtIndex(codecerr.At(err, "timeNotation"), i), "observedEventLst")
 			}
 			e.b = append(e.b, ':')
 		}
 		if err := e.name(o.EventName, "event name"); err != nil {
-			return encAtIndex(encAt(err, "eventName"), "observedEventLst", i)
+			return codecerr.At(codecerr.AtIndex(codecerr.At(err, "eventName"), i), "observedEventLst")
 		}
 		start, body := e.openOpt(ind + 1)
 		var l itemList
 		if o.StreamID.Present {
 			e.item(&l, ind+2)
 			if err := e.stream(o.StreamID.Value); err != nil {
-				return encAtIndex(encAt(err, "streamID"), "observedEventLst", i)
+				return codecerr.At(codecerr.AtIndex(codecerr.At(err, "streamID"), i), "observedEventLst")
 			}
 		}
 		for j := range o.EventParList {
 			e.item(&l, ind+2)
 			if err := e.eventParameter(&o.EventParList[j], ind+2); err != nil {
-				return encAtIndex(encAtIndex(err, "eventParList", j), "observedEventLst", i)
+				return codecerr.At(codecerr.AtIndex(codecerr.At(codecerr.AtIndex(err, j), "eventParList"), i), "observedEventLst")
 			}
 		}
 		e.closeOpt(ind+1, start, body)
@@ -1179,18 +1161,18 @@ func (e *textEncoder) statisticsDescriptor(ps []model.StatisticsParameter, ind i
 		}
 		p := &ps[i]
 		if err := e.name(p.StatName, "statistic name"); err != nil {
-			return encIndex(encAt(err, "statName"), i)
+			return codecerr.AtIndex(codecerr.At(err, "statName"), i)
 		}
 		switch len(p.StatValue) {
 		case 0:
 		case 1:
 			e.eq()
 			if err := e.value(p.StatValue[0]); err != nil {
-				return encIndex(encAtIndex(err, "statValue", 0), i)
+				return codecerr.AtIndex(codecerr.At(codecerr.AtIndex(err, 0), "statValue"), i)
 			}
 		default:
 			if e.v < 3 {
-				return encIndex(e.onlyIn("statValue", "a statistic with several values", 3), i)
+				return codecerr.AtIndex(e.onlyIn("statValue", "a statistic with several values", 3), i)
 			}
 			e.eq()
 			e.openSquare(ind + 1)
@@ -1199,7 +1181,7 @@ func (e *textEncoder) statisticsDescriptor(ps []model.StatisticsParameter, ind i
 					e.sep(ind + 2)
 				}
 				if err := e.value(v); err != nil {
-					return encIndex(encAtIndex(err, "statValue", j), i)
+					return codecerr.AtIndex(codecerr.At(codecerr.AtIndex(err, j), "statValue"), i)
 				}
 			}
 			e.closeSquare(ind + 1)
@@ -1220,7 +1202,7 @@ func (e *textEncoder) packagesDescriptor(ps []model.PackagesItem, ind int) error
 			e.sep(ind + 1)
 		}
 		if err := e.packagesItem(ps[i].PackageName, ps[i].PackageVersion); err != nil {
-			return encIndex(err, i)
+			return codecerr.AtIndex(err, i)
 		}
 	}
 	e.close(ind)
@@ -1229,10 +1211,10 @@ func (e *textEncoder) packagesDescriptor(ps []model.PackagesItem, ind int) error
 
 func (e *textEncoder) packagesItem(name model.Octets, version uint32) error {
 	if err := e.name(name, "package name"); err != nil {
-		return encAt(err, "packageName")
+		return codecerr.At(err, "packageName")
 	}
 	e.b = append(e.b, '-')
-	return encAt(e.uint16(version), "packageVersion")
+	return codecerr.At(e.uint16(version), "packageVersion")
 }
 
 // serviceChangeParm writes Services { Method, ServiceChangeAddress,
@@ -1240,7 +1222,7 @@ func (e *textEncoder) packagesItem(name model.Octets, version uint32) error {
 // ServiceChangeInc } in OTP's order.
 func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) error {
 	if p.NonStandardData != nil {
-		return encAt(encErrNoText("non-standard data has no text form"), "nonStandardData")
+		return codecerr.At(encErrNoText("non-standard data has no text form"), "nonStandardData")
 	}
 	e.w(wServices)
 	e.open(ind)
@@ -1250,28 +1232,11 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 	e.w(wMethod)
 	e.eq()
 	if int(p.ServiceChangeMethod) < 0 || int(p.ServiceChangeMethod) >= len(encMethodWords) {
-		return encAt(encErrNoTextf("unknown method %d", p.ServiceChangeMethod), "serviceChangeMethod")
+		return codecerr.At(encErrNoTextf("unknown method %d", p.ServiceChangeMethod), "serviceChangeMethod")
 	}
 	e.w(encMethodWords[p.ServiceChangeMethod])
-	if p.ServiceChangeAddress != nil {
-		e.item(&l, in)
-		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
-			return encAt(err, "serviceChangeAddress")
-		}
-	}
-	if p.ServiceChangeVersion.Present {
-		e.item(&l, in)
-		e.w(wVersion)
-		e.eq()
-		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
-			return encAt(err, "serviceChangeVersion")
-		}
-	}
-	if p.ServiceChangeProfile != nil {
-		e.item(&l, in)
-		if err := e.profile(p.ServiceChangeProfile); err != nil {
-			return encAt(err, "serviceChangeProfile")
-		}
+	if err := e.serviceChangeAVP(&l, in, p.ServiceChangeAddress, p.ServiceChangeVersion, p.ServiceChangeProfile); err != nil {
+		return err
 	}
 	switch len(p.ServiceChangeReason) {
 	case 0:
@@ -1280,10 +1245,10 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 		e.w(wReason)
 		e.eq()
 		if err := e.quoted(p.ServiceChangeReason[0], "reason"); err != nil {
-			return encAtIndex(err, "serviceChangeReason", 0)
+			return codecerr.At(codecerr.AtIndex(err, 0), "serviceChangeReason")
 		}
 	default:
-		return encAt(encErrNoTextf("a reason has one value, not %d", len(p.ServiceChangeReason)), "serviceChangeReason")
+		return codecerr.At(encErrNoTextf("a reason has one value, not %d", len(p.ServiceChangeReason)), "serviceChangeReason")
 	}
 	if p.ServiceChangeDelay.Present {
 		e.item(&l, in)
@@ -1291,19 +1256,8 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 		e.eq()
 		e.uint(uint64(p.ServiceChangeDelay.Value))
 	}
-	if p.ServiceChangeMgcId != nil {
-		e.item(&l, in)
-		e.w(wMgcId)
-		e.eq()
-		if err := e.mID(p.ServiceChangeMgcId); err != nil {
-			return encAt(err, "serviceChangeMgcId")
-		}
-	}
-	if p.TimeStamp != nil {
-		e.item(&l, in)
-		if err := e.timeNotation(p.TimeStamp); err != nil {
-			return encAt(err, "timeStamp")
-		}
+	if err := e.mgcIDAndTime(&l, in, p.ServiceChangeMgcId, p.TimeStamp, "timeStamp"); err != nil {
+		return err
 	}
 	if a := p.ServiceChangeInfo; a != nil {
 		// The grammar puts the audit items straight into the list.
@@ -1312,7 +1266,7 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 			return e.onlyIn("serviceChangeInfo", "audit items in a ServiceChange", 2)
 		}
 		if err := e.auditItems(&l, a, in); err != nil {
-			return encAt(err, "serviceChangeInfo")
+			return codecerr.At(err, "serviceChangeInfo")
 		}
 	}
 	if p.ServiceChangeIncompleteFlag {
@@ -1323,6 +1277,52 @@ func (e *textEncoder) serviceChangeParm(p *model.ServiceChangeParm, ind int) err
 		e.w(wServiceChangeIncomplete)
 	}
 	e.close(ind)
+	return nil
+}
+
+// serviceChangeAVP writes the address, version and profile items a
+// ServiceChange request and reply share.
+func (e *textEncoder) serviceChangeAVP(l *itemList, ind int, addr *model.ServiceChangeAddress, version model.Opt[uint32], profile *model.ServiceChangeProfile) error {
+	if addr != nil {
+		e.item(l, ind)
+		if err := e.serviceChangeAddress(addr); err != nil {
+			return codecerr.At(err, "serviceChangeAddress")
+		}
+	}
+	if version.Present {
+		e.item(l, ind)
+		e.w(wVersion)
+		e.eq()
+		if err := e.digits(uint64(version.Value), 99); err != nil {
+			return codecerr.At(err, "serviceChangeVersion")
+		}
+	}
+	if profile != nil {
+		e.item(l, ind)
+		if err := e.profile(profile); err != nil {
+			return codecerr.At(err, "serviceChangeProfile")
+		}
+	}
+	return nil
+}
+
+// mgcIDAndTime writes the MgcIdToTry and time stamp items a ServiceChange
+// request and reply share; stampField is the time stamp's field name.
+func (e *textEncoder) mgcIDAndTime(l *itemList, ind int, mgc *model.MId, ts *model.TimeNotation, stampField string) error {
+	if mgc != nil {
+		e.item(l, ind)
+		e.w(wMgcId)
+		e.eq()
+		if err := e.mID(mgc); err != nil {
+			return codecerr.At(err, "serviceChangeMgcId")
+		}
+	}
+	if ts != nil {
+		e.item(l, ind)
+		if err := e.timeNotation(ts); err != nil {
+			return codecerr.At(err, stampField)
+		}
+	}
 	return nil
 }
 
@@ -1337,26 +1337,17 @@ func (e *textEncoder) serviceChangeAddress(a *model.ServiceChangeAddress) error 
 	e.eq()
 	switch a.Kind {
 	case model.ServiceChangeAddress_PortNumber:
-		return encAt(e.uint16(a.PortNumber), "portNumber")
+		return codecerr.At(e.uint16(a.PortNumber), "portNumber")
 	case model.ServiceChangeAddress_Ip4Address:
-		if a.Ip4Address == nil {
-			return encAt(encErrNoText("missing address"), "ip4Address")
-		}
-		return encAt(e.ip4(a.Ip4Address), "ip4Address")
+		return codecerr.At(e.ip4(a.Ip4Address), "ip4Address")
 	case model.ServiceChangeAddress_Ip6Address:
-		if a.Ip6Address == nil {
-			return encAt(encErrNoText("missing address"), "ip6Address")
-		}
-		return encAt(e.ip6(a.Ip6Address), "ip6Address")
+		return codecerr.At(e.ip6(a.Ip6Address), "ip6Address")
 	case model.ServiceChangeAddress_DomainName:
-		if a.DomainName == nil {
-			return encAt(encErrNoText("missing domain name"), "domainName")
-		}
-		return encAt(e.domainName(a.DomainName), "domainName")
+		return codecerr.At(e.domainName(a.DomainName), "domainName")
 	case model.ServiceChangeAddress_DeviceName:
-		return encAt(e.pathName(a.DeviceName, "device name"), "deviceName")
+		return codecerr.At(e.pathName(a.DeviceName, "device name"), "deviceName")
 	case model.ServiceChangeAddress_MtpAddress:
-		return encAt(e.mtp(a.MtpAddress), "mtpAddress")
+		return codecerr.At(e.mtp(a.MtpAddress), "mtpAddress")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", a.Kind)
 }
@@ -1366,11 +1357,11 @@ func (e *textEncoder) serviceChangeAddress(a *model.ServiceChangeAddress) error 
 func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 	s := p.ProfileName
 	if len(s) == 0 || len(s) > 67 {
-		return encAt(encErrNoTextf("profile %q: 1 to 67 characters", s), "profileName")
+		return codecerr.At(encErrNoTextf("profile %q: 1 to 67 characters", s), "profileName")
 	}
 	for i := 0; i < len(s); i++ {
-		if encClass[s[i]]&encSafe == 0 {
-			return encAt(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
+		if charClass[s[i]]&chSafe == 0 {
+			return codecerr.At(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
 		}
 	}
 	e.w(wProfile)
@@ -1383,39 +1374,8 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 // Services: address, version, profile, MgcIdToTry, time stamp.
 func (e *textEncoder) serviceChangeResParm(p *model.ServiceChangeResParm, ind int) error {
 	var l itemList
-	if p.ServiceChangeAddress != nil {
-		e.item(&l, ind)
-		if err := e.serviceChangeAddress(p.ServiceChangeAddress); err != nil {
-			return encAt(err, "serviceChangeAddress")
-		}
+	if err := e.serviceChangeAVP(&l, ind, p.ServiceChangeAddress, p.ServiceChangeVersion, p.ServiceChangeProfile); err != nil {
+		return err
 	}
-	if p.ServiceChangeVersion.Present {
-		e.item(&l, ind)
-		e.w(wVersion)
-		e.eq()
-		if err := e.digits(uint64(p.ServiceChangeVersion.Value), 99); err != nil {
-			return encAt(err, "serviceChangeVersion")
-		}
-	}
-	if p.ServiceChangeProfile != nil {
-		e.item(&l, ind)
-		if err := e.profile(p.ServiceChangeProfile); err != nil {
-			return encAt(err, "serviceChangeProfile")
-		}
-	}
-	if p.ServiceChangeMgcId != nil {
-		e.item(&l, ind)
-		e.w(wMgcId)
-		e.eq()
-		if err := e.mID(p.ServiceChangeMgcId); err != nil {
-			return encAt(err, "serviceChangeMgcId")
-		}
-	}
-	if p.Timestamp != nil {
-		e.item(&l, ind)
-		if err := e.timeNotation(p.Timestamp); err != nil {
-			return encAt(err, "timestamp")
-		}
-	}
-	return nil
+	return e.mgcIDAndTime(&l, ind, p.ServiceChangeMgcId, p.Timestamp, "timestamp")
 }

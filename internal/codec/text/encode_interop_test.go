@@ -61,14 +61,14 @@ func etRunScript(t *testing.T, args ...string) [][]string {
 // (audit token lists compared as sets: see expected).
 func TestOTPDecodesCorpus(t *testing.T) {
 	etNeedOTP(t)
-	msgs := etLoadCorpus(t)
+	msgs := loadCorpus(t)
 	dir := t.TempDir()
 	names := make([]string, len(msgs))
 	for i, c := range msgs {
 		names[i] = c.name
-		m := etTextForm(t, c)
+		m := textForm(t, c)
 		for _, style := range []Style{Pretty, Compact} {
-			out, err := Append(nil, m, style, EncodeOptions{})
+			out, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.name, style, err)
 			}
@@ -77,7 +77,7 @@ func TestOTPDecodesCorpus(t *testing.T) {
 			}
 		}
 	}
-	lines := etRunScript(t, append([]string{"compare", etCorpusDir, dir}, names...)...)
+	lines := etRunScript(t, append([]string{"compare", corpusDir, dir}, names...)...)
 	same := map[string]int{}
 	for _, f := range lines {
 		if len(f) < 3 {
@@ -160,7 +160,7 @@ func TestOTPOracle(t *testing.T) {
 		}
 		ok := true
 		for _, style := range []Style{Pretty, Compact} {
-			got, err := Append(nil, m, style, EncodeOptions{})
+			got, err := Append(nil, m, style, Options{})
 			if err != nil {
 				t.Errorf("%s %s: %v", name, style, err)
 				ok = false

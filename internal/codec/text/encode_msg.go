@@ -1,6 +1,7 @@
 package text
 
 import (
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/model"
 )
 
@@ -14,11 +15,11 @@ import (
 func (e *textEncoder) megacoMessage(m *model.MegacoMessage) error {
 	if m.AuthHeader != nil {
 		if err := e.authHeader(m.AuthHeader); err != nil {
-			return encAt(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	if err := e.message(&m.Mess); err != nil {
-		return encAt(err, "mess")
+		return codecerr.At(err, "mess")
 	}
 	return nil
 }
@@ -30,15 +31,15 @@ func (e *textEncoder) authHeader(a *model.AuthenticationHeader) error {
 	e.w(wAuth)
 	e.eq()
 	if err := e.hexOctets(a.SecParmIndex, 4, 4); err != nil {
-		return encAt(err, "secParmIndex")
+		return codecerr.At(err, "secParmIndex")
 	}
 	e.b = append(e.b, ':')
 	if err := e.hexOctets(a.SeqNum, 4, 4); err != nil {
-		return encAt(err, "seqNum")
+		return codecerr.At(err, "seqNum")
 	}
 	e.b = append(e.b, ':')
 	if err := e.hexOctets(a.Ad, 12, 32); err != nil {
-		return encAt(err, "ad")
+		return codecerr.At(err, "ad")
 	}
 	e.b = append(e.b, '\n')
 	return nil
@@ -63,31 +64,31 @@ func (e *textEncoder) message(m *model.Message) error {
 	e.uint(uint64(e.v))
 	e.b = append(e.b, ' ')
 	if err := e.mID(&m.MId); err != nil {
-		return encAt(err, "mId")
+		return codecerr.At(err, "mId")
 	}
 	e.b = append(e.b, '\n')
 	body := &m.MessageBody
 	switch body.Kind {
 	case model.MessageMessageBody_MessageError:
 		if body.MessageError == nil {
-			return encAt(encAt(encErrNoText("missing error descriptor"), "messageError"), "messageBody")
+			return codecerr.At(codecerr.At(encErrNoText("missing error descriptor"), "messageError"), "messageBody")
 		}
 		if err := e.errorDescriptor(body.MessageError); err != nil {
-			return encAt(encAt(err, "messageError"), "messageBody")
+			return codecerr.At(codecerr.At(err, "messageError"), "messageBody")
 		}
 	case model.MessageMessageBody_Transactions:
 		if len(body.Transactions) == 0 {
-			return encAt(encAt(encErrNoText("a message needs at least one transaction"), "transactions"), "messageBody")
+			return codecerr.At(codecerr.At(encErrNoText("a message needs at least one transaction"), "transactions"), "messageBody")
 		}
 		// Transactions follow each other without a separator, as OTP
 		// writes them.
 		for i := range body.Transactions {
 			if err := e.transaction(&body.Transactions[i]); err != nil {
-				return encAt(encAtIndex(err, "transactions", i), "messageBody")
+				return codecerr.At(codecerr.At(codecerr.AtIndex(err, i), "transactions"), "messageBody")
 			}
 		}
 	default:
-		return encAt(encErrNoTextf("no alternative chosen (kind %d)", body.Kind), "messageBody")
+		return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", body.Kind), "messageBody")
 	}
 	return nil
 }
@@ -97,24 +98,15 @@ func (e *textEncoder) message(m *model.Message) error {
 func (e *textEncoder) mID(m *model.MId) error {
 	switch m.Kind {
 	case model.MId_Ip4Address:
-		if m.Ip4Address == nil {
-			return encAt(encErrNoText("missing address"), "ip4Address")
-		}
-		return encAt(e.ip4(m.Ip4Address), "ip4Address")
+		return codecerr.At(e.ip4(m.Ip4Address), "ip4Address")
 	case model.MId_Ip6Address:
-		if m.Ip6Address == nil {
-			return encAt(encErrNoText("missing address"), "ip6Address")
-		}
-		return encAt(e.ip6(m.Ip6Address), "ip6Address")
+		return codecerr.At(e.ip6(m.Ip6Address), "ip6Address")
 	case model.MId_DomainName:
-		if m.DomainName == nil {
-			return encAt(encErrNoText("missing domain name"), "domainName")
-		}
-		return encAt(e.domainName(m.DomainName), "domainName")
+		return codecerr.At(e.domainName(m.DomainName), "domainName")
 	case model.MId_DeviceName:
-		return encAt(e.pathName(m.DeviceName, "device name"), "deviceName")
+		return codecerr.At(e.pathName(m.DeviceName, "device name"), "deviceName")
 	case model.MId_MtpAddress:
-		return encAt(e.mtp(m.MtpAddress), "mtpAddress")
+		return codecerr.At(e.mtp(m.MtpAddress), "mtpAddress")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", m.Kind)
 }
@@ -124,12 +116,15 @@ func (e *textEncoder) port(p model.Opt[uint32]) error {
 		return nil
 	}
 	e.b = append(e.b, ':')
-	return encAt(e.uint16(p.Value), "portNumber")
+	return codecerr.At(e.uint16(p.Value), "portNumber")
 }
 
 func (e *textEncoder) ip4(a *model.IP4Address) error {
+	if a == nil {
+		return encErrNoText("missing address")
+	}
 	if len(a.Address) != 4 {
-		return encAt(encErrNoTextf("IPv4 address of %d octets", len(a.Address)), "address")
+		return codecerr.At(encErrNoTextf("IPv4 address of %d octets", len(a.Address)), "address")
 	}
 	e.b = append(e.b, '[')
 	for i, c := range a.Address {
@@ -146,8 +141,11 @@ func (e *textEncoder) ip4(a *model.IP4Address) error {
 // leading zeros, the first run of two or more zero groups as "::" (a lone
 // zero group stays "0").
 func (e *textEncoder) ip6(a *model.IP6Address) error {
+	if a == nil {
+		return encErrNoText("missing address")
+	}
 	if len(a.Address) != 16 {
-		return encAt(encErrNoTextf("IPv6 address of %d octets", len(a.Address)), "address")
+		return codecerr.At(encErrNoTextf("IPv6 address of %d octets", len(a.Address)), "address")
 	}
 	var g [8]uint16
 	for i := range g {
@@ -198,14 +196,17 @@ func (e *textEncoder) hex16(v uint16) {
 }
 
 func (e *textEncoder) domainName(d *model.DomainName) error {
+	if d == nil {
+		return encErrNoText("missing domain name")
+	}
 	s := d.Name
 	if len(s) == 0 || len(s) > 64 {
-		return encAt(encErrNoTextf("domain name of %d characters (1..64)", len(s)), "name")
+		return codecerr.At(encErrNoTextf("domain name of %d characters (1..64)", len(s)), "name")
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if encClass[c]&encNameCh == 0 && c != '-' && c != '.' || c == '_' {
-			return encAt(encErrNoTextf("domain name %q: character %q is not allowed", s, c), "name")
+		if charClass[c]&chName == 0 && c != '-' && c != '.' || c == '_' {
+			return codecerr.At(encErrNoTextf("domain name %q: character %q is not allowed", s, c), "name")
 		}
 	}
 	e.b = append(e.b, '<')
@@ -220,7 +221,7 @@ func (e *textEncoder) pathName(s, what string) error {
 		return encErrNoTextf("%s of %d characters (1..64)", what, len(s))
 	}
 	for i := 0; i < len(s); i++ {
-		if encClass[s[i]]&(encNameCh|encPathCh) == 0 {
+		if charClass[s[i]]&(chName|chPath) == 0 {
 			return encErrNoTextf("%s %q: character %q is not allowed in a pathNAME", what, s, s[i])
 		}
 	}
@@ -232,7 +233,7 @@ func (e *textEncoder) pathName(s, what string) error {
 // PackMTP converts packed octets).
 func (e *textEncoder) mtp(o model.Octets) error {
 	for _, c := range o {
-		if encClass[c]&encHexCh == 0 {
+		if charClass[c]&chHex == 0 {
 			if encBinaryByte(c) {
 				return encErrBinary(encSprintf("MTP address %X is in binary form; convert the message with mapping.ToText (PackMTP) before a text encode", []byte(o)))
 			}
@@ -253,12 +254,12 @@ func (e *textEncoder) transaction(t *model.Transaction) error {
 	switch t.Kind {
 	case model.Transaction_TransactionRequest:
 		if t.TransactionRequest == nil {
-			return encAt(encErrNoText("missing transaction request"), "transactionRequest")
+			return codecerr.At(encErrNoText("missing transaction request"), "transactionRequest")
 		}
-		return encAt(e.transactionRequest(t.TransactionRequest, 0), "transactionRequest")
+		return codecerr.At(e.transactionRequest(t.TransactionRequest, 0), "transactionRequest")
 	case model.Transaction_TransactionPending:
 		if t.TransactionPending == nil {
-			return encAt(encErrNoText("missing transaction pending"), "transactionPending")
+			return codecerr.At(encErrNoText("missing transaction pending"), "transactionPending")
 		}
 		e.w(wPending)
 		e.eq()
@@ -268,25 +269,25 @@ func (e *textEncoder) transaction(t *model.Transaction) error {
 		return nil
 	case model.Transaction_TransactionReply:
 		if t.TransactionReply == nil {
-			return encAt(encErrNoText("missing transaction reply"), "transactionReply")
+			return codecerr.At(encErrNoText("missing transaction reply"), "transactionReply")
 		}
-		return encAt(e.transactionReply(t.TransactionReply, 0), "transactionReply")
+		return codecerr.At(e.transactionReply(t.TransactionReply, 0), "transactionReply")
 	case model.Transaction_TransactionResponseAck:
-		return encAt(e.responseAck(t.TransactionResponseAck, 0), "transactionResponseAck")
+		return codecerr.At(e.responseAck(t.TransactionResponseAck, 0), "transactionResponseAck")
 	case model.Transaction_SegmentReply:
 		if e.v < 3 {
 			return e.onlyIn("segmentReply", "a segment reply", 3)
 		}
 		s := t.SegmentReply
 		if s == nil {
-			return encAt(encErrNoText("missing segment reply"), "segmentReply")
+			return codecerr.At(encErrNoText("missing segment reply"), "segmentReply")
 		}
 		e.w(wMessageSegment)
 		e.eq()
 		e.uint(uint64(s.TransactionId))
 		e.b = append(e.b, '/')
 		if err := e.uint16(s.SegmentNumber); err != nil {
-			return encAt(encAt(err, "segmentNumber"), "segmentReply")
+			return codecerr.At(codecerr.At(err, "segmentNumber"), "segmentReply")
 		}
 		if s.SegmentationComplete {
 			e.b = append(e.b, '/')
@@ -299,7 +300,7 @@ func (e *textEncoder) transaction(t *model.Transaction) error {
 
 func (e *textEncoder) transactionRequest(r *model.TransactionRequest, ind int) error {
 	if len(r.Actions) == 0 {
-		return encAt(encErrNoText("a transaction request needs at least one action"), "actions")
+		return codecerr.At(encErrNoText("a transaction request needs at least one action"), "actions")
 	}
 	e.w(wTrans)
 	e.eq()
@@ -310,7 +311,7 @@ func (e *textEncoder) transactionRequest(r *model.TransactionRequest, ind int) e
 			e.sep(ind + 1)
 		}
 		if err := e.actionRequest(&r.Actions[i], ind+1); err != nil {
-			return encAtIndex(err, "actions", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "actions")
 		}
 	}
 	e.close(ind)
@@ -327,7 +328,7 @@ func (e *textEncoder) transactionReply(r *model.TransactionReply, ind int) error
 		}
 		e.b = append(e.b, '/')
 		if err := e.uint16(r.SegmentNumber.Value); err != nil {
-			return encAt(err, "segmentNumber")
+			return codecerr.At(err, "segmentNumber")
 		}
 		if r.SegmentationComplete {
 			e.b = append(e.b, '/')
@@ -337,7 +338,7 @@ func (e *textEncoder) transactionReply(r *model.TransactionReply, ind int) error
 		if e.v < 3 {
 			return e.onlyIn("segmentationComplete", "segmentation complete", 3)
 		}
-		return encAt(encErrNoText("segmentation complete without a segment number has no text form"), "segmentationComplete")
+		return codecerr.At(encErrNoText("segmentation complete without a segment number has no text form"), "segmentationComplete")
 	}
 	e.open(ind)
 	if r.ImmAckRequired {
@@ -348,25 +349,25 @@ func (e *textEncoder) transactionReply(r *model.TransactionReply, ind int) error
 	switch res.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
 		if res.TransactionError == nil {
-			return encAt(encAt(encErrNoText("missing error descriptor"), "transactionError"), "transactionResult")
+			return codecerr.At(codecerr.At(encErrNoText("missing error descriptor"), "transactionError"), "transactionResult")
 		}
 		if err := e.errorDescriptor(res.TransactionError); err != nil {
-			return encAt(encAt(err, "transactionError"), "transactionResult")
+			return codecerr.At(codecerr.At(err, "transactionError"), "transactionResult")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		if len(res.ActionReplies) == 0 {
-			return encAt(encAt(encErrNoText("a transaction reply needs an error or at least one action reply"), "actionReplies"), "transactionResult")
+			return codecerr.At(codecerr.At(encErrNoText("a transaction reply needs an error or at least one action reply"), "actionReplies"), "transactionResult")
 		}
 		for i := range res.ActionReplies {
 			if i > 0 {
 				e.sep(ind + 1)
 			}
 			if err := e.actionReply(&res.ActionReplies[i], ind+1); err != nil {
-				return encAt(encAtIndex(err, "actionReplies", i), "transactionResult")
+				return codecerr.At(codecerr.At(codecerr.AtIndex(err, i), "actionReplies"), "transactionResult")
 			}
 		}
 	default:
-		return encAt(encErrNoTextf("no alternative chosen (kind %d)", res.Kind), "transactionResult")
+		return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", res.Kind), "transactionResult")
 	}
 	e.close(ind)
 	return nil
@@ -401,7 +402,7 @@ func (e *textEncoder) responseAck(acks []model.TransactionAck, ind int) error {
 
 func (e *textEncoder) errorDescriptor(d *model.ErrorDescriptor) error {
 	if d.ErrorCode > 9999 {
-		return encAt(encErrNoTextf("error code %d has more than 4 digits", d.ErrorCode), "errorCode")
+		return codecerr.At(encErrNoTextf("error code %d has more than 4 digits", d.ErrorCode), "errorCode")
 	}
 	e.w(wError)
 	e.eq()
@@ -409,7 +410,7 @@ func (e *textEncoder) errorDescriptor(d *model.ErrorDescriptor) error {
 	e.openInline()
 	if d.ErrorText.Present {
 		if err := encAppendQuoted(e, d.ErrorText.Value, "error text"); err != nil {
-			return encAt(err, "errorText")
+			return codecerr.At(err, "errorText")
 		}
 	}
 	e.closeInline()
@@ -449,19 +450,16 @@ func (e *textEncoder) actionRequest(a *model.ActionRequest, ind int) error {
 	var l itemList
 	if a.ContextRequest != nil {
 		if err := e.contextProperties(&l, a.ContextRequest, ind+1); err != nil {
-			return encAt(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if a.ContextAttrAuditReq != nil {
 		if err := e.contextAudit(&l, a.ContextAttrAuditReq, ind+1); err != nil {
-			return encAt(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
-	for i := range a.CommandRequests {
-		e.item(&l, ind+1)
-		if err := e.commandRequest(&a.CommandRequests[i], ind+1); err != nil {
-			return encAtIndex(err, "commandRequests", i)
-		}
+	if err := encItems(e, &l, ind+1, "commandRequests", a.CommandRequests, e.commandRequest); err != nil {
+		return err
 	}
 	if len(e.b) == body {
 		return encErrNoText("an action request needs a context property, a context audit or a command")
@@ -484,19 +482,16 @@ func (e *textEncoder) actionReply(a *model.ActionReply, ind int) error {
 	var l itemList
 	if a.ContextReply != nil {
 		if err := e.contextProperties(&l, a.ContextReply, ind+1); err != nil {
-			return encAt(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
-	for i := range a.CommandReply {
-		e.item(&l, ind+1)
-		if err := e.commandReply(&a.CommandReply[i], ind+1); err != nil {
-			return encAtIndex(err, "commandReply", i)
-		}
+	if err := encItems(e, &l, ind+1, "commandReply", a.CommandReply, e.commandReply); err != nil {
+		return err
 	}
 	if a.ErrorDescriptor != nil {
 		e.item(&l, ind+1)
 		if err := e.errorDescriptor(a.ErrorDescriptor); err != nil {
-			return encAt(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if len(e.b) == body {
@@ -519,7 +514,7 @@ func (e *textEncoder) contextProperties(l *itemList, c *model.ContextRequest, in
 		e.w(wPriority)
 		e.eq()
 		if err := e.uint16(c.Priority.Value); err != nil {
-			return encAt(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	if c.Emergency.Present {
@@ -548,7 +543,7 @@ func (e *textEncoder) contextProperties(l *itemList, c *model.ContextRequest, in
 	if len(c.TopologyReq) > 0 {
 		e.item(l, ind)
 		if err := e.topology(c.TopologyReq, ind); err != nil {
-			return encAt(err, "topologyReq")
+			return codecerr.At(err, "topologyReq")
 		}
 	}
 	if c.Iepscallind.Present {
@@ -571,7 +566,7 @@ func (e *textEncoder) contextProperties(l *itemList, c *model.ContextRequest, in
 				e.sep(ind)
 			}
 			if err := e.propertyParm(&c.ContextProp[i], ind); err != nil {
-				return encAtIndex(err, "contextProp", i)
+				return codecerr.At(codecerr.AtIndex(err, i), "contextProp")
 			}
 		}
 		e.close(ind)
@@ -621,11 +616,11 @@ func (e *textEncoder) topology(ts []model.TopologyRequest, ind int) error {
 		}
 		t := &ts[i]
 		if err := e.termID(&t.TerminationFrom); err != nil {
-			return encIndex(encAt(err, "terminationFrom"), i)
+			return codecerr.AtIndex(codecerr.At(err, "terminationFrom"), i)
 		}
 		e.sep(in)
 		if err := e.termID(&t.TerminationTo); err != nil {
-			return encIndex(encAt(err, "terminationTo"), i)
+			return codecerr.AtIndex(codecerr.At(err, "terminationTo"), i)
 		}
 		e.sep(in)
 		switch t.TopologyDirection {
@@ -636,22 +631,22 @@ func (e *textEncoder) topology(ts []model.TopologyRequest, ind int) error {
 		case model.TopologyRequestTopologyDirection_Oneway:
 			e.w(wOneway)
 		default:
-			return encIndex(encAt(encErrNoTextf("unknown topology direction %d", t.TopologyDirection), "topologyDirection"), i)
+			return codecerr.AtIndex(codecerr.At(encErrNoTextf("unknown topology direction %d", t.TopologyDirection), "topologyDirection"), i)
 		}
 		if t.StreamID.Present {
 			if e.v < 2 {
-				return encIndex(e.onlyIn("streamID", "a topology stream", 2), i)
+				return codecerr.AtIndex(e.onlyIn("streamID", "a topology stream", 2), i)
 			}
 			e.sep(in)
 			e.w(wStream)
 			e.eq()
 			if err := e.uint16(t.StreamID.Value); err != nil {
-				return encIndex(encAt(err, "streamID"), i)
+				return codecerr.AtIndex(codecerr.At(err, "streamID"), i)
 			}
 		}
 		if t.TopologyDirectionExtension.Present {
 			if e.v < 3 {
-				return encIndex(e.onlyIn("topologyDirectionExtension", "a topology direction extension", 3), i)
+				return codecerr.AtIndex(e.onlyIn("topologyDirectionExtension", "a topology direction extension", 3), i)
 			}
 			// OTP writes the extension as one more item after the
 			// direction: "Oneway, OnewayBoth".
@@ -662,7 +657,7 @@ func (e *textEncoder) topology(ts []model.TopologyRequest, ind int) error {
 			case model.TopologyRequestTopologyDirectionExtension_Onewayboth:
 				e.w(wOnewayBoth)
 			default:
-				return encIndex(encAt(encErrNoTextf("unknown topology direction extension %d", t.TopologyDirectionExtension.Value), "topologyDirectionExtension"), i)
+				return codecerr.AtIndex(codecerr.At(encErrNoTextf("unknown topology direction extension %d", t.TopologyDirectionExtension.Value), "topologyDirectionExtension"), i)
 			}
 		}
 	}
@@ -695,34 +690,19 @@ func (e *textEncoder) contextAudit(l *itemList, c *model.ContextAttrAuditRequest
 	e.open(ind)
 	inner := len(e.b)
 	var il itemList
-	if c.Topology {
-		e.item(&il, ind+1)
-		e.w(wTopology)
-	}
-	if c.Emergency {
-		e.item(&il, ind+1)
-		e.w(wEmergency)
-	}
-	if c.Priority {
-		e.item(&il, ind+1)
-		e.w(wPriority)
-	}
-	if c.Iepscallind {
-		e.item(&il, ind+1)
-		e.w(wIEPS)
-	}
-	for i := range c.ContextPropAud {
-		e.item(&il, ind+1)
-		if err := e.indAudPropertyParm(&c.ContextPropAud[i], ind+1); err != nil {
-			return encAtIndex(err, "contextPropAud", i)
-		}
+	e.keywordItem(&il, ind+1, c.Topology, wTopology)
+	e.keywordItem(&il, ind+1, c.Emergency, wEmergency)
+	e.keywordItem(&il, ind+1, c.Priority, wPriority)
+	e.keywordItem(&il, ind+1, c.Iepscallind, wIEPS)
+	if err := encItems(e, &il, ind+1, "contextPropAud", c.ContextPropAud, e.indAudPropertyParm); err != nil {
+		return err
 	}
 	if c.Selectpriority.Present {
 		e.item(&il, ind+1)
 		e.w(wPriority)
 		e.eq()
 		if err := e.uint16(c.Selectpriority.Value); err != nil {
-			return encAt(err, "selectpriority")
+			return codecerr.At(err, "selectpriority")
 		}
 	}
 	if c.Selectemergency.Present {
@@ -747,7 +727,7 @@ func (e *textEncoder) contextAudit(l *itemList, c *model.ContextAttrAuditRequest
 			e.item(&il, ind+1)
 			e.w(wOrAUDITselect)
 		default:
-			return encAt(encErrNoTextf("no alternative chosen (kind %d)", c.SelectLogic.Kind), "selectLogic")
+			return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", c.SelectLogic.Kind), "selectLogic")
 		}
 	}
 	if len(e.b) == inner {
@@ -769,23 +749,30 @@ func (e *textEncoder) commandRequest(c *model.CommandRequest, ind int) error {
 	cmd := &c.Command
 	switch cmd.Kind {
 	case model.Command_AddReq:
-		return encAt(encAt(e.ammRequest(wAdd, cmd.AddReq, ind), "addReq"), "command")
+		return codecerr.At(codecerr.At(e.ammRequest(wAdd, cmd.AddReq, ind), "addReq"), "command")
 	case model.Command_MoveReq:
-		return encAt(encAt(e.ammRequest(wMove, cmd.MoveReq, ind), "moveReq"), "command")
+		return codecerr.At(codecerr.At(e.ammRequest(wMove, cmd.MoveReq, ind), "moveReq"), "command")
 	case model.Command_ModReq:
-		return encAt(encAt(e.ammRequest(wModify, cmd.ModReq, ind), "modReq"), "command")
+		return codecerr.At(codecerr.At(e.ammRequest(wModify, cmd.ModReq, ind), "modReq"), "command")
 	case model.Command_SubtractReq:
-		return encAt(encAt(e.subtractRequest(cmd.SubtractReq, ind), "subtractReq"), "command")
+		return codecerr.At(codecerr.At(e.subtractRequest(cmd.SubtractReq, ind), "subtractReq"), "command")
 	case model.Command_AuditCapRequest:
-		return encAt(encAt(e.auditRequest(wAuditCap, cmd.AuditCapRequest, ind), "auditCapRequest"), "command")
+		return codecerr.At(codecerr.At(e.auditRequest(wAuditCap, cmd.AuditCapRequest, ind), "auditCapRequest"), "command")
 	case model.Command_AuditValueRequest:
-		return encAt(encAt(e.auditRequest(wAuditValue, cmd.AuditValueRequest, ind), "auditValueRequest"), "command")
+		return codecerr.At(codecerr.At(e.auditRequest(wAuditValue, cmd.AuditValueRequest, ind), "auditValueRequest"), "command")
 	case model.Command_NotifyReq:
-		return encAt(encAt(e.notifyRequest(cmd.NotifyReq, ind), "notifyReq"), "command")
+		return codecerr.At(codecerr.At(e.notifyRequest(cmd.NotifyReq, ind), "notifyReq"), "command")
 	case model.Command_ServiceChangeReq:
-		return encAt(encAt(e.serviceChangeRequest(cmd.ServiceChangeReq, ind), "serviceChangeReq"), "command")
+		return codecerr.At(codecerr.At(e.serviceChangeRequest(cmd.ServiceChangeReq, ind), "serviceChangeReq"), "command")
 	}
-	return encAt(encErrNoTextf("no alternative chosen (kind %d)", cmd.Kind), "command")
+	return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", cmd.Kind), "command")
+}
+
+// commandHead writes "Keyword = ids", the start of a command or reply.
+func (e *textEncoder) commandHead(w word, ids []model.TerminationID, ind int) error {
+	e.w(w)
+	e.eq()
+	return e.termIDList(ids, ind, "terminationID")
 }
 
 // termIDList writes one termination ID, or from v3 on several as
@@ -793,11 +780,11 @@ func (e *textEncoder) commandRequest(c *model.CommandRequest, ind int) error {
 func (e *textEncoder) termIDList(ids []model.TerminationID, ind int, field string) error {
 	switch {
 	case len(ids) == 0:
-		return encAt(encErrNoText("no termination ID"), field)
+		return codecerr.At(encErrNoText("no termination ID"), field)
 	case len(ids) == 1:
-		return encAtIndex(e.termID(&ids[0]), field, 0)
+		return codecerr.At(codecerr.AtIndex(e.termID(&ids[0]), 0), field)
 	case e.v < 3:
-		return encAt(encErrVersion(encSprintf("a list of %d termination IDs is not in the version %d text grammar (it needs version 3)", len(ids), e.v)), field)
+		return codecerr.At(encErrVersion(encSprintf("a list of %d termination IDs is not in the version %d text grammar (it needs version 3)", len(ids), e.v)), field)
 	}
 	e.openSquare(ind)
 	for i := range ids {
@@ -805,7 +792,7 @@ func (e *textEncoder) termIDList(ids []model.TerminationID, ind int, field strin
 			e.sep(ind + 1)
 		}
 		if err := e.termID(&ids[i]); err != nil {
-			return encAtIndex(err, field, i)
+			return codecerr.At(codecerr.AtIndex(err, i), field)
 		}
 	}
 	e.closeSquare(ind)
@@ -824,7 +811,7 @@ func (e *textEncoder) terminationIDList(ids []model.TerminationID, ind int) erro
 			e.sep(ind)
 		}
 		if err := e.termID(&ids[i]); err != nil {
-			return encIndex(err, i)
+			return codecerr.AtIndex(err, i)
 		}
 	}
 	e.close(ind)
@@ -835,9 +822,7 @@ func (e *textEncoder) ammRequest(w word, r *model.AmmRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(w)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(w, r.TerminationID, ind); err != nil {
 		return err
 	}
 	if len(r.Descriptors) == 0 {
@@ -849,7 +834,7 @@ func (e *textEncoder) ammRequest(w word, r *model.AmmRequest, ind int) error {
 			e.sep(ind + 1)
 		}
 		if err := e.ammDescriptor(&r.Descriptors[i], ind+1); err != nil {
-			return encAtIndex(err, "descriptors", i)
+			return codecerr.At(codecerr.AtIndex(err, i), "descriptors")
 		}
 	}
 	e.close(ind)
@@ -860,15 +845,13 @@ func (e *textEncoder) subtractRequest(r *model.SubtractRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wSubtract)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wSubtract, r.TerminationID, ind); err != nil {
 		return err
 	}
 	if r.AuditDescriptor != nil {
 		e.open(ind)
 		if err := e.auditDescriptor(r.AuditDescriptor, ind+1); err != nil {
-			return encAt(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 		e.close(ind)
 	}
@@ -890,17 +873,17 @@ func (e *textEncoder) auditRequest(w word, r *model.AuditRequest, ind int) error
 		}
 		l := r.TerminationIDList
 		if len(l) == 0 || string(l[0].Id) != string(r.TerminationID.Id) || len(l[0].Wildcard) != len(r.TerminationID.Wildcard) {
-			return encAt(encErrNoText("the terminationIDList must start with the terminationID"), "terminationIDList")
+			return codecerr.At(encErrNoText("the terminationIDList must start with the terminationID"), "terminationIDList")
 		}
 		if err := e.termIDList(l, ind, "terminationIDList"); err != nil {
 			return err
 		}
 	} else if err := e.termID(&r.TerminationID); err != nil {
-		return encAt(err, "terminationID")
+		return codecerr.At(err, "terminationID")
 	}
 	e.open(ind)
 	if err := e.auditDescriptor(&r.AuditDescriptor, ind+1); err != nil {
-		return encAt(err, "auditDescriptor")
+		return codecerr.At(err, "auditDescriptor")
 	}
 	e.close(ind)
 	return nil
@@ -914,9 +897,7 @@ func (e *textEncoder) notifyRequest(r *model.NotifyRequest, ind int) error {
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wNotify)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wNotify, r.TerminationID, ind); err != nil {
 		return err
 	}
 	e.open(ind)
@@ -926,13 +907,13 @@ func (e *textEncoder) notifyRequest(r *model.NotifyRequest, ind int) error {
 		// }", the one form with an error OTP's parsers read (and what
 		// OTP v1 and v2 write whenever there is an error).
 		if err := e.errorDescriptor(r.ErrorDescriptor); err != nil {
-			return encAt(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 		e.close(ind)
 		return nil
 	}
 	if err := e.observedEvents(oed, ind+1); err != nil {
-		return encAt(err, "observedEventsDescriptor")
+		return codecerr.At(err, "observedEventsDescriptor")
 	}
 	if r.ErrorDescriptor != nil {
 		e.b = append(e.b, ',')
@@ -940,7 +921,7 @@ func (e *textEncoder) notifyRequest(r *model.NotifyRequest, ind int) error {
 			e.b = append(e.b, ' ')
 		}
 		if err := e.errorDescriptor(r.ErrorDescriptor); err != nil {
-			return encAt(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	e.close(ind)
@@ -951,14 +932,12 @@ func (e *textEncoder) serviceChangeRequest(r *model.ServiceChangeRequest, ind in
 	if r == nil {
 		return encErrNoText("missing request")
 	}
-	e.w(wServiceChange)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wServiceChange, r.TerminationID, ind); err != nil {
 		return err
 	}
 	e.open(ind)
 	if err := e.serviceChangeParm(&r.ServiceChangeParms, ind+1); err != nil {
-		return encAt(err, "serviceChangeParms")
+		return codecerr.At(err, "serviceChangeParms")
 	}
 	e.close(ind)
 	return nil
@@ -967,37 +946,35 @@ func (e *textEncoder) serviceChangeRequest(r *model.ServiceChangeRequest, ind in
 func (e *textEncoder) commandReply(c *model.CommandReply, ind int) error {
 	switch c.Kind {
 	case model.CommandReply_AddReply:
-		return encAt(e.ammsReply(wAdd, c.AddReply, ind), "addReply")
+		return codecerr.At(e.ammsReply(wAdd, c.AddReply, ind), "addReply")
 	case model.CommandReply_MoveReply:
-		return encAt(e.ammsReply(wMove, c.MoveReply, ind), "moveReply")
+		return codecerr.At(e.ammsReply(wMove, c.MoveReply, ind), "moveReply")
 	case model.CommandReply_ModReply:
-		return encAt(e.ammsReply(wModify, c.ModReply, ind), "modReply")
+		return codecerr.At(e.ammsReply(wModify, c.ModReply, ind), "modReply")
 	case model.CommandReply_SubtractReply:
-		return encAt(e.ammsReply(wSubtract, c.SubtractReply, ind), "subtractReply")
+		return codecerr.At(e.ammsReply(wSubtract, c.SubtractReply, ind), "subtractReply")
 	case model.CommandReply_AuditCapReply:
-		return encAt(e.auditReply(wAuditCap, c.AuditCapReply, ind), "auditCapReply")
+		return codecerr.At(e.auditReply(wAuditCap, c.AuditCapReply, ind), "auditCapReply")
 	case model.CommandReply_AuditValueReply:
-		return encAt(e.auditReply(wAuditValue, c.AuditValueReply, ind), "auditValueReply")
+		return codecerr.At(e.auditReply(wAuditValue, c.AuditValueReply, ind), "auditValueReply")
 	case model.CommandReply_NotifyReply:
 		r := c.NotifyReply
 		if r == nil {
-			return encAt(encErrNoText("missing reply"), "notifyReply")
+			return codecerr.At(encErrNoText("missing reply"), "notifyReply")
 		}
-		e.w(wNotify)
-		e.eq()
-		if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
-			return encAt(err, "notifyReply")
+		if err := e.commandHead(wNotify, r.TerminationID, ind); err != nil {
+			return codecerr.At(err, "notifyReply")
 		}
 		if r.ErrorDescriptor != nil {
 			e.open(ind)
 			if err := e.errorDescriptor(r.ErrorDescriptor); err != nil {
-				return encAt(encAt(err, "errorDescriptor"), "notifyReply")
+				return codecerr.At(codecerr.At(err, "errorDescriptor"), "notifyReply")
 			}
 			e.close(ind)
 		}
 		return nil
 	case model.CommandReply_ServiceChangeReply:
-		return encAt(e.serviceChangeReply(c.ServiceChangeReply, ind), "serviceChangeReply")
+		return codecerr.At(e.serviceChangeReply(c.ServiceChangeReply, ind), "serviceChangeReply")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", c.Kind)
 }
@@ -1006,12 +983,10 @@ func (e *textEncoder) ammsReply(w word, r *model.AmmsReply, ind int) error {
 	if r == nil {
 		return encErrNoText("missing reply")
 	}
-	e.w(w)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(w, r.TerminationID, ind); err != nil {
 		return err
 	}
-	return encAt(e.terminationAudit(r.TerminationAudit, ind), "terminationAudit")
+	return codecerr.At(e.terminationAudit(r.TerminationAudit, ind), "terminationAudit")
 }
 
 // terminationAudit writes { auditReturnParameter, ... } when it has
@@ -1028,7 +1003,7 @@ func (e *textEncoder) terminationAudit(ps []model.AuditReturnParameter, ind int)
 		e.item(&l, ind+1)
 		before := len(e.b)
 		if err := e.auditReturnParameter(&ps[i], ind+1); err != nil {
-			return encIndex(err, i)
+			return codecerr.AtIndex(err, i)
 		}
 		e.done(&l, before)
 	}
@@ -1049,42 +1024,42 @@ func (e *textEncoder) auditReply(w word, r *model.AuditReply, ind int) error {
 	case model.AuditReply_ContextAuditResult:
 		e.eq()
 		e.w(wCtx)
-		return encAt(e.terminationIDList(r.ContextAuditResult, ind), "contextAuditResult")
+		return codecerr.At(e.terminationIDList(r.ContextAuditResult, ind), "contextAuditResult")
 	case model.AuditReply_Error:
 		if r.Error == nil {
-			return encAt(encErrNoText("missing error descriptor"), "error")
+			return codecerr.At(encErrNoText("missing error descriptor"), "error")
 		}
 		e.eq()
 		e.w(wCtx)
 		e.open(ind)
 		if err := e.errorDescriptor(r.Error); err != nil {
-			return encAt(err, "error")
+			return codecerr.At(err, "error")
 		}
 		e.close(ind)
 		return nil
 	case model.AuditReply_AuditResult:
 		a := r.AuditResult
 		if a == nil {
-			return encAt(encErrNoText("missing audit result"), "auditResult")
+			return codecerr.At(encErrNoText("missing audit result"), "auditResult")
 		}
 		e.eq()
 		if err := e.termID(&a.TerminationID); err != nil {
-			return encAt(encAt(err, "terminationID"), "auditResult")
+			return codecerr.At(codecerr.At(err, "terminationID"), "auditResult")
 		}
-		return encAt(encAt(e.terminationAudit(a.TerminationAuditResult, ind), "terminationAuditResult"), "auditResult")
+		return codecerr.At(codecerr.At(e.terminationAudit(a.TerminationAuditResult, ind), "terminationAuditResult"), "auditResult")
 	case model.AuditReply_AuditResultTermList:
 		if e.v < 3 {
 			return e.onlyIn("auditResultTermList", "an audit result for a termination ID list", 3)
 		}
 		a := r.AuditResultTermList
 		if a == nil {
-			return encAt(encErrNoText("missing audit result"), "auditResultTermList")
+			return codecerr.At(encErrNoText("missing audit result"), "auditResultTermList")
 		}
 		e.eq()
 		if err := e.termIDList(a.TerminationIDList, ind, "terminationIDList"); err != nil {
-			return encAt(err, "auditResultTermList")
+			return codecerr.At(err, "auditResultTermList")
 		}
-		return encAt(encAt(e.terminationAudit(a.TerminationAuditResult, ind), "terminationAuditResult"), "auditResultTermList")
+		return codecerr.At(codecerr.At(e.terminationAudit(a.TerminationAuditResult, ind), "terminationAuditResult"), "auditResultTermList")
 	}
 	return encErrNoTextf("no alternative chosen (kind %d)", r.Kind)
 }
@@ -1093,20 +1068,18 @@ func (e *textEncoder) serviceChangeReply(r *model.ServiceChangeReply, ind int) e
 	if r == nil {
 		return encErrNoText("missing reply")
 	}
-	e.w(wServiceChange)
-	e.eq()
-	if err := e.termIDList(r.TerminationID, ind, "terminationID"); err != nil {
+	if err := e.commandHead(wServiceChange, r.TerminationID, ind); err != nil {
 		return err
 	}
 	res := &r.ServiceChangeResult
 	switch res.Kind {
 	case model.ServiceChangeResult_ErrorDescriptor:
 		if res.ErrorDescriptor == nil {
-			return encAt(encAt(encErrNoText("missing error descriptor"), "errorDescriptor"), "serviceChangeResult")
+			return codecerr.At(codecerr.At(encErrNoText("missing error descriptor"), "errorDescriptor"), "serviceChangeResult")
 		}
 		e.open(ind)
 		if err := e.errorDescriptor(res.ErrorDescriptor); err != nil {
-			return encAt(encAt(err, "errorDescriptor"), "serviceChangeResult")
+			return codecerr.At(codecerr.At(err, "errorDescriptor"), "serviceChangeResult")
 		}
 		e.close(ind)
 	case model.ServiceChangeResult_ServiceChangeResParms:
@@ -1120,7 +1093,7 @@ func (e *textEncoder) serviceChangeReply(r *model.ServiceChangeReply, ind int) e
 		e.open(ind + 1)
 		body := len(e.b)
 		if err := e.serviceChangeResParm(p, ind+2); err != nil {
-			return encAt(encAt(err, "serviceChangeResParms"), "serviceChangeResult")
+			return codecerr.At(codecerr.At(err, "serviceChangeResParms"), "serviceChangeResult")
 		}
 		if len(e.b) == body { // nothing to say: no braces at all
 			e.b = e.b[:start]
@@ -1129,7 +1102,7 @@ func (e *textEncoder) serviceChangeReply(r *model.ServiceChangeReply, ind int) e
 		e.close(ind + 1)
 		e.close(ind)
 	default:
-		return encAt(encErrNoTextf("no alternative chosen (kind %d)", res.Kind), "serviceChangeResult")
+		return codecerr.At(encErrNoTextf("no alternative chosen (kind %d)", res.Kind), "serviceChangeResult")
 	}
 	return nil
 }

@@ -9,16 +9,17 @@ import (
 	"testing"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping"
 )
 
 // FuzzDecode feeds the decoder anything. It must never panic or run away;
-// an error must be a *DecodeError with a place; a reused Decoder must
+// an error must be a *codecerr.Error with a place; a reused Decoder must
 // agree with Decode; and a message that has a binary form must keep it
 // through BER: text -> model -> BER -> model -> text form -> BER gives the
 // same bytes twice.
 func FuzzDecode(f *testing.F) {
-	for _, c := range decLoadCorpus(f) {
+	for _, c := range loadCorpus(f) {
 		f.Add(c.pretty)
 		f.Add(c.compact)
 	}
@@ -39,7 +40,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Decode(data, DecodeOptions{})
+		m, err := Decode(data, Options{})
 		var dec Decoder
 		dec.Decode([]byte("!/1 [1.2.3.4]:55555\nT=1{C=-{N=a{OE=1{al/of}}}}")) // warm it with something else
 		m2, err2 := dec.Decode(data)
@@ -47,8 +48,8 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode: %v, Decoder: %v", err, err2)
 		}
 		if err != nil {
-			var e *DecodeError
-			if !errors.As(err, &e) || e.Line < 1 || e.Column < 1 || e.Offset < 0 || e.Offset > len(data) || e.Msg == "" {
+			var e *codecerr.Error
+			if !errors.As(err, &e) || e.Pos.Unit != codecerr.LineCol || e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.Offset < 0 || e.Pos.Offset > len(data) || e.Msg == "" {
 				t.Fatalf("bad error %#v", err)
 			}
 			if err.Error() != err2.Error() {

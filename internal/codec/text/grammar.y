@@ -20,7 +20,7 @@
 //     or a NAME depending on the context, says Annex B): termination IDs,
 //     values and parameter names accept the keywords that cannot start
 //     anything else at that place (termKeyword, paramKeyword, anyKeyword).
-//   - Actions call the builder (decode.go). A rule leaves what it built on
+//   - Actions call the builder (decode_*.go). A rule leaves what it built on
 //     the builder's stacks and passes a count or a small code in $$; the
 //     rule that uses it takes it from there. A rule that has the pieces of
 //     a model value builds it.
@@ -39,50 +39,54 @@ import "megaco/internal/model"
 	n   int  // how many items a rule left on the builder's stacks, or a code
 }
 
+// Terminals start in lower case so that the constants goyacc makes of them
+// stay unexported; the keywords keep the names of their ABNF rules
+// (AddToken is addToken).
+
 // Scanner-made terminals.
-%token <tok> SafeChars     // 1*(SafeChar): names, numbers, IDs, values
-%token <tok> QuotedString  // DQUOTE ... DQUOTE, the bytes between the quotes
-%token <tok> OctetString   // the SDP between Local { and }
-%token <tok> DigitMapTimer // "T:1" in a digitMapValue
-%token <tok> DigitMapBody  // the digitMap after the timers
-%token <tok> VersionHeader // MegacopToken SLASH Version
-%token <tok> IPv4Token     // "[" IPv4address "]" [":" portNumber] in an mId
-%token <tok> IPv6Token     // "[" IPv6address "]" [":" portNumber] in an mId
-%token <tok> DomainToken   // "<" name ">" [":" portNumber] in an mId
-%token <tok> OptionalPrefix WildcardPrefix // "O-", "W-" before a command
-%token <tok> LexError      // not a token: the scanner failed
+%token <tok> safeChars     // 1*(SafeChar): names, numbers, IDs, values
+%token <tok> quotedString  // DQUOTE ... DQUOTE, the bytes between the quotes
+%token <tok> octetString   // the SDP between Local { and }
+%token <tok> digitMapTimer // "T:1" in a digitMapValue
+%token <tok> digitMapBody  // the digitMap after the timers
+%token <tok> versionHeader // MegacopToken SLASH Version
+%token <tok> ipv4Token     // "[" IPv4address "]" [":" portNumber] in an mId
+%token <tok> ipv6Token     // "[" IPv6address "]" [":" portNumber] in an mId
+%token <tok> domainToken   // "<" name ">" [":" portNumber] in an mId
+%token <tok> optionalPrefix wildcardPrefix // "O-", "W-" before a command
+%token <tok> lexError      // not a token: the scanner failed
 
 // Keywords (Annex B "...Token" rules), long or short.
-%token <tok> AddToken AndAUDITSelectToken AuditCapToken AuditToken
-%token <tok> AuditValueToken AuthToken BothToken BothwayToken BriefToken
-%token <tok> BufferToken ContextAttrToken ContextAuditToken ContextListToken
-%token <tok> CtxToken DelayToken DigitMapToken DirectionToken
-%token <tok> DisconnectedToken DurationToken EmbedToken EmergencyOffToken
-%token <tok> EmergencyToken EmergencyValueToken ErrorToken EventBufferToken
-%token <tok> EventsToken ExternalToken FailoverToken ForcedToken
-%token <tok> GracefulToken H221Token H223Token H226Token HandOffToken
-%token <tok> IEPSToken ImmAckRequiredToken InactiveToken InSvcToken
-%token <tok> InternalToken InterruptByEventToken
-%token <tok> InterruptByNewSignalsDescrToken IntsigDelayToken IsolateToken
-%token <tok> IterationToken KeepActiveToken LocalControlToken LocalToken
-%token <tok> LockStepToken LoopbackToken MediaToken MessageSegmentToken
-%token <tok> MethodToken MgcIdToken ModemToken ModeToken ModifyToken
-%token <tok> MoveToken MTPToken MuxToken NeverNotifyToken
-%token <tok> NotifyCompletionToken NotifyImmediateToken NotifyRegulatedToken
-%token <tok> NotifyToken Nx64kToken ObservedEventsToken OnewayBothToken
-%token <tok> OnewayExternalToken OnewayToken OnOffToken OrAUDITselectToken
-%token <tok> OtherReasonToken OutOfSvcToken PackagesToken PendingToken
-%token <tok> PriorityToken ProfileToken ReasonToken RecvonlyToken
-%token <tok> RemoteToken ReplyToken RequestIDToken ReservedGroupToken
-%token <tok> ReservedValueToken ResetEventsDescriptorToken ResponseAckToken
-%token <tok> RestartToken SendonlyToken SendrecvToken
-%token <tok> ServiceChangeAddressToken ServiceChangeIncompleteToken
-%token <tok> ServiceChangeToken ServiceStatesToken ServicesToken
-%token <tok> SignalListToken SignalsToken SignalTypeToken StatsToken
-%token <tok> StreamToken SubtractToken SynchISDNToken TerminationStateToken
-%token <tok> TestToken TimeOutToken TopologyToken TransToken V18Token
-%token <tok> V22bisToken V22Token V32bisToken V32Token V34Token V76Token
-%token <tok> V90Token V91Token VersionToken
+%token <tok> addToken andAUDITSelectToken auditCapToken auditToken
+%token <tok> auditValueToken authToken bothToken bothwayToken briefToken
+%token <tok> bufferToken contextAttrToken contextAuditToken contextListToken
+%token <tok> ctxToken delayToken digitMapToken directionToken
+%token <tok> disconnectedToken durationToken embedToken emergencyOffToken
+%token <tok> emergencyToken emergencyValueToken errorToken eventBufferToken
+%token <tok> eventsToken externalToken failoverToken forcedToken
+%token <tok> gracefulToken h221Token h223Token h226Token handOffToken
+%token <tok> iepsToken immAckRequiredToken inactiveToken inSvcToken
+%token <tok> internalToken interruptByEventToken
+%token <tok> interruptByNewSignalsDescrToken intsigDelayToken isolateToken
+%token <tok> iterationToken keepActiveToken localControlToken localToken
+%token <tok> lockStepToken loopbackToken mediaToken messageSegmentToken
+%token <tok> methodToken mgcIdToken modemToken modeToken modifyToken
+%token <tok> moveToken mtpToken muxToken neverNotifyToken
+%token <tok> notifyCompletionToken notifyImmediateToken notifyRegulatedToken
+%token <tok> notifyToken nx64kToken observedEventsToken onewayBothToken
+%token <tok> onewayExternalToken onewayToken onOffToken orAUDITselectToken
+%token <tok> otherReasonToken outOfSvcToken packagesToken pendingToken
+%token <tok> priorityToken profileToken reasonToken recvonlyToken
+%token <tok> remoteToken replyToken requestIDToken reservedGroupToken
+%token <tok> reservedValueToken resetEventsDescriptorToken responseAckToken
+%token <tok> restartToken sendonlyToken sendrecvToken
+%token <tok> serviceChangeAddressToken serviceChangeIncompleteToken
+%token <tok> serviceChangeToken serviceStatesToken servicesToken
+%token <tok> signalListToken signalsToken signalTypeToken statsToken
+%token <tok> streamToken subtractToken synchISDNToken terminationStateToken
+%token <tok> testToken timeOutToken topologyToken transToken v18Token
+%token <tok> v22bisToken v22Token v32bisToken v32Token v34Token v76Token
+%token <tok> v90Token v91Token versionToken
 
 %type <tok> TerminationID value pkgdName eventParameterName
 %type <tok> priority iepsValue eventStream
@@ -95,7 +99,7 @@ import "megaco/internal/model"
 %type <n> contextAuditItems contextAuditItem contextIDs packagesDescriptor
 %type <n> topologyItems topologyDirection topologyDirectionExtension
 %type <n> termIDList terminationIDs terminationIDList auditTermIDList
-%type <n> ammToken ammsToken auditToken ammParameterList terminationAudit
+%type <n> ammToken ammsToken auditCommandToken ammParameterList terminationAudit
 %type <n> auditReturnItem auditItemList
 %type <n> indAudmediaParms indAudstreamParms indAudlocalParms
 %type <n> indAudterminationStateParms indAudsignalRequestParms
@@ -123,12 +127,12 @@ megacoMessage:
 // authenticationHeader = AuthToken EQUAL SecurityParmIndex COLON
 //                        SequenceNum COLON AuthData
 authenticationHeader:
-	AuthToken '=' SafeChars ':' SafeChars ':' SafeChars
+	authToken '=' safeChars ':' safeChars ':' safeChars
 	{ bld(yylex).authenticationHeader($3, $5, $7) }
 
 // message = MegacopToken SLASH Version SEP mId SEP messageBody
 message:
-	VersionHeader mId messageBody
+	versionHeader mId messageBody
 	{ bld(yylex).message() }
 
 messageBody:
@@ -150,25 +154,25 @@ transaction:
 // (TransactionID SLASH segmentNumber [SLASH SegmentationCompleteToken])
 // it is one SafeChars word, "8989/1/END".
 transactionRequest:
-	TransToken '=' SafeChars '{' actionRequestList '}'
+	transToken '=' safeChars '{' actionRequestList '}'
 	{ bld(yylex).transactionRequest($3, $5) }
 
 transactionReply:
-	ReplyToken '=' SafeChars '{' transactionReplyBody '}'
+	replyToken '=' safeChars '{' transactionReplyBody '}'
 	{ bld(yylex).transactionReply($3, $5) }
 
 transactionReplyBody:
 	errorDescriptor                             { $$ = replyError }
 |	actionReplyList                             { $$ = $1 << replyShift }
-|	ImmAckRequiredToken ',' errorDescriptor     { $$ = replyError | replyImmAck }
-|	ImmAckRequiredToken ',' actionReplyList     { $$ = $3<<replyShift | replyImmAck }
+|	immAckRequiredToken ',' errorDescriptor     { $$ = replyError | replyImmAck }
+|	immAckRequiredToken ',' actionReplyList     { $$ = $3<<replyShift | replyImmAck }
 
 transactionPending:
-	PendingToken '=' SafeChars '{' '}'
+	pendingToken '=' safeChars '{' '}'
 	{ bld(yylex).transactionPending($3) }
 
 transactionResponseAck:
-	ResponseAckToken '{' transactionAckList '}'
+	responseAckToken '{' transactionAckList '}'
 	{ bld(yylex).transactionResponseAck($3) }
 
 transactionAckList:
@@ -177,12 +181,12 @@ transactionAckList:
 
 // transactionAck = TransactionID / (TransactionID "-" TransactionID)
 transactionAck:
-	SafeChars { bld(yylex).transactionAck($1) }
+	safeChars { bld(yylex).transactionAck($1) }
 
 // segmentReply = MessageSegmentToken EQUAL TransactionID SLASH
 //                segmentNumber [SLASH SegmentationCompleteToken]
 segmentReply:
-	MessageSegmentToken '=' SafeChars { bld(yylex).segmentReply($1, $3) }
+	messageSegmentToken '=' safeChars { bld(yylex).segmentReply($1, $3) }
 
 actionRequestList:
 	actionRequest                       { $$ = 1 }
@@ -193,7 +197,7 @@ actionRequestList:
 // The context properties, the context audit and the commands are taken in
 // any order: the binary form keeps them in separate fields anyway.
 actionRequest:
-	CtxToken '=' SafeChars '{' actionRequestItems '}'
+	ctxToken '=' safeChars '{' actionRequestItems '}'
 	{ bld(yylex).actionRequest($3, $5) }
 
 actionRequestItems:
@@ -206,9 +210,9 @@ actionRequestItem:
 	contextProperty
 |	contextAudit
 |	commandRequest                               { bld(yylex).commandRequest(0) }
-|	OptionalPrefix commandRequest                { bld(yylex).commandRequest(prefixOptional) }
-|	WildcardPrefix commandRequest                { bld(yylex).commandRequest(prefixWildcard) }
-|	OptionalPrefix WildcardPrefix commandRequest { bld(yylex).commandRequest(prefixOptional | prefixWildcard) }
+|	optionalPrefix commandRequest                { bld(yylex).commandRequest(prefixOptional) }
+|	wildcardPrefix commandRequest                { bld(yylex).commandRequest(prefixWildcard) }
+|	optionalPrefix wildcardPrefix commandRequest { bld(yylex).commandRequest(prefixOptional | prefixWildcard) }
 
 commandRequest:
 	ammRequest
@@ -222,8 +226,8 @@ commandRequest:
 contextProperty:
 	topologyDescriptor
 |	priority                { bld(yylex).param(pPriority, $1, 0) }
-|	EmergencyToken          { bld(yylex).param(pEmergency, $1, 1) }
-|	EmergencyOffToken       { bld(yylex).param(pEmergency, $1, 0) }
+|	emergencyToken          { bld(yylex).param(pEmergency, $1, 1) }
+|	emergencyOffToken       { bld(yylex).param(pEmergency, $1, 0) }
 |	iepsValue               { bld(yylex).param(pIEPS, $1, 0) }
 |	contextAttrDescriptor
 
@@ -231,7 +235,7 @@ contextProperty:
 //                *(COMMA contextAuditProperties)) /
 //                indAudcontextAttrDescriptor RBRKT
 contextAudit:
-	ContextAuditToken '{' contextAuditItems '}'
+	contextAuditToken '{' contextAuditItems '}'
 	{ bld(yylex).contextAudit($1, $3) }
 
 contextAuditItems:
@@ -245,50 +249,50 @@ contextAuditItems:
 // A ContextAttr inside holds more of the same (indAudcontextAttrDescriptor)
 // or, as a selector, property values (contextAttrDescriptor).
 contextAuditItem:
-	TopologyToken        { bld(yylex).param(pAuditTopology, $1, 0); $$ = 1 }
-|	EmergencyToken       { bld(yylex).param(pAuditEmergency, $1, 0); $$ = 1 }
-|	PriorityToken        { bld(yylex).param(pAuditPriority, $1, 0); $$ = 1 }
-|	IEPSToken            { bld(yylex).param(pAuditIEPS, $1, 0); $$ = 1 }
+	topologyToken        { bld(yylex).param(pAuditTopology, $1, 0); $$ = 1 }
+|	emergencyToken       { bld(yylex).param(pAuditEmergency, $1, 0); $$ = 1 }
+|	priorityToken        { bld(yylex).param(pAuditPriority, $1, 0); $$ = 1 }
+|	iepsToken            { bld(yylex).param(pAuditIEPS, $1, 0); $$ = 1 }
 |	pkgdName             { bld(yylex).param(pAuditName, $1, 0); $$ = 1 }
 |	propertyParm         { bld(yylex).param(pProperty, span{}, 0); $$ = 1 }
 |	priority             { bld(yylex).param(pPriority, $1, 0); $$ = 1 }
 |	emergencyValue       { $$ = 1 }
 |	iepsValue            { bld(yylex).param(pIEPS, $1, 0); $$ = 1 }
-|	AndAUDITSelectToken  { bld(yylex).param(pSelectLogic, $1, uint32(model.SelectLogic_AndAUDITSelect)); $$ = 1 }
-|	OrAUDITselectToken   { bld(yylex).param(pSelectLogic, $1, uint32(model.SelectLogic_OrAUDITSelect)); $$ = 1 }
-|	ContextAttrToken '{' contextAuditItems '}' { bld(yylex).need(3, $1, "ContextAttr"); $$ = $3 }
-|	ContextAttrToken '{' contextIdList '}'     { bld(yylex).contextListInAudit($1, $3); $$ = 1 }
+|	andAUDITSelectToken  { bld(yylex).param(pSelectLogic, $1, uint32(model.SelectLogic_AndAUDITSelect)); $$ = 1 }
+|	orAUDITselectToken   { bld(yylex).param(pSelectLogic, $1, uint32(model.SelectLogic_OrAUDITSelect)); $$ = 1 }
+|	contextAttrToken '{' contextAuditItems '}' { bld(yylex).need(3, $1, "ContextAttr"); $$ = $3 }
+|	contextAttrToken '{' contextIdList '}'     { bld(yylex).contextListInAudit($1, $3); $$ = 1 }
 
 // emergencyValue = EmergencyValueToken EQUAL (EmergencyToken /
 //                  EmergencyOffToken)
 emergencyValue:
-	EmergencyValueToken '=' EmergencyToken    { bld(yylex).need(3, $1, "EmergencyValue"); bld(yylex).param(pSelectEmergency, $1, 1) }
-|	EmergencyValueToken '=' EmergencyOffToken { bld(yylex).need(3, $1, "EmergencyValue"); bld(yylex).param(pSelectEmergency, $1, 0) }
+	emergencyValueToken '=' emergencyToken    { bld(yylex).need(3, $1, "EmergencyValue"); bld(yylex).param(pSelectEmergency, $1, 1) }
+|	emergencyValueToken '=' emergencyOffToken { bld(yylex).need(3, $1, "EmergencyValue"); bld(yylex).param(pSelectEmergency, $1, 0) }
 
 // priority = PriorityToken EQUAL UINT16
 priority:
-	PriorityToken '=' SafeChars { $$ = $3 }
+	priorityToken '=' safeChars { $$ = $3 }
 
 // iepsValue = IEPSToken EQUAL ("ON" / "OFF")
 iepsValue:
-	IEPSToken '=' SafeChars { bld(yylex).need(3, $1, "IEPSCall"); $$ = $3 }
+	iepsToken '=' safeChars { bld(yylex).need(3, $1, "IEPSCall"); $$ = $3 }
 
 // contextAttrDescriptor = ContextAttrToken LBRKT (contextIdList /
 //                         propertyParm *(COMMA propertyParm)) RBRKT
 contextAttrDescriptor:
-	ContextAttrToken '{' propertyParmList '}'
+	contextAttrToken '{' propertyParmList '}'
 	{ bld(yylex).param(pContextProps, $1, uint32($3)) }
-|	ContextAttrToken '{' contextIdList '}'
+|	contextAttrToken '{' contextIdList '}'
 	{ bld(yylex).param(pContextList, $1, uint32($3)) }
 
 // contextIdList = ContextListToken EQUAL LBRKT ContextID *(COMMA ContextID)
 //                 RBRKT
 contextIdList:
-	ContextListToken '=' '{' contextIDs '}' { $$ = $4 }
+	contextListToken '=' '{' contextIDs '}' { $$ = $4 }
 
 contextIDs:
-	SafeChars                { bld(yylex).contextID($1); $$ = 1 }
-|	contextIDs ',' SafeChars { bld(yylex).contextID($3); $$ = $1 + 1 }
+	safeChars                { bld(yylex).contextID($1); $$ = 1 }
+|	contextIDs ',' safeChars { bld(yylex).contextID($3); $$ = $1 + 1 }
 
 // topologyDescriptor = TopologyToken LBRKT topologyTriple
 //                      *(COMMA topologyTriple) RBRKT
@@ -297,7 +301,7 @@ contextIDs:
 // Erlang/OTP writes the v3 direction extension as a token of its own after
 // the direction ("..., Oneway, OnewayBoth"); both forms are read.
 topologyDescriptor:
-	TopologyToken '{' topologyItems '}'
+	topologyToken '{' topologyItems '}'
 	{ bld(yylex).param(pTopology, $1, uint32($3)) }
 
 topologyItems:
@@ -311,14 +315,14 @@ topologyTriple:
 	{ bld(yylex).topologyTriple($1, $3, $5) }
 
 topologyDirection:
-	BothwayToken               { $$ = int(model.TopologyRequestTopologyDirection_Bothway) }
-|	IsolateToken               { $$ = int(model.TopologyRequestTopologyDirection_Isolate) }
-|	OnewayToken                { $$ = int(model.TopologyRequestTopologyDirection_Oneway) }
+	bothwayToken               { $$ = int(model.TopologyRequestTopologyDirection_Bothway) }
+|	isolateToken               { $$ = int(model.TopologyRequestTopologyDirection_Isolate) }
+|	onewayToken                { $$ = int(model.TopologyRequestTopologyDirection_Oneway) }
 |	topologyDirectionExtension { $$ = $1 }
 
 topologyDirectionExtension:
-	OnewayExternalToken { bld(yylex).need(3, $1, "OnewayExternal"); $$ = directionExternal }
-|	OnewayBothToken     { bld(yylex).need(3, $1, "OnewayBoth"); $$ = directionBoth }
+	onewayExternalToken { bld(yylex).need(3, $1, "OnewayExternal"); $$ = directionExternal }
+|	onewayBothToken     { bld(yylex).need(3, $1, "OnewayBoth"); $$ = directionBoth }
 
 // actionReplyList = actionReply *(COMMA actionReply)
 actionReplyList:
@@ -330,8 +334,8 @@ actionReplyList:
 // commandReply = ((contextProperties [COMMA commandReplyList]) /
 //                commandReplyList)
 actionReply:
-	CtxToken '=' SafeChars                         { bld(yylex).actionReply($3, 0) }
-|	CtxToken '=' SafeChars '{' actionReplyBody '}' { bld(yylex).actionReply($3, $5) }
+	ctxToken '=' safeChars                         { bld(yylex).actionReply($3, 0) }
+|	ctxToken '=' safeChars '{' actionReplyBody '}' { bld(yylex).actionReply($3, $5) }
 
 actionReplyBody:
 	errorDescriptor                          { $$ = replyError }
@@ -363,9 +367,9 @@ ammRequest:
 	{ bld(yylex).ammRequest($1, $3, $5) }
 
 ammToken:
-	AddToken    { $$ = int(model.Command_AddReq) }
-|	MoveToken   { $$ = int(model.Command_MoveReq) }
-|	ModifyToken { $$ = int(model.Command_ModReq) }
+	addToken    { $$ = int(model.Command_AddReq) }
+|	moveToken   { $$ = int(model.Command_MoveReq) }
+|	modifyToken { $$ = int(model.Command_ModReq) }
 
 ammParameterList:
 	ammParameter                      { $$ = 1 }
@@ -389,26 +393,26 @@ ammsReply:
 |	ammsToken '=' termIDList '{' terminationAudit '}' { bld(yylex).ammsReply($1, $3, $5) }
 
 ammsToken:
-	AddToken      { $$ = int(model.CommandReply_AddReply) }
-|	MoveToken     { $$ = int(model.CommandReply_MoveReply) }
-|	ModifyToken   { $$ = int(model.CommandReply_ModReply) }
-|	SubtractToken { $$ = int(model.CommandReply_SubtractReply) }
+	addToken      { $$ = int(model.CommandReply_AddReply) }
+|	moveToken     { $$ = int(model.CommandReply_MoveReply) }
+|	modifyToken   { $$ = int(model.CommandReply_ModReply) }
+|	subtractToken { $$ = int(model.CommandReply_SubtractReply) }
 
 // subtractRequest = SubtractToken EQUAL termIDList [LBRKT auditDescriptor
 //                   RBRKT]
 subtractRequest:
-	SubtractToken '=' termIDList                         { bld(yylex).subtractRequest($3, false) }
-|	SubtractToken '=' termIDList '{' auditDescriptor '}' { bld(yylex).subtractRequest($3, true) }
+	subtractToken '=' termIDList                         { bld(yylex).subtractRequest($3, false) }
+|	subtractToken '=' termIDList '{' auditDescriptor '}' { bld(yylex).subtractRequest($3, true) }
 
 // auditRequest = (AuditValueToken / AuditCapToken) EQUAL termIDList LBRKT
 //                auditDescriptor RBRKT
 auditRequest:
-	auditToken '=' termIDList '{' auditDescriptor '}'
+	auditCommandToken '=' termIDList '{' auditDescriptor '}'
 	{ bld(yylex).auditRequest($1, $3) }
 
-auditToken:
-	AuditValueToken { $$ = auditValue }
-|	AuditCapToken   { $$ = auditCap }
+auditCommandToken:
+	auditValueToken { $$ = auditValue }
+|	auditCapToken   { $$ = auditCap }
 
 // auditReply = (AuditValueToken / AuditCapToken) (contextTerminationAudit /
 //              auditOther)
@@ -417,13 +421,13 @@ auditToken:
 // auditOther = EQUAL termIDList [LBRKT terminationAudit RBRKT]
 // (A termination ID named like CtxToken cannot stand first here.)
 auditReply:
-	auditToken '=' CtxToken terminationIDList                { bld(yylex).contextAuditResult($1, $4) }
-|	auditToken '=' CtxToken '{' errorDescriptor '}'          { bld(yylex).auditReplyError($1) }
-|	auditToken '=' auditTermIDList                           { bld(yylex).auditResult($1, $3, 0) }
-|	auditToken '=' auditTermIDList '{' terminationAudit '}'  { bld(yylex).auditResult($1, $3, $5) }
+	auditCommandToken '=' ctxToken terminationIDList                { bld(yylex).contextAuditResult($1, $4) }
+|	auditCommandToken '=' ctxToken '{' errorDescriptor '}'          { bld(yylex).auditReplyError($1) }
+|	auditCommandToken '=' auditTermIDList                           { bld(yylex).auditResult($1, $3, 0) }
+|	auditCommandToken '=' auditTermIDList '{' terminationAudit '}'  { bld(yylex).auditResult($1, $3, $5) }
 
 auditTermIDList:
-	SafeChars               { bld(yylex).terminationID($1); $$ = 1 << 1 }
+	safeChars               { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	termKeywordNoCtx        { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	'[' terminationIDs ']'  { bld(yylex).need(3, $<tok>1, "a list of termination IDs"); $$ = $2<<1 | 1 }
 
@@ -452,18 +456,18 @@ auditReturnParameter:
 //                    StatsToken / ObservedEventsToken / PackagesToken)
 // $$ is the bit of the audit token (AuditDescriptor.auditToken).
 auditReturnItem:
-	MuxToken            { $$ = auditMux }
-|	ModemToken          { $$ = auditModem }
-|	MediaToken          { $$ = auditMedia }
-|	DigitMapToken       { $$ = auditDigitMap }
-|	StatsToken          { $$ = auditStatistics }
-|	ObservedEventsToken { $$ = auditObservedEvents }
-|	PackagesToken       { $$ = auditPackages }
+	muxToken            { $$ = auditMux }
+|	modemToken          { $$ = auditModem }
+|	mediaToken          { $$ = auditMedia }
+|	digitMapToken       { $$ = auditDigitMap }
+|	statsToken          { $$ = auditStatistics }
+|	observedEventsToken { $$ = auditObservedEvents }
+|	packagesToken       { $$ = auditPackages }
 
 // auditDescriptor = AuditToken LBRKT [auditItem *(COMMA auditItem)] RBRKT
 auditDescriptor:
-	AuditToken '{' '}'               { bld(yylex).auditDescriptor(0) }
-|	AuditToken '{' auditItemList '}' { bld(yylex).auditDescriptor($3) }
+	auditToken '{' '}'               { bld(yylex).auditDescriptor(0) }
+|	auditToken '{' auditItemList '}' { bld(yylex).auditDescriptor($3) }
 
 auditItemList:
 	auditItem                   { $$ = 1 }
@@ -474,10 +478,10 @@ auditItemList:
 // Each leaves one parameter for auditDescriptor or serviceChangeParm.
 auditItem:
 	auditReturnItem            { bld(yylex).param(pAuditToken, span{}, uint32($1)) }
-|	SignalsToken               { bld(yylex).param(pAuditToken, $1, auditSignals) }
-|	SignalsToken '{' '}'       { bld(yylex).param(pAuditToken, $1, auditSignals) }
-|	EventBufferToken           { bld(yylex).param(pAuditToken, $1, auditEventBuffer) }
-|	EventsToken                { bld(yylex).param(pAuditToken, $1, auditEvents) }
+|	signalsToken               { bld(yylex).param(pAuditToken, $1, auditSignals) }
+|	signalsToken '{' '}'       { bld(yylex).param(pAuditToken, $1, auditSignals) }
+|	eventBufferToken           { bld(yylex).param(pAuditToken, $1, auditEventBuffer) }
+|	eventsToken                { bld(yylex).param(pAuditToken, $1, auditEvents) }
 |	indAudauditReturnParameter { bld(yylex).param(pIndAud, $<tok>1, 0) }
 
 // indAudauditReturnParameter = indAudmediaDescriptor /
@@ -496,7 +500,7 @@ indAudauditReturnParameter:
 // indAudmediaDescriptor = MediaToken LBRKT indAudmediaParm
 //                         *(COMMA indAudmediaParm) RBRKT
 indAudmediaDescriptor:
-	MediaToken '{' indAudmediaParms '}' { bld(yylex).indAudMedia($1, $3) }
+	mediaToken '{' indAudmediaParms '}' { bld(yylex).indAudMedia($1, $3) }
 
 indAudmediaParms:
 	indAudmediaParm                      { $$ = 1 }
@@ -515,14 +519,14 @@ indAudmediaParm:
 indAudstreamParm:
 	indAudlocalControlDescriptor { bld(yylex).param(pLocalControl, span{}, 0) }
 |	indAudstatisticsDescriptor   { bld(yylex).need(3, $<tok>1, "a Statistics audit in a stream"); bld(yylex).param(pIndAudStatistics, $<tok>1, 0) }
-|	RemoteToken '{' OctetString '}' { bld(yylex).indAudLocalRemote($1, $3, pRemote) }
-|	LocalToken '{' OctetString '}'  { bld(yylex).indAudLocalRemote($1, $3, pLocal) }
+|	remoteToken '{' octetString '}' { bld(yylex).indAudLocalRemote($1, $3, pRemote) }
+|	localToken '{' octetString '}'  { bld(yylex).indAudLocalRemote($1, $3, pLocal) }
 
 // indAudstreamDescriptor = StreamToken EQUAL StreamID LBRKT
 //                          indAudstreamParm RBRKT
 // (more than one indAudstreamParm is read, as in a streamDescriptor)
 indAudstreamDescriptor:
-	StreamToken '=' SafeChars '{' indAudstreamParms '}'
+	streamToken '=' safeChars '{' indAudstreamParms '}'
 	{ bld(yylex).indAudStream($3, $5) }
 
 indAudstreamParms:
@@ -532,7 +536,7 @@ indAudstreamParms:
 // indAudlocalControlDescriptor = LocalControlToken LBRKT indAudlocalParm
 //                                *(COMMA indAudlocalParm) RBRKT
 indAudlocalControlDescriptor:
-	LocalControlToken '{' indAudlocalParms '}' { bld(yylex).indAudLocalControl($3) }
+	localControlToken '{' indAudlocalParms '}' { bld(yylex).indAudLocalControl($3) }
 
 indAudlocalParms:
 	indAudlocalParm                      { $$ = 1 }
@@ -541,13 +545,13 @@ indAudlocalParms:
 // indAudlocalParm = ModeToken [(EQUAL/INEQUAL) streamModes] / pkgdName /
 //                   propertyParm / ReservedValueToken / ReservedGroupToken
 indAudlocalParm:
-	ModeToken                     { bld(yylex).param(pAuditMode, $1, 0) }
-|	ModeToken '=' streamModes     { bld(yylex).param(pMode, $1, uint32($3)) }
-|	ModeToken inequal streamModes { bld(yylex).noInequality($1, "Mode") }
+	modeToken                     { bld(yylex).param(pAuditMode, $1, 0) }
+|	modeToken '=' streamModes     { bld(yylex).param(pMode, $1, uint32($3)) }
+|	modeToken inequal streamModes { bld(yylex).noInequality($1, "Mode") }
 |	pkgdName                      { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                  { bld(yylex).param(pProperty, span{}, 0) }
-|	ReservedValueToken            { bld(yylex).param(pAuditReserveValue, $1, 0) }
-|	ReservedGroupToken            { bld(yylex).param(pAuditReserveGroup, $1, 0) }
+|	reservedValueToken            { bld(yylex).param(pAuditReserveValue, $1, 0) }
+|	reservedGroupToken            { bld(yylex).param(pAuditReserveGroup, $1, 0) }
 
 inequal:
 	'>'
@@ -558,7 +562,7 @@ inequal:
 //                                    indAudterminationStateParm RBRKT
 // (a list is read, as in a terminationStateDescriptor)
 indAudterminationStateDescriptor:
-	TerminationStateToken '{' indAudterminationStateParms '}'
+	terminationStateToken '{' indAudterminationStateParms '}'
 	{ bld(yylex).indAudTerminationState($3) }
 
 indAudterminationStateParms:
@@ -570,37 +574,37 @@ indAudterminationStateParms:
 indAudterminationStateParm:
 	pkgdName                                       { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                                   { bld(yylex).param(pProperty, span{}, 0) }
-|	ServiceStatesToken                             { bld(yylex).param(pAuditServiceState, $1, 0) }
-|	ServiceStatesToken '=' serviceStatesValue      { bld(yylex).param(pServiceState, $1, uint32($3)) }
-|	ServiceStatesToken inequal serviceStatesValue  { bld(yylex).noInequality($1, "ServiceStates") }
-|	BufferToken                                    { bld(yylex).param(pAuditBuffer, $1, 0) }
+|	serviceStatesToken                             { bld(yylex).param(pAuditServiceState, $1, 0) }
+|	serviceStatesToken '=' serviceStatesValue      { bld(yylex).param(pServiceState, $1, uint32($3)) }
+|	serviceStatesToken inequal serviceStatesValue  { bld(yylex).noInequality($1, "ServiceStates") }
+|	bufferToken                                    { bld(yylex).param(pAuditBuffer, $1, 0) }
 
 // indAudeventBufferDescriptor = EventBufferToken LBRKT indAudeventSpec RBRKT
 // indAudeventSpec = pkgdName [LBRKT indAudeventSpecParameter RBRKT]
 // indAudeventSpecParameter = eventStream / eventParameterName
 indAudeventBufferDescriptor:
-	EventBufferToken '{' pkgdName '}'
+	eventBufferToken '{' pkgdName '}'
 	{ bld(yylex).indAudEventBuffer($3, span{}) }
-|	EventBufferToken '{' pkgdName '{' eventStream '}' '}'
+|	eventBufferToken '{' pkgdName '{' eventStream '}' '}'
 	{ bld(yylex).indAudEventBuffer($3, $5) }
-|	EventBufferToken '{' pkgdName '{' eventParameterName '}' '}'
+|	eventBufferToken '{' pkgdName '{' eventParameterName '}' '}'
 	{ bld(yylex).noModelField($5, "an event parameter name in an EventBuffer audit"); bld(yylex).indAudEventBuffer($3, span{}) }
 
 // indAudeventsDescriptor = EventsToken [EQUAL RequestID] LBRKT
 //                          indAudrequestedEvent RBRKT
 indAudeventsDescriptor:
-	EventsToken '{' pkgdName '}'               { bld(yylex).indAudEvents(span{}, $3) }
-|	EventsToken '=' SafeChars '{' pkgdName '}' { bld(yylex).indAudEvents($3, $5) }
+	eventsToken '{' pkgdName '}'               { bld(yylex).indAudEvents(span{}, $3) }
+|	eventsToken '=' safeChars '{' pkgdName '}' { bld(yylex).indAudEvents($3, $5) }
 
 // indAudsignalsDescriptor = SignalsToken LBRKT [indAudsignalParm] RBRKT
 // (an empty one is the Signals audit token: see auditItem)
 // indAudsignalParm = indAudsignalList / indAudsignalRequest
 indAudsignalsDescriptor:
-	SignalsToken '{' indAudsignalRequest '}'
+	signalsToken '{' indAudsignalRequest '}'
 	{ bld(yylex).indAudSignals() }
-|	SignalsToken '{' SignalListToken '=' SafeChars '}'
+|	signalsToken '{' signalListToken '=' safeChars '}'
 	{ bld(yylex).indAudSignalList($5, false) }
-|	SignalsToken '{' SignalListToken '=' SafeChars '{' indAudsignalRequest '}' '}'
+|	signalsToken '{' signalListToken '=' safeChars '{' indAudsignalRequest '}' '}'
 	{ bld(yylex).indAudSignalList($5, true) }
 
 // indAudsignalRequest = signalName [LBRKT indAudsignalRequestParm
@@ -615,54 +619,54 @@ indAudsignalRequestParms:
 
 // indAudsignalRequestParm = sigStream / sigRequestID
 indAudsignalRequestParm:
-	StreamToken '=' SafeChars    { bld(yylex).param(pStream, $3, 0) }
-|	RequestIDToken '=' SafeChars { bld(yylex).param(pRequestID, $3, 0) }
+	streamToken '=' safeChars    { bld(yylex).param(pStream, $3, 0) }
+|	requestIDToken '=' safeChars { bld(yylex).param(pRequestID, $3, 0) }
 
 // indAuddigitMapDescriptor = DigitMapToken EQUAL (digitMapName)
 indAuddigitMapDescriptor:
-	DigitMapToken '=' SafeChars { bld(yylex).indAudDigitMap($3) }
+	digitMapToken '=' safeChars { bld(yylex).indAudDigitMap($3) }
 
 // indAudstatisticsDescriptor = StatsToken LBRKT pkgdName RBRKT
 indAudstatisticsDescriptor:
-	StatsToken '{' pkgdName '}' { bld(yylex).indAudStatistics($3) }
+	statsToken '{' pkgdName '}' { bld(yylex).indAudStatistics($3) }
 
 // indAudpackagesDescriptor = PackagesToken LBRKT packagesItem RBRKT
 indAudpackagesDescriptor:
-	PackagesToken '{' packagesItem '}' { bld(yylex).indAudPackages() }
+	packagesToken '{' packagesItem '}' { bld(yylex).indAudPackages() }
 
 // notifyRequest = NotifyToken EQUAL termIDList LBRKT
 //                 (observedEventsDescriptor [COMMA errorDescriptor]) RBRKT
 notifyRequest:
-	NotifyToken '=' termIDList '{' observedEventsDescriptor '}'
+	notifyToken '=' termIDList '{' observedEventsDescriptor '}'
 	{ bld(yylex).notifyRequest($3, false) }
-|	NotifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
+|	notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
 	{ bld(yylex).notifyRequest($3, true) }
 
 // notifyReply = NotifyToken EQUAL termIDList [LBRKT errorDescriptor RBRKT]
 notifyReply:
-	NotifyToken '=' termIDList                         { bld(yylex).notifyReply($3, false) }
-|	NotifyToken '=' termIDList '{' errorDescriptor '}' { bld(yylex).notifyReply($3, true) }
+	notifyToken '=' termIDList                         { bld(yylex).notifyReply($3, false) }
+|	notifyToken '=' termIDList '{' errorDescriptor '}' { bld(yylex).notifyReply($3, true) }
 
 // serviceChangeRequest = ServiceChangeToken EQUAL termIDList LBRKT
 //                        serviceChangeDescriptor RBRKT
 serviceChangeRequest:
-	ServiceChangeToken '=' termIDList '{' serviceChangeDescriptor '}'
+	serviceChangeToken '=' termIDList '{' serviceChangeDescriptor '}'
 	{ bld(yylex).serviceChangeRequest($3) }
 
 // serviceChangeReply = ServiceChangeToken EQUAL termIDList [LBRKT
 //                      (errorDescriptor / serviceChangeReplyDescriptor) RBRKT]
 serviceChangeReply:
-	ServiceChangeToken '=' termIDList
+	serviceChangeToken '=' termIDList
 	{ bld(yylex).serviceChangeReply($3, serviceChangeReplyNone) }
-|	ServiceChangeToken '=' termIDList '{' errorDescriptor '}'
+|	serviceChangeToken '=' termIDList '{' errorDescriptor '}'
 	{ bld(yylex).serviceChangeReply($3, serviceChangeReplyError) }
-|	ServiceChangeToken '=' termIDList '{' serviceChangeReplyDescriptor '}'
+|	serviceChangeToken '=' termIDList '{' serviceChangeReplyDescriptor '}'
 	{ bld(yylex).serviceChangeReply($3, serviceChangeReplyParms) }
 
 // errorDescriptor = ErrorToken EQUAL ErrorCode LBRKT [quotedString] RBRKT
 errorDescriptor:
-	ErrorToken '=' SafeChars '{' '}'              { bld(yylex).errorDescriptor($3, span{}, false) }
-|	ErrorToken '=' SafeChars '{' QuotedString '}' { bld(yylex).errorDescriptor($3, $5, true) }
+	errorToken '=' safeChars '{' '}'              { bld(yylex).errorDescriptor($3, span{}, false) }
+|	errorToken '=' safeChars '{' quotedString '}' { bld(yylex).errorDescriptor($3, $5, true) }
 
 // mId = ((domainAddress / domainName) [":" portNumber]) / mtpAddress /
 //       deviceName
@@ -670,11 +674,11 @@ errorDescriptor:
 // the scanner reads them as one token. A portNumber alone
 // (serviceChangeAddress) is a SafeChars word like a deviceName.
 mId:
-	IPv4Token                     { bld(yylex).mID(model.MId_Ip4Address, $1) }
-|	IPv6Token                     { bld(yylex).mID(model.MId_Ip6Address, $1) }
-|	DomainToken                   { bld(yylex).mID(model.MId_DomainName, $1) }
-|	MTPToken '{' SafeChars '}'    { bld(yylex).mID(model.MId_MtpAddress, $3) }
-|	SafeChars                     { bld(yylex).mID(model.MId_DeviceName, $1) }
+	ipv4Token                     { bld(yylex).mID(model.MId_Ip4Address, $1) }
+|	ipv6Token                     { bld(yylex).mID(model.MId_Ip6Address, $1) }
+|	domainToken                   { bld(yylex).mID(model.MId_DomainName, $1) }
+|	mtpToken '{' safeChars '}'    { bld(yylex).mID(model.MId_MtpAddress, $3) }
+|	safeChars                     { bld(yylex).mID(model.MId_DeviceName, $1) }
 
 // termIDList = (TerminationID / LSBRKT TerminationID 1*(COMMA TerminationID)
 //              RSBRKT)
@@ -682,7 +686,7 @@ mId:
 // TerminationID alternative is written out: it is the most frequent rule
 // of all, and this saves the parser a step.)
 termIDList:
-	SafeChars               { bld(yylex).terminationID($1); $$ = 1 << 1 }
+	safeChars               { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	termKeyword             { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	'[' terminationIDs ']'  { bld(yylex).need(3, $<tok>1, "a list of termination IDs"); $$ = $2<<1 | 1 }
 
@@ -696,12 +700,12 @@ terminationIDList:
 
 // TerminationID = "ROOT" / pathNAME / "$" / "*"
 TerminationID:
-	SafeChars
+	safeChars
 |	termKeyword
 
 // mediaDescriptor = MediaToken LBRKT mediaParm *(COMMA mediaParm) RBRKT
 mediaDescriptor:
-	MediaToken '{' mediaParmList '}' { bld(yylex).mediaDescriptor($1, $3) }
+	mediaToken '{' mediaParmList '}' { bld(yylex).mediaDescriptor($1, $3) }
 
 mediaParmList:
 	mediaParm                   { $$ = 1 }
@@ -716,15 +720,15 @@ mediaParm:
 // streamParm = (localDescriptor / remoteDescriptor / localControlDescriptor /
 //               statisticsDescriptor)
 streamParm:
-	LocalToken '{' OctetString '}'  { bld(yylex).localRemote($1, $3, pLocal) }
-|	RemoteToken '{' OctetString '}' { bld(yylex).localRemote($1, $3, pRemote) }
+	localToken '{' octetString '}'  { bld(yylex).localRemote($1, $3, pLocal) }
+|	remoteToken '{' octetString '}' { bld(yylex).localRemote($1, $3, pRemote) }
 |	localControlDescriptor          { bld(yylex).param(pLocalControl, span{}, 0) }
 |	statisticsDescriptor            { bld(yylex).need(3, $<tok>1, "a Statistics descriptor in a stream"); bld(yylex).param(pStatistics, $<tok>1, uint32($1)) }
 
 // streamDescriptor = StreamToken EQUAL StreamID LBRKT streamParm
 //                    *(COMMA streamParm) RBRKT
 streamDescriptor:
-	StreamToken '=' SafeChars '{' streamParmList '}'
+	streamToken '=' safeChars '{' streamParmList '}'
 	{ bld(yylex).streamDescriptor($3, $5) }
 
 streamParmList:
@@ -734,7 +738,7 @@ streamParmList:
 // localControlDescriptor = LocalControlToken LBRKT localParm
 //                          *(COMMA localParm) RBRKT
 localControlDescriptor:
-	LocalControlToken '{' localParmList '}' { bld(yylex).localControl($3) }
+	localControlToken '{' localParmList '}' { bld(yylex).localControl($3) }
 
 localParmList:
 	localParm                   { $$ = 1 }
@@ -744,17 +748,17 @@ localParmList:
 //              reservedGroupMode)
 // reservedValueMode = ReservedValueToken EQUAL ("ON" / "OFF")
 localParm:
-	ModeToken '=' streamModes          { bld(yylex).param(pMode, $1, uint32($3)) }
+	modeToken '=' streamModes          { bld(yylex).param(pMode, $1, uint32($3)) }
 |	propertyParm                       { bld(yylex).param(pProperty, span{}, 0) }
-|	ReservedValueToken '=' SafeChars   { bld(yylex).onOffParam(pReserveValue, $3) }
-|	ReservedGroupToken '=' SafeChars   { bld(yylex).onOffParam(pReserveGroup, $3) }
+|	reservedValueToken '=' safeChars   { bld(yylex).onOffParam(pReserveValue, $3) }
+|	reservedGroupToken '=' safeChars   { bld(yylex).onOffParam(pReserveGroup, $3) }
 
 streamModes:
-	SendonlyToken { $$ = int(model.StreamMode_SendOnly) }
-|	RecvonlyToken { $$ = int(model.StreamMode_RecvOnly) }
-|	SendrecvToken { $$ = int(model.StreamMode_SendRecv) }
-|	InactiveToken { $$ = int(model.StreamMode_Inactive) }
-|	LoopbackToken { $$ = int(model.StreamMode_LoopBack) }
+	sendonlyToken { $$ = int(model.StreamMode_SendOnly) }
+|	recvonlyToken { $$ = int(model.StreamMode_RecvOnly) }
+|	sendrecvToken { $$ = int(model.StreamMode_SendRecv) }
+|	inactiveToken { $$ = int(model.StreamMode_Inactive) }
+|	loopbackToken { $$ = int(model.StreamMode_LoopBack) }
 
 // propertyParm = pkgdName parmValue
 propertyParm:
@@ -784,15 +788,15 @@ valueList:
 
 // VALUE = quotedString / 1*(SafeChar)
 value:
-	SafeChars
-|	QuotedString
+	safeChars
+|	quotedString
 |	anyKeyword
 
 // eventBufferDescriptor = EventBufferToken [LBRKT eventSpec
 //                         *(COMMA eventSpec) RBRKT]
 eventBufferDescriptor:
-	EventBufferToken                       { $$ = 0 }
-|	EventBufferToken '{' eventSpecList '}' { $$ = $3 }
+	eventBufferToken                       { $$ = 0 }
+|	eventBufferToken '{' eventSpecList '}' { $$ = $3 }
 
 eventSpecList:
 	eventSpec                   { $$ = 1 }
@@ -816,7 +820,7 @@ eventSpecParameter:
 // terminationStateDescriptor = TerminationStateToken LBRKT
 //   terminationStateParm *(COMMA terminationStateParm) RBRKT
 terminationStateDescriptor:
-	TerminationStateToken '{' terminationStateParmList '}'
+	terminationStateToken '{' terminationStateParmList '}'
 	{ bld(yylex).terminationState($3) }
 
 terminationStateParmList:
@@ -828,39 +832,39 @@ terminationStateParmList:
 // eventBufferControl = BufferToken EQUAL eventBufferControlValue
 terminationStateParm:
 	propertyParm                               { bld(yylex).param(pProperty, span{}, 0) }
-|	ServiceStatesToken '=' serviceStatesValue  { bld(yylex).param(pServiceState, $1, uint32($3)) }
-|	BufferToken '=' eventBufferControlValue    { bld(yylex).param(pBuffer, $1, uint32($3)) }
+|	serviceStatesToken '=' serviceStatesValue  { bld(yylex).param(pServiceState, $1, uint32($3)) }
+|	bufferToken '=' eventBufferControlValue    { bld(yylex).param(pBuffer, $1, uint32($3)) }
 
 serviceStatesValue:
-	TestToken     { $$ = int(model.ServiceState_Test) }
-|	OutOfSvcToken { $$ = int(model.ServiceState_OutOfSvc) }
-|	InSvcToken    { $$ = int(model.ServiceState_InSvc) }
+	testToken     { $$ = int(model.ServiceState_Test) }
+|	outOfSvcToken { $$ = int(model.ServiceState_OutOfSvc) }
+|	inSvcToken    { $$ = int(model.ServiceState_InSvc) }
 
 // eventBufferControlValue = ("OFF" / LockStepToken)
 eventBufferControlValue:
-	SafeChars     { $$ = bld(yylex).off($1) }
-|	LockStepToken { $$ = int(model.EventBufferControl_LockStep) }
+	safeChars     { $$ = bld(yylex).off($1) }
+|	lockStepToken { $$ = int(model.EventBufferControl_LockStep) }
 
 // muxDescriptor = MuxToken EQUAL MuxType terminationIDList
 muxDescriptor:
-	MuxToken '=' muxType terminationIDList { bld(yylex).muxDescriptor($3, $4) }
+	muxToken '=' muxType terminationIDList { bld(yylex).muxDescriptor($3, $4) }
 
 // MuxType = (H221Token / H223Token / H226Token / V76Token /
 //            extensionParameter / Nx64kToken)
 muxType:
-	H221Token   { $$ = int(model.MuxType_H221) }
-|	H223Token   { $$ = int(model.MuxType_H223) }
-|	H226Token   { $$ = int(model.MuxType_H226) }
-|	V76Token    { $$ = int(model.MuxType_V76) }
-|	Nx64kToken  { bld(yylex).need(2, $1, "Nx64Kservice"); $$ = int(model.MuxType_Nx64k) }
-|	SafeChars   { bld(yylex).noModelField($1, "an extension mux type"); $$ = 0 }
+	h221Token   { $$ = int(model.MuxType_H221) }
+|	h223Token   { $$ = int(model.MuxType_H223) }
+|	h226Token   { $$ = int(model.MuxType_H226) }
+|	v76Token    { $$ = int(model.MuxType_V76) }
+|	nx64kToken  { bld(yylex).need(2, $1, "Nx64Kservice"); $$ = int(model.MuxType_Nx64k) }
+|	safeChars   { bld(yylex).noModelField($1, "an extension mux type"); $$ = 0 }
 
 // eventsDescriptor = EventsToken [EQUAL RequestID LBRKT requestedEvent
 //                    *(COMMA requestedEvent) RBRKT]
 eventsDescriptor:
-	EventsToken
+	eventsToken
 	{ bld(yylex).eventsDescriptor(span{}, false, 0) }
-|	EventsToken '=' SafeChars '{' requestedEventList '}'
+|	eventsToken '=' safeChars '{' requestedEventList '}'
 	{ bld(yylex).eventsDescriptor($3, true, $5) }
 
 requestedEventList:
@@ -883,40 +887,40 @@ eventParameterList:
 eventParameter:
 	embedWithSig                { bld(yylex).param(pEmbed, span{}, 0) }
 |	embedNoSig                  { bld(yylex).param(pEmbed, span{}, 0) }
-|	KeepActiveToken             { bld(yylex).param(pKeepActive, $1, 0) }
+|	keepActiveToken             { bld(yylex).param(pKeepActive, $1, 0) }
 |	eventDM                     { bld(yylex).param(pEventDM, span{}, 0) }
 |	eventStream                 { bld(yylex).param(pStream, $1, 0) }
 |	eventOther                  { bld(yylex).param(pEventParameter, span{}, 0) }
 |	notifyBehaviour             { bld(yylex).param(pNotifyBehaviour, span{}, 0) }
-|	ResetEventsDescriptorToken  { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
+|	resetEventsDescriptorToken  { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
 
 // notifyBehaviour = NeverNotifyToken / NotifyImmediateToken /
 //                   notifyRegulated
 // notifyRegulated = NotifyRegulatedToken [LBRKT (embedWithSig / embedNoSig)
 //                   RBRKT]
 notifyBehaviour:
-	NeverNotifyToken                         { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NeverNotify, false) }
-|	NotifyImmediateToken                     { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyImmediate, false) }
-|	NotifyRegulatedToken                     { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, false) }
-|	NotifyRegulatedToken '{' embedWithSig '}' { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, true) }
-|	NotifyRegulatedToken '{' embedNoSig '}'   { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, true) }
+	neverNotifyToken                         { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NeverNotify, false) }
+|	notifyImmediateToken                     { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyImmediate, false) }
+|	notifyRegulatedToken                     { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, false) }
+|	notifyRegulatedToken '{' embedWithSig '}' { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, true) }
+|	notifyRegulatedToken '{' embedNoSig '}'   { bld(yylex).notifyBehaviour($1, model.NotifyBehaviour_NotifyRegulated, true) }
 
 // embedWithSig = EmbedToken LBRKT signalsDescriptor [COMMA embedFirst] RBRKT
 // embedNoSig = EmbedToken LBRKT embedFirst RBRKT
 // embedSig = EmbedToken LBRKT signalsDescriptor RBRKT
 embedWithSig:
-	EmbedToken '{' signalsDescriptor '}'                { bld(yylex).embed($3, false) }
-|	EmbedToken '{' signalsDescriptor ',' embedFirst '}' { bld(yylex).embed($3, true) }
+	embedToken '{' signalsDescriptor '}'                { bld(yylex).embed($3, false) }
+|	embedToken '{' signalsDescriptor ',' embedFirst '}' { bld(yylex).embed($3, true) }
 
 embedNoSig:
-	EmbedToken '{' embedFirst '}' { bld(yylex).embed(-1, true) }
+	embedToken '{' embedFirst '}' { bld(yylex).embed(-1, true) }
 
 // embedFirst = EventsToken [EQUAL RequestID LBRKT secondRequestedEvent
 //              *(COMMA secondRequestedEvent) RBRKT]
 embedFirst:
-	EventsToken
+	eventsToken
 	{ bld(yylex).secondEvents(span{}, false, 0) }
-|	EventsToken '=' SafeChars '{' secondRequestedEventList '}'
+|	eventsToken '=' safeChars '{' secondRequestedEventList '}'
 	{ bld(yylex).secondEvents($3, true, $5) }
 
 secondRequestedEventList:
@@ -936,17 +940,17 @@ secondEventParameterList:
 // secondEventParameter = (embedSig / KeepActiveToken / eventDM /
 //   eventStream / eventOther / notifyBehaviour / ResetEventsDescriptorToken)
 secondEventParameter:
-	EmbedToken '{' signalsDescriptor '}' { bld(yylex).embed($3, false); bld(yylex).param(pEmbed, $1, 0) }
-|	KeepActiveToken                      { bld(yylex).param(pKeepActive, $1, 0) }
+	embedToken '{' signalsDescriptor '}' { bld(yylex).embed($3, false); bld(yylex).param(pEmbed, $1, 0) }
+|	keepActiveToken                      { bld(yylex).param(pKeepActive, $1, 0) }
 |	eventDM                              { bld(yylex).param(pEventDM, span{}, 0) }
 |	eventStream                          { bld(yylex).param(pStream, $1, 0) }
 |	eventOther                           { bld(yylex).param(pEventParameter, span{}, 0) }
 |	notifyBehaviour                      { bld(yylex).param(pNotifyBehaviour, span{}, 0) }
-|	ResetEventsDescriptorToken           { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
+|	resetEventsDescriptorToken           { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
 
 // eventStream = StreamToken EQUAL StreamID
 eventStream:
-	StreamToken '=' SafeChars { $$ = $3 }
+	streamToken '=' safeChars { $$ = $3 }
 
 // eventOther = eventParameterName parmValue
 eventOther:
@@ -954,22 +958,22 @@ eventOther:
 
 // eventParameterName = NAME
 eventParameterName:
-	SafeChars
+	safeChars
 |	paramKeyword
 
 // eventDM = DigitMapToken EQUAL ((digitMapName) / (LBRKT digitMapValue
 //           RBRKT))
 eventDM:
-	DigitMapToken '=' SafeChars               { bld(yylex).eventDM($3, false) }
-|	DigitMapToken '=' '{' digitMapValue '}'   { bld(yylex).eventDM(span{}, true) }
+	digitMapToken '=' safeChars               { bld(yylex).eventDM($3, false) }
+|	digitMapToken '=' '{' digitMapValue '}'   { bld(yylex).eventDM(span{}, true) }
 
 // signalsDescriptor = SignalsToken [LBRKT signalParm *(COMMA signalParm)
 //                     RBRKT]
 // (v1 and v2 always have the braces, and allow them empty)
 signalsDescriptor:
-	SignalsToken                        { $$ = 0 }
-|	SignalsToken '{' '}'                { $$ = 0 }
-|	SignalsToken '{' signalParmList '}' { $$ = $3 }
+	signalsToken                        { $$ = 0 }
+|	signalsToken '{' '}'                { $$ = 0 }
+|	signalsToken '{' signalParmList '}' { $$ = $3 }
 
 signalParmList:
 	signalParm                    { $$ = 1 }
@@ -989,7 +993,7 @@ signalRequest:
 // signalList = SignalListToken EQUAL signalListId LBRKT signalListParm
 //              *(COMMA signalListParm) RBRKT
 signalList:
-	SignalListToken '=' SafeChars '{' signalListParmList '}'
+	signalListToken '=' safeChars '{' signalListParmList '}'
 	{ bld(yylex).signalList($3, $5) }
 
 signalListParmList:
@@ -1004,28 +1008,28 @@ sigParameterList:
 //                notifyCompletion / KeepActiveToken / sigDirection /
 //                sigRequestID / sigIntsigDelay
 sigParameter:
-	StreamToken '=' SafeChars          { bld(yylex).param(pStream, $3, 0) }
-|	SignalTypeToken '=' signalType     { bld(yylex).param(pSignalType, $1, uint32($3)) }
-|	DurationToken '=' SafeChars        { bld(yylex).param(pDuration, $3, 0) }
+	streamToken '=' safeChars          { bld(yylex).param(pStream, $3, 0) }
+|	signalTypeToken '=' signalType     { bld(yylex).param(pSignalType, $1, uint32($3)) }
+|	durationToken '=' safeChars        { bld(yylex).param(pDuration, $3, 0) }
 |	eventParameterName parmValue       { bld(yylex).sigParameter($1, $2) }
-|	NotifyCompletionToken '=' '{' notificationReasons '}'
+|	notifyCompletionToken '=' '{' notificationReasons '}'
 	{ bld(yylex).param(pNotifyCompletion, $1, uint32($4)) }
-|	KeepActiveToken                    { bld(yylex).param(pKeepActive, $1, 0) }
-|	DirectionToken '=' direction       { bld(yylex).need(3, $1, "SPADirection"); bld(yylex).param(pDirection, $1, uint32($3)) }
-|	RequestIDToken '=' SafeChars       { bld(yylex).need(3, $1, "SPARequestID"); bld(yylex).param(pRequestID, $3, 0) }
-|	IntsigDelayToken '=' SafeChars     { bld(yylex).need(3, $1, "Intersignal"); bld(yylex).param(pIntersigDelay, $3, 0) }
+|	keepActiveToken                    { bld(yylex).param(pKeepActive, $1, 0) }
+|	directionToken '=' direction       { bld(yylex).need(3, $1, "SPADirection"); bld(yylex).param(pDirection, $1, uint32($3)) }
+|	requestIDToken '=' safeChars       { bld(yylex).need(3, $1, "SPARequestID"); bld(yylex).param(pRequestID, $3, 0) }
+|	intsigDelayToken '=' safeChars     { bld(yylex).need(3, $1, "Intersignal"); bld(yylex).param(pIntersigDelay, $3, 0) }
 
 // signalType = (OnOffToken / TimeOutToken / BriefToken)
 signalType:
-	OnOffToken   { $$ = int(model.SignalType_OnOff) }
-|	TimeOutToken { $$ = int(model.SignalType_TimeOut) }
-|	BriefToken   { $$ = int(model.SignalType_Brief) }
+	onOffToken   { $$ = int(model.SignalType_OnOff) }
+|	timeOutToken { $$ = int(model.SignalType_TimeOut) }
+|	briefToken   { $$ = int(model.SignalType_Brief) }
 
 // direction = ExternalToken / InternalToken / BothToken
 direction:
-	ExternalToken { $$ = int(model.SignalDirection_External) }
-|	InternalToken { $$ = int(model.SignalDirection_Internal) }
-|	BothToken     { $$ = int(model.SignalDirection_Both) }
+	externalToken { $$ = int(model.SignalDirection_External) }
+|	internalToken { $$ = int(model.SignalDirection_Internal) }
+|	bothToken     { $$ = int(model.SignalDirection_Both) }
 
 // $$ is the NotifyCompletion BIT STRING.
 notificationReasons:
@@ -1035,16 +1039,16 @@ notificationReasons:
 // notificationReason = (TimeOutToken / InterruptByEventToken /
 //   InterruptByNewSignalsDescrToken / OtherReasonToken / IterationToken)
 notificationReason:
-	TimeOutToken                    { $$ = 0 }
-|	InterruptByEventToken           { $$ = 1 }
-|	InterruptByNewSignalsDescrToken { $$ = 2 }
-|	OtherReasonToken                { $$ = 3 }
-|	IterationToken                  { bld(yylex).need(3, $1, "Iteration"); $$ = 4 }
+	timeOutToken                    { $$ = 0 }
+|	interruptByEventToken           { $$ = 1 }
+|	interruptByNewSignalsDescrToken { $$ = 2 }
+|	otherReasonToken                { $$ = 3 }
+|	iterationToken                  { bld(yylex).need(3, $1, "Iteration"); $$ = 4 }
 
 // observedEventsDescriptor = ObservedEventsToken EQUAL RequestID LBRKT
 //                            observedEvent *(COMMA observedEvent) RBRKT
 observedEventsDescriptor:
-	ObservedEventsToken '=' SafeChars '{' observedEventList '}'
+	observedEventsToken '=' safeChars '{' observedEventList '}'
 	{ bld(yylex).observedEvents($3, $5) }
 
 observedEventList:
@@ -1059,9 +1063,9 @@ observedEvent:
 	{ bld(yylex).observedEvent(span{}, $1, 0) }
 |	pkgdName '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent(span{}, $1, $3) }
-|	SafeChars ':' pkgdName
+|	safeChars ':' pkgdName
 	{ bld(yylex).observedEvent($1, $3, 0) }
-|	SafeChars ':' pkgdName '{' observedEventParameterList '}'
+|	safeChars ':' pkgdName '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent($1, $3, $5) }
 
 observedEventParameterList:
@@ -1077,9 +1081,9 @@ observedEventParameter:
 //                   *(COMMA modemType) RSBRKT)) [LBRKT propertyParm
 //                   *(COMMA propertyParm) RBRKT]
 modemDescriptor:
-	ModemToken '=' modemType modemProperties
+	modemToken '=' modemType modemProperties
 	{ bld(yylex).modemType($3); bld(yylex).modemDescriptor(1, $4) }
-|	ModemToken '[' modemTypeList ']' modemProperties
+|	modemToken '[' modemTypeList ']' modemProperties
 	{ bld(yylex).modemDescriptor($3, $5) }
 
 modemTypeList:
@@ -1094,16 +1098,16 @@ modemProperties:
 //              V34Token / V90Token / V91Token / SynchISDNToken /
 //              extensionParameter)
 modemType:
-	V32bisToken    { $$ = int(model.ModemType_V32bis) }
-|	V22bisToken    { $$ = int(model.ModemType_V22bis) }
-|	V18Token       { $$ = int(model.ModemType_V18) }
-|	V22Token       { $$ = int(model.ModemType_V22) }
-|	V32Token       { $$ = int(model.ModemType_V32) }
-|	V34Token       { $$ = int(model.ModemType_V34) }
-|	V90Token       { $$ = int(model.ModemType_V90) }
-|	V91Token       { $$ = int(model.ModemType_V91) }
-|	SynchISDNToken { $$ = int(model.ModemType_SynchISDN) }
-|	SafeChars      { bld(yylex).noModelField($1, "an extension modem type"); $$ = 0 }
+	v32bisToken    { $$ = int(model.ModemType_V32bis) }
+|	v22bisToken    { $$ = int(model.ModemType_V22bis) }
+|	v18Token       { $$ = int(model.ModemType_V18) }
+|	v22Token       { $$ = int(model.ModemType_V22) }
+|	v32Token       { $$ = int(model.ModemType_V32) }
+|	v34Token       { $$ = int(model.ModemType_V34) }
+|	v90Token       { $$ = int(model.ModemType_V90) }
+|	v91Token       { $$ = int(model.ModemType_V91) }
+|	synchISDNToken { $$ = int(model.ModemType_SynchISDN) }
+|	safeChars      { bld(yylex).noModelField($1, "an extension modem type"); $$ = 0 }
 
 propertyParmList:
 	propertyParm                      { $$ = 1 }
@@ -1112,26 +1116,26 @@ propertyParmList:
 // digitMapDescriptor = DigitMapToken EQUAL ((LBRKT digitMapValue RBRKT) /
 //                      (digitMapName [LBRKT digitMapValue RBRKT]))
 digitMapDescriptor:
-	DigitMapToken '=' '{' digitMapValue '}'
+	digitMapToken '=' '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor(span{}, true) }
-|	DigitMapToken '=' SafeChars
+|	digitMapToken '=' safeChars
 	{ bld(yylex).digitMapDescriptor($3, false) }
-|	DigitMapToken '=' SafeChars '{' digitMapValue '}'
+|	digitMapToken '=' safeChars '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor($3, true) }
 
 // digitMapValue = ["T" COLON Timer COMMA] ["S" COLON Timer COMMA]
 //                 ["L" COLON Timer COMMA] ["Z" COLON Timer COMMA] digitMap
 digitMapValue:
-	digitMapTimers DigitMapBody { bld(yylex).digitMapValue($1, $2) }
+	digitMapTimers digitMapBody { bld(yylex).digitMapValue($1, $2) }
 
 digitMapTimers:
 	/* none */                         { $$ = 0 }
-|	digitMapTimers DigitMapTimer ','   { bld(yylex).param(pTimer, $2, 0); $$ = $1 + 1 }
+|	digitMapTimers digitMapTimer ','   { bld(yylex).param(pTimer, $2, 0); $$ = $1 + 1 }
 
 // serviceChangeDescriptor = ServicesToken LBRKT serviceChangeParm
 //                           *(COMMA serviceChangeParm) RBRKT
 serviceChangeDescriptor:
-	ServicesToken '{' serviceChangeParmList '}' { bld(yylex).serviceChangeParm($1, $3) }
+	servicesToken '{' serviceChangeParmList '}' { bld(yylex).serviceChangeParm($1, $3) }
 
 serviceChangeParmList:
 	serviceChangeParm                           { $$ = 1 }
@@ -1142,38 +1146,38 @@ serviceChangeParmList:
 //   extension / TimeStamp / serviceChangeMgcId / serviceChangeVersion /
 //   ServiceChangeIncompleteToken / auditItem)
 serviceChangeParm:
-	MethodToken '=' serviceChangeMethodValue  { bld(yylex).param(pMethod, $1, uint32($3)) }
-|	ReasonToken '=' value                     { bld(yylex).value($3); bld(yylex).param(pReason, $1, 0) }
-|	DelayToken '=' SafeChars                  { bld(yylex).param(pDelay, $3, 0) }
+	methodToken '=' serviceChangeMethodValue  { bld(yylex).param(pMethod, $1, uint32($3)) }
+|	reasonToken '=' value                     { bld(yylex).value($3); bld(yylex).param(pReason, $1, 0) }
+|	delayToken '=' safeChars                  { bld(yylex).param(pDelay, $3, 0) }
 |	serviceChangeAddress
-|	ProfileToken '=' SafeChars                { bld(yylex).param(pProfile, $3, 0) }
-|	SafeChars parmValue                       { bld(yylex).extension($1, $2) }
-|	SafeChars                                 { bld(yylex).param(pTimeStamp, $1, 0) }
-|	MgcIdToken '=' mId                        { bld(yylex).param(pMgcID, $3, 0) }
-|	VersionToken '=' SafeChars                { bld(yylex).param(pVersion, $3, 0) }
-|	ServiceChangeIncompleteToken              { bld(yylex).need(3, $1, "ServiceChangeInc"); bld(yylex).param(pIncomplete, $1, 0) }
+|	profileToken '=' safeChars                { bld(yylex).param(pProfile, $3, 0) }
+|	safeChars parmValue                       { bld(yylex).extension($1, $2) }
+|	safeChars                                 { bld(yylex).param(pTimeStamp, $1, 0) }
+|	mgcIdToken '=' mId                        { bld(yylex).param(pMgcID, $3, 0) }
+|	versionToken '=' safeChars                { bld(yylex).param(pVersion, $3, 0) }
+|	serviceChangeIncompleteToken              { bld(yylex).need(3, $1, "ServiceChangeInc"); bld(yylex).param(pIncomplete, $1, 0) }
 |	auditItem
 
 // serviceChangeAddress = ServiceChangeAddressToken EQUAL (mId / portNumber)
 serviceChangeAddress:
-	ServiceChangeAddressToken '=' mId { bld(yylex).param(pAddress, $3, 0) }
+	serviceChangeAddressToken '=' mId { bld(yylex).param(pAddress, $3, 0) }
 
 // serviceChangeMethod = MethodToken EQUAL (FailoverToken / ForcedToken /
 //   GracefulToken / RestartToken / DisconnectedToken / HandOffToken /
 //   extensionParameter)
 serviceChangeMethodValue:
-	FailoverToken     { $$ = int(model.ServiceChangeMethod_Failover) }
-|	ForcedToken       { $$ = int(model.ServiceChangeMethod_Forced) }
-|	GracefulToken     { $$ = int(model.ServiceChangeMethod_Graceful) }
-|	RestartToken      { $$ = int(model.ServiceChangeMethod_Restart) }
-|	DisconnectedToken { $$ = int(model.ServiceChangeMethod_Disconnected) }
-|	HandOffToken      { $$ = int(model.ServiceChangeMethod_HandOff) }
-|	SafeChars         { bld(yylex).noModelField($1, "an extension ServiceChange method"); $$ = 0 }
+	failoverToken     { $$ = int(model.ServiceChangeMethod_Failover) }
+|	forcedToken       { $$ = int(model.ServiceChangeMethod_Forced) }
+|	gracefulToken     { $$ = int(model.ServiceChangeMethod_Graceful) }
+|	restartToken      { $$ = int(model.ServiceChangeMethod_Restart) }
+|	disconnectedToken { $$ = int(model.ServiceChangeMethod_Disconnected) }
+|	handOffToken      { $$ = int(model.ServiceChangeMethod_HandOff) }
+|	safeChars         { bld(yylex).noModelField($1, "an extension ServiceChange method"); $$ = 0 }
 
 // serviceChangeReplyDescriptor = ServicesToken LBRKT servChgReplyParm
 //                                *(COMMA servChgReplyParm) RBRKT
 serviceChangeReplyDescriptor:
-	ServicesToken '{' servChgReplyParmList '}' { bld(yylex).serviceChangeResParm($3) }
+	servicesToken '{' servChgReplyParmList '}' { bld(yylex).serviceChangeResParm($3) }
 
 servChgReplyParmList:
 	servChgReplyParm                          { $$ = 1 }
@@ -1183,15 +1187,15 @@ servChgReplyParmList:
 //   serviceChangeProfile / serviceChangeVersion / TimeStamp)
 servChgReplyParm:
 	serviceChangeAddress
-|	MgcIdToken '=' mId          { bld(yylex).param(pMgcID, $3, 0) }
-|	ProfileToken '=' SafeChars  { bld(yylex).param(pProfile, $3, 0) }
-|	VersionToken '=' SafeChars  { bld(yylex).param(pVersion, $3, 0) }
-|	SafeChars                   { bld(yylex).param(pTimeStamp, $1, 0) }
+|	mgcIdToken '=' mId          { bld(yylex).param(pMgcID, $3, 0) }
+|	profileToken '=' safeChars  { bld(yylex).param(pProfile, $3, 0) }
+|	versionToken '=' safeChars  { bld(yylex).param(pVersion, $3, 0) }
+|	safeChars                   { bld(yylex).param(pTimeStamp, $1, 0) }
 
 // packagesDescriptor = PackagesToken LBRKT packagesItem
 //                      *(COMMA packagesItem) RBRKT
 packagesDescriptor:
-	PackagesToken '{' packagesItemList '}' { $$ = $3 }
+	packagesToken '{' packagesItemList '}' { $$ = $3 }
 
 packagesItemList:
 	packagesItem                      { $$ = 1 }
@@ -1199,12 +1203,12 @@ packagesItemList:
 
 // packagesItem = NAME "-" UINT16
 packagesItem:
-	SafeChars { bld(yylex).packagesItem($1) }
+	safeChars { bld(yylex).packagesItem($1) }
 
 // statisticsDescriptor = StatsToken LBRKT statisticsParameter
 //                        *(COMMA statisticsParameter) RBRKT
 statisticsDescriptor:
-	StatsToken '{' statisticsParameterList '}' { $$ = $3 }
+	statsToken '{' statisticsParameterList '}' { $$ = $3 }
 
 statisticsParameterList:
 	statisticsParameter                             { $$ = 1 }
@@ -1220,7 +1224,7 @@ statisticsParameter:
 // pkgdName = (PackageName SLASH ItemID) / (PackageName SLASH "*") /
 //            ("*" SLASH "*"): one SafeChars word.
 pkgdName:
-	SafeChars
+	safeChars
 
 // Keywords that may stand for a name. termKeyword leaves out those that
 // could stand where a termination ID may in a Topology descriptor;
@@ -1228,52 +1232,52 @@ pkgdName:
 // with "=".
 termKeyword:
 	termKeywordNoCtx
-|	CtxToken
+|	ctxToken
 
 termKeywordNoCtx:
 	keywordName
-|	SignalTypeToken | DurationToken | NotifyCompletionToken | DirectionToken
-|	RequestIDToken | IntsigDelayToken | DigitMapToken | ErrorToken
+|	signalTypeToken | durationToken | notifyCompletionToken | directionToken
+|	requestIDToken | intsigDelayToken | digitMapToken | errorToken
 
 paramKeyword:
 	keywordName
-|	CtxToken | ErrorToken | BothwayToken | IsolateToken | OnewayToken
-|	OnewayBothToken | OnewayExternalToken
+|	ctxToken | errorToken | bothwayToken | isolateToken | onewayToken
+|	onewayBothToken | onewayExternalToken
 
 anyKeyword:
 	termKeyword
-|	BothwayToken | IsolateToken | OnewayToken | OnewayBothToken
-|	OnewayExternalToken | StreamToken
+|	bothwayToken | isolateToken | onewayToken | onewayBothToken
+|	onewayExternalToken | streamToken
 
 keywordName:
-	AddToken | AndAUDITSelectToken | AuditCapToken | AuditToken
-|	AuditValueToken | AuthToken | BothToken | BriefToken
-|	BufferToken | ContextAttrToken | ContextAuditToken | ContextListToken
-|	DelayToken | DisconnectedToken | EmbedToken | EmergencyOffToken
-|	EmergencyToken | EmergencyValueToken | EventBufferToken
-|	EventsToken | ExternalToken | FailoverToken | ForcedToken
-|	GracefulToken | H221Token | H223Token | H226Token | HandOffToken
-|	IEPSToken | ImmAckRequiredToken | InactiveToken | InSvcToken
-|	InternalToken | InterruptByEventToken
-|	InterruptByNewSignalsDescrToken | IterationToken
-|	KeepActiveToken | LocalControlToken | LocalToken
-|	LockStepToken | LoopbackToken | MediaToken | MessageSegmentToken
-|	MethodToken | MgcIdToken | ModemToken | ModeToken | ModifyToken
-|	MoveToken | MuxToken | NeverNotifyToken
-|	NotifyImmediateToken | NotifyRegulatedToken
-|	NotifyToken | Nx64kToken | ObservedEventsToken
-|	OnOffToken | OrAUDITselectToken
-|	OtherReasonToken | OutOfSvcToken | PackagesToken | PendingToken
-|	PriorityToken | ProfileToken | ReasonToken | RecvonlyToken
-|	RemoteToken | ReplyToken | ReservedGroupToken
-|	ReservedValueToken | ResetEventsDescriptorToken | ResponseAckToken
-|	RestartToken | SendonlyToken | SendrecvToken
-|	ServiceChangeAddressToken | ServiceChangeIncompleteToken
-|	ServiceChangeToken | ServiceStatesToken | ServicesToken
-|	SignalListToken | SignalsToken | StatsToken
-|	SubtractToken | SynchISDNToken | TerminationStateToken
-|	TestToken | TimeOutToken | TopologyToken | TransToken | V18Token
-|	V22bisToken | V22Token | V32bisToken | V32Token | V34Token | V76Token
-|	V90Token | V91Token | VersionToken
+	addToken | andAUDITSelectToken | auditCapToken | auditToken
+|	auditValueToken | authToken | bothToken | briefToken
+|	bufferToken | contextAttrToken | contextAuditToken | contextListToken
+|	delayToken | disconnectedToken | embedToken | emergencyOffToken
+|	emergencyToken | emergencyValueToken | eventBufferToken
+|	eventsToken | externalToken | failoverToken | forcedToken
+|	gracefulToken | h221Token | h223Token | h226Token | handOffToken
+|	iepsToken | immAckRequiredToken | inactiveToken | inSvcToken
+|	internalToken | interruptByEventToken
+|	interruptByNewSignalsDescrToken | iterationToken
+|	keepActiveToken | localControlToken | localToken
+|	lockStepToken | loopbackToken | mediaToken | messageSegmentToken
+|	methodToken | mgcIdToken | modemToken | modeToken | modifyToken
+|	moveToken | muxToken | neverNotifyToken
+|	notifyImmediateToken | notifyRegulatedToken
+|	notifyToken | nx64kToken | observedEventsToken
+|	onOffToken | orAUDITselectToken
+|	otherReasonToken | outOfSvcToken | packagesToken | pendingToken
+|	priorityToken | profileToken | reasonToken | recvonlyToken
+|	remoteToken | replyToken | reservedGroupToken
+|	reservedValueToken | resetEventsDescriptorToken | responseAckToken
+|	restartToken | sendonlyToken | sendrecvToken
+|	serviceChangeAddressToken | serviceChangeIncompleteToken
+|	serviceChangeToken | serviceStatesToken | servicesToken
+|	signalListToken | signalsToken | statsToken
+|	subtractToken | synchISDNToken | terminationStateToken
+|	testToken | timeOutToken | topologyToken | transToken | v18Token
+|	v22bisToken | v22Token | v32bisToken | v32Token | v34Token | v76Token
+|	v90Token | v91Token | versionToken
 
 %%

@@ -16,267 +16,267 @@ type yySymType struct {
 	n   int  // how many items a rule left on the builder's stacks, or a code
 }
 
-const SafeChars = 57346
-const QuotedString = 57347
-const OctetString = 57348
-const DigitMapTimer = 57349
-const DigitMapBody = 57350
-const VersionHeader = 57351
-const IPv4Token = 57352
-const IPv6Token = 57353
-const DomainToken = 57354
-const OptionalPrefix = 57355
-const WildcardPrefix = 57356
-const LexError = 57357
-const AddToken = 57358
-const AndAUDITSelectToken = 57359
-const AuditCapToken = 57360
-const AuditToken = 57361
-const AuditValueToken = 57362
-const AuthToken = 57363
-const BothToken = 57364
-const BothwayToken = 57365
-const BriefToken = 57366
-const BufferToken = 57367
-const ContextAttrToken = 57368
-const ContextAuditToken = 57369
-const ContextListToken = 57370
-const CtxToken = 57371
-const DelayToken = 57372
-const DigitMapToken = 57373
-const DirectionToken = 57374
-const DisconnectedToken = 57375
-const DurationToken = 57376
-const EmbedToken = 57377
-const EmergencyOffToken = 57378
-const EmergencyToken = 57379
-const EmergencyValueToken = 57380
-const ErrorToken = 57381
-const EventBufferToken = 57382
-const EventsToken = 57383
-const ExternalToken = 57384
-const FailoverToken = 57385
-const ForcedToken = 57386
-const GracefulToken = 57387
-const H221Token = 57388
-const H223Token = 57389
-const H226Token = 57390
-const HandOffToken = 57391
-const IEPSToken = 57392
-const ImmAckRequiredToken = 57393
-const InactiveToken = 57394
-const InSvcToken = 57395
-const InternalToken = 57396
-const InterruptByEventToken = 57397
-const InterruptByNewSignalsDescrToken = 57398
-const IntsigDelayToken = 57399
-const IsolateToken = 57400
-const IterationToken = 57401
-const KeepActiveToken = 57402
-const LocalControlToken = 57403
-const LocalToken = 57404
-const LockStepToken = 57405
-const LoopbackToken = 57406
-const MediaToken = 57407
-const MessageSegmentToken = 57408
-const MethodToken = 57409
-const MgcIdToken = 57410
-const ModemToken = 57411
-const ModeToken = 57412
-const ModifyToken = 57413
-const MoveToken = 57414
-const MTPToken = 57415
-const MuxToken = 57416
-const NeverNotifyToken = 57417
-const NotifyCompletionToken = 57418
-const NotifyImmediateToken = 57419
-const NotifyRegulatedToken = 57420
-const NotifyToken = 57421
-const Nx64kToken = 57422
-const ObservedEventsToken = 57423
-const OnewayBothToken = 57424
-const OnewayExternalToken = 57425
-const OnewayToken = 57426
-const OnOffToken = 57427
-const OrAUDITselectToken = 57428
-const OtherReasonToken = 57429
-const OutOfSvcToken = 57430
-const PackagesToken = 57431
-const PendingToken = 57432
-const PriorityToken = 57433
-const ProfileToken = 57434
-const ReasonToken = 57435
-const RecvonlyToken = 57436
-const RemoteToken = 57437
-const ReplyToken = 57438
-const RequestIDToken = 57439
-const ReservedGroupToken = 57440
-const ReservedValueToken = 57441
-const ResetEventsDescriptorToken = 57442
-const ResponseAckToken = 57443
-const RestartToken = 57444
-const SendonlyToken = 57445
-const SendrecvToken = 57446
-const ServiceChangeAddressToken = 57447
-const ServiceChangeIncompleteToken = 57448
-const ServiceChangeToken = 57449
-const ServiceStatesToken = 57450
-const ServicesToken = 57451
-const SignalListToken = 57452
-const SignalsToken = 57453
-const SignalTypeToken = 57454
-const StatsToken = 57455
-const StreamToken = 57456
-const SubtractToken = 57457
-const SynchISDNToken = 57458
-const TerminationStateToken = 57459
-const TestToken = 57460
-const TimeOutToken = 57461
-const TopologyToken = 57462
-const TransToken = 57463
-const V18Token = 57464
-const V22bisToken = 57465
-const V22Token = 57466
-const V32bisToken = 57467
-const V32Token = 57468
-const V34Token = 57469
-const V76Token = 57470
-const V90Token = 57471
-const V91Token = 57472
-const VersionToken = 57473
+const safeChars = 57346
+const quotedString = 57347
+const octetString = 57348
+const digitMapTimer = 57349
+const digitMapBody = 57350
+const versionHeader = 57351
+const ipv4Token = 57352
+const ipv6Token = 57353
+const domainToken = 57354
+const optionalPrefix = 57355
+const wildcardPrefix = 57356
+const lexError = 57357
+const addToken = 57358
+const andAUDITSelectToken = 57359
+const auditCapToken = 57360
+const auditToken = 57361
+const auditValueToken = 57362
+const authToken = 57363
+const bothToken = 57364
+const bothwayToken = 57365
+const briefToken = 57366
+const bufferToken = 57367
+const contextAttrToken = 57368
+const contextAuditToken = 57369
+const contextListToken = 57370
+const ctxToken = 57371
+const delayToken = 57372
+const digitMapToken = 57373
+const directionToken = 57374
+const disconnectedToken = 57375
+const durationToken = 57376
+const embedToken = 57377
+const emergencyOffToken = 57378
+const emergencyToken = 57379
+const emergencyValueToken = 57380
+const errorToken = 57381
+const eventBufferToken = 57382
+const eventsToken = 57383
+const externalToken = 57384
+const failoverToken = 57385
+const forcedToken = 57386
+const gracefulToken = 57387
+const h221Token = 57388
+const h223Token = 57389
+const h226Token = 57390
+const handOffToken = 57391
+const iepsToken = 57392
+const immAckRequiredToken = 57393
+const inactiveToken = 57394
+const inSvcToken = 57395
+const internalToken = 57396
+const interruptByEventToken = 57397
+const interruptByNewSignalsDescrToken = 57398
+const intsigDelayToken = 57399
+const isolateToken = 57400
+const iterationToken = 57401
+const keepActiveToken = 57402
+const localControlToken = 57403
+const localToken = 57404
+const lockStepToken = 57405
+const loopbackToken = 57406
+const mediaToken = 57407
+const messageSegmentToken = 57408
+const methodToken = 57409
+const mgcIdToken = 57410
+const modemToken = 57411
+const modeToken = 57412
+const modifyToken = 57413
+const moveToken = 57414
+const mtpToken = 57415
+const muxToken = 57416
+const neverNotifyToken = 57417
+const notifyCompletionToken = 57418
+const notifyImmediateToken = 57419
+const notifyRegulatedToken = 57420
+const notifyToken = 57421
+const nx64kToken = 57422
+const observedEventsToken = 57423
+const onewayBothToken = 57424
+const onewayExternalToken = 57425
+const onewayToken = 57426
+const onOffToken = 57427
+const orAUDITselectToken = 57428
+const otherReasonToken = 57429
+const outOfSvcToken = 57430
+const packagesToken = 57431
+const pendingToken = 57432
+const priorityToken = 57433
+const profileToken = 57434
+const reasonToken = 57435
+const recvonlyToken = 57436
+const remoteToken = 57437
+const replyToken = 57438
+const requestIDToken = 57439
+const reservedGroupToken = 57440
+const reservedValueToken = 57441
+const resetEventsDescriptorToken = 57442
+const responseAckToken = 57443
+const restartToken = 57444
+const sendonlyToken = 57445
+const sendrecvToken = 57446
+const serviceChangeAddressToken = 57447
+const serviceChangeIncompleteToken = 57448
+const serviceChangeToken = 57449
+const serviceStatesToken = 57450
+const servicesToken = 57451
+const signalListToken = 57452
+const signalsToken = 57453
+const signalTypeToken = 57454
+const statsToken = 57455
+const streamToken = 57456
+const subtractToken = 57457
+const synchISDNToken = 57458
+const terminationStateToken = 57459
+const testToken = 57460
+const timeOutToken = 57461
+const topologyToken = 57462
+const transToken = 57463
+const v18Token = 57464
+const v22bisToken = 57465
+const v22Token = 57466
+const v32bisToken = 57467
+const v32Token = 57468
+const v34Token = 57469
+const v76Token = 57470
+const v90Token = 57471
+const v91Token = 57472
+const versionToken = 57473
 
 var yyToknames = [...]string{
 	"$end",
 	"error",
 	"$unk",
-	"SafeChars",
-	"QuotedString",
-	"OctetString",
-	"DigitMapTimer",
-	"DigitMapBody",
-	"VersionHeader",
-	"IPv4Token",
-	"IPv6Token",
-	"DomainToken",
-	"OptionalPrefix",
-	"WildcardPrefix",
-	"LexError",
-	"AddToken",
-	"AndAUDITSelectToken",
-	"AuditCapToken",
-	"AuditToken",
-	"AuditValueToken",
-	"AuthToken",
-	"BothToken",
-	"BothwayToken",
-	"BriefToken",
-	"BufferToken",
-	"ContextAttrToken",
-	"ContextAuditToken",
-	"ContextListToken",
-	"CtxToken",
-	"DelayToken",
-	"DigitMapToken",
-	"DirectionToken",
-	"DisconnectedToken",
-	"DurationToken",
-	"EmbedToken",
-	"EmergencyOffToken",
-	"EmergencyToken",
-	"EmergencyValueToken",
-	"ErrorToken",
-	"EventBufferToken",
-	"EventsToken",
-	"ExternalToken",
-	"FailoverToken",
-	"ForcedToken",
-	"GracefulToken",
-	"H221Token",
-	"H223Token",
-	"H226Token",
-	"HandOffToken",
-	"IEPSToken",
-	"ImmAckRequiredToken",
-	"InactiveToken",
-	"InSvcToken",
-	"InternalToken",
-	"InterruptByEventToken",
-	"InterruptByNewSignalsDescrToken",
-	"IntsigDelayToken",
-	"IsolateToken",
-	"IterationToken",
-	"KeepActiveToken",
-	"LocalControlToken",
-	"LocalToken",
-	"LockStepToken",
-	"LoopbackToken",
-	"MediaToken",
-	"MessageSegmentToken",
-	"MethodToken",
-	"MgcIdToken",
-	"ModemToken",
-	"ModeToken",
-	"ModifyToken",
-	"MoveToken",
-	"MTPToken",
-	"MuxToken",
-	"NeverNotifyToken",
-	"NotifyCompletionToken",
-	"NotifyImmediateToken",
-	"NotifyRegulatedToken",
-	"NotifyToken",
-	"Nx64kToken",
-	"ObservedEventsToken",
-	"OnewayBothToken",
-	"OnewayExternalToken",
-	"OnewayToken",
-	"OnOffToken",
-	"OrAUDITselectToken",
-	"OtherReasonToken",
-	"OutOfSvcToken",
-	"PackagesToken",
-	"PendingToken",
-	"PriorityToken",
-	"ProfileToken",
-	"ReasonToken",
-	"RecvonlyToken",
-	"RemoteToken",
-	"ReplyToken",
-	"RequestIDToken",
-	"ReservedGroupToken",
-	"ReservedValueToken",
-	"ResetEventsDescriptorToken",
-	"ResponseAckToken",
-	"RestartToken",
-	"SendonlyToken",
-	"SendrecvToken",
-	"ServiceChangeAddressToken",
-	"ServiceChangeIncompleteToken",
-	"ServiceChangeToken",
-	"ServiceStatesToken",
-	"ServicesToken",
-	"SignalListToken",
-	"SignalsToken",
-	"SignalTypeToken",
-	"StatsToken",
-	"StreamToken",
-	"SubtractToken",
-	"SynchISDNToken",
-	"TerminationStateToken",
-	"TestToken",
-	"TimeOutToken",
-	"TopologyToken",
-	"TransToken",
-	"V18Token",
-	"V22bisToken",
-	"V22Token",
-	"V32bisToken",
-	"V32Token",
-	"V34Token",
-	"V76Token",
-	"V90Token",
-	"V91Token",
-	"VersionToken",
+	"safeChars",
+	"quotedString",
+	"octetString",
+	"digitMapTimer",
+	"digitMapBody",
+	"versionHeader",
+	"ipv4Token",
+	"ipv6Token",
+	"domainToken",
+	"optionalPrefix",
+	"wildcardPrefix",
+	"lexError",
+	"addToken",
+	"andAUDITSelectToken",
+	"auditCapToken",
+	"auditToken",
+	"auditValueToken",
+	"authToken",
+	"bothToken",
+	"bothwayToken",
+	"briefToken",
+	"bufferToken",
+	"contextAttrToken",
+	"contextAuditToken",
+	"contextListToken",
+	"ctxToken",
+	"delayToken",
+	"digitMapToken",
+	"directionToken",
+	"disconnectedToken",
+	"durationToken",
+	"embedToken",
+	"emergencyOffToken",
+	"emergencyToken",
+	"emergencyValueToken",
+	"errorToken",
+	"eventBufferToken",
+	"eventsToken",
+	"externalToken",
+	"failoverToken",
+	"forcedToken",
+	"gracefulToken",
+	"h221Token",
+	"h223Token",
+	"h226Token",
+	"handOffToken",
+	"iepsToken",
+	"immAckRequiredToken",
+	"inactiveToken",
+	"inSvcToken",
+	"internalToken",
+	"interruptByEventToken",
+	"interruptByNewSignalsDescrToken",
+	"intsigDelayToken",
+	"isolateToken",
+	"iterationToken",
+	"keepActiveToken",
+	"localControlToken",
+	"localToken",
+	"lockStepToken",
+	"loopbackToken",
+	"mediaToken",
+	"messageSegmentToken",
+	"methodToken",
+	"mgcIdToken",
+	"modemToken",
+	"modeToken",
+	"modifyToken",
+	"moveToken",
+	"mtpToken",
+	"muxToken",
+	"neverNotifyToken",
+	"notifyCompletionToken",
+	"notifyImmediateToken",
+	"notifyRegulatedToken",
+	"notifyToken",
+	"nx64kToken",
+	"observedEventsToken",
+	"onewayBothToken",
+	"onewayExternalToken",
+	"onewayToken",
+	"onOffToken",
+	"orAUDITselectToken",
+	"otherReasonToken",
+	"outOfSvcToken",
+	"packagesToken",
+	"pendingToken",
+	"priorityToken",
+	"profileToken",
+	"reasonToken",
+	"recvonlyToken",
+	"remoteToken",
+	"replyToken",
+	"requestIDToken",
+	"reservedGroupToken",
+	"reservedValueToken",
+	"resetEventsDescriptorToken",
+	"responseAckToken",
+	"restartToken",
+	"sendonlyToken",
+	"sendrecvToken",
+	"serviceChangeAddressToken",
+	"serviceChangeIncompleteToken",
+	"serviceChangeToken",
+	"serviceStatesToken",
+	"servicesToken",
+	"signalListToken",
+	"signalsToken",
+	"signalTypeToken",
+	"statsToken",
+	"streamToken",
+	"subtractToken",
+	"synchISDNToken",
+	"terminationStateToken",
+	"testToken",
+	"timeOutToken",
+	"topologyToken",
+	"transToken",
+	"v18Token",
+	"v22bisToken",
+	"v22Token",
+	"v32bisToken",
+	"v32Token",
+	"v34Token",
+	"v76Token",
+	"v90Token",
+	"v91Token",
+	"versionToken",
 	"'='",
 	"':'",
 	"'{'",
@@ -295,7 +295,7 @@ const yyEofCode = 1
 const yyErrCode = 2
 const yyInitialStackSize = 256
 
-//line grammar.y:1279
+//line grammar.y:1283
 
 //line yacctab:1
 var yyExca = [...]int16{
@@ -1427,1550 +1427,1550 @@ yydefault:
 
 	case 3:
 		yyDollar = yyS[yypt-7 : yypt+1]
-//line grammar.y:127
+//line grammar.y:131
 		{
 			bld(yylex).authenticationHeader(yyDollar[3].tok, yyDollar[5].tok, yyDollar[7].tok)
 		}
 	case 4:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:132
+//line grammar.y:136
 		{
 			bld(yylex).message()
 		}
 	case 5:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:135
+//line grammar.y:139
 		{
 			bld(yylex).messageError()
 		}
 	case 6:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:136
+//line grammar.y:140
 		{
 			bld(yylex).transactions(yyDollar[1].n)
 		}
 	case 7:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:139
+//line grammar.y:143
 		{
 			yyVAL.n = 1
 		}
 	case 8:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:140
+//line grammar.y:144
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 14:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:154
+//line grammar.y:158
 		{
 			bld(yylex).transactionRequest(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 15:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:158
+//line grammar.y:162
 		{
 			bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 16:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:161
+//line grammar.y:165
 		{
 			yyVAL.n = replyError
 		}
 	case 17:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:162
+//line grammar.y:166
 		{
 			yyVAL.n = yyDollar[1].n << replyShift
 		}
 	case 18:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:163
+//line grammar.y:167
 		{
 			yyVAL.n = replyError | replyImmAck
 		}
 	case 19:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:164
+//line grammar.y:168
 		{
 			yyVAL.n = yyDollar[3].n<<replyShift | replyImmAck
 		}
 	case 20:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:168
+//line grammar.y:172
 		{
 			bld(yylex).transactionPending(yyDollar[3].tok)
 		}
 	case 21:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:172
+//line grammar.y:176
 		{
 			bld(yylex).transactionResponseAck(yyDollar[3].n)
 		}
 	case 22:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:175
+//line grammar.y:179
 		{
 			yyVAL.n = 1
 		}
 	case 23:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:176
+//line grammar.y:180
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 24:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:180
+//line grammar.y:184
 		{
 			bld(yylex).transactionAck(yyDollar[1].tok)
 		}
 	case 25:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:185
+//line grammar.y:189
 		{
 			bld(yylex).segmentReply(yyDollar[1].tok, yyDollar[3].tok)
 		}
 	case 26:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:188
+//line grammar.y:192
 		{
 			yyVAL.n = 1
 		}
 	case 27:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:189
+//line grammar.y:193
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 28:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:197
+//line grammar.y:201
 		{
 			bld(yylex).actionRequest(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 29:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:200
+//line grammar.y:204
 		{
 			yyVAL.n = 1
 		}
 	case 30:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:201
+//line grammar.y:205
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 33:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:208
+//line grammar.y:212
 		{
 			bld(yylex).commandRequest(0)
 		}
 	case 34:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:209
+//line grammar.y:213
 		{
 			bld(yylex).commandRequest(prefixOptional)
 		}
 	case 35:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:210
+//line grammar.y:214
 		{
 			bld(yylex).commandRequest(prefixWildcard)
 		}
 	case 36:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:211
+//line grammar.y:215
 		{
 			bld(yylex).commandRequest(prefixOptional | prefixWildcard)
 		}
 	case 43:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:224
+//line grammar.y:228
 		{
 			bld(yylex).param(pPriority, yyDollar[1].tok, 0)
 		}
 	case 44:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:225
+//line grammar.y:229
 		{
 			bld(yylex).param(pEmergency, yyDollar[1].tok, 1)
 		}
 	case 45:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:226
+//line grammar.y:230
 		{
 			bld(yylex).param(pEmergency, yyDollar[1].tok, 0)
 		}
 	case 46:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:227
+//line grammar.y:231
 		{
 			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
 		}
 	case 48:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:235
+//line grammar.y:239
 		{
 			bld(yylex).contextAudit(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 49:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:238
+//line grammar.y:242
 		{
 			yyVAL.n = yyDollar[1].n
 		}
 	case 50:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:239
+//line grammar.y:243
 		{
 			yyVAL.n = yyDollar[1].n + yyDollar[3].n
 		}
 	case 51:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:248
+//line grammar.y:252
 		{
 			bld(yylex).param(pAuditTopology, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 52:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:249
+//line grammar.y:253
 		{
 			bld(yylex).param(pAuditEmergency, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 53:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:250
+//line grammar.y:254
 		{
 			bld(yylex).param(pAuditPriority, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 54:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:251
+//line grammar.y:255
 		{
 			bld(yylex).param(pAuditIEPS, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 55:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:252
+//line grammar.y:256
 		{
 			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 56:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:253
+//line grammar.y:257
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 			yyVAL.n = 1
 		}
 	case 57:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:254
+//line grammar.y:258
 		{
 			bld(yylex).param(pPriority, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 58:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:255
+//line grammar.y:259
 		{
 			yyVAL.n = 1
 		}
 	case 59:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:256
+//line grammar.y:260
 		{
 			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
 			yyVAL.n = 1
 		}
 	case 60:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:257
+//line grammar.y:261
 		{
 			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_AndAUDITSelect))
 			yyVAL.n = 1
 		}
 	case 61:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:258
+//line grammar.y:262
 		{
 			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_OrAUDITSelect))
 			yyVAL.n = 1
 		}
 	case 62:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:259
+//line grammar.y:263
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ContextAttr")
 			yyVAL.n = yyDollar[3].n
 		}
 	case 63:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:260
+//line grammar.y:264
 		{
 			bld(yylex).contextListInAudit(yyDollar[1].tok, yyDollar[3].n)
 			yyVAL.n = 1
 		}
 	case 64:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:265
+//line grammar.y:269
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
 			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 1)
 		}
 	case 65:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:266
+//line grammar.y:270
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
 			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 0)
 		}
 	case 66:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:270
+//line grammar.y:274
 		{
 			yyVAL.tok = yyDollar[3].tok
 		}
 	case 67:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:274
+//line grammar.y:278
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "IEPSCall")
 			yyVAL.tok = yyDollar[3].tok
 		}
 	case 68:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:280
+//line grammar.y:284
 		{
 			bld(yylex).param(pContextProps, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 69:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:282
+//line grammar.y:286
 		{
 			bld(yylex).param(pContextList, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 70:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:287
+//line grammar.y:291
 		{
 			yyVAL.n = yyDollar[4].n
 		}
 	case 71:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:290
+//line grammar.y:294
 		{
 			bld(yylex).contextID(yyDollar[1].tok)
 			yyVAL.n = 1
 		}
 	case 72:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:291
+//line grammar.y:295
 		{
 			bld(yylex).contextID(yyDollar[3].tok)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 73:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:301
+//line grammar.y:305
 		{
 			bld(yylex).param(pTopology, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 74:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:304
+//line grammar.y:308
 		{
 			yyVAL.n = 1
 		}
 	case 75:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:305
+//line grammar.y:309
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 76:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:306
+//line grammar.y:310
 		{
 			bld(yylex).topologyStream(yyDollar[3].tok)
 			yyVAL.n = yyDollar[1].n
 		}
 	case 77:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:307
+//line grammar.y:311
 		{
 			bld(yylex).topologyExtension(yyDollar[3].n)
 			yyVAL.n = yyDollar[1].n
 		}
 	case 78:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:311
+//line grammar.y:315
 		{
 			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 79:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:314
+//line grammar.y:318
 		{
 			yyVAL.n = int(model.TopologyRequestTopologyDirection_Bothway)
 		}
 	case 80:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:315
+//line grammar.y:319
 		{
 			yyVAL.n = int(model.TopologyRequestTopologyDirection_Isolate)
 		}
 	case 81:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:316
+//line grammar.y:320
 		{
 			yyVAL.n = int(model.TopologyRequestTopologyDirection_Oneway)
 		}
 	case 82:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:317
+//line grammar.y:321
 		{
 			yyVAL.n = yyDollar[1].n
 		}
 	case 83:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:320
+//line grammar.y:324
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "OnewayExternal")
 			yyVAL.n = directionExternal
 		}
 	case 84:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:321
+//line grammar.y:325
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "OnewayBoth")
 			yyVAL.n = directionBoth
 		}
 	case 85:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:325
+//line grammar.y:329
 		{
 			yyVAL.n = 1
 		}
 	case 86:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:326
+//line grammar.y:330
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 87:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:333
+//line grammar.y:337
 		{
 			bld(yylex).actionReply(yyDollar[3].tok, 0)
 		}
 	case 88:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:334
+//line grammar.y:338
 		{
 			bld(yylex).actionReply(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 89:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:337
+//line grammar.y:341
 		{
 			yyVAL.n = replyError
 		}
 	case 90:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:338
+//line grammar.y:342
 		{
 			yyVAL.n = yyDollar[1].n << replyShift
 		}
 	case 91:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:339
+//line grammar.y:343
 		{
 			yyVAL.n = yyDollar[1].n<<replyShift | replyError
 		}
 	case 92:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:342
+//line grammar.y:346
 		{
 			yyVAL.n = 1
 		}
 	case 93:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:343
+//line grammar.y:347
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 95:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:347
+//line grammar.y:351
 		{
 			bld(yylex).param(pCommand, span{}, 0)
 		}
 	case 100:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:361
+//line grammar.y:365
 		{
 			bld(yylex).ammRequest(yyDollar[1].n, yyDollar[3].n, 0)
 		}
 	case 101:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:363
+//line grammar.y:367
 		{
 			bld(yylex).ammRequest(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
 		}
 	case 102:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:366
+//line grammar.y:370
 		{
 			yyVAL.n = int(model.Command_AddReq)
 		}
 	case 103:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:367
+//line grammar.y:371
 		{
 			yyVAL.n = int(model.Command_MoveReq)
 		}
 	case 104:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:368
+//line grammar.y:372
 		{
 			yyVAL.n = int(model.Command_ModReq)
 		}
 	case 105:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:371
+//line grammar.y:375
 		{
 			yyVAL.n = 1
 		}
 	case 106:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:372
+//line grammar.y:376
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 107:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:375
+//line grammar.y:379
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_MediaDescriptor, 0)
 		}
 	case 108:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:376
+//line grammar.y:380
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_ModemDescriptor, 0)
 		}
 	case 109:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:377
+//line grammar.y:381
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_MuxDescriptor, 0)
 		}
 	case 110:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:378
+//line grammar.y:382
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_EventsDescriptor, 0)
 		}
 	case 111:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:379
+//line grammar.y:383
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_SignalsDescriptor, yyDollar[1].n)
 		}
 	case 112:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:380
+//line grammar.y:384
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_DigitMapDescriptor, 0)
 		}
 	case 113:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:381
+//line grammar.y:385
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, yyDollar[1].n)
 		}
 	case 114:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:382
+//line grammar.y:386
 		{
 			bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0)
 		}
 	case 115:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:383
+//line grammar.y:387
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
 			bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, yyDollar[1].n)
 		}
 	case 116:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:388
+//line grammar.y:392
 		{
 			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, -1)
 		}
 	case 117:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:389
+//line grammar.y:393
 		{
 			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
 		}
 	case 118:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:392
+//line grammar.y:396
 		{
 			yyVAL.n = int(model.CommandReply_AddReply)
 		}
 	case 119:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:393
+//line grammar.y:397
 		{
 			yyVAL.n = int(model.CommandReply_MoveReply)
 		}
 	case 120:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:394
+//line grammar.y:398
 		{
 			yyVAL.n = int(model.CommandReply_ModReply)
 		}
 	case 121:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:395
+//line grammar.y:399
 		{
 			yyVAL.n = int(model.CommandReply_SubtractReply)
 		}
 	case 122:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:400
+//line grammar.y:404
 		{
 			bld(yylex).subtractRequest(yyDollar[3].n, false)
 		}
 	case 123:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:401
+//line grammar.y:405
 		{
 			bld(yylex).subtractRequest(yyDollar[3].n, true)
 		}
 	case 124:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:407
+//line grammar.y:411
 		{
 			bld(yylex).auditRequest(yyDollar[1].n, yyDollar[3].n)
 		}
 	case 125:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:410
+//line grammar.y:414
 		{
 			yyVAL.n = auditValue
 		}
 	case 126:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:411
+//line grammar.y:415
 		{
 			yyVAL.n = auditCap
 		}
 	case 127:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:420
+//line grammar.y:424
 		{
 			bld(yylex).contextAuditResult(yyDollar[1].n, yyDollar[4].n)
 		}
 	case 128:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:421
+//line grammar.y:425
 		{
 			bld(yylex).auditReplyError(yyDollar[1].n)
 		}
 	case 129:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:422
+//line grammar.y:426
 		{
 			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, 0)
 		}
 	case 130:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:423
+//line grammar.y:427
 		{
 			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
 		}
 	case 131:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:426
+//line grammar.y:430
 		{
 			bld(yylex).terminationID(yyDollar[1].tok)
 			yyVAL.n = 1 << 1
 		}
 	case 132:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:427
+//line grammar.y:431
 		{
 			bld(yylex).terminationID(yyDollar[1].tok)
 			yyVAL.n = 1 << 1
 		}
 	case 133:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:428
+//line grammar.y:432
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
 			yyVAL.n = yyDollar[2].n<<1 | 1
 		}
 	case 134:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:431
+//line grammar.y:435
 		{
 			yyVAL.n = 1
 		}
 	case 135:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:432
+//line grammar.y:436
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 136:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:438
+//line grammar.y:442
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_MediaDescriptor, 0)
 		}
 	case 137:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:439
+//line grammar.y:443
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_ModemDescriptor, 0)
 		}
 	case 138:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:440
+//line grammar.y:444
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_MuxDescriptor, 0)
 		}
 	case 139:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:441
+//line grammar.y:445
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_EventsDescriptor, 0)
 		}
 	case 140:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:442
+//line grammar.y:446
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_SignalsDescriptor, yyDollar[1].n)
 		}
 	case 141:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:443
+//line grammar.y:447
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_DigitMapDescriptor, 0)
 		}
 	case 142:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:444
+//line grammar.y:448
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_ObservedEventsDescriptor, 0)
 		}
 	case 143:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:445
+//line grammar.y:449
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_EventBufferDescriptor, yyDollar[1].n)
 		}
 	case 144:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:446
+//line grammar.y:450
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_StatisticsDescriptor, yyDollar[1].n)
 		}
 	case 145:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:447
+//line grammar.y:451
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_PackagesDescriptor, yyDollar[1].n)
 		}
 	case 146:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:448
+//line grammar.y:452
 		{
 			bld(yylex).auditReturn(model.AuditReturnParameter_ErrorDescriptor, 0)
 		}
 	case 147:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:449
+//line grammar.y:453
 		{
 			bld(yylex).auditReturnItem(yyDollar[1].n)
 		}
 	case 148:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:455
+//line grammar.y:459
 		{
 			yyVAL.n = auditMux
 		}
 	case 149:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:456
+//line grammar.y:460
 		{
 			yyVAL.n = auditModem
 		}
 	case 150:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:457
+//line grammar.y:461
 		{
 			yyVAL.n = auditMedia
 		}
 	case 151:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:458
+//line grammar.y:462
 		{
 			yyVAL.n = auditDigitMap
 		}
 	case 152:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:459
+//line grammar.y:463
 		{
 			yyVAL.n = auditStatistics
 		}
 	case 153:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:460
+//line grammar.y:464
 		{
 			yyVAL.n = auditObservedEvents
 		}
 	case 154:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:461
+//line grammar.y:465
 		{
 			yyVAL.n = auditPackages
 		}
 	case 155:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:465
+//line grammar.y:469
 		{
 			bld(yylex).auditDescriptor(0)
 		}
 	case 156:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:466
+//line grammar.y:470
 		{
 			bld(yylex).auditDescriptor(yyDollar[3].n)
 		}
 	case 157:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:469
+//line grammar.y:473
 		{
 			yyVAL.n = 1
 		}
 	case 158:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:470
+//line grammar.y:474
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 159:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:476
+//line grammar.y:480
 		{
 			bld(yylex).param(pAuditToken, span{}, uint32(yyDollar[1].n))
 		}
 	case 160:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:477
+//line grammar.y:481
 		{
 			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
 		}
 	case 161:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:478
+//line grammar.y:482
 		{
 			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
 		}
 	case 162:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:479
+//line grammar.y:483
 		{
 			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEventBuffer)
 		}
 	case 163:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:480
+//line grammar.y:484
 		{
 			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEvents)
 		}
 	case 164:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:481
+//line grammar.y:485
 		{
 			bld(yylex).param(pIndAud, yyDollar[1].tok, 0)
 		}
 	case 165:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:488
+//line grammar.y:492
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudMediaDescriptor)
 		}
 	case 166:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:489
+//line grammar.y:493
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudEventsDescriptor)
 		}
 	case 167:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:490
+//line grammar.y:494
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudSignalsDescriptor)
 		}
 	case 168:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:491
+//line grammar.y:495
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudDigitMapDescriptor)
 		}
 	case 169:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:492
+//line grammar.y:496
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudEventBufferDescriptor)
 		}
 	case 170:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:493
+//line grammar.y:497
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudStatisticsDescriptor)
 		}
 	case 171:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:494
+//line grammar.y:498
 		{
 			bld(yylex).indAud(model.IndAuditParameter_IndAudPackagesDescriptor)
 		}
 	case 172:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:499
+//line grammar.y:503
 		{
 			bld(yylex).indAudMedia(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 173:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:502
+//line grammar.y:506
 		{
 			yyVAL.n = 1
 		}
 	case 174:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:503
+//line grammar.y:507
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 176:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:509
+//line grammar.y:513
 		{
 			bld(yylex).param(pStreamDescriptor, span{}, 0)
 		}
 	case 177:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:510
+//line grammar.y:514
 		{
 			bld(yylex).param(pTerminationState, span{}, 0)
 		}
 	case 178:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:516
+//line grammar.y:520
 		{
 			bld(yylex).param(pLocalControl, span{}, 0)
 		}
 	case 179:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:517
+//line grammar.y:521
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "a Statistics audit in a stream")
 			bld(yylex).param(pIndAudStatistics, yyDollar[1].tok, 0)
 		}
 	case 180:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:518
+//line grammar.y:522
 		{
 			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
 		}
 	case 181:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:519
+//line grammar.y:523
 		{
 			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
 		}
 	case 182:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:526
+//line grammar.y:530
 		{
 			bld(yylex).indAudStream(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 183:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:529
+//line grammar.y:533
 		{
 			yyVAL.n = 1
 		}
 	case 184:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:530
+//line grammar.y:534
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 185:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:535
+//line grammar.y:539
 		{
 			bld(yylex).indAudLocalControl(yyDollar[3].n)
 		}
 	case 186:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:538
+//line grammar.y:542
 		{
 			yyVAL.n = 1
 		}
 	case 187:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:539
+//line grammar.y:543
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 188:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:544
+//line grammar.y:548
 		{
 			bld(yylex).param(pAuditMode, yyDollar[1].tok, 0)
 		}
 	case 189:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:545
+//line grammar.y:549
 		{
 			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 190:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:546
+//line grammar.y:550
 		{
 			bld(yylex).noInequality(yyDollar[1].tok, "Mode")
 		}
 	case 191:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:547
+//line grammar.y:551
 		{
 			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
 		}
 	case 192:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:548
+//line grammar.y:552
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 		}
 	case 193:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:549
+//line grammar.y:553
 		{
 			bld(yylex).param(pAuditReserveValue, yyDollar[1].tok, 0)
 		}
 	case 194:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:550
+//line grammar.y:554
 		{
 			bld(yylex).param(pAuditReserveGroup, yyDollar[1].tok, 0)
 		}
 	case 198:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:562
+//line grammar.y:566
 		{
 			bld(yylex).indAudTerminationState(yyDollar[3].n)
 		}
 	case 199:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:565
+//line grammar.y:569
 		{
 			yyVAL.n = 1
 		}
 	case 200:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:566
+//line grammar.y:570
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 201:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:571
+//line grammar.y:575
 		{
 			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
 		}
 	case 202:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:572
+//line grammar.y:576
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 		}
 	case 203:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:573
+//line grammar.y:577
 		{
 			bld(yylex).param(pAuditServiceState, yyDollar[1].tok, 0)
 		}
 	case 204:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:574
+//line grammar.y:578
 		{
 			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 205:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:575
+//line grammar.y:579
 		{
 			bld(yylex).noInequality(yyDollar[1].tok, "ServiceStates")
 		}
 	case 206:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:576
+//line grammar.y:580
 		{
 			bld(yylex).param(pAuditBuffer, yyDollar[1].tok, 0)
 		}
 	case 207:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:583
+//line grammar.y:587
 		{
 			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
 		}
 	case 208:
 		yyDollar = yyS[yypt-7 : yypt+1]
-//line grammar.y:585
+//line grammar.y:589
 		{
 			bld(yylex).indAudEventBuffer(yyDollar[3].tok, yyDollar[5].tok)
 		}
 	case 209:
 		yyDollar = yyS[yypt-7 : yypt+1]
-//line grammar.y:587
+//line grammar.y:591
 		{
 			bld(yylex).noModelField(yyDollar[5].tok, "an event parameter name in an EventBuffer audit")
 			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
 		}
 	case 210:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:592
+//line grammar.y:596
 		{
 			bld(yylex).indAudEvents(span{}, yyDollar[3].tok)
 		}
 	case 211:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:593
+//line grammar.y:597
 		{
 			bld(yylex).indAudEvents(yyDollar[3].tok, yyDollar[5].tok)
 		}
 	case 212:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:600
+//line grammar.y:604
 		{
 			bld(yylex).indAudSignals()
 		}
 	case 213:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:602
+//line grammar.y:606
 		{
 			bld(yylex).indAudSignalList(yyDollar[5].tok, false)
 		}
 	case 214:
 		yyDollar = yyS[yypt-9 : yypt+1]
-//line grammar.y:604
+//line grammar.y:608
 		{
 			bld(yylex).indAudSignalList(yyDollar[5].tok, true)
 		}
 	case 215:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:609
+//line grammar.y:613
 		{
 			bld(yylex).indAudSignal(yyDollar[1].tok, 0)
 		}
 	case 216:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:610
+//line grammar.y:614
 		{
 			bld(yylex).indAudSignal(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 217:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:613
+//line grammar.y:617
 		{
 			yyVAL.n = 1
 		}
 	case 218:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:614
+//line grammar.y:618
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 219:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:618
+//line grammar.y:622
 		{
 			bld(yylex).param(pStream, yyDollar[3].tok, 0)
 		}
 	case 220:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:619
+//line grammar.y:623
 		{
 			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
 		}
 	case 221:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:623
+//line grammar.y:627
 		{
 			bld(yylex).indAudDigitMap(yyDollar[3].tok)
 		}
 	case 222:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:627
+//line grammar.y:631
 		{
 			bld(yylex).indAudStatistics(yyDollar[3].tok)
 		}
 	case 223:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:631
+//line grammar.y:635
 		{
 			bld(yylex).indAudPackages()
 		}
 	case 224:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:637
+//line grammar.y:641
 		{
 			bld(yylex).notifyRequest(yyDollar[3].n, false)
 		}
 	case 225:
 		yyDollar = yyS[yypt-8 : yypt+1]
-//line grammar.y:639
+//line grammar.y:643
 		{
 			bld(yylex).notifyRequest(yyDollar[3].n, true)
 		}
 	case 226:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:643
+//line grammar.y:647
 		{
 			bld(yylex).notifyReply(yyDollar[3].n, false)
 		}
 	case 227:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:644
+//line grammar.y:648
 		{
 			bld(yylex).notifyReply(yyDollar[3].n, true)
 		}
 	case 228:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:650
+//line grammar.y:654
 		{
 			bld(yylex).serviceChangeRequest(yyDollar[3].n)
 		}
 	case 229:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:656
+//line grammar.y:660
 		{
 			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyNone)
 		}
 	case 230:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:658
+//line grammar.y:662
 		{
 			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyError)
 		}
 	case 231:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:660
+//line grammar.y:664
 		{
 			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyParms)
 		}
 	case 232:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:664
+//line grammar.y:668
 		{
 			bld(yylex).errorDescriptor(yyDollar[3].tok, span{}, false)
 		}
 	case 233:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:665
+//line grammar.y:669
 		{
 			bld(yylex).errorDescriptor(yyDollar[3].tok, yyDollar[5].tok, true)
 		}
 	case 234:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:673
+//line grammar.y:677
 		{
 			bld(yylex).mID(model.MId_Ip4Address, yyDollar[1].tok)
 		}
 	case 235:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:674
+//line grammar.y:678
 		{
 			bld(yylex).mID(model.MId_Ip6Address, yyDollar[1].tok)
 		}
 	case 236:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:675
+//line grammar.y:679
 		{
 			bld(yylex).mID(model.MId_DomainName, yyDollar[1].tok)
 		}
 	case 237:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:676
+//line grammar.y:680
 		{
 			bld(yylex).mID(model.MId_MtpAddress, yyDollar[3].tok)
 		}
 	case 238:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:677
+//line grammar.y:681
 		{
 			bld(yylex).mID(model.MId_DeviceName, yyDollar[1].tok)
 		}
 	case 239:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:685
+//line grammar.y:689
 		{
 			bld(yylex).terminationID(yyDollar[1].tok)
 			yyVAL.n = 1 << 1
 		}
 	case 240:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:686
+//line grammar.y:690
 		{
 			bld(yylex).terminationID(yyDollar[1].tok)
 			yyVAL.n = 1 << 1
 		}
 	case 241:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:687
+//line grammar.y:691
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
 			yyVAL.n = yyDollar[2].n<<1 | 1
 		}
 	case 242:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:690
+//line grammar.y:694
 		{
 			bld(yylex).terminationID(yyDollar[1].tok)
 			yyVAL.n = 1
 		}
 	case 243:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:691
+//line grammar.y:695
 		{
 			bld(yylex).terminationID(yyDollar[3].tok)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 244:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:695
+//line grammar.y:699
 		{
 			yyVAL.n = yyDollar[2].n
 		}
 	case 247:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:704
+//line grammar.y:708
 		{
 			bld(yylex).mediaDescriptor(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 248:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:707
+//line grammar.y:711
 		{
 			yyVAL.n = 1
 		}
 	case 249:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:708
+//line grammar.y:712
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 251:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:713
+//line grammar.y:717
 		{
 			bld(yylex).param(pStreamDescriptor, span{}, 0)
 		}
 	case 252:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:714
+//line grammar.y:718
 		{
 			bld(yylex).param(pTerminationState, span{}, 0)
 		}
 	case 253:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:719
+//line grammar.y:723
 		{
 			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
 		}
 	case 254:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:720
+//line grammar.y:724
 		{
 			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
 		}
 	case 255:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:721
+//line grammar.y:725
 		{
 			bld(yylex).param(pLocalControl, span{}, 0)
 		}
 	case 256:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:722
+//line grammar.y:726
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
 			bld(yylex).param(pStatistics, yyDollar[1].tok, uint32(yyDollar[1].n))
 		}
 	case 257:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:728
+//line grammar.y:732
 		{
 			bld(yylex).streamDescriptor(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 258:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:731
+//line grammar.y:735
 		{
 			yyVAL.n = 1
 		}
 	case 259:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:732
+//line grammar.y:736
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 260:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:737
+//line grammar.y:741
 		{
 			bld(yylex).localControl(yyDollar[3].n)
 		}
 	case 261:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:740
+//line grammar.y:744
 		{
 			yyVAL.n = 1
 		}
 	case 262:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:741
+//line grammar.y:745
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 263:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:747
+//line grammar.y:751
 		{
 			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 264:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:748
+//line grammar.y:752
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 		}
 	case 265:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:749
+//line grammar.y:753
 		{
 			bld(yylex).onOffParam(pReserveValue, yyDollar[3].tok)
 		}
 	case 266:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:750
+//line grammar.y:754
 		{
 			bld(yylex).onOffParam(pReserveGroup, yyDollar[3].tok)
 		}
 	case 267:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:753
+//line grammar.y:757
 		{
 			yyVAL.n = int(model.StreamMode_SendOnly)
 		}
 	case 268:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:754
+//line grammar.y:758
 		{
 			yyVAL.n = int(model.StreamMode_RecvOnly)
 		}
 	case 269:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:755
+//line grammar.y:759
 		{
 			yyVAL.n = int(model.StreamMode_SendRecv)
 		}
 	case 270:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:756
+//line grammar.y:760
 		{
 			yyVAL.n = int(model.StreamMode_Inactive)
 		}
 	case 271:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:757
+//line grammar.y:761
 		{
 			yyVAL.n = int(model.StreamMode_LoopBack)
 		}
 	case 272:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:761
+//line grammar.y:765
 		{
 			bld(yylex).propertyParm(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 273:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:767
+//line grammar.y:771
 		{
 			yyVAL.n = yyDollar[2].n
 		}
 	case 274:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:768
+//line grammar.y:772
 		{
 			bld(yylex).value(yyDollar[2].tok)
 			yyVAL.n = decValueCode(1, valueGreater)
 		}
 	case 275:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:769
+//line grammar.y:773
 		{
 			bld(yylex).value(yyDollar[2].tok)
 			yyVAL.n = decValueCode(1, valueSmaller)
 		}
 	case 276:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:770
+//line grammar.y:774
 		{
 			bld(yylex).value(yyDollar[2].tok)
 			yyVAL.n = decValueCode(1, valueUnequal)
 		}
 	case 277:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:776
+//line grammar.y:780
 		{
 			bld(yylex).value(yyDollar[1].tok)
 			yyVAL.n = decValueCode(1, valueSingle)
 		}
 	case 278:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:777
+//line grammar.y:781
 		{
 			yyVAL.n = decValueCode(yyDollar[2].n, valueAnd)
 		}
 	case 279:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:778
+//line grammar.y:782
 		{
 			yyVAL.n = decValueCode(yyDollar[2].n, valueOr)
 		}
 	case 280:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:779
+//line grammar.y:783
 		{
 			bld(yylex).value(yyDollar[2].tok)
 			bld(yylex).value(yyDollar[4].tok)
@@ -2978,1101 +2978,1101 @@ yydefault:
 		}
 	case 281:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:782
+//line grammar.y:786
 		{
 			bld(yylex).value(yyDollar[1].tok)
 			yyVAL.n = 1
 		}
 	case 282:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:783
+//line grammar.y:787
 		{
 			bld(yylex).value(yyDollar[3].tok)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 286:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:794
+//line grammar.y:798
 		{
 			yyVAL.n = 0
 		}
 	case 287:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:795
+//line grammar.y:799
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 288:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:798
+//line grammar.y:802
 		{
 			yyVAL.n = 1
 		}
 	case 289:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:799
+//line grammar.y:803
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 290:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:804
+//line grammar.y:808
 		{
 			bld(yylex).eventSpec(yyDollar[1].tok, 0)
 		}
 	case 291:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:805
+//line grammar.y:809
 		{
 			bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 292:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:808
+//line grammar.y:812
 		{
 			yyVAL.n = 1
 		}
 	case 293:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:809
+//line grammar.y:813
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 294:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:813
+//line grammar.y:817
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 295:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:814
+//line grammar.y:818
 		{
 			bld(yylex).param(pEventParameter, span{}, 0)
 		}
 	case 296:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:820
+//line grammar.y:824
 		{
 			bld(yylex).terminationState(yyDollar[3].n)
 		}
 	case 297:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:823
+//line grammar.y:827
 		{
 			yyVAL.n = 1
 		}
 	case 298:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:824
+//line grammar.y:828
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 299:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:830
+//line grammar.y:834
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 		}
 	case 300:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:831
+//line grammar.y:835
 		{
 			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 301:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:832
+//line grammar.y:836
 		{
 			bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 302:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:835
+//line grammar.y:839
 		{
 			yyVAL.n = int(model.ServiceState_Test)
 		}
 	case 303:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:836
+//line grammar.y:840
 		{
 			yyVAL.n = int(model.ServiceState_OutOfSvc)
 		}
 	case 304:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:837
+//line grammar.y:841
 		{
 			yyVAL.n = int(model.ServiceState_InSvc)
 		}
 	case 305:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:841
+//line grammar.y:845
 		{
 			yyVAL.n = bld(yylex).off(yyDollar[1].tok)
 		}
 	case 306:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:842
+//line grammar.y:846
 		{
 			yyVAL.n = int(model.EventBufferControl_LockStep)
 		}
 	case 307:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:846
+//line grammar.y:850
 		{
 			bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
 		}
 	case 308:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:851
+//line grammar.y:855
 		{
 			yyVAL.n = int(model.MuxType_H221)
 		}
 	case 309:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:852
+//line grammar.y:856
 		{
 			yyVAL.n = int(model.MuxType_H223)
 		}
 	case 310:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:853
+//line grammar.y:857
 		{
 			yyVAL.n = int(model.MuxType_H226)
 		}
 	case 311:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:854
+//line grammar.y:858
 		{
 			yyVAL.n = int(model.MuxType_V76)
 		}
 	case 312:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:855
+//line grammar.y:859
 		{
 			bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
 			yyVAL.n = int(model.MuxType_Nx64k)
 		}
 	case 313:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:856
+//line grammar.y:860
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
 			yyVAL.n = 0
 		}
 	case 314:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:862
+//line grammar.y:866
 		{
 			bld(yylex).eventsDescriptor(span{}, false, 0)
 		}
 	case 315:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:864
+//line grammar.y:868
 		{
 			bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
 		}
 	case 316:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:867
+//line grammar.y:871
 		{
 			yyVAL.n = 1
 		}
 	case 317:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:868
+//line grammar.y:872
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 318:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:873
+//line grammar.y:877
 		{
 			bld(yylex).requestedEvent(yyDollar[1].tok, 0)
 		}
 	case 319:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:874
+//line grammar.y:878
 		{
 			bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 320:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:877
+//line grammar.y:881
 		{
 			yyVAL.n = 1
 		}
 	case 321:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:878
+//line grammar.y:882
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 322:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:884
+//line grammar.y:888
 		{
 			bld(yylex).param(pEmbed, span{}, 0)
 		}
 	case 323:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:885
+//line grammar.y:889
 		{
 			bld(yylex).param(pEmbed, span{}, 0)
 		}
 	case 324:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:886
+//line grammar.y:890
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 325:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:887
+//line grammar.y:891
 		{
 			bld(yylex).param(pEventDM, span{}, 0)
 		}
 	case 326:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:888
+//line grammar.y:892
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 327:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:889
+//line grammar.y:893
 		{
 			bld(yylex).param(pEventParameter, span{}, 0)
 		}
 	case 328:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:890
+//line grammar.y:894
 		{
 			bld(yylex).param(pNotifyBehaviour, span{}, 0)
 		}
 	case 329:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:891
+//line grammar.y:895
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
 			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
 		}
 	case 330:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:898
+//line grammar.y:902
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
 		}
 	case 331:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:899
+//line grammar.y:903
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
 		}
 	case 332:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:900
+//line grammar.y:904
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
 		}
 	case 333:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:901
+//line grammar.y:905
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
 		}
 	case 334:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:902
+//line grammar.y:906
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
 		}
 	case 335:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:908
+//line grammar.y:912
 		{
 			bld(yylex).embed(yyDollar[3].n, false)
 		}
 	case 336:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:909
+//line grammar.y:913
 		{
 			bld(yylex).embed(yyDollar[3].n, true)
 		}
 	case 337:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:912
+//line grammar.y:916
 		{
 			bld(yylex).embed(-1, true)
 		}
 	case 338:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:918
+//line grammar.y:922
 		{
 			bld(yylex).secondEvents(span{}, false, 0)
 		}
 	case 339:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:920
+//line grammar.y:924
 		{
 			bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
 		}
 	case 340:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:923
+//line grammar.y:927
 		{
 			yyVAL.n = 1
 		}
 	case 341:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:924
+//line grammar.y:928
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 342:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:929
+//line grammar.y:933
 		{
 			bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
 		}
 	case 343:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:930
+//line grammar.y:934
 		{
 			bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 344:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:933
+//line grammar.y:937
 		{
 			yyVAL.n = 1
 		}
 	case 345:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:934
+//line grammar.y:938
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 346:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:939
+//line grammar.y:943
 		{
 			bld(yylex).embed(yyDollar[3].n, false)
 			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
 		}
 	case 347:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:940
+//line grammar.y:944
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 348:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:941
+//line grammar.y:945
 		{
 			bld(yylex).param(pEventDM, span{}, 0)
 		}
 	case 349:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:942
+//line grammar.y:946
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 350:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:943
+//line grammar.y:947
 		{
 			bld(yylex).param(pEventParameter, span{}, 0)
 		}
 	case 351:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:944
+//line grammar.y:948
 		{
 			bld(yylex).param(pNotifyBehaviour, span{}, 0)
 		}
 	case 352:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:945
+//line grammar.y:949
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
 			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
 		}
 	case 353:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:949
+//line grammar.y:953
 		{
 			yyVAL.tok = yyDollar[3].tok
 		}
 	case 354:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:953
+//line grammar.y:957
 		{
 			bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 357:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:963
+//line grammar.y:967
 		{
 			bld(yylex).eventDM(yyDollar[3].tok, false)
 		}
 	case 358:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:964
+//line grammar.y:968
 		{
 			bld(yylex).eventDM(span{}, true)
 		}
 	case 359:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:970
+//line grammar.y:974
 		{
 			yyVAL.n = 0
 		}
 	case 360:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:971
+//line grammar.y:975
 		{
 			yyVAL.n = 0
 		}
 	case 361:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:972
+//line grammar.y:976
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 362:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:975
+//line grammar.y:979
 		{
 			yyVAL.n = 1
 		}
 	case 363:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:976
+//line grammar.y:980
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 365:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:981
+//line grammar.y:985
 		{
 			bld(yylex).signalRequest()
 		}
 	case 366:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:986
+//line grammar.y:990
 		{
 			bld(yylex).signal(yyDollar[1].tok, 0)
 		}
 	case 367:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:987
+//line grammar.y:991
 		{
 			bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 368:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:993
+//line grammar.y:997
 		{
 			bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 369:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:996
+//line grammar.y:1000
 		{
 			yyVAL.n = 1
 		}
 	case 370:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:997
+//line grammar.y:1001
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 371:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1000
+//line grammar.y:1004
 		{
 			yyVAL.n = 1
 		}
 	case 372:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1001
+//line grammar.y:1005
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 373:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1007
+//line grammar.y:1011
 		{
 			bld(yylex).param(pStream, yyDollar[3].tok, 0)
 		}
 	case 374:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1008
+//line grammar.y:1012
 		{
 			bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 375:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1009
+//line grammar.y:1013
 		{
 			bld(yylex).param(pDuration, yyDollar[3].tok, 0)
 		}
 	case 376:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1010
+//line grammar.y:1014
 		{
 			bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 377:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1012
+//line grammar.y:1016
 		{
 			bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
 		}
 	case 378:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1013
+//line grammar.y:1017
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 379:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1014
+//line grammar.y:1018
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
 			bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 380:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1015
+//line grammar.y:1019
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
 			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
 		}
 	case 381:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1016
+//line grammar.y:1020
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
 			bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
 		}
 	case 382:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1020
+//line grammar.y:1024
 		{
 			yyVAL.n = int(model.SignalType_OnOff)
 		}
 	case 383:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1021
+//line grammar.y:1025
 		{
 			yyVAL.n = int(model.SignalType_TimeOut)
 		}
 	case 384:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1022
+//line grammar.y:1026
 		{
 			yyVAL.n = int(model.SignalType_Brief)
 		}
 	case 385:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1026
+//line grammar.y:1030
 		{
 			yyVAL.n = int(model.SignalDirection_External)
 		}
 	case 386:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1027
+//line grammar.y:1031
 		{
 			yyVAL.n = int(model.SignalDirection_Internal)
 		}
 	case 387:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1028
+//line grammar.y:1032
 		{
 			yyVAL.n = int(model.SignalDirection_Both)
 		}
 	case 388:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1032
+//line grammar.y:1036
 		{
 			yyVAL.n = 1 << yyDollar[1].n
 		}
 	case 389:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1033
+//line grammar.y:1037
 		{
 			yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
 		}
 	case 390:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1038
+//line grammar.y:1042
 		{
 			yyVAL.n = 0
 		}
 	case 391:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1039
+//line grammar.y:1043
 		{
 			yyVAL.n = 1
 		}
 	case 392:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1040
+//line grammar.y:1044
 		{
 			yyVAL.n = 2
 		}
 	case 393:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1041
+//line grammar.y:1045
 		{
 			yyVAL.n = 3
 		}
 	case 394:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1042
+//line grammar.y:1046
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "Iteration")
 			yyVAL.n = 4
 		}
 	case 395:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1048
+//line grammar.y:1052
 		{
 			bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 396:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1051
+//line grammar.y:1055
 		{
 			yyVAL.n = 1
 		}
 	case 397:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1052
+//line grammar.y:1056
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 398:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1059
+//line grammar.y:1063
 		{
 			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
 		}
 	case 399:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1061
+//line grammar.y:1065
 		{
 			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 400:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1063
+//line grammar.y:1067
 		{
 			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
 		}
 	case 401:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1065
+//line grammar.y:1069
 		{
 			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 402:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1068
+//line grammar.y:1072
 		{
 			yyVAL.n = 1
 		}
 	case 403:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1069
+//line grammar.y:1073
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 404:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1073
+//line grammar.y:1077
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 405:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1074
+//line grammar.y:1078
 		{
 			bld(yylex).param(pEventParameter, span{}, 0)
 		}
 	case 406:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1081
+//line grammar.y:1085
 		{
 			bld(yylex).modemType(yyDollar[3].n)
 			bld(yylex).modemDescriptor(1, yyDollar[4].n)
 		}
 	case 407:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1083
+//line grammar.y:1087
 		{
 			bld(yylex).modemDescriptor(yyDollar[3].n, yyDollar[5].n)
 		}
 	case 408:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1086
+//line grammar.y:1090
 		{
 			bld(yylex).modemType(yyDollar[1].n)
 			yyVAL.n = 1
 		}
 	case 409:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1087
+//line grammar.y:1091
 		{
 			bld(yylex).modemType(yyDollar[3].n)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 410:
 		yyDollar = yyS[yypt-0 : yypt+1]
-//line grammar.y:1090
+//line grammar.y:1094
 		{
 			yyVAL.n = 0
 		}
 	case 411:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1091
+//line grammar.y:1095
 		{
 			yyVAL.n = yyDollar[2].n
 		}
 	case 412:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1097
+//line grammar.y:1101
 		{
 			yyVAL.n = int(model.ModemType_V32bis)
 		}
 	case 413:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1098
+//line grammar.y:1102
 		{
 			yyVAL.n = int(model.ModemType_V22bis)
 		}
 	case 414:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1099
+//line grammar.y:1103
 		{
 			yyVAL.n = int(model.ModemType_V18)
 		}
 	case 415:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1100
+//line grammar.y:1104
 		{
 			yyVAL.n = int(model.ModemType_V22)
 		}
 	case 416:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1101
+//line grammar.y:1105
 		{
 			yyVAL.n = int(model.ModemType_V32)
 		}
 	case 417:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1102
+//line grammar.y:1106
 		{
 			yyVAL.n = int(model.ModemType_V34)
 		}
 	case 418:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1103
+//line grammar.y:1107
 		{
 			yyVAL.n = int(model.ModemType_V90)
 		}
 	case 419:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1104
+//line grammar.y:1108
 		{
 			yyVAL.n = int(model.ModemType_V91)
 		}
 	case 420:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1105
+//line grammar.y:1109
 		{
 			yyVAL.n = int(model.ModemType_SynchISDN)
 		}
 	case 421:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1106
+//line grammar.y:1110
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
 			yyVAL.n = 0
 		}
 	case 422:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1109
+//line grammar.y:1113
 		{
 			yyVAL.n = 1
 		}
 	case 423:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1110
+//line grammar.y:1114
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 424:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1116
+//line grammar.y:1120
 		{
 			bld(yylex).digitMapDescriptor(span{}, true)
 		}
 	case 425:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1118
+//line grammar.y:1122
 		{
 			bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
 		}
 	case 426:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1120
+//line grammar.y:1124
 		{
 			bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
 		}
 	case 427:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1125
+//line grammar.y:1129
 		{
 			bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
 		}
 	case 428:
 		yyDollar = yyS[yypt-0 : yypt+1]
-//line grammar.y:1128
+//line grammar.y:1132
 		{
 			yyVAL.n = 0
 		}
 	case 429:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1129
+//line grammar.y:1133
 		{
 			bld(yylex).param(pTimer, yyDollar[2].tok, 0)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 430:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1134
+//line grammar.y:1138
 		{
 			bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 431:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1137
+//line grammar.y:1141
 		{
 			yyVAL.n = 1
 		}
 	case 432:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1138
+//line grammar.y:1142
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 433:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1145
+//line grammar.y:1149
 		{
 			bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 434:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1146
+//line grammar.y:1150
 		{
 			bld(yylex).value(yyDollar[3].tok)
 			bld(yylex).param(pReason, yyDollar[1].tok, 0)
 		}
 	case 435:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1147
+//line grammar.y:1151
 		{
 			bld(yylex).param(pDelay, yyDollar[3].tok, 0)
 		}
 	case 437:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1149
+//line grammar.y:1153
 		{
 			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
 		}
 	case 438:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1150
+//line grammar.y:1154
 		{
 			bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 439:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1151
+//line grammar.y:1155
 		{
 			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
 		}
 	case 440:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1152
+//line grammar.y:1156
 		{
 			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
 		}
 	case 441:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1153
+//line grammar.y:1157
 		{
 			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
 		}
 	case 442:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1154
+//line grammar.y:1158
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
 			bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
 		}
 	case 444:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1159
+//line grammar.y:1163
 		{
 			bld(yylex).param(pAddress, yyDollar[3].tok, 0)
 		}
 	case 445:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1165
+//line grammar.y:1169
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Failover)
 		}
 	case 446:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1166
+//line grammar.y:1170
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Forced)
 		}
 	case 447:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1167
+//line grammar.y:1171
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Graceful)
 		}
 	case 448:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1168
+//line grammar.y:1172
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Restart)
 		}
 	case 449:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1169
+//line grammar.y:1173
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
 		}
 	case 450:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1170
+//line grammar.y:1174
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_HandOff)
 		}
 	case 451:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1171
+//line grammar.y:1175
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
 			yyVAL.n = 0
 		}
 	case 452:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1176
+//line grammar.y:1180
 		{
 			bld(yylex).serviceChangeResParm(yyDollar[3].n)
 		}
 	case 453:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1179
+//line grammar.y:1183
 		{
 			yyVAL.n = 1
 		}
 	case 454:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1180
+//line grammar.y:1184
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 456:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1186
+//line grammar.y:1190
 		{
 			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
 		}
 	case 457:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1187
+//line grammar.y:1191
 		{
 			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
 		}
 	case 458:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1188
+//line grammar.y:1192
 		{
 			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
 		}
 	case 459:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1189
+//line grammar.y:1193
 		{
 			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
 		}
 	case 460:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1194
+//line grammar.y:1198
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 461:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1197
+//line grammar.y:1201
 		{
 			yyVAL.n = 1
 		}
 	case 462:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1198
+//line grammar.y:1202
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 463:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1202
+//line grammar.y:1206
 		{
 			bld(yylex).packagesItem(yyDollar[1].tok)
 		}
 	case 464:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1207
+//line grammar.y:1211
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 465:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1210
+//line grammar.y:1214
 		{
 			yyVAL.n = 1
 		}
 	case 466:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1211
+//line grammar.y:1215
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 467:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1216
+//line grammar.y:1220
 		{
 			bld(yylex).statistic(yyDollar[1].tok, -1)
 		}
 	case 468:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1217
+//line grammar.y:1221
 		{
 			bld(yylex).value(yyDollar[3].tok)
 			bld(yylex).statistic(yyDollar[1].tok, 1)
 		}
 	case 469:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1218
+//line grammar.y:1222
 		{
 			bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
 		}

@@ -1,6 +1,10 @@
 package text
 
-import "strconv"
+import (
+	"strconv"
+
+	"megaco/internal/codec/codecerr"
+)
 
 // The scanner of the text decoder: it turns the bytes of a message into
 // the terminals of grammar.y, without copying and without allocating. A
@@ -35,48 +39,6 @@ import "strconv"
 // span is a token's place in the input: the bytes from pos up to end.
 type span struct{ pos, end int32 }
 
-// Character classes of the text encoding.
-const (
-	lexSafe  = 1 << iota // SafeChar (and the octets 0x80-0xFF a v3 VALUE allows)
-	lexAlnum             // ALPHA / DIGIT
-	lexDigit             // DIGIT
-	lexHex               // HEXDIG, either case
-	lexBlank             // SP / HTAB / CR / LF
-	lexParen             // "(" / ")"
-	lexWord              // SafeChar but not a parenthesis
-)
-
-var lexClass = func() (c [256]uint8) {
-	for _, b := range []byte("+-&!_/'?@^`~*$\\()%|.") {
-		c[b] |= lexSafe
-	}
-	for b := 0x80; b <= 0xff; b++ {
-		c[b] |= lexSafe
-	}
-	for b := '0'; b <= '9'; b++ {
-		c[b] |= lexSafe | lexAlnum | lexDigit | lexHex
-	}
-	for b := 'a'; b <= 'z'; b++ {
-		c[b] |= lexSafe | lexAlnum
-		c[b-'a'+'A'] |= lexSafe | lexAlnum
-	}
-	for b := 'a'; b <= 'f'; b++ {
-		c[b] |= lexHex
-		c[b-'a'+'A'] |= lexHex
-	}
-	for _, b := range []byte(" \t\r\n") {
-		c[b] |= lexBlank
-	}
-	c['('] |= lexParen
-	c[')'] |= lexParen
-	for b := range c {
-		if c[b]&(lexSafe|lexParen) == lexSafe {
-			c[b] |= lexWord
-		}
-	}
-	return c
-}()
-
 // What the scanner expects next, beyond plain tokens.
 const (
 	lexPlain       = iota
@@ -98,6 +60,7 @@ type scanner struct {
 	last     [3]int // kinds of the last three tokens, newest first
 	errMsg   string // a lexical error, reported at errAt
 	errAt    span
+	errKind  codecerr.Kind
 }
 
 // next returns the next token's kind (a grammar token, a character for
@@ -117,7 +80,7 @@ func (sc *scanner) token() (int, span) {
 	case lexTimers:
 		return sc.timerOrDigitMap()
 	case lexEndOfTokens:
-		return LexError, span{int32(sc.pos), int32(sc.pos)}
+		return lexError, span{int32(sc.pos), int32(sc.pos)}
 	}
 	src := sc.src
 	sc.skipLWSP()
@@ -132,26 +95,26 @@ func (sc *scanner) token() (int, span) {
 		sc.mode = lexTimers
 		return ',', span{int32(start), int32(start + 1)}
 	}
-	if lexClass[c]&lexSafe != 0 {
+	if charClass[c]&chToken != 0 {
 		return sc.word(start, mode == lexMID)
 	}
 	sc.pos++
 	s := span{int32(start), int32(start + 1)}
 	switch c {
 	case '{':
-		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+		if !sc.open() {
+			return sc.tooDeep(s)
 		}
-		if l := sc.last[0]; l == LocalToken || l == RemoteToken || l == '=' || l == SafeChars {
+		if l := sc.last[0]; l == localToken || l == remoteToken || l == '=' || l == safeChars {
 			sc.afterOpenBrace()
 		}
 		return '{', s
 	case '[':
 		if mode == lexMID {
-			return sc.address(start, ']', IPv4Token)
+			return sc.address(start, ']', ipv4Token)
 		}
-		if sc.depth++; sc.depth > sc.maxDepth {
-			return sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+		if !sc.open() {
+			return sc.tooDeep(s)
 		}
 		return '[', s
 	case '}', ']':
@@ -159,11 +122,11 @@ func (sc *scanner) token() (int, span) {
 		return int(c), s
 	case '<':
 		if mode == lexMID {
-			return sc.address(start, '>', DomainToken)
+			return sc.address(start, '>', domainToken)
 		}
 		return '<', s
 	case '=':
-		if k := sc.last[0]; k == MgcIdToken || k == ServiceChangeAddressToken {
+		if k := sc.last[0]; k == mgcIdToken || k == serviceChangeAddressToken {
 			sc.mode = lexMID
 		}
 		return '=', s
@@ -173,7 +136,7 @@ func (sc *scanner) token() (int, span) {
 		for i := start + 1; i < len(src); i++ {
 			if src[i] == '"' {
 				sc.pos = i + 1
-				return QuotedString, span{int32(start + 1), int32(i)}
+				return quotedString, span{int32(start + 1), int32(i)}
 			}
 		}
 		return sc.fail(s, "quoted string not closed")
@@ -186,10 +149,10 @@ func (sc *scanner) token() (int, span) {
 // last.
 func (sc *scanner) afterOpenBrace() {
 	switch l := sc.last; {
-	case (l[0] == LocalToken || l[0] == RemoteToken) && (l[1] == '{' || l[1] == ','):
+	case (l[0] == localToken || l[0] == remoteToken) && (l[1] == '{' || l[1] == ','):
 		sc.mode = lexOctets
-	case l[0] == '=' && l[1] == DigitMapToken,
-		l[0] == SafeChars && l[1] == '=' && l[2] == DigitMapToken:
+	case l[0] == '=' && l[1] == digitMapToken,
+		l[0] == safeChars && l[1] == '=' && l[2] == digitMapToken:
 		sc.mode = lexTimers
 	}
 }
@@ -199,7 +162,7 @@ func (sc *scanner) skipLWSP() {
 	src, i := sc.src, sc.pos
 	for i < len(src) {
 		c := src[i]
-		if lexClass[c]&lexBlank != 0 {
+		if charClass[c]&chBlank != 0 {
 			i++
 			continue
 		}
@@ -217,19 +180,19 @@ func (sc *scanner) skipLWSP() {
 // header, a command prefix or a plain SafeChars token.
 func (sc *scanner) word(start int, mID bool) (int, span) {
 	src := sc.src
-	if lexClass[src[start]]&lexParen != 0 && !mID {
+	if charClass[src[start]]&chParen != 0 && !mID {
 		if k, s, ok := sc.paren(start); ok {
 			return k, s
 		}
 	}
 	i := start
-	all := uint8(lexAlnum)
+	all := chAlnum
 	for {
-		for i < len(src) && lexClass[src[i]]&lexWord != 0 {
-			all &= lexClass[src[i]]
+		for i < len(src) && charClass[src[i]]&chWord != 0 {
+			all &= charClass[src[i]]
 			i++
 		}
-		if i == len(src) || lexClass[src[i]]&lexParen == 0 || !mID && sc.parenEnds(start, i) {
+		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
 			break
 		}
 		all = 0
@@ -240,34 +203,34 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 	s := span{int32(start), int32(i)}
 	if mID {
 		if len(w) == 3 && w[0]|0x20 == 'm' && w[1]|0x20 == 't' && w[2]|0x20 == 'p' {
-			return MTPToken, s
+			return mtpToken, s
 		}
-		return SafeChars, s
+		return safeChars, s
 	}
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
-		if lexClass[w[0]]&lexDigit == 0 {
+		if charClass[w[0]]&chDigit == 0 {
 			if k := lexLookup(w); k != 0 {
 				return k, s
 			}
 		}
-		return SafeChars, s
+		return safeChars, s
 	}
 	// "MEGACO/3", "!/3"
 	if w[0] == '!' || len(w) > 7 && w[6] == '/' && w[0]|0x20 == 'm' && lexEqualFold(w[:6], "megaco") {
 		if v := w[lexIndexByte(w, '/')+1:]; len(v) > 0 && lexAllDigits(v) {
 			sc.mode = lexMID
-			return VersionHeader, s
+			return versionHeader, s
 		}
 	}
 	// "O-" and "W-" before a command; they stand where a command may.
-	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == OptionalPrefix) {
+	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == optionalPrefix) {
 		if k, ok := sc.commandPrefix(w); ok {
 			sc.pos = start + 2
 			return k, span{int32(start), int32(start + 2)}
 		}
 	}
-	return SafeChars, s
+	return safeChars, s
 }
 
 // eventPosition tells whether an event name may stand here: after the
@@ -295,9 +258,9 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		sc.depth--
 		sc.pos = start + 1
 		return '}', s, true
-	case sc.src[start] == '(' && (sc.last[0] == SafeChars && sc.eventPosition(sc.last[1])):
-		if sc.depth++; sc.depth > sc.maxDepth {
-			k, s := sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+	case sc.src[start] == '(' && (sc.last[0] == safeChars && sc.eventPosition(sc.last[1])):
+		if !sc.open() {
+			k, s := sc.tooDeep(s)
 			return k, s, true
 		}
 		sc.parens++
@@ -313,24 +276,24 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 	var k int
 	switch w[0] | 0x20 {
 	case 'o':
-		k = OptionalPrefix
+		k = optionalPrefix
 	case 'w':
-		k = WildcardPrefix
+		k = wildcardPrefix
 	default:
 		return 0, false
 	}
 	rest := w[2:]
-	if len(rest) > 2 && rest[1] == '-' && rest[0]|0x20 == 'w' && k == OptionalPrefix {
+	if len(rest) > 2 && rest[1] == '-' && rest[0]|0x20 == 'w' && k == optionalPrefix {
 		rest = rest[2:]
 	}
 	for _, c := range rest {
-		if lexClass[c]&lexAlnum == 0 {
+		if charClass[c]&chAlnum == 0 {
 			return 0, false
 		}
 	}
 	switch lexLookup(rest) {
-	case AddToken, MoveToken, ModifyToken, SubtractToken, AuditValueToken,
-		AuditCapToken, NotifyToken, ServiceChangeToken:
+	case addToken, moveToken, modifyToken, subtractToken, auditValueToken,
+		auditCapToken, notifyToken, serviceChangeToken:
 		return k, true
 	}
 	return 0, false
@@ -343,23 +306,23 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 	for i := start + 1; i < len(src); i++ {
 		c := src[i]
 		if c == closer {
-			if kind == IPv4Token {
+			if kind == ipv4Token {
 				for _, c := range src[start+1 : i] {
-					if c != '.' && lexClass[c]&lexDigit == 0 {
-						kind = IPv6Token
+					if c != '.' && charClass[c]&chDigit == 0 {
+						kind = ipv6Token
 						break
 					}
 				}
 			}
 			i++
-			if i+1 < len(src) && src[i] == ':' && lexClass[src[i+1]]&lexDigit != 0 {
-				for i++; i < len(src) && lexClass[src[i]]&lexDigit != 0; i++ {
+			if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
+				for i++; i < len(src) && charClass[src[i]]&chDigit != 0; i++ {
 				}
 			}
 			sc.pos = i
 			return kind, span{int32(start), int32(i)}
 		}
-		if lexClass[c]&lexBlank != 0 || c == '{' || c == '}' || c == ',' {
+		if charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
 			break
 		}
 	}
@@ -375,7 +338,7 @@ func (sc *scanner) octets() (int, span) {
 		switch src[i] {
 		case '}':
 			sc.pos = i
-			return OctetString, span{int32(start), int32(i)}
+			return octetString, span{int32(start), int32(i)}
 		case '\\':
 			if i+1 < len(src) && src[i+1] == '}' {
 				i++
@@ -403,12 +366,12 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 				for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 					i++
 				}
-				for i < len(src) && lexClass[src[i]]&lexDigit != 0 {
+				for i < len(src) && charClass[src[i]]&chDigit != 0 {
 					i++
 				}
 				sc.pos = i
 				sc.mode = lexTimerComma
-				return DigitMapTimer, span{int32(start), int32(i)}
+				return digitMapTimer, span{int32(start), int32(i)}
 			}
 		}
 	}
@@ -416,22 +379,35 @@ func (sc *scanner) timerOrDigitMap() (int, span) {
 	for i := start; i < len(src); i++ {
 		if src[i] == '}' {
 			end := i
-			for end > start && lexClass[src[end-1]]&lexBlank != 0 {
+			for end > start && charClass[src[end-1]]&chBlank != 0 {
 				end--
 			}
 			sc.pos = i
-			return DigitMapBody, span{int32(start), int32(end)}
+			return digitMapBody, span{int32(start), int32(end)}
 		}
 	}
 	return sc.fail(span{int32(start), int32(start)}, "digit map not closed by '}'")
 }
 
-// fail records a lexical error; the parser then sees LexError, which no
+// open counts a brace or bracket; false past the depth limit.
+func (sc *scanner) open() bool {
+	sc.depth++
+	return sc.depth <= sc.maxDepth
+}
+
+// tooDeep fails at the brace or bracket at s that went past the limit.
+func (sc *scanner) tooDeep(s span) (int, span) {
+	k, s := sc.fail(s, "nesting deeper than the limit of "+strconv.Itoa(sc.maxDepth))
+	sc.errKind = codecerr.TooLarge
+	return k, s
+}
+
+// fail records a lexical error; the parser then sees lexError, which no
 // rule accepts, and stops.
 func (sc *scanner) fail(at span, msg string) (int, span) {
-	sc.errMsg, sc.errAt = msg, at
+	sc.errMsg, sc.errAt, sc.errKind = msg, at, codecerr.Malformed
 	sc.mode = lexEndOfTokens
-	return LexError, at
+	return lexError, at
 }
 
 // lexKeyword is one spelling of a keyword, lower case.
@@ -450,121 +426,121 @@ var lexKeywordSpellings = []struct {
 	tok         int
 	long, short string
 }{
-	{AddToken, "Add", "A"},
-	{AndAUDITSelectToken, "ANDLgc", ""},
-	{AuditCapToken, "AuditCapability", "AC"},
-	{AuditToken, "Audit", "AT"},
-	{AuditValueToken, "AuditValue", "AV"},
-	{AuthToken, "Authentication", "AU"},
-	{BothToken, "Both", "B"},
-	{BothwayToken, "Bothway", "BW"},
-	{BriefToken, "Brief", "BR"},
-	{BufferToken, "Buffer", "BF"},
-	{ContextAttrToken, "ContextAttr", "CT"},
-	{ContextAuditToken, "ContextAudit", "CA"},
-	{ContextListToken, "ContextList", "CLT"},
-	{CtxToken, "Context", "C"},
-	{DelayToken, "Delay", "DL"},
-	{DigitMapToken, "DigitMap", "DM"},
-	{DirectionToken, "SPADirection", "SPADI"},
-	{DisconnectedToken, "Disconnected", "DC"},
-	{DurationToken, "Duration", "DR"},
-	{EmbedToken, "Embed", "EM"},
-	{EmergencyOffToken, "EmergencyOff", "EGO"},
-	{EmergencyToken, "Emergency", "EG"},
-	{EmergencyValueToken, "EmergencyValue", "EGV"},
-	{ErrorToken, "Error", "ER"},
-	{EventBufferToken, "EventBuffer", "EB"},
-	{EventsToken, "Events", "E"},
-	{ExternalToken, "External", "EX"},
-	{FailoverToken, "Failover", "FL"},
-	{ForcedToken, "Forced", "FO"},
-	{GracefulToken, "Graceful", "GR"},
-	{H221Token, "H221", ""},
-	{H223Token, "H223", ""},
-	{H226Token, "H226", ""},
-	{HandOffToken, "HandOff", "HO"},
-	{IEPSToken, "IEPSCall", "IEPS"},
-	{ImmAckRequiredToken, "ImmAckRequired", "IA"},
-	{InactiveToken, "Inactive", "IN"},
-	{InSvcToken, "InService", "IV"},
-	{InternalToken, "Internal", "IT"},
-	{InterruptByEventToken, "IntByEvent", "IBE"},
-	{InterruptByNewSignalsDescrToken, "IntBySigDescr", "IBS"},
-	{IntsigDelayToken, "Intersignal", "SPAIS"},
-	{IsolateToken, "Isolate", "IS"},
-	{IterationToken, "Iteration", "IR"},
-	{KeepActiveToken, "KeepActive", "KA"},
-	{LocalControlToken, "LocalControl", "O"},
-	{LocalToken, "Local", "L"},
-	{LockStepToken, "LockStep", "SP"},
-	{LoopbackToken, "Loopback", "LB"},
-	{MediaToken, "Media", "M"},
-	{MessageSegmentToken, "Segment", "SM"},
-	{MethodToken, "Method", "MT"},
-	{MgcIdToken, "MgcIdToTry", "MG"},
-	{ModemToken, "Modem", "MD"},
-	{ModeToken, "Mode", "MO"},
-	{ModifyToken, "Modify", "MF"},
-	{MoveToken, "Move", "MV"},
-	{MuxToken, "Mux", "MX"},
-	{NeverNotifyToken, "NeverNotify", "NBNN"},
-	{NotifyCompletionToken, "NotifyCompletion", "NC"},
-	{NotifyImmediateToken, "ImmediateNotify", "NBIN"},
-	{NotifyRegulatedToken, "RegulatedNotify", "NBRN"},
-	{NotifyToken, "Notify", "N"},
-	{Nx64kToken, "Nx64Kservice", "N64"},
-	{ObservedEventsToken, "ObservedEvents", "OE"},
-	{OnewayBothToken, "OnewayBoth", "OWB"},
-	{OnewayExternalToken, "OnewayExternal", "OWE"},
-	{OnewayToken, "Oneway", "OW"},
-	{OnOffToken, "OnOff", "OO"},
-	{OrAUDITselectToken, "ORLgc", ""},
-	{OtherReasonToken, "OtherReason", "OR"},
-	{OutOfSvcToken, "OutOfService", "OS"},
-	{PackagesToken, "Packages", "PG"},
-	{PendingToken, "Pending", "PN"},
-	{PriorityToken, "Priority", "PR"},
-	{ProfileToken, "Profile", "PF"},
-	{ReasonToken, "Reason", "RE"},
-	{RecvonlyToken, "ReceiveOnly", "RC"},
-	{RemoteToken, "Remote", "R"},
-	{ReplyToken, "Reply", "P"},
-	{RequestIDToken, "SPARequestID", "SPARQ"},
-	{ReservedGroupToken, "ReservedGroup", "RG"},
-	{ReservedValueToken, "ReservedValue", "RV"},
-	{ResetEventsDescriptorToken, "ResetEventsDescriptor", "RSE"},
-	{ResponseAckToken, "TransactionResponseAck", "K"},
-	{RestartToken, "Restart", "RS"},
-	{SendonlyToken, "SendOnly", "SO"},
-	{SendrecvToken, "SendReceive", "SR"},
-	{ServiceChangeAddressToken, "ServiceChangeAddress", "AD"},
-	{ServiceChangeIncompleteToken, "ServiceChangeInc", "SIC"},
-	{ServiceChangeToken, "ServiceChange", "SC"},
-	{ServiceStatesToken, "ServiceStates", "SI"},
-	{ServicesToken, "Services", "SV"},
-	{SignalListToken, "SignalList", "SL"},
-	{SignalsToken, "Signals", "SG"},
-	{SignalTypeToken, "SignalType", "SY"},
-	{StatsToken, "Statistics", "SA"},
-	{StreamToken, "Stream", "ST"},
-	{SubtractToken, "Subtract", "S"},
-	{SynchISDNToken, "SynchISDN", "SN"},
-	{TerminationStateToken, "TerminationState", "TS"},
-	{TestToken, "Test", "TE"},
-	{TimeOutToken, "TimeOut", "TO"},
-	{TopologyToken, "Topology", "TP"},
-	{TransToken, "Transaction", "T"},
-	{V18Token, "V18", ""},
-	{V22bisToken, "V22b", ""},
-	{V22Token, "V22", ""},
-	{V32bisToken, "V32b", ""},
-	{V32Token, "V32", ""},
-	{V34Token, "V34", ""},
-	{V76Token, "V76", ""},
-	{V90Token, "V90", ""},
-	{V91Token, "V91", ""},
-	{VersionToken, "Version", "V"},
+	{addToken, "Add", "A"},
+	{andAUDITSelectToken, "ANDLgc", ""},
+	{auditCapToken, "AuditCapability", "AC"},
+	{auditToken, "Audit", "AT"},
+	{auditValueToken, "AuditValue", "AV"},
+	{authToken, "Authentication", "AU"},
+	{bothToken, "Both", "B"},
+	{bothwayToken, "Bothway", "BW"},
+	{briefToken, "Brief", "BR"},
+	{bufferToken, "Buffer", "BF"},
+	{contextAttrToken, "ContextAttr", "CT"},
+	{contextAuditToken, "ContextAudit", "CA"},
+	{contextListToken, "ContextList", "CLT"},
+	{ctxToken, "Context", "C"},
+	{delayToken, "Delay", "DL"},
+	{digitMapToken, "DigitMap", "DM"},
+	{directionToken, "SPADirection", "SPADI"},
+	{disconnectedToken, "Disconnected", "DC"},
+	{durationToken, "Duration", "DR"},
+	{embedToken, "Embed", "EM"},
+	{emergencyOffToken, "EmergencyOff", "EGO"},
+	{emergencyToken, "Emergency", "EG"},
+	{emergencyValueToken, "EmergencyValue", "EGV"},
+	{errorToken, "Error", "ER"},
+	{eventBufferToken, "EventBuffer", "EB"},
+	{eventsToken, "Events", "E"},
+	{externalToken, "External", "EX"},
+	{failoverToken, "Failover", "FL"},
+	{forcedToken, "Forced", "FO"},
+	{gracefulToken, "Graceful", "GR"},
+	{h221Token, "H221", ""},
+	{h223Token, "H223", ""},
+	{h226Token, "H226", ""},
+	{handOffToken, "HandOff", "HO"},
+	{iepsToken, "IEPSCall", "IEPS"},
+	{immAckRequiredToken, "ImmAckRequired", "IA"},
+	{inactiveToken, "Inactive", "IN"},
+	{inSvcToken, "InService", "IV"},
+	{internalToken, "Internal", "IT"},
+	{interruptByEventToken, "IntByEvent", "IBE"},
+	{interruptByNewSignalsDescrToken, "IntBySigDescr", "IBS"},
+	{intsigDelayToken, "Intersignal", "SPAIS"},
+	{isolateToken, "Isolate", "IS"},
+	{iterationToken, "Iteration", "IR"},
+	{keepActiveToken, "KeepActive", "KA"},
+	{localControlToken, "LocalControl", "O"},
+	{localToken, "Local", "L"},
+	{lockStepToken, "LockStep", "SP"},
+	{loopbackToken, "Loopback", "LB"},
+	{mediaToken, "Media", "M"},
+	{messageSegmentToken, "Segment", "SM"},
+	{methodToken, "Method", "MT"},
+	{mgcIdToken, "MgcIdToTry", "MG"},
+	{modemToken, "Modem", "MD"},
+	{modeToken, "Mode", "MO"},
+	{modifyToken, "Modify", "MF"},
+	{moveToken, "Move", "MV"},
+	{muxToken, "Mux", "MX"},
+	{neverNotifyToken, "NeverNotify", "NBNN"},
+	{notifyCompletionToken, "NotifyCompletion", "NC"},
+	{notifyImmediateToken, "ImmediateNotify", "NBIN"},
+	{notifyRegulatedToken, "RegulatedNotify", "NBRN"},
+	{notifyToken, "Notify", "N"},
+	{nx64kToken, "Nx64Kservice", "N64"},
+	{observedEventsToken, "ObservedEvents", "OE"},
+	{onewayBothToken, "OnewayBoth", "OWB"},
+	{onewayExternalToken, "OnewayExternal", "OWE"},
+	{onewayToken, "Oneway", "OW"},
+	{onOffToken, "OnOff", "OO"},
+	{orAUDITselectToken, "ORLgc", ""},
+	{otherReasonToken, "OtherReason", "OR"},
+	{outOfSvcToken, "OutOfService", "OS"},
+	{packagesToken, "Packages", "PG"},
+	{pendingToken, "Pending", "PN"},
+	{priorityToken, "Priority", "PR"},
+	{profileToken, "Profile", "PF"},
+	{reasonToken, "Reason", "RE"},
+	{recvonlyToken, "ReceiveOnly", "RC"},
+	{remoteToken, "Remote", "R"},
+	{replyToken, "Reply", "P"},
+	{requestIDToken, "SPARequestID", "SPARQ"},
+	{reservedGroupToken, "ReservedGroup", "RG"},
+	{reservedValueToken, "ReservedValue", "RV"},
+	{resetEventsDescriptorToken, "ResetEventsDescriptor", "RSE"},
+	{responseAckToken, "TransactionResponseAck", "K"},
+	{restartToken, "Restart", "RS"},
+	{sendonlyToken, "SendOnly", "SO"},
+	{sendrecvToken, "SendReceive", "SR"},
+	{serviceChangeAddressToken, "ServiceChangeAddress", "AD"},
+	{serviceChangeIncompleteToken, "ServiceChangeInc", "SIC"},
+	{serviceChangeToken, "ServiceChange", "SC"},
+	{serviceStatesToken, "ServiceStates", "SI"},
+	{servicesToken, "Services", "SV"},
+	{signalListToken, "SignalList", "SL"},
+	{signalsToken, "Signals", "SG"},
+	{signalTypeToken, "SignalType", "SY"},
+	{statsToken, "Statistics", "SA"},
+	{streamToken, "Stream", "ST"},
+	{subtractToken, "Subtract", "S"},
+	{synchISDNToken, "SynchISDN", "SN"},
+	{terminationStateToken, "TerminationState", "TS"},
+	{testToken, "Test", "TE"},
+	{timeOutToken, "TimeOut", "TO"},
+	{topologyToken, "Topology", "TP"},
+	{transToken, "Transaction", "T"},
+	{v18Token, "V18", ""},
+	{v22bisToken, "V22b", ""},
+	{v22Token, "V22", ""},
+	{v32bisToken, "V32b", ""},
+	{v32Token, "V32", ""},
+	{v34Token, "V34", ""},
+	{v76Token, "V76", ""},
+	{v90Token, "V90", ""},
+	{v91Token, "V91", ""},
+	{versionToken, "Version", "V"},
 }
 
 // lexKeywordAliases are spellings Erlang/OTP megaco 4.4 writes besides
@@ -574,8 +550,8 @@ var lexKeywordAliases = []struct {
 	tok  int
 	word string
 }{
-	{AndAUDITSelectToken, "ANSLgc"},
-	{EmergencyOffToken, "EmergencyOffToken"},
+	{andAUDITSelectToken, "ANSLgc"},
+	{emergencyOffToken, "EmergencyOffToken"},
 }
 
 // lexLongNames gives the long spelling of each keyword token, for error
@@ -651,7 +627,7 @@ func lexEqualFold(w []byte, lower string) bool {
 
 func lexAllDigits(w []byte) bool {
 	for _, c := range w {
-		if lexClass[c]&lexDigit == 0 {
+		if charClass[c]&chDigit == 0 {
 			return false
 		}
 	}

@@ -16,31 +16,31 @@ func decTokens(src string) []string {
 		}
 		name := lexLongNames[k]
 		switch {
-		case k == SafeChars:
+		case k == safeChars:
 			name = "W"
-		case k == QuotedString:
+		case k == quotedString:
 			name = "Q"
-		case k == OctetString:
+		case k == octetString:
 			name = "SDP"
-		case k == DigitMapTimer:
+		case k == digitMapTimer:
 			name = "Timer"
-		case k == DigitMapBody:
+		case k == digitMapBody:
 			name = "DM"
-		case k == VersionHeader:
+		case k == versionHeader:
 			name = "Header"
-		case k == IPv4Token:
+		case k == ipv4Token:
 			name = "IPv4"
-		case k == IPv6Token:
+		case k == ipv6Token:
 			name = "IPv6"
-		case k == DomainToken:
+		case k == domainToken:
 			name = "Domain"
-		case k == MTPToken:
+		case k == mtpToken:
 			name = "MTP"
-		case k == OptionalPrefix:
+		case k == optionalPrefix:
 			name = "O"
-		case k == WildcardPrefix:
+		case k == wildcardPrefix:
 			name = "W-"
-		case k == LexError:
+		case k == lexError:
 			return append(out, "error:"+sc.errMsg)
 		case k < 128:
 			name = string(rune(k))
@@ -137,20 +137,20 @@ func TestScanDepth(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		last, _ = sc.next()
 	}
-	if last != LexError || sc.errMsg != "nesting deeper than the limit of 5" {
+	if last != lexError || sc.errMsg != "nesting deeper than the limit of 5" {
 		t.Errorf("got %d %q", last, sc.errMsg)
 	}
 }
 
 // TestScanNoAlloc: scanning allocates nothing.
 func TestScanNoAlloc(t *testing.T) {
-	corpus := decLoadCorpus(t)
+	corpus := loadCorpus(t)
 	allocs := testing.AllocsPerRun(10, func() {
 		for _, c := range corpus {
 			for _, src := range [][]byte{c.pretty, c.compact} {
 				sc := scanner{src: src, maxDepth: 64}
 				for {
-					if k, _ := sc.next(); k == 0 || k == LexError {
+					if k, _ := sc.next(); k == 0 || k == lexError {
 						break
 					}
 				}

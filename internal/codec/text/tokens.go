@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// The keywords of the text encoding come from text-tokens.tsv, a copy of
-// /work/shared/spec/text-tokens.tsv: every "...Token" rule of the v1, v2
-// and v3 ABNF with its long (pretty) and short (compact) spelling and the
-// first version whose grammar has it. The encoder refers to them by the
-// word constants below; init fills their spellings from the table, so a
-// spelling is never typed twice.
+// The keywords of the text encoding come from text-tokens.tsv, in this
+// package: every "...Token" rule of the v1, v2 and v3 ABNF with its long
+// (pretty) and short (compact) spelling and the first version whose
+// grammar has it (its header says how it was made). The file is the
+// source: the encoder refers to the keywords by the word constants below,
+// and init fills their spellings from the table, so a spelling is never
+// typed twice.
 
 //go:embed text-tokens.tsv
 var tokenTable string

@@ -1,0 +1,118 @@
+package text
+
+// The only code that reads goyacc's internal tables (yyPact, yyAct,
+// yyChk, yyDef, yyExca, yyR1, yyR2, yyPgo, yyTok1-3, yyToknames): it asks
+// them which tokens the parser could have taken where a syntax error
+// stopped it, for the "expected ..." of the message. goyacc documents none
+// of them; decode_tables_test.go fails if an upgrade changes their shape
+// or meaning.
+
+// lrExpected runs the first n tokens of src through the parser's tables
+// and returns the tokens (scanner kinds) the parser could take next, and
+// the last of the n.
+func lrExpected(src []byte, maxDepth, n int) ([]int, lexToken) {
+	sc := scanner{src: src, maxDepth: maxDepth}
+	stack := []int{0}
+	var last lexToken
+	for i := 0; i < n; i++ {
+		k, s := sc.next()
+		last = lexToken{k, s}
+		var ok bool
+		if stack, ok = lrShift(stack, lrToken(k)); !ok {
+			return nil, last
+		}
+	}
+	var out []int
+	for t := 1; t <= len(yyToknames); t++ {
+		if t == yyErrCode || yyToknames[t-1] == "$unk" {
+			continue
+		}
+		if _, ok := lrShift(append([]int(nil), stack...), t); ok {
+			out = append(out, lrExternal[t])
+		}
+	}
+	return out, last
+}
+
+// lrShift does what the parser does with token t (its internal number)
+// in the state on top of stack: reduce as the tables say until t is
+// shifted (true) or found to be an error (false). At the end of the input
+// (t the end marker) accepting counts as shifting.
+func lrShift(stack []int, t int) ([]int, bool) {
+	for steps := 0; steps < 100000; steps++ {
+		s := stack[len(stack)-1]
+		if n := int(yyPact[s]); n > yyFlag {
+			if m := n + t; m >= 0 && m < yyLast {
+				if a := int(yyAct[m]); int(yyChk[a]) == t {
+					return append(stack, a), true
+				}
+			}
+		}
+		n := int(yyDef[s])
+		if n == -2 {
+			x := 0
+			for !(int(yyExca[x]) == -1 && int(yyExca[x+1]) == s) {
+				x += 2
+			}
+			for x += 2; ; x += 2 {
+				if e := int(yyExca[x]); e < 0 || e == t {
+					break
+				}
+			}
+			if n = int(yyExca[x+1]); n < 0 {
+				return stack, true // accept
+			}
+		}
+		if n == 0 {
+			return stack, false
+		}
+		stack = stack[:len(stack)-int(yyR2[n])]
+		lhs := int(yyR1[n])
+		g := int(yyPgo[lhs])
+		next := int(yyAct[g])
+		if j := g + stack[len(stack)-1] + 1; j < yyLast {
+			if a := int(yyAct[j]); int(yyChk[a]) == -lhs {
+				next = a
+			}
+		}
+		stack = append(stack, next)
+	}
+	return stack, false
+}
+
+// lrToken maps a scanner kind to the parser's internal token number, as
+// the generated yylex1 does.
+func lrToken(k int) int {
+	switch {
+	case k <= 0:
+		return int(yyTok1[0])
+	case k < len(yyTok1):
+		return int(yyTok1[k])
+	case k >= yyPrivate && k < yyPrivate+len(yyTok2):
+		return int(yyTok2[k-yyPrivate])
+	}
+	for i := 0; i+1 < len(yyTok3); i += 2 {
+		if int(yyTok3[i]) == k {
+			return int(yyTok3[i+1])
+		}
+	}
+	return int(yyTok2[1])
+}
+
+// lrExternal maps the parser's internal token numbers back to scanner
+// kinds.
+var lrExternal = func() []int {
+	out := make([]int, len(yyToknames)+1)
+	for k := len(yyTok1) - 1; k >= 0; k-- {
+		if t := int(yyTok1[k]); t > 0 && t < len(out) {
+			out[t] = k
+		}
+	}
+	out[int(yyTok1[0])] = 0
+	for i := range yyTok2 {
+		if t := int(yyTok2[i]); t > 0 && t < len(out) && i >= 2 {
+			out[t] = yyPrivate + i
+		}
+	}
+	return out
+}()

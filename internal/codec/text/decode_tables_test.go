@@ -1,0 +1,178 @@
+package text
+
+import (
+	"slices"
+	"testing"
+
+	"megaco/internal/codec/limits"
+)
+
+// decode_tables.go reads tables goyacc generates but does not document.
+// These tests pin what it assumes of them, so that a goyacc upgrade that
+// changes their shape or meaning fails here, loudly, rather than turning
+// the "expected ..." of syntax errors into nonsense.
+
+// tableInts reads a table as ints; that it compiles is the check that
+// the table exists and holds integers.
+func tableInts[T ~int8 | ~int16 | ~int32 | ~uint8 | ~uint16 | ~int](table []T) []int {
+	out := make([]int, len(table))
+	for i, v := range table {
+		out[i] = int(v)
+	}
+	return out
+}
+
+// TestTablesShape: the tables exist, with the types and sizes
+// decode_tables.go assumes.
+func TestTablesShape(t *testing.T) {
+	pact, act, chk, def := tableInts(yyPact[:]), tableInts(yyAct[:]), tableInts(yyChk[:]), tableInts(yyDef[:])
+	exca, pgo, r1, r2 := tableInts(yyExca[:]), tableInts(yyPgo[:]), tableInts(yyR1[:]), tableInts(yyR2[:])
+	tok1, tok2, tok3 := tableInts(yyTok1[:]), tableInts(yyTok2[:]), tableInts(yyTok3[:])
+	var names []string = yyToknames[:]
+	var flag, last, private, errCode, eofCode int = yyFlag, yyLast, yyPrivate, yyErrCode, yyEofCode
+
+	if last != len(act) {
+		t.Errorf("yyLast %d, len(yyAct) %d", last, len(act))
+	}
+	if len(pact) != len(def) || len(pact) != len(chk) {
+		t.Errorf("states: yyPact %d, yyDef %d, yyChk %d", len(pact), len(def), len(chk))
+	}
+	if len(r1) != len(r2) || len(r1) < 2 {
+		t.Errorf("rules: yyR1 %d, yyR2 %d", len(r1), len(r2))
+	}
+	for _, lhs := range r1 {
+		if lhs < 0 || lhs >= len(pgo) {
+			t.Fatalf("yyR1 names nonterminal %d, yyPgo has %d", lhs, len(pgo))
+		}
+	}
+	if len(exca) < 4 || len(exca)%2 != 0 || exca[0] != -1 {
+		t.Errorf("yyExca is not (-1, state, (token, action)..., -2, action) groups: %v", exca)
+	}
+	if flag >= 0 || slices.Contains(pact, flag-1) {
+		t.Errorf("yyFlag %d", flag)
+	}
+	if private != 57344 || errCode != 2 || eofCode != 1 || len(tok3)%2 != 1 && len(tok3) != 0 {
+		t.Errorf("yyPrivate %d, yyErrCode %d, yyEofCode %d, len(yyTok3) %d", private, errCode, eofCode, len(tok3))
+	}
+	if len(names) < 3 || names[0] != "$end" || names[1] != "error" || names[2] != "$unk" {
+		t.Errorf("yyToknames starts %q, want $end, error, $unk", names[:min(3, len(names))])
+	}
+	if tok1[0] != eofCode || tok2[0] != errCode || tok2[1] != 3 {
+		t.Errorf("yyTok1[0] %d, yyTok2[:2] %v: want the end marker, error and $unk", tok1[0], tok2[:2])
+	}
+}
+
+// fixedLexer hands yylex1 one token.
+type fixedLexer int
+
+func (l fixedLexer) Lex(*yySymType) int { return int(l) }
+func (fixedLexer) Error(string)         {}
+
+// TestTablesTokens: lrToken numbers every scanner kind as goyacc's own
+// yylex1 does, lrExternal undoes it, and each grammar terminal has its
+// name in yyToknames.
+func TestTablesTokens(t *testing.T) {
+	kinds := []int{-1, 0}
+	for k := 1; k < 256; k++ {
+		kinds = append(kinds, k)
+	}
+	for k := yyPrivate - 2; k < yyPrivate+len(yyTok2)+3; k++ {
+		kinds = append(kinds, k)
+	}
+	for _, k := range kinds {
+		_, want := yylex1(fixedLexer(k), new(yySymType))
+		if got := lrToken(k); got != want {
+			t.Errorf("lrToken(%d) = %d, yylex1 gives %d", k, got, want)
+		}
+	}
+	for tok := 1; tok <= len(yyToknames); tok++ {
+		if tok == yyErrCode || yyToknames[tok-1] == "$unk" {
+			continue
+		}
+		if k := lrExternal[tok]; lrToken(k) != tok {
+			t.Errorf("token %d (%s): lrExternal gives kind %d, which lrToken maps to %d", tok, yyToknames[tok-1], k, lrToken(k))
+		}
+	}
+	for k, name := range map[int]string{safeChars: "safeChars", versionHeader: "versionHeader", lexError: "lexError",
+		addToken: "addToken", versionToken: "versionToken", '{': "'{'", '=': "'='"} {
+		if got := yyToknames[lrToken(k)-1]; got != name {
+			t.Errorf("kind %d: yyToknames says %q, want %q", k, got, name)
+		}
+	}
+}
+
+// TestTablesExpected: after known prefixes, lrExpected gives exactly the
+// tokens the grammar allows.
+func TestTablesExpected(t *testing.T) {
+	const h = "!/2 [1.2.3.4]:55555\nT=1{C=-{"
+	for _, c := range []struct {
+		in   string
+		want []int
+	}{
+		{"", []int{authToken, versionHeader}},
+		{h + "MF=root,SC", []int{'='}},
+		{h + "N=a{OE=1{al/of}}}", []int{'}', ','}},
+		{h + "N=a{OE=1{al/of}}}}", []int{0, transToken, replyToken, pendingToken, responseAckToken, messageSegmentToken}},
+		{h + "A=a{M{ST=1{O{MO", []int{'='}},
+	} {
+		n := len(scanKinds(c.in)) - 1 // all tokens but the end
+		got, _ := lrExpected([]byte(c.in), limits.Default.MaxDepth, n)
+		slices.Sort(got)
+		slices.Sort(c.want)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("after %q: expected %v, want %v", c.in, decDescribeExpected(got), decDescribeExpected(c.want))
+		}
+	}
+}
+
+// TestTablesAgreeWithParser runs lrExpected after every token of real
+// messages: the next token must be among what it expects, and it must
+// expect the end of the message exactly where goyacc's parser accepts
+// the message cut there.
+func TestTablesAgreeWithParser(t *testing.T) {
+	corpus := loadCorpus(t)
+	for _, c := range corpus[:4] {
+		for _, src := range [][]byte{c.pretty, c.compact} {
+			toks := scanTokens(string(src))
+			for i := range toks {
+				expected, _ := lrExpected(src, limits.Default.MaxDepth, i)
+				if !slices.Contains(expected, toks[i].kind) {
+					t.Fatalf("%s: after %q: the parser took %q, lrExpected gives %v",
+						c.name, src[:toks[max(i-1, 0)].s.end], src[toks[i].s.pos:toks[i].s.end], decDescribeExpected(expected))
+				}
+				if i == 0 {
+					continue
+				}
+				cut := src[:toks[i-1].s.end]
+				_, err := Decode(cut, Options{})
+				switch ends := slices.Contains(expected, 0); {
+				case ends && err != nil:
+					t.Fatalf("%s: cut after %q: lrExpected expects the end there, the parser refuses: %v", c.name, cut, err)
+				case !ends && err == nil:
+					t.Fatalf("%s: cut after %q: the parser accepts, lrExpected does not expect the end", c.name, cut)
+				}
+			}
+		}
+	}
+}
+
+// scanTokens returns the tokens of src up to and including the end.
+func scanTokens(src string) []lexToken {
+	sc := scanner{src: []byte(src), maxDepth: limits.Default.MaxDepth}
+	var out []lexToken
+	for {
+		k, s := sc.next()
+		out = append(out, lexToken{k, s})
+		if k <= 0 || k == lexError {
+			return out
+		}
+	}
+}
+
+func scanKinds(src string) []int {
+	var out []int
+	for _, t := range scanTokens(src) {
+		out = append(out, t.kind)
+	}
+	return out
+}
