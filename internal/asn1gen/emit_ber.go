@@ -103,7 +103,7 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	g := &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
 	g.w.WriteString(Header)
-	fmt.Fprintf(&g.w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
+	fmt.Fprintf(&g.w, "package %s\n\nimport (\n\"megaco/internal/codec/codecerr\"\n\"megaco/internal/codec/slab\"\n\"%s\"\n)\n\n", pkg, modelPkg)
 	for _, t := range f.Types {
 		if t.Kind == KindEnumerated {
 			continue
@@ -297,13 +297,13 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 			}
 			value := "m." + fl.GoName
 			if fl.Rep == RepPointer {
-				fmt.Fprintf(w, "if %s == nil {\nreturn b, encField(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				fmt.Fprintf(w, "if %s == nil {\nreturn b, codecerr.At(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
 				value = "(*" + value + ")"
 			}
 			if err := g.enc(v, c.Type, value, tags); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n", fl.Name)
+			fmt.Fprintf(w, "if err != nil {\nreturn b, codecerr.At(err, %q)\n}\n", fl.Name)
 		}
 		fmt.Fprintf(w, "default:\nreturn b, encErrorf(\"%s: no alternative chosen\")\n}\nreturn b, nil\n}\n\n", t.Name)
 		return nil
@@ -314,7 +314,7 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 			continue
 		}
 		cond, _ := presence(fl, "m")
-		fmt.Fprintf(w, "if %s {\nreturn b, encField(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
+		fmt.Fprintf(w, "if %s {\nreturn b, codecerr.At(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
 	}
 	for _, c := range def.Components {
 		fl := fieldOf(t, c.Name)
@@ -334,14 +334,14 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 		case cond == "":
 			w.WriteString("{\n")
 		case mandatory:
-			fmt.Fprintf(w, "if !(%s) {\nreturn b, encField(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+			fmt.Fprintf(w, "if !(%s) {\nreturn b, codecerr.At(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
 		default:
 			fmt.Fprintf(w, "if %s {\n", cond)
 		}
 		if err := g.enc(v, c.Type, value, tags); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n}\n", fl.Name)
+		fmt.Fprintf(w, "if err != nil {\nreturn b, codecerr.At(err, %q)\n}\n}\n", fl.Name)
 	}
 	w.WriteString("return b, err\n}\n\n")
 	return nil
@@ -459,7 +459,7 @@ func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
 		if err := g.enc(v, r.Elem, value+"["+i+"]", etags); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nerr = encIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
+		fmt.Fprintf(w, "if err != nil {\nerr = codecerr.AtIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
@@ -554,7 +554,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
 				target = "(*" + target + ")"
 			}
-			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
 				return err
 			}
 		}
@@ -611,7 +611,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 			fmt.Fprintf(w, "%s = true\n", target)
 			target = ""
 		}
-		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
 			return err
 		}
 	}
@@ -727,14 +727,14 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
-			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
+			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}
 		// Errors inside the element get its index.
 		fmt.Fprintf(w, "if err := func() error {\nvar err error\n")
 		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, "%s"); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "decIndex(err, "+i+")"), off, e)
+		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "codecerr.AtIndex(err, "+i+")"), off, e)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}

@@ -21,7 +21,7 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	g := &perGen{berGen: &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}, charsets: map[string]string{}}
 	w := &g.w
 	w.WriteString(Header)
-	fmt.Fprintf(w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
+	fmt.Fprintf(w, "package %s\n\nimport (\n\"megaco/internal/codec/codecerr\"\n\"megaco/internal/codec/per/x691\"\n\"megaco/internal/codec/slab\"\n\"%s\"\n)\n\n", pkg, modelPkg)
 	for _, t := range f.Types {
 		if t.Kind == KindEnumerated {
 			continue
@@ -36,7 +36,7 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 		}
 	}
 	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
-	w.WriteString("func appendMessage(e *Encoder, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	w.WriteString("func appendMessage(e *x691.Writer, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
 	for _, v := range f.Versions {
 		fmt.Fprintf(w, "case %d:\n", v.N)
 		if err := g.enc(v, top, "(*m)"); err != nil {
@@ -61,7 +61,7 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	}
 	sort.Strings(alphas)
 	for _, a := range alphas {
-		fmt.Fprintf(w, "\nvar %s = NewCharSet(%q)\n", g.charsets[a], a)
+		fmt.Fprintf(w, "\nvar %s = x691.NewCharSet(%q)\n", g.charsets[a], a)
 	}
 	out, err := format.Source(w.Bytes())
 	if err != nil {
@@ -100,7 +100,7 @@ func rootAndExt(t *Type) (root, ext []*Component, err error) {
 }
 
 func sizeArgs(r *Range) (lb, ub string, ext bool) {
-	lb, ub = "0", "Unbounded"
+	lb, ub = "0", "x691.Unbounded"
 	if r == nil {
 		return
 	}
@@ -144,7 +144,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.Name, err)
 	}
-	fmt.Fprintf(w, "func append%s%s(e *Encoder, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	fmt.Fprintf(w, "func append%s%s(e *x691.Writer, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch m.Kind {\n")
 		alts := append(append([]*Component{}, root...), ext...)
@@ -153,7 +153,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 			fmt.Fprintf(w, "case model.%s_%s:\nif err = e.PutChoiceIndex(%d, %d, %v); err != nil {\nreturn err\n}\n", t.Name, fl.GoName, idx, len(root), def.Extensible)
 			value := "m." + fl.GoName
 			if fl.Rep == RepPointer {
-				fmt.Fprintf(w, "if %s == nil {\nreturn WithPath(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				fmt.Fprintf(w, "if %s == nil {\nreturn codecerr.At(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
 				value = "(*" + value + ")"
 			}
 			if c.Ext {
@@ -165,11 +165,11 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 			if c.Ext {
 				w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
 			}
-			fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n", fl.Name)
+			fmt.Fprintf(w, "if err != nil {\nreturn codecerr.At(err, %q)\n}\n", fl.Name)
 		}
 		for _, fl := range t.Fields {
 			if fl.In[v.N] == nil {
-				fmt.Fprintf(w, "case model.%s_%s:\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n", t.Name, fl.GoName, v.N, fl.Name)
+				fmt.Fprintf(w, "case model.%s_%s:\nreturn codecerr.At(encErrorf(\"not in version %%d\", %d), %q)\n", t.Name, fl.GoName, v.N, fl.Name)
 			}
 		}
 		fmt.Fprintf(w, "default:\nreturn encErrorf(\"%s: no alternative chosen\")\n}\nreturn nil\n}\n\n", t.Name)
@@ -180,7 +180,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 			continue
 		}
 		cond, _ := presence(fl, "m")
-		fmt.Fprintf(w, "if %s {\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
+		fmt.Fprintf(w, "if %s {\nreturn codecerr.At(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
 	}
 	// presentExpr is the presence condition of a component in this version.
 	presentExpr := func(c *Component) string {
@@ -222,7 +222,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 		case cond == "":
 			w.WriteString("{\n")
 		default:
-			fmt.Fprintf(w, "if !(%s) {\nreturn WithPath(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+			fmt.Fprintf(w, "if !(%s) {\nreturn codecerr.At(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
 		}
 		if open {
 			w.WriteString("mk := e.BeginOpenType()\n")
@@ -233,7 +233,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 		if open {
 			w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n}\n", fl.Name)
+		fmt.Fprintf(w, "if err != nil {\nreturn codecerr.At(err, %q)\n}\n}\n", fl.Name)
 		return nil
 	}
 	for _, c := range root {
@@ -298,7 +298,7 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 			return fmt.Errorf("PER: UTF8String is not supported")
 		}
 		lb, ub, ext := sizeArgs(r.Size)
-		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
+		cs := map[Kind]string{KindIA5String: "x691.IA5String", KindVisibleString: "x691.VisibleString", KindPrintableString: "x691.PrintableString"}[r.Kind]
 		if r.Alphabet != "" {
 			cs = g.charset(r.Alphabet)
 		}
@@ -322,7 +322,7 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 		if err := g.enc(v, r.Elem, value+"["+i+"]"); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, \"[\"+itoa(%s)+\"]\")\n}\n}\nif !%s {\nbreak\n}\n%s, %s = e.PutLengthChunk(len(%s) - %s)\n}\n}\n", i, more, k, more, value, i)
+		fmt.Fprintf(w, "if err != nil {\nreturn codecerr.AtIndex(err, %s)\n}\n}\nif !%s {\nbreak\n}\n%s, %s = e.PutLengthChunk(len(%s) - %s)\n}\n}\n", i, more, k, more, value, i)
 	default:
 		return fmt.Errorf("PER: %s is not supported", r.Kind)
 	}
@@ -366,7 +366,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 		for idx, c := range alts {
 			fl := fieldOf(t, c.Name)
 			fmt.Fprintf(w, "case %d:\nm.Kind = model.%s_%s\n", idx, t.Name, fl.GoName)
-			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 			if c.Ext {
 				fmt.Fprintf(w, "outer, err := d.openType()\nif err != nil {\nreturn %s\n}\n", fmt.Sprintf(ret, "err"))
 			}
@@ -374,7 +374,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 				return err
 			}
 			if c.Ext {
-				w.WriteString("d.Decoder = outer\n")
+				w.WriteString("d.Reader = outer\n")
 			}
 		}
 		fmt.Fprintf(w, "default:\n_ = isExt\nreturn d.errorf(\"unknown extension alternative %%d of %s\", idx)\n}\nd.leave()\nreturn err\n}\n\n", t.Name)
@@ -398,7 +398,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 	oi := 0
 	for _, c := range root {
 		fl := fieldOf(t, c.Name)
-		ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+		ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 		if c.Optional || c.Default != "" {
 			fmt.Fprintf(w, "if opt&(1<<%d) != 0 {\n", len(optional)-1-oi)
 			oi++
@@ -418,12 +418,12 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 		fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, len(ext))
 		for i, c := range ext {
 			fl := fieldOf(t, c.Name)
-			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 			fmt.Fprintf(w, "if present&(1<<%d) != 0 {\nouter, err := d.openType()\nif err != nil {\nreturn %s\n}\n", i, fmt.Sprintf(ret, "err"))
 			if err := g.dec(v, c.Type, target(fl), ret); err != nil {
 				return err
 			}
-			w.WriteString("d.Decoder = outer\n}")
+			w.WriteString("d.Reader = outer\n}")
 			if !c.Optional && c.Default == "" {
 				fmt.Fprintf(w, " else {\nreturn d.errorf(\"mandatory extension %s is missing\")\n}", c.Name)
 			}
@@ -491,7 +491,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		fmt.Fprintf(w, "if %s, err = d.GetOctetString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		lb, ub, ext := sizeArgs(r.Size)
-		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
+		cs := map[Kind]string{KindIA5String: "x691.IA5String", KindVisibleString: "x691.VisibleString", KindPrintableString: "x691.PrintableString"}[r.Kind]
 		if r.Alphabet != "" {
 			cs = g.charset(r.Alphabet)
 		}
@@ -515,7 +515,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
 		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
-		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "WithPath(%s, \"[\"+itoa("+i+")+\"]\")")); err != nil {
+		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "}\nif !%s {\nbreak\n}\nif %s, %s, err = d.GetLengthChunk(0); err != nil {\n%s\n}\n", more, k, more, fail)

@@ -16,6 +16,7 @@ import (
 	"megaco/internal/mapping/termid"
 
 	"megaco/internal/codec/ber"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
 	"megaco/internal/codec/slab"
@@ -69,17 +70,17 @@ type Options struct {
 }
 
 // Limits bound every decoder's work and memory, whatever the input.
-type Limits = ber.Limits
+type Limits = limits.Limits
 
 // DefaultLimits fit real Megaco traffic with a wide margin.
-var DefaultLimits = ber.DefaultLimits
+var DefaultLimits = limits.Default
 
 type factory func(Options) Codec
 
 var available = map[string]factory{
 	"ber": func(o Options) Codec { return ber.Codec{Options: ber.Options{Version: o.Version, Limits: o.Limits}} },
 	"per": func(o Options) Codec {
-		return per.Codec{Options: per.Options{Version: o.Version, Limits: per.Limits(o.Limits)}}
+		return per.Codec{Options: per.Options{Version: o.Version, Limits: o.Limits}}
 	},
 	"pretty":      textCodec(text.Pretty, "pretty"),
 	"compact":     textCodec(text.Compact, "compact"),

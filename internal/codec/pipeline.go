@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
-	"megaco/internal/codec/ber"
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/native"
 	"megaco/internal/codec/per"
 	"megaco/internal/codec/text"
@@ -267,21 +266,9 @@ type Location struct {
 
 // Locate extracts the location from an error of any codec.
 func Locate(err error) (Location, bool) {
-	var be *ber.Error
-	if errors.As(err, &be) {
-		pos := "encode"
-		if be.Offset >= 0 {
-			pos = "offset " + strconv.Itoa(be.Offset)
-		}
-		return Location{"ber", be.Path(), pos}, true
-	}
-	var pe *per.Error
-	if errors.As(err, &pe) {
-		pos := "encode"
-		if pe.BitOffset >= 0 {
-			pos = "bit " + strconv.Itoa(pe.BitOffset)
-		}
-		return Location{"per", pe.Path, pos}, true
+	var ce *codecerr.Error
+	if errors.As(err, &ce) && (ce.Codec == "ber" || ce.Codec == "per") {
+		return Location{ce.Codec, ce.Path(), ce.Where()}, true
 	}
 	var me *mapping.Error
 	if errors.As(err, &me) {

@@ -2,6 +2,7 @@ package ber
 
 import (
 	"bytes"
+	"megaco/internal/codec/codecerr"
 	"reflect"
 	"testing"
 
@@ -22,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data, Options{})
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			if _, ok := err.(*codecerr.Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
@@ -77,11 +79,11 @@ func TestIndefiniteLengthCorpus(t *testing.T) {
 	t.Logf("BER: indefinite-length forms decoded and re-encoded definite: %d/%d", ok, len(files))
 }
 
-func berError(t *testing.T, err error) *Error {
+func berError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not a *ber.Error", err, err)
+	var e *codecerr.Error
+	if !errors.As(err, &e) || e.Codec != "ber" {
+		t.Fatalf("error %v (%T) is not a *codecerr.Error of ber", err, err)
 	}
 	return e
 }
@@ -106,8 +108,8 @@ func TestErrorNamesOffsetAndPath(t *testing.T) {
 	bad[i+1] = 0x7f // a length far beyond the enclosing element
 	_, err = Decode(bad, Options{})
 	e := berError(t, err)
-	if e.Offset != i {
-		t.Errorf("offset %d, want %d", e.Offset, i)
+	if e.Pos != codecerr.AtByte(i) || e.Kind != codecerr.Malformed {
+		t.Errorf("position %v kind %v, want offset %d, malformed", e.Pos, e.Kind, i)
 	}
 	if p := e.Path(); p != "mess.messageBody.transactions[0].transactionRequest" {
 		t.Errorf("path %q", p)
@@ -129,12 +131,12 @@ func TestErrorNamesOffsetAndPath(t *testing.T) {
 func TestLimits(t *testing.T) {
 	golden := corpus.Files(t, ".ber")["msg03"]
 	cases := []struct {
-		lim  Limits
+		lim  limits.Limits
 		want string
 	}{
-		{Limits{MaxSize: len(golden) - 1, MaxDepth: 64, MaxElements: 1000}, "exceeds the limit"},
-		{Limits{MaxSize: 1 << 20, MaxDepth: 5, MaxElements: 1000}, "nesting deeper than 5"},
-		{Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 10}, "more than 10 elements"},
+		{limits.Limits{MaxSize: len(golden) - 1, MaxDepth: 64, MaxElements: 1000}, "exceeds the limit"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 5, MaxElements: 1000}, "nesting deeper than 5"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 10}, "more than 10 elements"},
 	}
 	for _, c := range cases {
 		_, err := Decode(golden, Options{Limits: c.lim})
@@ -155,7 +157,7 @@ func TestLimits(t *testing.T) {
 	// Many tiny elements stop at the element limit, not at memory.
 	many := []byte{0x30, 0x83, 0x03, 0x0d, 0x40}
 	many = append(many, bytes.Repeat([]byte{0x05, 0x00}, 100000)...)
-	if _, err := Decode(many, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1000}}); err == nil {
+	if _, err := Decode(many, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1000}}); err == nil {
 		t.Error("100000 elements accepted")
 	}
 }

@@ -3,6 +3,7 @@ package ber
 import (
 	"bytes"
 	"encoding/hex"
+	"megaco/internal/codec/limits"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-func newDecoder(data []byte) *decoder { return &decoder{data: data, lim: DefaultLimits} }
+func newDecoder(data []byte) *decoder { return &decoder{data: data, lim: limits.Default} }
 
 func TestHeaderForms(t *testing.T) {
 	cases := []struct {

@@ -1,6 +1,7 @@
 package ber
 
 import (
+	"megaco/internal/codec/limits"
 	"testing"
 
 	"megaco/internal/corpus"
@@ -14,7 +15,7 @@ func BenchmarkWalk(b *testing.B) {
 	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 	}
-	d := &decoder{lim: DefaultLimits}
+	d := &decoder{lim: limits.Default}
 	var walk func(off, end int) error
 	walk = func(off, end int) error {
 		for off < end {

@@ -15,7 +15,7 @@ func BenchmarkDecodeMessage(b *testing.B) {
 	for _, k := range corpus.Names(files) {
 		msgs = append(msgs, files[k])
 	}
-	var md MessageDecoder
+	var md Decoder
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, m := range msgs {

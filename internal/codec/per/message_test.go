@@ -7,15 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/per/x691"
 	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
-func perError(t *testing.T, err error) *Error {
+func perError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not a *per.Error", err, err)
+	var e *codecerr.Error
+	if !errors.As(err, &e) || e.Codec != "per" {
+		t.Fatalf("error %v (%T) is not a *codecerr.Error of per", err, err)
 	}
 	return e
 }
@@ -73,7 +76,7 @@ func TestPeekVersion(t *testing.T) {
 func TestZeroOctets(t *testing.T) {
 	zeros := make([]byte, 64)
 	_, err := Decode(zeros, Options{})
-	if e := perError(t, err); e.Path != "mess.version" || !strings.Contains(e.Msg, "unsupported protocol version 0") {
+	if e := perError(t, err); e.Path() != "mess.version" || !strings.Contains(e.Msg, "unsupported protocol version 0") {
 		t.Errorf("auto version: %v", err)
 	}
 	for v := 1; v <= 3; v++ {
@@ -91,7 +94,7 @@ func TestErrors(t *testing.T) {
 	// Truncation: the error names the bit offset and the field path.
 	_, err := Decode(golden[:20], Options{})
 	e := perError(t, err)
-	if e.BitOffset <= 0 || e.BitOffset > 20*8 || !strings.HasPrefix(e.Path, "mess.") {
+	if e.Pos.Unit != codecerr.Bit || e.Pos.Offset <= 0 || e.Pos.Offset > 20*8 || !strings.HasPrefix(e.Path(), "mess.") {
 		t.Errorf("truncated: %v", err)
 	}
 	if !strings.HasPrefix(err.Error(), "per: ") {
@@ -103,13 +106,13 @@ func TestErrors(t *testing.T) {
 		t.Error("trailing octet accepted")
 	}
 	// Size limit.
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
+	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
 		t.Errorf("size limit: %v", err)
 	}
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "nesting deeper than 3") {
+	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "nesting deeper than 3") {
 		t.Errorf("depth limit: %v", err)
 	}
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}}); err == nil || !strings.Contains(err.Error(), "more than 2 elements") {
+	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}}); err == nil || !strings.Contains(err.Error(), "more than 2 elements") {
 		t.Errorf("element limit: %v", err)
 	}
 	// Encoder checks: a v3-only field in v1, a value out of range.
@@ -119,7 +122,7 @@ func TestErrors(t *testing.T) {
 	}
 	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = &model.ContextRequest{Iepscallind: model.Some(true)}
 	_, err = Append(nil, m, Options{})
-	if e := perError(t, err); !strings.HasSuffix(e.Path, "contextRequest.iepscallind") || !strings.Contains(e.Msg, "not in version 1") {
+	if e := perError(t, err); !strings.HasSuffix(e.Path(), "contextRequest.iepscallind") || !strings.Contains(e.Msg, "not in version 1") {
 		t.Errorf("v3 field in v1: %v", err)
 	}
 	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = nil
@@ -130,7 +133,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestReuse(t *testing.T) {
-	var md MessageDecoder
+	var md Decoder
 	files := corpus.Files(t, ".per")
 	for _, name := range corpus.Names(files) {
 		want, err := Decode(files[name], Options{})
@@ -155,7 +158,7 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data, Options{})
 		if err != nil {
-			var e *Error
+			var e *codecerr.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
@@ -184,21 +187,21 @@ func FuzzDecodeMessage(f *testing.F) {
 // (which the generator supports; the H.248 modules only have named ones).
 func TestBitStrings(t *testing.T) {
 	for _, bs := range []model.BitString{{Bits: 0b101, Len: 3}, {Bits: 1 << 9, Len: 12}, {Len: 0}} {
-		e := NewEncoder(nil)
-		if err := putBitString(e, bs, 0, Unbounded, false); err != nil {
+		e := x691.NewWriter(nil)
+		if err := putBitString(e, bs, 0, x691.Unbounded, false); err != nil {
 			t.Fatal(err)
 		}
-		d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
-		got, err := d.bitString(0, Unbounded, false, false)
+		d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+		got, err := d.bitString(0, x691.Unbounded, false, false)
 		if err != nil || got.Bits != bs.Bits || got.Len != bs.EncLen() {
 			t.Errorf("%+v: got %+v, %v", bs, got, err)
 		}
 	}
 	// Named bits drop trailing zeros on decode, keeping at least lb.
-	e := NewEncoder(nil)
-	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, Unbounded, false)
-	d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
-	if got, err := d.bitString(0, Unbounded, false, true); err != nil || got.Len != 1 {
+	e := x691.NewWriter(nil)
+	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, x691.Unbounded, false)
+	d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+	if got, err := d.bitString(0, x691.Unbounded, false, true); err != nil || got.Len != 1 {
 		t.Errorf("named: %+v %v", got, err)
 	}
 }

@@ -1,4 +1,4 @@
-package per
+package x691
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 // it back and must return val.
 type kat struct {
 	name string
-	put  func(e *Encoder) error
+	put  func(e *Writer) error
 	want string
-	get  func(d *Decoder) (any, error)
+	get  func(d *Reader) (any, error)
 	val  any
 }
 
@@ -36,14 +36,14 @@ func hexRep(b byte, n int) string { return hex.EncodeToString(rep(b, n)) }
 
 // bit1 writes a single 1 bit first so that the next field starts at an
 // unaligned position, showing whether it is octet-aligned or not.
-func bit1(e *Encoder) { e.PutBool(true) }
+func bit1(e *Writer) { e.PutBool(true) }
 
-func skip1(d *Decoder) error { _, err := d.GetBool(); return err }
+func skip1(d *Reader) error { _, err := d.GetBool(); return err }
 
 func constrained(v, lb, ub int64) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutConstrained(v, lb, ub) },
-		get: func(d *Decoder) (any, error) { return d.GetConstrained(lb, ub) },
+		put: func(e *Writer) error { return e.PutConstrained(v, lb, ub) },
+		get: func(d *Reader) (any, error) { return d.GetConstrained(lb, ub) },
 		val: v,
 	}
 }
@@ -55,8 +55,8 @@ func named(k kat, name, want string) kat {
 
 func after1(k kat) kat {
 	put, get := k.put, k.get
-	k.put = func(e *Encoder) error { bit1(e); return put(e) }
-	k.get = func(d *Decoder) (any, error) {
+	k.put = func(e *Writer) error { bit1(e); return put(e) }
+	k.get = func(d *Reader) (any, error) {
 		if err := skip1(d); err != nil {
 			return nil, err
 		}
@@ -67,16 +67,16 @@ func after1(k kat) kat {
 
 func octets(b []byte, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutOctetString(b, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) { return d.GetOctetString(lb, ub, ext) },
+		put: func(e *Writer) error { return e.PutOctetString(b, lb, ub, ext) },
+		get: func(d *Reader) (any, error) { return d.GetOctetString(lb, ub, ext) },
 		val: b,
 	}
 }
 
 func ia5(s string, lb, ub int, ext bool, cs *CharSet) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutString(s, lb, ub, ext, cs) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutString(s, lb, ub, ext, cs) },
+		get: func(d *Reader) (any, error) {
 			b, err := d.GetString(lb, ub, ext, cs)
 			return string(b), err
 		},
@@ -91,8 +91,8 @@ type bitsVal struct {
 
 func bitString(b []byte, n, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutBitString(b, n, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutBitString(b, n, lb, ub, ext) },
+		get: func(d *Reader) (any, error) {
 			out, n, err := d.AppendBitString(nil, lb, ub, ext)
 			return bitsVal{out, n}, err
 		},
@@ -102,8 +102,8 @@ func bitString(b []byte, n, lb, ub int, ext bool) kat {
 
 func namedBits(mask uint64, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutNamedBits(mask, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) { return d.GetNamedBits(lb, ub, ext) },
+		put: func(e *Writer) error { return e.PutNamedBits(mask, lb, ub, ext) },
+		get: func(d *Reader) (any, error) { return d.GetNamedBits(lb, ub, ext) },
 		val: mask,
 	}
 }
@@ -115,8 +115,8 @@ type choiceVal struct {
 
 func choice(index, root int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutChoiceIndex(index, root, ext) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutChoiceIndex(index, root, ext) },
+		get: func(d *Reader) (any, error) {
 			i, x, err := d.GetChoiceIndex(root, ext)
 			return choiceVal{i, x}, err
 		},
@@ -131,14 +131,14 @@ type chunk struct {
 
 func lengthChunk(rem int, want chunk) kat {
 	return kat{
-		put: func(e *Encoder) error {
+		put: func(e *Writer) error {
 			n, more := e.PutLengthChunk(rem)
 			if (chunk{n, more}) != want {
-				return &Error{Msg: "unexpected chunk"}
+				return fmt.Errorf("chunk %v, want %v", chunk{n, more}, want)
 			}
 			return nil
 		},
-		get: func(d *Decoder) (any, error) {
+		get: func(d *Reader) (any, error) {
 			d.SetMaxLength(math.MaxInt)
 			n, more, err := d.GetLengthChunk(0)
 			return chunk{n, more}, err
@@ -155,14 +155,14 @@ func katVectors() []kat {
 		{
 			// BOOLEAN: one bit each, 1 0 1 -> 1010 0000.
 			name: "bools 101",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				e.PutBool(true)
 				e.PutBool(false)
 				e.PutBool(true)
 				return nil
 			},
 			want: "a0",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				var out []bool
 				for range 3 {
 					b, err := d.GetBool()
@@ -179,13 +179,13 @@ func katVectors() []kat {
 			// Bit-fields packed MSB first across octets: 3 bits 101,
 			// then 12 bits 0xABC -> 101 1010 1011 1100 (pad 0).
 			name: "bits 3+12",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				e.PutBits(5, 3)
 				e.PutBits(0xABC, 12)
 				return nil
 			},
 			want: "b578",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				a, err := d.GetBits(3)
 				if err != nil {
 					return nil, err
@@ -229,16 +229,16 @@ func katVectors() []kat {
 		// 10.7: semi-constrained: count octet, then minimal octets of v-lb.
 		{
 			name: "semi-constrained 256 lb 0",
-			put:  func(e *Encoder) error { return e.PutSemiConstrained(256, 0) },
+			put:  func(e *Writer) error { return e.PutSemiConstrained(256, 0) },
 			want: "020100",
-			get:  func(d *Decoder) (any, error) { return d.GetSemiConstrained(0) },
+			get:  func(d *Reader) (any, error) { return d.GetSemiConstrained(0) },
 			val:  int64(256),
 		},
 		{
 			name: "semi-constrained -5 lb -5",
-			put:  func(e *Encoder) error { bit1(e); return e.PutSemiConstrained(-5, -5) },
+			put:  func(e *Writer) error { bit1(e); return e.PutSemiConstrained(-5, -5) },
 			want: "800100", // 1 bit, padding, count 1, octet 00
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				if err := skip1(d); err != nil {
 					return nil, err
 				}
@@ -340,9 +340,9 @@ func katVectors() []kat {
 			// 18: bitmap of 3 additions, 0 and 2 present: normally small
 			// length 0 000010, then 101 -> 0000 0101 0100 0000.
 			name: "extension bitmap",
-			put:  func(e *Encoder) error { return e.PutExtensionBitmap(0b101, 3) },
+			put:  func(e *Writer) error { return e.PutExtensionBitmap(0b101, 3) },
 			want: "0540",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				p, u, err := d.GetExtensionBitmap(3)
 				return [2]uint64{p, uint64(u)}, err
 			},
@@ -352,9 +352,9 @@ func katVectors() []kat {
 			// Same bitmap read by a decoder knowing only 1 addition: the
 			// present addition 2 is unknown.
 			name: "extension bitmap unknown",
-			put:  func(e *Encoder) error { return e.PutExtensionBitmap(0b101, 3) },
+			put:  func(e *Writer) error { return e.PutExtensionBitmap(0b101, 3) },
 			want: "0540",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				p, u, err := d.GetExtensionBitmap(1)
 				return [2]uint64{p, uint64(u)}, err
 			},
@@ -365,7 +365,7 @@ func katVectors() []kat {
 			// is one octet A0, length 1 -> 01 A0. After a 1 bit the length
 			// is aligned: 80 01 A0.
 			name: "open type",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				bit1(e)
 				m := e.BeginOpenType()
 				if err := e.PutConstrained(5, 0, 7); err != nil {
@@ -374,7 +374,7 @@ func katVectors() []kat {
 				return e.EndOpenType(m)
 			},
 			want: "8001a0",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				if err := skip1(d); err != nil {
 					return nil, err
 				}
@@ -393,11 +393,11 @@ func katVectors() []kat {
 		{
 			// 10.1.3: an empty open type (e.g. a NULL) is one zero octet.
 			name: "open type empty",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				return e.EndOpenType(e.BeginOpenType())
 			},
 			want: "0100",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				sub, err := d.OpenType()
 				if err != nil {
 					return nil, err
@@ -410,20 +410,20 @@ func katVectors() []kat {
 			// 23: OBJECT IDENTIFIER {1 2 840 113549}: 42 = 2A, 840 = 86 48,
 			// 113549 = 86 F7 0D; 6 octets.
 			name: "object identifier",
-			put:  func(e *Encoder) error { return e.PutObjectIdentifier([]uint64{1, 2, 840, 113549}) },
+			put:  func(e *Writer) error { return e.PutObjectIdentifier([]uint64{1, 2, 840, 113549}) },
 			want: "062a864886f70d",
-			get:  func(d *Decoder) (any, error) { return d.GetObjectIdentifier(nil) },
+			get:  func(d *Reader) (any, error) { return d.GetObjectIdentifier(nil) },
 			val:  []uint64{1, 2, 840, 113549},
 		},
 		{
 			// 19: SEQUENCE (SIZE(1..4)) OF: count-1 in 2 bits, no alignment.
 			name: "sequence of count",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				_, _, err := e.PutLength(3, 1, 4, false)
 				return err
 			},
 			want: "80",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				n, more, err := d.GetLength(1, 4, false, 0)
 				return chunk{n, more}, err
 			},
@@ -435,9 +435,9 @@ func katVectors() []kat {
 func unconstrainedKAT(v int64, want string) kat {
 	return kat{
 		name: fmt.Sprint("unconstrained ", v),
-		put:  func(e *Encoder) error { e.PutUnconstrained(v); return nil },
+		put:  func(e *Writer) error { e.PutUnconstrained(v); return nil },
 		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetUnconstrained() },
+		get:  func(d *Reader) (any, error) { return d.GetUnconstrained() },
 		val:  v,
 	}
 }
@@ -445,9 +445,9 @@ func unconstrainedKAT(v int64, want string) kat {
 func normallySmallKAT(n int, want string) kat {
 	return kat{
 		name: fmt.Sprint("normally small ", n),
-		put:  func(e *Encoder) error { return e.PutNormallySmall(n) },
+		put:  func(e *Writer) error { return e.PutNormallySmall(n) },
 		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetNormallySmall() },
+		get:  func(d *Reader) (any, error) { return d.GetNormallySmall() },
 		val:  n,
 	}
 }
@@ -455,9 +455,9 @@ func normallySmallKAT(n int, want string) kat {
 func normallySmallLengthKAT(n int, want string) kat {
 	return kat{
 		name: fmt.Sprint("normally small length ", n),
-		put:  func(e *Encoder) error { return e.PutNormallySmallLength(n) },
+		put:  func(e *Writer) error { return e.PutNormallySmallLength(n) },
 		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetNormallySmallLength() },
+		get:  func(d *Reader) (any, error) { return d.GetNormallySmallLength() },
 		val:  n,
 	}
 }
@@ -465,7 +465,7 @@ func normallySmallLengthKAT(n int, want string) kat {
 func TestKnownAnswers(t *testing.T) {
 	for _, k := range katVectors() {
 		t.Run(k.name, func(t *testing.T) {
-			var e Encoder
+			var e Writer
 			e.Reset(nil)
 			if err := k.put(&e); err != nil {
 				t.Fatalf("encode: %v", err)
@@ -475,7 +475,7 @@ func TestKnownAnswers(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("encode = %s, want %s", short(got), short(want))
 			}
-			d := NewDecoder(want)
+			d := NewReader(want)
 			v, err := k.get(&d)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
@@ -513,7 +513,7 @@ func short(b []byte) string {
 // TestFinishEmpty: X.691 10.1.3, a complete encoding with no bits is a
 // single zero octet; Finish also keeps a caller's prefix (append style).
 func TestFinishEmpty(t *testing.T) {
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	if got := e.Finish(); !bytes.Equal(got, []byte{0}) {
 		t.Fatalf("Finish of nothing = %x, want 00", got)
@@ -528,7 +528,7 @@ func TestFinishEmpty(t *testing.T) {
 	if got := e.Finish(); !bytes.Equal(got, []byte{0xEE, 0x80}) {
 		t.Fatalf("Finish = %x, want ee80", got)
 	}
-	d := NewDecoder([]byte{0})
+	d := NewReader([]byte{0})
 	if err := d.End(); err != nil {
 		t.Fatalf("End on the empty complete encoding: %v", err)
 	}
@@ -546,7 +546,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		for i := range content {
 			content[i] = byte(i*7 + i>>8)
 		}
-		var a, b Encoder
+		var a, b Writer
 		a.Reset([]byte{0x55})
 		a.PutBool(true)
 		m := a.BeginOpenType()
@@ -564,7 +564,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("n=%d: open type %s != octet string %s", n, short(a.Bytes()), short(b.Bytes()))
 		}
-		d := NewDecoder(a.Bytes()[1:])
+		d := NewReader(a.Bytes()[1:])
 		d.SetMaxLength(1 << 20)
 		if err := skip1(&d); err != nil {
 			t.Fatal(err)
@@ -579,7 +579,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		if v, err := d.GetBits(2); err != nil || v != 3 {
 			t.Fatalf("n=%d: after open type got %d, %v", n, v, err)
 		}
-		d2 := NewDecoder(a.Bytes()[1:])
+		d2 := NewReader(a.Bytes()[1:])
 		d2.SetMaxLength(1 << 20)
 		_ = skip1(&d2)
 		if err := d2.SkipOpenType(); err != nil || d2.pos != d.pos-2 {
@@ -591,7 +591,7 @@ func TestOpenTypeLengths(t *testing.T) {
 // TestNestedOpenTypes: an inner open type that grows to a two-octet length
 // moves octets inside the outer one, whose mark must stay valid.
 func TestNestedOpenTypes(t *testing.T) {
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	outer := e.BeginOpenType()
 	e.PutBits(1, 1)
@@ -610,7 +610,7 @@ func TestNestedOpenTypes(t *testing.T) {
 	if !bytes.Equal(e.Bytes(), want) {
 		t.Fatalf("nested = %s, want %s", short(e.Bytes()), short(want))
 	}
-	d := NewDecoder(want)
+	d := NewReader(want)
 	o, err := d.OpenType()
 	if err != nil {
 		t.Fatal(err)
@@ -634,7 +634,7 @@ func TestNestedOpenTypes(t *testing.T) {
 // GetLength for a count that needs fragments (16K + 64K ...).
 func TestSequenceOfFragmented(t *testing.T) {
 	for _, n := range []int{0, 5, 16383, 16384, 65536 + 100, 2*65536 + 3*16384} {
-		var e Encoder
+		var e Writer
 		e.Reset(nil)
 		k, more, err := e.PutLength(n, 0, Unbounded, false)
 		if err != nil {
@@ -649,7 +649,7 @@ func TestSequenceOfFragmented(t *testing.T) {
 			}
 			k, more = e.PutLengthChunk(n - i)
 		}
-		d := NewDecoder(e.Bytes())
+		d := NewReader(e.Bytes())
 		d.SetMaxLength(1 << 20)
 		k, more, err = d.GetLength(0, Unbounded, false, 1)
 		got := 0

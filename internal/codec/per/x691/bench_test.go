@@ -1,4 +1,4 @@
-package per
+package x691
 
 import "testing"
 
@@ -6,7 +6,7 @@ func BenchmarkDecodeMsg03(b *testing.B) {
 	b.SetBytes(int64(len(msg03)))
 	b.ReportAllocs()
 	for b.Loop() {
-		d := NewDecoder(msg03)
+		d := NewReader(msg03)
 		if err := walkMsg03Direct(&d); err != nil {
 			b.Fatal(err)
 		}
@@ -18,7 +18,7 @@ func BenchmarkEncodeMsg03(b *testing.B) {
 	b.SetBytes(int64(len(msg03)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var e Encoder
+		var e Writer
 		e.Reset(buf[:0])
 		encodeMsg03Direct(&e)
 		buf = e.Finish()
@@ -30,7 +30,7 @@ func BenchmarkOpenType300(b *testing.B) {
 	payload := rep(0x5A, 300)
 	b.ReportAllocs()
 	for b.Loop() {
-		var e Encoder
+		var e Writer
 		e.Reset(buf[:0])
 		e.PutBool(true)
 		m := e.BeginOpenType()

@@ -1,26 +1,28 @@
-package per
+package x691
 
 import (
-	"errors"
-	"fmt"
 	"testing"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // TestDecodeErrors checks the message and, above all, the bit offset of
 // decoding errors: the offset is where the offending item starts (after
 // any padding before it), counted from the start of the whole message.
+// Kind is Malformed unless the case says otherwise.
 func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		run  func(d *Decoder) error
+		run  func(d *Reader) error
 		want string
+		kind codecerr.Kind
 	}{
 		{
 			// 1 bit, then 7 bits 1111111 = 127 for INTEGER (0..99).
 			name: "constrained bit-field out of range",
 			in:   "ff",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_ = skip1(d)
 				_, err := d.GetConstrained(0, 99)
 				return err
@@ -31,7 +33,7 @@ func TestDecodeErrors(t *testing.T) {
 			// 1 bit, padding, then two octets 01 2C = 300 for (0..299).
 			name: "constrained two octets out of range",
 			in:   "80012c",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_ = skip1(d)
 				_, err := d.GetConstrained(0, 299)
 				return err
@@ -42,7 +44,7 @@ func TestDecodeErrors(t *testing.T) {
 			// INTEGER (0..65535) needs two octets, only one is there.
 			name: "truncated",
 			in:   "12",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetConstrained(0, 65535)
 				return err
 			},
@@ -53,7 +55,7 @@ func TestDecodeErrors(t *testing.T) {
 			// an OCTET STRING with only 12 octets after it.
 			name: "length beyond input",
 			in:   "0000" + "9000" + hexRep(0, 12),
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, _ = d.GetBits(16)
 				_, err := d.GetOctetString(0, Unbounded, false)
 				return err
@@ -65,7 +67,7 @@ func TestDecodeErrors(t *testing.T) {
 			// each, with 2 octets left.
 			name: "count beyond input bits",
 			in:   "64" + "0000",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, _, err := d.GetLength(0, Unbounded, false, 3)
 				return err
 			},
@@ -74,7 +76,7 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "count beyond input",
 			in:   "64" + "0000",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, _, err := d.GetLength(0, Unbounded, false, 8)
 				return err
 			},
@@ -83,18 +85,19 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "length beyond limit",
 			in:   "14" + hexRep(0, 20),
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				d.SetMaxLength(10)
 				_, err := d.GetOctetString(0, Unbounded, false)
 				return err
 			},
 			want: "per: bit 0: length 20 exceeds the limit 10",
+			kind: codecerr.TooLarge,
 		},
 		{
 			// 11000101: fragment of m = 5 x 16K, m must be 1..4.
 			name: "bad fragment",
 			in:   "c5",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetOctetString(0, Unbounded, false)
 				return err
 			},
@@ -104,7 +107,7 @@ func TestDecodeErrors(t *testing.T) {
 			// CHOICE of 5 root alternatives: 3 bits 111 = 7.
 			name: "choice index out of range",
 			in:   "e0",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, _, err := d.GetChoiceIndex(5, false)
 				return err
 			},
@@ -115,7 +118,7 @@ func TestDecodeErrors(t *testing.T) {
 			// would be 5 > 4.
 			name: "size out of range",
 			in:   "c0",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetOctetString(2, 4, false)
 				return err
 			},
@@ -126,7 +129,7 @@ func TestDecodeErrors(t *testing.T) {
 			// range needing 3 octets, count 11 = 4 octets is invalid.
 			name: "too many octets",
 			in:   "c0",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetConstrained(0, 1<<20)
 				return err
 			},
@@ -135,7 +138,7 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "semi-constrained zero length",
 			in:   "00",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetSemiConstrained(0)
 				return err
 			},
@@ -144,17 +147,18 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "unconstrained too long",
 			in:   "09" + hexRep(0, 9),
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetUnconstrained()
 				return err
 			},
 			want: "per: bit 0: unconstrained whole number of 9 octets (want 1..8)",
+			kind: codecerr.TooLarge,
 		},
 		{
 			// IA5String: length 2, then 'a' and 0x80 (not IA5).
 			name: "bad IA5 character",
 			in:   "026180",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetIA5String(0, Unbounded, false)
 				return err
 			},
@@ -165,7 +169,7 @@ func TestDecodeErrors(t *testing.T) {
 			// far: the offset is in the outer message (bit 16).
 			name: "inside open type",
 			in:   "8001ff",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_ = skip1(d)
 				sub, err := d.OpenType()
 				if err != nil {
@@ -179,7 +183,7 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "trailing data",
 			in:   "8000",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_ = skip1(d)
 				return d.End()
 			},
@@ -188,7 +192,7 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "bool at end",
 			in:   "",
-			run: func(d *Decoder) error {
+			run: func(d *Reader) error {
 				_, err := d.GetBool()
 				return err
 			},
@@ -197,18 +201,12 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := NewDecoder(unhex(t, tc.in))
+			d := NewReader(unhex(t, tc.in))
 			err := tc.run(&d)
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
-			var pe *Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %T is not *Error", err)
-			}
-			if err.Error() != tc.want {
-				t.Fatalf("error %q\n          want %q", err, tc.want)
-			}
+			checkError(t, err, tc.want, codecerr.Decode, tc.kind)
 		})
 	}
 }
@@ -216,65 +214,51 @@ func TestDecodeErrors(t *testing.T) {
 func TestEncodeErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		run  func(e *Encoder) error
+		run  func(e *Writer) error
 		want string
 	}{
-		{"constrained", func(e *Encoder) error { e.PutBits(0, 3); return e.PutConstrained(300, 0, 255) },
+		{"constrained", func(e *Writer) error { e.PutBits(0, 3); return e.PutConstrained(300, 0, 255) },
 			"per: bit 3: constrained whole number 300 out of range 0..255"},
-		{"size", func(e *Encoder) error { return e.PutOctetString([]byte("abc"), 4, 4, false) },
+		{"size", func(e *Writer) error { return e.PutOctetString([]byte("abc"), 4, 4, false) },
 			"per: bit 0: size 3 outside SIZE(4..4)"},
-		{"size unbounded", func(e *Encoder) error { return e.PutIA5String("", 1, Unbounded, false) },
+		{"size unbounded", func(e *Writer) error { return e.PutIA5String("", 1, Unbounded, false) },
 			"per: bit 0: size 0 outside SIZE(1..MAX)"},
-		{"alphabet", func(e *Encoder) error { return e.PutIA5String("caf\xe9", 0, Unbounded, false) },
+		{"alphabet", func(e *Writer) error { return e.PutIA5String("caf\xe9", 0, Unbounded, false) },
 			"per: bit 0: character 0xe9 at index 3 not in the permitted alphabet"},
-		{"choice", func(e *Encoder) error { return e.PutChoiceIndex(5, 5, false) },
+		{"choice", func(e *Writer) error { return e.PutChoiceIndex(5, 5, false) },
 			"per: bit 0: index 5 invalid for 5 root alternatives (extensible false)"},
-		{"semi", func(e *Encoder) error { return e.PutSemiConstrained(-1, 0) },
+		{"semi", func(e *Writer) error { return e.PutSemiConstrained(-1, 0) },
 			"per: bit 0: semi-constrained whole number -1 below lower bound 0"},
-		{"named bits", func(e *Encoder) error { return e.PutNamedBits(1<<9, 0, 8, false) },
+		{"named bits", func(e *Writer) error { return e.PutNamedBits(1<<9, 0, 8, false) },
 			"per: bit 0: size 10 outside SIZE(0..8)"},
-		{"bitmap", func(e *Encoder) error { return e.PutExtensionBitmap(0b100, 2) },
+		{"bitmap", func(e *Writer) error { return e.PutExtensionBitmap(0b100, 2) },
 			"per: bit 0: extension bitmap 0x4 has bits beyond 2 additions"},
-		{"bad constraint", func(e *Encoder) error { return e.PutOctetString(nil, 3, 2, false) },
+		{"bad constraint", func(e *Writer) error { return e.PutOctetString(nil, 3, 2, false) },
 			"per: bit 0: invalid size constraint 3..2"},
-		{"oid", func(e *Encoder) error { return e.PutObjectIdentifier([]uint64{3, 1}) },
+		{"oid", func(e *Writer) error { return e.PutObjectIdentifier([]uint64{3, 1}) },
 			"per: bit 0: invalid object identifier [3 1]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var e Encoder
+			var e Writer
 			e.Reset(nil)
-			err := tc.run(&e)
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error %v\n          want %s", err, tc.want)
-			}
+			checkError(t, tc.run(&e), tc.want, codecerr.Encode, codecerr.Schema)
 		})
 	}
 }
 
-// TestWithPath: generated code prefixes component names from the inside
-// out; SEQUENCE OF indexes join without a dot; wrapped *Errors are found.
-func TestWithPath(t *testing.T) {
-	d := NewDecoder(unhex(t, "ff"))
-	_ = skip1(&d)
-	_, err := d.GetConstrained(0, 99)
-	err = WithPath(err, "transactionId")
-	err = WithPath(err, "[2]")
-	err = WithPath(err, "transactions")
-	err = WithPath(err, "mess")
-	want := "per: bit 1: mess.transactions[2].transactionId: constrained whole number 127 out of range 0..99"
+// checkError: err is a *codecerr.Error of codec "per" with a bit position,
+// the operation and kind given, and reads want.
+func checkError(t *testing.T, err error, want string, op codecerr.Op, kind codecerr.Kind) {
+	t.Helper()
+	ce, ok := err.(*codecerr.Error)
+	if !ok {
+		t.Fatalf("error %v (%T) is not a *codecerr.Error", err, err)
+	}
 	if err.Error() != want {
-		t.Fatalf("got  %q\nwant %q", err, want)
+		t.Fatalf("error %q\n          want %q", err, want)
 	}
-	// A *Error wrapped by fmt.Errorf still gets the path (the wrapper's
-	// text was fixed when it was made, so add paths before wrapping).
-	inner := &Error{BitOffset: 5, Msg: "x"}
-	wrapped := fmt.Errorf("megaco: %w", inner)
-	if WithPath(wrapped, "a") != wrapped || inner.Error() != "per: bit 5: a: x" {
-		t.Fatalf("wrapped: %q", inner)
-	}
-	plain := errors.New("other")
-	if WithPath(plain, "a") != plain || WithPath(nil, "a") != nil {
-		t.Fatal("non-*Error errors must pass through unchanged")
+	if ce.Codec != "per" || ce.Op != op || ce.Kind != kind || ce.Pos.Unit != codecerr.Bit {
+		t.Fatalf("error %q: codec %s, %v, %v, position %+v; want per, %v, %v, a bit", err, ce.Codec, ce.Op, ce.Kind, ce.Pos, op, kind)
 	}
 }
