@@ -2,7 +2,6 @@ package ber
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -81,11 +80,7 @@ func TestIndefiniteLengthCorpus(t *testing.T) {
 
 func berError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *codecerr.Error
-	if !errors.As(err, &e) || e.Codec != "ber" {
-		t.Fatalf("error %v (%T) is not a *codecerr.Error of ber", err, err)
-	}
-	return e
+	return corpus.CodecError(t, err, "ber")
 }
 
 // TestErrorNamesOffsetAndPath corrupts a length deep inside a message and
@@ -142,6 +137,8 @@ func TestLimits(t *testing.T) {
 		_, err := Decode(golden, Options{Limits: c.lim})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("limits %+v: got %v, want %q", c.lim, err, c.want)
+		} else if e := berError(t, err); e.Kind != codecerr.TooLarge {
+			t.Errorf("limits %+v: kind %v", c.lim, e.Kind)
 		}
 		if _, err := Decode(golden, Options{}); err != nil {
 			t.Fatal(err)
@@ -196,8 +193,8 @@ func TestVersions(t *testing.T) {
 		t.Errorf("v3: %v", err)
 	}
 	m.Mess.Version = 4
-	if _, err := Append(nil, m, Options{}); err == nil {
-		t.Error("version 4 encoded")
+	if _, err := Append(nil, m, Options{}); err == nil || err.Error() != "ber: encode: mess.version: unsupported protocol version 4 (1..3)" {
+		t.Errorf("version 4: %v", err)
 	}
 
 	// A v1 message decoded with the v3 schema where they agree: forcing
@@ -218,8 +215,13 @@ func TestVersions(t *testing.T) {
 	// Version 0 and >3 in the message are refused with the field named.
 	bad := append([]byte(nil), files["msg03"]...)
 	bad[bytes.Index(bad, []byte{0x80, 0x01, 0x01})+2] = 7
-	if _, err := Decode(bad, Options{}); err == nil || !strings.Contains(err.Error(), "mess.version: unsupported protocol version 7") {
+	_, err = Decode(bad, Options{})
+	if err == nil || err.Error() != "ber: offset 0: mess.version: unsupported protocol version 7 (1..3)" || berError(t, err).Kind != codecerr.Unsupported {
 		t.Errorf("version 7: %v", err)
+	}
+	// A forced version outside 1..3 is refused before anything is read.
+	if _, err := Decode(files["msg03"], Options{Version: 4}); err == nil || berError(t, err).Kind != codecerr.Unsupported {
+		t.Errorf("forced version 4: %v", err)
 	}
 }
 
@@ -244,12 +246,9 @@ func TestTrailingAndReuse(t *testing.T) {
 	}
 	// A reused Decoder gives the same messages as fresh decodes.
 	var dec Decoder
-	files := corpus.Files(t, ".ber")
-	for _, name := range corpus.Names(files) {
-		want, _ := Decode(files[name], Options{})
-		got, err := dec.Decode(files[name])
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: reused decoder differs (%v)", name, err)
-		}
-	}
+	corpus.Reuse(t, ".ber", Codec{}, dec.Decode)
 }
+
+// TestAppendContract: Append appends, and on error gives b back at its
+// original length.
+func TestAppendContract(t *testing.T) { corpus.AppendContract(t, "ber", ".ber", Codec{}) }

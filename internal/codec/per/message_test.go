@@ -2,7 +2,6 @@ package per
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,11 +15,7 @@ import (
 
 func perError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *codecerr.Error
-	if !errors.As(err, &e) || e.Codec != "per" {
-		t.Fatalf("error %v (%T) is not a *codecerr.Error of per", err, err)
-	}
-	return e
+	return corpus.CodecError(t, err, "per")
 }
 
 func TestPeekVersion(t *testing.T) {
@@ -76,7 +71,7 @@ func TestPeekVersion(t *testing.T) {
 func TestZeroOctets(t *testing.T) {
 	zeros := make([]byte, 64)
 	_, err := Decode(zeros, Options{})
-	if e := perError(t, err); e.Path() != "mess.version" || !strings.Contains(e.Msg, "unsupported protocol version 0") {
+	if err == nil || err.Error() != "per: bit 2: mess.version: unsupported protocol version 0 (1..3)" || perError(t, err).Kind != codecerr.Unsupported {
 		t.Errorf("auto version: %v", err)
 	}
 	for v := 1; v <= 3; v++ {
@@ -105,15 +100,19 @@ func TestErrors(t *testing.T) {
 	if err == nil {
 		t.Error("trailing octet accepted")
 	}
-	// Size limit.
-	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
-		t.Errorf("size limit: %v", err)
-	}
-	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "nesting deeper than 3") {
-		t.Errorf("depth limit: %v", err)
-	}
-	if _, err := Decode(golden, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}}); err == nil || !strings.Contains(err.Error(), "more than 2 elements") {
-		t.Errorf("element limit: %v", err)
+	// Limits: size, depth and elements.
+	for _, c := range []struct {
+		lim  limits.Limits
+		want string
+	}{
+		{limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}, "per: bit 0: message of 52 octets exceeds the limit of 10"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}, "nesting deeper than 3"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}, "more than 2 elements"},
+	} {
+		_, err := Decode(golden, Options{Limits: c.lim})
+		if err == nil || !strings.Contains(err.Error(), c.want) || perError(t, err).Kind != codecerr.TooLarge {
+			t.Errorf("limits %+v: %v, want %q (too large)", c.lim, err, c.want)
+		}
 	}
 	// Encoder checks: a v3-only field in v1, a value out of range.
 	m, err := Decode(golden, Options{})
@@ -133,55 +132,25 @@ func TestErrors(t *testing.T) {
 }
 
 func TestReuse(t *testing.T) {
-	var md Decoder
-	files := corpus.Files(t, ".per")
-	for _, name := range corpus.Names(files) {
-		want, err := Decode(files[name], Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := md.Decode(files[name])
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: reused decoder differs (%v)", name, err)
-		}
-	}
+	var dec Decoder
+	corpus.Reuse(t, ".per", Codec{}, dec.Decode)
 }
+
+// TestAppendContract: Append appends, and on error gives b back at its
+// original length.
+func TestAppendContract(t *testing.T) { corpus.AppendContract(t, "per", ".per", Codec{}) }
 
 // FuzzDecodeMessage: no panic or hang on any input; what decodes must
 // encode and decode again to the same message and bytes.
 func FuzzDecodeMessage(f *testing.F) {
-	files := corpus.Files(f, ".per")
-	for _, name := range corpus.Names(files) {
-		f.Add(files[name])
-	}
+	corpus.Seed(f, ".per")
 	f.Add(make([]byte, 64))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Decode(data, Options{})
-		if err != nil {
-			var e *codecerr.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		v, _ := PeekVersion(data)
-		enc, err := Append(nil, m, Options{Version: v})
-		if err != nil {
-			t.Fatalf("decoded message does not encode: %v", err)
-		}
-		m2, err := Decode(enc, Options{Version: v})
-		if err != nil {
-			t.Fatalf("re-encoding does not decode: %v\n%x", err, enc)
-		}
-		if !reflect.DeepEqual(m, m2) {
-			t.Fatalf("decode→encode→decode changed the message\n%x", enc)
-		}
-		enc2, err := Append(nil, m2, Options{Version: v})
-		if err != nil || !bytes.Equal(enc, enc2) {
-			t.Fatalf("encoding is not stable: %v", err)
-		}
+		corpus.Stable(t, data, "per", withVersion, PeekVersion)
 	})
 }
+
+func withVersion(v int) corpus.Codec { return Codec{Options{Version: v}} }
 
 // TestBitStrings covers the helpers for BIT STRINGs without named bits
 // (which the generator supports; the H.248 modules only have named ones).

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/corpus"
 )
 
 // TestDecodeErrors checks the message and, above all, the bit offset of
@@ -201,7 +202,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := NewReader(unhex(t, tc.in))
+			d := NewReader(corpus.Unhex(t, tc.in))
 			err := tc.run(&d)
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)

@@ -3,8 +3,9 @@ package x691
 import (
 	"bytes"
 	"math"
-	"megaco/internal/codec/codecerr"
 	"testing"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // FuzzDecoder runs a small program of decoder calls, chosen by the first

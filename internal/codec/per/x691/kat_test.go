@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
+
+	"megaco/internal/corpus"
 )
 
 // kat is one known-answer vector: put encodes, want is the expected
@@ -19,15 +20,6 @@ type kat struct {
 	want string
 	get  func(d *Reader) (any, error)
 	val  any
-}
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func rep(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
@@ -471,7 +463,7 @@ func TestKnownAnswers(t *testing.T) {
 				t.Fatalf("encode: %v", err)
 			}
 			got := e.Bytes()
-			want := unhex(t, k.want)
+			want := corpus.Unhex(t, k.want)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("encode = %s, want %s", short(got), short(want))
 			}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+
 	"megaco/internal/codec/codecerr"
 )
 
