@@ -488,6 +488,11 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindNull:
 	case KindOctetString:
 		lb, ub, ext := sizeArgs(r.Size)
+		if z := r.Size; z != nil && z.HasLower && z.HasUpper && z.Lower == z.Upper && !z.Extensible && z.Upper >= 1 && z.Upper <= 2 {
+			// A bit-field, not octet-aligned: copied into the decoder's memory.
+			fmt.Fprintf(w, "if %s, err = d.shortOctets(%s); err != nil {\n%s\n}\n", target, ub, fail)
+			break
+		}
 		fmt.Fprintf(w, "if %s, err = d.GetOctetString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		lb, ub, ext := sizeArgs(r.Size)

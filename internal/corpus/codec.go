@@ -111,10 +111,17 @@ func RoundTrip(t *testing.T, ext string, c Codec) {
 	}
 }
 
-// Reuse checks that a decoder reused from message to message (reused)
-// gives the same messages as fresh decodes (c) over the corpus files
-// ending in ext.
-func Reuse(t *testing.T, ext string, c Codec, reused func([]byte) (*model.MegacoMessage, error)) {
+// Reusing is a Codec that can also decode into pooled memory.
+type Reusing interface {
+	Codec
+	DecodeReused(data []byte) (m *model.MegacoMessage, release func(), err error)
+}
+
+// Reuse checks, over the corpus files ending in ext, that a decoder
+// reused from message to message (reused) and c.DecodeReused give the
+// same messages as fresh decodes, and that DecodeReused, once warm,
+// allocates nothing.
+func Reuse(t *testing.T, ext string, c Reusing, reused func([]byte) (*model.MegacoMessage, error)) {
 	files := Files(t, ext)
 	for _, name := range Names(files) {
 		want, err := c.Decode(files[name])
@@ -125,6 +132,24 @@ func Reuse(t *testing.T, ext string, c Codec, reused func([]byte) (*model.Megaco
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: reused decoder differs (%v)", name, err)
 		}
+		got, release, err := c.DecodeReused(files[name])
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: DecodeReused differs (%v)", name, err)
+		}
+		release()
+	}
+	msgs := List(t, ext)
+	allocs := testing.AllocsPerRun(5, func() {
+		for _, data := range msgs {
+			_, release, err := c.DecodeReused(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			release()
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("DecodeReused of the corpus allocated %v times once warm", allocs)
 	}
 }
 
@@ -193,23 +218,21 @@ func AppendContract(t *testing.T, name, ext string, c Codec) {
 	}
 }
 
-// Bench runs op over every item per iteration and reports the mean per
-// item as ns/msg (OTP's tables give times per message), and throughput
-// when size (the bytes of all items) is not zero. op is the only indirect
-// call per item: callers call their codec directly inside it.
-func Bench[T any](b *testing.B, items []T, size int, op func(T) error) {
+// Bench times run, which handles n messages of size bytes in all (0: no
+// throughput), and reports the mean per message as ns/msg, as OTP's tables
+// give it. run loops over the messages itself, calling its codec directly,
+// so that the loop costs what it did before it was shared.
+func Bench(b *testing.B, n, size int, run func() error) {
 	if size > 0 {
 		b.SetBytes(int64(size))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		for _, x := range items {
-			if err := op(x); err != nil {
-				b.Fatal(err)
-			}
+		if err := run(); err != nil {
+			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/msg")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
 }
 
 // TotalSize is the number of bytes in all of msgs.

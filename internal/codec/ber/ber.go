@@ -170,14 +170,5 @@ var decoders slab.Pool[Decoder]
 // valid until release is called. Transcoding, where the message lives
 // only until it is encoded again, then allocates nothing once warm.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d, release := decoders.Get()
-	d.Options = c.Options
-	m, err := d.Decode(data)
-	if err != nil {
-		release()
-		return nil, nop, err
-	}
-	return m, release, nil
+	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
 }
-
-func nop() {}

@@ -30,6 +30,7 @@ type decoder struct {
 	depth int
 	elems int
 	s     slab.Model
+	bytes slab.Slab[byte] // for the octets of shortOctets
 }
 
 // errorf reports input that breaks the schema at the current position.
@@ -71,6 +72,13 @@ func (d *decoder) openType() (x691.Reader, error) {
 	outer := d.Reader
 	d.Reader = sub
 	return outer, nil
+}
+
+// shortOctets reads an OCTET STRING of a fixed size of n <= 2 octets,
+// which X.691 16.6 sends as a bit-field, not octet-aligned: its octets
+// are copied into the decoder's memory instead of a new slice.
+func (d *decoder) shortOctets(n int) ([]byte, error) {
+	return d.AppendOctetString(slab.Alloc(&d.bytes, n)[:0], n, n, false)
 }
 
 // str reads a character string; the result shares memory with the
@@ -205,6 +213,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	d.SetMaxLength(len(dec.buf) * 8)
 	d.lim, d.depth, d.elems = lim, 0, 0
 	d.s.Reset()
+	d.bytes.Reset()
 	if v == 0 {
 		probe := d.Reader
 		var err error
@@ -261,16 +270,8 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 var decoders slab.Pool[Decoder]
 
 // DecodeReused decodes into a pooled Decoder's memory: the message is
-// valid until release is called.
+// valid until release is called. Transcoding, where the message lives
+// only until it is encoded again, then allocates nothing once warm.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d, release := decoders.Get()
-	d.Options = c.Options
-	m, err := d.Decode(data)
-	if err != nil {
-		release()
-		return nil, nop, err
-	}
-	return m, release, nil
+	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
 }
-
-func nop() {}

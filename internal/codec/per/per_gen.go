@@ -9989,7 +9989,7 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 		return err
 	}
 	{
-		if m.EventParameterName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.EventParameterName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "eventParameterName")
 		}
 	}
@@ -10778,7 +10778,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 			m.Wildcard = slab.Alloc(&d.s.Octets, k581)
 			for i583 := 0; ; {
 				for ; i583 < len(m.Wildcard); i583++ {
-					if m.Wildcard[i583], err = d.GetOctetString(1, 1, false); err != nil {
+					if m.Wildcard[i583], err = d.shortOctets(1); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i583), "wildcard")
 					}
 				}
@@ -13493,7 +13493,7 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 	switch idx {
 	case 0:
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
@@ -13550,7 +13550,7 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 	switch idx {
 	case 0:
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
@@ -15588,7 +15588,7 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 		return err
 	}
 	{
-		if m.SigParameterName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.SigParameterName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "sigParameterName")
 		}
 	}
@@ -15936,7 +15936,7 @@ func decodeDigitMapDescriptorV1(d *decoder, m *model.DigitMapDescriptor) error {
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -15979,7 +15979,7 @@ func decodeDigitMapDescriptorV23(d *decoder, m *model.DigitMapDescriptor) error 
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -17351,7 +17351,7 @@ func decodePackagesItemV123(d *decoder, m *model.PackagesItem) error {
 		return err
 	}
 	{
-		if m.PackageName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.PackageName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "packageName")
 		}
 	}
@@ -19952,7 +19952,7 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, m *model.IndAudDigitMapDescri
 		return err
 	}
 	if opt&(1<<0) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -20014,7 +20014,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, m *model.IndAudPackagesDescri
 		return err
 	}
 	{
-		if m.PackageName, err = d.GetOctetString(2, 2, false); err != nil {
+		if m.PackageName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "packageName")
 		}
 	}
