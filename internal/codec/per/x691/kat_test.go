@@ -32,6 +32,36 @@ func bit1(e *Writer) { e.PutBool(true) }
 
 func skip1(d *Reader) error { _, err := d.GetBool(); return err }
 
+// bitmap writes the extension bitmap present of n additions and reads it
+// knowing known of them: it must find the known ones in got and count
+// unknown present ones.
+func bitmap(present uint64, n, known int, got uint64, unknown int) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutExtensionBitmap(present, n) },
+		get: func(d *Reader) (any, error) {
+			p, u, err := d.GetExtensionBitmap(known)
+			return [2]uint64{p, uint64(u)}, err
+		},
+		val: [2]uint64{got, uint64(unknown)},
+	}
+}
+
+func semiConstrained(v, lb int64) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutSemiConstrained(v, lb) },
+		get: func(d *Reader) (any, error) { return d.GetSemiConstrained(lb) },
+		val: v,
+	}
+}
+
+func constrainedExt(v, lb, ub int64) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutConstrainedExt(v, lb, ub) },
+		get: func(d *Reader) (any, error) { return d.GetConstrainedExt(lb, ub) },
+		val: v,
+	}
+}
+
 func constrained(v, lb, ub int64) kat {
 	return kat{
 		put: func(e *Writer) error { return e.PutConstrained(v, lb, ub) },
@@ -219,45 +249,29 @@ func katVectors() []kat {
 		named(constrained(0, math.MinInt64, math.MaxInt64), "constrained full int64 = 0", "e08000000000000000"),
 		named(constrained(math.MinInt64, math.MinInt64, math.MaxInt64), "constrained full int64 = min", "0000"),
 		// 10.7: semi-constrained: count octet, then minimal octets of v-lb.
-		{
-			name: "semi-constrained 256 lb 0",
-			put:  func(e *Writer) error { return e.PutSemiConstrained(256, 0) },
-			want: "020100",
-			get:  func(d *Reader) (any, error) { return d.GetSemiConstrained(0) },
-			val:  int64(256),
-		},
-		{
-			name: "semi-constrained -5 lb -5",
-			put:  func(e *Writer) error { bit1(e); return e.PutSemiConstrained(-5, -5) },
-			want: "800100", // 1 bit, padding, count 1, octet 00
-			get: func(d *Reader) (any, error) {
-				if err := skip1(d); err != nil {
-					return nil, err
-				}
-				return d.GetSemiConstrained(-5)
-			},
-			val: int64(-5),
-		},
+		named(semiConstrained(256, 0), "semi-constrained 256 lb 0", "020100"),
+		// 1 bit, padding, count 1, octet 00.
+		named(after1(semiConstrained(-5, -5)), "semi-constrained -5 lb -5", "800100"),
 		// 10.8: unconstrained: count octet, minimal two's complement.
-		unconstrainedKAT(0, "0100"),
-		unconstrainedKAT(-1, "01ff"),
-		unconstrainedKAT(127, "017f"),
-		unconstrainedKAT(128, "020080"),
-		unconstrainedKAT(-128, "0180"),
-		unconstrainedKAT(-129, "02ff7f"),
-		unconstrainedKAT(math.MaxInt64, "087fffffffffffffff"),
-		unconstrainedKAT(math.MinInt64, "088000000000000000"),
+		named(unconstrained(0), "unconstrained 0", "0100"),
+		named(unconstrained(-1), "unconstrained -1", "01ff"),
+		named(unconstrained(127), "unconstrained 127", "017f"),
+		named(unconstrained(128), "unconstrained 128", "020080"),
+		named(unconstrained(-128), "unconstrained -128", "0180"),
+		named(unconstrained(-129), "unconstrained -129", "02ff7f"),
+		named(unconstrained(math.MaxInt64), "unconstrained math.MaxInt64", "087fffffffffffffff"),
+		named(unconstrained(math.MinInt64), "unconstrained math.MinInt64", "088000000000000000"),
 		// 10.6: normally small: 5 -> 0 000101 -> 0000 1010.
-		normallySmallKAT(5, "0a"),
+		named(normallySmall(5), "normally small 5", "0a"),
 		// 63 -> 0 111111 -> 0111 1110.
-		normallySmallKAT(63, "7e"),
+		named(normallySmall(63), "normally small 63", "7e"),
 		// 70 -> 1, then semi-constrained (aligned): 01 46.
-		normallySmallKAT(70, "800146"),
+		named(normallySmall(70), "normally small 70", "800146"),
 		// 10.9.3.4: normally small length n: 0 and n-1 in 6 bits.
-		normallySmallLengthKAT(1, "00"),
-		normallySmallLengthKAT(64, "7e"),
+		named(normallySmallLength(1), "normally small length 1", "00"),
+		named(normallySmallLength(64), "normally small length 64", "7e"),
 		// 65 -> 1, then an unconstrained length octet 0x41.
-		normallySmallLengthKAT(65, "8041"),
+		named(normallySmallLength(65), "normally small length 65", "8041"),
 		// 10.9.3.6-8: unconstrained length determinants.
 		named(lengthChunk(127, chunk{127, false}), "length 127", "7f"),
 		named(lengthChunk(128, chunk{128, false}), "length 128", "8080"),
@@ -328,30 +342,12 @@ func katVectors() []kat {
 		named(choice(3, 3, true), "choice ext 0", "80"),
 		// Extension alternative 70: 1, 1 (normally small > 63), pad, 01 46.
 		named(choice(73, 3, true), "choice ext 70", "c00146"),
-		{
-			// 18: bitmap of 3 additions, 0 and 2 present: normally small
-			// length 0 000010, then 101 -> 0000 0101 0100 0000.
-			name: "extension bitmap",
-			put:  func(e *Writer) error { return e.PutExtensionBitmap(0b101, 3) },
-			want: "0540",
-			get: func(d *Reader) (any, error) {
-				p, u, err := d.GetExtensionBitmap(3)
-				return [2]uint64{p, uint64(u)}, err
-			},
-			val: [2]uint64{0b101, 0},
-		},
-		{
-			// Same bitmap read by a decoder knowing only 1 addition: the
-			// present addition 2 is unknown.
-			name: "extension bitmap unknown",
-			put:  func(e *Writer) error { return e.PutExtensionBitmap(0b101, 3) },
-			want: "0540",
-			get: func(d *Reader) (any, error) {
-				p, u, err := d.GetExtensionBitmap(1)
-				return [2]uint64{p, uint64(u)}, err
-			},
-			val: [2]uint64{1, 1},
-		},
+		// 18: bitmap of 3 additions, 0 and 2 present: normally small
+		// length 0 000010, then 101 -> 0000 0101 0100 0000.
+		named(bitmap(0b101, 3, 3, 0b101, 0), "extension bitmap", "0540"),
+		// Read by a decoder knowing only 1 addition: the present addition
+		// 2 is unknown.
+		named(bitmap(0b101, 3, 1, 1, 1), "extension bitmap unknown", "0540"),
 		{
 			// 10.2: an open type holding 3 bits 101: its complete encoding
 			// is one octet A0, length 1 -> 01 A0. After a 1 bit the length
@@ -424,33 +420,27 @@ func katVectors() []kat {
 	}
 }
 
-func unconstrainedKAT(v int64, want string) kat {
+func unconstrained(v int64) kat {
 	return kat{
-		name: fmt.Sprint("unconstrained ", v),
-		put:  func(e *Writer) error { e.PutUnconstrained(v); return nil },
-		want: want,
-		get:  func(d *Reader) (any, error) { return d.GetUnconstrained() },
-		val:  v,
+		put: func(e *Writer) error { e.PutUnconstrained(v); return nil },
+		get: func(d *Reader) (any, error) { return d.GetUnconstrained() },
+		val: v,
 	}
 }
 
-func normallySmallKAT(n int, want string) kat {
+func normallySmall(n int) kat {
 	return kat{
-		name: fmt.Sprint("normally small ", n),
-		put:  func(e *Writer) error { return e.PutNormallySmall(n) },
-		want: want,
-		get:  func(d *Reader) (any, error) { return d.GetNormallySmall() },
-		val:  n,
+		put: func(e *Writer) error { return e.PutNormallySmall(n) },
+		get: func(d *Reader) (any, error) { return d.GetNormallySmall() },
+		val: n,
 	}
 }
 
-func normallySmallLengthKAT(n int, want string) kat {
+func normallySmallLength(n int) kat {
 	return kat{
-		name: fmt.Sprint("normally small length ", n),
-		put:  func(e *Writer) error { return e.PutNormallySmallLength(n) },
-		want: want,
-		get:  func(d *Reader) (any, error) { return d.GetNormallySmallLength() },
-		val:  n,
+		put: func(e *Writer) error { return e.PutNormallySmallLength(n) },
+		get: func(d *Reader) (any, error) { return d.GetNormallySmallLength() },
+		val: n,
 	}
 }
 

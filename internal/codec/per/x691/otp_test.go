@@ -1,10 +1,7 @@
 package x691
 
 import (
-	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -183,7 +180,7 @@ func msg03Steps() []step {
 }
 
 func TestOTPMsg03(t *testing.T) {
-	if !bytes.Equal(readCorpus(t, "msg03.per"), msg03) {
+	if !bytes.Equal(corpus.Read(t, "msg03.per"), msg03) {
 		t.Fatalf("corpus msg03.per differs from the copy in this test")
 	}
 	steps := msg03Steps()
@@ -225,7 +222,7 @@ func TestOTPSegmentReply(t *testing.T) {
 		{"msg81b03.per", []byte{0x01, 0x84, 0x7d, 0x7c, 0x7b, 0x7a, 0xd9, 0x03, 0x80, 0x01, 0x80, 0x05, 0x50, 0x1f, 0xa6, 0xff, 0xff}, 8102, 65535, true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if !bytes.Equal(readCorpus(t, tc.file), tc.msg) {
+			if !bytes.Equal(corpus.Read(t, tc.file), tc.msg) {
 				t.Fatalf("corpus %s differs from the copy in this test", tc.file)
 			}
 			head := []step{
@@ -383,16 +380,6 @@ func encodeMsg03Direct(e *Writer) {
 	_ = e.PutIA5String("22000000", 8, 8, false)
 }
 
-// readCorpus reads a file of the repository's golden corpus
-// (corpus/otp-time-test).
-func readCorpus(t *testing.T, name string) []byte {
-	b, err := os.ReadFile(filepath.Join(corpus.Dir(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 var (
 	headerRE = regexp.MustCompile(`^MEGACO/(\d) \[(\d+)\.(\d+)\.(\d+)\.(\d+)\](?::(\d+))?`)
 	transRE  = regexp.MustCompile(`^Transaction = (\d+)`)
@@ -403,31 +390,18 @@ var (
 // version, the IPv4 mId with its optional port, and for transaction
 // requests the transaction id.
 func TestOTPCorpusHeaders(t *testing.T) {
-	dir := corpus.Dir(t)
-	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header
+	manifest := strings.Split(strings.TrimSpace(string(corpus.Read(t, "MANIFEST.tsv"))), "\n")
 	n, requests := 0, 0
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
+	for _, line := range manifest[1:] { // after the header
+		fields := strings.Split(line, "\t")
 		name := fields[0]
-		pretty, err := os.ReadFile(filepath.Join(dir, name+".pretty.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		pretty := corpus.Read(t, name+".pretty.txt")
 		lines := strings.SplitN(string(pretty), "\n", 3)
 		h := headerRE.FindStringSubmatch(lines[0])
 		if h == nil || h[1] != fields[1] {
 			t.Fatalf("%s: header %q, manifest version %s", name, lines[0], fields[1])
 		}
-		msg, err := os.ReadFile(filepath.Join(dir, name+".per"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		msg := corpus.Read(t, name+".per")
 		version, _ := strconv.ParseInt(h[1], 10, 64)
 		var addr []byte
 		for _, s := range h[2:6] {

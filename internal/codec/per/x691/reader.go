@@ -274,42 +274,46 @@ func (d *Reader) GetUnconstrained() (int64, error) {
 	return int64(d.bits(n*8)<<sh) >> sh, nil
 }
 
+// small6 reads the bit that starts a normally small number or length and,
+// when it is 0, the six bits of the value that follow (X.691 10.6.1,
+// 10.9.3.4); long is true when the bit is 1 and a longer form follows.
+func (d *Reader) small6() (v int, long bool, err error) {
+	if long, err = d.GetBool(); err != nil || long {
+		return 0, long, err
+	}
+	if len(d.buf)*8-d.pos < 6 {
+		return 0, false, d.errEOF(d.pos, 6)
+	}
+	return int(d.bits(6)), false, nil
+}
+
 // GetNormallySmall reads a normally small non-negative whole number
 // (X.691 10.6).
 func (d *Reader) GetNormallySmall() (int, error) {
-	big, err := d.GetBool()
-	if err != nil {
-		return 0, err
-	}
-	if !big {
-		if len(d.buf)*8-d.pos < 6 {
-			return 0, d.errEOF(d.pos, 6)
-		}
-		return int(d.bits(6)), nil
+	v, long, err := d.small6()
+	if err != nil || !long {
+		return v, err
 	}
 	start := d.pos
-	v, err := d.GetSemiConstrained(0)
+	big, err := d.GetSemiConstrained(0)
 	if err != nil {
 		return 0, err
 	}
-	if uint64(v) > math.MaxInt {
-		return 0, d.tooLarge(start, "normally small number %d too large", v)
+	if uint64(big) > math.MaxInt {
+		return 0, d.tooLarge(start, "normally small number %d too large", big)
 	}
-	return int(v), nil
+	return int(big), nil
 }
 
 // GetNormallySmallLength reads a normally small length (X.691 10.9.3.4),
 // the length of an extension-addition bitmap.
 func (d *Reader) GetNormallySmallLength() (int, error) {
-	long, err := d.GetBool()
+	v, long, err := d.small6()
 	if err != nil {
 		return 0, err
 	}
 	if !long {
-		if len(d.buf)*8-d.pos < 6 {
-			return 0, d.errEOF(d.pos, 6)
-		}
-		return int(d.bits(6)) + 1, nil
+		return v + 1, nil
 	}
 	start := d.pos
 	n, more, err := d.GetLengthChunk(0)

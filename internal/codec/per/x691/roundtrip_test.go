@@ -61,6 +61,13 @@ func frame(t *testing.T, r *rand.Rand, put func(e *Writer) error, get func(d *Re
 	return true
 }
 
+// roundTrip frames k's put and get and checks that get reads k's value.
+func roundTrip(t *testing.T, r *rand.Rand, k kat) bool {
+	t.Helper()
+	var got any
+	return frame(t, r, k.put, func(d *Reader) (err error) { got, err = k.get(d); return }) && equalVal(got, k.val)
+}
+
 // randRange picks lb <= ub with ranges of every size class: tiny,
 // bit-field, one octet, two octets, multi-octet, full 64 bits.
 func randRange(r *rand.Rand) (lb, ub int64) {
@@ -111,11 +118,7 @@ func randIn(r *rand.Rand, lb, ub int64) int64 {
 func TestRoundTripConstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
 		lb, ub := randRange(r)
-		v := randIn(r, lb, ub)
-		var got int64
-		ok := frame(t, r, func(e *Writer) error { return e.PutConstrained(v, lb, ub) },
-			func(d *Reader) (err error) { got, err = d.GetConstrained(lb, ub); return })
-		return ok && got == v
+		return roundTrip(t, r, constrained(randIn(r, lb, ub), lb, ub))
 	})
 }
 
@@ -126,31 +129,20 @@ func TestRoundTripConstrainedExt(t *testing.T) {
 		if r.Intn(3) == 0 {
 			v = int64(r.Uint64()) // often outside the root
 		}
-		var got int64
-		ok := frame(t, r, func(e *Writer) error { return e.PutConstrainedExt(v, lb, ub) },
-			func(d *Reader) (err error) { got, err = d.GetConstrainedExt(lb, ub); return })
-		return ok && got == v
+		return roundTrip(t, r, constrainedExt(v, lb, ub))
 	})
 }
 
 func TestRoundTripSemiConstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
 		lb, _ := randRange(r)
-		v := randIn(r, lb, math.MaxInt64)
-		var got int64
-		ok := frame(t, r, func(e *Writer) error { return e.PutSemiConstrained(v, lb) },
-			func(d *Reader) (err error) { got, err = d.GetSemiConstrained(lb); return })
-		return ok && got == v
+		return roundTrip(t, r, semiConstrained(randIn(r, lb, math.MaxInt64), lb))
 	})
 }
 
 func TestRoundTripUnconstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
-		v := int64(r.Uint64()) >> uint(r.Intn(64))
-		var got int64
-		ok := frame(t, r, func(e *Writer) error { e.PutUnconstrained(v); return nil },
-			func(d *Reader) (err error) { got, err = d.GetUnconstrained(); return })
-		return ok && got == v
+		return roundTrip(t, r, unconstrained(int64(r.Uint64())>>uint(r.Intn(64))))
 	})
 }
 
@@ -160,10 +152,7 @@ func TestRoundTripNormallySmall(t *testing.T) {
 		if r.Intn(4) == 0 {
 			n = int(r.Int63() >> uint(r.Intn(63)))
 		}
-		var got int
-		ok := frame(t, r, func(e *Writer) error { return e.PutNormallySmall(n) },
-			func(d *Reader) (err error) { got, err = d.GetNormallySmall(); return })
-		return ok && got == n
+		return roundTrip(t, r, normallySmall(n))
 	})
 }
 
@@ -173,10 +162,7 @@ func TestRoundTripNormallySmallLength(t *testing.T) {
 		if r.Intn(2) == 0 {
 			n = 1 + r.Intn(130)
 		}
-		var got int
-		ok := frame(t, r, func(e *Writer) error { return e.PutNormallySmallLength(n) },
-			func(d *Reader) (err error) { got, err = d.GetNormallySmallLength(); return })
-		return ok && got == n
+		return roundTrip(t, r, normallySmallLength(n))
 	})
 }
 
@@ -264,11 +250,7 @@ func TestRoundTripBitString(t *testing.T) {
 		if n%8 != 0 {
 			b[len(b)-1] &^= 0xFF >> uint(n%8) // unused bits are returned as zero
 		}
-		var got []byte
-		var gotN int
-		ok := frame(t, r, func(e *Writer) error { return e.PutBitString(b, n, lb, ub, ext) },
-			func(d *Reader) (err error) { got, gotN, err = d.AppendBitString(nil, lb, ub, ext); return })
-		return ok && gotN == n && bytes.Equal(got, b)
+		return roundTrip(t, r, bitString(b, n, lb, ub, ext))
 	})
 }
 
@@ -285,10 +267,7 @@ func TestRoundTripNamedBits(t *testing.T) {
 			ub = lb
 		}
 		ext := r.Intn(3) == 0
-		var got uint64
-		ok := frame(t, r, func(e *Writer) error { return e.PutNamedBits(mask, lb, ub, ext) },
-			func(d *Reader) (err error) { got, err = d.GetNamedBits(lb, ub, ext); return })
-		return ok && got == mask
+		return roundTrip(t, r, namedBits(mask, lb, ub, ext))
 	})
 }
 
@@ -317,10 +296,7 @@ func TestRoundTripString(t *testing.T) {
 		for i := range s {
 			s[i] = chars[r.Intn(len(chars))]
 		}
-		var got []byte
-		ok := frame(t, r, func(e *Writer) error { return e.PutString(string(s), lb, ub, ext, cs) },
-			func(d *Reader) (err error) { got, err = d.GetString(lb, ub, ext, cs); return })
-		return ok && bytes.Equal(got, s)
+		return roundTrip(t, r, ia5(string(s), lb, ub, ext, cs))
 	})
 }
 
@@ -348,15 +324,11 @@ func TestRoundTripExtensionBitmap(t *testing.T) {
 			present &= 1<<uint(n) - 1
 		}
 		known := r.Intn(n + 1)
-		var got uint64
-		var unknown int
-		ok := frame(t, r, func(e *Writer) error { return e.PutExtensionBitmap(present, n) },
-			func(d *Reader) (err error) { got, unknown, err = d.GetExtensionBitmap(known); return })
 		wantKnown := present
 		if known < 64 {
 			wantKnown &= 1<<uint(known) - 1
 		}
-		return ok && got == wantKnown && unknown == bits.OnesCount64(present^wantKnown)
+		return roundTrip(t, r, bitmap(present, n, known, wantKnown, bits.OnesCount64(present^wantKnown)))
 	})
 }
 

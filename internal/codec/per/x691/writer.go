@@ -1,6 +1,7 @@
 package x691
 
 import (
+	"iter"
 	"math/bits"
 )
 
@@ -337,6 +338,22 @@ func (e *Writer) PutLengthChunk(rem int) (n int, more bool) {
 	return m * k16, true
 }
 
+// fragments yields the first unit and the size of each fragment of a value
+// of n units sent with unconstrained lengths, after writing the length
+// determinant in front of it (X.691 10.9.3.8): one fragment below 16K
+// units, else fragments of 16K to 64K and a last one, maybe empty.
+func (e *Writer) fragments(n int) iter.Seq2[int, int] {
+	return func(yield func(i, k int) bool) {
+		for i := 0; ; {
+			k, more := e.PutLengthChunk(n - i)
+			if !yield(i, k) || !more {
+				return
+			}
+			i += k
+		}
+	}
+}
+
 // checkSize validates a SIZE constraint.
 func (e *Writer) checkSize(lb, ub int) error {
 	if lb < 0 || (ub != Unbounded && ub < lb) || ub < Unbounded {
@@ -447,13 +464,8 @@ func (e *Writer) PutOctetString(b []byte, lb, ub int, ext bool) error {
 		e.free = 0
 		e.buf = append(e.buf, b...)
 	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(len(b) - i)
+		for i, k := range e.fragments(len(b)) {
 			e.buf = append(e.buf, b[i:i+k]...)
-			i += k
-			if !more {
-				break
-			}
 		}
 	}
 	return nil
@@ -473,23 +485,17 @@ func (e *Writer) PutBitString(b []byte, nbits, lb, ub int, ext bool) error {
 	if err != nil {
 		return err
 	}
-	switch m {
-	case modeBits:
-		e.putBitsFrom(b, nbits)
-	case modeAligned:
-		e.free = 0
-		e.putBitsFrom(b, nbits)
-	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(nbits - i)
+	if m == modeFragmented {
+		for i, k := range e.fragments(nbits) {
 			// Fragments are multiples of 16K bits, so i stays a whole octet.
 			e.putBitsFrom(b[i/8:], k)
-			i += k
-			if !more {
-				break
-			}
 		}
+		return nil
 	}
+	if m == modeAligned {
+		e.free = 0
+	}
+	e.putBitsFrom(b, nbits) // nothing when modeEmpty: nbits is 0
 	return nil
 }
 
@@ -507,10 +513,9 @@ func (e *Writer) PutNamedBits(mask uint64, lb, ub int, ext bool) error {
 	if err != nil {
 		return err
 	}
-	if m == modeEmpty {
-		return nil
-	}
 	switch m {
+	case modeEmpty:
+		return nil
 	case modeAligned:
 		e.free = 0
 	case modeFragmented:
@@ -541,19 +546,14 @@ func (e *Writer) PutString(s string, lb, ub int, ext bool, cs *CharSet) error {
 		return err
 	}
 	switch m {
-	case modeBits:
-		e.putChars(s, cs)
 	case modeAligned:
 		e.free = 0
+		fallthrough
+	case modeBits:
 		e.putChars(s, cs)
 	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(len(s) - i)
+		for i, k := range e.fragments(len(s)) {
 			e.putChars(s[i:i+k], cs)
-			i += k
-			if !more {
-				break
-			}
 		}
 	}
 	return nil
