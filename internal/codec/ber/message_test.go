@@ -160,19 +160,8 @@ func TestLimits(t *testing.T) {
 }
 
 func TestVersions(t *testing.T) {
+	corpus.PeekVersions(t, ".ber", Codec{}, PeekVersion)
 	files := corpus.Files(t, ".ber")
-	counts := map[int]int{}
-	for _, name := range corpus.Names(files) {
-		v, err := PeekVersion(files[name])
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		counts[v]++
-	}
-	// The corpus README: 35 v1, 22 v2, 92 v3 messages.
-	if counts[1] != 35 || counts[2] != 22 || counts[3] != 92 {
-		t.Errorf("versions %v, want 35/22/92", counts)
-	}
 
 	// A v3-only field cannot be encoded as v1 or v2.
 	m, err := Decode(files["msg03"], Options{})
