@@ -34,7 +34,7 @@ type Reader struct {
 	maxLen int
 }
 
-// NewReader returns a decoder reading b from its first bit, with
+// NewReader returns a reader of b from its first bit, with
 // DefaultMaxLength as the length limit.
 func NewReader(b []byte) Reader {
 	return Reader{buf: b, maxLen: DefaultMaxLength}
@@ -748,9 +748,9 @@ func (d *Reader) GetExtensionBitmap(known int) (present uint64, unknown int, err
 	return present, unknown, nil
 }
 
-// OpenType reads an open type (X.691 10.2) and returns a decoder over
+// OpenType reads an open type (X.691 10.2) and returns a reader over
 // exactly its contents octets, which are a complete encoding of their own.
-// Errors from the sub-decoder report offsets in the outer encoding.
+// Errors from the sub-reader report offsets in the outer encoding.
 // Fragmented contents (16K octets or more) are reassembled into a new
 // slice.
 func (d *Reader) OpenType() (Reader, error) {

@@ -21,7 +21,7 @@ type Writer struct {
 	free  uint // bits still unused in buf[len(buf)-1]; 0 when the last octet is full
 }
 
-// NewWriter returns an encoder that appends to buf (like append: existing
+// NewWriter returns a writer that appends to buf (like append: existing
 // contents of buf are kept and the encoding follows them).
 func NewWriter(buf []byte) *Writer {
 	e := new(Writer)
@@ -389,7 +389,7 @@ func (e *Writer) PutLength(n, lb, ub int, ext bool) (k int, more bool, err error
 	return n, false, nil
 }
 
-// sizeMode tells a string encoder or decoder what follows the prefix
+// sizeMode tells a string writer or reader what follows the prefix
 // written or read by sizePrefix.
 type sizeMode uint8
 
