@@ -99,23 +99,71 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 	return format.Source(w.Bytes())
 }
 
-// EmitBER writes the generated part of package ber.
-func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
-	g := &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
+func newBerGen(f *Family) *berGen {
+	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
+}
+
+// begin writes the start of a generated codec file: the header, the
+// package clause and the imports.
+func (g *berGen) begin(pkg string, imports ...string) {
 	g.w.WriteString(Header)
-	fmt.Fprintf(&g.w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
-	for _, t := range f.Types {
+	fmt.Fprintf(&g.w, "package %s\n\nimport (\n", pkg)
+	for _, imp := range imports {
+		fmt.Fprintf(&g.w, "%q\n", imp)
+	}
+	g.w.WriteString(")\n\n")
+}
+
+// typeFunc is a type's definition shared by a group of versions: the
+// generators emit one encoder and one decoder for it.
+type typeFunc struct {
+	t   *GoType
+	vs  []int    // the versions that share the definition
+	v   *Version // the first of them
+	def *Type    // the definition in v
+}
+
+// typeFuncs emits the encoder and the decoder of every type but the
+// enumerations (which are encoded in place), one pair for each group of
+// versions that share the type's definition.
+func (g *berGen) typeFuncs(enc, dec func(tf typeFunc) error) error {
+	for _, t := range g.f.Types {
 		if t.Kind == KindEnumerated {
 			continue
 		}
-		for _, grp := range g.groups(t) {
-			if err := g.encFunc(t, grp); err != nil {
-				return nil, err
+		for _, vs := range g.groups(t) {
+			v := g.f.version(vs[0])
+			tf := typeFunc{t: t, vs: vs, v: v, def: t.Defs[v.N]}
+			if err := enc(tf); err != nil {
+				return err
 			}
-			if err := g.decFunc(t, grp); err != nil {
-				return nil, err
+			if err := dec(tf); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// absentFields emits the check that the fields version v lacks are
+// absent from m; ret is what the encoder returns before its error ("b, "
+// in BER).
+func (g *berGen) absentFields(t *GoType, v *Version, ret string) {
+	for _, fl := range t.Fields {
+		if fl.In[v.N] != nil {
+			continue
+		}
+		cond, _ := presence(fl, "m")
+		fmt.Fprintf(&g.w, "if %s {\nreturn %scodecerr.At(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, ret, v.N, fl.Name)
+	}
+}
+
+// EmitBER writes the generated part of package ber.
+func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
+	g := newBerGen(f)
+	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/slab", modelPkg)
+	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
+		return nil, err
 	}
 	// Entry points per version for the top-level type.
 	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
@@ -277,11 +325,9 @@ func presence(fl *Field, base string) (cond, value string) {
 	return "", x
 }
 
-func (g *berGen) encFunc(t *GoType, vs []int) error {
-	v := g.f.version(vs[0])
-	def := t.Defs[v.N]
-	w := &g.w
-	fmt.Fprintf(w, "func append%s%s(b []byte, m *model.%s) ([]byte, error) {\nvar err error\n", t.Name, suffix(vs), t.Name)
+func (g *berGen) encFunc(tf typeFunc) error {
+	t, v, def, w := tf.t, tf.v, tf.def, &g.w
+	fmt.Fprintf(w, "func append%s%s(b []byte, m *model.%s) ([]byte, error) {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch m.Kind {\n")
 		for _, fl := range t.Fields {
@@ -297,25 +343,18 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 			}
 			value := "m." + fl.GoName
 			if fl.Rep == RepPointer {
-				fmt.Fprintf(w, "if %s == nil {\nreturn b, encField(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				fmt.Fprintf(w, "if %s == nil {\nreturn b, codecerr.At(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
 				value = "(*" + value + ")"
 			}
 			if err := g.enc(v, c.Type, value, tags); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n", fl.Name)
+			fmt.Fprintf(w, "if err != nil {\nreturn b, codecerr.At(err, %q)\n}\n", fl.Name)
 		}
 		fmt.Fprintf(w, "default:\nreturn b, encErrorf(\"%s: no alternative chosen\")\n}\nreturn b, nil\n}\n\n", t.Name)
 		return nil
 	}
-	// Fields this version does not have must be absent.
-	for _, fl := range t.Fields {
-		if fl.In[v.N] != nil {
-			continue
-		}
-		cond, _ := presence(fl, "m")
-		fmt.Fprintf(w, "if %s {\nreturn b, encField(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
-	}
+	g.absentFields(t, v, "b, ")
 	for _, c := range def.Components {
 		fl := fieldOf(t, c.Name)
 		tags, err := v.Tags(c.Type)
@@ -334,14 +373,14 @@ func (g *berGen) encFunc(t *GoType, vs []int) error {
 		case cond == "":
 			w.WriteString("{\n")
 		case mandatory:
-			fmt.Fprintf(w, "if !(%s) {\nreturn b, encField(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+			fmt.Fprintf(w, "if !(%s) {\nreturn b, codecerr.At(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
 		default:
 			fmt.Fprintf(w, "if %s {\n", cond)
 		}
 		if err := g.enc(v, c.Type, value, tags); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn b, encField(err, %q)\n}\n}\n", fl.Name)
+		fmt.Fprintf(w, "if err != nil {\nreturn b, codecerr.At(err, %q)\n}\n}\n", fl.Name)
 	}
 	w.WriteString("return b, err\n}\n\n")
 	return nil
@@ -366,10 +405,12 @@ func quoteTag(t TagSpec) string {
 	return b.String()
 }
 
-// sizeCheck emits a check of n against a SIZE constraint.
-func sizeCheck(w *bytes.Buffer, r *Range, n, what string) {
+// sizeCond returns the condition under which n breaks the SIZE
+// constraint r, "" when nothing needs checking (no constraint, an
+// extensible one, or bounds that cannot be broken).
+func sizeCond(r *Range, n string) string {
 	if r == nil || r.Extensible {
-		return
+		return ""
 	}
 	var conds []string
 	if r.HasLower && r.Lower > 0 {
@@ -378,10 +419,14 @@ func sizeCheck(w *bytes.Buffer, r *Range, n, what string) {
 	if r.HasUpper {
 		conds = append(conds, fmt.Sprintf("%s > %d", n, r.Upper))
 	}
-	if len(conds) == 0 {
-		return
+	return strings.Join(conds, " || ")
+}
+
+// sizeCheck emits a check of n against a SIZE constraint.
+func sizeCheck(w *bytes.Buffer, r *Range, n, what string) {
+	if cond := sizeCond(r, n); cond != "" {
+		fmt.Fprintf(w, "if %s {\nerr = sizeError(%s, %s, %d, %d)\n} else\n", cond, what, n, r.Lower, r.Upper)
 	}
-	fmt.Fprintf(w, "if %s {\nerr = sizeError(%s, %s, %d, %d)\n} else\n", strings.Join(conds, " || "), what, n, r.Lower, r.Upper)
 }
 
 // enc emits code that appends the encoding of value (of ASN.1 type t,
@@ -459,7 +504,7 @@ func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
 		if err := g.enc(v, r.Elem, value+"["+i+"]", etags); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nerr = encIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
+		fmt.Fprintf(w, "if err != nil {\nerr = codecerr.AtIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
@@ -529,21 +574,26 @@ func (f *Family) EmitEnumChecks(pkg string) ([]byte, error) {
 	return format.Source(w.Bytes())
 }
 
-func (g *berGen) decFunc(t *GoType, vs []int) error {
-	v := g.f.version(vs[0])
-	def := t.Defs[v.N]
-	w := &g.w
-	fmt.Fprintf(w, "func decode%s%s(d *decoder, h *header, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+// decTags returns the tags of component c of t, the first of which tells
+// a decoder that c comes next: an untagged CHOICE (where) has none.
+func decTags(v *Version, t *GoType, c *Component, where string) ([]TagSpec, error) {
+	tags, err := v.Tags(c.Type)
+	if err == nil && len(tags) == 0 {
+		err = fmt.Errorf("%s.%s: an untagged CHOICE %s is not supported", t.Name, c.Name, where)
+	}
+	return tags, err
+}
+
+func (g *berGen) decFunc(tf typeFunc) error {
+	t, v, def, w := tf.t, tf.v, tf.def, &g.w
+	fmt.Fprintf(w, "func decode%s%s(d *decoder, h *header, m *model.%s) error {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch h.tag {\n")
 		for _, c := range def.Components {
 			fl := fieldOf(t, c.Name)
-			tags, err := v.Tags(c.Type)
+			tags, err := decTags(v, t, c, "inside a CHOICE")
 			if err != nil {
 				return err
-			}
-			if len(tags) == 0 {
-				return fmt.Errorf("%s.%s: an untagged CHOICE inside a CHOICE is not supported", t.Name, c.Name)
 			}
 			fmt.Fprintf(w, "case %#x: // %s\nm.Kind = model.%s_%s\n", tags[0].Key(), tags[0], t.Name, fl.GoName)
 			target := "m." + fl.GoName
@@ -554,7 +604,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
 				target = "(*" + target + ")"
 			}
-			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
 				return err
 			}
 		}
@@ -581,12 +631,9 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 	var mandatory uint64
 	for i, c := range def.Components {
 		fl := fieldOf(t, c.Name)
-		tags, err := v.Tags(c.Type)
+		tags, err := decTags(v, t, c, "component")
 		if err != nil {
 			return err
-		}
-		if len(tags) == 0 {
-			return fmt.Errorf("%s.%s: an untagged CHOICE component is not supported", t.Name, c.Name)
 		}
 		if !c.Optional && c.Default == "" {
 			mandatory |= 1 << i
@@ -611,7 +658,7 @@ func (g *berGen) decFunc(t *GoType, vs []int) error {
 			fmt.Fprintf(w, "%s = true\n", target)
 			target = ""
 		}
-		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("decField(%%s, %q)", c.Name)); err != nil {
+		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
 			return err
 		}
 	}
@@ -727,14 +774,14 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
-			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("decIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
+			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}
 		// Errors inside the element get its index.
 		fmt.Fprintf(w, "if err := func() error {\nvar err error\n")
 		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, "%s"); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "decIndex(err, "+i+")"), off, e)
+		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "codecerr.AtIndex(err, "+i+")"), off, e)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
@@ -752,17 +799,7 @@ func (f *Family) qualify(goT, pkg string) string {
 }
 
 func (g *berGen) decSize(r *Range, n, hv, what, ret string) {
-	if r == nil || r.Extensible {
-		return
-	}
-	var conds []string
-	if r.HasLower && r.Lower > 0 {
-		conds = append(conds, fmt.Sprintf("%s < %d", n, r.Lower))
-	}
-	if r.HasUpper {
-		conds = append(conds, fmt.Sprintf("%s > %d", n, r.Upper))
-	}
-	if len(conds) > 0 {
-		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", strings.Join(conds, " || "), fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d %s, want %d..%d\", %s)", hv, what, r.Lower, r.Upper, n)))
+	if cond := sizeCond(r, n); cond != "" {
+		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", cond, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d %s, want %d..%d\", %s)", hv, what, r.Lower, r.Upper, n)))
 	}
 }

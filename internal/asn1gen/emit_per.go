@@ -18,25 +18,14 @@ type perGen struct {
 
 // EmitPER writes the generated part of package per.
 func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
-	g := &perGen{berGen: &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}, charsets: map[string]string{}}
+	g := &perGen{berGen: newBerGen(f), charsets: map[string]string{}}
 	w := &g.w
-	w.WriteString(Header)
-	fmt.Fprintf(w, "package %s\n\nimport (\n\"%s\"\n\"megaco/internal/codec/slab\"\n)\n\n", pkg, modelPkg)
-	for _, t := range f.Types {
-		if t.Kind == KindEnumerated {
-			continue
-		}
-		for _, grp := range g.groups(t) {
-			if err := g.encFunc(t, grp); err != nil {
-				return nil, err
-			}
-			if err := g.decFunc(t, grp); err != nil {
-				return nil, err
-			}
-		}
+	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/per/x691", "megaco/internal/codec/slab", modelPkg)
+	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
+		return nil, err
 	}
 	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
-	w.WriteString("func appendMessage(e *Encoder, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
+	w.WriteString("func appendMessage(e *x691.Writer, v int, m *model.MegacoMessage) error {\nvar err error\nswitch v {\n")
 	for _, v := range f.Versions {
 		fmt.Fprintf(w, "case %d:\n", v.N)
 		if err := g.enc(v, top, "(*m)"); err != nil {
@@ -61,7 +50,7 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	}
 	sort.Strings(alphas)
 	for _, a := range alphas {
-		fmt.Fprintf(w, "\nvar %s = NewCharSet(%q)\n", g.charsets[a], a)
+		fmt.Fprintf(w, "\nvar %s = x691.NewCharSet(%q)\n", g.charsets[a], a)
 	}
 	out, err := format.Source(w.Bytes())
 	if err != nil {
@@ -70,14 +59,15 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	return out, nil
 }
 
-// rootAndExt splits the components of a SEQUENCE, SET or CHOICE into
+// rootAndExt splits the components of tf's SEQUENCE, SET or CHOICE into
 // the root (in PER order: canonical tag order for CHOICE and SET) and the
 // extension additions (in definition order).
-func rootAndExt(t *Type) (root, ext []*Component, err error) {
+func rootAndExt(tf typeFunc) (root, ext []*Component, err error) {
+	t := tf.def
 	for _, c := range t.Components {
 		if c.Ext {
 			if c.Group != 0 {
-				return nil, nil, fmt.Errorf("extension addition groups are not supported in PER (%s)", c.Name)
+				return nil, nil, fmt.Errorf("%s: extension addition groups are not supported in PER (%s)", tf.t.Name, c.Name)
 			}
 			ext = append(ext, c)
 		} else {
@@ -99,8 +89,22 @@ func rootAndExt(t *Type) (root, ext []*Component, err error) {
 	return root, ext, nil
 }
 
+// intForm names the X.691 form of an INTEGER with value range rg (the
+// Writer.Put... and Reader.Get... methods) and the bounds they take.
+func intForm(rg *Range) (form, bounds string) {
+	switch {
+	case rg != nil && rg.HasLower && rg.HasUpper && rg.Extensible:
+		return "ConstrainedExt", fmt.Sprintf("%d, %d", rg.Lower, rg.Upper)
+	case rg != nil && rg.HasLower && rg.HasUpper:
+		return "Constrained", fmt.Sprintf("%d, %d", rg.Lower, rg.Upper)
+	case rg != nil && rg.HasLower && !rg.Extensible:
+		return "SemiConstrained", fmt.Sprintf("%d", rg.Lower)
+	}
+	return "Unconstrained", ""
+}
+
 func sizeArgs(r *Range) (lb, ub string, ext bool) {
-	lb, ub = "0", "Unbounded"
+	lb, ub = "0", "x691.Unbounded"
 	if r == nil {
 		return
 	}
@@ -111,6 +115,15 @@ func sizeArgs(r *Range) (lb, ub string, ext bool) {
 		ub = strconv.FormatInt(r.Upper, 10)
 	}
 	return lb, ub, r.Extensible
+}
+
+// charsetOf names the x691.CharSet of character string type r: its
+// permitted alphabet, or that of its string type.
+func (g *perGen) charsetOf(r *Type) string {
+	if r.Alphabet != "" {
+		return g.charset(r.Alphabet)
+	}
+	return map[Kind]string{KindIA5String: "x691.IA5String", KindVisibleString: "x691.VisibleString", KindPrintableString: "x691.PrintableString"}[r.Kind]
 }
 
 func (g *perGen) charset(alpha string) string {
@@ -136,15 +149,13 @@ func enumIndexes(r *Type) (root, ext []NamedNumber) {
 	return root, ext
 }
 
-func (g *perGen) encFunc(t *GoType, vs []int) error {
-	v := g.f.version(vs[0])
-	def := t.Defs[v.N]
-	w := &g.w
-	root, ext, err := rootAndExt(def)
+func (g *perGen) encFunc(tf typeFunc) error {
+	t, v, def, w := tf.t, tf.v, tf.def, &g.w
+	root, ext, err := rootAndExt(tf)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.Name, err)
+		return err
 	}
-	fmt.Fprintf(w, "func append%s%s(e *Encoder, m *model.%s) error {\nvar err error\n", t.Name, suffix(vs), t.Name)
+	fmt.Fprintf(w, "func append%s%s(e *x691.Writer, m *model.%s) error {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch m.Kind {\n")
 		alts := append(append([]*Component{}, root...), ext...)
@@ -153,7 +164,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 			fmt.Fprintf(w, "case model.%s_%s:\nif err = e.PutChoiceIndex(%d, %d, %v); err != nil {\nreturn err\n}\n", t.Name, fl.GoName, idx, len(root), def.Extensible)
 			value := "m." + fl.GoName
 			if fl.Rep == RepPointer {
-				fmt.Fprintf(w, "if %s == nil {\nreturn WithPath(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
+				fmt.Fprintf(w, "if %s == nil {\nreturn codecerr.At(encErrorf(\"alternative is nil\"), %q)\n}\n", value, fl.Name)
 				value = "(*" + value + ")"
 			}
 			if c.Ext {
@@ -165,23 +176,17 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 			if c.Ext {
 				w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
 			}
-			fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n", fl.Name)
+			fmt.Fprintf(w, "if err != nil {\nreturn codecerr.At(err, %q)\n}\n", fl.Name)
 		}
 		for _, fl := range t.Fields {
 			if fl.In[v.N] == nil {
-				fmt.Fprintf(w, "case model.%s_%s:\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n", t.Name, fl.GoName, v.N, fl.Name)
+				fmt.Fprintf(w, "case model.%s_%s:\nreturn codecerr.At(encErrorf(\"not in version %%d\", %d), %q)\n", t.Name, fl.GoName, v.N, fl.Name)
 			}
 		}
 		fmt.Fprintf(w, "default:\nreturn encErrorf(\"%s: no alternative chosen\")\n}\nreturn nil\n}\n\n", t.Name)
 		return nil
 	}
-	for _, fl := range t.Fields {
-		if fl.In[v.N] != nil {
-			continue
-		}
-		cond, _ := presence(fl, "m")
-		fmt.Fprintf(w, "if %s {\nreturn WithPath(encErrorf(\"not in version %%d\", %d), %q)\n}\n", cond, v.N, fl.Name)
-	}
+	g.absentFields(t, v, "")
 	// presentExpr is the presence condition of a component in this version.
 	presentExpr := func(c *Component) string {
 		fl := fieldOf(t, c.Name)
@@ -222,7 +227,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 		case cond == "":
 			w.WriteString("{\n")
 		default:
-			fmt.Fprintf(w, "if !(%s) {\nreturn WithPath(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
+			fmt.Fprintf(w, "if !(%s) {\nreturn codecerr.At(encErrorf(\"mandatory in version %%d\", %d), %q)\n}\n{\n", cond, v.N, fl.Name)
 		}
 		if open {
 			w.WriteString("mk := e.BeginOpenType()\n")
@@ -233,7 +238,7 @@ func (g *perGen) encFunc(t *GoType, vs []int) error {
 		if open {
 			w.WriteString("if err == nil {\nerr = e.EndOpenType(mk)\n}\n")
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, %q)\n}\n}\n", fl.Name)
+		fmt.Fprintf(w, "if err != nil {\nreturn codecerr.At(err, %q)\n}\n}\n", fl.Name)
 		return nil
 	}
 	for _, c := range root {
@@ -269,16 +274,10 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 	name := g.f.named[r]
 	switch r.Kind {
 	case KindInteger:
-		rg := r.Value
-		switch {
-		case rg != nil && rg.HasLower && rg.HasUpper && rg.Extensible:
-			fmt.Fprintf(w, "err = e.PutConstrainedExt(int64(%s), %d, %d)\n", value, rg.Lower, rg.Upper)
-		case rg != nil && rg.HasLower && rg.HasUpper:
-			fmt.Fprintf(w, "err = e.PutConstrained(int64(%s), %d, %d)\n", value, rg.Lower, rg.Upper)
-		case rg != nil && rg.HasLower && !rg.Extensible:
-			fmt.Fprintf(w, "err = e.PutSemiConstrained(int64(%s), %d)\n", value, rg.Lower)
-		default:
+		if form, bounds := intForm(r.Value); form == "Unconstrained" {
 			fmt.Fprintf(w, "e.PutUnconstrained(int64(%s))\n", value)
+		} else {
+			fmt.Fprintf(w, "err = e.Put%s(int64(%s), %s)\n", form, value, bounds)
 		}
 	case KindEnumerated:
 		root, ext := enumIndexes(r)
@@ -298,10 +297,7 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 			return fmt.Errorf("PER: UTF8String is not supported")
 		}
 		lb, ub, ext := sizeArgs(r.Size)
-		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
-		if r.Alphabet != "" {
-			cs = g.charset(r.Alphabet)
-		}
+		cs := g.charsetOf(r)
 		fmt.Fprintf(w, "err = e.PutString(%s, %s, %s, %v, %s)\n", value, lb, ub, ext, cs)
 	case KindBitString:
 		lb, ub, ext := sizeArgs(r.Size)
@@ -322,22 +318,20 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 		if err := g.enc(v, r.Elem, value+"["+i+"]"); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nreturn WithPath(err, \"[\"+itoa(%s)+\"]\")\n}\n}\nif !%s {\nbreak\n}\n%s, %s = e.PutLengthChunk(len(%s) - %s)\n}\n}\n", i, more, k, more, value, i)
+		fmt.Fprintf(w, "if err != nil {\nreturn codecerr.AtIndex(err, %s)\n}\n}\nif !%s {\nbreak\n}\n%s, %s = e.PutLengthChunk(len(%s) - %s)\n}\n}\n", i, more, k, more, value, i)
 	default:
 		return fmt.Errorf("PER: %s is not supported", r.Kind)
 	}
 	return nil
 }
 
-func (g *perGen) decFunc(t *GoType, vs []int) error {
-	v := g.f.version(vs[0])
-	def := t.Defs[v.N]
-	w := &g.w
-	root, ext, err := rootAndExt(def)
+func (g *perGen) decFunc(tf typeFunc) error {
+	t, v, def, w := tf.t, tf.v, tf.def, &g.w
+	root, ext, err := rootAndExt(tf)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.Name, err)
+		return err
 	}
-	fmt.Fprintf(w, "func decode%s%s(d *decoder, m *model.%s) error {\nvar err error\nif err = d.enter(); err != nil {\nreturn err\n}\n", t.Name, suffix(vs), t.Name)
+	fmt.Fprintf(w, "func decode%s%s(d *decoder, m *model.%s) error {\nvar err error\nif err = d.enter(); err != nil {\nreturn err\n}\n", t.Name, suffix(tf.vs), t.Name)
 	target := func(fl *Field) string {
 		tg := "m." + fl.GoName
 		if t.Kind == KindChoice && fl.GoType == "struct{}" {
@@ -366,7 +360,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 		for idx, c := range alts {
 			fl := fieldOf(t, c.Name)
 			fmt.Fprintf(w, "case %d:\nm.Kind = model.%s_%s\n", idx, t.Name, fl.GoName)
-			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 			if c.Ext {
 				fmt.Fprintf(w, "outer, err := d.openType()\nif err != nil {\nreturn %s\n}\n", fmt.Sprintf(ret, "err"))
 			}
@@ -374,7 +368,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 				return err
 			}
 			if c.Ext {
-				w.WriteString("d.Decoder = outer\n")
+				w.WriteString("d.Reader = outer\n")
 			}
 		}
 		fmt.Fprintf(w, "default:\n_ = isExt\nreturn d.errorf(\"unknown extension alternative %%d of %s\", idx)\n}\nd.leave()\nreturn err\n}\n\n", t.Name)
@@ -398,7 +392,7 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 	oi := 0
 	for _, c := range root {
 		fl := fieldOf(t, c.Name)
-		ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+		ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 		if c.Optional || c.Default != "" {
 			fmt.Fprintf(w, "if opt&(1<<%d) != 0 {\n", len(optional)-1-oi)
 			oi++
@@ -418,12 +412,12 @@ func (g *perGen) decFunc(t *GoType, vs []int) error {
 		fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, len(ext))
 		for i, c := range ext {
 			fl := fieldOf(t, c.Name)
-			ret := fmt.Sprintf("WithPath(%%s, %q)", c.Name)
+			ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
 			fmt.Fprintf(w, "if present&(1<<%d) != 0 {\nouter, err := d.openType()\nif err != nil {\nreturn %s\n}\n", i, fmt.Sprintf(ret, "err"))
 			if err := g.dec(v, c.Type, target(fl), ret); err != nil {
 				return err
 			}
-			w.WriteString("d.Decoder = outer\n}")
+			w.WriteString("d.Reader = outer\n}")
 			if !c.Optional && c.Default == "" {
 				fmt.Fprintf(w, " else {\nreturn d.errorf(\"mandatory extension %s is missing\")\n}", c.Name)
 			}
@@ -460,16 +454,8 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		goT, _ := g.f.GoTypeOf(v, r)
 		rg := r.Value
 		x := g.tmp("x")
-		switch {
-		case rg != nil && rg.HasLower && rg.HasUpper && rg.Extensible:
-			fmt.Fprintf(w, "%s, err := d.GetConstrainedExt(%d, %d)\n", x, rg.Lower, rg.Upper)
-		case rg != nil && rg.HasLower && rg.HasUpper:
-			fmt.Fprintf(w, "%s, err := d.GetConstrained(%d, %d)\n", x, rg.Lower, rg.Upper)
-		case rg != nil && rg.HasLower && !rg.Extensible:
-			fmt.Fprintf(w, "%s, err := d.GetSemiConstrained(%d)\n", x, rg.Lower)
-		default:
-			fmt.Fprintf(w, "%s, err := d.GetUnconstrained()\n", x)
-		}
+		form, bounds := intForm(rg)
+		fmt.Fprintf(w, "%s, err := d.Get%s(%s)\n", x, form, bounds)
 		fmt.Fprintf(w, "if err != nil {\n%s\n}\n", fail)
 		if goT == "uint32" && (rg == nil || rg.Extensible || rg.Lower < 0 || rg.Upper > 0xFFFFFFFF) {
 			fmt.Fprintf(w, "if %s < 0 || %s > 0xFFFFFFFF {\nreturn %s\n}\n", x, x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"value %%d out of range\", %s)", x)))
@@ -488,13 +474,15 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindNull:
 	case KindOctetString:
 		lb, ub, ext := sizeArgs(r.Size)
+		if z := r.Size; z != nil && z.HasLower && z.HasUpper && z.Lower == z.Upper && !z.Extensible && z.Upper >= 1 && z.Upper <= 2 {
+			// A bit-field, not octet-aligned: copied into the decoder's memory.
+			fmt.Fprintf(w, "if %s, err = d.shortOctets(%s); err != nil {\n%s\n}\n", target, ub, fail)
+			break
+		}
 		fmt.Fprintf(w, "if %s, err = d.GetOctetString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		lb, ub, ext := sizeArgs(r.Size)
-		cs := map[Kind]string{KindIA5String: "IA5String", KindVisibleString: "VisibleString", KindPrintableString: "PrintableString"}[r.Kind]
-		if r.Alphabet != "" {
-			cs = g.charset(r.Alphabet)
-		}
+		cs := g.charsetOf(r)
 		fmt.Fprintf(w, "if %s, err = d.str(%s, %s, %v, %s); err != nil {\n%s\n}\n", target, lb, ub, ext, cs, fail)
 	case KindBitString:
 		lb, ub, ext := sizeArgs(r.Size)
@@ -515,7 +503,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
 		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
-		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "WithPath(%s, \"[\"+itoa("+i+")+\"]\")")); err != nil {
+		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "}\nif !%s {\nbreak\n}\nif %s, %s, err = d.GetLengthChunk(0); err != nil {\n%s\n}\n", more, k, more, fail)

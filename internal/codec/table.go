@@ -77,11 +77,11 @@ var table = []Descriptor{
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 func berCodec(v int, lim limits.Limits) Codec {
-	return ber.Codec{Options: ber.Options{Version: v, Limits: ber.Limits(lim)}}
+	return ber.Codec{Options: ber.Options{Version: v, Limits: lim}}
 }
 
 func perCodec(v int, lim limits.Limits) Codec {
-	return per.Codec{Options: per.Options{Version: v, Limits: per.Limits(lim)}}
+	return per.Codec{Options: per.Options{Version: v, Limits: lim}}
 }
 
 func textCodec(style text.Style) func(int, limits.Limits) Codec {

@@ -32,6 +32,16 @@ func Dir(t testing.TB) string {
 	}
 }
 
+// Read reads one corpus file.
+func Read(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(t), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // Files reads every corpus file ending in ext, by message name.
 func Files(t testing.TB, ext string) map[string][]byte {
 	t.Helper()

@@ -4,75 +4,77 @@ import (
 	"testing"
 
 	"megaco/internal/corpus"
-	"megaco/internal/model"
 )
 
-// The benchmarks run over the whole corpus; ns/op divided by the message
-// count (reported as ns/msg) is the mean per message, as OTP's table has it.
+// The benchmarks run over the whole corpus; ns/msg is the mean per
+// message, as OTP's table has it.
 
 func BenchmarkDecode(b *testing.B) {
-	files := corpus.Files(b, ".ber")
-	var msgs [][]byte
-	size := 0
-	for _, k := range corpus.Names(files) {
-		msgs = append(msgs, files[k])
-		size += len(files[k])
-	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, m := range msgs {
-			if _, err := Decode(m, Options{}); err != nil {
-				b.Fatal(err)
+	msgs := corpus.List(b, ".ber")
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+		for _, data := range msgs {
+			if _, err := Decode(data, Options{}); err != nil {
+				return err
 			}
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
+		return nil
+	})
 }
 
 func BenchmarkEncode(b *testing.B) {
-	files := corpus.Files(b, ".ber")
-	var msgs []*model.MegacoMessage
-	size := 0
-	for _, k := range corpus.Names(files) {
-		m, err := Decode(files[k], Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		msgs = append(msgs, m)
-		size += len(files[k])
-	}
+	msgs := corpus.Decoded(b, ".ber", Codec{})
 	buf := make([]byte, 0, 64<<10)
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
+	corpus.Bench(b, len(msgs), corpus.TotalSize(corpus.List(b, ".ber")), func() (err error) {
 		for _, m := range msgs {
-			var err error
 			if buf, err = Append(buf[:0], m, Options{}); err != nil {
-				b.Fatal(err)
+				return err
 			}
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
+		return nil
+	})
 }
 
 func BenchmarkDecodeReuse(b *testing.B) {
-	files := corpus.Files(b, ".ber")
-	var msgs [][]byte
-	size := 0
-	for _, k := range corpus.Names(files) {
-		msgs = append(msgs, files[k])
-		size += len(files[k])
-	}
+	msgs := corpus.List(b, ".ber")
 	var dec Decoder
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, m := range msgs {
-			if _, err := dec.Decode(m); err != nil {
-				b.Fatal(err)
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+		for _, data := range msgs {
+			if _, err := dec.Decode(data); err != nil {
+				return err
 			}
 		}
+		return nil
+	})
+}
+
+// BenchmarkWalk parses every TLV header of the corpus and nothing else: the
+// floor under a decode.
+func BenchmarkWalk(b *testing.B) {
+	msgs := corpus.List(b, ".ber")
+	d := newDecoder(nil)
+	var walk func(off, end int) error
+	walk = func(off, end int) error {
+		for off < end {
+			h, err := d.header(off, end)
+			if err != nil {
+				return err
+			}
+			if h.cons {
+				if err := walk(h.start, h.end); err != nil {
+					return err
+				}
+			}
+			off = h.next
+		}
+		return nil
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
+	corpus.Bench(b, len(msgs), 0, func() error {
+		for _, data := range msgs {
+			d.data, d.elems = data, 0
+			if err := walk(0, len(data)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

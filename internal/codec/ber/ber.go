@@ -6,11 +6,16 @@
 // lengths, long-form lengths, segmented strings, unknown extensions);
 // encoding writes definite, minimal lengths as Erlang/OTP's encoder does,
 // so a message decoded from OTP's BER re-encodes to the same bytes.
+//
+// Every error is a *codecerr.Error of codec "ber" with the field path;
+// a decode error has the byte offset where the input went wrong.
 package ber
 
 import (
 	"strconv"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
@@ -20,15 +25,15 @@ type Options struct {
 	// Version forces the schema (1, 2 or 3). Zero reads it from the
 	// message (decode) or from its Mess.Version field (encode).
 	Version int
-	// Limits bound a decode; the zero value means DefaultLimits.
-	Limits Limits
+	// Limits bound a decode; zero fields mean limits.Default.
+	Limits limits.Limits
 }
 
 // PeekVersion reads the protocol version from an encoded MegacoMessage
 // without decoding the rest: it is the first component of Message in
 // every version's schema.
 func PeekVersion(data []byte) (int, error) {
-	d := &decoder{data: data, lim: DefaultLimits}
+	d := &decoder{data: data, lim: limits.Default}
 	h, err := d.header(0, len(data))
 	if err != nil {
 		return 0, err
@@ -52,18 +57,18 @@ func (d *decoder) peekVersion(h header) (int, error) {
 		}
 	}
 	if e.tag != ctxTag(1) || !e.cons {
-		return 0, decField(d.unexpected(e, "[1] (mess)"), "mess")
+		return 0, codecerr.At(d.unexpected(e, "[1] (mess)"), "mess")
 	}
 	v, err := d.header(e.start, e.end)
 	if err != nil {
-		return 0, decField(err, "mess")
+		return 0, codecerr.At(err, "mess")
 	}
 	if v.tag != ctxTag(0) {
-		return 0, decField(decField(d.unexpected(v, "[0]"), "version"), "mess")
+		return 0, codecerr.At(codecerr.At(d.unexpected(v, "[0]"), "version"), "mess")
 	}
 	n, err := d.integer(v, 0, 99)
 	if err != nil {
-		return 0, decField(decField(err, "version"), "mess")
+		return 0, codecerr.At(codecerr.At(err, "version"), "mess")
 	}
 	return int(n), nil
 }
@@ -91,12 +96,9 @@ type Decoder struct {
 // Decode decodes data; see the type's documentation for the lifetime of
 // the result.
 func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
-	lim := dec.Options.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits
-	}
+	lim := dec.Options.Limits.OrDefault()
 	if len(data) > lim.MaxSize {
-		return nil, &Error{Offset: 0, Msg: "message of " + strconv.Itoa(len(data)) + " bytes exceeds the limit of " + strconv.Itoa(lim.MaxSize)}
+		return nil, decodeError(codecerr.TooLarge, 0, "message of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(lim.MaxSize))
 	}
 	// The private copy lets strings and byte fields share memory with the
 	// input safely: nobody else can change it.
@@ -116,9 +118,11 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 		if v, err = d.peekVersion(h); err != nil {
 			return nil, err
 		}
-		if v < 1 || v > 3 {
-			return nil, &Error{Offset: 0, path: []string{"version", "mess"}, Msg: "unsupported protocol version " + strconv.Itoa(v) + " (1..3)"}
+		if !limits.ValidVersion(v) {
+			return nil, limits.VersionError("ber", codecerr.Decode, codecerr.AtByte(0), v)
 		}
+	} else if err := limits.CheckOption("ber", v); err != nil {
+		return nil, err
 	}
 	m := &dec.msg
 	*m = model.MegacoMessage{}
@@ -128,16 +132,22 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	return m, nil
 }
 
-// Append appends the encoding of m to b.
+// Append appends the encoding of m to b. On error it returns b at its
+// original length (the bytes between len(b) and cap(b) may have been
+// overwritten) and a *codecerr.Error.
 func Append(b []byte, m *model.MegacoMessage, opts Options) ([]byte, error) {
 	v := opts.Version
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	if v < 1 || v > 3 {
-		return b, encField(encField(encErrorf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	if !limits.ValidVersion(v) {
+		return b, limits.VersionError("ber", codecerr.Encode, codecerr.Pos{}, v)
 	}
-	return appendMessage(b, v, m)
+	out, err := appendMessage(b, v, m)
+	if err != nil {
+		return b, err
+	}
+	return out, nil
 }
 
 // Codec is the BER codec behind the common codec interface.
@@ -160,14 +170,5 @@ var decoders slab.Pool[Decoder]
 // valid until release is called. Transcoding, where the message lives
 // only until it is encoded again, then allocates nothing once warm.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d, release := decoders.Get()
-	d.Options = c.Options
-	m, err := d.Decode(data)
-	if err != nil {
-		release()
-		return nil, nop, err
-	}
-	return m, release, nil
+	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
 }
-
-func nop() {}

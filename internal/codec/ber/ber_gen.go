@@ -3,6 +3,7 @@
 package ber
 
 import (
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
@@ -16,7 +17,7 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk1)
 		if err != nil {
-			return b, encField(err, "authHeader")
+			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
@@ -26,7 +27,7 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendMessageV1(b, &m.Mess)
 		b = endLen(b, mk2)
 		if err != nil {
-			return b, encField(err, "mess")
+			return b, codecerr.At(err, "mess")
 		}
 	}
 	return b, err
@@ -51,7 +52,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
-				return decField(err, "authHeader")
+				return codecerr.At(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
 			if seen>>1 != 0 {
@@ -59,7 +60,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			seen |= 1 << 1
 			if err = decodeMessageV1(d, &e, &m.Mess); err != nil {
-				return decField(err, "mess")
+				return codecerr.At(err, "mess")
 			}
 		default:
 			return d.unexpected(e, "a component of MegacoMessage")
@@ -84,7 +85,7 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk3)
 		if err != nil {
-			return b, encField(err, "authHeader")
+			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
@@ -94,7 +95,7 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendMessageV2(b, &m.Mess)
 		b = endLen(b, mk4)
 		if err != nil {
-			return b, encField(err, "mess")
+			return b, codecerr.At(err, "mess")
 		}
 	}
 	return b, err
@@ -119,7 +120,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
-				return decField(err, "authHeader")
+				return codecerr.At(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
 			if seen>>1 != 0 {
@@ -127,7 +128,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			seen |= 1 << 1
 			if err = decodeMessageV2(d, &e, &m.Mess); err != nil {
-				return decField(err, "mess")
+				return codecerr.At(err, "mess")
 			}
 		default:
 			return d.unexpected(e, "a component of MegacoMessage")
@@ -152,7 +153,7 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
 		b = endLen(b, mk5)
 		if err != nil {
-			return b, encField(err, "authHeader")
+			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
@@ -162,7 +163,7 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		b, err = appendMessageV3(b, &m.Mess)
 		b = endLen(b, mk6)
 		if err != nil {
-			return b, encField(err, "mess")
+			return b, codecerr.At(err, "mess")
 		}
 	}
 	return b, err
@@ -187,7 +188,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 			seen |= 1 << 0
 			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
-				return decField(err, "authHeader")
+				return codecerr.At(err, "authHeader")
 			}
 		case 0x80000001: // [1] mess
 			if seen>>1 != 0 {
@@ -195,7 +196,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			seen |= 1 << 1
 			if err = decodeMessageV3(d, &e, &m.Mess); err != nil {
-				return decField(err, "mess")
+				return codecerr.At(err, "mess")
 			}
 		default:
 			return d.unexpected(e, "a component of MegacoMessage")
@@ -220,7 +221,7 @@ func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]
 			b = appendBytes(b, "\x80", m.SecParmIndex)
 		}
 		if err != nil {
-			return b, encField(err, "secParmIndex")
+			return b, codecerr.At(err, "secParmIndex")
 		}
 	}
 	{
@@ -230,7 +231,7 @@ func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]
 			b = appendBytes(b, "\x81", m.SeqNum)
 		}
 		if err != nil {
-			return b, encField(err, "seqNum")
+			return b, codecerr.At(err, "seqNum")
 		}
 	}
 	{
@@ -240,7 +241,7 @@ func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]
 			b = appendBytes(b, "\x82", m.Ad)
 		}
 		if err != nil {
-			return b, encField(err, "ad")
+			return b, codecerr.At(err, "ad")
 		}
 	}
 	return b, err
@@ -264,10 +265,10 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 			}
 			seen |= 1 << 0
 			if m.SecParmIndex, err = d.octets(e); err != nil {
-				return decField(err, "secParmIndex")
+				return codecerr.At(err, "secParmIndex")
 			}
 			if len(m.SecParmIndex) < 4 || len(m.SecParmIndex) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SecParmIndex)), "secParmIndex")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SecParmIndex)), "secParmIndex")
 			}
 		case 0x80000001: // [1] seqNum
 			if seen>>1 != 0 {
@@ -275,10 +276,10 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 			}
 			seen |= 1 << 1
 			if m.SeqNum, err = d.octets(e); err != nil {
-				return decField(err, "seqNum")
+				return codecerr.At(err, "seqNum")
 			}
 			if len(m.SeqNum) < 4 || len(m.SeqNum) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SeqNum)), "seqNum")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SeqNum)), "seqNum")
 			}
 		case 0x80000002: // [2] ad
 			if seen>>2 != 0 {
@@ -286,10 +287,10 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 			}
 			seen |= 1 << 2
 			if m.Ad, err = d.octets(e); err != nil {
-				return decField(err, "ad")
+				return codecerr.At(err, "ad")
 			}
 			if len(m.Ad) < 12 || len(m.Ad) > 32 {
-				return decField(d.errorf(e.start, "%d octets, want 12..32", len(m.Ad)), "ad")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 12..32", len(m.Ad)), "ad")
 			}
 		default:
 			return d.unexpected(e, "a component of AuthenticationHeader")
@@ -320,7 +321,7 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Version))
 		}
 		if err != nil {
-			return b, encField(err, "version")
+			return b, codecerr.At(err, "version")
 		}
 	}
 	{
@@ -330,7 +331,7 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMIdV123(b, &m.MId)
 		b = endLen(b, mk7)
 		if err != nil {
-			return b, encField(err, "mId")
+			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
@@ -340,7 +341,7 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMessageMessageBodyV1(b, &m.MessageBody)
 		b = endLen(b, mk8)
 		if err != nil {
-			return b, encField(err, "messageBody")
+			return b, codecerr.At(err, "messageBody")
 		}
 	}
 	return b, err
@@ -365,7 +366,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 0
 			x9, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "version")
+				return codecerr.At(err, "version")
 			}
 			m.Version = uint32(x9)
 		case 0x80000001: // [1] mId
@@ -375,10 +376,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			var h10 header
 			if err := d.explicit(&h10, &e, anyTag); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 			if err = decodeMIdV123(d, &h10, &m.MId); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
 			if seen>>2 != 0 {
@@ -387,10 +388,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 2
 			var h11 header
 			if err := d.explicit(&h11, &e, anyTag); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 			if err = decodeMessageMessageBodyV1(d, &h11, &m.MessageBody); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -421,7 +422,7 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Version))
 		}
 		if err != nil {
-			return b, encField(err, "version")
+			return b, codecerr.At(err, "version")
 		}
 	}
 	{
@@ -431,7 +432,7 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMIdV123(b, &m.MId)
 		b = endLen(b, mk12)
 		if err != nil {
-			return b, encField(err, "mId")
+			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
@@ -441,7 +442,7 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
 		b = endLen(b, mk13)
 		if err != nil {
-			return b, encField(err, "messageBody")
+			return b, codecerr.At(err, "messageBody")
 		}
 	}
 	return b, err
@@ -466,7 +467,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 0
 			x14, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "version")
+				return codecerr.At(err, "version")
 			}
 			m.Version = uint32(x14)
 		case 0x80000001: // [1] mId
@@ -476,10 +477,10 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			var h15 header
 			if err := d.explicit(&h15, &e, anyTag); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 			if err = decodeMIdV123(d, &h15, &m.MId); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
 			if seen>>2 != 0 {
@@ -488,10 +489,10 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 2
 			var h16 header
 			if err := d.explicit(&h16, &e, anyTag); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 			if err = decodeMessageMessageBodyV2(d, &h16, &m.MessageBody); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -522,7 +523,7 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Version))
 		}
 		if err != nil {
-			return b, encField(err, "version")
+			return b, codecerr.At(err, "version")
 		}
 	}
 	{
@@ -532,7 +533,7 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMIdV123(b, &m.MId)
 		b = endLen(b, mk17)
 		if err != nil {
-			return b, encField(err, "mId")
+			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
@@ -542,7 +543,7 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
 		b = endLen(b, mk18)
 		if err != nil {
-			return b, encField(err, "messageBody")
+			return b, codecerr.At(err, "messageBody")
 		}
 	}
 	return b, err
@@ -567,7 +568,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 0
 			x19, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "version")
+				return codecerr.At(err, "version")
 			}
 			m.Version = uint32(x19)
 		case 0x80000001: // [1] mId
@@ -577,10 +578,10 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			var h20 header
 			if err := d.explicit(&h20, &e, anyTag); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 			if err = decodeMIdV123(d, &h20, &m.MId); err != nil {
-				return decField(err, "mId")
+				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
 			if seen>>2 != 0 {
@@ -589,10 +590,10 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 2
 			var h21 header
 			if err := d.explicit(&h21, &e, anyTag); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 			if err = decodeMessageMessageBodyV3(d, &h21, &m.MessageBody); err != nil {
-				return decField(err, "messageBody")
+				return codecerr.At(err, "messageBody")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -619,7 +620,7 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
 		if m.MessageError == nil {
-			return b, encField(encErrorf("alternative is nil"), "messageError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
 		mk22 := len(b)
@@ -627,7 +628,7 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk22)
 		if err != nil {
-			return b, encField(err, "messageError")
+			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
@@ -637,14 +638,14 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 			for i24 := range m.Transactions {
 				b, err = appendTransactionV1(b, &m.Transactions[i24])
 				if err != nil {
-					err = encIndex(err, i24)
+					err = codecerr.AtIndex(err, i24)
 					break
 				}
 			}
 			b = endLen(b, mk23)
 		}
 		if err != nil {
-			return b, encField(err, "transactions")
+			return b, codecerr.At(err, "transactions")
 		}
 	default:
 		return b, encErrorf("MessageMessageBody: no alternative chosen")
@@ -659,19 +660,19 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
-			return decField(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
 		n25, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n25)
 		for i26, off27 := 0, (*h).start; i26 < n25; i26++ {
 			var e28 header
 			if err := d.next(&e28, off27, (*h).end); err != nil {
-				return decField(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
@@ -680,7 +681,7 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i26), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i26), "transactions")
 			}
 			off27 = e28.next
 		}
@@ -695,7 +696,7 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
 		if m.MessageError == nil {
-			return b, encField(encErrorf("alternative is nil"), "messageError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
 		mk29 := len(b)
@@ -703,7 +704,7 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk29)
 		if err != nil {
-			return b, encField(err, "messageError")
+			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
@@ -713,14 +714,14 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 			for i31 := range m.Transactions {
 				b, err = appendTransactionV2(b, &m.Transactions[i31])
 				if err != nil {
-					err = encIndex(err, i31)
+					err = codecerr.AtIndex(err, i31)
 					break
 				}
 			}
 			b = endLen(b, mk30)
 		}
 		if err != nil {
-			return b, encField(err, "transactions")
+			return b, codecerr.At(err, "transactions")
 		}
 	default:
 		return b, encErrorf("MessageMessageBody: no alternative chosen")
@@ -735,19 +736,19 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
-			return decField(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
 		n32, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n32)
 		for i33, off34 := 0, (*h).start; i33 < n32; i33++ {
 			var e35 header
 			if err := d.next(&e35, off34, (*h).end); err != nil {
-				return decField(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
@@ -756,7 +757,7 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i33), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i33), "transactions")
 			}
 			off34 = e35.next
 		}
@@ -771,7 +772,7 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
 		if m.MessageError == nil {
-			return b, encField(encErrorf("alternative is nil"), "messageError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
 		mk36 := len(b)
@@ -779,7 +780,7 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
 		b = endLen(b, mk36)
 		if err != nil {
-			return b, encField(err, "messageError")
+			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
@@ -789,14 +790,14 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 			for i38 := range m.Transactions {
 				b, err = appendTransactionV3(b, &m.Transactions[i38])
 				if err != nil {
-					err = encIndex(err, i38)
+					err = codecerr.AtIndex(err, i38)
 					break
 				}
 			}
 			b = endLen(b, mk37)
 		}
 		if err != nil {
-			return b, encField(err, "transactions")
+			return b, codecerr.At(err, "transactions")
 		}
 	default:
 		return b, encErrorf("MessageMessageBody: no alternative chosen")
@@ -811,19 +812,19 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
-			return decField(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
 		n39, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = slab.Alloc(&d.s.Transaction, n39)
 		for i40, off41 := 0, (*h).start; i40 < n39; i40++ {
 			var e42 header
 			if err := d.next(&e42, off41, (*h).end); err != nil {
-				return decField(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
@@ -832,7 +833,7 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i40), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i40), "transactions")
 			}
 			off41 = e42.next
 		}
@@ -847,7 +848,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 	switch m.Kind {
 	case model.MId_Ip4Address:
 		if m.Ip4Address == nil {
-			return b, encField(encErrorf("alternative is nil"), "ip4Address")
+			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa0"...)
 		mk43 := len(b)
@@ -855,11 +856,11 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
 		b = endLen(b, mk43)
 		if err != nil {
-			return b, encField(err, "ip4Address")
+			return b, codecerr.At(err, "ip4Address")
 		}
 	case model.MId_Ip6Address:
 		if m.Ip6Address == nil {
-			return b, encField(encErrorf("alternative is nil"), "ip6Address")
+			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa1"...)
 		mk44 := len(b)
@@ -867,11 +868,11 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
 		b = endLen(b, mk44)
 		if err != nil {
-			return b, encField(err, "ip6Address")
+			return b, codecerr.At(err, "ip6Address")
 		}
 	case model.MId_DomainName:
 		if m.DomainName == nil {
-			return b, encField(encErrorf("alternative is nil"), "domainName")
+			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa2"...)
 		mk45 := len(b)
@@ -879,7 +880,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		b, err = appendDomainNameV123(b, m.DomainName)
 		b = endLen(b, mk45)
 		if err != nil {
-			return b, encField(err, "domainName")
+			return b, codecerr.At(err, "domainName")
 		}
 	case model.MId_DeviceName:
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -890,7 +891,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			b = appendString(b, "\x83", m.DeviceName)
 		}
 		if err != nil {
-			return b, encField(err, "deviceName")
+			return b, codecerr.At(err, "deviceName")
 		}
 	case model.MId_MtpAddress:
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -899,7 +900,7 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			b = appendBytes(b, "\x84", m.MtpAddress)
 		}
 		if err != nil {
-			return b, encField(err, "mtpAddress")
+			return b, codecerr.At(err, "mtpAddress")
 		}
 	default:
 		return b, encErrorf("MId: no alternative chosen")
@@ -914,35 +915,35 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		m.Kind = model.MId_Ip4Address
 		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
-			return decField(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
 		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
-			return decField(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
 		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
-			return decField(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.MId_DeviceName
 		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
-			return decField(err, "deviceName")
+			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
-			return decField(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
+			return codecerr.At(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.MId_MtpAddress
 		if m.MtpAddress, err = d.octets((*h)); err != nil {
-			return decField(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
-			return decField(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
+			return codecerr.At(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "MId")
@@ -959,7 +960,7 @@ func appendDomainNameV123(b []byte, m *model.DomainName) ([]byte, error) {
 			b = appendString(b, "\x80", m.Name)
 		}
 		if err != nil {
-			return b, encField(err, "name")
+			return b, codecerr.At(err, "name")
 		}
 	}
 	if m.PortNumber.Present {
@@ -969,7 +970,7 @@ func appendDomainNameV123(b []byte, m *model.DomainName) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.PortNumber.Value))
 		}
 		if err != nil {
-			return b, encField(err, "portNumber")
+			return b, codecerr.At(err, "portNumber")
 		}
 	}
 	return b, err
@@ -993,7 +994,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 0
 			if m.Name, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "name")
+				return codecerr.At(err, "name")
 			}
 		case 0x80000001: // [1] portNumber
 			if seen>>1 != 0 {
@@ -1003,7 +1004,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			m.PortNumber.Present = true
 			x46, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "portNumber")
+				return codecerr.At(err, "portNumber")
 			}
 			m.PortNumber.Value = uint32(x46)
 		default:
@@ -1029,7 +1030,7 @@ func appendIP4AddressV123(b []byte, m *model.IP4Address) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.Address)
 		}
 		if err != nil {
-			return b, encField(err, "address")
+			return b, codecerr.At(err, "address")
 		}
 	}
 	if m.PortNumber.Present {
@@ -1039,7 +1040,7 @@ func appendIP4AddressV123(b []byte, m *model.IP4Address) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.PortNumber.Value))
 		}
 		if err != nil {
-			return b, encField(err, "portNumber")
+			return b, codecerr.At(err, "portNumber")
 		}
 	}
 	return b, err
@@ -1063,10 +1064,10 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 0
 			if m.Address, err = d.octets(e); err != nil {
-				return decField(err, "address")
+				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 4 || len(m.Address) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.Address)), "address")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Address)), "address")
 			}
 		case 0x80000001: // [1] portNumber
 			if seen>>1 != 0 {
@@ -1076,7 +1077,7 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			m.PortNumber.Present = true
 			x47, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "portNumber")
+				return codecerr.At(err, "portNumber")
 			}
 			m.PortNumber.Value = uint32(x47)
 		default:
@@ -1102,7 +1103,7 @@ func appendIP6AddressV123(b []byte, m *model.IP6Address) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.Address)
 		}
 		if err != nil {
-			return b, encField(err, "address")
+			return b, codecerr.At(err, "address")
 		}
 	}
 	if m.PortNumber.Present {
@@ -1112,7 +1113,7 @@ func appendIP6AddressV123(b []byte, m *model.IP6Address) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.PortNumber.Value))
 		}
 		if err != nil {
-			return b, encField(err, "portNumber")
+			return b, codecerr.At(err, "portNumber")
 		}
 	}
 	return b, err
@@ -1136,10 +1137,10 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 0
 			if m.Address, err = d.octets(e); err != nil {
-				return decField(err, "address")
+				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 16 || len(m.Address) > 16 {
-				return decField(d.errorf(e.start, "%d octets, want 16..16", len(m.Address)), "address")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 16..16", len(m.Address)), "address")
 			}
 		case 0x80000001: // [1] portNumber
 			if seen>>1 != 0 {
@@ -1149,7 +1150,7 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			m.PortNumber.Present = true
 			x48, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "portNumber")
+				return codecerr.At(err, "portNumber")
 			}
 			m.PortNumber.Value = uint32(x48)
 		default:
@@ -1171,7 +1172,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
 		if m.TransactionRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
 		mk49 := len(b)
@@ -1179,11 +1180,11 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
 		b = endLen(b, mk49)
 		if err != nil {
-			return b, encField(err, "transactionRequest")
+			return b, codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if m.TransactionPending == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionPending")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
 		mk50 := len(b)
@@ -1191,11 +1192,11 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk50)
 		if err != nil {
-			return b, encField(err, "transactionPending")
+			return b, codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if m.TransactionReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
 		mk51 := len(b)
@@ -1203,7 +1204,7 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
 		b = endLen(b, mk51)
 		if err != nil {
-			return b, encField(err, "transactionReply")
+			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
@@ -1217,14 +1218,14 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i53])
 				b = endLen(b, mk54)
 				if err != nil {
-					err = encIndex(err, i53)
+					err = codecerr.AtIndex(err, i53)
 					break
 				}
 			}
 			b = endLen(b, mk52)
 		}
 		if err != nil {
-			return b, encField(err, "transactionResponseAck")
+			return b, codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
 		return b, encErrorf("alternative segmentReply is not in version %d", 1)
@@ -1241,34 +1242,34 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
-			return decField(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
-			return decField(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
-			return decField(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
 		n55, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n55)
 		for i56, off57 := 0, (*h).start; i56 < n55; i56++ {
 			var e58 header
 			if err := d.next(&e58, off57, (*h).end); err != nil {
-				return decField(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if e58.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e58, "[UNIVERSAL 16]"), i56), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e58, "[UNIVERSAL 16]"), i56), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
@@ -1277,7 +1278,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i56), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i56), "transactionResponseAck")
 			}
 			off57 = e58.next
 		}
@@ -1292,7 +1293,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
 		if m.TransactionRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
 		mk59 := len(b)
@@ -1300,11 +1301,11 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
 		b = endLen(b, mk59)
 		if err != nil {
-			return b, encField(err, "transactionRequest")
+			return b, codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if m.TransactionPending == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionPending")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
 		mk60 := len(b)
@@ -1312,11 +1313,11 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk60)
 		if err != nil {
-			return b, encField(err, "transactionPending")
+			return b, codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if m.TransactionReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
 		mk61 := len(b)
@@ -1324,7 +1325,7 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
 		b = endLen(b, mk61)
 		if err != nil {
-			return b, encField(err, "transactionReply")
+			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
@@ -1338,14 +1339,14 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i63])
 				b = endLen(b, mk64)
 				if err != nil {
-					err = encIndex(err, i63)
+					err = codecerr.AtIndex(err, i63)
 					break
 				}
 			}
 			b = endLen(b, mk62)
 		}
 		if err != nil {
-			return b, encField(err, "transactionResponseAck")
+			return b, codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
 		return b, encErrorf("alternative segmentReply is not in version %d", 2)
@@ -1362,34 +1363,34 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
-			return decField(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
-			return decField(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
-			return decField(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
 		n65, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n65)
 		for i66, off67 := 0, (*h).start; i66 < n65; i66++ {
 			var e68 header
 			if err := d.next(&e68, off67, (*h).end); err != nil {
-				return decField(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if e68.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e68, "[UNIVERSAL 16]"), i66), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e68, "[UNIVERSAL 16]"), i66), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
@@ -1398,7 +1399,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i66), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i66), "transactionResponseAck")
 			}
 			off67 = e68.next
 		}
@@ -1413,7 +1414,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
 		if m.TransactionRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
 		mk69 := len(b)
@@ -1421,11 +1422,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
 		b = endLen(b, mk69)
 		if err != nil {
-			return b, encField(err, "transactionRequest")
+			return b, codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if m.TransactionPending == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionPending")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
 		mk70 := len(b)
@@ -1433,11 +1434,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
 		b = endLen(b, mk70)
 		if err != nil {
-			return b, encField(err, "transactionPending")
+			return b, codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if m.TransactionReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
 		mk71 := len(b)
@@ -1445,7 +1446,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
 		b = endLen(b, mk71)
 		if err != nil {
-			return b, encField(err, "transactionReply")
+			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
@@ -1459,18 +1460,18 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i73])
 				b = endLen(b, mk74)
 				if err != nil {
-					err = encIndex(err, i73)
+					err = codecerr.AtIndex(err, i73)
 					break
 				}
 			}
 			b = endLen(b, mk72)
 		}
 		if err != nil {
-			return b, encField(err, "transactionResponseAck")
+			return b, codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
 		if m.SegmentReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "segmentReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		b = append(b, "\xa4"...)
 		mk75 := len(b)
@@ -1478,7 +1479,7 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
 		b = endLen(b, mk75)
 		if err != nil {
-			return b, encField(err, "segmentReply")
+			return b, codecerr.At(err, "segmentReply")
 		}
 	default:
 		return b, encErrorf("Transaction: no alternative chosen")
@@ -1493,34 +1494,34 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
-			return decField(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
-			return decField(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
-			return decField(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
 		n76, err := d.count((*h))
 		if err != nil {
-			return decField(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n76)
 		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
 			var e79 header
 			if err := d.next(&e79, off78, (*h).end); err != nil {
-				return decField(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if e79.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
@@ -1529,7 +1530,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i77), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
 			}
 			off78 = e79.next
 		}
@@ -1537,7 +1538,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_SegmentReply
 		m.SegmentReply = slab.One(&d.s.SegmentReply)
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
-			return decField(err, "segmentReply")
+			return codecerr.At(err, "segmentReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1552,7 +1553,7 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	{
@@ -1567,14 +1568,14 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 				b, err = appendActionRequestV1(b, &m.Actions[i81])
 				b = endLen(b, mk82)
 				if err != nil {
-					err = encIndex(err, i81)
+					err = codecerr.AtIndex(err, i81)
 					break
 				}
 			}
 			b = endLen(b, mk80)
 		}
 		if err != nil {
-			return b, encField(err, "actions")
+			return b, codecerr.At(err, "actions")
 		}
 	}
 	return b, err
@@ -1599,7 +1600,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 0
 			x83, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x83)
 		case 0x80000001: // [1] actions
@@ -1609,16 +1610,16 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			n84, err := d.count(e)
 			if err != nil {
-				return decField(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n84)
 			for i85, off86 := 0, e.start; i85 < n84; i85++ {
 				var e87 header
 				if err := d.next(&e87, off86, e.end); err != nil {
-					return decField(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if e87.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "actions")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "actions")
 				}
 				if err := func() error {
 					var err error
@@ -1627,7 +1628,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i85), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i85), "actions")
 				}
 				off86 = e87.next
 			}
@@ -1655,7 +1656,7 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	{
@@ -1670,14 +1671,14 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 				b, err = appendActionRequestV2(b, &m.Actions[i89])
 				b = endLen(b, mk90)
 				if err != nil {
-					err = encIndex(err, i89)
+					err = codecerr.AtIndex(err, i89)
 					break
 				}
 			}
 			b = endLen(b, mk88)
 		}
 		if err != nil {
-			return b, encField(err, "actions")
+			return b, codecerr.At(err, "actions")
 		}
 	}
 	return b, err
@@ -1702,7 +1703,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 0
 			x91, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x91)
 		case 0x80000001: // [1] actions
@@ -1712,16 +1713,16 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			n92, err := d.count(e)
 			if err != nil {
-				return decField(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n92)
 			for i93, off94 := 0, e.start; i93 < n92; i93++ {
 				var e95 header
 				if err := d.next(&e95, off94, e.end); err != nil {
-					return decField(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if e95.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e95, "[UNIVERSAL 16]"), i93), "actions")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e95, "[UNIVERSAL 16]"), i93), "actions")
 				}
 				if err := func() error {
 					var err error
@@ -1730,7 +1731,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i93), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i93), "actions")
 				}
 				off94 = e95.next
 			}
@@ -1758,7 +1759,7 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	{
@@ -1773,14 +1774,14 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 				b, err = appendActionRequestV3(b, &m.Actions[i97])
 				b = endLen(b, mk98)
 				if err != nil {
-					err = encIndex(err, i97)
+					err = codecerr.AtIndex(err, i97)
 					break
 				}
 			}
 			b = endLen(b, mk96)
 		}
 		if err != nil {
-			return b, encField(err, "actions")
+			return b, codecerr.At(err, "actions")
 		}
 	}
 	return b, err
@@ -1805,7 +1806,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 0
 			x99, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x99)
 		case 0x80000001: // [1] actions
@@ -1815,16 +1816,16 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			n100, err := d.count(e)
 			if err != nil {
-				return decField(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, n100)
 			for i101, off102 := 0, e.start; i101 < n100; i101++ {
 				var e103 header
 				if err := d.next(&e103, off102, e.end); err != nil {
-					return decField(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if e103.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e103, "[UNIVERSAL 16]"), i101), "actions")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e103, "[UNIVERSAL 16]"), i101), "actions")
 				}
 				if err := func() error {
 					var err error
@@ -1833,7 +1834,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i101), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i101), "actions")
 				}
 				off102 = e103.next
 			}
@@ -1861,7 +1862,7 @@ func appendTransactionPendingV123(b []byte, m *model.TransactionPending) ([]byte
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	return b, err
@@ -1886,7 +1887,7 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 			seen |= 1 << 0
 			x104, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x104)
 		default:
@@ -1906,24 +1907,24 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, error) {
 	var err error
 	if m.SegmentNumber.Present {
-		return b, encField(encErrorf("not in version %d", 1), "segmentNumber")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "segmentNumber")
 	}
 	if m.SegmentationComplete {
-		return b, encField(encErrorf("not in version %d", 1), "segmentationComplete")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "segmentationComplete")
 	}
 	{
 		{
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "immAckRequired")
+			return b, codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
@@ -1933,7 +1934,7 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
 		b = endLen(b, mk105)
 		if err != nil {
-			return b, encField(err, "transactionResult")
+			return b, codecerr.At(err, "transactionResult")
 		}
 	}
 	return b, err
@@ -1958,7 +1959,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 0
 			x106, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x106)
 		case 0x80000001: // [1] immAckRequired
@@ -1968,7 +1969,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 1
 			m.ImmAckRequired = true
 			if err = d.null(e); err != nil {
-				return decField(err, "immAckRequired")
+				return codecerr.At(err, "immAckRequired")
 			}
 		case 0x80000002: // [2] transactionResult
 			if seen>>2 != 0 {
@@ -1977,10 +1978,10 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 2
 			var h107 header
 			if err := d.explicit(&h107, &e, anyTag); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 			if err = decodeTransactionReplyTransactionResultV1(d, &h107, &m.TransactionResult); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -2002,24 +2003,24 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, error) {
 	var err error
 	if m.SegmentNumber.Present {
-		return b, encField(encErrorf("not in version %d", 2), "segmentNumber")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "segmentNumber")
 	}
 	if m.SegmentationComplete {
-		return b, encField(encErrorf("not in version %d", 2), "segmentationComplete")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "segmentationComplete")
 	}
 	{
 		{
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "immAckRequired")
+			return b, codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
@@ -2029,7 +2030,7 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
 		b = endLen(b, mk108)
 		if err != nil {
-			return b, encField(err, "transactionResult")
+			return b, codecerr.At(err, "transactionResult")
 		}
 	}
 	return b, err
@@ -2054,7 +2055,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 0
 			x109, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x109)
 		case 0x80000001: // [1] immAckRequired
@@ -2064,7 +2065,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 1
 			m.ImmAckRequired = true
 			if err = d.null(e); err != nil {
-				return decField(err, "immAckRequired")
+				return codecerr.At(err, "immAckRequired")
 			}
 		case 0x80000002: // [2] transactionResult
 			if seen>>2 != 0 {
@@ -2073,10 +2074,10 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 2
 			var h110 header
 			if err := d.explicit(&h110, &e, anyTag); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 			if err = decodeTransactionReplyTransactionResultV2(d, &h110, &m.TransactionResult); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -2102,14 +2103,14 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "immAckRequired")
+			return b, codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
@@ -2119,7 +2120,7 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
 		b = endLen(b, mk111)
 		if err != nil {
-			return b, encField(err, "transactionResult")
+			return b, codecerr.At(err, "transactionResult")
 		}
 	}
 	if m.SegmentNumber.Present {
@@ -2129,14 +2130,14 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 			b = appendUint(b, "\x83", uint64(m.SegmentNumber.Value))
 		}
 		if err != nil {
-			return b, encField(err, "segmentNumber")
+			return b, codecerr.At(err, "segmentNumber")
 		}
 	}
 	if m.SegmentationComplete {
 		b = append(b, "\x84"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "segmentationComplete")
+			return b, codecerr.At(err, "segmentationComplete")
 		}
 	}
 	return b, err
@@ -2161,7 +2162,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 0
 			x112, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x112)
 		case 0x80000001: // [1] immAckRequired
@@ -2171,7 +2172,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 1
 			m.ImmAckRequired = true
 			if err = d.null(e); err != nil {
-				return decField(err, "immAckRequired")
+				return codecerr.At(err, "immAckRequired")
 			}
 		case 0x80000002: // [2] transactionResult
 			if seen>>2 != 0 {
@@ -2180,10 +2181,10 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 2
 			var h113 header
 			if err := d.explicit(&h113, &e, anyTag); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 			if err = decodeTransactionReplyTransactionResultV3(d, &h113, &m.TransactionResult); err != nil {
-				return decField(err, "transactionResult")
+				return codecerr.At(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
 			if seen>>3 != 0 {
@@ -2193,7 +2194,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			m.SegmentNumber.Present = true
 			x114, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "segmentNumber")
+				return codecerr.At(err, "segmentNumber")
 			}
 			m.SegmentNumber.Value = uint32(x114)
 		case 0x80000004: // [4] segmentationComplete
@@ -2203,7 +2204,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			seen |= 1 << 4
 			m.SegmentationComplete = true
 			if err = d.null(e); err != nil {
-				return decField(err, "segmentationComplete")
+				return codecerr.At(err, "segmentationComplete")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -2227,7 +2228,7 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
 		if m.TransactionError == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
 		mk115 := len(b)
@@ -2235,7 +2236,7 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk115)
 		if err != nil {
-			return b, encField(err, "transactionError")
+			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
@@ -2249,14 +2250,14 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 				b, err = appendActionReplyV1(b, &m.ActionReplies[i117])
 				b = endLen(b, mk118)
 				if err != nil {
-					err = encIndex(err, i117)
+					err = codecerr.AtIndex(err, i117)
 					break
 				}
 			}
 			b = endLen(b, mk116)
 		}
 		if err != nil {
-			return b, encField(err, "actionReplies")
+			return b, codecerr.At(err, "actionReplies")
 		}
 	default:
 		return b, encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -2271,22 +2272,22 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
-			return decField(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		n119, err := d.count((*h))
 		if err != nil {
-			return decField(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n119)
 		for i120, off121 := 0, (*h).start; i120 < n119; i120++ {
 			var e122 header
 			if err := d.next(&e122, off121, (*h).end); err != nil {
-				return decField(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if e122.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actionReplies")
 			}
 			if err := func() error {
 				var err error
@@ -2295,7 +2296,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i120), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i120), "actionReplies")
 			}
 			off121 = e122.next
 		}
@@ -2310,7 +2311,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
 		if m.TransactionError == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
 		mk123 := len(b)
@@ -2318,7 +2319,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk123)
 		if err != nil {
-			return b, encField(err, "transactionError")
+			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
@@ -2332,14 +2333,14 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 				b, err = appendActionReplyV2(b, &m.ActionReplies[i125])
 				b = endLen(b, mk126)
 				if err != nil {
-					err = encIndex(err, i125)
+					err = codecerr.AtIndex(err, i125)
 					break
 				}
 			}
 			b = endLen(b, mk124)
 		}
 		if err != nil {
-			return b, encField(err, "actionReplies")
+			return b, codecerr.At(err, "actionReplies")
 		}
 	default:
 		return b, encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -2354,22 +2355,22 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
-			return decField(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		n127, err := d.count((*h))
 		if err != nil {
-			return decField(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n127)
 		for i128, off129 := 0, (*h).start; i128 < n127; i128++ {
 			var e130 header
 			if err := d.next(&e130, off129, (*h).end); err != nil {
-				return decField(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if e130.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actionReplies")
 			}
 			if err := func() error {
 				var err error
@@ -2378,7 +2379,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i128), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i128), "actionReplies")
 			}
 			off129 = e130.next
 		}
@@ -2393,7 +2394,7 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
 		if m.TransactionError == nil {
-			return b, encField(encErrorf("alternative is nil"), "transactionError")
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
 		mk131 := len(b)
@@ -2401,7 +2402,7 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
 		b = endLen(b, mk131)
 		if err != nil {
-			return b, encField(err, "transactionError")
+			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
@@ -2415,14 +2416,14 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 				b, err = appendActionReplyV3(b, &m.ActionReplies[i133])
 				b = endLen(b, mk134)
 				if err != nil {
-					err = encIndex(err, i133)
+					err = codecerr.AtIndex(err, i133)
 					break
 				}
 			}
 			b = endLen(b, mk132)
 		}
 		if err != nil {
-			return b, encField(err, "actionReplies")
+			return b, codecerr.At(err, "actionReplies")
 		}
 	default:
 		return b, encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -2437,22 +2438,22 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
-			return decField(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		n135, err := d.count((*h))
 		if err != nil {
-			return decField(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n135)
 		for i136, off137 := 0, (*h).start; i136 < n135; i136++ {
 			var e138 header
 			if err := d.next(&e138, off137, (*h).end); err != nil {
-				return decField(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if e138.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e138, "[UNIVERSAL 16]"), i136), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e138, "[UNIVERSAL 16]"), i136), "actionReplies")
 			}
 			if err := func() error {
 				var err error
@@ -2461,7 +2462,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i136), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i136), "actionReplies")
 			}
 			off137 = e138.next
 		}
@@ -2478,7 +2479,7 @@ func appendTransactionAckV123(b []byte, m *model.TransactionAck) ([]byte, error)
 			b = appendUint(b, "\x80", uint64(m.FirstAck))
 		}
 		if err != nil {
-			return b, encField(err, "firstAck")
+			return b, codecerr.At(err, "firstAck")
 		}
 	}
 	if m.LastAck.Present {
@@ -2486,7 +2487,7 @@ func appendTransactionAckV123(b []byte, m *model.TransactionAck) ([]byte, error)
 			b = appendUint(b, "\x81", uint64(m.LastAck.Value))
 		}
 		if err != nil {
-			return b, encField(err, "lastAck")
+			return b, codecerr.At(err, "lastAck")
 		}
 	}
 	return b, err
@@ -2511,7 +2512,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 			seen |= 1 << 0
 			x139, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "firstAck")
+				return codecerr.At(err, "firstAck")
 			}
 			m.FirstAck = uint32(x139)
 		case 0x80000001: // [1] lastAck
@@ -2522,7 +2523,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 			m.LastAck.Present = true
 			x140, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "lastAck")
+				return codecerr.At(err, "lastAck")
 			}
 			m.LastAck.Value = uint32(x140)
 		default:
@@ -2548,7 +2549,7 @@ func appendErrorDescriptorV123(b []byte, m *model.ErrorDescriptor) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.ErrorCode))
 		}
 		if err != nil {
-			return b, encField(err, "errorCode")
+			return b, codecerr.At(err, "errorCode")
 		}
 	}
 	if m.ErrorText.Present {
@@ -2558,7 +2559,7 @@ func appendErrorDescriptorV123(b []byte, m *model.ErrorDescriptor) ([]byte, erro
 			b = appendString(b, "\x81", m.ErrorText.Value)
 		}
 		if err != nil {
-			return b, encField(err, "errorText")
+			return b, codecerr.At(err, "errorText")
 		}
 	}
 	return b, err
@@ -2583,7 +2584,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 			seen |= 1 << 0
 			x141, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "errorCode")
+				return codecerr.At(err, "errorCode")
 			}
 			m.ErrorCode = uint32(x141)
 		case 0x80000001: // [1] errorText
@@ -2593,7 +2594,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 			seen |= 1 << 1
 			m.ErrorText.Present = true
 			if m.ErrorText.Value, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "errorText")
+				return codecerr.At(err, "errorText")
 			}
 		default:
 			return d.unexpected(e, "a component of ErrorDescriptor")
@@ -2616,7 +2617,7 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
@@ -2626,7 +2627,7 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextRequestV1(b, m.ContextRequest)
 		b = endLen(b, mk142)
 		if err != nil {
-			return b, encField(err, "contextRequest")
+			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
@@ -2636,7 +2637,7 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk143)
 		if err != nil {
-			return b, encField(err, "contextAttrAuditReq")
+			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
@@ -2651,14 +2652,14 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 				b, err = appendCommandRequestV1(b, &m.CommandRequests[i145])
 				b = endLen(b, mk146)
 				if err != nil {
-					err = encIndex(err, i145)
+					err = codecerr.AtIndex(err, i145)
 					break
 				}
 			}
 			b = endLen(b, mk144)
 		}
 		if err != nil {
-			return b, encField(err, "commandRequests")
+			return b, codecerr.At(err, "commandRequests")
 		}
 	}
 	return b, err
@@ -2683,7 +2684,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 0
 			x147, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x147)
 		case 0x80000001: // [1] contextRequest
@@ -2693,7 +2694,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
-				return decField(err, "contextRequest")
+				return codecerr.At(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
 			if seen>>2 != 0 {
@@ -2702,7 +2703,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
-				return decField(err, "contextAttrAuditReq")
+				return codecerr.At(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
 			if seen>>3 != 0 {
@@ -2711,16 +2712,16 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			n148, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n148)
 			for i149, off150 := 0, e.start; i149 < n148; i149++ {
 				var e151 header
 				if err := d.next(&e151, off150, e.end); err != nil {
-					return decField(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if e151.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "commandRequests")
 				}
 				if err := func() error {
 					var err error
@@ -2729,7 +2730,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i149), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i149), "commandRequests")
 				}
 				off150 = e151.next
 			}
@@ -2757,7 +2758,7 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
@@ -2767,7 +2768,7 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextRequestV2(b, m.ContextRequest)
 		b = endLen(b, mk152)
 		if err != nil {
-			return b, encField(err, "contextRequest")
+			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
@@ -2777,7 +2778,7 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk153)
 		if err != nil {
-			return b, encField(err, "contextAttrAuditReq")
+			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
@@ -2792,14 +2793,14 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 				b, err = appendCommandRequestV2(b, &m.CommandRequests[i155])
 				b = endLen(b, mk156)
 				if err != nil {
-					err = encIndex(err, i155)
+					err = codecerr.AtIndex(err, i155)
 					break
 				}
 			}
 			b = endLen(b, mk154)
 		}
 		if err != nil {
-			return b, encField(err, "commandRequests")
+			return b, codecerr.At(err, "commandRequests")
 		}
 	}
 	return b, err
@@ -2824,7 +2825,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 0
 			x157, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x157)
 		case 0x80000001: // [1] contextRequest
@@ -2834,7 +2835,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
-				return decField(err, "contextRequest")
+				return codecerr.At(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
 			if seen>>2 != 0 {
@@ -2843,7 +2844,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
-				return decField(err, "contextAttrAuditReq")
+				return codecerr.At(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
 			if seen>>3 != 0 {
@@ -2852,16 +2853,16 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			n158, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n158)
 			for i159, off160 := 0, e.start; i159 < n158; i159++ {
 				var e161 header
 				if err := d.next(&e161, off160, e.end); err != nil {
-					return decField(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if e161.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "commandRequests")
 				}
 				if err := func() error {
 					var err error
@@ -2870,7 +2871,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i159), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i159), "commandRequests")
 				}
 				off160 = e161.next
 			}
@@ -2898,7 +2899,7 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
@@ -2908,7 +2909,7 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextRequestV3(b, m.ContextRequest)
 		b = endLen(b, mk162)
 		if err != nil {
-			return b, encField(err, "contextRequest")
+			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
@@ -2918,7 +2919,7 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
 		b = endLen(b, mk163)
 		if err != nil {
-			return b, encField(err, "contextAttrAuditReq")
+			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
@@ -2933,14 +2934,14 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 				b, err = appendCommandRequestV3(b, &m.CommandRequests[i165])
 				b = endLen(b, mk166)
 				if err != nil {
-					err = encIndex(err, i165)
+					err = codecerr.AtIndex(err, i165)
 					break
 				}
 			}
 			b = endLen(b, mk164)
 		}
 		if err != nil {
-			return b, encField(err, "commandRequests")
+			return b, codecerr.At(err, "commandRequests")
 		}
 	}
 	return b, err
@@ -2965,7 +2966,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 0
 			x167, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x167)
 		case 0x80000001: // [1] contextRequest
@@ -2975,7 +2976,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 1
 			m.ContextRequest = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
-				return decField(err, "contextRequest")
+				return codecerr.At(err, "contextRequest")
 			}
 		case 0x80000002: // [2] contextAttrAuditReq
 			if seen>>2 != 0 {
@@ -2984,7 +2985,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 2
 			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
-				return decField(err, "contextAttrAuditReq")
+				return codecerr.At(err, "contextAttrAuditReq")
 			}
 		case 0x80000003: // [3] commandRequests
 			if seen>>3 != 0 {
@@ -2993,16 +2994,16 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			n168, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n168)
 			for i169, off170 := 0, e.start; i169 < n168; i169++ {
 				var e171 header
 				if err := d.next(&e171, off170, e.end); err != nil {
-					return decField(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if e171.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "commandRequests")
 				}
 				if err := func() error {
 					var err error
@@ -3011,7 +3012,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i169), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i169), "commandRequests")
 				}
 				off170 = e171.next
 			}
@@ -3039,7 +3040,7 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
@@ -3049,7 +3050,7 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk172)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
@@ -3059,7 +3060,7 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendContextRequestV1(b, m.ContextReply)
 		b = endLen(b, mk173)
 		if err != nil {
-			return b, encField(err, "contextReply")
+			return b, codecerr.At(err, "contextReply")
 		}
 	}
 	{
@@ -3070,14 +3071,14 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 			for i175 := range m.CommandReply {
 				b, err = appendCommandReplyV1(b, &m.CommandReply[i175])
 				if err != nil {
-					err = encIndex(err, i175)
+					err = codecerr.AtIndex(err, i175)
 					break
 				}
 			}
 			b = endLen(b, mk174)
 		}
 		if err != nil {
-			return b, encField(err, "commandReply")
+			return b, codecerr.At(err, "commandReply")
 		}
 	}
 	return b, err
@@ -3102,7 +3103,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 0
 			x176, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x176)
 		case 0x80000001: // [1] errorDescriptor
@@ -3112,7 +3113,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
-				return decField(err, "errorDescriptor")
+				return codecerr.At(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
 			if seen>>2 != 0 {
@@ -3121,7 +3122,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
-				return decField(err, "contextReply")
+				return codecerr.At(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
 			if seen>>3 != 0 {
@@ -3130,13 +3131,13 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			n177, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n177)
 			for i178, off179 := 0, e.start; i178 < n177; i178++ {
 				var e180 header
 				if err := d.next(&e180, off179, e.end); err != nil {
-					return decField(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
@@ -3145,7 +3146,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i178), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i178), "commandReply")
 				}
 				off179 = e180.next
 			}
@@ -3173,7 +3174,7 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
@@ -3183,7 +3184,7 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk181)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
@@ -3193,7 +3194,7 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendContextRequestV2(b, m.ContextReply)
 		b = endLen(b, mk182)
 		if err != nil {
-			return b, encField(err, "contextReply")
+			return b, codecerr.At(err, "contextReply")
 		}
 	}
 	{
@@ -3204,14 +3205,14 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 			for i184 := range m.CommandReply {
 				b, err = appendCommandReplyV2(b, &m.CommandReply[i184])
 				if err != nil {
-					err = encIndex(err, i184)
+					err = codecerr.AtIndex(err, i184)
 					break
 				}
 			}
 			b = endLen(b, mk183)
 		}
 		if err != nil {
-			return b, encField(err, "commandReply")
+			return b, codecerr.At(err, "commandReply")
 		}
 	}
 	return b, err
@@ -3236,7 +3237,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 0
 			x185, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x185)
 		case 0x80000001: // [1] errorDescriptor
@@ -3246,7 +3247,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
-				return decField(err, "errorDescriptor")
+				return codecerr.At(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
 			if seen>>2 != 0 {
@@ -3255,7 +3256,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
-				return decField(err, "contextReply")
+				return codecerr.At(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
 			if seen>>3 != 0 {
@@ -3264,13 +3265,13 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			n186, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n186)
 			for i187, off188 := 0, e.start; i187 < n186; i187++ {
 				var e189 header
 				if err := d.next(&e189, off188, e.end); err != nil {
-					return decField(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
@@ -3279,7 +3280,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i187), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i187), "commandReply")
 				}
 				off188 = e189.next
 			}
@@ -3307,7 +3308,7 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.ContextId))
 		}
 		if err != nil {
-			return b, encField(err, "contextId")
+			return b, codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
@@ -3317,7 +3318,7 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk190)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
@@ -3327,7 +3328,7 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		b, err = appendContextRequestV3(b, m.ContextReply)
 		b = endLen(b, mk191)
 		if err != nil {
-			return b, encField(err, "contextReply")
+			return b, codecerr.At(err, "contextReply")
 		}
 	}
 	{
@@ -3338,14 +3339,14 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 			for i193 := range m.CommandReply {
 				b, err = appendCommandReplyV3(b, &m.CommandReply[i193])
 				if err != nil {
-					err = encIndex(err, i193)
+					err = codecerr.AtIndex(err, i193)
 					break
 				}
 			}
 			b = endLen(b, mk192)
 		}
 		if err != nil {
-			return b, encField(err, "commandReply")
+			return b, codecerr.At(err, "commandReply")
 		}
 	}
 	return b, err
@@ -3370,7 +3371,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 0
 			x194, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "contextId")
+				return codecerr.At(err, "contextId")
 			}
 			m.ContextId = uint32(x194)
 		case 0x80000001: // [1] errorDescriptor
@@ -3380,7 +3381,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
-				return decField(err, "errorDescriptor")
+				return codecerr.At(err, "errorDescriptor")
 			}
 		case 0x80000002: // [2] contextReply
 			if seen>>2 != 0 {
@@ -3389,7 +3390,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 2
 			m.ContextReply = slab.One(&d.s.ContextRequest)
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
-				return decField(err, "contextReply")
+				return codecerr.At(err, "contextReply")
 			}
 		case 0x80000003: // [3] commandReply
 			if seen>>3 != 0 {
@@ -3398,13 +3399,13 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			n195, err := d.count(e)
 			if err != nil {
-				return decField(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, n195)
 			for i196, off197 := 0, e.start; i196 < n195; i196++ {
 				var e198 header
 				if err := d.next(&e198, off197, e.end); err != nil {
-					return decField(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
@@ -3413,7 +3414,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i196), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i196), "commandReply")
 				}
 				off197 = e198.next
 			}
@@ -3437,13 +3438,13 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	var err error
 	if m.Iepscallind.Present {
-		return b, encField(encErrorf("not in version %d", 1), "iepscallind")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "iepscallind")
 	}
 	if m.ContextProp != nil {
-		return b, encField(encErrorf("not in version %d", 1), "contextProp")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "contextProp")
 	}
 	if m.ContextList != nil {
-		return b, encField(encErrorf("not in version %d", 1), "contextList")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "contextList")
 	}
 	if m.Priority.Present {
 		if int64(m.Priority.Value) > 15 {
@@ -3452,13 +3453,13 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Priority.Value))
 		}
 		if err != nil {
-			return b, encField(err, "priority")
+			return b, codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		b = appendBool(b, "\x81", m.Emergency.Value)
 		if err != nil {
-			return b, encField(err, "emergency")
+			return b, codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
@@ -3473,14 +3474,14 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i200])
 				b = endLen(b, mk201)
 				if err != nil {
-					err = encIndex(err, i200)
+					err = codecerr.AtIndex(err, i200)
 					break
 				}
 			}
 			b = endLen(b, mk199)
 		}
 		if err != nil {
-			return b, encField(err, "topologyReq")
+			return b, codecerr.At(err, "topologyReq")
 		}
 	}
 	return b, err
@@ -3506,7 +3507,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			m.Priority.Present = true
 			x202, err := d.integer(e, 0, 15)
 			if err != nil {
-				return decField(err, "priority")
+				return codecerr.At(err, "priority")
 			}
 			m.Priority.Value = uint32(x202)
 		case 0x80000001: // [1] emergency
@@ -3516,7 +3517,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 1
 			m.Emergency.Present = true
 			if m.Emergency.Value, err = d.boolean(e); err != nil {
-				return decField(err, "emergency")
+				return codecerr.At(err, "emergency")
 			}
 		case 0x80000002: // [2] topologyReq
 			if seen>>2 != 0 {
@@ -3525,16 +3526,16 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			n203, err := d.count(e)
 			if err != nil {
-				return decField(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n203)
 			for i204, off205 := 0, e.start; i204 < n203; i204++ {
 				var e206 header
 				if err := d.next(&e206, off205, e.end); err != nil {
-					return decField(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if e206.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e206, "[UNIVERSAL 16]"), i204), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e206, "[UNIVERSAL 16]"), i204), "topologyReq")
 				}
 				if err := func() error {
 					var err error
@@ -3543,7 +3544,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i204), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i204), "topologyReq")
 				}
 				off205 = e206.next
 			}
@@ -3559,13 +3560,13 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	var err error
 	if m.Iepscallind.Present {
-		return b, encField(encErrorf("not in version %d", 2), "iepscallind")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "iepscallind")
 	}
 	if m.ContextProp != nil {
-		return b, encField(encErrorf("not in version %d", 2), "contextProp")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "contextProp")
 	}
 	if m.ContextList != nil {
-		return b, encField(encErrorf("not in version %d", 2), "contextList")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "contextList")
 	}
 	if m.Priority.Present {
 		if int64(m.Priority.Value) > 15 {
@@ -3574,13 +3575,13 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Priority.Value))
 		}
 		if err != nil {
-			return b, encField(err, "priority")
+			return b, codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		b = appendBool(b, "\x81", m.Emergency.Value)
 		if err != nil {
-			return b, encField(err, "emergency")
+			return b, codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
@@ -3595,14 +3596,14 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i208])
 				b = endLen(b, mk209)
 				if err != nil {
-					err = encIndex(err, i208)
+					err = codecerr.AtIndex(err, i208)
 					break
 				}
 			}
 			b = endLen(b, mk207)
 		}
 		if err != nil {
-			return b, encField(err, "topologyReq")
+			return b, codecerr.At(err, "topologyReq")
 		}
 	}
 	return b, err
@@ -3628,7 +3629,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			m.Priority.Present = true
 			x210, err := d.integer(e, 0, 15)
 			if err != nil {
-				return decField(err, "priority")
+				return codecerr.At(err, "priority")
 			}
 			m.Priority.Value = uint32(x210)
 		case 0x80000001: // [1] emergency
@@ -3638,7 +3639,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 1
 			m.Emergency.Present = true
 			if m.Emergency.Value, err = d.boolean(e); err != nil {
-				return decField(err, "emergency")
+				return codecerr.At(err, "emergency")
 			}
 		case 0x80000002: // [2] topologyReq
 			if seen>>2 != 0 {
@@ -3647,16 +3648,16 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			n211, err := d.count(e)
 			if err != nil {
-				return decField(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n211)
 			for i212, off213 := 0, e.start; i212 < n211; i212++ {
 				var e214 header
 				if err := d.next(&e214, off213, e.end); err != nil {
-					return decField(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if e214.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e214, "[UNIVERSAL 16]"), i212), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e214, "[UNIVERSAL 16]"), i212), "topologyReq")
 				}
 				if err := func() error {
 					var err error
@@ -3665,7 +3666,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i212), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i212), "topologyReq")
 				}
 				off213 = e214.next
 			}
@@ -3687,13 +3688,13 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Priority.Value))
 		}
 		if err != nil {
-			return b, encField(err, "priority")
+			return b, codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		b = appendBool(b, "\x81", m.Emergency.Value)
 		if err != nil {
-			return b, encField(err, "emergency")
+			return b, codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
@@ -3708,20 +3709,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i216])
 				b = endLen(b, mk217)
 				if err != nil {
-					err = encIndex(err, i216)
+					err = codecerr.AtIndex(err, i216)
 					break
 				}
 			}
 			b = endLen(b, mk215)
 		}
 		if err != nil {
-			return b, encField(err, "topologyReq")
+			return b, codecerr.At(err, "topologyReq")
 		}
 	}
 	if m.Iepscallind.Present {
 		b = appendBool(b, "\x83", m.Iepscallind.Value)
 		if err != nil {
-			return b, encField(err, "iepscallind")
+			return b, codecerr.At(err, "iepscallind")
 		}
 	}
 	if m.ContextProp != nil {
@@ -3736,14 +3737,14 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 				b, err = appendPropertyParmV123(b, &m.ContextProp[i219])
 				b = endLen(b, mk220)
 				if err != nil {
-					err = encIndex(err, i219)
+					err = codecerr.AtIndex(err, i219)
 					break
 				}
 			}
 			b = endLen(b, mk218)
 		}
 		if err != nil {
-			return b, encField(err, "contextProp")
+			return b, codecerr.At(err, "contextProp")
 		}
 	}
 	if m.ContextList != nil {
@@ -3756,14 +3757,14 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 					b = appendUint(b, "\x02", uint64(m.ContextList[i222]))
 				}
 				if err != nil {
-					err = encIndex(err, i222)
+					err = codecerr.AtIndex(err, i222)
 					break
 				}
 			}
 			b = endLen(b, mk221)
 		}
 		if err != nil {
-			return b, encField(err, "contextList")
+			return b, codecerr.At(err, "contextList")
 		}
 	}
 	return b, err
@@ -3789,7 +3790,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			m.Priority.Present = true
 			x223, err := d.integer(e, 0, 15)
 			if err != nil {
-				return decField(err, "priority")
+				return codecerr.At(err, "priority")
 			}
 			m.Priority.Value = uint32(x223)
 		case 0x80000001: // [1] emergency
@@ -3799,7 +3800,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 1
 			m.Emergency.Present = true
 			if m.Emergency.Value, err = d.boolean(e); err != nil {
-				return decField(err, "emergency")
+				return codecerr.At(err, "emergency")
 			}
 		case 0x80000002: // [2] topologyReq
 			if seen>>2 != 0 {
@@ -3808,16 +3809,16 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			n224, err := d.count(e)
 			if err != nil {
-				return decField(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n224)
 			for i225, off226 := 0, e.start; i225 < n224; i225++ {
 				var e227 header
 				if err := d.next(&e227, off226, e.end); err != nil {
-					return decField(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if e227.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e227, "[UNIVERSAL 16]"), i225), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e227, "[UNIVERSAL 16]"), i225), "topologyReq")
 				}
 				if err := func() error {
 					var err error
@@ -3826,7 +3827,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i225), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i225), "topologyReq")
 				}
 				off226 = e227.next
 			}
@@ -3837,7 +3838,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 3
 			m.Iepscallind.Present = true
 			if m.Iepscallind.Value, err = d.boolean(e); err != nil {
-				return decField(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 		case 0x80000004: // [4] contextProp
 			if seen>>4 != 0 {
@@ -3846,16 +3847,16 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 4
 			n228, err := d.count(e)
 			if err != nil {
-				return decField(err, "contextProp")
+				return codecerr.At(err, "contextProp")
 			}
 			m.ContextProp = slab.Alloc(&d.s.PropertyParm, n228)
 			for i229, off230 := 0, e.start; i229 < n228; i229++ {
 				var e231 header
 				if err := d.next(&e231, off230, e.end); err != nil {
-					return decField(err, "contextProp")
+					return codecerr.At(err, "contextProp")
 				}
 				if e231.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e231, "[UNIVERSAL 16]"), i229), "contextProp")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e231, "[UNIVERSAL 16]"), i229), "contextProp")
 				}
 				if err := func() error {
 					var err error
@@ -3864,7 +3865,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i229), "contextProp")
+					return codecerr.At(codecerr.AtIndex(err, i229), "contextProp")
 				}
 				off230 = e231.next
 			}
@@ -3875,16 +3876,16 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 5
 			n232, err := d.count(e)
 			if err != nil {
-				return decField(err, "contextList")
+				return codecerr.At(err, "contextList")
 			}
 			m.ContextList = slab.Alloc(&d.s.Uint32, n232)
 			for i233, off234 := 0, e.start; i233 < n232; i233++ {
 				var e235 header
 				if err := d.next(&e235, off234, e.end); err != nil {
-					return decField(err, "contextList")
+					return codecerr.At(err, "contextList")
 				}
 				if e235.tag != 0x2 {
-					return decField(decIndex(d.unexpected(e235, "[UNIVERSAL 2]"), i233), "contextList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e235, "[UNIVERSAL 2]"), i233), "contextList")
 				}
 				if err := func() error {
 					var err error
@@ -3895,7 +3896,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					m.ContextList[i233] = uint32(x236)
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i233), "contextList")
+					return codecerr.At(codecerr.AtIndex(err, i233), "contextList")
 				}
 				off234 = e235.next
 			}
@@ -3911,42 +3912,42 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 func appendContextAttrAuditRequestV12(b []byte, m *model.ContextAttrAuditRequest) ([]byte, error) {
 	var err error
 	if m.Iepscallind {
-		return b, encField(encErrorf("not in version %d", 1), "iepscallind")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "iepscallind")
 	}
 	if m.ContextPropAud != nil {
-		return b, encField(encErrorf("not in version %d", 1), "contextPropAud")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "contextPropAud")
 	}
 	if m.Selectpriority.Present {
-		return b, encField(encErrorf("not in version %d", 1), "selectpriority")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "selectpriority")
 	}
 	if m.Selectemergency.Present {
-		return b, encField(encErrorf("not in version %d", 1), "selectemergency")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "selectemergency")
 	}
 	if m.Selectiepscallind.Present {
-		return b, encField(encErrorf("not in version %d", 1), "selectiepscallind")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "selectiepscallind")
 	}
 	if m.SelectLogic != nil {
-		return b, encField(encErrorf("not in version %d", 1), "selectLogic")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "selectLogic")
 	}
 	if m.Topology {
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "topology")
+			return b, codecerr.At(err, "topology")
 		}
 	}
 	if m.Emergency {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "emergency")
+			return b, codecerr.At(err, "emergency")
 		}
 	}
 	if m.Priority {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "priority")
+			return b, codecerr.At(err, "priority")
 		}
 	}
 	return b, err
@@ -3971,7 +3972,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 			seen |= 1 << 0
 			m.Topology = true
 			if err = d.null(e); err != nil {
-				return decField(err, "topology")
+				return codecerr.At(err, "topology")
 			}
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
@@ -3980,7 +3981,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 			seen |= 1 << 1
 			m.Emergency = true
 			if err = d.null(e); err != nil {
-				return decField(err, "emergency")
+				return codecerr.At(err, "emergency")
 			}
 		case 0x80000002: // [2] priority
 			if seen>>2 != 0 {
@@ -3989,7 +3990,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 			seen |= 1 << 2
 			m.Priority = true
 			if err = d.null(e); err != nil {
-				return decField(err, "priority")
+				return codecerr.At(err, "priority")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4006,28 +4007,28 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "topology")
+			return b, codecerr.At(err, "topology")
 		}
 	}
 	if m.Emergency {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "emergency")
+			return b, codecerr.At(err, "emergency")
 		}
 	}
 	if m.Priority {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "priority")
+			return b, codecerr.At(err, "priority")
 		}
 	}
 	if m.Iepscallind {
 		b = append(b, "\x83"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "iepscallind")
+			return b, codecerr.At(err, "iepscallind")
 		}
 	}
 	if m.ContextPropAud != nil {
@@ -4042,14 +4043,14 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i238])
 				b = endLen(b, mk239)
 				if err != nil {
-					err = encIndex(err, i238)
+					err = codecerr.AtIndex(err, i238)
 					break
 				}
 			}
 			b = endLen(b, mk237)
 		}
 		if err != nil {
-			return b, encField(err, "contextPropAud")
+			return b, codecerr.At(err, "contextPropAud")
 		}
 	}
 	if m.Selectpriority.Present {
@@ -4059,19 +4060,19 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 			b = appendUint(b, "\x85", uint64(m.Selectpriority.Value))
 		}
 		if err != nil {
-			return b, encField(err, "selectpriority")
+			return b, codecerr.At(err, "selectpriority")
 		}
 	}
 	if m.Selectemergency.Present {
 		b = appendBool(b, "\x86", m.Selectemergency.Value)
 		if err != nil {
-			return b, encField(err, "selectemergency")
+			return b, codecerr.At(err, "selectemergency")
 		}
 	}
 	if m.Selectiepscallind.Present {
 		b = appendBool(b, "\x87", m.Selectiepscallind.Value)
 		if err != nil {
-			return b, encField(err, "selectiepscallind")
+			return b, codecerr.At(err, "selectiepscallind")
 		}
 	}
 	if m.SelectLogic != nil {
@@ -4081,7 +4082,7 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
 		b = endLen(b, mk240)
 		if err != nil {
-			return b, encField(err, "selectLogic")
+			return b, codecerr.At(err, "selectLogic")
 		}
 	}
 	return b, err
@@ -4106,7 +4107,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 0
 			m.Topology = true
 			if err = d.null(e); err != nil {
-				return decField(err, "topology")
+				return codecerr.At(err, "topology")
 			}
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
@@ -4115,7 +4116,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 1
 			m.Emergency = true
 			if err = d.null(e); err != nil {
-				return decField(err, "emergency")
+				return codecerr.At(err, "emergency")
 			}
 		case 0x80000002: // [2] priority
 			if seen>>2 != 0 {
@@ -4124,7 +4125,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 2
 			m.Priority = true
 			if err = d.null(e); err != nil {
-				return decField(err, "priority")
+				return codecerr.At(err, "priority")
 			}
 		case 0x80000003: // [3] iepscallind
 			if seen>>3 != 0 {
@@ -4133,7 +4134,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 3
 			m.Iepscallind = true
 			if err = d.null(e); err != nil {
-				return decField(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 		case 0x80000004: // [4] contextPropAud
 			if seen>>4 != 0 {
@@ -4142,16 +4143,16 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 4
 			n241, err := d.count(e)
 			if err != nil {
-				return decField(err, "contextPropAud")
+				return codecerr.At(err, "contextPropAud")
 			}
 			m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, n241)
 			for i242, off243 := 0, e.start; i242 < n241; i242++ {
 				var e244 header
 				if err := d.next(&e244, off243, e.end); err != nil {
-					return decField(err, "contextPropAud")
+					return codecerr.At(err, "contextPropAud")
 				}
 				if e244.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e244, "[UNIVERSAL 16]"), i242), "contextPropAud")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e244, "[UNIVERSAL 16]"), i242), "contextPropAud")
 				}
 				if err := func() error {
 					var err error
@@ -4160,7 +4161,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i242), "contextPropAud")
+					return codecerr.At(codecerr.AtIndex(err, i242), "contextPropAud")
 				}
 				off243 = e244.next
 			}
@@ -4172,7 +4173,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			m.Selectpriority.Present = true
 			x245, err := d.integer(e, 0, 15)
 			if err != nil {
-				return decField(err, "selectpriority")
+				return codecerr.At(err, "selectpriority")
 			}
 			m.Selectpriority.Value = uint32(x245)
 		case 0x80000006: // [6] selectemergency
@@ -4182,7 +4183,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 6
 			m.Selectemergency.Present = true
 			if m.Selectemergency.Value, err = d.boolean(e); err != nil {
-				return decField(err, "selectemergency")
+				return codecerr.At(err, "selectemergency")
 			}
 		case 0x80000007: // [7] selectiepscallind
 			if seen>>7 != 0 {
@@ -4191,7 +4192,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 7
 			m.Selectiepscallind.Present = true
 			if m.Selectiepscallind.Value, err = d.boolean(e); err != nil {
-				return decField(err, "selectiepscallind")
+				return codecerr.At(err, "selectiepscallind")
 			}
 		case 0x80000008: // [8] selectLogic
 			if seen>>8 != 0 {
@@ -4201,10 +4202,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			m.SelectLogic = slab.One(&d.s.SelectLogic)
 			var h246 header
 			if err := d.explicit(&h246, &e, anyTag); err != nil {
-				return decField(err, "selectLogic")
+				return codecerr.At(err, "selectLogic")
 			}
 			if err = decodeSelectLogicV3(d, &h246, m.SelectLogic); err != nil {
-				return decField(err, "selectLogic")
+				return codecerr.At(err, "selectLogic")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4224,21 +4225,21 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 		b, err = appendCommandV1(b, &m.Command)
 		b = endLen(b, mk247)
 		if err != nil {
-			return b, encField(err, "command")
+			return b, codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "optional")
+			return b, codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "wildcardReturn")
+			return b, codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return b, err
@@ -4263,10 +4264,10 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 0
 			var h248 header
 			if err := d.explicit(&h248, &e, anyTag); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 			if err = decodeCommandV1(d, &h248, &m.Command); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
 			if seen>>1 != 0 {
@@ -4275,7 +4276,7 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 1
 			m.Optional = true
 			if err = d.null(e); err != nil {
-				return decField(err, "optional")
+				return codecerr.At(err, "optional")
 			}
 		case 0x80000002: // [2] wildcardReturn
 			if seen>>2 != 0 {
@@ -4284,7 +4285,7 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 2
 			m.WildcardReturn = true
 			if err = d.null(e); err != nil {
-				return decField(err, "wildcardReturn")
+				return codecerr.At(err, "wildcardReturn")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4309,21 +4310,21 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 		b, err = appendCommandV2(b, &m.Command)
 		b = endLen(b, mk249)
 		if err != nil {
-			return b, encField(err, "command")
+			return b, codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "optional")
+			return b, codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "wildcardReturn")
+			return b, codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return b, err
@@ -4348,10 +4349,10 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 0
 			var h250 header
 			if err := d.explicit(&h250, &e, anyTag); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 			if err = decodeCommandV2(d, &h250, &m.Command); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
 			if seen>>1 != 0 {
@@ -4360,7 +4361,7 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 1
 			m.Optional = true
 			if err = d.null(e); err != nil {
-				return decField(err, "optional")
+				return codecerr.At(err, "optional")
 			}
 		case 0x80000002: // [2] wildcardReturn
 			if seen>>2 != 0 {
@@ -4369,7 +4370,7 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 2
 			m.WildcardReturn = true
 			if err = d.null(e); err != nil {
-				return decField(err, "wildcardReturn")
+				return codecerr.At(err, "wildcardReturn")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4394,21 +4395,21 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 		b, err = appendCommandV3(b, &m.Command)
 		b = endLen(b, mk251)
 		if err != nil {
-			return b, encField(err, "command")
+			return b, codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "optional")
+			return b, codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "wildcardReturn")
+			return b, codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return b, err
@@ -4433,10 +4434,10 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 0
 			var h252 header
 			if err := d.explicit(&h252, &e, anyTag); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 			if err = decodeCommandV3(d, &h252, &m.Command); err != nil {
-				return decField(err, "command")
+				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
 			if seen>>1 != 0 {
@@ -4445,7 +4446,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 1
 			m.Optional = true
 			if err = d.null(e); err != nil {
-				return decField(err, "optional")
+				return codecerr.At(err, "optional")
 			}
 		case 0x80000002: // [2] wildcardReturn
 			if seen>>2 != 0 {
@@ -4454,7 +4455,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			seen |= 1 << 2
 			m.WildcardReturn = true
 			if err = d.null(e); err != nil {
-				return decField(err, "wildcardReturn")
+				return codecerr.At(err, "wildcardReturn")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4475,7 +4476,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 	switch m.Kind {
 	case model.Command_AddReq:
 		if m.AddReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
 		mk253 := len(b)
@@ -4483,11 +4484,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV1(b, m.AddReq)
 		b = endLen(b, mk253)
 		if err != nil {
-			return b, encField(err, "addReq")
+			return b, codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if m.MoveReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
 		mk254 := len(b)
@@ -4495,11 +4496,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV1(b, m.MoveReq)
 		b = endLen(b, mk254)
 		if err != nil {
-			return b, encField(err, "moveReq")
+			return b, codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if m.ModReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
 		mk255 := len(b)
@@ -4507,11 +4508,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV1(b, m.ModReq)
 		b = endLen(b, mk255)
 		if err != nil {
-			return b, encField(err, "modReq")
+			return b, codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if m.SubtractReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
 		mk256 := len(b)
@@ -4519,11 +4520,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
 		b = endLen(b, mk256)
 		if err != nil {
-			return b, encField(err, "subtractReq")
+			return b, codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if m.AuditCapRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
 		mk257 := len(b)
@@ -4531,11 +4532,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
 		b = endLen(b, mk257)
 		if err != nil {
-			return b, encField(err, "auditCapRequest")
+			return b, codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if m.AuditValueRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
 		mk258 := len(b)
@@ -4543,11 +4544,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
 		b = endLen(b, mk258)
 		if err != nil {
-			return b, encField(err, "auditValueRequest")
+			return b, codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if m.NotifyReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
 		mk259 := len(b)
@@ -4555,11 +4556,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk259)
 		if err != nil {
-			return b, encField(err, "notifyReq")
+			return b, codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if m.ServiceChangeReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
 		mk260 := len(b)
@@ -4567,7 +4568,7 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
 		b = endLen(b, mk260)
 		if err != nil {
-			return b, encField(err, "serviceChangeReq")
+			return b, codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return b, encErrorf("Command: no alternative chosen")
@@ -4582,49 +4583,49 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
-			return decField(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
-			return decField(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
-			return decField(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
-			return decField(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
-			return decField(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
-			return decField(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
-			return decField(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
-			return decField(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
@@ -4637,7 +4638,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 	switch m.Kind {
 	case model.Command_AddReq:
 		if m.AddReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
 		mk261 := len(b)
@@ -4645,11 +4646,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV2(b, m.AddReq)
 		b = endLen(b, mk261)
 		if err != nil {
-			return b, encField(err, "addReq")
+			return b, codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if m.MoveReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
 		mk262 := len(b)
@@ -4657,11 +4658,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV2(b, m.MoveReq)
 		b = endLen(b, mk262)
 		if err != nil {
-			return b, encField(err, "moveReq")
+			return b, codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if m.ModReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
 		mk263 := len(b)
@@ -4669,11 +4670,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV2(b, m.ModReq)
 		b = endLen(b, mk263)
 		if err != nil {
-			return b, encField(err, "modReq")
+			return b, codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if m.SubtractReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
 		mk264 := len(b)
@@ -4681,11 +4682,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
 		b = endLen(b, mk264)
 		if err != nil {
-			return b, encField(err, "subtractReq")
+			return b, codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if m.AuditCapRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
 		mk265 := len(b)
@@ -4693,11 +4694,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
 		b = endLen(b, mk265)
 		if err != nil {
-			return b, encField(err, "auditCapRequest")
+			return b, codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if m.AuditValueRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
 		mk266 := len(b)
@@ -4705,11 +4706,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
 		b = endLen(b, mk266)
 		if err != nil {
-			return b, encField(err, "auditValueRequest")
+			return b, codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if m.NotifyReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
 		mk267 := len(b)
@@ -4717,11 +4718,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk267)
 		if err != nil {
-			return b, encField(err, "notifyReq")
+			return b, codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if m.ServiceChangeReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
 		mk268 := len(b)
@@ -4729,7 +4730,7 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
 		b = endLen(b, mk268)
 		if err != nil {
-			return b, encField(err, "serviceChangeReq")
+			return b, codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return b, encErrorf("Command: no alternative chosen")
@@ -4744,49 +4745,49 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
-			return decField(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
-			return decField(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
-			return decField(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
-			return decField(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
-			return decField(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
-			return decField(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
-			return decField(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
-			return decField(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
@@ -4799,7 +4800,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 	switch m.Kind {
 	case model.Command_AddReq:
 		if m.AddReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
 		mk269 := len(b)
@@ -4807,11 +4808,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV3(b, m.AddReq)
 		b = endLen(b, mk269)
 		if err != nil {
-			return b, encField(err, "addReq")
+			return b, codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if m.MoveReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
 		mk270 := len(b)
@@ -4819,11 +4820,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV3(b, m.MoveReq)
 		b = endLen(b, mk270)
 		if err != nil {
-			return b, encField(err, "moveReq")
+			return b, codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if m.ModReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
 		mk271 := len(b)
@@ -4831,11 +4832,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAmmRequestV3(b, m.ModReq)
 		b = endLen(b, mk271)
 		if err != nil {
-			return b, encField(err, "modReq")
+			return b, codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if m.SubtractReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
 		mk272 := len(b)
@@ -4843,11 +4844,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
 		b = endLen(b, mk272)
 		if err != nil {
-			return b, encField(err, "subtractReq")
+			return b, codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if m.AuditCapRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
 		mk273 := len(b)
@@ -4855,11 +4856,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
 		b = endLen(b, mk273)
 		if err != nil {
-			return b, encField(err, "auditCapRequest")
+			return b, codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if m.AuditValueRequest == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueRequest")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
 		mk274 := len(b)
@@ -4867,11 +4868,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
 		b = endLen(b, mk274)
 		if err != nil {
-			return b, encField(err, "auditValueRequest")
+			return b, codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if m.NotifyReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
 		mk275 := len(b)
@@ -4879,11 +4880,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
 		b = endLen(b, mk275)
 		if err != nil {
-			return b, encField(err, "notifyReq")
+			return b, codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if m.ServiceChangeReq == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReq")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
 		mk276 := len(b)
@@ -4891,7 +4892,7 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
 		b = endLen(b, mk276)
 		if err != nil {
-			return b, encField(err, "serviceChangeReq")
+			return b, codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return b, encErrorf("Command: no alternative chosen")
@@ -4906,49 +4907,49 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
-			return decField(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
-			return decField(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
-			return decField(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
-			return decField(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
-			return decField(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
-			return decField(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
-			return decField(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
-			return decField(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
@@ -4961,7 +4962,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 	switch m.Kind {
 	case model.CommandReply_AddReply:
 		if m.AddReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
 		mk277 := len(b)
@@ -4969,11 +4970,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV1(b, m.AddReply)
 		b = endLen(b, mk277)
 		if err != nil {
-			return b, encField(err, "addReply")
+			return b, codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if m.MoveReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
 		mk278 := len(b)
@@ -4981,11 +4982,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
 		b = endLen(b, mk278)
 		if err != nil {
-			return b, encField(err, "moveReply")
+			return b, codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if m.ModReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
 		mk279 := len(b)
@@ -4993,11 +4994,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV1(b, m.ModReply)
 		b = endLen(b, mk279)
 		if err != nil {
-			return b, encField(err, "modReply")
+			return b, codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if m.SubtractReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
 		mk280 := len(b)
@@ -5005,11 +5006,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
 		b = endLen(b, mk280)
 		if err != nil {
-			return b, encField(err, "subtractReply")
+			return b, codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if m.AuditCapReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
 		mk281 := len(b)
@@ -5017,11 +5018,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
 		b = endLen(b, mk281)
 		if err != nil {
-			return b, encField(err, "auditCapReply")
+			return b, codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if m.AuditValueReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
 		mk282 := len(b)
@@ -5029,11 +5030,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
 		b = endLen(b, mk282)
 		if err != nil {
-			return b, encField(err, "auditValueReply")
+			return b, codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if m.NotifyReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
 		mk283 := len(b)
@@ -5041,11 +5042,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk283)
 		if err != nil {
-			return b, encField(err, "notifyReply")
+			return b, codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if m.ServiceChangeReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
 		mk284 := len(b)
@@ -5053,7 +5054,7 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
 		b = endLen(b, mk284)
 		if err != nil {
-			return b, encField(err, "serviceChangeReply")
+			return b, codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return b, encErrorf("CommandReply: no alternative chosen")
@@ -5068,57 +5069,57 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
-			return decField(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
-			return decField(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
-			return decField(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
-			return decField(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h285 header
 		if err := d.explicit(&h285, h, anyTag); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV1(d, &h285, m.AuditCapReply); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h286 header
 		if err := d.explicit(&h286, h, anyTag); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV1(d, &h286, m.AuditValueReply); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
-			return decField(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
-			return decField(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
@@ -5131,7 +5132,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 	switch m.Kind {
 	case model.CommandReply_AddReply:
 		if m.AddReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
 		mk287 := len(b)
@@ -5139,11 +5140,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV2(b, m.AddReply)
 		b = endLen(b, mk287)
 		if err != nil {
-			return b, encField(err, "addReply")
+			return b, codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if m.MoveReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
 		mk288 := len(b)
@@ -5151,11 +5152,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
 		b = endLen(b, mk288)
 		if err != nil {
-			return b, encField(err, "moveReply")
+			return b, codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if m.ModReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
 		mk289 := len(b)
@@ -5163,11 +5164,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV2(b, m.ModReply)
 		b = endLen(b, mk289)
 		if err != nil {
-			return b, encField(err, "modReply")
+			return b, codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if m.SubtractReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
 		mk290 := len(b)
@@ -5175,11 +5176,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
 		b = endLen(b, mk290)
 		if err != nil {
-			return b, encField(err, "subtractReply")
+			return b, codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if m.AuditCapReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
 		mk291 := len(b)
@@ -5187,11 +5188,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
 		b = endLen(b, mk291)
 		if err != nil {
-			return b, encField(err, "auditCapReply")
+			return b, codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if m.AuditValueReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
 		mk292 := len(b)
@@ -5199,11 +5200,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
 		b = endLen(b, mk292)
 		if err != nil {
-			return b, encField(err, "auditValueReply")
+			return b, codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if m.NotifyReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
 		mk293 := len(b)
@@ -5211,11 +5212,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk293)
 		if err != nil {
-			return b, encField(err, "notifyReply")
+			return b, codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if m.ServiceChangeReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
 		mk294 := len(b)
@@ -5223,7 +5224,7 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
 		b = endLen(b, mk294)
 		if err != nil {
-			return b, encField(err, "serviceChangeReply")
+			return b, codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return b, encErrorf("CommandReply: no alternative chosen")
@@ -5238,57 +5239,57 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
-			return decField(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
-			return decField(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
-			return decField(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
-			return decField(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h295 header
 		if err := d.explicit(&h295, h, anyTag); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV2(d, &h295, m.AuditCapReply); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h296 header
 		if err := d.explicit(&h296, h, anyTag); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV2(d, &h296, m.AuditValueReply); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
-			return decField(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
-			return decField(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
@@ -5301,7 +5302,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 	switch m.Kind {
 	case model.CommandReply_AddReply:
 		if m.AddReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "addReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
 		mk297 := len(b)
@@ -5309,11 +5310,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV3(b, m.AddReply)
 		b = endLen(b, mk297)
 		if err != nil {
-			return b, encField(err, "addReply")
+			return b, codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if m.MoveReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "moveReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
 		mk298 := len(b)
@@ -5321,11 +5322,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
 		b = endLen(b, mk298)
 		if err != nil {
-			return b, encField(err, "moveReply")
+			return b, codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if m.ModReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "modReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
 		mk299 := len(b)
@@ -5333,11 +5334,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV3(b, m.ModReply)
 		b = endLen(b, mk299)
 		if err != nil {
-			return b, encField(err, "modReply")
+			return b, codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if m.SubtractReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "subtractReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
 		mk300 := len(b)
@@ -5345,11 +5346,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
 		b = endLen(b, mk300)
 		if err != nil {
-			return b, encField(err, "subtractReply")
+			return b, codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if m.AuditCapReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditCapReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
 		mk301 := len(b)
@@ -5357,11 +5358,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
 		b = endLen(b, mk301)
 		if err != nil {
-			return b, encField(err, "auditCapReply")
+			return b, codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if m.AuditValueReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditValueReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
 		mk302 := len(b)
@@ -5369,11 +5370,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
 		b = endLen(b, mk302)
 		if err != nil {
-			return b, encField(err, "auditValueReply")
+			return b, codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if m.NotifyReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
 		mk303 := len(b)
@@ -5381,11 +5382,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
 		b = endLen(b, mk303)
 		if err != nil {
-			return b, encField(err, "notifyReply")
+			return b, codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if m.ServiceChangeReply == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeReply")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
 		mk304 := len(b)
@@ -5393,7 +5394,7 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
 		b = endLen(b, mk304)
 		if err != nil {
-			return b, encField(err, "serviceChangeReply")
+			return b, codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return b, encErrorf("CommandReply: no alternative chosen")
@@ -5408,57 +5409,57 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
-			return decField(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
-			return decField(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
-			return decField(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
-			return decField(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		var h305 header
 		if err := d.explicit(&h305, h, anyTag); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 		if err = decodeAuditReplyV3(d, &h305, m.AuditCapReply); err != nil {
-			return decField(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		var h306 header
 		if err := d.explicit(&h306, h, anyTag); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 		if err = decodeAuditReplyV3(d, &h306, m.AuditValueReply); err != nil {
-			return decField(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
-			return decField(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
-			return decField(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
@@ -5469,10 +5470,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error) {
 	var err error
 	if m.StreamID.Present {
-		return b, encField(encErrorf("not in version %d", 1), "streamID")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "streamID")
 	}
 	if m.TopologyDirectionExtension.Present {
-		return b, encField(encErrorf("not in version %d", 1), "topologyDirectionExtension")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "topologyDirectionExtension")
 	}
 	{
 		b = append(b, "\xa0"...)
@@ -5481,7 +5482,7 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
 		b = endLen(b, mk307)
 		if err != nil {
-			return b, encField(err, "terminationFrom")
+			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
@@ -5491,7 +5492,7 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
 		b = endLen(b, mk308)
 		if err != nil {
-			return b, encField(err, "terminationTo")
+			return b, codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5501,7 +5502,7 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendInt(b, "\x82", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return b, encField(err, "topologyDirection")
+			return b, codecerr.At(err, "topologyDirection")
 		}
 	}
 	return b, err
@@ -5525,7 +5526,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return decField(err, "terminationFrom")
+				return codecerr.At(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
 			if seen>>1 != 0 {
@@ -5533,7 +5534,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 1
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return decField(err, "terminationTo")
+				return codecerr.At(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
 			if seen>>2 != 0 {
@@ -5542,10 +5543,10 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 			seen |= 1 << 2
 			x309, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "topologyDirection")
+				return codecerr.At(err, "topologyDirection")
 			}
 			if !validEnum0_1_2(x309) {
-				return decField(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x309), "topologyDirection")
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x309), "topologyDirection")
 			}
 			m.TopologyDirection = model.TopologyRequestTopologyDirection(x309)
 		default:
@@ -5571,7 +5572,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error) {
 	var err error
 	if m.TopologyDirectionExtension.Present {
-		return b, encField(encErrorf("not in version %d", 2), "topologyDirectionExtension")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "topologyDirectionExtension")
 	}
 	{
 		b = append(b, "\xa0"...)
@@ -5580,7 +5581,7 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
 		b = endLen(b, mk310)
 		if err != nil {
-			return b, encField(err, "terminationFrom")
+			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
@@ -5590,7 +5591,7 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
 		b = endLen(b, mk311)
 		if err != nil {
-			return b, encField(err, "terminationTo")
+			return b, codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5600,7 +5601,7 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendInt(b, "\x82", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return b, encField(err, "topologyDirection")
+			return b, codecerr.At(err, "topologyDirection")
 		}
 	}
 	if m.StreamID.Present {
@@ -5610,7 +5611,7 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendUint(b, "\x83", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	return b, err
@@ -5634,7 +5635,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return decField(err, "terminationFrom")
+				return codecerr.At(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
 			if seen>>1 != 0 {
@@ -5642,7 +5643,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 1
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return decField(err, "terminationTo")
+				return codecerr.At(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
 			if seen>>2 != 0 {
@@ -5651,10 +5652,10 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			seen |= 1 << 2
 			x312, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "topologyDirection")
+				return codecerr.At(err, "topologyDirection")
 			}
 			if !validEnum0_1_2(x312) {
-				return decField(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x312), "topologyDirection")
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x312), "topologyDirection")
 			}
 			m.TopologyDirection = model.TopologyRequestTopologyDirection(x312)
 		case 0x80000003: // [3] streamID
@@ -5665,7 +5666,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			m.StreamID.Present = true
 			x313, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x313)
 		default:
@@ -5697,7 +5698,7 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
 		b = endLen(b, mk314)
 		if err != nil {
-			return b, encField(err, "terminationFrom")
+			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
@@ -5707,7 +5708,7 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
 		b = endLen(b, mk315)
 		if err != nil {
-			return b, encField(err, "terminationTo")
+			return b, codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5717,7 +5718,7 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendInt(b, "\x82", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return b, encField(err, "topologyDirection")
+			return b, codecerr.At(err, "topologyDirection")
 		}
 	}
 	if m.StreamID.Present {
@@ -5727,7 +5728,7 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendUint(b, "\x83", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.TopologyDirectionExtension.Present {
@@ -5735,7 +5736,7 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 			b = appendInt(b, "\x84", int64(m.TopologyDirectionExtension.Value))
 		}
 		if err != nil {
-			return b, encField(err, "topologyDirectionExtension")
+			return b, codecerr.At(err, "topologyDirectionExtension")
 		}
 	}
 	return b, err
@@ -5759,7 +5760,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return decField(err, "terminationFrom")
+				return codecerr.At(err, "terminationFrom")
 			}
 		case 0x80000001: // [1] terminationTo
 			if seen>>1 != 0 {
@@ -5767,7 +5768,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 1
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return decField(err, "terminationTo")
+				return codecerr.At(err, "terminationTo")
 			}
 		case 0x80000002: // [2] topologyDirection
 			if seen>>2 != 0 {
@@ -5776,10 +5777,10 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			seen |= 1 << 2
 			x316, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "topologyDirection")
+				return codecerr.At(err, "topologyDirection")
 			}
 			if !validEnum0_1_2(x316) {
-				return decField(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x316), "topologyDirection")
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x316), "topologyDirection")
 			}
 			m.TopologyDirection = model.TopologyRequestTopologyDirection(x316)
 		case 0x80000003: // [3] streamID
@@ -5790,7 +5791,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			m.StreamID.Present = true
 			x317, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x317)
 		case 0x80000004: // [4] topologyDirectionExtension
@@ -5801,10 +5802,10 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			m.TopologyDirectionExtension.Present = true
 			x318, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "topologyDirectionExtension")
+				return codecerr.At(err, "topologyDirectionExtension")
 			}
 			if x318 < -1<<31 || x318 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x318), "topologyDirectionExtension")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x318), "topologyDirectionExtension")
 			}
 			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x318)
 		default:
@@ -5841,14 +5842,14 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i320])
 				b = endLen(b, mk321)
 				if err != nil {
-					err = encIndex(err, i320)
+					err = codecerr.AtIndex(err, i320)
 					break
 				}
 			}
 			b = endLen(b, mk319)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -5859,14 +5860,14 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 			for i323 := range m.Descriptors {
 				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i323])
 				if err != nil {
-					err = encIndex(err, i323)
+					err = codecerr.AtIndex(err, i323)
 					break
 				}
 			}
 			b = endLen(b, mk322)
 		}
 		if err != nil {
-			return b, encField(err, "descriptors")
+			return b, codecerr.At(err, "descriptors")
 		}
 	}
 	return b, err
@@ -5891,16 +5892,16 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			n324, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n324)
 			for i325, off326 := 0, e.start; i325 < n324; i325++ {
 				var e327 header
 				if err := d.next(&e327, off326, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e327.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e327, "[UNIVERSAL 16]"), i325), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e327, "[UNIVERSAL 16]"), i325), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -5909,7 +5910,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i325), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i325), "terminationID")
 				}
 				off326 = e327.next
 			}
@@ -5920,13 +5921,13 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			n328, err := d.count(e)
 			if err != nil {
-				return decField(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n328)
 			for i329, off330 := 0, e.start; i329 < n328; i329++ {
 				var e331 header
 				if err := d.next(&e331, off330, e.end); err != nil {
-					return decField(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
@@ -5935,7 +5936,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i329), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i329), "descriptors")
 				}
 				off330 = e331.next
 			}
@@ -5970,14 +5971,14 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i333])
 				b = endLen(b, mk334)
 				if err != nil {
-					err = encIndex(err, i333)
+					err = codecerr.AtIndex(err, i333)
 					break
 				}
 			}
 			b = endLen(b, mk332)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -5988,14 +5989,14 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 			for i336 := range m.Descriptors {
 				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i336])
 				if err != nil {
-					err = encIndex(err, i336)
+					err = codecerr.AtIndex(err, i336)
 					break
 				}
 			}
 			b = endLen(b, mk335)
 		}
 		if err != nil {
-			return b, encField(err, "descriptors")
+			return b, codecerr.At(err, "descriptors")
 		}
 	}
 	return b, err
@@ -6020,16 +6021,16 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			n337, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n337)
 			for i338, off339 := 0, e.start; i338 < n337; i338++ {
 				var e340 header
 				if err := d.next(&e340, off339, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e340.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e340, "[UNIVERSAL 16]"), i338), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e340, "[UNIVERSAL 16]"), i338), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -6038,7 +6039,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i338), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i338), "terminationID")
 				}
 				off339 = e340.next
 			}
@@ -6049,13 +6050,13 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			n341, err := d.count(e)
 			if err != nil {
-				return decField(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n341)
 			for i342, off343 := 0, e.start; i342 < n341; i342++ {
 				var e344 header
 				if err := d.next(&e344, off343, e.end); err != nil {
-					return decField(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
@@ -6064,7 +6065,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i342), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i342), "descriptors")
 				}
 				off343 = e344.next
 			}
@@ -6099,14 +6100,14 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i346])
 				b = endLen(b, mk347)
 				if err != nil {
-					err = encIndex(err, i346)
+					err = codecerr.AtIndex(err, i346)
 					break
 				}
 			}
 			b = endLen(b, mk345)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -6117,14 +6118,14 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 			for i349 := range m.Descriptors {
 				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i349])
 				if err != nil {
-					err = encIndex(err, i349)
+					err = codecerr.AtIndex(err, i349)
 					break
 				}
 			}
 			b = endLen(b, mk348)
 		}
 		if err != nil {
-			return b, encField(err, "descriptors")
+			return b, codecerr.At(err, "descriptors")
 		}
 	}
 	return b, err
@@ -6149,16 +6150,16 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			n350, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n350)
 			for i351, off352 := 0, e.start; i351 < n350; i351++ {
 				var e353 header
 				if err := d.next(&e353, off352, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e353.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e353, "[UNIVERSAL 16]"), i351), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e353, "[UNIVERSAL 16]"), i351), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -6167,7 +6168,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i351), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i351), "terminationID")
 				}
 				off352 = e353.next
 			}
@@ -6178,13 +6179,13 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			n354, err := d.count(e)
 			if err != nil {
-				return decField(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n354)
 			for i355, off356 := 0, e.start; i355 < n354; i355++ {
 				var e357 header
 				if err := d.next(&e357, off356, e.end); err != nil {
-					return decField(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
@@ -6193,7 +6194,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i355), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i355), "descriptors")
 				}
 				off356 = e357.next
 			}
@@ -6219,7 +6220,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk358 := len(b)
@@ -6227,11 +6228,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk358)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk359 := len(b)
@@ -6239,11 +6240,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk359)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk360 := len(b)
@@ -6251,11 +6252,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
 		b = endLen(b, mk360)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk361 := len(b)
@@ -6263,7 +6264,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
 		b = endLen(b, mk361)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
@@ -6277,14 +6278,14 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i363])
 				b = endLen(b, mk364)
 				if err != nil {
-					err = encIndex(err, i363)
+					err = codecerr.AtIndex(err, i363)
 					break
 				}
 			}
 			b = endLen(b, mk362)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
@@ -6294,18 +6295,18 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			for i366 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i366])
 				if err != nil {
-					err = encIndex(err, i366)
+					err = codecerr.AtIndex(err, i366)
 					break
 				}
 			}
 			b = endLen(b, mk365)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
 		mk367 := len(b)
@@ -6313,11 +6314,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
 		b = endLen(b, mk367)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if m.AuditDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk368 := len(b)
@@ -6325,7 +6326,7 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
 		b = endLen(b, mk368)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		return b, encErrorf("alternative statisticsDescriptor is not in version %d", 1)
@@ -6342,40 +6343,40 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		n369, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n369)
 		for i370, off371 := 0, (*h).start; i370 < n369; i370++ {
 			var e372 header
 			if err := d.next(&e372, off371, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e372.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e372, "[UNIVERSAL 16]"), i370), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e372, "[UNIVERSAL 16]"), i370), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6384,7 +6385,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i370), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i370), "eventBufferDescriptor")
 			}
 			off371 = e372.next
 		}
@@ -6392,13 +6393,13 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		n373, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n373)
 		for i374, off375 := 0, (*h).start; i374 < n373; i374++ {
 			var e376 header
 			if err := d.next(&e376, off375, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6407,7 +6408,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i374), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i374), "signalsDescriptor")
 			}
 			off375 = e376.next
 		}
@@ -6415,13 +6416,13 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
-			return decField(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
@@ -6434,7 +6435,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk377 := len(b)
@@ -6442,11 +6443,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk377)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk378 := len(b)
@@ -6454,11 +6455,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk378)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk379 := len(b)
@@ -6466,11 +6467,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk379)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk380 := len(b)
@@ -6478,7 +6479,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
 		b = endLen(b, mk380)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
@@ -6492,14 +6493,14 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i382])
 				b = endLen(b, mk383)
 				if err != nil {
-					err = encIndex(err, i382)
+					err = codecerr.AtIndex(err, i382)
 					break
 				}
 			}
 			b = endLen(b, mk381)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
@@ -6509,18 +6510,18 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			for i385 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i385])
 				if err != nil {
-					err = encIndex(err, i385)
+					err = codecerr.AtIndex(err, i385)
 					break
 				}
 			}
 			b = endLen(b, mk384)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
 		mk386 := len(b)
@@ -6528,11 +6529,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk386)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if m.AuditDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk387 := len(b)
@@ -6540,7 +6541,7 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
 		b = endLen(b, mk387)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		return b, encErrorf("alternative statisticsDescriptor is not in version %d", 2)
@@ -6557,40 +6558,40 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		n388, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n388)
 		for i389, off390 := 0, (*h).start; i389 < n388; i389++ {
 			var e391 header
 			if err := d.next(&e391, off390, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e391.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e391, "[UNIVERSAL 16]"), i389), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e391, "[UNIVERSAL 16]"), i389), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6599,7 +6600,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i389), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i389), "eventBufferDescriptor")
 			}
 			off390 = e391.next
 		}
@@ -6607,13 +6608,13 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		n392, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n392)
 		for i393, off394 := 0, (*h).start; i393 < n392; i393++ {
 			var e395 header
 			if err := d.next(&e395, off394, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6622,7 +6623,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i393), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i393), "signalsDescriptor")
 			}
 			off394 = e395.next
 		}
@@ -6630,13 +6631,13 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
-			return decField(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
@@ -6649,7 +6650,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk396 := len(b)
@@ -6657,11 +6658,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
 		b = endLen(b, mk396)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk397 := len(b)
@@ -6669,11 +6670,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk397)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk398 := len(b)
@@ -6681,11 +6682,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk398)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk399 := len(b)
@@ -6693,7 +6694,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
 		b = endLen(b, mk399)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
@@ -6707,14 +6708,14 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i401])
 				b = endLen(b, mk402)
 				if err != nil {
-					err = encIndex(err, i401)
+					err = codecerr.AtIndex(err, i401)
 					break
 				}
 			}
 			b = endLen(b, mk400)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
@@ -6724,18 +6725,18 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			for i404 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i404])
 				if err != nil {
-					err = encIndex(err, i404)
+					err = codecerr.AtIndex(err, i404)
 					break
 				}
 			}
 			b = endLen(b, mk403)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
 		mk405 := len(b)
@@ -6743,11 +6744,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk405)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if m.AuditDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk406 := len(b)
@@ -6755,7 +6756,7 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
 		b = endLen(b, mk406)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		{
@@ -6769,14 +6770,14 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i408])
 				b = endLen(b, mk409)
 				if err != nil {
-					err = encIndex(err, i408)
+					err = codecerr.AtIndex(err, i408)
 					break
 				}
 			}
 			b = endLen(b, mk407)
 		}
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	default:
 		return b, encErrorf("AmmDescriptor: no alternative chosen")
@@ -6791,40 +6792,40 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		n410, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n410)
 		for i411, off412 := 0, (*h).start; i411 < n410; i411++ {
 			var e413 header
 			if err := d.next(&e413, off412, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e413.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e413, "[UNIVERSAL 16]"), i411), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e413, "[UNIVERSAL 16]"), i411), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6833,7 +6834,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i411), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i411), "eventBufferDescriptor")
 			}
 			off412 = e413.next
 		}
@@ -6841,13 +6842,13 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		n414, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n414)
 		for i415, off416 := 0, (*h).start; i415 < n414; i415++ {
 			var e417 header
 			if err := d.next(&e417, off416, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6856,7 +6857,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i415), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i415), "signalsDescriptor")
 			}
 			off416 = e417.next
 		}
@@ -6864,28 +6865,28 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
-			return decField(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
 		n418, err := d.count((*h))
 		if err != nil {
-			return decField(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n418)
 		for i419, off420 := 0, (*h).start; i419 < n418; i419++ {
 			var e421 header
 			if err := d.next(&e421, off420, (*h).end); err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if e421.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e421, "[UNIVERSAL 16]"), i419), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e421, "[UNIVERSAL 16]"), i419), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -6894,7 +6895,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i419), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i419), "statisticsDescriptor")
 			}
 			off420 = e421.next
 		}
@@ -6918,14 +6919,14 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i423])
 				b = endLen(b, mk424)
 				if err != nil {
-					err = encIndex(err, i423)
+					err = codecerr.AtIndex(err, i423)
 					break
 				}
 			}
 			b = endLen(b, mk422)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
@@ -6936,14 +6937,14 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 			for i426 := range m.TerminationAudit {
 				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i426])
 				if err != nil {
-					err = encIndex(err, i426)
+					err = codecerr.AtIndex(err, i426)
 					break
 				}
 			}
 			b = endLen(b, mk425)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAudit")
+			return b, codecerr.At(err, "terminationAudit")
 		}
 	}
 	return b, err
@@ -6968,16 +6969,16 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			n427, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n427)
 			for i428, off429 := 0, e.start; i428 < n427; i428++ {
 				var e430 header
 				if err := d.next(&e430, off429, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e430.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e430, "[UNIVERSAL 16]"), i428), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e430, "[UNIVERSAL 16]"), i428), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -6986,7 +6987,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i428), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i428), "terminationID")
 				}
 				off429 = e430.next
 			}
@@ -6997,13 +6998,13 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			n431, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n431)
 			for i432, off433 := 0, e.start; i432 < n431; i432++ {
 				var e434 header
 				if err := d.next(&e434, off433, e.end); err != nil {
-					return decField(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
@@ -7012,7 +7013,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i432), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i432), "terminationAudit")
 				}
 				off433 = e434.next
 			}
@@ -7044,14 +7045,14 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i436])
 				b = endLen(b, mk437)
 				if err != nil {
-					err = encIndex(err, i436)
+					err = codecerr.AtIndex(err, i436)
 					break
 				}
 			}
 			b = endLen(b, mk435)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
@@ -7062,14 +7063,14 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 			for i439 := range m.TerminationAudit {
 				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i439])
 				if err != nil {
-					err = encIndex(err, i439)
+					err = codecerr.AtIndex(err, i439)
 					break
 				}
 			}
 			b = endLen(b, mk438)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAudit")
+			return b, codecerr.At(err, "terminationAudit")
 		}
 	}
 	return b, err
@@ -7094,16 +7095,16 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			n440, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n440)
 			for i441, off442 := 0, e.start; i441 < n440; i441++ {
 				var e443 header
 				if err := d.next(&e443, off442, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e443.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e443, "[UNIVERSAL 16]"), i441), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e443, "[UNIVERSAL 16]"), i441), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -7112,7 +7113,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i441), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i441), "terminationID")
 				}
 				off442 = e443.next
 			}
@@ -7123,13 +7124,13 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			n444, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n444)
 			for i445, off446 := 0, e.start; i445 < n444; i445++ {
 				var e447 header
 				if err := d.next(&e447, off446, e.end); err != nil {
-					return decField(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
@@ -7138,7 +7139,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i445), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i445), "terminationAudit")
 				}
 				off446 = e447.next
 			}
@@ -7170,14 +7171,14 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i449])
 				b = endLen(b, mk450)
 				if err != nil {
-					err = encIndex(err, i449)
+					err = codecerr.AtIndex(err, i449)
 					break
 				}
 			}
 			b = endLen(b, mk448)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
@@ -7188,14 +7189,14 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 			for i452 := range m.TerminationAudit {
 				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i452])
 				if err != nil {
-					err = encIndex(err, i452)
+					err = codecerr.AtIndex(err, i452)
 					break
 				}
 			}
 			b = endLen(b, mk451)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAudit")
+			return b, codecerr.At(err, "terminationAudit")
 		}
 	}
 	return b, err
@@ -7220,16 +7221,16 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			n453, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n453)
 			for i454, off455 := 0, e.start; i454 < n453; i454++ {
 				var e456 header
 				if err := d.next(&e456, off455, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e456.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e456, "[UNIVERSAL 16]"), i454), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e456, "[UNIVERSAL 16]"), i454), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -7238,7 +7239,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i454), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i454), "terminationID")
 				}
 				off455 = e456.next
 			}
@@ -7249,13 +7250,13 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			n457, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n457)
 			for i458, off459 := 0, e.start; i458 < n457; i458++ {
 				var e460 header
 				if err := d.next(&e460, off459, e.end); err != nil {
-					return decField(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
@@ -7264,7 +7265,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i458), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i458), "terminationAudit")
 				}
 				off459 = e460.next
 			}
@@ -7296,14 +7297,14 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i462])
 				b = endLen(b, mk463)
 				if err != nil {
-					err = encIndex(err, i462)
+					err = codecerr.AtIndex(err, i462)
 					break
 				}
 			}
 			b = endLen(b, mk461)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
@@ -7313,7 +7314,7 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
 		b = endLen(b, mk464)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return b, err
@@ -7338,16 +7339,16 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			n465, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n465)
 			for i466, off467 := 0, e.start; i466 < n465; i466++ {
 				var e468 header
 				if err := d.next(&e468, off467, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e468.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -7356,7 +7357,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i466), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
 				}
 				off467 = e468.next
 			}
@@ -7367,7 +7368,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7397,14 +7398,14 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i470])
 				b = endLen(b, mk471)
 				if err != nil {
-					err = encIndex(err, i470)
+					err = codecerr.AtIndex(err, i470)
 					break
 				}
 			}
 			b = endLen(b, mk469)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
@@ -7414,7 +7415,7 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
 		b = endLen(b, mk472)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return b, err
@@ -7439,16 +7440,16 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			n473, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n473)
 			for i474, off475 := 0, e.start; i474 < n473; i474++ {
 				var e476 header
 				if err := d.next(&e476, off475, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e476.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e476, "[UNIVERSAL 16]"), i474), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e476, "[UNIVERSAL 16]"), i474), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -7457,7 +7458,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i474), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i474), "terminationID")
 				}
 				off475 = e476.next
 			}
@@ -7468,7 +7469,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7498,14 +7499,14 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i478])
 				b = endLen(b, mk479)
 				if err != nil {
-					err = encIndex(err, i478)
+					err = codecerr.AtIndex(err, i478)
 					break
 				}
 			}
 			b = endLen(b, mk477)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
@@ -7515,7 +7516,7 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
 		b = endLen(b, mk480)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return b, err
@@ -7540,16 +7541,16 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			n481, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n481)
 			for i482, off483 := 0, e.start; i482 < n481; i482++ {
 				var e484 header
 				if err := d.next(&e484, off483, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e484.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -7558,7 +7559,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i482), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i482), "terminationID")
 				}
 				off483 = e484.next
 			}
@@ -7569,7 +7570,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 1
 			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7588,7 +7589,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	if m.TerminationIDList != nil {
-		return b, encField(encErrorf("not in version %d", 1), "terminationIDList")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "terminationIDList")
 	}
 	{
 		b = append(b, "\xa0"...)
@@ -7597,7 +7598,7 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk485)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -7607,7 +7608,7 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
 		b = endLen(b, mk486)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return b, err
@@ -7631,7 +7632,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
@@ -7639,7 +7640,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 1
 			if err = decodeAuditDescriptorV1(d, &e, &m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7661,7 +7662,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	if m.TerminationIDList != nil {
-		return b, encField(encErrorf("not in version %d", 2), "terminationIDList")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "terminationIDList")
 	}
 	{
 		b = append(b, "\xa0"...)
@@ -7670,7 +7671,7 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk487)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -7680,7 +7681,7 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
 		b = endLen(b, mk488)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return b, err
@@ -7704,7 +7705,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
@@ -7712,7 +7713,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 1
 			if err = decodeAuditDescriptorV2(d, &e, &m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7740,7 +7741,7 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk489)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -7750,7 +7751,7 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
 		b = endLen(b, mk490)
 		if err != nil {
-			return b, encField(err, "auditDescriptor")
+			return b, codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if m.TerminationIDList != nil {
@@ -7765,14 +7766,14 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i492])
 				b = endLen(b, mk493)
 				if err != nil {
-					err = encIndex(err, i492)
+					err = codecerr.AtIndex(err, i492)
 					break
 				}
 			}
 			b = endLen(b, mk491)
 		}
 		if err != nil {
-			return b, encField(err, "terminationIDList")
+			return b, codecerr.At(err, "terminationIDList")
 		}
 	}
 	return b, err
@@ -7796,7 +7797,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
@@ -7804,7 +7805,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			seen |= 1 << 1
 			if err = decodeAuditDescriptorV3(d, &e, &m.AuditDescriptor); err != nil {
-				return decField(err, "auditDescriptor")
+				return codecerr.At(err, "auditDescriptor")
 			}
 		case 0x80000002: // [2] terminationIDList
 			if seen>>2 != 0 {
@@ -7813,16 +7814,16 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			seen |= 1 << 2
 			n494, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n494)
 			for i495, off496 := 0, e.start; i495 < n494; i495++ {
 				var e497 header
 				if err := d.next(&e497, off496, e.end); err != nil {
-					return decField(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				if e497.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e497, "[UNIVERSAL 16]"), i495), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e497, "[UNIVERSAL 16]"), i495), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
@@ -7831,7 +7832,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i495), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i495), "terminationIDList")
 				}
 				off496 = e497.next
 			}
@@ -7867,18 +7868,18 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i499])
 				b = endLen(b, mk500)
 				if err != nil {
-					err = encIndex(err, i499)
+					err = codecerr.AtIndex(err, i499)
 					break
 				}
 			}
 			b = endLen(b, mk498)
 		}
 		if err != nil {
-			return b, encField(err, "contextAuditResult")
+			return b, codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if m.Error == nil {
-			return b, encField(encErrorf("alternative is nil"), "error")
+			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
 		mk501 := len(b)
@@ -7886,11 +7887,11 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk501)
 		if err != nil {
-			return b, encField(err, "error")
+			return b, codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if m.AuditResult == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditResult")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
 		mk502 := len(b)
@@ -7898,7 +7899,7 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendAuditResultV1(b, m.AuditResult)
 		b = endLen(b, mk502)
 		if err != nil {
-			return b, encField(err, "auditResult")
+			return b, codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
 		return b, encErrorf("alternative auditResultTermList is not in version %d", 1)
@@ -7915,16 +7916,16 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		n503, err := d.count((*h))
 		if err != nil {
-			return decField(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n503)
 		for i504, off505 := 0, (*h).start; i504 < n503; i504++ {
 			var e506 header
 			if err := d.next(&e506, off505, (*h).end); err != nil {
-				return decField(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if e506.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e506, "[UNIVERSAL 16]"), i504), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e506, "[UNIVERSAL 16]"), i504), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
@@ -7933,7 +7934,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i504), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i504), "contextAuditResult")
 			}
 			off505 = e506.next
 		}
@@ -7941,13 +7942,13 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
-			return decField(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
-			return decField(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
@@ -7970,18 +7971,18 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i508])
 				b = endLen(b, mk509)
 				if err != nil {
-					err = encIndex(err, i508)
+					err = codecerr.AtIndex(err, i508)
 					break
 				}
 			}
 			b = endLen(b, mk507)
 		}
 		if err != nil {
-			return b, encField(err, "contextAuditResult")
+			return b, codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if m.Error == nil {
-			return b, encField(encErrorf("alternative is nil"), "error")
+			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
 		mk510 := len(b)
@@ -7989,11 +7990,11 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk510)
 		if err != nil {
-			return b, encField(err, "error")
+			return b, codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if m.AuditResult == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditResult")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
 		mk511 := len(b)
@@ -8001,7 +8002,7 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendAuditResultV2(b, m.AuditResult)
 		b = endLen(b, mk511)
 		if err != nil {
-			return b, encField(err, "auditResult")
+			return b, codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
 		return b, encErrorf("alternative auditResultTermList is not in version %d", 2)
@@ -8018,16 +8019,16 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		n512, err := d.count((*h))
 		if err != nil {
-			return decField(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n512)
 		for i513, off514 := 0, (*h).start; i513 < n512; i513++ {
 			var e515 header
 			if err := d.next(&e515, off514, (*h).end); err != nil {
-				return decField(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if e515.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e515, "[UNIVERSAL 16]"), i513), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e515, "[UNIVERSAL 16]"), i513), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
@@ -8036,7 +8037,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i513), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i513), "contextAuditResult")
 			}
 			off514 = e515.next
 		}
@@ -8044,13 +8045,13 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
-			return decField(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
-			return decField(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
@@ -8073,18 +8074,18 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i517])
 				b = endLen(b, mk518)
 				if err != nil {
-					err = encIndex(err, i517)
+					err = codecerr.AtIndex(err, i517)
 					break
 				}
 			}
 			b = endLen(b, mk516)
 		}
 		if err != nil {
-			return b, encField(err, "contextAuditResult")
+			return b, codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if m.Error == nil {
-			return b, encField(encErrorf("alternative is nil"), "error")
+			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
 		mk519 := len(b)
@@ -8092,11 +8093,11 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.Error)
 		b = endLen(b, mk519)
 		if err != nil {
-			return b, encField(err, "error")
+			return b, codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if m.AuditResult == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditResult")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
 		mk520 := len(b)
@@ -8104,11 +8105,11 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendAuditResultV3(b, m.AuditResult)
 		b = endLen(b, mk520)
 		if err != nil {
-			return b, encField(err, "auditResult")
+			return b, codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
 		if m.AuditResultTermList == nil {
-			return b, encField(encErrorf("alternative is nil"), "auditResultTermList")
+			return b, codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		b = append(b, "\xa3"...)
 		mk521 := len(b)
@@ -8116,7 +8117,7 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
 		b = endLen(b, mk521)
 		if err != nil {
-			return b, encField(err, "auditResultTermList")
+			return b, codecerr.At(err, "auditResultTermList")
 		}
 	default:
 		return b, encErrorf("AuditReply: no alternative chosen")
@@ -8131,16 +8132,16 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		n522, err := d.count((*h))
 		if err != nil {
-			return decField(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n522)
 		for i523, off524 := 0, (*h).start; i523 < n522; i523++ {
 			var e525 header
 			if err := d.next(&e525, off524, (*h).end); err != nil {
-				return decField(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if e525.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e525, "[UNIVERSAL 16]"), i523), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e525, "[UNIVERSAL 16]"), i523), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
@@ -8149,7 +8150,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i523), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i523), "contextAuditResult")
 			}
 			off524 = e525.next
 		}
@@ -8157,19 +8158,19 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
-			return decField(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
-			return decField(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
 		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
-			return decField(err, "auditResultTermList")
+			return codecerr.At(err, "auditResultTermList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
@@ -8186,7 +8187,7 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk526)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -8197,14 +8198,14 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 			for i528 := range m.TerminationAuditResult {
 				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i528])
 				if err != nil {
-					err = encIndex(err, i528)
+					err = codecerr.AtIndex(err, i528)
 					break
 				}
 			}
 			b = endLen(b, mk527)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAuditResult")
+			return b, codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return b, err
@@ -8228,7 +8229,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
@@ -8237,13 +8238,13 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			n529, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n529)
 			for i530, off531 := 0, e.start; i530 < n529; i530++ {
 				var e532 header
 				if err := d.next(&e532, off531, e.end); err != nil {
-					return decField(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
@@ -8252,7 +8253,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i530), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i530), "terminationAuditResult")
 				}
 				off531 = e532.next
 			}
@@ -8282,7 +8283,7 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk533)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -8293,14 +8294,14 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 			for i535 := range m.TerminationAuditResult {
 				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i535])
 				if err != nil {
-					err = encIndex(err, i535)
+					err = codecerr.AtIndex(err, i535)
 					break
 				}
 			}
 			b = endLen(b, mk534)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAuditResult")
+			return b, codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return b, err
@@ -8324,7 +8325,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
@@ -8333,13 +8334,13 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			n536, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n536)
 			for i537, off538 := 0, e.start; i537 < n536; i537++ {
 				var e539 header
 				if err := d.next(&e539, off538, e.end); err != nil {
-					return decField(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
@@ -8348,7 +8349,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i537), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i537), "terminationAuditResult")
 				}
 				off538 = e539.next
 			}
@@ -8378,7 +8379,7 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
 		b = endLen(b, mk540)
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -8389,14 +8390,14 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 			for i542 := range m.TerminationAuditResult {
 				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i542])
 				if err != nil {
-					err = encIndex(err, i542)
+					err = codecerr.AtIndex(err, i542)
 					break
 				}
 			}
 			b = endLen(b, mk541)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAuditResult")
+			return b, codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return b, err
@@ -8420,7 +8421,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			seen |= 1 << 0
 			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
@@ -8429,13 +8430,13 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			n543, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n543)
 			for i544, off545 := 0, e.start; i544 < n543; i544++ {
 				var e546 header
 				if err := d.next(&e546, off545, e.end); err != nil {
-					return decField(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
@@ -8444,7 +8445,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i544), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i544), "terminationAuditResult")
 				}
 				off545 = e546.next
 			}
@@ -8470,7 +8471,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
 		if m.ErrorDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "errorDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk547 := len(b)
@@ -8478,11 +8479,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk547)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk548 := len(b)
@@ -8490,11 +8491,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk548)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk549 := len(b)
@@ -8502,11 +8503,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk549)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk550 := len(b)
@@ -8514,11 +8515,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
 		b = endLen(b, mk550)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
 		mk551 := len(b)
@@ -8526,7 +8527,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
 		b = endLen(b, mk551)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
@@ -8540,14 +8541,14 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i553])
 				b = endLen(b, mk554)
 				if err != nil {
-					err = encIndex(err, i553)
+					err = codecerr.AtIndex(err, i553)
 					break
 				}
 			}
 			b = endLen(b, mk552)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
@@ -8557,18 +8558,18 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			for i556 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i556])
 				if err != nil {
-					err = encIndex(err, i556)
+					err = codecerr.AtIndex(err, i556)
 					break
 				}
 			}
 			b = endLen(b, mk555)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk557 := len(b)
@@ -8576,11 +8577,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
 		b = endLen(b, mk557)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if m.ObservedEventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
 		mk558 := len(b)
@@ -8588,7 +8589,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk558)
 		if err != nil {
-			return b, encField(err, "observedEventsDescriptor")
+			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
@@ -8602,14 +8603,14 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i560])
 				b = endLen(b, mk561)
 				if err != nil {
-					err = encIndex(err, i560)
+					err = codecerr.AtIndex(err, i560)
 					break
 				}
 			}
 			b = endLen(b, mk559)
 		}
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
@@ -8623,18 +8624,18 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i563])
 				b = endLen(b, mk564)
 				if err != nil {
-					err = encIndex(err, i563)
+					err = codecerr.AtIndex(err, i563)
 					break
 				}
 			}
 			b = endLen(b, mk562)
 		}
 		if err != nil {
-			return b, encField(err, "packagesDescriptor")
+			return b, codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if m.EmptyDescriptors == nil {
-			return b, encField(encErrorf("alternative is nil"), "emptyDescriptors")
+			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
 		mk565 := len(b)
@@ -8642,7 +8643,7 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
 		b = endLen(b, mk565)
 		if err != nil {
-			return b, encField(err, "emptyDescriptors")
+			return b, codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return b, encErrorf("AuditReturnParameter: no alternative chosen")
@@ -8657,46 +8658,46 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
-			return decField(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		n566, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n566)
 		for i567, off568 := 0, (*h).start; i567 < n566; i567++ {
 			var e569 header
 			if err := d.next(&e569, off568, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e569.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -8705,7 +8706,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i567), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i567), "eventBufferDescriptor")
 			}
 			off568 = e569.next
 		}
@@ -8713,13 +8714,13 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		n570, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n570)
 		for i571, off572 := 0, (*h).start; i571 < n570; i571++ {
 			var e573 header
 			if err := d.next(&e573, off572, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -8728,7 +8729,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i571), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i571), "signalsDescriptor")
 			}
 			off572 = e573.next
 		}
@@ -8736,28 +8737,28 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
-			return decField(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		n574, err := d.count((*h))
 		if err != nil {
-			return decField(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n574)
 		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
 			var e577 header
 			if err := d.next(&e577, off576, (*h).end); err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if e577.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -8766,7 +8767,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i575), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
 			}
 			off576 = e577.next
 		}
@@ -8774,16 +8775,16 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		n578, err := d.count((*h))
 		if err != nil {
-			return decField(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n578)
 		for i579, off580 := 0, (*h).start; i579 < n578; i579++ {
 			var e581 header
 			if err := d.next(&e581, off580, (*h).end); err != nil {
-				return decField(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if e581.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e581, "[UNIVERSAL 16]"), i579), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e581, "[UNIVERSAL 16]"), i579), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -8792,7 +8793,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i579), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i579), "packagesDescriptor")
 			}
 			off580 = e581.next
 		}
@@ -8800,7 +8801,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
-			return decField(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
@@ -8813,7 +8814,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
 		if m.ErrorDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "errorDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk582 := len(b)
@@ -8821,11 +8822,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk582)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk583 := len(b)
@@ -8833,11 +8834,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
 		b = endLen(b, mk583)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk584 := len(b)
@@ -8845,11 +8846,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk584)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk585 := len(b)
@@ -8857,11 +8858,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk585)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
 		mk586 := len(b)
@@ -8869,7 +8870,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
 		b = endLen(b, mk586)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
@@ -8883,14 +8884,14 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i588])
 				b = endLen(b, mk589)
 				if err != nil {
-					err = encIndex(err, i588)
+					err = codecerr.AtIndex(err, i588)
 					break
 				}
 			}
 			b = endLen(b, mk587)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
@@ -8900,18 +8901,18 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			for i591 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i591])
 				if err != nil {
-					err = encIndex(err, i591)
+					err = codecerr.AtIndex(err, i591)
 					break
 				}
 			}
 			b = endLen(b, mk590)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk592 := len(b)
@@ -8919,11 +8920,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk592)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if m.ObservedEventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
 		mk593 := len(b)
@@ -8931,7 +8932,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk593)
 		if err != nil {
-			return b, encField(err, "observedEventsDescriptor")
+			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
@@ -8945,14 +8946,14 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i595])
 				b = endLen(b, mk596)
 				if err != nil {
-					err = encIndex(err, i595)
+					err = codecerr.AtIndex(err, i595)
 					break
 				}
 			}
 			b = endLen(b, mk594)
 		}
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
@@ -8966,18 +8967,18 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i598])
 				b = endLen(b, mk599)
 				if err != nil {
-					err = encIndex(err, i598)
+					err = codecerr.AtIndex(err, i598)
 					break
 				}
 			}
 			b = endLen(b, mk597)
 		}
 		if err != nil {
-			return b, encField(err, "packagesDescriptor")
+			return b, codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if m.EmptyDescriptors == nil {
-			return b, encField(encErrorf("alternative is nil"), "emptyDescriptors")
+			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
 		mk600 := len(b)
@@ -8985,7 +8986,7 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
 		b = endLen(b, mk600)
 		if err != nil {
-			return b, encField(err, "emptyDescriptors")
+			return b, codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return b, encErrorf("AuditReturnParameter: no alternative chosen")
@@ -9000,46 +9001,46 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
-			return decField(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		n601, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n601)
 		for i602, off603 := 0, (*h).start; i602 < n601; i602++ {
 			var e604 header
 			if err := d.next(&e604, off603, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e604.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e604, "[UNIVERSAL 16]"), i602), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e604, "[UNIVERSAL 16]"), i602), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9048,7 +9049,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i602), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i602), "eventBufferDescriptor")
 			}
 			off603 = e604.next
 		}
@@ -9056,13 +9057,13 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		n605, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n605)
 		for i606, off607 := 0, (*h).start; i606 < n605; i606++ {
 			var e608 header
 			if err := d.next(&e608, off607, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9071,7 +9072,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i606), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i606), "signalsDescriptor")
 			}
 			off607 = e608.next
 		}
@@ -9079,28 +9080,28 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
-			return decField(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		n609, err := d.count((*h))
 		if err != nil {
-			return decField(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n609)
 		for i610, off611 := 0, (*h).start; i610 < n609; i610++ {
 			var e612 header
 			if err := d.next(&e612, off611, (*h).end); err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if e612.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9109,7 +9110,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i610), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i610), "statisticsDescriptor")
 			}
 			off611 = e612.next
 		}
@@ -9117,16 +9118,16 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		n613, err := d.count((*h))
 		if err != nil {
-			return decField(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n613)
 		for i614, off615 := 0, (*h).start; i614 < n613; i614++ {
 			var e616 header
 			if err := d.next(&e616, off615, (*h).end); err != nil {
-				return decField(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if e616.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e616, "[UNIVERSAL 16]"), i614), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e616, "[UNIVERSAL 16]"), i614), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9135,7 +9136,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i614), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i614), "packagesDescriptor")
 			}
 			off615 = e616.next
 		}
@@ -9143,7 +9144,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
-			return decField(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
@@ -9156,7 +9157,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
 		if m.ErrorDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "errorDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk617 := len(b)
@@ -9164,11 +9165,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk617)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if m.MediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "mediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk618 := len(b)
@@ -9176,11 +9177,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
 		b = endLen(b, mk618)
 		if err != nil {
-			return b, encField(err, "mediaDescriptor")
+			return b, codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if m.ModemDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "modemDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk619 := len(b)
@@ -9188,11 +9189,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
 		b = endLen(b, mk619)
 		if err != nil {
-			return b, encField(err, "modemDescriptor")
+			return b, codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if m.MuxDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "muxDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk620 := len(b)
@@ -9200,11 +9201,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
 		b = endLen(b, mk620)
 		if err != nil {
-			return b, encField(err, "muxDescriptor")
+			return b, codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if m.EventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "eventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
 		mk621 := len(b)
@@ -9212,7 +9213,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
 		b = endLen(b, mk621)
 		if err != nil {
-			return b, encField(err, "eventsDescriptor")
+			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
@@ -9226,14 +9227,14 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i623])
 				b = endLen(b, mk624)
 				if err != nil {
-					err = encIndex(err, i623)
+					err = codecerr.AtIndex(err, i623)
 					break
 				}
 			}
 			b = endLen(b, mk622)
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferDescriptor")
+			return b, codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
@@ -9243,18 +9244,18 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			for i626 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i626])
 				if err != nil {
-					err = encIndex(err, i626)
+					err = codecerr.AtIndex(err, i626)
 					break
 				}
 			}
 			b = endLen(b, mk625)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if m.DigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
 		mk627 := len(b)
@@ -9262,11 +9263,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
 		b = endLen(b, mk627)
 		if err != nil {
-			return b, encField(err, "digitMapDescriptor")
+			return b, codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if m.ObservedEventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
 		mk628 := len(b)
@@ -9274,7 +9275,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
 		b = endLen(b, mk628)
 		if err != nil {
-			return b, encField(err, "observedEventsDescriptor")
+			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
@@ -9288,14 +9289,14 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i630])
 				b = endLen(b, mk631)
 				if err != nil {
-					err = encIndex(err, i630)
+					err = codecerr.AtIndex(err, i630)
 					break
 				}
 			}
 			b = endLen(b, mk629)
 		}
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
@@ -9309,18 +9310,18 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i633])
 				b = endLen(b, mk634)
 				if err != nil {
-					err = encIndex(err, i633)
+					err = codecerr.AtIndex(err, i633)
 					break
 				}
 			}
 			b = endLen(b, mk632)
 		}
 		if err != nil {
-			return b, encField(err, "packagesDescriptor")
+			return b, codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if m.EmptyDescriptors == nil {
-			return b, encField(encErrorf("alternative is nil"), "emptyDescriptors")
+			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
 		mk635 := len(b)
@@ -9328,7 +9329,7 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
 		b = endLen(b, mk635)
 		if err != nil {
-			return b, encField(err, "emptyDescriptors")
+			return b, codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return b, encErrorf("AuditReturnParameter: no alternative chosen")
@@ -9343,46 +9344,46 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
-			return decField(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
-			return decField(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
-			return decField(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
-			return decField(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
-			return decField(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		n636, err := d.count((*h))
 		if err != nil {
-			return decField(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n636)
 		for i637, off638 := 0, (*h).start; i637 < n636; i637++ {
 			var e639 header
 			if err := d.next(&e639, off638, (*h).end); err != nil {
-				return decField(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if e639.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e639, "[UNIVERSAL 16]"), i637), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e639, "[UNIVERSAL 16]"), i637), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9391,7 +9392,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i637), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i637), "eventBufferDescriptor")
 			}
 			off638 = e639.next
 		}
@@ -9399,13 +9400,13 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		n640, err := d.count((*h))
 		if err != nil {
-			return decField(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n640)
 		for i641, off642 := 0, (*h).start; i641 < n640; i641++ {
 			var e643 header
 			if err := d.next(&e643, off642, (*h).end); err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9414,7 +9415,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i641), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i641), "signalsDescriptor")
 			}
 			off642 = e643.next
 		}
@@ -9422,28 +9423,28 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
-			return decField(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
-			return decField(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		n644, err := d.count((*h))
 		if err != nil {
-			return decField(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n644)
 		for i645, off646 := 0, (*h).start; i645 < n644; i645++ {
 			var e647 header
 			if err := d.next(&e647, off646, (*h).end); err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if e647.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9452,7 +9453,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i645), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i645), "statisticsDescriptor")
 			}
 			off646 = e647.next
 		}
@@ -9460,16 +9461,16 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		n648, err := d.count((*h))
 		if err != nil {
-			return decField(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n648)
 		for i649, off650 := 0, (*h).start; i649 < n648; i649++ {
 			var e651 header
 			if err := d.next(&e651, off650, (*h).end); err != nil {
-				return decField(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if e651.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
@@ -9478,7 +9479,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i649), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i649), "packagesDescriptor")
 			}
 			off650 = e651.next
 		}
@@ -9486,7 +9487,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
-			return decField(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
@@ -9497,14 +9498,14 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 func appendAuditDescriptorV1(b []byte, m *model.AuditDescriptor) ([]byte, error) {
 	var err error
 	if m.AuditPropertyToken != nil {
-		return b, encField(encErrorf("not in version %d", 1), "auditPropertyToken")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "auditPropertyToken")
 	}
 	if m.AuditToken.Present {
 		{
 			b = appendBits(b, "\x80", m.AuditToken.Value)
 		}
 		if err != nil {
-			return b, encField(err, "auditToken")
+			return b, codecerr.At(err, "auditToken")
 		}
 	}
 	return b, err
@@ -9529,7 +9530,7 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 0
 			m.AuditToken.Present = true
 			if m.AuditToken.Value, err = d.bits(e); err != nil {
-				return decField(err, "auditToken")
+				return codecerr.At(err, "auditToken")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9547,7 +9548,7 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 			b = appendBits(b, "\x80", m.AuditToken.Value)
 		}
 		if err != nil {
-			return b, encField(err, "auditToken")
+			return b, codecerr.At(err, "auditToken")
 		}
 	}
 	if m.AuditPropertyToken != nil {
@@ -9558,14 +9559,14 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 			for i653 := range m.AuditPropertyToken {
 				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i653])
 				if err != nil {
-					err = encIndex(err, i653)
+					err = codecerr.AtIndex(err, i653)
 					break
 				}
 			}
 			b = endLen(b, mk652)
 		}
 		if err != nil {
-			return b, encField(err, "auditPropertyToken")
+			return b, codecerr.At(err, "auditPropertyToken")
 		}
 	}
 	return b, err
@@ -9590,7 +9591,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 0
 			m.AuditToken.Present = true
 			if m.AuditToken.Value, err = d.bits(e); err != nil {
-				return decField(err, "auditToken")
+				return codecerr.At(err, "auditToken")
 			}
 		case 0x80000001: // [1] auditPropertyToken
 			if seen>>1 != 0 {
@@ -9599,13 +9600,13 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 1
 			n654, err := d.count(e)
 			if err != nil {
-				return decField(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n654)
 			for i655, off656 := 0, e.start; i655 < n654; i655++ {
 				var e657 header
 				if err := d.next(&e657, off656, e.end); err != nil {
-					return decField(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
@@ -9614,7 +9615,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i655), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i655), "auditPropertyToken")
 				}
 				off656 = e657.next
 			}
@@ -9634,7 +9635,7 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 			b = appendBits(b, "\x80", m.AuditToken.Value)
 		}
 		if err != nil {
-			return b, encField(err, "auditToken")
+			return b, codecerr.At(err, "auditToken")
 		}
 	}
 	if m.AuditPropertyToken != nil {
@@ -9645,14 +9646,14 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 			for i659 := range m.AuditPropertyToken {
 				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i659])
 				if err != nil {
-					err = encIndex(err, i659)
+					err = codecerr.AtIndex(err, i659)
 					break
 				}
 			}
 			b = endLen(b, mk658)
 		}
 		if err != nil {
-			return b, encField(err, "auditPropertyToken")
+			return b, codecerr.At(err, "auditPropertyToken")
 		}
 	}
 	return b, err
@@ -9677,7 +9678,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 0
 			m.AuditToken.Present = true
 			if m.AuditToken.Value, err = d.bits(e); err != nil {
-				return decField(err, "auditToken")
+				return codecerr.At(err, "auditToken")
 			}
 		case 0x80000001: // [1] auditPropertyToken
 			if seen>>1 != 0 {
@@ -9686,13 +9687,13 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 1
 			n660, err := d.count(e)
 			if err != nil {
-				return decField(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n660)
 			for i661, off662 := 0, e.start; i661 < n660; i661++ {
 				var e663 header
 				if err := d.next(&e663, off662, e.end); err != nil {
-					return decField(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
@@ -9701,7 +9702,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i661), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i661), "auditPropertyToken")
 				}
 				off662 = e663.next
 			}
@@ -9728,14 +9729,14 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i665])
 				b = endLen(b, mk666)
 				if err != nil {
-					err = encIndex(err, i665)
+					err = codecerr.AtIndex(err, i665)
 					break
 				}
 			}
 			b = endLen(b, mk664)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -9745,7 +9746,7 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
 		b = endLen(b, mk667)
 		if err != nil {
-			return b, encField(err, "observedEventsDescriptor")
+			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
@@ -9755,7 +9756,7 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk668)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	return b, err
@@ -9780,16 +9781,16 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			seen |= 1 << 0
 			n669, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n669)
 			for i670, off671 := 0, e.start; i670 < n669; i670++ {
 				var e672 header
 				if err := d.next(&e672, off671, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e672.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e672, "[UNIVERSAL 16]"), i670), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e672, "[UNIVERSAL 16]"), i670), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -9798,7 +9799,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i670), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i670), "terminationID")
 				}
 				off671 = e672.next
 			}
@@ -9808,7 +9809,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			seen |= 1 << 1
 			if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
-				return decField(err, "observedEventsDescriptor")
+				return codecerr.At(err, "observedEventsDescriptor")
 			}
 		case 0x80000002: // [2] errorDescriptor
 			if seen>>2 != 0 {
@@ -9817,7 +9818,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			seen |= 1 << 2
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
-				return decField(err, "errorDescriptor")
+				return codecerr.At(err, "errorDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9850,14 +9851,14 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i674])
 				b = endLen(b, mk675)
 				if err != nil {
-					err = encIndex(err, i674)
+					err = codecerr.AtIndex(err, i674)
 					break
 				}
 			}
 			b = endLen(b, mk673)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	if m.ErrorDescriptor != nil {
@@ -9867,7 +9868,7 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk676)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	return b, err
@@ -9892,16 +9893,16 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			seen |= 1 << 0
 			n677, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n677)
 			for i678, off679 := 0, e.start; i678 < n677; i678++ {
 				var e680 header
 				if err := d.next(&e680, off679, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e680.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e680, "[UNIVERSAL 16]"), i678), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e680, "[UNIVERSAL 16]"), i678), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -9910,7 +9911,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i678), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i678), "terminationID")
 				}
 				off679 = e680.next
 			}
@@ -9921,7 +9922,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			seen |= 1 << 1
 			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
-				return decField(err, "errorDescriptor")
+				return codecerr.At(err, "errorDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9944,7 +9945,7 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 			b = appendUint(b, "\x80", uint64(m.RequestId))
 		}
 		if err != nil {
-			return b, encField(err, "requestId")
+			return b, codecerr.At(err, "requestId")
 		}
 	}
 	{
@@ -9959,14 +9960,14 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i682])
 				b = endLen(b, mk683)
 				if err != nil {
-					err = encIndex(err, i682)
+					err = codecerr.AtIndex(err, i682)
 					break
 				}
 			}
 			b = endLen(b, mk681)
 		}
 		if err != nil {
-			return b, encField(err, "observedEventLst")
+			return b, codecerr.At(err, "observedEventLst")
 		}
 	}
 	return b, err
@@ -9991,7 +9992,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			seen |= 1 << 0
 			x684, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestId")
+				return codecerr.At(err, "requestId")
 			}
 			m.RequestId = uint32(x684)
 		case 0x80000001: // [1] observedEventLst
@@ -10001,16 +10002,16 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			seen |= 1 << 1
 			n685, err := d.count(e)
 			if err != nil {
-				return decField(err, "observedEventLst")
+				return codecerr.At(err, "observedEventLst")
 			}
 			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, n685)
 			for i686, off687 := 0, e.start; i686 < n685; i686++ {
 				var e688 header
 				if err := d.next(&e688, off687, e.end); err != nil {
-					return decField(err, "observedEventLst")
+					return codecerr.At(err, "observedEventLst")
 				}
 				if e688.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "observedEventLst")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "observedEventLst")
 				}
 				if err := func() error {
 					var err error
@@ -10019,7 +10020,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i686), "observedEventLst")
+					return codecerr.At(codecerr.AtIndex(err, i686), "observedEventLst")
 				}
 				off687 = e688.next
 			}
@@ -10049,7 +10050,7 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.EventName)
 		}
 		if err != nil {
-			return b, encField(err, "eventName")
+			return b, codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
@@ -10059,7 +10060,7 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -10074,14 +10075,14 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 				b, err = appendEventParameterV123(b, &m.EventParList[i690])
 				b = endLen(b, mk691)
 				if err != nil {
-					err = encIndex(err, i690)
+					err = codecerr.AtIndex(err, i690)
 					break
 				}
 			}
 			b = endLen(b, mk689)
 		}
 		if err != nil {
-			return b, encField(err, "eventParList")
+			return b, codecerr.At(err, "eventParList")
 		}
 	}
 	if m.TimeNotation != nil {
@@ -10091,7 +10092,7 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
 		b = endLen(b, mk692)
 		if err != nil {
-			return b, encField(err, "timeNotation")
+			return b, codecerr.At(err, "timeNotation")
 		}
 	}
 	return b, err
@@ -10115,10 +10116,10 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 0
 			if m.EventName, err = d.octets(e); err != nil {
-				return decField(err, "eventName")
+				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -10128,7 +10129,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			m.StreamID.Present = true
 			x693, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x693)
 		case 0x80000002: // [2] eventParList
@@ -10138,16 +10139,16 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			seen |= 1 << 2
 			n694, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, n694)
 			for i695, off696 := 0, e.start; i695 < n694; i695++ {
 				var e697 header
 				if err := d.next(&e697, off696, e.end); err != nil {
-					return decField(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				if e697.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e697, "[UNIVERSAL 16]"), i695), "eventParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e697, "[UNIVERSAL 16]"), i695), "eventParList")
 				}
 				if err := func() error {
 					var err error
@@ -10156,7 +10157,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i695), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i695), "eventParList")
 				}
 				off696 = e697.next
 			}
@@ -10167,7 +10168,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			seen |= 1 << 3
 			m.TimeNotation = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
-				return decField(err, "timeNotation")
+				return codecerr.At(err, "timeNotation")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10195,7 +10196,7 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 			b = appendBytes(b, "\x80", m.EventParameterName)
 		}
 		if err != nil {
-			return b, encField(err, "eventParameterName")
+			return b, codecerr.At(err, "eventParameterName")
 		}
 	}
 	{
@@ -10208,14 +10209,14 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 					b = appendBytes(b, "\x04", m.Value[i699])
 				}
 				if err != nil {
-					err = encIndex(err, i699)
+					err = codecerr.AtIndex(err, i699)
 					break
 				}
 			}
 			b = endLen(b, mk698)
 		}
 		if err != nil {
-			return b, encField(err, "value")
+			return b, codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
@@ -10225,7 +10226,7 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk700)
 		if err != nil {
-			return b, encField(err, "extraInfo")
+			return b, codecerr.At(err, "extraInfo")
 		}
 	}
 	return b, err
@@ -10249,10 +10250,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			}
 			seen |= 1 << 0
 			if m.EventParameterName, err = d.octets(e); err != nil {
-				return decField(err, "eventParameterName")
+				return codecerr.At(err, "eventParameterName")
 			}
 			if len(m.EventParameterName) < 2 || len(m.EventParameterName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.EventParameterName)), "eventParameterName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.EventParameterName)), "eventParameterName")
 			}
 		case 0x80000001: // [1] value
 			if seen>>1 != 0 {
@@ -10261,16 +10262,16 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			seen |= 1 << 1
 			n701, err := d.count(e)
 			if err != nil {
-				return decField(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n701)
 			for i702, off703 := 0, e.start; i702 < n701; i702++ {
 				var e704 header
 				if err := d.next(&e704, off703, e.end); err != nil {
-					return decField(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if e704.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e704, "[UNIVERSAL 4]"), i702), "value")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e704, "[UNIVERSAL 4]"), i702), "value")
 				}
 				if err := func() error {
 					var err error
@@ -10279,7 +10280,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i702), "value")
+					return codecerr.At(codecerr.AtIndex(err, i702), "value")
 				}
 				off703 = e704.next
 			}
@@ -10291,10 +10292,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
 			var h705 header
 			if err := d.explicit(&h705, &e, anyTag); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 			if err = decodeEventParameterExtraInfoV123(d, &h705, m.ExtraInfo); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10321,17 +10322,17 @@ func appendEventParameterExtraInfoV123(b []byte, m *model.EventParameterExtraInf
 			b = appendInt(b, "\x80", int64(m.Relation))
 		}
 		if err != nil {
-			return b, encField(err, "relation")
+			return b, codecerr.At(err, "relation")
 		}
 	case model.EventParameterExtraInfo_Range:
 		b = appendBool(b, "\x81", m.Range)
 		if err != nil {
-			return b, encField(err, "range")
+			return b, codecerr.At(err, "range")
 		}
 	case model.EventParameterExtraInfo_Sublist:
 		b = appendBool(b, "\x82", m.Sublist)
 		if err != nil {
-			return b, encField(err, "sublist")
+			return b, codecerr.At(err, "sublist")
 		}
 	default:
 		return b, encErrorf("EventParameterExtraInfo: no alternative chosen")
@@ -10346,21 +10347,21 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 		m.Kind = model.EventParameterExtraInfo_Relation
 		x706, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
-			return decField(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		if x706 < -1<<31 || x706 >= 1<<31 {
-			return decField(d.errorf((*h).start, "enumeration value %d out of range", x706), "relation")
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x706), "relation")
 		}
 		m.Relation = model.Relation(x706)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
-			return decField(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.EventParameterExtraInfo_Sublist
 		if m.Sublist, err = d.boolean((*h)); err != nil {
-			return decField(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventParameterExtraInfo")
@@ -10382,14 +10383,14 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i708])
 				b = endLen(b, mk709)
 				if err != nil {
-					err = encIndex(err, i708)
+					err = codecerr.AtIndex(err, i708)
 					break
 				}
 			}
 			b = endLen(b, mk707)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -10399,7 +10400,7 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
 		b = endLen(b, mk710)
 		if err != nil {
-			return b, encField(err, "serviceChangeParms")
+			return b, codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return b, err
@@ -10424,16 +10425,16 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			n711, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n711)
 			for i712, off713 := 0, e.start; i712 < n711; i712++ {
 				var e714 header
 				if err := d.next(&e714, off713, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e714.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e714, "[UNIVERSAL 16]"), i712), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e714, "[UNIVERSAL 16]"), i712), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -10442,7 +10443,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i712), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i712), "terminationID")
 				}
 				off713 = e714.next
 			}
@@ -10452,7 +10453,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 1
 			if err = decodeServiceChangeParmV1(d, &e, &m.ServiceChangeParms); err != nil {
-				return decField(err, "serviceChangeParms")
+				return codecerr.At(err, "serviceChangeParms")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10485,14 +10486,14 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i716])
 				b = endLen(b, mk717)
 				if err != nil {
-					err = encIndex(err, i716)
+					err = codecerr.AtIndex(err, i716)
 					break
 				}
 			}
 			b = endLen(b, mk715)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -10502,7 +10503,7 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
 		b = endLen(b, mk718)
 		if err != nil {
-			return b, encField(err, "serviceChangeParms")
+			return b, codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return b, err
@@ -10527,16 +10528,16 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			n719, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n719)
 			for i720, off721 := 0, e.start; i720 < n719; i720++ {
 				var e722 header
 				if err := d.next(&e722, off721, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e722.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e722, "[UNIVERSAL 16]"), i720), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e722, "[UNIVERSAL 16]"), i720), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -10545,7 +10546,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i720), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i720), "terminationID")
 				}
 				off721 = e722.next
 			}
@@ -10555,7 +10556,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 1
 			if err = decodeServiceChangeParmV2(d, &e, &m.ServiceChangeParms); err != nil {
-				return decField(err, "serviceChangeParms")
+				return codecerr.At(err, "serviceChangeParms")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10588,14 +10589,14 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i724])
 				b = endLen(b, mk725)
 				if err != nil {
-					err = encIndex(err, i724)
+					err = codecerr.AtIndex(err, i724)
 					break
 				}
 			}
 			b = endLen(b, mk723)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -10605,7 +10606,7 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
 		b = endLen(b, mk726)
 		if err != nil {
-			return b, encField(err, "serviceChangeParms")
+			return b, codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return b, err
@@ -10630,16 +10631,16 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			n727, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n727)
 			for i728, off729 := 0, e.start; i728 < n727; i728++ {
 				var e730 header
 				if err := d.next(&e730, off729, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e730.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e730, "[UNIVERSAL 16]"), i728), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e730, "[UNIVERSAL 16]"), i728), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -10648,7 +10649,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i728), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i728), "terminationID")
 				}
 				off729 = e730.next
 			}
@@ -10658,7 +10659,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 1
 			if err = decodeServiceChangeParmV3(d, &e, &m.ServiceChangeParms); err != nil {
-				return decField(err, "serviceChangeParms")
+				return codecerr.At(err, "serviceChangeParms")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10691,14 +10692,14 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i732])
 				b = endLen(b, mk733)
 				if err != nil {
-					err = encIndex(err, i732)
+					err = codecerr.AtIndex(err, i732)
 					break
 				}
 			}
 			b = endLen(b, mk731)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -10708,7 +10709,7 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
 		b = endLen(b, mk734)
 		if err != nil {
-			return b, encField(err, "serviceChangeResult")
+			return b, codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	return b, err
@@ -10733,16 +10734,16 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			seen |= 1 << 0
 			n735, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n735)
 			for i736, off737 := 0, e.start; i736 < n735; i736++ {
 				var e738 header
 				if err := d.next(&e738, off737, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e738.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -10751,7 +10752,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i736), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i736), "terminationID")
 				}
 				off737 = e738.next
 			}
@@ -10762,10 +10763,10 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			seen |= 1 << 1
 			var h739 header
 			if err := d.explicit(&h739, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeResult")
+				return codecerr.At(err, "serviceChangeResult")
 			}
 			if err = decodeServiceChangeResultV1(d, &h739, &m.ServiceChangeResult); err != nil {
-				return decField(err, "serviceChangeResult")
+				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10798,14 +10799,14 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i741])
 				b = endLen(b, mk742)
 				if err != nil {
-					err = encIndex(err, i741)
+					err = codecerr.AtIndex(err, i741)
 					break
 				}
 			}
 			b = endLen(b, mk740)
 		}
 		if err != nil {
-			return b, encField(err, "terminationID")
+			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
@@ -10815,7 +10816,7 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
 		b = endLen(b, mk743)
 		if err != nil {
-			return b, encField(err, "serviceChangeResult")
+			return b, codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	return b, err
@@ -10840,16 +10841,16 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			seen |= 1 << 0
 			n744, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, n744)
 			for i745, off746 := 0, e.start; i745 < n744; i745++ {
 				var e747 header
 				if err := d.next(&e747, off746, e.end); err != nil {
-					return decField(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if e747.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e747, "[UNIVERSAL 16]"), i745), "terminationID")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e747, "[UNIVERSAL 16]"), i745), "terminationID")
 				}
 				if err := func() error {
 					var err error
@@ -10858,7 +10859,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i745), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i745), "terminationID")
 				}
 				off746 = e747.next
 			}
@@ -10869,10 +10870,10 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			seen |= 1 << 1
 			var h748 header
 			if err := d.explicit(&h748, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeResult")
+				return codecerr.At(err, "serviceChangeResult")
 			}
 			if err = decodeServiceChangeResultV23(d, &h748, &m.ServiceChangeResult); err != nil {
-				return decField(err, "serviceChangeResult")
+				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10896,7 +10897,7 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 	switch m.Kind {
 	case model.ServiceChangeResult_ErrorDescriptor:
 		if m.ErrorDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "errorDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk749 := len(b)
@@ -10904,11 +10905,11 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk749)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	case model.ServiceChangeResult_ServiceChangeResParms:
 		if m.ServiceChangeResParms == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeResParms")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
 		mk750 := len(b)
@@ -10916,7 +10917,7 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
 		b = endLen(b, mk750)
 		if err != nil {
-			return b, encField(err, "serviceChangeResParms")
+			return b, codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return b, encErrorf("ServiceChangeResult: no alternative chosen")
@@ -10931,13 +10932,13 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
-			return decField(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
-			return decField(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
@@ -10950,7 +10951,7 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 	switch m.Kind {
 	case model.ServiceChangeResult_ErrorDescriptor:
 		if m.ErrorDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "errorDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk751 := len(b)
@@ -10958,11 +10959,11 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
 		b = endLen(b, mk751)
 		if err != nil {
-			return b, encField(err, "errorDescriptor")
+			return b, codecerr.At(err, "errorDescriptor")
 		}
 	case model.ServiceChangeResult_ServiceChangeResParms:
 		if m.ServiceChangeResParms == nil {
-			return b, encField(encErrorf("alternative is nil"), "serviceChangeResParms")
+			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
 		mk752 := len(b)
@@ -10970,7 +10971,7 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
 		b = endLen(b, mk752)
 		if err != nil {
-			return b, encField(err, "serviceChangeResParms")
+			return b, codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return b, encErrorf("ServiceChangeResult: no alternative chosen")
@@ -10985,13 +10986,13 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
-			return decField(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
-			return decField(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
@@ -11013,14 +11014,14 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 					b = appendBytes(b, "\x04", m.Wildcard[i754])
 				}
 				if err != nil {
-					err = encIndex(err, i754)
+					err = codecerr.AtIndex(err, i754)
 					break
 				}
 			}
 			b = endLen(b, mk753)
 		}
 		if err != nil {
-			return b, encField(err, "wildcard")
+			return b, codecerr.At(err, "wildcard")
 		}
 	}
 	{
@@ -11030,7 +11031,7 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 			b = appendBytes(b, "\x81", m.Id)
 		}
 		if err != nil {
-			return b, encField(err, "id")
+			return b, codecerr.At(err, "id")
 		}
 	}
 	return b, err
@@ -11055,16 +11056,16 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 			seen |= 1 << 0
 			n755, err := d.count(e)
 			if err != nil {
-				return decField(err, "wildcard")
+				return codecerr.At(err, "wildcard")
 			}
 			m.Wildcard = slab.Alloc(&d.s.Octets, n755)
 			for i756, off757 := 0, e.start; i756 < n755; i756++ {
 				var e758 header
 				if err := d.next(&e758, off757, e.end); err != nil {
-					return decField(err, "wildcard")
+					return codecerr.At(err, "wildcard")
 				}
 				if e758.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e758, "[UNIVERSAL 4]"), i756), "wildcard")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e758, "[UNIVERSAL 4]"), i756), "wildcard")
 				}
 				if err := func() error {
 					var err error
@@ -11076,7 +11077,7 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i756), "wildcard")
+					return codecerr.At(codecerr.AtIndex(err, i756), "wildcard")
 				}
 				off757 = e758.next
 			}
@@ -11086,10 +11087,10 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 			}
 			seen |= 1 << 1
 			if m.Id, err = d.octets(e); err != nil {
-				return decField(err, "id")
+				return codecerr.At(err, "id")
 			}
 			if len(m.Id) < 1 || len(m.Id) > 8 {
-				return decField(d.errorf(e.start, "%d octets, want 1..8", len(m.Id)), "id")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 1..8", len(m.Id)), "id")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11117,7 +11118,7 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
 		b = endLen(b, mk759)
 		if err != nil {
-			return b, encField(err, "termStateDescr")
+			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
@@ -11127,7 +11128,7 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
 		b = endLen(b, mk760)
 		if err != nil {
-			return b, encField(err, "streams")
+			return b, codecerr.At(err, "streams")
 		}
 	}
 	return b, err
@@ -11152,7 +11153,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
-				return decField(err, "termStateDescr")
+				return codecerr.At(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
 			if seen>>1 != 0 {
@@ -11162,10 +11163,10 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 			var h761 header
 			if err := d.explicit(&h761, &e, anyTag); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 			if err = decodeMediaDescriptorStreamsV12(d, &h761, m.Streams); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11185,7 +11186,7 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
 		b = endLen(b, mk762)
 		if err != nil {
-			return b, encField(err, "termStateDescr")
+			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
@@ -11195,7 +11196,7 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
 		b = endLen(b, mk763)
 		if err != nil {
-			return b, encField(err, "streams")
+			return b, codecerr.At(err, "streams")
 		}
 	}
 	return b, err
@@ -11220,7 +11221,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
-				return decField(err, "termStateDescr")
+				return codecerr.At(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
 			if seen>>1 != 0 {
@@ -11230,10 +11231,10 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 			var h764 header
 			if err := d.explicit(&h764, &e, anyTag); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 			if err = decodeMediaDescriptorStreamsV3(d, &h764, m.Streams); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11249,7 +11250,7 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 	switch m.Kind {
 	case model.MediaDescriptorStreams_OneStream:
 		if m.OneStream == nil {
-			return b, encField(encErrorf("alternative is nil"), "oneStream")
+			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
 		mk765 := len(b)
@@ -11257,7 +11258,7 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 		b, err = appendStreamParmsV12(b, m.OneStream)
 		b = endLen(b, mk765)
 		if err != nil {
-			return b, encField(err, "oneStream")
+			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
@@ -11271,14 +11272,14 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i767])
 				b = endLen(b, mk768)
 				if err != nil {
-					err = encIndex(err, i767)
+					err = codecerr.AtIndex(err, i767)
 					break
 				}
 			}
 			b = endLen(b, mk766)
 		}
 		if err != nil {
-			return b, encField(err, "multiStream")
+			return b, codecerr.At(err, "multiStream")
 		}
 	default:
 		return b, encErrorf("MediaDescriptorStreams: no alternative chosen")
@@ -11293,22 +11294,22 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
-			return decField(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		n769, err := d.count((*h))
 		if err != nil {
-			return decField(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n769)
 		for i770, off771 := 0, (*h).start; i770 < n769; i770++ {
 			var e772 header
 			if err := d.next(&e772, off771, (*h).end); err != nil {
-				return decField(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if e772.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e772, "[UNIVERSAL 16]"), i770), "multiStream")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e772, "[UNIVERSAL 16]"), i770), "multiStream")
 			}
 			if err := func() error {
 				var err error
@@ -11317,7 +11318,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i770), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i770), "multiStream")
 			}
 			off771 = e772.next
 		}
@@ -11332,7 +11333,7 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 	switch m.Kind {
 	case model.MediaDescriptorStreams_OneStream:
 		if m.OneStream == nil {
-			return b, encField(encErrorf("alternative is nil"), "oneStream")
+			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
 		mk773 := len(b)
@@ -11340,7 +11341,7 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 		b, err = appendStreamParmsV3(b, m.OneStream)
 		b = endLen(b, mk773)
 		if err != nil {
-			return b, encField(err, "oneStream")
+			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
@@ -11354,14 +11355,14 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i775])
 				b = endLen(b, mk776)
 				if err != nil {
-					err = encIndex(err, i775)
+					err = codecerr.AtIndex(err, i775)
 					break
 				}
 			}
 			b = endLen(b, mk774)
 		}
 		if err != nil {
-			return b, encField(err, "multiStream")
+			return b, codecerr.At(err, "multiStream")
 		}
 	default:
 		return b, encErrorf("MediaDescriptorStreams: no alternative chosen")
@@ -11376,22 +11377,22 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
-			return decField(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		n777, err := d.count((*h))
 		if err != nil {
-			return decField(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n777)
 		for i778, off779 := 0, (*h).start; i778 < n777; i778++ {
 			var e780 header
 			if err := d.next(&e780, off779, (*h).end); err != nil {
-				return decField(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if e780.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e780, "[UNIVERSAL 16]"), i778), "multiStream")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e780, "[UNIVERSAL 16]"), i778), "multiStream")
 			}
 			if err := func() error {
 				var err error
@@ -11400,7 +11401,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i778), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i778), "multiStream")
 			}
 			off779 = e780.next
 		}
@@ -11419,7 +11420,7 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 			b = appendUint(b, "\x80", uint64(m.StreamID))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -11429,7 +11430,7 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
 		b = endLen(b, mk781)
 		if err != nil {
-			return b, encField(err, "streamParms")
+			return b, codecerr.At(err, "streamParms")
 		}
 	}
 	return b, err
@@ -11454,7 +11455,7 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 			seen |= 1 << 0
 			x782, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID = uint32(x782)
 		case 0x80000001: // [1] streamParms
@@ -11463,7 +11464,7 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 			}
 			seen |= 1 << 1
 			if err = decodeStreamParmsV12(d, &e, &m.StreamParms); err != nil {
-				return decField(err, "streamParms")
+				return codecerr.At(err, "streamParms")
 			}
 		default:
 			return d.unexpected(e, "a component of StreamDescriptor")
@@ -11491,7 +11492,7 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.StreamID))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -11501,7 +11502,7 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
 		b = endLen(b, mk783)
 		if err != nil {
-			return b, encField(err, "streamParms")
+			return b, codecerr.At(err, "streamParms")
 		}
 	}
 	return b, err
@@ -11526,7 +11527,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 			seen |= 1 << 0
 			x784, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID = uint32(x784)
 		case 0x80000001: // [1] streamParms
@@ -11535,7 +11536,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 			}
 			seen |= 1 << 1
 			if err = decodeStreamParmsV3(d, &e, &m.StreamParms); err != nil {
-				return decField(err, "streamParms")
+				return codecerr.At(err, "streamParms")
 			}
 		default:
 			return d.unexpected(e, "a component of StreamDescriptor")
@@ -11557,7 +11558,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	var err error
 	if m.StatisticsDescriptor != nil {
-		return b, encField(encErrorf("not in version %d", 1), "statisticsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "statisticsDescriptor")
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
@@ -11566,7 +11567,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
 		b = endLen(b, mk785)
 		if err != nil {
-			return b, encField(err, "localControlDescriptor")
+			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
@@ -11576,7 +11577,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
 		b = endLen(b, mk786)
 		if err != nil {
-			return b, encField(err, "localDescriptor")
+			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
@@ -11586,7 +11587,7 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
 		b = endLen(b, mk787)
 		if err != nil {
-			return b, encField(err, "remoteDescriptor")
+			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	return b, err
@@ -11611,7 +11612,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
-				return decField(err, "localControlDescriptor")
+				return codecerr.At(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
 			if seen>>1 != 0 {
@@ -11620,7 +11621,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
-				return decField(err, "localDescriptor")
+				return codecerr.At(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
 			if seen>>2 != 0 {
@@ -11629,7 +11630,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
-				return decField(err, "remoteDescriptor")
+				return codecerr.At(err, "remoteDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11649,7 +11650,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
 		b = endLen(b, mk788)
 		if err != nil {
-			return b, encField(err, "localControlDescriptor")
+			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
@@ -11659,7 +11660,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
 		b = endLen(b, mk789)
 		if err != nil {
-			return b, encField(err, "localDescriptor")
+			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
@@ -11669,7 +11670,7 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
 		b = endLen(b, mk790)
 		if err != nil {
-			return b, encField(err, "remoteDescriptor")
+			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
@@ -11684,14 +11685,14 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i792])
 				b = endLen(b, mk793)
 				if err != nil {
-					err = encIndex(err, i792)
+					err = codecerr.AtIndex(err, i792)
 					break
 				}
 			}
 			b = endLen(b, mk791)
 		}
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	}
 	return b, err
@@ -11716,7 +11717,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
-				return decField(err, "localControlDescriptor")
+				return codecerr.At(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
 			if seen>>1 != 0 {
@@ -11725,7 +11726,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
-				return decField(err, "localDescriptor")
+				return codecerr.At(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
 			if seen>>2 != 0 {
@@ -11734,7 +11735,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
-				return decField(err, "remoteDescriptor")
+				return codecerr.At(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
 			if seen>>3 != 0 {
@@ -11743,16 +11744,16 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 3
 			n794, err := d.count(e)
 			if err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n794)
 			for i795, off796 := 0, e.start; i795 < n794; i795++ {
 				var e797 header
 				if err := d.next(&e797, off796, e.end); err != nil {
-					return decField(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if e797.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -11761,7 +11762,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i795), "statisticsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i795), "statisticsDescriptor")
 				}
 				off796 = e797.next
 			}
@@ -11781,19 +11782,19 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 			b = appendInt(b, "\x80", int64(m.StreamMode.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamMode")
+			return b, codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue.Present {
 		b = appendBool(b, "\x81", m.ReserveValue.Value)
 		if err != nil {
-			return b, encField(err, "reserveValue")
+			return b, codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup.Present {
 		b = appendBool(b, "\x82", m.ReserveGroup.Value)
 		if err != nil {
-			return b, encField(err, "reserveGroup")
+			return b, codecerr.At(err, "reserveGroup")
 		}
 	}
 	{
@@ -11808,14 +11809,14 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 				b, err = appendPropertyParmV123(b, &m.PropertyParms[i799])
 				b = endLen(b, mk800)
 				if err != nil {
-					err = encIndex(err, i799)
+					err = codecerr.AtIndex(err, i799)
 					break
 				}
 			}
 			b = endLen(b, mk798)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	return b, err
@@ -11841,10 +11842,10 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			m.StreamMode.Present = true
 			x801, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "streamMode")
+				return codecerr.At(err, "streamMode")
 			}
 			if x801 < -1<<31 || x801 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x801), "streamMode")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x801), "streamMode")
 			}
 			m.StreamMode.Value = model.StreamMode(x801)
 		case 0x80000001: // [1] reserveValue
@@ -11854,7 +11855,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			seen |= 1 << 1
 			m.ReserveValue.Present = true
 			if m.ReserveValue.Value, err = d.boolean(e); err != nil {
-				return decField(err, "reserveValue")
+				return codecerr.At(err, "reserveValue")
 			}
 		case 0x80000002: // [2] reserveGroup
 			if seen>>2 != 0 {
@@ -11863,7 +11864,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			seen |= 1 << 2
 			m.ReserveGroup.Present = true
 			if m.ReserveGroup.Value, err = d.boolean(e); err != nil {
-				return decField(err, "reserveGroup")
+				return codecerr.At(err, "reserveGroup")
 			}
 		case 0x80000003: // [3] propertyParms
 			if seen>>3 != 0 {
@@ -11872,16 +11873,16 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			seen |= 1 << 3
 			n802, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n802)
 			for i803, off804 := 0, e.start; i803 < n802; i803++ {
 				var e805 header
 				if err := d.next(&e805, off804, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e805.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e805, "[UNIVERSAL 16]"), i803), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e805, "[UNIVERSAL 16]"), i803), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -11890,7 +11891,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i803), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i803), "propertyParms")
 				}
 				off804 = e805.next
 			}
@@ -11917,7 +11918,7 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.Name)
 		}
 		if err != nil {
-			return b, encField(err, "name")
+			return b, codecerr.At(err, "name")
 		}
 	}
 	{
@@ -11930,14 +11931,14 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 					b = appendBytes(b, "\x04", m.Value[i807])
 				}
 				if err != nil {
-					err = encIndex(err, i807)
+					err = codecerr.AtIndex(err, i807)
 					break
 				}
 			}
 			b = endLen(b, mk806)
 		}
 		if err != nil {
-			return b, encField(err, "value")
+			return b, codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
@@ -11947,7 +11948,7 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk808)
 		if err != nil {
-			return b, encField(err, "extraInfo")
+			return b, codecerr.At(err, "extraInfo")
 		}
 	}
 	return b, err
@@ -11971,10 +11972,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			}
 			seen |= 1 << 0
 			if m.Name, err = d.octets(e); err != nil {
-				return decField(err, "name")
+				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
 			}
 		case 0x80000001: // [1] value
 			if seen>>1 != 0 {
@@ -11983,16 +11984,16 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			seen |= 1 << 1
 			n809, err := d.count(e)
 			if err != nil {
-				return decField(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n809)
 			for i810, off811 := 0, e.start; i810 < n809; i810++ {
 				var e812 header
 				if err := d.next(&e812, off811, e.end); err != nil {
-					return decField(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if e812.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e812, "[UNIVERSAL 4]"), i810), "value")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e812, "[UNIVERSAL 4]"), i810), "value")
 				}
 				if err := func() error {
 					var err error
@@ -12001,7 +12002,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i810), "value")
+					return codecerr.At(codecerr.AtIndex(err, i810), "value")
 				}
 				off811 = e812.next
 			}
@@ -12013,10 +12014,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
 			var h813 header
 			if err := d.explicit(&h813, &e, anyTag); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 			if err = decodePropertyParmExtraInfoV123(d, &h813, m.ExtraInfo); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12043,17 +12044,17 @@ func appendPropertyParmExtraInfoV123(b []byte, m *model.PropertyParmExtraInfo) (
 			b = appendInt(b, "\x80", int64(m.Relation))
 		}
 		if err != nil {
-			return b, encField(err, "relation")
+			return b, codecerr.At(err, "relation")
 		}
 	case model.PropertyParmExtraInfo_Range:
 		b = appendBool(b, "\x81", m.Range)
 		if err != nil {
-			return b, encField(err, "range")
+			return b, codecerr.At(err, "range")
 		}
 	case model.PropertyParmExtraInfo_Sublist:
 		b = appendBool(b, "\x82", m.Sublist)
 		if err != nil {
-			return b, encField(err, "sublist")
+			return b, codecerr.At(err, "sublist")
 		}
 	default:
 		return b, encErrorf("PropertyParmExtraInfo: no alternative chosen")
@@ -12068,21 +12069,21 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 		m.Kind = model.PropertyParmExtraInfo_Relation
 		x814, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
-			return decField(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		if x814 < -1<<31 || x814 >= 1<<31 {
-			return decField(d.errorf((*h).start, "enumeration value %d out of range", x814), "relation")
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x814), "relation")
 		}
 		m.Relation = model.Relation(x814)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
-			return decField(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.PropertyParmExtraInfo_Sublist
 		if m.Sublist, err = d.boolean((*h)); err != nil {
-			return decField(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "PropertyParmExtraInfo")
@@ -12109,21 +12110,21 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 						b, err = appendPropertyParmV123(b, &m.PropGrps[i816][i818])
 						b = endLen(b, mk819)
 						if err != nil {
-							err = encIndex(err, i818)
+							err = codecerr.AtIndex(err, i818)
 							break
 						}
 					}
 					b = endLen(b, mk817)
 				}
 				if err != nil {
-					err = encIndex(err, i816)
+					err = codecerr.AtIndex(err, i816)
 					break
 				}
 			}
 			b = endLen(b, mk815)
 		}
 		if err != nil {
-			return b, encField(err, "propGrps")
+			return b, codecerr.At(err, "propGrps")
 		}
 	}
 	return b, err
@@ -12148,16 +12149,16 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 			seen |= 1 << 0
 			n820, err := d.count(e)
 			if err != nil {
-				return decField(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, n820)
 			for i821, off822 := 0, e.start; i821 < n820; i821++ {
 				var e823 header
 				if err := d.next(&e823, off822, e.end); err != nil {
-					return decField(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if e823.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e823, "[UNIVERSAL 16]"), i821), "propGrps")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e823, "[UNIVERSAL 16]"), i821), "propGrps")
 				}
 				if err := func() error {
 					var err error
@@ -12172,7 +12173,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 							return err
 						}
 						if e827.tag != 0x10 {
-							return decIndex(d.unexpected(e827, "[UNIVERSAL 16]"), i825)
+							return codecerr.AtIndex(d.unexpected(e827, "[UNIVERSAL 16]"), i825)
 						}
 						if err := func() error {
 							var err error
@@ -12181,13 +12182,13 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 							}
 							return err
 						}(); err != nil {
-							return decIndex(err, i825)
+							return codecerr.AtIndex(err, i825)
 						}
 						off826 = e827.next
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i821), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i821), "propGrps")
 				}
 				off822 = e823.next
 			}
@@ -12219,14 +12220,14 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 				b, err = appendPropertyParmV123(b, &m.PropertyParms[i829])
 				b = endLen(b, mk830)
 				if err != nil {
-					err = encIndex(err, i829)
+					err = codecerr.AtIndex(err, i829)
 					break
 				}
 			}
 			b = endLen(b, mk828)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl.Present {
@@ -12234,7 +12235,7 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 			b = appendInt(b, "\x81", int64(m.EventBufferControl.Value))
 		}
 		if err != nil {
-			return b, encField(err, "eventBufferControl")
+			return b, codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState.Present {
@@ -12242,7 +12243,7 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 			b = appendInt(b, "\x82", int64(m.ServiceState.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceState")
+			return b, codecerr.At(err, "serviceState")
 		}
 	}
 	return b, err
@@ -12267,16 +12268,16 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			seen |= 1 << 0
 			n831, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n831)
 			for i832, off833 := 0, e.start; i832 < n831; i832++ {
 				var e834 header
 				if err := d.next(&e834, off833, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e834.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -12285,7 +12286,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i832), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i832), "propertyParms")
 				}
 				off833 = e834.next
 			}
@@ -12297,10 +12298,10 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			m.EventBufferControl.Present = true
 			x835, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "eventBufferControl")
+				return codecerr.At(err, "eventBufferControl")
 			}
 			if x835 < -1<<31 || x835 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x835), "eventBufferControl")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x835), "eventBufferControl")
 			}
 			m.EventBufferControl.Value = model.EventBufferControl(x835)
 		case 0x80000002: // [2] serviceState
@@ -12311,10 +12312,10 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			m.ServiceState.Present = true
 			x836, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "serviceState")
+				return codecerr.At(err, "serviceState")
 			}
 			if x836 < -1<<31 || x836 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x836), "serviceState")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x836), "serviceState")
 			}
 			m.ServiceState.Value = model.ServiceState(x836)
 		default:
@@ -12338,7 +12339,7 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 			b = appendInt(b, "\x80", int64(m.MuxType))
 		}
 		if err != nil {
-			return b, encField(err, "muxType")
+			return b, codecerr.At(err, "muxType")
 		}
 	}
 	{
@@ -12353,14 +12354,14 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TermList[i838])
 				b = endLen(b, mk839)
 				if err != nil {
-					err = encIndex(err, i838)
+					err = codecerr.AtIndex(err, i838)
 					break
 				}
 			}
 			b = endLen(b, mk837)
 		}
 		if err != nil {
-			return b, encField(err, "termList")
+			return b, codecerr.At(err, "termList")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -12370,7 +12371,7 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk840)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	return b, err
@@ -12395,10 +12396,10 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			seen |= 1 << 0
 			x841, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "muxType")
+				return codecerr.At(err, "muxType")
 			}
 			if x841 < -1<<31 || x841 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x841), "muxType")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x841), "muxType")
 			}
 			m.MuxType = model.MuxType(x841)
 		case 0x80000001: // [1] termList
@@ -12408,16 +12409,16 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			seen |= 1 << 1
 			n842, err := d.count(e)
 			if err != nil {
-				return decField(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, n842)
 			for i843, off844 := 0, e.start; i843 < n842; i843++ {
 				var e845 header
 				if err := d.next(&e845, off844, e.end); err != nil {
-					return decField(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				if e845.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "termList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "termList")
 				}
 				if err := func() error {
 					var err error
@@ -12426,7 +12427,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i843), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i843), "termList")
 				}
 				off844 = e845.next
 			}
@@ -12437,7 +12438,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12463,7 +12464,7 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 			b = appendInt(b, "\x80", int64(m.MuxType))
 		}
 		if err != nil {
-			return b, encField(err, "muxType")
+			return b, codecerr.At(err, "muxType")
 		}
 	}
 	{
@@ -12478,14 +12479,14 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 				b, err = appendTerminationIDV123(b, &m.TermList[i847])
 				b = endLen(b, mk848)
 				if err != nil {
-					err = encIndex(err, i847)
+					err = codecerr.AtIndex(err, i847)
 					break
 				}
 			}
 			b = endLen(b, mk846)
 		}
 		if err != nil {
-			return b, encField(err, "termList")
+			return b, codecerr.At(err, "termList")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -12495,7 +12496,7 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk849)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	return b, err
@@ -12520,10 +12521,10 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			seen |= 1 << 0
 			x850, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "muxType")
+				return codecerr.At(err, "muxType")
 			}
 			if x850 < -1<<31 || x850 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x850), "muxType")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x850), "muxType")
 			}
 			m.MuxType = model.MuxType(x850)
 		case 0x80000001: // [1] termList
@@ -12533,16 +12534,16 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			seen |= 1 << 1
 			n851, err := d.count(e)
 			if err != nil {
-				return decField(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, n851)
 			for i852, off853 := 0, e.start; i852 < n851; i852++ {
 				var e854 header
 				if err := d.next(&e854, off853, e.end); err != nil {
-					return decField(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				if e854.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e854, "[UNIVERSAL 16]"), i852), "termList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e854, "[UNIVERSAL 16]"), i852), "termList")
 				}
 				if err := func() error {
 					var err error
@@ -12551,7 +12552,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i852), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i852), "termList")
 				}
 				off853 = e854.next
 			}
@@ -12562,7 +12563,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12584,14 +12585,14 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, error) {
 	var err error
 	if !(m.RequestID.Present) {
-		return b, encField(encErrorf("mandatory in version %d", 1), "requestID")
+		return b, codecerr.At(encErrorf("mandatory in version %d", 1), "requestID")
 	}
 	{
 		{
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -12606,14 +12607,14 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				b, err = appendRequestedEventV1(b, &m.EventList[i856])
 				b = endLen(b, mk857)
 				if err != nil {
-					err = encIndex(err, i856)
+					err = codecerr.AtIndex(err, i856)
 					break
 				}
 			}
 			b = endLen(b, mk855)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -12639,7 +12640,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			m.RequestID.Present = true
 			x858, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x858)
 		case 0x80000001: // [1] eventList
@@ -12649,16 +12650,16 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			n859, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n859)
 			for i860, off861 := 0, e.start; i860 < n859; i860++ {
 				var e862 header
 				if err := d.next(&e862, off861, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e862.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e862, "[UNIVERSAL 16]"), i860), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e862, "[UNIVERSAL 16]"), i860), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -12667,7 +12668,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i860), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i860), "eventList")
 				}
 				off861 = e862.next
 			}
@@ -12695,7 +12696,7 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -12710,14 +12711,14 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				b, err = appendRequestedEventV2(b, &m.EventList[i864])
 				b = endLen(b, mk865)
 				if err != nil {
-					err = encIndex(err, i864)
+					err = codecerr.AtIndex(err, i864)
 					break
 				}
 			}
 			b = endLen(b, mk863)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -12743,7 +12744,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			m.RequestID.Present = true
 			x866, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x866)
 		case 0x80000001: // [1] eventList
@@ -12753,16 +12754,16 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			n867, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n867)
 			for i868, off869 := 0, e.start; i868 < n867; i868++ {
 				var e870 header
 				if err := d.next(&e870, off869, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e870.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e870, "[UNIVERSAL 16]"), i868), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e870, "[UNIVERSAL 16]"), i868), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -12771,7 +12772,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i868), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i868), "eventList")
 				}
 				off869 = e870.next
 			}
@@ -12796,7 +12797,7 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -12811,14 +12812,14 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				b, err = appendRequestedEventV3(b, &m.EventList[i872])
 				b = endLen(b, mk873)
 				if err != nil {
-					err = encIndex(err, i872)
+					err = codecerr.AtIndex(err, i872)
 					break
 				}
 			}
 			b = endLen(b, mk871)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -12844,7 +12845,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			m.RequestID.Present = true
 			x874, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x874)
 		case 0x80000001: // [1] eventList
@@ -12854,16 +12855,16 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			n875, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, n875)
 			for i876, off877 := 0, e.start; i876 < n875; i876++ {
 				var e878 header
 				if err := d.next(&e878, off877, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e878.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e878, "[UNIVERSAL 16]"), i876), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e878, "[UNIVERSAL 16]"), i876), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -12872,7 +12873,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i876), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i876), "eventList")
 				}
 				off877 = e878.next
 			}
@@ -12899,7 +12900,7 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -12909,7 +12910,7 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -12919,7 +12920,7 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b, err = appendRequestedActionsV1(b, m.EventAction)
 		b = endLen(b, mk879)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -12934,14 +12935,14 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				b, err = appendEventParameterV123(b, &m.EvParList[i881])
 				b = endLen(b, mk882)
 				if err != nil {
-					err = encIndex(err, i881)
+					err = codecerr.AtIndex(err, i881)
 					break
 				}
 			}
 			b = endLen(b, mk880)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -12965,10 +12966,10 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -12978,7 +12979,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			m.StreamID.Present = true
 			x883, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x883)
 		case 0x80000002: // [2] eventAction
@@ -12988,7 +12989,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -12997,16 +12998,16 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			n884, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n884)
 			for i885, off886 := 0, e.start; i885 < n884; i885++ {
 				var e887 header
 				if err := d.next(&e887, off886, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e887.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e887, "[UNIVERSAL 16]"), i885), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e887, "[UNIVERSAL 16]"), i885), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -13015,7 +13016,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i885), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i885), "evParList")
 				}
 				off886 = e887.next
 			}
@@ -13045,7 +13046,7 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -13055,7 +13056,7 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -13065,7 +13066,7 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b, err = appendRequestedActionsV2(b, m.EventAction)
 		b = endLen(b, mk888)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -13080,14 +13081,14 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				b, err = appendEventParameterV123(b, &m.EvParList[i890])
 				b = endLen(b, mk891)
 				if err != nil {
-					err = encIndex(err, i890)
+					err = codecerr.AtIndex(err, i890)
 					break
 				}
 			}
 			b = endLen(b, mk889)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -13111,10 +13112,10 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -13124,7 +13125,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			m.StreamID.Present = true
 			x892, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x892)
 		case 0x80000002: // [2] eventAction
@@ -13134,7 +13135,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -13143,16 +13144,16 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			n893, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n893)
 			for i894, off895 := 0, e.start; i894 < n893; i894++ {
 				var e896 header
 				if err := d.next(&e896, off895, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e896.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e896, "[UNIVERSAL 16]"), i894), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e896, "[UNIVERSAL 16]"), i894), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -13161,7 +13162,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i894), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i894), "evParList")
 				}
 				off895 = e896.next
 			}
@@ -13191,7 +13192,7 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -13201,7 +13202,7 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -13211,7 +13212,7 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		b, err = appendRequestedActionsV3(b, m.EventAction)
 		b = endLen(b, mk897)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -13226,14 +13227,14 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				b, err = appendEventParameterV123(b, &m.EvParList[i899])
 				b = endLen(b, mk900)
 				if err != nil {
-					err = encIndex(err, i899)
+					err = codecerr.AtIndex(err, i899)
 					break
 				}
 			}
 			b = endLen(b, mk898)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -13257,10 +13258,10 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -13270,7 +13271,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			m.StreamID.Present = true
 			x901, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x901)
 		case 0x80000002: // [2] eventAction
@@ -13280,7 +13281,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.RequestedActions)
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -13289,16 +13290,16 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			n902, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n902)
 			for i903, off904 := 0, e.start; i903 < n902; i903++ {
 				var e905 header
 				if err := d.next(&e905, off904, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e905.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e905, "[UNIVERSAL 16]"), i903), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e905, "[UNIVERSAL 16]"), i903), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -13307,7 +13308,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i903), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i903), "evParList")
 				}
 				off904 = e905.next
 			}
@@ -13331,15 +13332,15 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, error) {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return b, encField(encErrorf("not in version %d", 1), "notifyBehaviour")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return b, encField(encErrorf("not in version %d", 1), "resetEventsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "resetEventsDescriptor")
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -13349,7 +13350,7 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendEventDMV1(b, m.EventDM)
 		b = endLen(b, mk906)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
@@ -13359,7 +13360,7 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
 		b = endLen(b, mk907)
 		if err != nil {
-			return b, encField(err, "secondEvent")
+			return b, codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -13370,14 +13371,14 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 			for i909 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i909])
 				if err != nil {
-					err = encIndex(err, i909)
+					err = codecerr.AtIndex(err, i909)
 					break
 				}
 			}
 			b = endLen(b, mk908)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return b, err
@@ -13402,7 +13403,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -13412,10 +13413,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h910 header
 			if err := d.explicit(&h910, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV1(d, &h910, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
 			if seen>>2 != 0 {
@@ -13424,7 +13425,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
-				return decField(err, "secondEvent")
+				return codecerr.At(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
 			if seen>>3 != 0 {
@@ -13433,13 +13434,13 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			n911, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n911)
 			for i912, off913 := 0, e.start; i912 < n911; i912++ {
 				var e914 header
 				if err := d.next(&e914, off913, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -13448,7 +13449,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i912), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i912), "signalsDescriptor")
 				}
 				off913 = e914.next
 			}
@@ -13464,15 +13465,15 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, error) {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return b, encField(encErrorf("not in version %d", 2), "notifyBehaviour")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return b, encField(encErrorf("not in version %d", 2), "resetEventsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "resetEventsDescriptor")
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -13482,7 +13483,7 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk915)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
@@ -13492,7 +13493,7 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
 		b = endLen(b, mk916)
 		if err != nil {
-			return b, encField(err, "secondEvent")
+			return b, codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -13503,14 +13504,14 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 			for i918 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i918])
 				if err != nil {
-					err = encIndex(err, i918)
+					err = codecerr.AtIndex(err, i918)
 					break
 				}
 			}
 			b = endLen(b, mk917)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return b, err
@@ -13535,7 +13536,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -13545,10 +13546,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h919 header
 			if err := d.explicit(&h919, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV23(d, &h919, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
 			if seen>>2 != 0 {
@@ -13557,7 +13558,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
-				return decField(err, "secondEvent")
+				return codecerr.At(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
 			if seen>>3 != 0 {
@@ -13566,13 +13567,13 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			n920, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n920)
 			for i921, off922 := 0, e.start; i921 < n920; i921++ {
 				var e923 header
 				if err := d.next(&e923, off922, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -13581,7 +13582,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i921), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i921), "signalsDescriptor")
 				}
 				off922 = e923.next
 			}
@@ -13599,7 +13600,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -13609,7 +13610,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk924)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
@@ -13619,7 +13620,7 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
 		b = endLen(b, mk925)
 		if err != nil {
-			return b, encField(err, "secondEvent")
+			return b, codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -13630,14 +13631,14 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 			for i927 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i927])
 				if err != nil {
-					err = encIndex(err, i927)
+					err = codecerr.AtIndex(err, i927)
 					break
 				}
 			}
 			b = endLen(b, mk926)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	if m.NotifyBehaviour != nil {
@@ -13647,14 +13648,14 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
 		b = endLen(b, mk928)
 		if err != nil {
-			return b, encField(err, "notifyBehaviour")
+			return b, codecerr.At(err, "notifyBehaviour")
 		}
 	}
 	if m.ResetEventsDescriptor {
 		b = append(b, "\x85"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "resetEventsDescriptor")
+			return b, codecerr.At(err, "resetEventsDescriptor")
 		}
 	}
 	return b, err
@@ -13679,7 +13680,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -13689,10 +13690,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h929 header
 			if err := d.explicit(&h929, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV23(d, &h929, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
 			if seen>>2 != 0 {
@@ -13701,7 +13702,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 2
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
-				return decField(err, "secondEvent")
+				return codecerr.At(err, "secondEvent")
 			}
 		case 0x80000003: // [3] signalsDescriptor
 			if seen>>3 != 0 {
@@ -13710,13 +13711,13 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			n930, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n930)
 			for i931, off932 := 0, e.start; i931 < n930; i931++ {
 				var e933 header
 				if err := d.next(&e933, off932, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -13725,7 +13726,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i931), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i931), "signalsDescriptor")
 				}
 				off932 = e933.next
 			}
@@ -13737,10 +13738,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			var h934 header
 			if err := d.explicit(&h934, &e, anyTag); err != nil {
-				return decField(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 			if err = decodeNotifyBehaviourV3(d, &h934, m.NotifyBehaviour); err != nil {
-				return decField(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
 			if seen>>5 != 0 {
@@ -13749,7 +13750,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 5
 			m.ResetEventsDescriptor = true
 			if err = d.null(e); err != nil {
-				return decField(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13770,11 +13771,11 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.DigitMapName)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapName")
+			return b, codecerr.At(err, "digitMapName")
 		}
 	case model.EventDM_DigitMapValue:
 		if m.DigitMapValue == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapValue")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
 		mk935 := len(b)
@@ -13782,7 +13783,7 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
 		b = endLen(b, mk935)
 		if err != nil {
-			return b, encField(err, "digitMapValue")
+			return b, codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return b, encErrorf("EventDM: no alternative chosen")
@@ -13796,16 +13797,16 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
 		if m.DigitMapName, err = d.octets((*h)); err != nil {
-			return decField(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return decField(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return codecerr.At(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
-			return decField(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
@@ -13823,11 +13824,11 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.DigitMapName)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapName")
+			return b, codecerr.At(err, "digitMapName")
 		}
 	case model.EventDM_DigitMapValue:
 		if m.DigitMapValue == nil {
-			return b, encField(encErrorf("alternative is nil"), "digitMapValue")
+			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
 		mk936 := len(b)
@@ -13835,7 +13836,7 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
 		b = endLen(b, mk936)
 		if err != nil {
-			return b, encField(err, "digitMapValue")
+			return b, codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return b, encErrorf("EventDM: no alternative chosen")
@@ -13849,16 +13850,16 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
 		if m.DigitMapName, err = d.octets((*h)); err != nil {
-			return decField(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return decField(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return codecerr.At(d.errorf((*h).start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
-			return decField(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
@@ -13869,14 +13870,14 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
 	var err error
 	if !(m.RequestID.Present) {
-		return b, encField(encErrorf("mandatory in version %d", 1), "requestID")
+		return b, codecerr.At(encErrorf("mandatory in version %d", 1), "requestID")
 	}
 	{
 		{
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -13891,14 +13892,14 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 				b, err = appendSecondRequestedEventV1(b, &m.EventList[i938])
 				b = endLen(b, mk939)
 				if err != nil {
-					err = encIndex(err, i938)
+					err = codecerr.AtIndex(err, i938)
 					break
 				}
 			}
 			b = endLen(b, mk937)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -13924,7 +13925,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			m.RequestID.Present = true
 			x940, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x940)
 		case 0x80000001: // [1] eventList
@@ -13934,16 +13935,16 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			n941, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n941)
 			for i942, off943 := 0, e.start; i942 < n941; i942++ {
 				var e944 header
 				if err := d.next(&e944, off943, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e944.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e944, "[UNIVERSAL 16]"), i942), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e944, "[UNIVERSAL 16]"), i942), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -13952,7 +13953,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i942), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i942), "eventList")
 				}
 				off943 = e944.next
 			}
@@ -13980,7 +13981,7 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -13995,14 +13996,14 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 				b, err = appendSecondRequestedEventV2(b, &m.EventList[i946])
 				b = endLen(b, mk947)
 				if err != nil {
-					err = encIndex(err, i946)
+					err = codecerr.AtIndex(err, i946)
 					break
 				}
 			}
 			b = endLen(b, mk945)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -14028,7 +14029,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			m.RequestID.Present = true
 			x948, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x948)
 		case 0x80000001: // [1] eventList
@@ -14038,16 +14039,16 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			n949, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n949)
 			for i950, off951 := 0, e.start; i950 < n949; i950++ {
 				var e952 header
 				if err := d.next(&e952, off951, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e952.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -14056,7 +14057,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i950), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i950), "eventList")
 				}
 				off951 = e952.next
 			}
@@ -14081,7 +14082,7 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -14096,14 +14097,14 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 				b, err = appendSecondRequestedEventV3(b, &m.EventList[i954])
 				b = endLen(b, mk955)
 				if err != nil {
-					err = encIndex(err, i954)
+					err = codecerr.AtIndex(err, i954)
 					break
 				}
 			}
 			b = endLen(b, mk953)
 		}
 		if err != nil {
-			return b, encField(err, "eventList")
+			return b, codecerr.At(err, "eventList")
 		}
 	}
 	return b, err
@@ -14129,7 +14130,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			m.RequestID.Present = true
 			x956, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x956)
 		case 0x80000001: // [1] eventList
@@ -14139,16 +14140,16 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			n957, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n957)
 			for i958, off959 := 0, e.start; i958 < n957; i958++ {
 				var e960 header
 				if err := d.next(&e960, off959, e.end); err != nil {
-					return decField(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if e960.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "eventList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "eventList")
 				}
 				if err := func() error {
 					var err error
@@ -14157,7 +14158,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i958), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i958), "eventList")
 				}
 				off959 = e960.next
 			}
@@ -14184,7 +14185,7 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -14194,7 +14195,7 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -14204,7 +14205,7 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
 		b = endLen(b, mk961)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -14219,14 +14220,14 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 				b, err = appendEventParameterV123(b, &m.EvParList[i963])
 				b = endLen(b, mk964)
 				if err != nil {
-					err = encIndex(err, i963)
+					err = codecerr.AtIndex(err, i963)
 					break
 				}
 			}
 			b = endLen(b, mk962)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -14250,10 +14251,10 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -14263,7 +14264,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			m.StreamID.Present = true
 			x965, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x965)
 		case 0x80000002: // [2] eventAction
@@ -14273,7 +14274,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -14282,16 +14283,16 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			n966, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n966)
 			for i967, off968 := 0, e.start; i967 < n966; i967++ {
 				var e969 header
 				if err := d.next(&e969, off968, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e969.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e969, "[UNIVERSAL 16]"), i967), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e969, "[UNIVERSAL 16]"), i967), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -14300,7 +14301,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i967), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i967), "evParList")
 				}
 				off968 = e969.next
 			}
@@ -14330,7 +14331,7 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -14340,7 +14341,7 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -14350,7 +14351,7 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
 		b = endLen(b, mk970)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -14365,14 +14366,14 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 				b, err = appendEventParameterV123(b, &m.EvParList[i972])
 				b = endLen(b, mk973)
 				if err != nil {
-					err = encIndex(err, i972)
+					err = codecerr.AtIndex(err, i972)
 					break
 				}
 			}
 			b = endLen(b, mk971)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -14396,10 +14397,10 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -14409,7 +14410,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			m.StreamID.Present = true
 			x974, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x974)
 		case 0x80000002: // [2] eventAction
@@ -14419,7 +14420,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -14428,16 +14429,16 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			n975, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n975)
 			for i976, off977 := 0, e.start; i976 < n975; i976++ {
 				var e978 header
 				if err := d.next(&e978, off977, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e978.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e978, "[UNIVERSAL 16]"), i976), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e978, "[UNIVERSAL 16]"), i976), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -14446,7 +14447,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i976), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i976), "evParList")
 				}
 				off977 = e978.next
 			}
@@ -14476,7 +14477,7 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendBytes(b, "\x80", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -14486,7 +14487,7 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
@@ -14496,7 +14497,7 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
 		b = endLen(b, mk979)
 		if err != nil {
-			return b, encField(err, "eventAction")
+			return b, codecerr.At(err, "eventAction")
 		}
 	}
 	{
@@ -14511,14 +14512,14 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 				b, err = appendEventParameterV123(b, &m.EvParList[i981])
 				b = endLen(b, mk982)
 				if err != nil {
-					err = encIndex(err, i981)
+					err = codecerr.AtIndex(err, i981)
 					break
 				}
 			}
 			b = endLen(b, mk980)
 		}
 		if err != nil {
-			return b, encField(err, "evParList")
+			return b, codecerr.At(err, "evParList")
 		}
 	}
 	return b, err
@@ -14542,10 +14543,10 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 0
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -14555,7 +14556,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			m.StreamID.Present = true
 			x983, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x983)
 		case 0x80000002: // [2] eventAction
@@ -14565,7 +14566,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 2
 			m.EventAction = slab.One(&d.s.SecondRequestedActions)
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
-				return decField(err, "eventAction")
+				return codecerr.At(err, "eventAction")
 			}
 		case 0x80000003: // [3] evParList
 			if seen>>3 != 0 {
@@ -14574,16 +14575,16 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			n984, err := d.count(e)
 			if err != nil {
-				return decField(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, n984)
 			for i985, off986 := 0, e.start; i985 < n984; i985++ {
 				var e987 header
 				if err := d.next(&e987, off986, e.end); err != nil {
-					return decField(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if e987.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e987, "[UNIVERSAL 16]"), i985), "evParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e987, "[UNIVERSAL 16]"), i985), "evParList")
 				}
 				if err := func() error {
 					var err error
@@ -14592,7 +14593,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i985), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i985), "evParList")
 				}
 				off986 = e987.next
 			}
@@ -14616,15 +14617,15 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return b, encField(encErrorf("not in version %d", 1), "notifyBehaviour")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return b, encField(encErrorf("not in version %d", 1), "resetEventsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "resetEventsDescriptor")
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -14634,7 +14635,7 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 		b, err = appendEventDMV1(b, m.EventDM)
 		b = endLen(b, mk988)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -14645,14 +14646,14 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 			for i990 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i990])
 				if err != nil {
-					err = encIndex(err, i990)
+					err = codecerr.AtIndex(err, i990)
 					break
 				}
 			}
 			b = endLen(b, mk989)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return b, err
@@ -14677,7 +14678,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -14687,10 +14688,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h991 header
 			if err := d.explicit(&h991, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV1(d, &h991, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
 			if seen>>2 != 0 {
@@ -14699,13 +14700,13 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			n992, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n992)
 			for i993, off994 := 0, e.start; i993 < n992; i993++ {
 				var e995 header
 				if err := d.next(&e995, off994, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -14714,7 +14715,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i993), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i993), "signalsDescriptor")
 				}
 				off994 = e995.next
 			}
@@ -14730,15 +14731,15 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return b, encField(encErrorf("not in version %d", 2), "notifyBehaviour")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return b, encField(encErrorf("not in version %d", 2), "resetEventsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "resetEventsDescriptor")
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -14748,7 +14749,7 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk996)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -14759,14 +14760,14 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 			for i998 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i998])
 				if err != nil {
-					err = encIndex(err, i998)
+					err = codecerr.AtIndex(err, i998)
 					break
 				}
 			}
 			b = endLen(b, mk997)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return b, err
@@ -14791,7 +14792,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -14801,10 +14802,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h999 header
 			if err := d.explicit(&h999, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV23(d, &h999, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
 			if seen>>2 != 0 {
@@ -14813,13 +14814,13 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			n1000, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1000)
 			for i1001, off1002 := 0, e.start; i1001 < n1000; i1001++ {
 				var e1003 header
 				if err := d.next(&e1003, off1002, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -14828,7 +14829,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1001), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1001), "signalsDescriptor")
 				}
 				off1002 = e1003.next
 			}
@@ -14846,7 +14847,7 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x80", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
@@ -14856,7 +14857,7 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		b, err = appendEventDMV23(b, m.EventDM)
 		b = endLen(b, mk1004)
 		if err != nil {
-			return b, encField(err, "eventDM")
+			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -14867,14 +14868,14 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 			for i1006 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1006])
 				if err != nil {
-					err = encIndex(err, i1006)
+					err = codecerr.AtIndex(err, i1006)
 					break
 				}
 			}
 			b = endLen(b, mk1005)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	if m.NotifyBehaviour != nil {
@@ -14884,14 +14885,14 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
 		b = endLen(b, mk1007)
 		if err != nil {
-			return b, encField(err, "notifyBehaviour")
+			return b, codecerr.At(err, "notifyBehaviour")
 		}
 	}
 	if m.ResetEventsDescriptor {
 		b = append(b, "\x84"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "resetEventsDescriptor")
+			return b, codecerr.At(err, "resetEventsDescriptor")
 		}
 	}
 	return b, err
@@ -14916,7 +14917,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 0
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000001: // [1] eventDM
 			if seen>>1 != 0 {
@@ -14926,10 +14927,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = slab.One(&d.s.EventDM)
 			var h1008 header
 			if err := d.explicit(&h1008, &e, anyTag); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 			if err = decodeEventDMV23(d, &h1008, m.EventDM); err != nil {
-				return decField(err, "eventDM")
+				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
 			if seen>>2 != 0 {
@@ -14938,13 +14939,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			n1009, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1009)
 			for i1010, off1011 := 0, e.start; i1010 < n1009; i1010++ {
 				var e1012 header
 				if err := d.next(&e1012, off1011, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -14953,7 +14954,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1010), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1010), "signalsDescriptor")
 				}
 				off1011 = e1012.next
 			}
@@ -14965,10 +14966,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			var h1013 header
 			if err := d.explicit(&h1013, &e, anyTag); err != nil {
-				return decField(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 			if err = decodeNotifyBehaviourV3(d, &h1013, m.NotifyBehaviour); err != nil {
-				return decField(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
 			if seen>>4 != 0 {
@@ -14977,7 +14978,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 4
 			m.ResetEventsDescriptor = true
 			if err = d.null(e); err != nil {
-				return decField(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14997,7 +14998,7 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.EventName)
 		}
 		if err != nil {
-			return b, encField(err, "eventName")
+			return b, codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
@@ -15007,7 +15008,7 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -15022,14 +15023,14 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 				b, err = appendEventParameterV123(b, &m.EventParList[i1015])
 				b = endLen(b, mk1016)
 				if err != nil {
-					err = encIndex(err, i1015)
+					err = codecerr.AtIndex(err, i1015)
 					break
 				}
 			}
 			b = endLen(b, mk1014)
 		}
 		if err != nil {
-			return b, encField(err, "eventParList")
+			return b, codecerr.At(err, "eventParList")
 		}
 	}
 	return b, err
@@ -15053,10 +15054,10 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 0
 			if m.EventName, err = d.octets(e); err != nil {
-				return decField(err, "eventName")
+				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -15066,7 +15067,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			m.StreamID.Present = true
 			x1017, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1017)
 		case 0x80000002: // [2] eventParList
@@ -15076,16 +15077,16 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			seen |= 1 << 2
 			n1018, err := d.count(e)
 			if err != nil {
-				return decField(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, n1018)
 			for i1019, off1020 := 0, e.start; i1019 < n1018; i1019++ {
 				var e1021 header
 				if err := d.next(&e1021, off1020, e.end); err != nil {
-					return decField(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				if e1021.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1021, "[UNIVERSAL 16]"), i1019), "eventParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1021, "[UNIVERSAL 16]"), i1019), "eventParList")
 				}
 				if err := func() error {
 					var err error
@@ -15094,7 +15095,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1019), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i1019), "eventParList")
 				}
 				off1020 = e1021.next
 			}
@@ -15120,7 +15121,7 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 	switch m.Kind {
 	case model.SignalRequest_Signal:
 		if m.Signal == nil {
-			return b, encField(encErrorf("alternative is nil"), "signal")
+			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
 		mk1022 := len(b)
@@ -15128,11 +15129,11 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b, err = appendSignalV12(b, m.Signal)
 		b = endLen(b, mk1022)
 		if err != nil {
-			return b, encField(err, "signal")
+			return b, codecerr.At(err, "signal")
 		}
 	case model.SignalRequest_SeqSigList:
 		if m.SeqSigList == nil {
-			return b, encField(encErrorf("alternative is nil"), "seqSigList")
+			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
 		mk1023 := len(b)
@@ -15140,7 +15141,7 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
 		b = endLen(b, mk1023)
 		if err != nil {
-			return b, encField(err, "seqSigList")
+			return b, codecerr.At(err, "seqSigList")
 		}
 	default:
 		return b, encErrorf("SignalRequest: no alternative chosen")
@@ -15155,13 +15156,13 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
-			return decField(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
-			return decField(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
@@ -15174,7 +15175,7 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 	switch m.Kind {
 	case model.SignalRequest_Signal:
 		if m.Signal == nil {
-			return b, encField(encErrorf("alternative is nil"), "signal")
+			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
 		mk1024 := len(b)
@@ -15182,11 +15183,11 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b, err = appendSignalV3(b, m.Signal)
 		b = endLen(b, mk1024)
 		if err != nil {
-			return b, encField(err, "signal")
+			return b, codecerr.At(err, "signal")
 		}
 	case model.SignalRequest_SeqSigList:
 		if m.SeqSigList == nil {
-			return b, encField(encErrorf("alternative is nil"), "seqSigList")
+			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
 		mk1025 := len(b)
@@ -15194,7 +15195,7 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
 		b = endLen(b, mk1025)
 		if err != nil {
-			return b, encField(err, "seqSigList")
+			return b, codecerr.At(err, "seqSigList")
 		}
 	default:
 		return b, encErrorf("SignalRequest: no alternative chosen")
@@ -15209,13 +15210,13 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
-			return decField(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
-			return decField(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
@@ -15232,7 +15233,7 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Id))
 		}
 		if err != nil {
-			return b, encField(err, "id")
+			return b, codecerr.At(err, "id")
 		}
 	}
 	{
@@ -15247,14 +15248,14 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 				b, err = appendSignalV12(b, &m.SignalList[i1027])
 				b = endLen(b, mk1028)
 				if err != nil {
-					err = encIndex(err, i1027)
+					err = codecerr.AtIndex(err, i1027)
 					break
 				}
 			}
 			b = endLen(b, mk1026)
 		}
 		if err != nil {
-			return b, encField(err, "signalList")
+			return b, codecerr.At(err, "signalList")
 		}
 	}
 	return b, err
@@ -15279,7 +15280,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 0
 			x1029, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "id")
+				return codecerr.At(err, "id")
 			}
 			m.Id = uint32(x1029)
 		case 0x80000001: // [1] signalList
@@ -15289,16 +15290,16 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 1
 			n1030, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, n1030)
 			for i1031, off1032 := 0, e.start; i1031 < n1030; i1031++ {
 				var e1033 header
 				if err := d.next(&e1033, off1032, e.end); err != nil {
-					return decField(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				if e1033.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1033, "[UNIVERSAL 16]"), i1031), "signalList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1033, "[UNIVERSAL 16]"), i1031), "signalList")
 				}
 				if err := func() error {
 					var err error
@@ -15307,7 +15308,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1031), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1031), "signalList")
 				}
 				off1032 = e1033.next
 			}
@@ -15337,7 +15338,7 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.Id))
 		}
 		if err != nil {
-			return b, encField(err, "id")
+			return b, codecerr.At(err, "id")
 		}
 	}
 	{
@@ -15352,14 +15353,14 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 				b, err = appendSignalV3(b, &m.SignalList[i1035])
 				b = endLen(b, mk1036)
 				if err != nil {
-					err = encIndex(err, i1035)
+					err = codecerr.AtIndex(err, i1035)
 					break
 				}
 			}
 			b = endLen(b, mk1034)
 		}
 		if err != nil {
-			return b, encField(err, "signalList")
+			return b, codecerr.At(err, "signalList")
 		}
 	}
 	return b, err
@@ -15384,7 +15385,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 0
 			x1037, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "id")
+				return codecerr.At(err, "id")
 			}
 			m.Id = uint32(x1037)
 		case 0x80000001: // [1] signalList
@@ -15394,16 +15395,16 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 1
 			n1038, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, n1038)
 			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
 				var e1041 header
 				if err := d.next(&e1041, off1040, e.end); err != nil {
-					return decField(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				if e1041.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "signalList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "signalList")
 				}
 				if err := func() error {
 					var err error
@@ -15412,7 +15413,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1039), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1039), "signalList")
 				}
 				off1040 = e1041.next
 			}
@@ -15436,13 +15437,13 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	var err error
 	if m.Direction.Present {
-		return b, encField(encErrorf("not in version %d", 1), "direction")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "direction")
 	}
 	if m.RequestID.Present {
-		return b, encField(encErrorf("not in version %d", 1), "requestID")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "requestID")
 	}
 	if m.IntersigDelay.Present {
-		return b, encField(encErrorf("not in version %d", 1), "intersigDelay")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "intersigDelay")
 	}
 	{
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -15451,7 +15452,7 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.SignalName)
 		}
 		if err != nil {
-			return b, encField(err, "signalName")
+			return b, codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
@@ -15461,7 +15462,7 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.SigType.Present {
@@ -15469,7 +15470,7 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendInt(b, "\x82", int64(m.SigType.Value))
 		}
 		if err != nil {
-			return b, encField(err, "sigType")
+			return b, codecerr.At(err, "sigType")
 		}
 	}
 	if m.Duration.Present {
@@ -15479,7 +15480,7 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x83", uint64(m.Duration.Value))
 		}
 		if err != nil {
-			return b, encField(err, "duration")
+			return b, codecerr.At(err, "duration")
 		}
 	}
 	if m.NotifyCompletion.Present {
@@ -15487,13 +15488,13 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendBits(b, "\x84", m.NotifyCompletion.Value)
 		}
 		if err != nil {
-			return b, encField(err, "notifyCompletion")
+			return b, codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x85", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	{
@@ -15508,14 +15509,14 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 				b, err = appendSigParameterV123(b, &m.SigParList[i1043])
 				b = endLen(b, mk1044)
 				if err != nil {
-					err = encIndex(err, i1043)
+					err = codecerr.AtIndex(err, i1043)
 					break
 				}
 			}
 			b = endLen(b, mk1042)
 		}
 		if err != nil {
-			return b, encField(err, "sigParList")
+			return b, codecerr.At(err, "sigParList")
 		}
 	}
 	return b, err
@@ -15539,10 +15540,10 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 0
 			if m.SignalName, err = d.octets(e); err != nil {
-				return decField(err, "signalName")
+				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -15552,7 +15553,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			m.StreamID.Present = true
 			x1045, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1045)
 		case 0x80000002: // [2] sigType
@@ -15563,10 +15564,10 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			m.SigType.Present = true
 			x1046, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "sigType")
+				return codecerr.At(err, "sigType")
 			}
 			if x1046 < -1<<31 || x1046 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1046), "sigType")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1046), "sigType")
 			}
 			m.SigType.Value = model.SignalType(x1046)
 		case 0x80000003: // [3] duration
@@ -15577,7 +15578,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			m.Duration.Present = true
 			x1047, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "duration")
+				return codecerr.At(err, "duration")
 			}
 			m.Duration.Value = uint32(x1047)
 		case 0x80000004: // [4] notifyCompletion
@@ -15587,7 +15588,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 4
 			m.NotifyCompletion.Present = true
 			if m.NotifyCompletion.Value, err = d.bits(e); err != nil {
-				return decField(err, "notifyCompletion")
+				return codecerr.At(err, "notifyCompletion")
 			}
 		case 0x80000005: // [5] keepActive
 			if seen>>5 != 0 {
@@ -15596,7 +15597,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 5
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000006: // [6] sigParList
 			if seen>>6 != 0 {
@@ -15605,16 +15606,16 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 6
 			n1048, err := d.count(e)
 			if err != nil {
-				return decField(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, n1048)
 			for i1049, off1050 := 0, e.start; i1049 < n1048; i1049++ {
 				var e1051 header
 				if err := d.next(&e1051, off1050, e.end); err != nil {
-					return decField(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				if e1051.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1051, "[UNIVERSAL 16]"), i1049), "sigParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1051, "[UNIVERSAL 16]"), i1049), "sigParList")
 				}
 				if err := func() error {
 					var err error
@@ -15623,7 +15624,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1049), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1049), "sigParList")
 				}
 				off1050 = e1051.next
 			}
@@ -15653,7 +15654,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.SignalName)
 		}
 		if err != nil {
-			return b, encField(err, "signalName")
+			return b, codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
@@ -15663,7 +15664,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.SigType.Present {
@@ -15671,7 +15672,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendInt(b, "\x82", int64(m.SigType.Value))
 		}
 		if err != nil {
-			return b, encField(err, "sigType")
+			return b, codecerr.At(err, "sigType")
 		}
 	}
 	if m.Duration.Present {
@@ -15681,7 +15682,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x83", uint64(m.Duration.Value))
 		}
 		if err != nil {
-			return b, encField(err, "duration")
+			return b, codecerr.At(err, "duration")
 		}
 	}
 	if m.NotifyCompletion.Present {
@@ -15689,13 +15690,13 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendBits(b, "\x84", m.NotifyCompletion.Value)
 		}
 		if err != nil {
-			return b, encField(err, "notifyCompletion")
+			return b, codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if m.KeepActive.Present {
 		b = appendBool(b, "\x85", m.KeepActive.Value)
 		if err != nil {
-			return b, encField(err, "keepActive")
+			return b, codecerr.At(err, "keepActive")
 		}
 	}
 	{
@@ -15710,14 +15711,14 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 				b, err = appendSigParameterV123(b, &m.SigParList[i1053])
 				b = endLen(b, mk1054)
 				if err != nil {
-					err = encIndex(err, i1053)
+					err = codecerr.AtIndex(err, i1053)
 					break
 				}
 			}
 			b = endLen(b, mk1052)
 		}
 		if err != nil {
-			return b, encField(err, "sigParList")
+			return b, codecerr.At(err, "sigParList")
 		}
 	}
 	if m.Direction.Present {
@@ -15725,7 +15726,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendInt(b, "\x87", int64(m.Direction.Value))
 		}
 		if err != nil {
-			return b, encField(err, "direction")
+			return b, codecerr.At(err, "direction")
 		}
 	}
 	if m.RequestID.Present {
@@ -15733,7 +15734,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x88", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	if m.IntersigDelay.Present {
@@ -15743,7 +15744,7 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 			b = appendUint(b, "\x89", uint64(m.IntersigDelay.Value))
 		}
 		if err != nil {
-			return b, encField(err, "intersigDelay")
+			return b, codecerr.At(err, "intersigDelay")
 		}
 	}
 	return b, err
@@ -15767,10 +15768,10 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 0
 			if m.SignalName, err = d.octets(e); err != nil {
-				return decField(err, "signalName")
+				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -15780,7 +15781,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.StreamID.Present = true
 			x1055, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1055)
 		case 0x80000002: // [2] sigType
@@ -15791,10 +15792,10 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.SigType.Present = true
 			x1056, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "sigType")
+				return codecerr.At(err, "sigType")
 			}
 			if x1056 < -1<<31 || x1056 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1056), "sigType")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1056), "sigType")
 			}
 			m.SigType.Value = model.SignalType(x1056)
 		case 0x80000003: // [3] duration
@@ -15805,7 +15806,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.Duration.Present = true
 			x1057, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "duration")
+				return codecerr.At(err, "duration")
 			}
 			m.Duration.Value = uint32(x1057)
 		case 0x80000004: // [4] notifyCompletion
@@ -15815,7 +15816,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 4
 			m.NotifyCompletion.Present = true
 			if m.NotifyCompletion.Value, err = d.bits(e); err != nil {
-				return decField(err, "notifyCompletion")
+				return codecerr.At(err, "notifyCompletion")
 			}
 		case 0x80000005: // [5] keepActive
 			if seen>>5 != 0 {
@@ -15824,7 +15825,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 5
 			m.KeepActive.Present = true
 			if m.KeepActive.Value, err = d.boolean(e); err != nil {
-				return decField(err, "keepActive")
+				return codecerr.At(err, "keepActive")
 			}
 		case 0x80000006: // [6] sigParList
 			if seen>>6 != 0 {
@@ -15833,16 +15834,16 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 6
 			n1058, err := d.count(e)
 			if err != nil {
-				return decField(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, n1058)
 			for i1059, off1060 := 0, e.start; i1059 < n1058; i1059++ {
 				var e1061 header
 				if err := d.next(&e1061, off1060, e.end); err != nil {
-					return decField(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				if e1061.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1061, "[UNIVERSAL 16]"), i1059), "sigParList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1061, "[UNIVERSAL 16]"), i1059), "sigParList")
 				}
 				if err := func() error {
 					var err error
@@ -15851,7 +15852,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1059), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1059), "sigParList")
 				}
 				off1060 = e1061.next
 			}
@@ -15863,10 +15864,10 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.Direction.Present = true
 			x1062, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "direction")
+				return codecerr.At(err, "direction")
 			}
 			if x1062 < -1<<31 || x1062 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1062), "direction")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1062), "direction")
 			}
 			m.Direction.Value = model.SignalDirection(x1062)
 		case 0x80000008: // [8] requestID
@@ -15877,7 +15878,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.RequestID.Present = true
 			x1063, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x1063)
 		case 0x80000009: // [9] intersigDelay
@@ -15888,7 +15889,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			m.IntersigDelay.Present = true
 			x1064, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "intersigDelay")
+				return codecerr.At(err, "intersigDelay")
 			}
 			m.IntersigDelay.Value = uint32(x1064)
 		default:
@@ -15917,7 +15918,7 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.SigParameterName)
 		}
 		if err != nil {
-			return b, encField(err, "sigParameterName")
+			return b, codecerr.At(err, "sigParameterName")
 		}
 	}
 	{
@@ -15930,14 +15931,14 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 					b = appendBytes(b, "\x04", m.Value[i1066])
 				}
 				if err != nil {
-					err = encIndex(err, i1066)
+					err = codecerr.AtIndex(err, i1066)
 					break
 				}
 			}
 			b = endLen(b, mk1065)
 		}
 		if err != nil {
-			return b, encField(err, "value")
+			return b, codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
@@ -15947,7 +15948,7 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
 		b = endLen(b, mk1067)
 		if err != nil {
-			return b, encField(err, "extraInfo")
+			return b, codecerr.At(err, "extraInfo")
 		}
 	}
 	return b, err
@@ -15971,10 +15972,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			}
 			seen |= 1 << 0
 			if m.SigParameterName, err = d.octets(e); err != nil {
-				return decField(err, "sigParameterName")
+				return codecerr.At(err, "sigParameterName")
 			}
 			if len(m.SigParameterName) < 2 || len(m.SigParameterName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.SigParameterName)), "sigParameterName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.SigParameterName)), "sigParameterName")
 			}
 		case 0x80000001: // [1] value
 			if seen>>1 != 0 {
@@ -15983,16 +15984,16 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			seen |= 1 << 1
 			n1068, err := d.count(e)
 			if err != nil {
-				return decField(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, n1068)
 			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
 				var e1071 header
 				if err := d.next(&e1071, off1070, e.end); err != nil {
-					return decField(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if e1071.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e1071, "[UNIVERSAL 4]"), i1069), "value")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1071, "[UNIVERSAL 4]"), i1069), "value")
 				}
 				if err := func() error {
 					var err error
@@ -16001,7 +16002,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1069), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1069), "value")
 				}
 				off1070 = e1071.next
 			}
@@ -16013,10 +16014,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
 			var h1072 header
 			if err := d.explicit(&h1072, &e, anyTag); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 			if err = decodeSigParameterExtraInfoV123(d, &h1072, m.ExtraInfo); err != nil {
-				return decField(err, "extraInfo")
+				return codecerr.At(err, "extraInfo")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16043,17 +16044,17 @@ func appendSigParameterExtraInfoV123(b []byte, m *model.SigParameterExtraInfo) (
 			b = appendInt(b, "\x80", int64(m.Relation))
 		}
 		if err != nil {
-			return b, encField(err, "relation")
+			return b, codecerr.At(err, "relation")
 		}
 	case model.SigParameterExtraInfo_Range:
 		b = appendBool(b, "\x81", m.Range)
 		if err != nil {
-			return b, encField(err, "range")
+			return b, codecerr.At(err, "range")
 		}
 	case model.SigParameterExtraInfo_Sublist:
 		b = appendBool(b, "\x82", m.Sublist)
 		if err != nil {
-			return b, encField(err, "sublist")
+			return b, codecerr.At(err, "sublist")
 		}
 	default:
 		return b, encErrorf("SigParameterExtraInfo: no alternative chosen")
@@ -16068,21 +16069,21 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 		m.Kind = model.SigParameterExtraInfo_Relation
 		x1073, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
-			return decField(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		if x1073 < -1<<31 || x1073 >= 1<<31 {
-			return decField(d.errorf((*h).start, "enumeration value %d out of range", x1073), "relation")
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1073), "relation")
 		}
 		m.Relation = model.Relation(x1073)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
-			return decField(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.SigParameterExtraInfo_Sublist
 		if m.Sublist, err = d.boolean((*h)); err != nil {
-			return decField(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "SigParameterExtraInfo")
@@ -16102,14 +16103,14 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 					b = appendInt(b, "\x0a", int64(m.Mtl[i1075]))
 				}
 				if err != nil {
-					err = encIndex(err, i1075)
+					err = codecerr.AtIndex(err, i1075)
 					break
 				}
 			}
 			b = endLen(b, mk1074)
 		}
 		if err != nil {
-			return b, encField(err, "mtl")
+			return b, codecerr.At(err, "mtl")
 		}
 	}
 	{
@@ -16124,14 +16125,14 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 				b, err = appendPropertyParmV123(b, &m.Mpl[i1077])
 				b = endLen(b, mk1078)
 				if err != nil {
-					err = encIndex(err, i1077)
+					err = codecerr.AtIndex(err, i1077)
 					break
 				}
 			}
 			b = endLen(b, mk1076)
 		}
 		if err != nil {
-			return b, encField(err, "mpl")
+			return b, codecerr.At(err, "mpl")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -16141,7 +16142,7 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1079)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	return b, err
@@ -16166,16 +16167,16 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			seen |= 1 << 0
 			n1080, err := d.count(e)
 			if err != nil {
-				return decField(err, "mtl")
+				return codecerr.At(err, "mtl")
 			}
 			m.Mtl = slab.Alloc(&d.s.ModemType, n1080)
 			for i1081, off1082 := 0, e.start; i1081 < n1080; i1081++ {
 				var e1083 header
 				if err := d.next(&e1083, off1082, e.end); err != nil {
-					return decField(err, "mtl")
+					return codecerr.At(err, "mtl")
 				}
 				if e1083.tag != 0xa {
-					return decField(decIndex(d.unexpected(e1083, "[UNIVERSAL 10]"), i1081), "mtl")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1083, "[UNIVERSAL 10]"), i1081), "mtl")
 				}
 				if err := func() error {
 					var err error
@@ -16189,7 +16190,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 					m.Mtl[i1081] = model.ModemType(x1084)
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1081), "mtl")
+					return codecerr.At(codecerr.AtIndex(err, i1081), "mtl")
 				}
 				off1082 = e1083.next
 			}
@@ -16200,16 +16201,16 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			seen |= 1 << 1
 			n1085, err := d.count(e)
 			if err != nil {
-				return decField(err, "mpl")
+				return codecerr.At(err, "mpl")
 			}
 			m.Mpl = slab.Alloc(&d.s.PropertyParm, n1085)
 			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
 				var e1088 header
 				if err := d.next(&e1088, off1087, e.end); err != nil {
-					return decField(err, "mpl")
+					return codecerr.At(err, "mpl")
 				}
 				if e1088.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1088, "[UNIVERSAL 16]"), i1086), "mpl")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1088, "[UNIVERSAL 16]"), i1086), "mpl")
 				}
 				if err := func() error {
 					var err error
@@ -16218,7 +16219,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1086), "mpl")
+					return codecerr.At(codecerr.AtIndex(err, i1086), "mpl")
 				}
 				off1087 = e1088.next
 			}
@@ -16229,7 +16230,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			seen |= 1 << 2
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		default:
 			return d.unexpected(e, "a component of ModemDescriptor")
@@ -16257,7 +16258,7 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 			b = appendBytes(b, "\x80", m.DigitMapName)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapName")
+			return b, codecerr.At(err, "digitMapName")
 		}
 	}
 	if m.DigitMapValue != nil {
@@ -16267,7 +16268,7 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
 		b = endLen(b, mk1089)
 		if err != nil {
-			return b, encField(err, "digitMapValue")
+			return b, codecerr.At(err, "digitMapValue")
 		}
 	}
 	return b, err
@@ -16291,10 +16292,10 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 			}
 			seen |= 1 << 0
 			if m.DigitMapName, err = d.octets(e); err != nil {
-				return decField(err, "digitMapName")
+				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 			}
 		case 0x80000001: // [1] digitMapValue
 			if seen>>1 != 0 {
@@ -16303,7 +16304,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 			seen |= 1 << 1
 			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
-				return decField(err, "digitMapValue")
+				return codecerr.At(err, "digitMapValue")
 			}
 		default:
 			return d.unexpected(e, "a component of DigitMapDescriptor")
@@ -16323,7 +16324,7 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 			b = appendBytes(b, "\x80", m.DigitMapName)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapName")
+			return b, codecerr.At(err, "digitMapName")
 		}
 	}
 	if m.DigitMapValue != nil {
@@ -16333,7 +16334,7 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
 		b = endLen(b, mk1090)
 		if err != nil {
-			return b, encField(err, "digitMapValue")
+			return b, codecerr.At(err, "digitMapValue")
 		}
 	}
 	return b, err
@@ -16357,10 +16358,10 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 			}
 			seen |= 1 << 0
 			if m.DigitMapName, err = d.octets(e); err != nil {
-				return decField(err, "digitMapName")
+				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 			}
 		case 0x80000001: // [1] digitMapValue
 			if seen>>1 != 0 {
@@ -16369,7 +16370,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 			seen |= 1 << 1
 			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
-				return decField(err, "digitMapValue")
+				return codecerr.At(err, "digitMapValue")
 			}
 		default:
 			return d.unexpected(e, "a component of DigitMapDescriptor")
@@ -16383,7 +16384,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 	var err error
 	if m.DurationTimer.Present {
-		return b, encField(encErrorf("not in version %d", 1), "durationTimer")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "durationTimer")
 	}
 	if m.StartTimer.Present {
 		if int64(m.StartTimer.Value) > 99 {
@@ -16392,7 +16393,7 @@ func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.StartTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "startTimer")
+			return b, codecerr.At(err, "startTimer")
 		}
 	}
 	if m.ShortTimer.Present {
@@ -16402,7 +16403,7 @@ func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.ShortTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "shortTimer")
+			return b, codecerr.At(err, "shortTimer")
 		}
 	}
 	if m.LongTimer.Present {
@@ -16412,7 +16413,7 @@ func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x82", uint64(m.LongTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "longTimer")
+			return b, codecerr.At(err, "longTimer")
 		}
 	}
 	{
@@ -16422,7 +16423,7 @@ func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendString(b, "\x83", m.DigitMapBody)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapBody")
+			return b, codecerr.At(err, "digitMapBody")
 		}
 	}
 	return b, err
@@ -16448,7 +16449,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			m.StartTimer.Present = true
 			x1091, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "startTimer")
+				return codecerr.At(err, "startTimer")
 			}
 			m.StartTimer.Value = uint32(x1091)
 		case 0x80000001: // [1] shortTimer
@@ -16459,7 +16460,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			m.ShortTimer.Present = true
 			x1092, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "shortTimer")
+				return codecerr.At(err, "shortTimer")
 			}
 			m.ShortTimer.Value = uint32(x1092)
 		case 0x80000002: // [2] longTimer
@@ -16470,7 +16471,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			m.LongTimer.Present = true
 			x1093, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "longTimer")
+				return codecerr.At(err, "longTimer")
 			}
 			m.LongTimer.Value = uint32(x1093)
 		case 0x80000003: // [3] digitMapBody
@@ -16479,7 +16480,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 3
 			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "digitMapBody")
+				return codecerr.At(err, "digitMapBody")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16504,7 +16505,7 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.StartTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "startTimer")
+			return b, codecerr.At(err, "startTimer")
 		}
 	}
 	if m.ShortTimer.Present {
@@ -16514,7 +16515,7 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.ShortTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "shortTimer")
+			return b, codecerr.At(err, "shortTimer")
 		}
 	}
 	if m.LongTimer.Present {
@@ -16524,7 +16525,7 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x82", uint64(m.LongTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "longTimer")
+			return b, codecerr.At(err, "longTimer")
 		}
 	}
 	{
@@ -16534,7 +16535,7 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendString(b, "\x83", m.DigitMapBody)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapBody")
+			return b, codecerr.At(err, "digitMapBody")
 		}
 	}
 	if m.DurationTimer.Present {
@@ -16544,7 +16545,7 @@ func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
 			b = appendUint(b, "\x84", uint64(m.DurationTimer.Value))
 		}
 		if err != nil {
-			return b, encField(err, "durationTimer")
+			return b, codecerr.At(err, "durationTimer")
 		}
 	}
 	return b, err
@@ -16570,7 +16571,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			m.StartTimer.Present = true
 			x1094, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "startTimer")
+				return codecerr.At(err, "startTimer")
 			}
 			m.StartTimer.Value = uint32(x1094)
 		case 0x80000001: // [1] shortTimer
@@ -16581,7 +16582,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			m.ShortTimer.Present = true
 			x1095, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "shortTimer")
+				return codecerr.At(err, "shortTimer")
 			}
 			m.ShortTimer.Value = uint32(x1095)
 		case 0x80000002: // [2] longTimer
@@ -16592,7 +16593,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			m.LongTimer.Present = true
 			x1096, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "longTimer")
+				return codecerr.At(err, "longTimer")
 			}
 			m.LongTimer.Value = uint32(x1096)
 		case 0x80000003: // [3] digitMapBody
@@ -16601,7 +16602,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 3
 			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "digitMapBody")
+				return codecerr.At(err, "digitMapBody")
 			}
 		case 0x80000004: // [4] durationTimer
 			if seen>>4 != 0 {
@@ -16611,7 +16612,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			m.DurationTimer.Present = true
 			x1097, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "durationTimer")
+				return codecerr.At(err, "durationTimer")
 			}
 			m.DurationTimer.Value = uint32(x1097)
 		default:
@@ -16631,17 +16632,17 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
 	var err error
 	if m.ServiceChangeInfo != nil {
-		return b, encField(encErrorf("not in version %d", 1), "serviceChangeInfo")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "serviceChangeInfo")
 	}
 	if m.ServiceChangeIncompleteFlag {
-		return b, encField(encErrorf("not in version %d", 1), "serviceChangeIncompleteFlag")
+		return b, codecerr.At(encErrorf("not in version %d", 1), "serviceChangeIncompleteFlag")
 	}
 	{
 		{
 			b = appendInt(b, "\x80", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeMethod")
+			return b, codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
@@ -16651,7 +16652,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1098)
 		if err != nil {
-			return b, encField(err, "serviceChangeAddress")
+			return b, codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
@@ -16661,7 +16662,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x82", uint64(m.ServiceChangeVersion.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeVersion")
+			return b, codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
@@ -16671,7 +16672,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1099)
 		if err != nil {
-			return b, encField(err, "serviceChangeProfile")
+			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
@@ -16684,14 +16685,14 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1101])
 				}
 				if err != nil {
-					err = encIndex(err, i1101)
+					err = codecerr.AtIndex(err, i1101)
 					break
 				}
 			}
 			b = endLen(b, mk1100)
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeReason")
+			return b, codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
@@ -16699,7 +16700,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x85", uint64(m.ServiceChangeDelay.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeDelay")
+			return b, codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
@@ -16709,7 +16710,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1102)
 		if err != nil {
-			return b, encField(err, "serviceChangeMgcId")
+			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
@@ -16719,7 +16720,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1103)
 		if err != nil {
-			return b, encField(err, "timeStamp")
+			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -16729,7 +16730,7 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1104)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	return b, err
@@ -16754,10 +16755,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 0
 			x1105, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "serviceChangeMethod")
+				return codecerr.At(err, "serviceChangeMethod")
 			}
 			if x1105 < -1<<31 || x1105 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1105), "serviceChangeMethod")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1105), "serviceChangeMethod")
 			}
 			m.ServiceChangeMethod = model.ServiceChangeMethod(x1105)
 		case 0x80000001: // [1] serviceChangeAddress
@@ -16768,10 +16769,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			var h1106 header
 			if err := d.explicit(&h1106, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 			if err = decodeServiceChangeAddressV123(d, &h1106, m.ServiceChangeAddress); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
 			if seen>>2 != 0 {
@@ -16781,7 +16782,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeVersion.Present = true
 			x1107, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "serviceChangeVersion")
+				return codecerr.At(err, "serviceChangeVersion")
 			}
 			m.ServiceChangeVersion.Value = uint32(x1107)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -16791,7 +16792,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
-				return decField(err, "serviceChangeProfile")
+				return codecerr.At(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
 			if seen>>4 != 0 {
@@ -16800,16 +16801,16 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			n1108, err := d.count(e)
 			if err != nil {
-				return decField(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1108)
 			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
 				var e1111 header
 				if err := d.next(&e1111, off1110, e.end); err != nil {
-					return decField(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if e1111.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e1111, "[UNIVERSAL 4]"), i1109), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1111, "[UNIVERSAL 4]"), i1109), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
@@ -16818,7 +16819,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1109), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1109), "serviceChangeReason")
 				}
 				off1110 = e1111.next
 			}
@@ -16830,7 +16831,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeDelay.Present = true
 			x1112, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "serviceChangeDelay")
+				return codecerr.At(err, "serviceChangeDelay")
 			}
 			m.ServiceChangeDelay.Value = uint32(x1112)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -16841,10 +16842,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			var h1113 header
 			if err := d.explicit(&h1113, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 			if err = decodeMIdV123(d, &h1113, m.ServiceChangeMgcId); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
 			if seen>>7 != 0 {
@@ -16853,7 +16854,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
-				return decField(err, "timeStamp")
+				return codecerr.At(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
 			if seen>>8 != 0 {
@@ -16862,7 +16863,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16884,14 +16885,14 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
 	var err error
 	if m.ServiceChangeIncompleteFlag {
-		return b, encField(encErrorf("not in version %d", 2), "serviceChangeIncompleteFlag")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "serviceChangeIncompleteFlag")
 	}
 	{
 		{
 			b = appendInt(b, "\x80", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeMethod")
+			return b, codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
@@ -16901,7 +16902,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1114)
 		if err != nil {
-			return b, encField(err, "serviceChangeAddress")
+			return b, codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
@@ -16911,7 +16912,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x82", uint64(m.ServiceChangeVersion.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeVersion")
+			return b, codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
@@ -16921,7 +16922,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1115)
 		if err != nil {
-			return b, encField(err, "serviceChangeProfile")
+			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
@@ -16934,14 +16935,14 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1117])
 				}
 				if err != nil {
-					err = encIndex(err, i1117)
+					err = codecerr.AtIndex(err, i1117)
 					break
 				}
 			}
 			b = endLen(b, mk1116)
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeReason")
+			return b, codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
@@ -16949,7 +16950,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x85", uint64(m.ServiceChangeDelay.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeDelay")
+			return b, codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
@@ -16959,7 +16960,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1118)
 		if err != nil {
-			return b, encField(err, "serviceChangeMgcId")
+			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
@@ -16969,7 +16970,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1119)
 		if err != nil {
-			return b, encField(err, "timeStamp")
+			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -16979,7 +16980,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1120)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
@@ -16989,7 +16990,7 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
 		b = endLen(b, mk1121)
 		if err != nil {
-			return b, encField(err, "serviceChangeInfo")
+			return b, codecerr.At(err, "serviceChangeInfo")
 		}
 	}
 	return b, err
@@ -17014,10 +17015,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 0
 			x1122, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "serviceChangeMethod")
+				return codecerr.At(err, "serviceChangeMethod")
 			}
 			if x1122 < -1<<31 || x1122 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1122), "serviceChangeMethod")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1122), "serviceChangeMethod")
 			}
 			m.ServiceChangeMethod = model.ServiceChangeMethod(x1122)
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17028,10 +17029,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			var h1123 header
 			if err := d.explicit(&h1123, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 			if err = decodeServiceChangeAddressV123(d, &h1123, m.ServiceChangeAddress); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
 			if seen>>2 != 0 {
@@ -17041,7 +17042,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeVersion.Present = true
 			x1124, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "serviceChangeVersion")
+				return codecerr.At(err, "serviceChangeVersion")
 			}
 			m.ServiceChangeVersion.Value = uint32(x1124)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -17051,7 +17052,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
-				return decField(err, "serviceChangeProfile")
+				return codecerr.At(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
 			if seen>>4 != 0 {
@@ -17060,16 +17061,16 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			n1125, err := d.count(e)
 			if err != nil {
-				return decField(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1125)
 			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
 				var e1128 header
 				if err := d.next(&e1128, off1127, e.end); err != nil {
-					return decField(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if e1128.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e1128, "[UNIVERSAL 4]"), i1126), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1128, "[UNIVERSAL 4]"), i1126), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
@@ -17078,7 +17079,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1126), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1126), "serviceChangeReason")
 				}
 				off1127 = e1128.next
 			}
@@ -17090,7 +17091,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeDelay.Present = true
 			x1129, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "serviceChangeDelay")
+				return codecerr.At(err, "serviceChangeDelay")
 			}
 			m.ServiceChangeDelay.Value = uint32(x1129)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -17101,10 +17102,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			var h1130 header
 			if err := d.explicit(&h1130, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 			if err = decodeMIdV123(d, &h1130, m.ServiceChangeMgcId); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
 			if seen>>7 != 0 {
@@ -17113,7 +17114,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
-				return decField(err, "timeStamp")
+				return codecerr.At(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
 			if seen>>8 != 0 {
@@ -17122,7 +17123,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
 			if seen>>9 != 0 {
@@ -17131,7 +17132,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 9
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
-				return decField(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17157,7 +17158,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendInt(b, "\x80", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeMethod")
+			return b, codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
@@ -17167,7 +17168,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1131)
 		if err != nil {
-			return b, encField(err, "serviceChangeAddress")
+			return b, codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
@@ -17177,7 +17178,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x82", uint64(m.ServiceChangeVersion.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeVersion")
+			return b, codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
@@ -17187,7 +17188,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1132)
 		if err != nil {
-			return b, encField(err, "serviceChangeProfile")
+			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
@@ -17200,14 +17201,14 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1134])
 				}
 				if err != nil {
-					err = encIndex(err, i1134)
+					err = codecerr.AtIndex(err, i1134)
 					break
 				}
 			}
 			b = endLen(b, mk1133)
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeReason")
+			return b, codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
@@ -17215,7 +17216,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 			b = appendUint(b, "\x85", uint64(m.ServiceChangeDelay.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeDelay")
+			return b, codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
@@ -17225,7 +17226,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1135)
 		if err != nil {
-			return b, encField(err, "serviceChangeMgcId")
+			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
@@ -17235,7 +17236,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
 		b = endLen(b, mk1136)
 		if err != nil {
-			return b, encField(err, "timeStamp")
+			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
@@ -17245,7 +17246,7 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
 		b = endLen(b, mk1137)
 		if err != nil {
-			return b, encField(err, "nonStandardData")
+			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
@@ -17255,14 +17256,14 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
 		b = endLen(b, mk1138)
 		if err != nil {
-			return b, encField(err, "serviceChangeInfo")
+			return b, codecerr.At(err, "serviceChangeInfo")
 		}
 	}
 	if m.ServiceChangeIncompleteFlag {
 		b = append(b, "\x8a"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "serviceChangeIncompleteFlag")
+			return b, codecerr.At(err, "serviceChangeIncompleteFlag")
 		}
 	}
 	return b, err
@@ -17287,10 +17288,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 0
 			x1139, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "serviceChangeMethod")
+				return codecerr.At(err, "serviceChangeMethod")
 			}
 			if x1139 < -1<<31 || x1139 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1139), "serviceChangeMethod")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1139), "serviceChangeMethod")
 			}
 			m.ServiceChangeMethod = model.ServiceChangeMethod(x1139)
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17301,10 +17302,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			var h1140 header
 			if err := d.explicit(&h1140, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 			if err = decodeServiceChangeAddressV123(d, &h1140, m.ServiceChangeAddress); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
 			if seen>>2 != 0 {
@@ -17314,7 +17315,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeVersion.Present = true
 			x1141, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "serviceChangeVersion")
+				return codecerr.At(err, "serviceChangeVersion")
 			}
 			m.ServiceChangeVersion.Value = uint32(x1141)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -17324,7 +17325,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
-				return decField(err, "serviceChangeProfile")
+				return codecerr.At(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] serviceChangeReason
 			if seen>>4 != 0 {
@@ -17333,16 +17334,16 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			n1142, err := d.count(e)
 			if err != nil {
-				return decField(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1142)
 			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
 				var e1145 header
 				if err := d.next(&e1145, off1144, e.end); err != nil {
-					return decField(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if e1145.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e1145, "[UNIVERSAL 4]"), i1143), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1145, "[UNIVERSAL 4]"), i1143), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
@@ -17351,7 +17352,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1143), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1143), "serviceChangeReason")
 				}
 				off1144 = e1145.next
 			}
@@ -17363,7 +17364,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeDelay.Present = true
 			x1146, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "serviceChangeDelay")
+				return codecerr.At(err, "serviceChangeDelay")
 			}
 			m.ServiceChangeDelay.Value = uint32(x1146)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -17374,10 +17375,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			var h1147 header
 			if err := d.explicit(&h1147, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 			if err = decodeMIdV123(d, &h1147, m.ServiceChangeMgcId); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
 			if seen>>7 != 0 {
@@ -17386,7 +17387,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 7
 			m.TimeStamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
-				return decField(err, "timeStamp")
+				return codecerr.At(err, "timeStamp")
 			}
 		case 0x80000008: // [8] nonStandardData
 			if seen>>8 != 0 {
@@ -17395,7 +17396,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 8
 			m.NonStandardData = slab.One(&d.s.NonStandardData)
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
-				return decField(err, "nonStandardData")
+				return codecerr.At(err, "nonStandardData")
 			}
 		case 0x80000009: // [9] serviceChangeInfo
 			if seen>>9 != 0 {
@@ -17404,7 +17405,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 9
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
-				return decField(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 		case 0x8000000a: // [10] serviceChangeIncompleteFlag
 			if seen>>10 != 0 {
@@ -17413,7 +17414,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 10
 			m.ServiceChangeIncompleteFlag = true
 			if err = d.null(e); err != nil {
-				return decField(err, "serviceChangeIncompleteFlag")
+				return codecerr.At(err, "serviceChangeIncompleteFlag")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17442,11 +17443,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			b = appendUint(b, "\x80", uint64(m.PortNumber))
 		}
 		if err != nil {
-			return b, encField(err, "portNumber")
+			return b, codecerr.At(err, "portNumber")
 		}
 	case model.ServiceChangeAddress_Ip4Address:
 		if m.Ip4Address == nil {
-			return b, encField(encErrorf("alternative is nil"), "ip4Address")
+			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa1"...)
 		mk1148 := len(b)
@@ -17454,11 +17455,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
 		b = endLen(b, mk1148)
 		if err != nil {
-			return b, encField(err, "ip4Address")
+			return b, codecerr.At(err, "ip4Address")
 		}
 	case model.ServiceChangeAddress_Ip6Address:
 		if m.Ip6Address == nil {
-			return b, encField(encErrorf("alternative is nil"), "ip6Address")
+			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa2"...)
 		mk1149 := len(b)
@@ -17466,11 +17467,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
 		b = endLen(b, mk1149)
 		if err != nil {
-			return b, encField(err, "ip6Address")
+			return b, codecerr.At(err, "ip6Address")
 		}
 	case model.ServiceChangeAddress_DomainName:
 		if m.DomainName == nil {
-			return b, encField(encErrorf("alternative is nil"), "domainName")
+			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa3"...)
 		mk1150 := len(b)
@@ -17478,7 +17479,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		b, err = appendDomainNameV123(b, m.DomainName)
 		b = endLen(b, mk1150)
 		if err != nil {
-			return b, encField(err, "domainName")
+			return b, codecerr.At(err, "domainName")
 		}
 	case model.ServiceChangeAddress_DeviceName:
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -17489,7 +17490,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			b = appendString(b, "\x84", m.DeviceName)
 		}
 		if err != nil {
-			return b, encField(err, "deviceName")
+			return b, codecerr.At(err, "deviceName")
 		}
 	case model.ServiceChangeAddress_MtpAddress:
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -17498,7 +17499,7 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			b = appendBytes(b, "\x85", m.MtpAddress)
 		}
 		if err != nil {
-			return b, encField(err, "mtpAddress")
+			return b, codecerr.At(err, "mtpAddress")
 		}
 	default:
 		return b, encErrorf("ServiceChangeAddress: no alternative chosen")
@@ -17513,42 +17514,42 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		m.Kind = model.ServiceChangeAddress_PortNumber
 		x1151, err := d.integer((*h), 0, 65535)
 		if err != nil {
-			return decField(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 		m.PortNumber = uint32(x1151)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
 		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
-			return decField(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
 		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
-			return decField(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
 		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
-			return decField(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.ServiceChangeAddress_DeviceName
 		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
-			return decField(err, "deviceName")
+			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
-			return decField(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
+			return codecerr.At(d.errorf((*h).start, "%d characters, want 1..64", len(m.DeviceName)), "deviceName")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.ServiceChangeAddress_MtpAddress
 		if m.MtpAddress, err = d.octets((*h)); err != nil {
-			return decField(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
-			return decField(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
+			return codecerr.At(d.errorf((*h).start, "%d octets, want 2..4", len(m.MtpAddress)), "mtpAddress")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "ServiceChangeAddress")
@@ -17565,7 +17566,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1152)
 		if err != nil {
-			return b, encField(err, "serviceChangeMgcId")
+			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
@@ -17575,7 +17576,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1153)
 		if err != nil {
-			return b, encField(err, "serviceChangeAddress")
+			return b, codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
@@ -17585,7 +17586,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 			b = appendUint(b, "\x82", uint64(m.ServiceChangeVersion.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeVersion")
+			return b, codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
@@ -17595,7 +17596,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1154)
 		if err != nil {
-			return b, encField(err, "serviceChangeProfile")
+			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
@@ -17605,7 +17606,7 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		b, err = appendTimeNotationV123(b, m.Timestamp)
 		b = endLen(b, mk1155)
 		if err != nil {
-			return b, encField(err, "timestamp")
+			return b, codecerr.At(err, "timestamp")
 		}
 	}
 	return b, err
@@ -17631,10 +17632,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			var h1156 header
 			if err := d.explicit(&h1156, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 			if err = decodeMIdV123(d, &h1156, m.ServiceChangeMgcId); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
@@ -17644,10 +17645,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			var h1157 header
 			if err := d.explicit(&h1157, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 			if err = decodeServiceChangeAddressV123(d, &h1157, m.ServiceChangeAddress); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
 			if seen>>2 != 0 {
@@ -17657,7 +17658,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			m.ServiceChangeVersion.Present = true
 			x1158, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "serviceChangeVersion")
+				return codecerr.At(err, "serviceChangeVersion")
 			}
 			m.ServiceChangeVersion.Value = uint32(x1158)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -17667,7 +17668,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
-				return decField(err, "serviceChangeProfile")
+				return codecerr.At(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timeStamp
 			if seen>>4 != 0 {
@@ -17676,7 +17677,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 4
 			m.Timestamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
-				return decField(err, "timeStamp")
+				return codecerr.At(err, "timeStamp")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17696,7 +17697,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
 		b = endLen(b, mk1159)
 		if err != nil {
-			return b, encField(err, "serviceChangeMgcId")
+			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
@@ -17706,7 +17707,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
 		b = endLen(b, mk1160)
 		if err != nil {
-			return b, encField(err, "serviceChangeAddress")
+			return b, codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
@@ -17716,7 +17717,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 			b = appendUint(b, "\x82", uint64(m.ServiceChangeVersion.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceChangeVersion")
+			return b, codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
@@ -17726,7 +17727,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
 		b = endLen(b, mk1161)
 		if err != nil {
-			return b, encField(err, "serviceChangeProfile")
+			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
@@ -17736,7 +17737,7 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		b, err = appendTimeNotationV123(b, m.Timestamp)
 		b = endLen(b, mk1162)
 		if err != nil {
-			return b, encField(err, "timestamp")
+			return b, codecerr.At(err, "timestamp")
 		}
 	}
 	return b, err
@@ -17762,10 +17763,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			m.ServiceChangeMgcId = slab.One(&d.s.MId)
 			var h1163 header
 			if err := d.explicit(&h1163, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 			if err = decodeMIdV123(d, &h1163, m.ServiceChangeMgcId); err != nil {
-				return decField(err, "serviceChangeMgcId")
+				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
@@ -17775,10 +17776,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 			var h1164 header
 			if err := d.explicit(&h1164, &e, anyTag); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 			if err = decodeServiceChangeAddressV123(d, &h1164, m.ServiceChangeAddress); err != nil {
-				return decField(err, "serviceChangeAddress")
+				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
 			if seen>>2 != 0 {
@@ -17788,7 +17789,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			m.ServiceChangeVersion.Present = true
 			x1165, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "serviceChangeVersion")
+				return codecerr.At(err, "serviceChangeVersion")
 			}
 			m.ServiceChangeVersion.Value = uint32(x1165)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -17798,7 +17799,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			seen |= 1 << 3
 			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
-				return decField(err, "serviceChangeProfile")
+				return codecerr.At(err, "serviceChangeProfile")
 			}
 		case 0x80000004: // [4] timestamp
 			if seen>>4 != 0 {
@@ -17807,7 +17808,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			seen |= 1 << 4
 			m.Timestamp = slab.One(&d.s.TimeNotation)
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
-				return decField(err, "timestamp")
+				return codecerr.At(err, "timestamp")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17829,7 +17830,7 @@ func appendServiceChangeProfileV123(b []byte, m *model.ServiceChangeProfile) ([]
 			b = appendString(b, "\x80", m.ProfileName)
 		}
 		if err != nil {
-			return b, encField(err, "profileName")
+			return b, codecerr.At(err, "profileName")
 		}
 	}
 	return b, err
@@ -17853,10 +17854,10 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 			}
 			seen |= 1 << 0
 			if m.ProfileName, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "profileName")
+				return codecerr.At(err, "profileName")
 			}
 			if len(m.ProfileName) < 1 || len(m.ProfileName) > 67 {
-				return decField(d.errorf(e.start, "%d characters, want 1..67", len(m.ProfileName)), "profileName")
+				return codecerr.At(d.errorf(e.start, "%d characters, want 1..67", len(m.ProfileName)), "profileName")
 			}
 		default:
 			return d.unexpected(e, "a component of ServiceChangeProfile")
@@ -17881,7 +17882,7 @@ func appendPackagesItemV123(b []byte, m *model.PackagesItem) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.PackageName)
 		}
 		if err != nil {
-			return b, encField(err, "packageName")
+			return b, codecerr.At(err, "packageName")
 		}
 	}
 	{
@@ -17891,7 +17892,7 @@ func appendPackagesItemV123(b []byte, m *model.PackagesItem) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.PackageVersion))
 		}
 		if err != nil {
-			return b, encField(err, "packageVersion")
+			return b, codecerr.At(err, "packageVersion")
 		}
 	}
 	return b, err
@@ -17915,10 +17916,10 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 			}
 			seen |= 1 << 0
 			if m.PackageName, err = d.octets(e); err != nil {
-				return decField(err, "packageName")
+				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
 			}
 		case 0x80000001: // [1] packageVersion
 			if seen>>1 != 0 {
@@ -17927,7 +17928,7 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 			seen |= 1 << 1
 			x1166, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "packageVersion")
+				return codecerr.At(err, "packageVersion")
 			}
 			m.PackageVersion = uint32(x1166)
 		default:
@@ -17956,7 +17957,7 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 			b = appendBytes(b, "\x80", m.StatName)
 		}
 		if err != nil {
-			return b, encField(err, "statName")
+			return b, codecerr.At(err, "statName")
 		}
 	}
 	if m.StatValue != nil {
@@ -17969,14 +17970,14 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 					b = appendBytes(b, "\x04", m.StatValue[i1168])
 				}
 				if err != nil {
-					err = encIndex(err, i1168)
+					err = codecerr.AtIndex(err, i1168)
 					break
 				}
 			}
 			b = endLen(b, mk1167)
 		}
 		if err != nil {
-			return b, encField(err, "statValue")
+			return b, codecerr.At(err, "statValue")
 		}
 	}
 	return b, err
@@ -18000,10 +18001,10 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 			}
 			seen |= 1 << 0
 			if m.StatName, err = d.octets(e); err != nil {
-				return decField(err, "statName")
+				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
 			}
 		case 0x80000001: // [1] statValue
 			if seen>>1 != 0 {
@@ -18012,16 +18013,16 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 			seen |= 1 << 1
 			n1169, err := d.count(e)
 			if err != nil {
-				return decField(err, "statValue")
+				return codecerr.At(err, "statValue")
 			}
 			m.StatValue = slab.Alloc(&d.s.Octets, n1169)
 			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
 				var e1172 header
 				if err := d.next(&e1172, off1171, e.end); err != nil {
-					return decField(err, "statValue")
+					return codecerr.At(err, "statValue")
 				}
 				if e1172.tag != 0x4 {
-					return decField(decIndex(d.unexpected(e1172, "[UNIVERSAL 4]"), i1170), "statValue")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1172, "[UNIVERSAL 4]"), i1170), "statValue")
 				}
 				if err := func() error {
 					var err error
@@ -18030,7 +18031,7 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1170), "statValue")
+					return codecerr.At(codecerr.AtIndex(err, i1170), "statValue")
 				}
 				off1171 = e1172.next
 			}
@@ -18057,7 +18058,7 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
 		b = endLen(b, mk1173)
 		if err != nil {
-			return b, encField(err, "nonStandardIdentifier")
+			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
 	}
 	{
@@ -18065,7 +18066,7 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 			b = appendBytes(b, "\x81", m.Data)
 		}
 		if err != nil {
-			return b, encField(err, "data")
+			return b, codecerr.At(err, "data")
 		}
 	}
 	return b, err
@@ -18090,10 +18091,10 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 			seen |= 1 << 0
 			var h1174 header
 			if err := d.explicit(&h1174, &e, anyTag); err != nil {
-				return decField(err, "nonStandardIdentifier")
+				return codecerr.At(err, "nonStandardIdentifier")
 			}
 			if err = decodeNonStandardIdentifierV123(d, &h1174, &m.NonStandardIdentifier); err != nil {
-				return decField(err, "nonStandardIdentifier")
+				return codecerr.At(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
 			if seen>>1 != 0 {
@@ -18101,7 +18102,7 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 			}
 			seen |= 1 << 1
 			if m.Data, err = d.octets(e); err != nil {
-				return decField(err, "data")
+				return codecerr.At(err, "data")
 			}
 		default:
 			return d.unexpected(e, "a component of NonStandardData")
@@ -18126,11 +18127,11 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 	case model.NonStandardIdentifier_Object:
 		b, err = appendOID(b, "\x80", m.Object)
 		if err != nil {
-			return b, encField(err, "object")
+			return b, codecerr.At(err, "object")
 		}
 	case model.NonStandardIdentifier_H221NonStandard:
 		if m.H221NonStandard == nil {
-			return b, encField(encErrorf("alternative is nil"), "h221NonStandard")
+			return b, codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		b = append(b, "\xa1"...)
 		mk1175 := len(b)
@@ -18138,7 +18139,7 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
 		b = endLen(b, mk1175)
 		if err != nil {
-			return b, encField(err, "h221NonStandard")
+			return b, codecerr.At(err, "h221NonStandard")
 		}
 	case model.NonStandardIdentifier_Experimental:
 		if len(m.Experimental) < 8 || len(m.Experimental) > 8 {
@@ -18149,7 +18150,7 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 			b = appendString(b, "\x82", m.Experimental)
 		}
 		if err != nil {
-			return b, encField(err, "experimental")
+			return b, codecerr.At(err, "experimental")
 		}
 	default:
 		return b, encErrorf("NonStandardIdentifier: no alternative chosen")
@@ -18163,21 +18164,21 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 	case 0x80000000: // [0]
 		m.Kind = model.NonStandardIdentifier_Object
 		if m.Object, err = d.oid((*h)); err != nil {
-			return decField(err, "object")
+			return codecerr.At(err, "object")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
 		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
-			return decField(err, "h221NonStandard")
+			return codecerr.At(err, "h221NonStandard")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NonStandardIdentifier_Experimental
 		if m.Experimental, err = d.str((*h), "ia5"); err != nil {
-			return decField(err, "experimental")
+			return codecerr.At(err, "experimental")
 		}
 		if len(m.Experimental) < 8 || len(m.Experimental) > 8 {
-			return decField(d.errorf((*h).start, "%d characters, want 8..8", len(m.Experimental)), "experimental")
+			return codecerr.At(d.errorf((*h).start, "%d characters, want 8..8", len(m.Experimental)), "experimental")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NonStandardIdentifier")
@@ -18194,7 +18195,7 @@ func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.T35CountryCode1))
 		}
 		if err != nil {
-			return b, encField(err, "t35CountryCode1")
+			return b, codecerr.At(err, "t35CountryCode1")
 		}
 	}
 	{
@@ -18204,7 +18205,7 @@ func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, erro
 			b = appendUint(b, "\x81", uint64(m.T35CountryCode2))
 		}
 		if err != nil {
-			return b, encField(err, "t35CountryCode2")
+			return b, codecerr.At(err, "t35CountryCode2")
 		}
 	}
 	{
@@ -18214,7 +18215,7 @@ func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, erro
 			b = appendUint(b, "\x82", uint64(m.T35Extension))
 		}
 		if err != nil {
-			return b, encField(err, "t35Extension")
+			return b, codecerr.At(err, "t35Extension")
 		}
 	}
 	{
@@ -18224,7 +18225,7 @@ func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, erro
 			b = appendUint(b, "\x83", uint64(m.ManufacturerCode))
 		}
 		if err != nil {
-			return b, encField(err, "manufacturerCode")
+			return b, codecerr.At(err, "manufacturerCode")
 		}
 	}
 	return b, err
@@ -18249,7 +18250,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 			seen |= 1 << 0
 			x1176, err := d.integer(e, 0, 255)
 			if err != nil {
-				return decField(err, "t35CountryCode1")
+				return codecerr.At(err, "t35CountryCode1")
 			}
 			m.T35CountryCode1 = uint32(x1176)
 		case 0x80000001: // [1] t35CountryCode2
@@ -18259,7 +18260,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 			seen |= 1 << 1
 			x1177, err := d.integer(e, 0, 255)
 			if err != nil {
-				return decField(err, "t35CountryCode2")
+				return codecerr.At(err, "t35CountryCode2")
 			}
 			m.T35CountryCode2 = uint32(x1177)
 		case 0x80000002: // [2] t35Extension
@@ -18269,7 +18270,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 			seen |= 1 << 2
 			x1178, err := d.integer(e, 0, 255)
 			if err != nil {
-				return decField(err, "t35Extension")
+				return codecerr.At(err, "t35Extension")
 			}
 			m.T35Extension = uint32(x1178)
 		case 0x80000003: // [3] manufacturerCode
@@ -18279,7 +18280,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 			seen |= 1 << 3
 			x1179, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "manufacturerCode")
+				return codecerr.At(err, "manufacturerCode")
 			}
 			m.ManufacturerCode = uint32(x1179)
 		default:
@@ -18316,7 +18317,7 @@ func appendTimeNotationV123(b []byte, m *model.TimeNotation) ([]byte, error) {
 			b = appendString(b, "\x80", m.Date)
 		}
 		if err != nil {
-			return b, encField(err, "date")
+			return b, codecerr.At(err, "date")
 		}
 	}
 	{
@@ -18328,7 +18329,7 @@ func appendTimeNotationV123(b []byte, m *model.TimeNotation) ([]byte, error) {
 			b = appendString(b, "\x81", m.Time)
 		}
 		if err != nil {
-			return b, encField(err, "time")
+			return b, codecerr.At(err, "time")
 		}
 	}
 	return b, err
@@ -18352,10 +18353,10 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 			}
 			seen |= 1 << 0
 			if m.Date, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "date")
+				return codecerr.At(err, "date")
 			}
 			if len(m.Date) < 8 || len(m.Date) > 8 {
-				return decField(d.errorf(e.start, "%d characters, want 8..8", len(m.Date)), "date")
+				return codecerr.At(d.errorf(e.start, "%d characters, want 8..8", len(m.Date)), "date")
 			}
 		case 0x80000001: // [1] time
 			if seen>>1 != 0 {
@@ -18363,10 +18364,10 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 			}
 			seen |= 1 << 1
 			if m.Time, err = d.str(e, "ia5"); err != nil {
-				return decField(err, "time")
+				return codecerr.At(err, "time")
 			}
 			if len(m.Time) < 8 || len(m.Time) > 8 {
-				return decField(d.errorf(e.start, "%d characters, want 8..8", len(m.Time)), "time")
+				return codecerr.At(d.errorf(e.start, "%d characters, want 8..8", len(m.Time)), "time")
 			}
 		default:
 			return d.unexpected(e, "a component of TimeNotation")
@@ -18390,7 +18391,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 	switch m.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
 		if m.IndAudMediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudMediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk1180 := len(b)
@@ -18398,11 +18399,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
 		b = endLen(b, mk1180)
 		if err != nil {
-			return b, encField(err, "indAudMediaDescriptor")
+			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventsDescriptor:
 		if m.IndAudEventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudEventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk1181 := len(b)
@@ -18410,11 +18411,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
 		b = endLen(b, mk1181)
 		if err != nil {
-			return b, encField(err, "indAudEventsDescriptor")
+			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		if m.IndAudEventBufferDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk1182 := len(b)
@@ -18422,11 +18423,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
 		b = endLen(b, mk1182)
 		if err != nil {
-			return b, encField(err, "indAudEventBufferDescriptor")
+			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case model.IndAuditParameter_IndAudSignalsDescriptor:
 		if m.IndAudSignalsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk1183 := len(b)
@@ -18434,11 +18435,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
 		b = endLen(b, mk1183)
 		if err != nil {
-			return b, encField(err, "indAudSignalsDescriptor")
+			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudDigitMapDescriptor:
 		if m.IndAudDigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
 		mk1184 := len(b)
@@ -18446,11 +18447,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
 		b = endLen(b, mk1184)
 		if err != nil {
-			return b, encField(err, "indAudDigitMapDescriptor")
+			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		if m.IndAudStatisticsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
 		mk1185 := len(b)
@@ -18458,11 +18459,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
 		b = endLen(b, mk1185)
 		if err != nil {
-			return b, encField(err, "indAudStatisticsDescriptor")
+			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		if m.IndAudPackagesDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
 		mk1186 := len(b)
@@ -18470,7 +18471,7 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
 		b = endLen(b, mk1186)
 		if err != nil {
-			return b, encField(err, "indAudPackagesDescriptor")
+			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return b, encErrorf("IndAuditParameter: no alternative chosen")
@@ -18485,47 +18486,47 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
-			return decField(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
-			return decField(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
-			return decField(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		var h1187 header
 		if err := d.explicit(&h1187, h, anyTag); err != nil {
-			return decField(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 		if err = decodeIndAudSignalsDescriptorV2(d, &h1187, m.IndAudSignalsDescriptor); err != nil {
-			return decField(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
-			return decField(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
-			return decField(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
-			return decField(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
@@ -18538,7 +18539,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 	switch m.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
 		if m.IndAudMediaDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudMediaDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
 		mk1188 := len(b)
@@ -18546,11 +18547,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
 		b = endLen(b, mk1188)
 		if err != nil {
-			return b, encField(err, "indAudMediaDescriptor")
+			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventsDescriptor:
 		if m.IndAudEventsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudEventsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
 		mk1189 := len(b)
@@ -18558,11 +18559,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
 		b = endLen(b, mk1189)
 		if err != nil {
-			return b, encField(err, "indAudEventsDescriptor")
+			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		if m.IndAudEventBufferDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
 		mk1190 := len(b)
@@ -18570,11 +18571,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
 		b = endLen(b, mk1190)
 		if err != nil {
-			return b, encField(err, "indAudEventBufferDescriptor")
+			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case model.IndAuditParameter_IndAudSignalsDescriptor:
 		if m.IndAudSignalsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
 		mk1191 := len(b)
@@ -18582,11 +18583,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
 		b = endLen(b, mk1191)
 		if err != nil {
-			return b, encField(err, "indAudSignalsDescriptor")
+			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudDigitMapDescriptor:
 		if m.IndAudDigitMapDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
 		mk1192 := len(b)
@@ -18594,11 +18595,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
 		b = endLen(b, mk1192)
 		if err != nil {
-			return b, encField(err, "indAudDigitMapDescriptor")
+			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		if m.IndAudStatisticsDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
 		mk1193 := len(b)
@@ -18606,11 +18607,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
 		b = endLen(b, mk1193)
 		if err != nil {
-			return b, encField(err, "indAudStatisticsDescriptor")
+			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		if m.IndAudPackagesDescriptor == nil {
-			return b, encField(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
+			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
 		mk1194 := len(b)
@@ -18618,7 +18619,7 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
 		b = endLen(b, mk1194)
 		if err != nil {
-			return b, encField(err, "indAudPackagesDescriptor")
+			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return b, encErrorf("IndAuditParameter: no alternative chosen")
@@ -18633,47 +18634,47 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
-			return decField(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
-			return decField(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
-			return decField(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		var h1195 header
 		if err := d.explicit(&h1195, h, anyTag); err != nil {
-			return decField(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 		if err = decodeIndAudSignalsDescriptorV3(d, &h1195, m.IndAudSignalsDescriptor); err != nil {
-			return decField(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
-			return decField(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
-			return decField(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
-			return decField(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
@@ -18690,7 +18691,7 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
 		b = endLen(b, mk1196)
 		if err != nil {
-			return b, encField(err, "termStateDescr")
+			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
@@ -18700,7 +18701,7 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
 		b = endLen(b, mk1197)
 		if err != nil {
-			return b, encField(err, "streams")
+			return b, codecerr.At(err, "streams")
 		}
 	}
 	return b, err
@@ -18725,7 +18726,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
-				return decField(err, "termStateDescr")
+				return codecerr.At(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
 			if seen>>1 != 0 {
@@ -18735,10 +18736,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 			var h1198 header
 			if err := d.explicit(&h1198, &e, anyTag); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1198, m.Streams); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -18758,7 +18759,7 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
 		b = endLen(b, mk1199)
 		if err != nil {
-			return b, encField(err, "termStateDescr")
+			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
@@ -18768,7 +18769,7 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
 		b = endLen(b, mk1200)
 		if err != nil {
-			return b, encField(err, "streams")
+			return b, codecerr.At(err, "streams")
 		}
 	}
 	return b, err
@@ -18793,7 +18794,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			seen |= 1 << 0
 			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
-				return decField(err, "termStateDescr")
+				return codecerr.At(err, "termStateDescr")
 			}
 		case 0x80000001: // [1] streams
 			if seen>>1 != 0 {
@@ -18803,10 +18804,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 			var h1201 header
 			if err := d.explicit(&h1201, &e, anyTag); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1201, m.Streams); err != nil {
-				return decField(err, "streams")
+				return codecerr.At(err, "streams")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -18822,7 +18823,7 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 	switch m.Kind {
 	case model.IndAudMediaDescriptorStreams_OneStream:
 		if m.OneStream == nil {
-			return b, encField(encErrorf("alternative is nil"), "oneStream")
+			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
 		mk1202 := len(b)
@@ -18830,7 +18831,7 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
 		b = endLen(b, mk1202)
 		if err != nil {
-			return b, encField(err, "oneStream")
+			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
@@ -18844,14 +18845,14 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1204])
 				b = endLen(b, mk1205)
 				if err != nil {
-					err = encIndex(err, i1204)
+					err = codecerr.AtIndex(err, i1204)
 					break
 				}
 			}
 			b = endLen(b, mk1203)
 		}
 		if err != nil {
-			return b, encField(err, "multiStream")
+			return b, codecerr.At(err, "multiStream")
 		}
 	default:
 		return b, encErrorf("IndAudMediaDescriptorStreams: no alternative chosen")
@@ -18866,22 +18867,22 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
-			return decField(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		n1206, err := d.count((*h))
 		if err != nil {
-			return decField(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1206)
 		for i1207, off1208 := 0, (*h).start; i1207 < n1206; i1207++ {
 			var e1209 header
 			if err := d.next(&e1209, off1208, (*h).end); err != nil {
-				return decField(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if e1209.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e1209, "[UNIVERSAL 16]"), i1207), "multiStream")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1209, "[UNIVERSAL 16]"), i1207), "multiStream")
 			}
 			if err := func() error {
 				var err error
@@ -18890,7 +18891,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i1207), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1207), "multiStream")
 			}
 			off1208 = e1209.next
 		}
@@ -18905,7 +18906,7 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 	switch m.Kind {
 	case model.IndAudMediaDescriptorStreams_OneStream:
 		if m.OneStream == nil {
-			return b, encField(encErrorf("alternative is nil"), "oneStream")
+			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
 		mk1210 := len(b)
@@ -18913,7 +18914,7 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
 		b = endLen(b, mk1210)
 		if err != nil {
-			return b, encField(err, "oneStream")
+			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
@@ -18927,14 +18928,14 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1212])
 				b = endLen(b, mk1213)
 				if err != nil {
-					err = encIndex(err, i1212)
+					err = codecerr.AtIndex(err, i1212)
 					break
 				}
 			}
 			b = endLen(b, mk1211)
 		}
 		if err != nil {
-			return b, encField(err, "multiStream")
+			return b, codecerr.At(err, "multiStream")
 		}
 	default:
 		return b, encErrorf("IndAudMediaDescriptorStreams: no alternative chosen")
@@ -18949,22 +18950,22 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
-			return decField(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		n1214, err := d.count((*h))
 		if err != nil {
-			return decField(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1214)
 		for i1215, off1216 := 0, (*h).start; i1215 < n1214; i1215++ {
 			var e1217 header
 			if err := d.next(&e1217, off1216, (*h).end); err != nil {
-				return decField(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if e1217.tag != 0x10 {
-				return decField(decIndex(d.unexpected(e1217, "[UNIVERSAL 16]"), i1215), "multiStream")
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1217, "[UNIVERSAL 16]"), i1215), "multiStream")
 			}
 			if err := func() error {
 				var err error
@@ -18973,7 +18974,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 				}
 				return err
 			}(); err != nil {
-				return decField(decIndex(err, i1215), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1215), "multiStream")
 			}
 			off1216 = e1217.next
 		}
@@ -18992,7 +18993,7 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 			b = appendUint(b, "\x80", uint64(m.StreamID))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -19002,7 +19003,7 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
 		b = endLen(b, mk1218)
 		if err != nil {
-			return b, encField(err, "streamParms")
+			return b, codecerr.At(err, "streamParms")
 		}
 	}
 	return b, err
@@ -19027,7 +19028,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 			seen |= 1 << 0
 			x1219, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID = uint32(x1219)
 		case 0x80000001: // [1] streamParms
@@ -19036,7 +19037,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 			}
 			seen |= 1 << 1
 			if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
-				return decField(err, "streamParms")
+				return codecerr.At(err, "streamParms")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudStreamDescriptor")
@@ -19064,7 +19065,7 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 			b = appendUint(b, "\x80", uint64(m.StreamID))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	{
@@ -19074,7 +19075,7 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
 		b = endLen(b, mk1220)
 		if err != nil {
-			return b, encField(err, "streamParms")
+			return b, codecerr.At(err, "streamParms")
 		}
 	}
 	return b, err
@@ -19099,7 +19100,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 			seen |= 1 << 0
 			x1221, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID = uint32(x1221)
 		case 0x80000001: // [1] streamParms
@@ -19108,7 +19109,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 			}
 			seen |= 1 << 1
 			if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
-				return decField(err, "streamParms")
+				return codecerr.At(err, "streamParms")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudStreamDescriptor")
@@ -19130,7 +19131,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, error) {
 	var err error
 	if m.StatisticsDescriptor != nil {
-		return b, encField(encErrorf("not in version %d", 2), "statisticsDescriptor")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "statisticsDescriptor")
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
@@ -19139,7 +19140,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
 		b = endLen(b, mk1222)
 		if err != nil {
-			return b, encField(err, "localControlDescriptor")
+			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
@@ -19149,7 +19150,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
 		b = endLen(b, mk1223)
 		if err != nil {
-			return b, encField(err, "localDescriptor")
+			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
@@ -19159,7 +19160,7 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
 		b = endLen(b, mk1224)
 		if err != nil {
-			return b, encField(err, "remoteDescriptor")
+			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	return b, err
@@ -19184,7 +19185,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
-				return decField(err, "localControlDescriptor")
+				return codecerr.At(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
 			if seen>>1 != 0 {
@@ -19193,7 +19194,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
-				return decField(err, "localDescriptor")
+				return codecerr.At(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
 			if seen>>2 != 0 {
@@ -19202,7 +19203,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
-				return decField(err, "remoteDescriptor")
+				return codecerr.At(err, "remoteDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19222,7 +19223,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
 		b = endLen(b, mk1225)
 		if err != nil {
-			return b, encField(err, "localControlDescriptor")
+			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
@@ -19232,7 +19233,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
 		b = endLen(b, mk1226)
 		if err != nil {
-			return b, encField(err, "localDescriptor")
+			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
@@ -19242,7 +19243,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
 		b = endLen(b, mk1227)
 		if err != nil {
-			return b, encField(err, "remoteDescriptor")
+			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
@@ -19252,7 +19253,7 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
 		b = endLen(b, mk1228)
 		if err != nil {
-			return b, encField(err, "statisticsDescriptor")
+			return b, codecerr.At(err, "statisticsDescriptor")
 		}
 	}
 	return b, err
@@ -19277,7 +19278,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 0
 			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
-				return decField(err, "localControlDescriptor")
+				return codecerr.At(err, "localControlDescriptor")
 			}
 		case 0x80000001: // [1] localDescriptor
 			if seen>>1 != 0 {
@@ -19286,7 +19287,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 1
 			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
-				return decField(err, "localDescriptor")
+				return codecerr.At(err, "localDescriptor")
 			}
 		case 0x80000002: // [2] remoteDescriptor
 			if seen>>2 != 0 {
@@ -19295,7 +19296,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 2
 			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
-				return decField(err, "remoteDescriptor")
+				return codecerr.At(err, "remoteDescriptor")
 			}
 		case 0x80000003: // [3] statisticsDescriptor
 			if seen>>3 != 0 {
@@ -19304,7 +19305,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			seen |= 1 << 3
 			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
-				return decField(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19318,27 +19319,27 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlDescriptor) ([]byte, error) {
 	var err error
 	if m.StreamModeSel.Present {
-		return b, encField(encErrorf("not in version %d", 2), "streamModeSel")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "streamModeSel")
 	}
 	if m.StreamMode {
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "streamMode")
+			return b, codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "reserveValue")
+			return b, codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "reserveGroup")
+			return b, codecerr.At(err, "reserveGroup")
 		}
 	}
 	if m.PropertyParms != nil {
@@ -19353,14 +19354,14 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1230])
 				b = endLen(b, mk1231)
 				if err != nil {
-					err = encIndex(err, i1230)
+					err = codecerr.AtIndex(err, i1230)
 					break
 				}
 			}
 			b = endLen(b, mk1229)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	return b, err
@@ -19385,7 +19386,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 0
 			m.StreamMode = true
 			if err = d.null(e); err != nil {
-				return decField(err, "streamMode")
+				return codecerr.At(err, "streamMode")
 			}
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
@@ -19394,7 +19395,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 1
 			m.ReserveValue = true
 			if err = d.null(e); err != nil {
-				return decField(err, "reserveValue")
+				return codecerr.At(err, "reserveValue")
 			}
 		case 0x80000002: // [2] reserveGroup
 			if seen>>2 != 0 {
@@ -19403,7 +19404,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 2
 			m.ReserveGroup = true
 			if err = d.null(e); err != nil {
-				return decField(err, "reserveGroup")
+				return codecerr.At(err, "reserveGroup")
 			}
 		case 0x80000003: // [3] propertyParms
 			if seen>>3 != 0 {
@@ -19412,16 +19413,16 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 3
 			n1232, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1232)
 			for i1233, off1234 := 0, e.start; i1233 < n1232; i1233++ {
 				var e1235 header
 				if err := d.next(&e1235, off1234, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e1235.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1235, "[UNIVERSAL 16]"), i1233), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1235, "[UNIVERSAL 16]"), i1233), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -19430,7 +19431,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1233), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1233), "propertyParms")
 				}
 				off1234 = e1235.next
 			}
@@ -19449,21 +19450,21 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "streamMode")
+			return b, codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "reserveValue")
+			return b, codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "reserveGroup")
+			return b, codecerr.At(err, "reserveGroup")
 		}
 	}
 	if m.PropertyParms != nil {
@@ -19478,14 +19479,14 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1237])
 				b = endLen(b, mk1238)
 				if err != nil {
-					err = encIndex(err, i1237)
+					err = codecerr.AtIndex(err, i1237)
 					break
 				}
 			}
 			b = endLen(b, mk1236)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.StreamModeSel.Present {
@@ -19493,7 +19494,7 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 			b = appendInt(b, "\x84", int64(m.StreamModeSel.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamModeSel")
+			return b, codecerr.At(err, "streamModeSel")
 		}
 	}
 	return b, err
@@ -19518,7 +19519,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 0
 			m.StreamMode = true
 			if err = d.null(e); err != nil {
-				return decField(err, "streamMode")
+				return codecerr.At(err, "streamMode")
 			}
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
@@ -19527,7 +19528,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 1
 			m.ReserveValue = true
 			if err = d.null(e); err != nil {
-				return decField(err, "reserveValue")
+				return codecerr.At(err, "reserveValue")
 			}
 		case 0x80000002: // [2] reserveGroup
 			if seen>>2 != 0 {
@@ -19536,7 +19537,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 2
 			m.ReserveGroup = true
 			if err = d.null(e); err != nil {
-				return decField(err, "reserveGroup")
+				return codecerr.At(err, "reserveGroup")
 			}
 		case 0x80000003: // [3] propertyParms
 			if seen>>3 != 0 {
@@ -19545,16 +19546,16 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 3
 			n1239, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1239)
 			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
 				var e1242 header
 				if err := d.next(&e1242, off1241, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e1242.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -19563,7 +19564,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1240), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1240), "propertyParms")
 				}
 				off1241 = e1242.next
 			}
@@ -19575,10 +19576,10 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			m.StreamModeSel.Present = true
 			x1243, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "streamModeSel")
+				return codecerr.At(err, "streamModeSel")
 			}
 			if x1243 < -1<<31 || x1243 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1243), "streamModeSel")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1243), "streamModeSel")
 			}
 			m.StreamModeSel.Value = model.StreamMode(x1243)
 		default:
@@ -19593,7 +19594,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 func appendIndAudPropertyParmV2(b []byte, m *model.IndAudPropertyParm) ([]byte, error) {
 	var err error
 	if m.PropertyParms != nil {
-		return b, encField(encErrorf("not in version %d", 2), "propertyParms")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "propertyParms")
 	}
 	{
 		if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -19602,7 +19603,7 @@ func appendIndAudPropertyParmV2(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 			b = appendBytes(b, "\x80", m.Name)
 		}
 		if err != nil {
-			return b, encField(err, "name")
+			return b, codecerr.At(err, "name")
 		}
 	}
 	return b, err
@@ -19626,10 +19627,10 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 			}
 			seen |= 1 << 0
 			if m.Name, err = d.octets(e); err != nil {
-				return decField(err, "name")
+				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19654,7 +19655,7 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 			b = appendBytes(b, "\x80", m.Name)
 		}
 		if err != nil {
-			return b, encField(err, "name")
+			return b, codecerr.At(err, "name")
 		}
 	}
 	if m.PropertyParms != nil {
@@ -19664,7 +19665,7 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
 		b = endLen(b, mk1244)
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	return b, err
@@ -19688,10 +19689,10 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 			}
 			seen |= 1 << 0
 			if m.Name, err = d.octets(e); err != nil {
-				return decField(err, "name")
+				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
 			}
 		case 0x80000001: // [1] propertyParms
 			if seen>>1 != 0 {
@@ -19700,7 +19701,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 			seen |= 1 << 1
 			m.PropertyParms = slab.One(&d.s.PropertyParm)
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19725,7 +19726,7 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 			b = appendUint(b, "\x80", uint64(m.PropGroupID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "propGroupID")
+			return b, codecerr.At(err, "propGroupID")
 		}
 	}
 	{
@@ -19740,14 +19741,14 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1246])
 				b = endLen(b, mk1247)
 				if err != nil {
-					err = encIndex(err, i1246)
+					err = codecerr.AtIndex(err, i1246)
 					break
 				}
 			}
 			b = endLen(b, mk1245)
 		}
 		if err != nil {
-			return b, encField(err, "propGrps")
+			return b, codecerr.At(err, "propGrps")
 		}
 	}
 	return b, err
@@ -19773,7 +19774,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			m.PropGroupID.Present = true
 			x1248, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "propGroupID")
+				return codecerr.At(err, "propGroupID")
 			}
 			m.PropGroupID.Value = uint32(x1248)
 		case 0x80000001: // [1] propGrps
@@ -19783,16 +19784,16 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			seen |= 1 << 1
 			n1249, err := d.count(e)
 			if err != nil {
-				return decField(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1249)
 			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
 				var e1252 header
 				if err := d.next(&e1252, off1251, e.end); err != nil {
-					return decField(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if e1252.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1252, "[UNIVERSAL 16]"), i1250), "propGrps")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1252, "[UNIVERSAL 16]"), i1250), "propGrps")
 				}
 				if err := func() error {
 					var err error
@@ -19801,7 +19802,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1250), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1250), "propGrps")
 				}
 				off1251 = e1252.next
 			}
@@ -19828,7 +19829,7 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 			b = appendUint(b, "\x80", uint64(m.PropGroupID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "propGroupID")
+			return b, codecerr.At(err, "propGroupID")
 		}
 	}
 	{
@@ -19843,14 +19844,14 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1254])
 				b = endLen(b, mk1255)
 				if err != nil {
-					err = encIndex(err, i1254)
+					err = codecerr.AtIndex(err, i1254)
 					break
 				}
 			}
 			b = endLen(b, mk1253)
 		}
 		if err != nil {
-			return b, encField(err, "propGrps")
+			return b, codecerr.At(err, "propGrps")
 		}
 	}
 	return b, err
@@ -19876,7 +19877,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			m.PropGroupID.Present = true
 			x1256, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "propGroupID")
+				return codecerr.At(err, "propGroupID")
 			}
 			m.PropGroupID.Value = uint32(x1256)
 		case 0x80000001: // [1] propGrps
@@ -19886,16 +19887,16 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			seen |= 1 << 1
 			n1257, err := d.count(e)
 			if err != nil {
-				return decField(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1257)
 			for i1258, off1259 := 0, e.start; i1258 < n1257; i1258++ {
 				var e1260 header
 				if err := d.next(&e1260, off1259, e.end); err != nil {
-					return decField(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if e1260.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1260, "[UNIVERSAL 16]"), i1258), "propGrps")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1260, "[UNIVERSAL 16]"), i1258), "propGrps")
 				}
 				if err := func() error {
 					var err error
@@ -19904,7 +19905,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1258), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1258), "propGrps")
 				}
 				off1259 = e1260.next
 			}
@@ -19925,7 +19926,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminationStateDescriptor) ([]byte, error) {
 	var err error
 	if m.ServiceStateSel.Present {
-		return b, encField(encErrorf("not in version %d", 2), "serviceStateSel")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "serviceStateSel")
 	}
 	{
 		{
@@ -19939,28 +19940,28 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1262])
 				b = endLen(b, mk1263)
 				if err != nil {
-					err = encIndex(err, i1262)
+					err = codecerr.AtIndex(err, i1262)
 					break
 				}
 			}
 			b = endLen(b, mk1261)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "eventBufferControl")
+			return b, codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "serviceState")
+			return b, codecerr.At(err, "serviceState")
 		}
 	}
 	return b, err
@@ -19985,16 +19986,16 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			seen |= 1 << 0
 			n1264, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1264)
 			for i1265, off1266 := 0, e.start; i1265 < n1264; i1265++ {
 				var e1267 header
 				if err := d.next(&e1267, off1266, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e1267.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1267, "[UNIVERSAL 16]"), i1265), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1267, "[UNIVERSAL 16]"), i1265), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -20003,7 +20004,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1265), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1265), "propertyParms")
 				}
 				off1266 = e1267.next
 			}
@@ -20014,7 +20015,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			seen |= 1 << 1
 			m.EventBufferControl = true
 			if err = d.null(e); err != nil {
-				return decField(err, "eventBufferControl")
+				return codecerr.At(err, "eventBufferControl")
 			}
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
@@ -20023,7 +20024,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			seen |= 1 << 2
 			m.ServiceState = true
 			if err = d.null(e); err != nil {
-				return decField(err, "serviceState")
+				return codecerr.At(err, "serviceState")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -20053,28 +20054,28 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1269])
 				b = endLen(b, mk1270)
 				if err != nil {
-					err = encIndex(err, i1269)
+					err = codecerr.AtIndex(err, i1269)
 					break
 				}
 			}
 			b = endLen(b, mk1268)
 		}
 		if err != nil {
-			return b, encField(err, "propertyParms")
+			return b, codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl {
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "eventBufferControl")
+			return b, codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "serviceState")
+			return b, codecerr.At(err, "serviceState")
 		}
 	}
 	if m.ServiceStateSel.Present {
@@ -20082,7 +20083,7 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 			b = appendInt(b, "\x83", int64(m.ServiceStateSel.Value))
 		}
 		if err != nil {
-			return b, encField(err, "serviceStateSel")
+			return b, codecerr.At(err, "serviceStateSel")
 		}
 	}
 	return b, err
@@ -20107,16 +20108,16 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			seen |= 1 << 0
 			n1271, err := d.count(e)
 			if err != nil {
-				return decField(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1271)
 			for i1272, off1273 := 0, e.start; i1272 < n1271; i1272++ {
 				var e1274 header
 				if err := d.next(&e1274, off1273, e.end); err != nil {
-					return decField(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if e1274.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1274, "[UNIVERSAL 16]"), i1272), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1274, "[UNIVERSAL 16]"), i1272), "propertyParms")
 				}
 				if err := func() error {
 					var err error
@@ -20125,7 +20126,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1272), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1272), "propertyParms")
 				}
 				off1273 = e1274.next
 			}
@@ -20136,7 +20137,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			seen |= 1 << 1
 			m.EventBufferControl = true
 			if err = d.null(e); err != nil {
-				return decField(err, "eventBufferControl")
+				return codecerr.At(err, "eventBufferControl")
 			}
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
@@ -20145,7 +20146,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			seen |= 1 << 2
 			m.ServiceState = true
 			if err = d.null(e); err != nil {
-				return decField(err, "serviceState")
+				return codecerr.At(err, "serviceState")
 			}
 		case 0x80000003: // [3] serviceStateSel
 			if seen>>3 != 0 {
@@ -20155,10 +20156,10 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			m.ServiceStateSel.Present = true
 			x1275, err := d.integer(e, minInt, maxInt)
 			if err != nil {
-				return decField(err, "serviceStateSel")
+				return codecerr.At(err, "serviceStateSel")
 			}
 			if x1275 < -1<<31 || x1275 >= 1<<31 {
-				return decField(d.errorf(e.start, "enumeration value %d out of range", x1275), "serviceStateSel")
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1275), "serviceStateSel")
 			}
 			m.ServiceStateSel.Value = model.ServiceState(x1275)
 		default:
@@ -20182,7 +20183,7 @@ func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) 
 			b = appendUint(b, "\x80", uint64(m.RequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "requestID")
+			return b, codecerr.At(err, "requestID")
 		}
 	}
 	{
@@ -20192,7 +20193,7 @@ func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) 
 			b = appendBytes(b, "\x81", m.PkgdName)
 		}
 		if err != nil {
-			return b, encField(err, "pkgdName")
+			return b, codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
@@ -20202,7 +20203,7 @@ func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) 
 			b = appendUint(b, "\x82", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	return b, err
@@ -20228,7 +20229,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			m.RequestID.Present = true
 			x1276, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x1276)
 		case 0x80000001: // [1] pkgdName
@@ -20237,10 +20238,10 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 1
 			if m.PkgdName, err = d.octets(e); err != nil {
-				return decField(err, "pkgdName")
+				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 			}
 		case 0x80000002: // [2] streamID
 			if seen>>2 != 0 {
@@ -20250,7 +20251,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			m.StreamID.Present = true
 			x1277, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1277)
 		default:
@@ -20276,7 +20277,7 @@ func appendIndAudEventBufferDescriptorV23(b []byte, m *model.IndAudEventBufferDe
 			b = appendBytes(b, "\x80", m.EventName)
 		}
 		if err != nil {
-			return b, encField(err, "eventName")
+			return b, codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
@@ -20286,7 +20287,7 @@ func appendIndAudEventBufferDescriptorV23(b []byte, m *model.IndAudEventBufferDe
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	return b, err
@@ -20310,10 +20311,10 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 0
 			if m.EventName, err = d.octets(e); err != nil {
-				return decField(err, "eventName")
+				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -20323,7 +20324,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			m.StreamID.Present = true
 			x1278, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1278)
 		default:
@@ -20345,7 +20346,7 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 	switch m.Kind {
 	case model.IndAudSignalsDescriptor_Signal:
 		if m.Signal == nil {
-			return b, encField(encErrorf("alternative is nil"), "signal")
+			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
 		mk1279 := len(b)
@@ -20353,11 +20354,11 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		b, err = appendIndAudSignalV2(b, m.Signal)
 		b = endLen(b, mk1279)
 		if err != nil {
-			return b, encField(err, "signal")
+			return b, codecerr.At(err, "signal")
 		}
 	case model.IndAudSignalsDescriptor_SeqSigList:
 		if m.SeqSigList == nil {
-			return b, encField(encErrorf("alternative is nil"), "seqSigList")
+			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
 		mk1280 := len(b)
@@ -20365,7 +20366,7 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
 		b = endLen(b, mk1280)
 		if err != nil {
-			return b, encField(err, "seqSigList")
+			return b, codecerr.At(err, "seqSigList")
 		}
 	default:
 		return b, encErrorf("IndAudSignalsDescriptor: no alternative chosen")
@@ -20380,13 +20381,13 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
-			return decField(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
-			return decField(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
@@ -20399,7 +20400,7 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 	switch m.Kind {
 	case model.IndAudSignalsDescriptor_Signal:
 		if m.Signal == nil {
-			return b, encField(encErrorf("alternative is nil"), "signal")
+			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
 		mk1281 := len(b)
@@ -20407,11 +20408,11 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		b, err = appendIndAudSignalV3(b, m.Signal)
 		b = endLen(b, mk1281)
 		if err != nil {
-			return b, encField(err, "signal")
+			return b, codecerr.At(err, "signal")
 		}
 	case model.IndAudSignalsDescriptor_SeqSigList:
 		if m.SeqSigList == nil {
-			return b, encField(encErrorf("alternative is nil"), "seqSigList")
+			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
 		mk1282 := len(b)
@@ -20419,7 +20420,7 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
 		b = endLen(b, mk1282)
 		if err != nil {
-			return b, encField(err, "seqSigList")
+			return b, codecerr.At(err, "seqSigList")
 		}
 	default:
 		return b, encErrorf("IndAudSignalsDescriptor: no alternative chosen")
@@ -20434,13 +20435,13 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
-			return decField(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
-			return decField(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
@@ -20457,7 +20458,7 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.Id))
 		}
 		if err != nil {
-			return b, encField(err, "id")
+			return b, codecerr.At(err, "id")
 		}
 	}
 	if m.SignalList != nil {
@@ -20467,7 +20468,7 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		b, err = appendIndAudSignalV2(b, m.SignalList)
 		b = endLen(b, mk1283)
 		if err != nil {
-			return b, encField(err, "signalList")
+			return b, codecerr.At(err, "signalList")
 		}
 	}
 	return b, err
@@ -20492,7 +20493,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			seen |= 1 << 0
 			x1284, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "id")
+				return codecerr.At(err, "id")
 			}
 			m.Id = uint32(x1284)
 		case 0x80000001: // [1] signalList
@@ -20502,7 +20503,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			seen |= 1 << 1
 			m.SignalList = slab.One(&d.s.IndAudSignal)
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
-				return decField(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudSeqSigList")
@@ -20527,7 +20528,7 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 			b = appendUint(b, "\x80", uint64(m.Id))
 		}
 		if err != nil {
-			return b, encField(err, "id")
+			return b, codecerr.At(err, "id")
 		}
 	}
 	if m.SignalList != nil {
@@ -20537,7 +20538,7 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		b, err = appendIndAudSignalV3(b, m.SignalList)
 		b = endLen(b, mk1285)
 		if err != nil {
-			return b, encField(err, "signalList")
+			return b, codecerr.At(err, "signalList")
 		}
 	}
 	return b, err
@@ -20562,7 +20563,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			seen |= 1 << 0
 			x1286, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "id")
+				return codecerr.At(err, "id")
 			}
 			m.Id = uint32(x1286)
 		case 0x80000001: // [1] signalList
@@ -20572,7 +20573,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			seen |= 1 << 1
 			m.SignalList = slab.One(&d.s.IndAudSignal)
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
-				return decField(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudSeqSigList")
@@ -20591,7 +20592,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
 	var err error
 	if m.SignalRequestID.Present {
-		return b, encField(encErrorf("not in version %d", 2), "signalRequestID")
+		return b, codecerr.At(encErrorf("not in version %d", 2), "signalRequestID")
 	}
 	{
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -20600,7 +20601,7 @@ func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.SignalName)
 		}
 		if err != nil {
-			return b, encField(err, "signalName")
+			return b, codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
@@ -20610,7 +20611,7 @@ func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	return b, err
@@ -20634,10 +20635,10 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 0
 			if m.SignalName, err = d.octets(e); err != nil {
-				return decField(err, "signalName")
+				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -20647,7 +20648,7 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			m.StreamID.Present = true
 			x1287, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1287)
 		default:
@@ -20673,7 +20674,7 @@ func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
 			b = appendBytes(b, "\x80", m.SignalName)
 		}
 		if err != nil {
-			return b, encField(err, "signalName")
+			return b, codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
@@ -20683,7 +20684,7 @@ func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.StreamID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "streamID")
+			return b, codecerr.At(err, "streamID")
 		}
 	}
 	if m.SignalRequestID.Present {
@@ -20691,7 +20692,7 @@ func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
 			b = appendUint(b, "\x82", uint64(m.SignalRequestID.Value))
 		}
 		if err != nil {
-			return b, encField(err, "signalRequestID")
+			return b, codecerr.At(err, "signalRequestID")
 		}
 	}
 	return b, err
@@ -20715,10 +20716,10 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 0
 			if m.SignalName, err = d.octets(e); err != nil {
-				return decField(err, "signalName")
+				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 			}
 		case 0x80000001: // [1] streamID
 			if seen>>1 != 0 {
@@ -20728,7 +20729,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			m.StreamID.Present = true
 			x1288, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x1288)
 		case 0x80000002: // [2] signalRequestID
@@ -20739,7 +20740,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			m.SignalRequestID.Present = true
 			x1289, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "signalRequestID")
+				return codecerr.At(err, "signalRequestID")
 			}
 			m.SignalRequestID.Value = uint32(x1289)
 		default:
@@ -20765,7 +20766,7 @@ func appendIndAudDigitMapDescriptorV23(b []byte, m *model.IndAudDigitMapDescript
 			b = appendBytes(b, "\x80", m.DigitMapName)
 		}
 		if err != nil {
-			return b, encField(err, "digitMapName")
+			return b, codecerr.At(err, "digitMapName")
 		}
 	}
 	return b, err
@@ -20789,10 +20790,10 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 			}
 			seen |= 1 << 0
 			if m.DigitMapName, err = d.octets(e); err != nil {
-				return decField(err, "digitMapName")
+				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudDigitMapDescriptor")
@@ -20812,7 +20813,7 @@ func appendIndAudStatisticsDescriptorV23(b []byte, m *model.IndAudStatisticsDesc
 			b = appendBytes(b, "\x80", m.StatName)
 		}
 		if err != nil {
-			return b, encField(err, "statName")
+			return b, codecerr.At(err, "statName")
 		}
 	}
 	return b, err
@@ -20836,10 +20837,10 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 			}
 			seen |= 1 << 0
 			if m.StatName, err = d.octets(e); err != nil {
-				return decField(err, "statName")
+				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
-				return decField(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
 			}
 		default:
 			return d.unexpected(e, "a component of IndAudStatisticsDescriptor")
@@ -20864,7 +20865,7 @@ func appendIndAudPackagesDescriptorV23(b []byte, m *model.IndAudPackagesDescript
 			b = appendBytes(b, "\x80", m.PackageName)
 		}
 		if err != nil {
-			return b, encField(err, "packageName")
+			return b, codecerr.At(err, "packageName")
 		}
 	}
 	{
@@ -20874,7 +20875,7 @@ func appendIndAudPackagesDescriptorV23(b []byte, m *model.IndAudPackagesDescript
 			b = appendUint(b, "\x81", uint64(m.PackageVersion))
 		}
 		if err != nil {
-			return b, encField(err, "packageVersion")
+			return b, codecerr.At(err, "packageVersion")
 		}
 	}
 	return b, err
@@ -20898,10 +20899,10 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 			}
 			seen |= 1 << 0
 			if m.PackageName, err = d.octets(e); err != nil {
-				return decField(err, "packageName")
+				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
-				return decField(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
+				return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
 			}
 		case 0x80000001: // [1] packageVersion
 			if seen>>1 != 0 {
@@ -20910,7 +20911,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 			seen |= 1 << 1
 			x1290, err := d.integer(e, 0, 99)
 			if err != nil {
-				return decField(err, "packageVersion")
+				return codecerr.At(err, "packageVersion")
 			}
 			m.PackageVersion = uint32(x1290)
 		default:
@@ -20937,7 +20938,7 @@ func appendSegmentReplyV3(b []byte, m *model.SegmentReply) ([]byte, error) {
 			b = appendUint(b, "\x80", uint64(m.TransactionId))
 		}
 		if err != nil {
-			return b, encField(err, "transactionId")
+			return b, codecerr.At(err, "transactionId")
 		}
 	}
 	{
@@ -20947,14 +20948,14 @@ func appendSegmentReplyV3(b []byte, m *model.SegmentReply) ([]byte, error) {
 			b = appendUint(b, "\x81", uint64(m.SegmentNumber))
 		}
 		if err != nil {
-			return b, encField(err, "segmentNumber")
+			return b, codecerr.At(err, "segmentNumber")
 		}
 	}
 	if m.SegmentationComplete {
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "segmentationComplete")
+			return b, codecerr.At(err, "segmentationComplete")
 		}
 	}
 	return b, err
@@ -20979,7 +20980,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 			seen |= 1 << 0
 			x1291, err := d.integer(e, 0, 4294967295)
 			if err != nil {
-				return decField(err, "transactionId")
+				return codecerr.At(err, "transactionId")
 			}
 			m.TransactionId = uint32(x1291)
 		case 0x80000001: // [1] segmentNumber
@@ -20989,7 +20990,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 			seen |= 1 << 1
 			x1292, err := d.integer(e, 0, 65535)
 			if err != nil {
-				return decField(err, "segmentNumber")
+				return codecerr.At(err, "segmentNumber")
 			}
 			m.SegmentNumber = uint32(x1292)
 		case 0x80000002: // [2] segmentationComplete
@@ -20999,7 +21000,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 			seen |= 1 << 2
 			m.SegmentationComplete = true
 			if err = d.null(e); err != nil {
-				return decField(err, "segmentationComplete")
+				return codecerr.At(err, "segmentationComplete")
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21025,13 +21026,13 @@ func appendSelectLogicV3(b []byte, m *model.SelectLogic) ([]byte, error) {
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "andAUDITSelect")
+			return b, codecerr.At(err, "andAUDITSelect")
 		}
 	case model.SelectLogic_OrAUDITSelect:
 		b = append(b, "\x81"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "orAUDITSelect")
+			return b, codecerr.At(err, "orAUDITSelect")
 		}
 	default:
 		return b, encErrorf("SelectLogic: no alternative chosen")
@@ -21045,12 +21046,12 @@ func decodeSelectLogicV3(d *decoder, h *header, m *model.SelectLogic) error {
 	case 0x80000000: // [0]
 		m.Kind = model.SelectLogic_AndAUDITSelect
 		if err = d.null((*h)); err != nil {
-			return decField(err, "andAUDITSelect")
+			return codecerr.At(err, "andAUDITSelect")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SelectLogic_OrAUDITSelect
 		if err = d.null((*h)); err != nil {
-			return decField(err, "orAUDITSelect")
+			return codecerr.At(err, "orAUDITSelect")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SelectLogic")
@@ -21072,14 +21073,14 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1294])
 				b = endLen(b, mk1295)
 				if err != nil {
-					err = encIndex(err, i1294)
+					err = codecerr.AtIndex(err, i1294)
 					break
 				}
 			}
 			b = endLen(b, mk1293)
 		}
 		if err != nil {
-			return b, encField(err, "terminationIDList")
+			return b, codecerr.At(err, "terminationIDList")
 		}
 	}
 	{
@@ -21090,14 +21091,14 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 			for i1297 := range m.TerminationAuditResult {
 				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1297])
 				if err != nil {
-					err = encIndex(err, i1297)
+					err = codecerr.AtIndex(err, i1297)
 					break
 				}
 			}
 			b = endLen(b, mk1296)
 		}
 		if err != nil {
-			return b, encField(err, "terminationAuditResult")
+			return b, codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return b, err
@@ -21122,16 +21123,16 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			seen |= 1 << 0
 			n1298, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n1298)
 			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
 				var e1301 header
 				if err := d.next(&e1301, off1300, e.end); err != nil {
-					return decField(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				if e1301.tag != 0x10 {
-					return decField(decIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
@@ -21140,7 +21141,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1299), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i1299), "terminationIDList")
 				}
 				off1300 = e1301.next
 			}
@@ -21151,13 +21152,13 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			seen |= 1 << 1
 			n1302, err := d.count(e)
 			if err != nil {
-				return decField(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n1302)
 			for i1303, off1304 := 0, e.start; i1303 < n1302; i1303++ {
 				var e1305 header
 				if err := d.next(&e1305, off1304, e.end); err != nil {
-					return decField(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
@@ -21166,7 +21167,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1303), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i1303), "terminationAuditResult")
 				}
 				off1304 = e1305.next
 			}
@@ -21196,7 +21197,7 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
 		b = endLen(b, mk1306)
 		if err != nil {
-			return b, encField(err, "secondEvent")
+			return b, codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
@@ -21207,14 +21208,14 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 			for i1308 := range m.SignalsDescriptor {
 				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1308])
 				if err != nil {
-					err = encIndex(err, i1308)
+					err = codecerr.AtIndex(err, i1308)
 					break
 				}
 			}
 			b = endLen(b, mk1307)
 		}
 		if err != nil {
-			return b, encField(err, "signalsDescriptor")
+			return b, codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return b, err
@@ -21239,7 +21240,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 			seen |= 1 << 0
 			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
-				return decField(err, "secondEvent")
+				return codecerr.At(err, "secondEvent")
 			}
 		case 0x80000001: // [1] signalsDescriptor
 			if seen>>1 != 0 {
@@ -21248,13 +21249,13 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 			seen |= 1 << 1
 			n1309, err := d.count(e)
 			if err != nil {
-				return decField(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1309)
 			for i1310, off1311 := 0, e.start; i1310 < n1309; i1310++ {
 				var e1312 header
 				if err := d.next(&e1312, off1311, e.end); err != nil {
-					return decField(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
@@ -21263,7 +21264,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 					}
 					return err
 				}(); err != nil {
-					return decField(decIndex(err, i1310), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1310), "signalsDescriptor")
 				}
 				off1311 = e1312.next
 			}
@@ -21283,11 +21284,11 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 		b = append(b, "\x80"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "notifyImmediate")
+			return b, codecerr.At(err, "notifyImmediate")
 		}
 	case model.NotifyBehaviour_NotifyRegulated:
 		if m.NotifyRegulated == nil {
-			return b, encField(encErrorf("alternative is nil"), "notifyRegulated")
+			return b, codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		b = append(b, "\xa1"...)
 		mk1313 := len(b)
@@ -21295,13 +21296,13 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
 		b = endLen(b, mk1313)
 		if err != nil {
-			return b, encField(err, "notifyRegulated")
+			return b, codecerr.At(err, "notifyRegulated")
 		}
 	case model.NotifyBehaviour_NeverNotify:
 		b = append(b, "\x82"...)
 		b = append(b, 0)
 		if err != nil {
-			return b, encField(err, "neverNotify")
+			return b, codecerr.At(err, "neverNotify")
 		}
 	default:
 		return b, encErrorf("NotifyBehaviour: no alternative chosen")
@@ -21315,18 +21316,18 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 	case 0x80000000: // [0]
 		m.Kind = model.NotifyBehaviour_NotifyImmediate
 		if err = d.null((*h)); err != nil {
-			return decField(err, "notifyImmediate")
+			return codecerr.At(err, "notifyImmediate")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
 		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
-			return decField(err, "notifyRegulated")
+			return codecerr.At(err, "notifyRegulated")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NotifyBehaviour_NeverNotify
 		if err = d.null((*h)); err != nil {
-			return decField(err, "neverNotify")
+			return codecerr.At(err, "neverNotify")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NotifyBehaviour")

@@ -2,11 +2,12 @@ package ber
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
@@ -77,13 +78,9 @@ func TestIndefiniteLengthCorpus(t *testing.T) {
 	t.Logf("BER: indefinite-length forms decoded and re-encoded definite: %d/%d", ok, len(files))
 }
 
-func berError(t *testing.T, err error) *Error {
+func berError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not a *ber.Error", err, err)
-	}
-	return e
+	return corpus.CodecError(t, err, "ber")
 }
 
 // TestErrorNamesOffsetAndPath corrupts a length deep inside a message and
@@ -106,8 +103,8 @@ func TestErrorNamesOffsetAndPath(t *testing.T) {
 	bad[i+1] = 0x7f // a length far beyond the enclosing element
 	_, err = Decode(bad, Options{})
 	e := berError(t, err)
-	if e.Offset != i {
-		t.Errorf("offset %d, want %d", e.Offset, i)
+	if e.Pos != codecerr.AtByte(i) || e.Kind != codecerr.Malformed {
+		t.Errorf("position %v kind %v, want offset %d, malformed", e.Pos, e.Kind, i)
 	}
 	if p := e.Path(); p != "mess.messageBody.transactions[0].transactionRequest" {
 		t.Errorf("path %q", p)
@@ -129,17 +126,19 @@ func TestErrorNamesOffsetAndPath(t *testing.T) {
 func TestLimits(t *testing.T) {
 	golden := corpus.Files(t, ".ber")["msg03"]
 	cases := []struct {
-		lim  Limits
+		lim  limits.Limits
 		want string
 	}{
-		{Limits{MaxSize: len(golden) - 1, MaxDepth: 64, MaxElements: 1000}, "exceeds the limit"},
-		{Limits{MaxSize: 1 << 20, MaxDepth: 5, MaxElements: 1000}, "nesting deeper than 5"},
-		{Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 10}, "more than 10 elements"},
+		{limits.Limits{MaxSize: len(golden) - 1, MaxDepth: 64, MaxElements: 1000}, "exceeds the limit"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 5, MaxElements: 1000}, "nesting deeper than 5"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 10}, "more than 10 elements"},
 	}
 	for _, c := range cases {
 		_, err := Decode(golden, Options{Limits: c.lim})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("limits %+v: got %v, want %q", c.lim, err, c.want)
+		} else if e := berError(t, err); e.Kind != codecerr.TooLarge {
+			t.Errorf("limits %+v: kind %v", c.lim, e.Kind)
 		}
 		if _, err := Decode(golden, Options{}); err != nil {
 			t.Fatal(err)
@@ -155,25 +154,14 @@ func TestLimits(t *testing.T) {
 	// Many tiny elements stop at the element limit, not at memory.
 	many := []byte{0x30, 0x83, 0x03, 0x0d, 0x40}
 	many = append(many, bytes.Repeat([]byte{0x05, 0x00}, 100000)...)
-	if _, err := Decode(many, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1000}}); err == nil {
+	if _, err := Decode(many, Options{Limits: limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1000}}); err == nil {
 		t.Error("100000 elements accepted")
 	}
 }
 
 func TestVersions(t *testing.T) {
+	corpus.PeekVersions(t, ".ber", Codec{}, PeekVersion)
 	files := corpus.Files(t, ".ber")
-	counts := map[int]int{}
-	for _, name := range corpus.Names(files) {
-		v, err := PeekVersion(files[name])
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		counts[v]++
-	}
-	// The corpus README: 35 v1, 22 v2, 92 v3 messages.
-	if counts[1] != 35 || counts[2] != 22 || counts[3] != 92 {
-		t.Errorf("versions %v, want 35/22/92", counts)
-	}
 
 	// A v3-only field cannot be encoded as v1 or v2.
 	m, err := Decode(files["msg03"], Options{})
@@ -194,8 +182,8 @@ func TestVersions(t *testing.T) {
 		t.Errorf("v3: %v", err)
 	}
 	m.Mess.Version = 4
-	if _, err := Append(nil, m, Options{}); err == nil {
-		t.Error("version 4 encoded")
+	if _, err := Append(nil, m, Options{}); err == nil || err.Error() != "ber: encode: mess.version: unsupported protocol version 4 (1..3)" {
+		t.Errorf("version 4: %v", err)
 	}
 
 	// A v1 message decoded with the v3 schema where they agree: forcing
@@ -216,8 +204,13 @@ func TestVersions(t *testing.T) {
 	// Version 0 and >3 in the message are refused with the field named.
 	bad := append([]byte(nil), files["msg03"]...)
 	bad[bytes.Index(bad, []byte{0x80, 0x01, 0x01})+2] = 7
-	if _, err := Decode(bad, Options{}); err == nil || !strings.Contains(err.Error(), "mess.version: unsupported protocol version 7") {
+	_, err = Decode(bad, Options{})
+	if err == nil || err.Error() != "ber: offset 0: mess.version: unsupported protocol version 7 (1..3)" || berError(t, err).Kind != codecerr.Unsupported {
 		t.Errorf("version 7: %v", err)
+	}
+	// A forced version outside 1..3 is refused before anything is read.
+	if _, err := Decode(files["msg03"], Options{Version: 4}); err == nil || berError(t, err).Kind != codecerr.Unsupported {
+		t.Errorf("forced version 4: %v", err)
 	}
 }
 
@@ -242,12 +235,9 @@ func TestTrailingAndReuse(t *testing.T) {
 	}
 	// A reused Decoder gives the same messages as fresh decodes.
 	var dec Decoder
-	files := corpus.Files(t, ".ber")
-	for _, name := range corpus.Names(files) {
-		want, _ := Decode(files[name], Options{})
-		got, err := dec.Decode(files[name])
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: reused decoder differs (%v)", name, err)
-		}
-	}
+	corpus.Reuse(t, ".ber", Codec{}, dec.Decode)
 }
+
+// TestAppendContract: Append appends, and on error gives b back at its
+// original length.
+func TestAppendContract(t *testing.T) { corpus.AppendContract(t, "ber", ".ber", Codec{}) }

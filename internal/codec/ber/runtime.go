@@ -1,7 +1,6 @@
 package ber
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -9,66 +8,28 @@ import (
 	"strings"
 	"unsafe"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
-// Error is a BER encode or decode failure. Offset is the byte offset in
-// the input where decoding failed (-1 when encoding); Path names the
-// field, outermost first, e.g. "mess.messageBody.transactions[0]".
-type Error struct {
-	Offset int
-	Msg    string
-	path   []string // innermost first: built while unwinding
+// Every failure is a *codecerr.Error of codec "ber": a decode error has
+// the byte offset where the input went wrong, an encode error none (it
+// reads "ber: encode: ..."). The generated code adds the field path with
+// codecerr.At and codecerr.AtIndex while the error travels outwards.
+
+func decodeError(kind codecerr.Kind, off int, msg string) error {
+	return &codecerr.Error{Codec: "ber", Op: codecerr.Decode, Kind: kind, Pos: codecerr.AtByte(off), Msg: msg}
 }
 
-// Path renders the field path.
-func (e *Error) Path() string {
-	var b strings.Builder
-	for i := len(e.path) - 1; i >= 0; i-- {
-		p := e.path[i]
-		if b.Len() > 0 && p[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("ber: ")
-	if e.Offset >= 0 {
-		b.WriteString("offset ")
-		b.WriteString(strconv.Itoa(e.Offset))
-		b.WriteString(": ")
-	} else {
-		b.WriteString("encode: ")
-	}
-	if p := e.Path(); p != "" {
-		b.WriteString(p)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-func wrap(err error, seg string) error {
-	var e *Error
-	if errors.As(err, &e) {
-		e.path = append(e.path, seg)
-		return e
-	}
-	return err
-}
-
-func decField(err error, name string) error { return wrap(err, name) }
-func encField(err error, name string) error { return wrap(err, name) }
-func decIndex(err error, i int) error       { return wrap(err, "["+strconv.Itoa(i)+"]") }
-func encIndex(err error, i int) error       { return wrap(err, "["+strconv.Itoa(i)+"]") }
-
+// encErrorf reports a value the schema of the version being written has
+// no encoding for. It and the other constructors stay out of line: the
+// generated code calls them at thousands of places.
+//
+//go:noinline
 func encErrorf(format string, args ...any) error {
-	return &Error{Offset: -1, Msg: fmt.Sprintf(format, args...)}
+	return codecerr.New("ber", codecerr.Encode, codecerr.Schema, fmt.Sprintf(format, args...))
 }
 
 func sizeError(what string, n, lo, hi int) error {
@@ -78,17 +39,6 @@ func sizeError(what string, n, lo, hi int) error {
 func rangeError(v, lo, hi int64) error {
 	return encErrorf("value %d out of range %d..%d", v, lo, hi)
 }
-
-// Limits bound the work and memory a decode may take, whatever the input.
-type Limits struct {
-	MaxSize     int // total input bytes
-	MaxDepth    int // nesting of constructed elements
-	MaxElements int // TLV elements in the whole message
-}
-
-// DefaultLimits fit real Megaco traffic (a message is at most a few
-// kilobytes over UDP, tens over TCP) with a wide margin.
-var DefaultLimits = Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1 << 17}
 
 const (
 	minInt = math.MinInt64
@@ -108,15 +58,25 @@ type header struct {
 
 type decoder struct {
 	data  []byte
-	lim   Limits
+	lim   limits.Limits
 	depth int
 	elems int
 	scan  int // nesting of indefinite-length scans in progress
 	s     slab.Model
 }
 
+// errorf reports input that breaks the encoding.
+//
+//go:noinline
 func (d *decoder) errorf(off int, format string, args ...any) error {
-	return &Error{Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return decodeError(codecerr.Malformed, off, fmt.Sprintf(format, args...))
+}
+
+// tooLarge reports input that goes past a limit of the decoder.
+//
+//go:noinline
+func (d *decoder) tooLarge(off int, format string, args ...any) error {
+	return decodeError(codecerr.TooLarge, off, fmt.Sprintf(format, args...))
 }
 
 func tagString(tag uint32) string {
@@ -186,7 +146,7 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 	h := header{off: off}
 	d.elems++
 	if d.elems > d.lim.MaxElements {
-		return h, d.errorf(off, "more than %d elements", d.lim.MaxElements)
+		return h, d.tooLarge(off, "more than %d elements", d.lim.MaxElements)
 	}
 	p := off
 	if p >= end {
@@ -208,7 +168,7 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 				return h, d.errorf(p-1, "tag number with a leading zero septet")
 			}
 			if i >= 4 {
-				return h, d.errorf(p-1, "tag number too large")
+				return h, d.tooLarge(p-1, "tag number too large")
 			}
 			num = num<<7 | uint32(c&0x7f)
 			if c&0x80 == 0 {
@@ -247,7 +207,7 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 				n--
 			}
 			if n > 4 {
-				return h, d.errorf(p-1, "length of %d octets is too large", n)
+				return h, d.tooLarge(p-1, "length of %d octets is too large", n)
 			}
 		}
 		if end-p < n {
@@ -274,7 +234,7 @@ func (d *decoder) findEOC(off, end int) (int, error) {
 	d.scan++
 	defer func() { d.scan-- }()
 	if d.depth+d.scan > d.lim.MaxDepth {
-		return 0, d.errorf(off, "nesting deeper than %d", d.lim.MaxDepth)
+		return 0, d.tooLarge(off, "nesting deeper than %d", d.lim.MaxDepth)
 	}
 	for {
 		if off+1 < end && d.data[off] == 0 && d.data[off+1] == 0 {
@@ -304,7 +264,7 @@ func (d *decoder) enterError(h *header) error {
 	if !h.cons {
 		return d.errorf(h.off, "primitive encoding of a constructed type")
 	}
-	return d.errorf(h.off, "nesting deeper than %d", d.lim.MaxDepth)
+	return d.tooLarge(h.off, "nesting deeper than %d", d.lim.MaxDepth)
 }
 
 func (d *decoder) leave() { d.depth-- }
@@ -357,7 +317,7 @@ func (d *decoder) count(h header) (int, error) {
 		}
 	}
 	if n > d.lim.MaxElements-d.elems {
-		return 0, d.errorf(h.off, "more than %d elements", d.lim.MaxElements)
+		return 0, d.tooLarge(h.off, "more than %d elements", d.lim.MaxElements)
 	}
 	return n, nil
 }
@@ -411,7 +371,7 @@ func (d *decoder) integerSlow(h header, lo, hi int64) (int64, error) {
 		c = c[1:]
 	}
 	if len(c) > 8 && !(len(c) == 9 && c[0] == 0) {
-		return 0, d.errorf(h.start, "integer of %d octets is too large", len(c))
+		return 0, d.tooLarge(h.start, "integer of %d octets is too large", len(c))
 	}
 	if len(c) == 9 {
 		// An unsigned value above MaxInt64: no range here admits one.
@@ -532,7 +492,7 @@ func (d *decoder) bits(h header) (model.BitString, error) {
 	}
 	n := (len(c)-1)*8 - unused
 	if n > 64 {
-		return bs, d.errorf(h.start, "BIT STRING of %d bits, at most 64 supported", n)
+		return bs, decodeError(codecerr.Unsupported, h.start, fmt.Sprintf("BIT STRING of %d bits, at most 64 supported", n))
 	}
 	for i := 0; i < n; i++ {
 		if c[1+i/8]&(0x80>>(i%8)) != 0 {
@@ -558,7 +518,7 @@ func (d *decoder) oid(h header) (model.ObjectIdentifier, error) {
 			return nil, d.errorf(h.start+i, "OBJECT IDENTIFIER arc with a leading zero septet")
 		}
 		if v > math.MaxUint64>>7 {
-			return nil, d.errorf(h.start+i, "OBJECT IDENTIFIER arc too large")
+			return nil, d.tooLarge(h.start+i, "OBJECT IDENTIFIER arc too large")
 		}
 		v = v<<7 | uint64(x&0x7f)
 		if x&0x80 != 0 {

@@ -6,19 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/codec/limits"
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func newDecoder(data []byte) *decoder { return &decoder{data: data, lim: DefaultLimits} }
+func newDecoder(data []byte) *decoder { return &decoder{data: data, lim: limits.Default} }
 
 func TestHeaderForms(t *testing.T) {
 	cases := []struct {
@@ -43,7 +36,7 @@ func TestHeaderForms(t *testing.T) {
 		{"private class", "c2 00", 3<<30 | 2, false, 2, 2, 2},
 	}
 	for _, c := range cases {
-		d := newDecoder(unhex(t, c.in))
+		d := newDecoder(corpus.Unhex(t, c.in))
 		h, err := d.header(0, len(d.data))
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
@@ -71,7 +64,7 @@ func TestHeaderErrors(t *testing.T) {
 		{"9f 81", "truncated tag number"},
 	}
 	for _, c := range cases {
-		d := newDecoder(unhex(t, c.in))
+		d := newDecoder(corpus.Unhex(t, c.in))
 		_, err := d.header(0, len(d.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want an error containing %q", c.in, err, c.want)
@@ -117,7 +110,7 @@ func TestIntegers(t *testing.T) {
 		{"020a01000000000000000000", minInt, maxInt, 0, "too large"},
 		{"2203020101", 0, 9, 0, "constructed encoding of a primitive type"},
 	} {
-		d := newDecoder(unhex(t, c.in))
+		d := newDecoder(corpus.Unhex(t, c.in))
 		h, err := d.header(0, len(d.data))
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +175,7 @@ func TestBitStrings(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"0300", "030108", "030208ff", "030a00000000000000000000"} {
-		d := newDecoder(unhex(t, in))
+		d := newDecoder(corpus.Unhex(t, in))
 		h, _ := d.header(0, len(d.data))
 		if _, err := d.bits(h); err == nil {
 			t.Errorf("bits(%s): no error", in)
@@ -210,7 +203,7 @@ func TestObjectIdentifiers(t *testing.T) {
 		t.Error("first arc 3 accepted")
 	}
 	for _, in := range []string{"0600", "060180", "06028001"} {
-		d := newDecoder(unhex(t, in))
+		d := newDecoder(corpus.Unhex(t, in))
 		h, _ := d.header(0, len(d.data))
 		if _, err := d.oid(h); err == nil {
 			t.Errorf("oid(%s): no error", in)
@@ -220,13 +213,13 @@ func TestObjectIdentifiers(t *testing.T) {
 
 func TestOctetsSegmented(t *testing.T) {
 	// A constructed OCTET STRING made of two segments, one nested.
-	d := newDecoder(unhex(t, "24 0a 04 02 61 62 24 04 04 02 63 64"))
+	d := newDecoder(corpus.Unhex(t, "24 0a 04 02 61 62 24 04 04 02 63 64"))
 	h, _ := d.header(0, len(d.data))
 	b, err := d.octets(h)
 	if err != nil || string(b) != "abcd" {
 		t.Errorf("segmented octets = %q, %v", b, err)
 	}
-	d = newDecoder(unhex(t, "24 03 02 01 00"))
+	d = newDecoder(corpus.Unhex(t, "24 03 02 01 00"))
 	h, _ = d.header(0, len(d.data))
 	if _, err := d.octets(h); err == nil {
 		t.Error("INTEGER segment accepted")
@@ -234,7 +227,7 @@ func TestOctetsSegmented(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	d := newDecoder(unhex(t, "16 02 41 ff"))
+	d := newDecoder(corpus.Unhex(t, "16 02 41 ff"))
 	h, _ := d.header(0, len(d.data))
 	if _, err := d.str(h, "ia5"); err == nil || !strings.Contains(err.Error(), "not IA5") {
 		t.Errorf("non-IA5 byte: %v", err)

@@ -199,6 +199,11 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // At adds field as the next outer element of err's path when err is an
 // *Error, and returns err (nil stays nil; other errors pass unchanged).
+// It is kept out of line: generated codecs call it at thousands of error
+// returns, and inlined there it would double their code and slow the
+// success path down.
+//
+//go:noinline
 func At(err error, field string) error {
 	if e, ok := err.(*Error); ok && field != "" {
 		e.path = append(e.path, field)

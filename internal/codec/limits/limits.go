@@ -52,3 +52,12 @@ func CheckOption(codec string, v int) error {
 	return codecerr.New(codec, codecerr.Decode, codecerr.Unsupported,
 		"unsupported protocol version "+strconv.Itoa(v)+" (want 1, 2 or 3)")
 }
+
+// VersionError reports a message whose mess.version field holds v, not a
+// version with a schema (check with ValidVersion first: this only builds
+// the error). pos is where a decoder read the field; an encoder has none.
+func VersionError(codec string, op codecerr.Op, pos codecerr.Pos, v int) *codecerr.Error {
+	e := codecerr.New(codec, op, codecerr.Unsupported, "unsupported protocol version "+strconv.Itoa(v)+" (1..3)")
+	e.Pos = pos
+	return e.SetPath("mess.version")
+}

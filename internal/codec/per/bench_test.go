@@ -1,43 +1,38 @@
 package per
 
-import "testing"
+import (
+	"testing"
 
-func BenchmarkDecodeMsg03(b *testing.B) {
-	b.SetBytes(int64(len(msg03)))
-	b.ReportAllocs()
-	for b.Loop() {
-		d := NewDecoder(msg03)
-		if err := walkMsg03Direct(&d); err != nil {
-			b.Fatal(err)
+	"megaco/internal/corpus"
+)
+
+// Mean per message over the corpus: ns/msg. The X.691 runtime has its own
+// benchmarks in x691.
+
+// BenchmarkDecodeMessage decodes with a reused Decoder (BER's
+// BenchmarkDecodeReuse).
+func BenchmarkDecodeMessage(b *testing.B) {
+	msgs := corpus.List(b, ".per")
+	var dec Decoder
+	corpus.Bench(b, len(msgs), 0, func() error {
+		for _, data := range msgs {
+			if _, err := dec.Decode(data); err != nil {
+				return err
+			}
 		}
-	}
+		return nil
+	})
 }
 
-func BenchmarkEncodeMsg03(b *testing.B) {
-	buf := make([]byte, 0, 128)
-	b.SetBytes(int64(len(msg03)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var e Encoder
-		e.Reset(buf[:0])
-		encodeMsg03Direct(&e)
-		buf = e.Finish()
-	}
-}
-
-func BenchmarkOpenType300(b *testing.B) {
-	buf := make([]byte, 0, 512)
-	payload := rep(0x5A, 300)
-	b.ReportAllocs()
-	for b.Loop() {
-		var e Encoder
-		e.Reset(buf[:0])
-		e.PutBool(true)
-		m := e.BeginOpenType()
-		e.putOctets(payload)
-		if err := e.EndOpenType(m); err != nil {
-			b.Fatal(err)
+func BenchmarkEncodeMessage(b *testing.B) {
+	msgs := corpus.Decoded(b, ".per", Codec{})
+	buf := make([]byte, 0, 64<<10)
+	corpus.Bench(b, len(msgs), 0, func() (err error) {
+		for _, m := range msgs {
+			if buf, err = Append(buf[:0], m, Options{}); err != nil {
+				return err
+			}
 		}
-		buf = e.Bytes()
-	}
+		return nil
+	})
 }

@@ -5,51 +5,47 @@ import (
 	"strconv"
 	"unsafe"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/per/x691"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
-
-// This file is the Megaco side of the package: the entry points and the
-// small helpers the generated per_gen.go calls. The generated code is
-// OTP-compatible aligned PER for MEDIA-GATEWAY-CONTROL v1, v2 and v3.
-
-// Limits bound the work and memory a decode may take.
-type Limits struct {
-	MaxSize     int // total input octets
-	MaxDepth    int // nesting of constructed values
-	MaxElements int // SEQUENCE OF elements in the whole message
-}
-
-// DefaultLimits match the BER codec's.
-var DefaultLimits = Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 1 << 17}
 
 // Options tune a decode or an encode.
 type Options struct {
 	// Version forces the schema (1, 2 or 3); zero reads it from the message
 	// (decode) or from its Mess.Version field (encode).
 	Version int
-	// Limits bound a decode; the zero value means DefaultLimits.
-	Limits Limits
+	// Limits bound a decode (MaxElements counts SEQUENCE OF elements);
+	// zero fields mean limits.Default.
+	Limits limits.Limits
 }
 
-// decoder is the runtime Decoder plus what a whole-message decode needs:
+// decoder is the X.691 reader plus what a whole-message decode needs:
 // memory for the model and the limits that span nested values.
 type decoder struct {
-	Decoder
-	lim   Limits
+	x691.Reader
+	lim   limits.Limits
 	depth int
 	elems int
 	s     slab.Model
+	bytes slab.Slab[byte] // for the octets of shortOctets
 }
 
+// errorf reports input that breaks the schema at the current position.
+// It and encErrorf stay out of line: the generated code calls them at
+// hundreds of places.
+//
+//go:noinline
 func (d *decoder) errorf(format string, args ...any) error {
-	return &Error{BitOffset: d.BitOffset(), Msg: fmt.Sprintf(format, args...)}
+	return d.Errorf(codecerr.Malformed, format, args...)
 }
 
 func (d *decoder) enter() error {
 	d.depth++
 	if d.depth > d.lim.MaxDepth {
-		return d.errorf("nesting deeper than %d", d.lim.MaxDepth)
+		return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
 	}
 	return nil
 }
@@ -61,26 +57,33 @@ func (d *decoder) leave() { d.depth-- }
 func (d *decoder) count(n int) error {
 	d.elems += n
 	if d.elems > d.lim.MaxElements {
-		return d.errorf("more than %d elements", d.lim.MaxElements)
+		return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
 	}
 	return nil
 }
 
 // openType switches d to the contents of the open type that follows and
-// returns the outer decoder, which the caller restores afterwards.
-func (d *decoder) openType() (Decoder, error) {
+// returns the outer reader, which the caller restores afterwards.
+func (d *decoder) openType() (x691.Reader, error) {
 	sub, err := d.OpenType()
 	if err != nil {
-		return d.Decoder, err
+		return d.Reader, err
 	}
-	outer := d.Decoder
-	d.Decoder = sub
+	outer := d.Reader
+	d.Reader = sub
 	return outer, nil
+}
+
+// shortOctets reads an OCTET STRING of a fixed size of n <= 2 octets,
+// which X.691 16.6 sends as a bit-field, not octet-aligned: its octets
+// are copied into the decoder's memory instead of a new slice.
+func (d *decoder) shortOctets(n int) ([]byte, error) {
+	return d.AppendOctetString(slab.Alloc(&d.bytes, n)[:0], n, n, false)
 }
 
 // str reads a character string; the result shares memory with the
 // decoder's private copy of the input, which nobody changes.
-func (d *decoder) str(lb, ub int, ext bool, cs *CharSet) (string, error) {
+func (d *decoder) str(lb, ub int, ext bool, cs *x691.CharSet) (string, error) {
 	b, err := d.GetString(lb, ub, ext, cs)
 	if err != nil || len(b) == 0 {
 		return "", err
@@ -101,7 +104,9 @@ func (d *decoder) bitString(lb, ub int, ext, named bool) (model.BitString, error
 		return bs, err
 	}
 	if n > 64 {
-		return bs, &Error{BitOffset: start, Msg: fmt.Sprintf("BIT STRING of %d bits, at most 64 supported", n)}
+		e := d.Errorf(codecerr.Unsupported, "BIT STRING of %d bits, at most 64 supported", n)
+		e.Pos = codecerr.AtBit(start)
+		return bs, e
 	}
 	for i := 0; i < n; i++ {
 		if b[i/8]&(0x80>>(i%8)) != 0 {
@@ -115,7 +120,7 @@ func (d *decoder) bitString(lb, ub int, ext, named bool) (model.BitString, error
 	return bs, nil
 }
 
-func putBitString(e *Encoder, v model.BitString, lb, ub int, ext bool) error {
+func putBitString(e *x691.Writer, v model.BitString, lb, ub int, ext bool) error {
 	var buf [8]byte
 	n := v.EncLen()
 	for i := 0; i < n; i++ {
@@ -126,11 +131,13 @@ func putBitString(e *Encoder, v model.BitString, lb, ub int, ext bool) error {
 	return e.PutBitString(buf[:(n+7)/8], n, lb, ub, ext)
 }
 
+// encErrorf reports a message that does not fit the schema of the version
+// being written.
+//
+//go:noinline
 func encErrorf(format string, args ...any) error {
-	return &Error{BitOffset: -1, Msg: fmt.Sprintf(format, args...)}
+	return codecerr.New("per", codecerr.Encode, codecerr.Schema, fmt.Sprintf(format, args...))
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // PeekVersion reads the protocol version of an encoded MegacoMessage
 // without knowing its schema. In every version the encoding starts the
@@ -140,32 +147,32 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // bits. So the version is found at a fixed place once the optional header
 // is skipped.
 func PeekVersion(data []byte) (int, error) {
-	d := NewDecoder(data)
+	d := x691.NewReader(data)
 	return peekVersion(&d)
 }
 
-func peekVersion(d *Decoder) (int, error) {
+func peekVersion(d *x691.Reader) (int, error) {
 	auth, err := d.GetBool()
 	if err != nil {
 		return 0, err
 	}
 	if auth {
 		if _, err := d.GetOctetString(4, 4, false); err != nil {
-			return 0, WithPath(WithPath(err, "secParmIndex"), "authHeader")
+			return 0, codecerr.At(codecerr.At(err, "secParmIndex"), "authHeader")
 		}
 		if _, err := d.GetOctetString(4, 4, false); err != nil {
-			return 0, WithPath(WithPath(err, "seqNum"), "authHeader")
+			return 0, codecerr.At(codecerr.At(err, "seqNum"), "authHeader")
 		}
 		if _, err := d.GetOctetString(12, 32, false); err != nil {
-			return 0, WithPath(WithPath(err, "ad"), "authHeader")
+			return 0, codecerr.At(codecerr.At(err, "ad"), "authHeader")
 		}
 	}
 	if _, err := d.GetBool(); err != nil { // Message's extension bit
-		return 0, WithPath(err, "mess")
+		return 0, codecerr.At(err, "mess")
 	}
 	v, err := d.GetConstrained(0, 99)
 	if err != nil {
-		return 0, WithPath(WithPath(err, "version"), "mess")
+		return 0, codecerr.At(codecerr.At(err, "version"), "mess")
 	}
 	return int(v), nil
 }
@@ -173,15 +180,17 @@ func peekVersion(d *Decoder) (int, error) {
 // Decode decodes one MegacoMessage. The message keeps references into a
 // private copy of data, never into data itself.
 func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
-	var d MessageDecoder
+	var d Decoder
 	d.Options = opts
 	return d.Decode(data)
 }
 
-// A MessageDecoder decodes messages one after the other, reusing its
-// memory: the message Decode returns is valid until the next call. It is
-// not safe for concurrent use.
-type MessageDecoder struct {
+// A Decoder decodes messages one after the other, reusing its memory: the
+// message Decode returns is valid until the next call of Decode. Use it
+// where messages are handled one at a time (a transcoder's loop); use the
+// package-level Decode to keep messages. A Decoder is not safe for
+// concurrent use.
+type Decoder struct {
 	Options Options
 	d       decoder
 	msg     model.MegacoMessage
@@ -190,32 +199,35 @@ type MessageDecoder struct {
 
 // Decode decodes data; see the type's documentation for the lifetime of
 // the result.
-func (md *MessageDecoder) Decode(data []byte) (*model.MegacoMessage, error) {
-	lim := md.Options.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits
-	}
+func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
+	lim := dec.Options.Limits.OrDefault()
 	if len(data) > lim.MaxSize {
-		return nil, &Error{Msg: fmt.Sprintf("message of %d octets exceeds the limit of %d", len(data), lim.MaxSize)}
+		e := codecerr.New("per", codecerr.Decode, codecerr.TooLarge, "message of "+strconv.Itoa(len(data))+" octets exceeds the limit of "+strconv.Itoa(lim.MaxSize))
+		e.Pos = codecerr.AtBit(0)
+		return nil, e
 	}
-	md.buf = append(md.buf[:0], data...)
-	d := &md.d
-	d.Decoder = NewDecoder(md.buf)
-	d.SetMaxLength(len(md.buf) * 8)
+	v := dec.Options.Version
+	dec.buf = append(dec.buf[:0], data...)
+	d := &dec.d
+	d.Reader = x691.NewReader(dec.buf)
+	d.SetMaxLength(len(dec.buf) * 8)
 	d.lim, d.depth, d.elems = lim, 0, 0
 	d.s.Reset()
-	v := md.Options.Version
+	d.bytes.Reset()
 	if v == 0 {
-		probe := d.Decoder
+		probe := d.Reader
 		var err error
 		if v, err = peekVersion(&probe); err != nil {
 			return nil, err
 		}
-		if v < 1 || v > 3 {
-			return nil, &Error{BitOffset: 2, Path: "mess.version", Msg: fmt.Sprintf("unsupported protocol version %d (1..3)", v)}
+		// Bit 2 is where the version starts when there is no authHeader.
+		if !limits.ValidVersion(v) {
+			return nil, limits.VersionError("per", codecerr.Decode, codecerr.AtBit(2), v)
 		}
+	} else if err := limits.CheckOption("per", v); err != nil {
+		return nil, err
 	}
-	m := &md.msg
+	m := &dec.msg
 	*m = model.MegacoMessage{}
 	if err := decodeMessage(d, v, m); err != nil {
 		return nil, err
@@ -226,19 +238,20 @@ func (md *MessageDecoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	return m, nil
 }
 
-// Append appends the complete encoding of m to b.
+// Append appends the complete encoding of m to b. On error it returns b at
+// its original length (the bytes between len(b) and cap(b) may have been
+// overwritten) and a *codecerr.Error.
 func Append(b []byte, m *model.MegacoMessage, opts Options) ([]byte, error) {
 	v := opts.Version
 	if v == 0 {
 		v = int(m.Mess.Version)
 	}
-	if v < 1 || v > 3 {
-		return b, WithPath(WithPath(encErrorf("unsupported protocol version %d (1..3)", v), "version"), "mess")
+	if !limits.ValidVersion(v) {
+		return b, limits.VersionError("per", codecerr.Encode, codecerr.Pos{}, v)
 	}
-	start := len(b)
-	e := NewEncoder(b)
+	e := x691.NewWriter(b)
 	if err := appendMessage(e, v, m); err != nil {
-		return b[:start], err
+		return b, err
 	}
 	return e.Finish(), nil
 }
@@ -254,19 +267,11 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	return Append(b, m, c.Options)
 }
 
-var decoders slab.Pool[MessageDecoder]
+var decoders slab.Pool[Decoder]
 
-// DecodeReused decodes into a pooled MessageDecoder's memory: the message
-// is valid until release is called.
+// DecodeReused decodes into a pooled Decoder's memory: the message is
+// valid until release is called. Transcoding, where the message lives
+// only until it is encoded again, then allocates nothing once warm.
 func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
-	d, release := decoders.Get()
-	d.Options = c.Options
-	m, err := d.Decode(data)
-	if err != nil {
-		release()
-		return nil, nop, err
-	}
-	return m, release, nil
+	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
 }
-
-func nop() {}

@@ -2,44 +2,25 @@ package per
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/per/x691"
 	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
-func perError(t *testing.T, err error) *Error {
+func perError(t *testing.T, err error) *codecerr.Error {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T) is not a *per.Error", err, err)
-	}
-	return e
+	return corpus.CodecError(t, err, "per")
 }
 
 func TestPeekVersion(t *testing.T) {
+	corpus.PeekVersions(t, ".per", Codec{}, PeekVersion)
 	files := corpus.Files(t, ".per")
-	counts := map[int]int{}
-	for _, name := range corpus.Names(files) {
-		v, err := PeekVersion(files[name])
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		m, err := Decode(files[name], Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if int(m.Mess.Version) != v {
-			t.Errorf("%s: peeked version %d, decoded %d", name, v, m.Mess.Version)
-		}
-		counts[v]++
-	}
-	if counts[1] != 35 || counts[2] != 22 || counts[3] != 92 {
-		t.Errorf("versions %v, want 35/22/92", counts)
-	}
 	// With an authentication header the version is still found.
 	m, err := Decode(files["msg03"], Options{})
 	if err != nil {
@@ -73,7 +54,7 @@ func TestPeekVersion(t *testing.T) {
 func TestZeroOctets(t *testing.T) {
 	zeros := make([]byte, 64)
 	_, err := Decode(zeros, Options{})
-	if e := perError(t, err); e.Path != "mess.version" || !strings.Contains(e.Msg, "unsupported protocol version 0") {
+	if err == nil || err.Error() != "per: bit 2: mess.version: unsupported protocol version 0 (1..3)" || perError(t, err).Kind != codecerr.Unsupported {
 		t.Errorf("auto version: %v", err)
 	}
 	for v := 1; v <= 3; v++ {
@@ -91,7 +72,7 @@ func TestErrors(t *testing.T) {
 	// Truncation: the error names the bit offset and the field path.
 	_, err := Decode(golden[:20], Options{})
 	e := perError(t, err)
-	if e.BitOffset <= 0 || e.BitOffset > 20*8 || !strings.HasPrefix(e.Path, "mess.") {
+	if e.Pos.Unit != codecerr.Bit || e.Pos.Offset <= 0 || e.Pos.Offset > 20*8 || !strings.HasPrefix(e.Path(), "mess.") {
 		t.Errorf("truncated: %v", err)
 	}
 	if !strings.HasPrefix(err.Error(), "per: ") {
@@ -102,15 +83,19 @@ func TestErrors(t *testing.T) {
 	if err == nil {
 		t.Error("trailing octet accepted")
 	}
-	// Size limit.
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "exceeds the limit") {
-		t.Errorf("size limit: %v", err)
-	}
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}}); err == nil || !strings.Contains(err.Error(), "nesting deeper than 3") {
-		t.Errorf("depth limit: %v", err)
-	}
-	if _, err := Decode(golden, Options{Limits: Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}}); err == nil || !strings.Contains(err.Error(), "more than 2 elements") {
-		t.Errorf("element limit: %v", err)
+	// Limits: size, depth and elements.
+	for _, c := range []struct {
+		lim  limits.Limits
+		want string
+	}{
+		{limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}, "per: bit 0: message of 52 octets exceeds the limit of 10"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}, "nesting deeper than 3"},
+		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}, "more than 2 elements"},
+	} {
+		_, err := Decode(golden, Options{Limits: c.lim})
+		if err == nil || !strings.Contains(err.Error(), c.want) || perError(t, err).Kind != codecerr.TooLarge {
+			t.Errorf("limits %+v: %v, want %q (too large)", c.lim, err, c.want)
+		}
 	}
 	// Encoder checks: a v3-only field in v1, a value out of range.
 	m, err := Decode(golden, Options{})
@@ -119,7 +104,7 @@ func TestErrors(t *testing.T) {
 	}
 	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = &model.ContextRequest{Iepscallind: model.Some(true)}
 	_, err = Append(nil, m, Options{})
-	if e := perError(t, err); !strings.HasSuffix(e.Path, "contextRequest.iepscallind") || !strings.Contains(e.Msg, "not in version 1") {
+	if e := perError(t, err); !strings.HasSuffix(e.Path(), "contextRequest.iepscallind") || !strings.Contains(e.Msg, "not in version 1") {
 		t.Errorf("v3 field in v1: %v", err)
 	}
 	m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].ContextRequest = nil
@@ -130,75 +115,45 @@ func TestErrors(t *testing.T) {
 }
 
 func TestReuse(t *testing.T) {
-	var md MessageDecoder
-	files := corpus.Files(t, ".per")
-	for _, name := range corpus.Names(files) {
-		want, err := Decode(files[name], Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := md.Decode(files[name])
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: reused decoder differs (%v)", name, err)
-		}
-	}
+	var dec Decoder
+	corpus.Reuse(t, ".per", Codec{}, dec.Decode)
 }
+
+// TestAppendContract: Append appends, and on error gives b back at its
+// original length.
+func TestAppendContract(t *testing.T) { corpus.AppendContract(t, "per", ".per", Codec{}) }
 
 // FuzzDecodeMessage: no panic or hang on any input; what decodes must
 // encode and decode again to the same message and bytes.
 func FuzzDecodeMessage(f *testing.F) {
-	files := corpus.Files(f, ".per")
-	for _, name := range corpus.Names(files) {
-		f.Add(files[name])
-	}
+	corpus.Seed(f, ".per")
 	f.Add(make([]byte, 64))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Decode(data, Options{})
-		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		v, _ := PeekVersion(data)
-		enc, err := Append(nil, m, Options{Version: v})
-		if err != nil {
-			t.Fatalf("decoded message does not encode: %v", err)
-		}
-		m2, err := Decode(enc, Options{Version: v})
-		if err != nil {
-			t.Fatalf("re-encoding does not decode: %v\n%x", err, enc)
-		}
-		if !reflect.DeepEqual(m, m2) {
-			t.Fatalf("decode→encode→decode changed the message\n%x", enc)
-		}
-		enc2, err := Append(nil, m2, Options{Version: v})
-		if err != nil || !bytes.Equal(enc, enc2) {
-			t.Fatalf("encoding is not stable: %v", err)
-		}
+		corpus.Stable(t, data, "per", withVersion, PeekVersion)
 	})
 }
+
+func withVersion(v int) corpus.Codec { return Codec{Options{Version: v}} }
 
 // TestBitStrings covers the helpers for BIT STRINGs without named bits
 // (which the generator supports; the H.248 modules only have named ones).
 func TestBitStrings(t *testing.T) {
 	for _, bs := range []model.BitString{{Bits: 0b101, Len: 3}, {Bits: 1 << 9, Len: 12}, {Len: 0}} {
-		e := NewEncoder(nil)
-		if err := putBitString(e, bs, 0, Unbounded, false); err != nil {
+		e := x691.NewWriter(nil)
+		if err := putBitString(e, bs, 0, x691.Unbounded, false); err != nil {
 			t.Fatal(err)
 		}
-		d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
-		got, err := d.bitString(0, Unbounded, false, false)
+		d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+		got, err := d.bitString(0, x691.Unbounded, false, false)
 		if err != nil || got.Bits != bs.Bits || got.Len != bs.EncLen() {
 			t.Errorf("%+v: got %+v, %v", bs, got, err)
 		}
 	}
 	// Named bits drop trailing zeros on decode, keeping at least lb.
-	e := NewEncoder(nil)
-	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, Unbounded, false)
-	d := &decoder{Decoder: NewDecoder(e.Finish()), lim: DefaultLimits}
-	if got, err := d.bitString(0, Unbounded, false, true); err != nil || got.Len != 1 {
+	e := x691.NewWriter(nil)
+	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, x691.Unbounded, false)
+	d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+	if got, err := d.bitString(0, x691.Unbounded, false, true); err != nil || got.Len != 1 {
 		t.Errorf("named: %+v %v", got, err)
 	}
 }

@@ -3,23 +3,25 @@
 package per
 
 import (
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/per/x691"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
-func appendMegacoMessageV1(e *Encoder, m *model.MegacoMessage) error {
+func appendMegacoMessageV1(e *x691.Writer, m *model.MegacoMessage) error {
 	var err error
 	e.PutBool(m.AuthHeader != nil)
 	if m.AuthHeader != nil {
 		err = appendAuthenticationHeaderV123(e, m.AuthHeader)
 		if err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		err = appendMessageV1(e, &m.Mess)
 		if err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	return err
@@ -37,31 +39,31 @@ func decodeMegacoMessageV1(d *decoder, m *model.MegacoMessage) error {
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		if err = decodeMessageV1(d, &m.Mess); err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendMegacoMessageV2(e *Encoder, m *model.MegacoMessage) error {
+func appendMegacoMessageV2(e *x691.Writer, m *model.MegacoMessage) error {
 	var err error
 	e.PutBool(m.AuthHeader != nil)
 	if m.AuthHeader != nil {
 		err = appendAuthenticationHeaderV123(e, m.AuthHeader)
 		if err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		err = appendMessageV2(e, &m.Mess)
 		if err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	return err
@@ -79,31 +81,31 @@ func decodeMegacoMessageV2(d *decoder, m *model.MegacoMessage) error {
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		if err = decodeMessageV2(d, &m.Mess); err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendMegacoMessageV3(e *Encoder, m *model.MegacoMessage) error {
+func appendMegacoMessageV3(e *x691.Writer, m *model.MegacoMessage) error {
 	var err error
 	e.PutBool(m.AuthHeader != nil)
 	if m.AuthHeader != nil {
 		err = appendAuthenticationHeaderV123(e, m.AuthHeader)
 		if err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		err = appendMessageV3(e, &m.Mess)
 		if err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	return err
@@ -121,36 +123,36 @@ func decodeMegacoMessageV3(d *decoder, m *model.MegacoMessage) error {
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
-			return WithPath(err, "authHeader")
+			return codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		if err = decodeMessageV3(d, &m.Mess); err != nil {
-			return WithPath(err, "mess")
+			return codecerr.At(err, "mess")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendAuthenticationHeaderV123(e *Encoder, m *model.AuthenticationHeader) error {
+func appendAuthenticationHeaderV123(e *x691.Writer, m *model.AuthenticationHeader) error {
 	var err error
 	{
 		err = e.PutOctetString(m.SecParmIndex, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "secParmIndex")
+			return codecerr.At(err, "secParmIndex")
 		}
 	}
 	{
 		err = e.PutOctetString(m.SeqNum, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "seqNum")
+			return codecerr.At(err, "seqNum")
 		}
 	}
 	{
 		err = e.PutOctetString(m.Ad, 12, 32, false)
 		if err != nil {
-			return WithPath(err, "ad")
+			return codecerr.At(err, "ad")
 		}
 	}
 	return err
@@ -163,43 +165,43 @@ func decodeAuthenticationHeaderV123(d *decoder, m *model.AuthenticationHeader) e
 	}
 	{
 		if m.SecParmIndex, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "secParmIndex")
+			return codecerr.At(err, "secParmIndex")
 		}
 	}
 	{
 		if m.SeqNum, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "seqNum")
+			return codecerr.At(err, "seqNum")
 		}
 	}
 	{
 		if m.Ad, err = d.GetOctetString(12, 32, false); err != nil {
-			return WithPath(err, "ad")
+			return codecerr.At(err, "ad")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendMessageV1(e *Encoder, m *model.Message) error {
+func appendMessageV1(e *x691.Writer, m *model.Message) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.Version), 0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 	}
 	{
 		err = appendMIdV123(e, &m.MId)
 		if err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		err = appendMessageMessageBodyV1(e, &m.MessageBody)
 		if err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	return err
@@ -217,18 +219,18 @@ func decodeMessageV1(d *decoder, m *model.Message) error {
 	{
 		x1, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 		m.Version = uint32(x1)
 	}
 	{
 		if err = decodeMIdV123(d, &m.MId); err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		if err = decodeMessageMessageBodyV1(d, &m.MessageBody); err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	if hasExt {
@@ -246,26 +248,26 @@ func decodeMessageV1(d *decoder, m *model.Message) error {
 	return err
 }
 
-func appendMessageV2(e *Encoder, m *model.Message) error {
+func appendMessageV2(e *x691.Writer, m *model.Message) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.Version), 0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 	}
 	{
 		err = appendMIdV123(e, &m.MId)
 		if err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		err = appendMessageMessageBodyV2(e, &m.MessageBody)
 		if err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	return err
@@ -283,18 +285,18 @@ func decodeMessageV2(d *decoder, m *model.Message) error {
 	{
 		x2, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 		m.Version = uint32(x2)
 	}
 	{
 		if err = decodeMIdV123(d, &m.MId); err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		if err = decodeMessageMessageBodyV2(d, &m.MessageBody); err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	if hasExt {
@@ -312,26 +314,26 @@ func decodeMessageV2(d *decoder, m *model.Message) error {
 	return err
 }
 
-func appendMessageV3(e *Encoder, m *model.Message) error {
+func appendMessageV3(e *x691.Writer, m *model.Message) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.Version), 0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 	}
 	{
 		err = appendMIdV123(e, &m.MId)
 		if err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		err = appendMessageMessageBodyV3(e, &m.MessageBody)
 		if err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	return err
@@ -349,18 +351,18 @@ func decodeMessageV3(d *decoder, m *model.Message) error {
 	{
 		x3, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "version")
+			return codecerr.At(err, "version")
 		}
 		m.Version = uint32(x3)
 	}
 	{
 		if err = decodeMIdV123(d, &m.MId); err != nil {
-			return WithPath(err, "mId")
+			return codecerr.At(err, "mId")
 		}
 	}
 	{
 		if err = decodeMessageMessageBodyV3(d, &m.MessageBody); err != nil {
-			return WithPath(err, "messageBody")
+			return codecerr.At(err, "messageBody")
 		}
 	}
 	if hasExt {
@@ -378,7 +380,7 @@ func decodeMessageV3(d *decoder, m *model.Message) error {
 	return err
 }
 
-func appendMessageMessageBodyV1(e *Encoder, m *model.MessageMessageBody) error {
+func appendMessageMessageBodyV1(e *x691.Writer, m *model.MessageMessageBody) error {
 	var err error
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
@@ -386,18 +388,18 @@ func appendMessageMessageBodyV1(e *Encoder, m *model.MessageMessageBody) error {
 			return err
 		}
 		if m.MessageError == nil {
-			return WithPath(encErrorf("alternative is nil"), "messageError")
+			return codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		err = appendErrorDescriptorV123(e, m.MessageError)
 		if err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k4, more5, err := e.PutLength(len(m.Transactions), 0, Unbounded, false)
+			k4, more5, err := e.PutLength(len(m.Transactions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -405,7 +407,7 @@ func appendMessageMessageBodyV1(e *Encoder, m *model.MessageMessageBody) error {
 				for end7 := i6 + k4; i6 < end7; i6++ {
 					err = appendTransactionV1(e, &m.Transactions[i6])
 					if err != nil {
-						return WithPath(err, "["+itoa(i6)+"]")
+						return codecerr.AtIndex(err, i6)
 					}
 				}
 				if !more5 {
@@ -415,7 +417,7 @@ func appendMessageMessageBodyV1(e *Encoder, m *model.MessageMessageBody) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 	default:
 		return encErrorf("MessageMessageBody: no alternative chosen")
@@ -437,33 +439,33 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k8, more9, err := d.GetLength(0, Unbounded, false, 0)
+			k8, more9, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k8); err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			m.Transactions = slab.Alloc(&d.s.Transaction, k8)
 			for i10 := 0; ; {
 				for ; i10 < len(m.Transactions); i10++ {
 					if err = decodeTransactionV1(d, &m.Transactions[i10]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i10)+"]"), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i10), "transactions")
 					}
 				}
 				if !more9 {
 					break
 				}
 				if k8, more9, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				if err = d.count(k8); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				m.Transactions = append(m.Transactions, make([]model.Transaction, k8)...)
 			}
@@ -476,7 +478,7 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	return err
 }
 
-func appendMessageMessageBodyV2(e *Encoder, m *model.MessageMessageBody) error {
+func appendMessageMessageBodyV2(e *x691.Writer, m *model.MessageMessageBody) error {
 	var err error
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
@@ -484,18 +486,18 @@ func appendMessageMessageBodyV2(e *Encoder, m *model.MessageMessageBody) error {
 			return err
 		}
 		if m.MessageError == nil {
-			return WithPath(encErrorf("alternative is nil"), "messageError")
+			return codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		err = appendErrorDescriptorV123(e, m.MessageError)
 		if err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k11, more12, err := e.PutLength(len(m.Transactions), 0, Unbounded, false)
+			k11, more12, err := e.PutLength(len(m.Transactions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -503,7 +505,7 @@ func appendMessageMessageBodyV2(e *Encoder, m *model.MessageMessageBody) error {
 				for end14 := i13 + k11; i13 < end14; i13++ {
 					err = appendTransactionV2(e, &m.Transactions[i13])
 					if err != nil {
-						return WithPath(err, "["+itoa(i13)+"]")
+						return codecerr.AtIndex(err, i13)
 					}
 				}
 				if !more12 {
@@ -513,7 +515,7 @@ func appendMessageMessageBodyV2(e *Encoder, m *model.MessageMessageBody) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 	default:
 		return encErrorf("MessageMessageBody: no alternative chosen")
@@ -535,33 +537,33 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k15, more16, err := d.GetLength(0, Unbounded, false, 0)
+			k15, more16, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k15); err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			m.Transactions = slab.Alloc(&d.s.Transaction, k15)
 			for i17 := 0; ; {
 				for ; i17 < len(m.Transactions); i17++ {
 					if err = decodeTransactionV2(d, &m.Transactions[i17]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i17)+"]"), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i17), "transactions")
 					}
 				}
 				if !more16 {
 					break
 				}
 				if k15, more16, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				if err = d.count(k15); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				m.Transactions = append(m.Transactions, make([]model.Transaction, k15)...)
 			}
@@ -574,7 +576,7 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	return err
 }
 
-func appendMessageMessageBodyV3(e *Encoder, m *model.MessageMessageBody) error {
+func appendMessageMessageBodyV3(e *x691.Writer, m *model.MessageMessageBody) error {
 	var err error
 	switch m.Kind {
 	case model.MessageMessageBody_MessageError:
@@ -582,18 +584,18 @@ func appendMessageMessageBodyV3(e *Encoder, m *model.MessageMessageBody) error {
 			return err
 		}
 		if m.MessageError == nil {
-			return WithPath(encErrorf("alternative is nil"), "messageError")
+			return codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		err = appendErrorDescriptorV123(e, m.MessageError)
 		if err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k18, more19, err := e.PutLength(len(m.Transactions), 0, Unbounded, false)
+			k18, more19, err := e.PutLength(len(m.Transactions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -601,7 +603,7 @@ func appendMessageMessageBodyV3(e *Encoder, m *model.MessageMessageBody) error {
 				for end21 := i20 + k18; i20 < end21; i20++ {
 					err = appendTransactionV3(e, &m.Transactions[i20])
 					if err != nil {
-						return WithPath(err, "["+itoa(i20)+"]")
+						return codecerr.AtIndex(err, i20)
 					}
 				}
 				if !more19 {
@@ -611,7 +613,7 @@ func appendMessageMessageBodyV3(e *Encoder, m *model.MessageMessageBody) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactions")
+			return codecerr.At(err, "transactions")
 		}
 	default:
 		return encErrorf("MessageMessageBody: no alternative chosen")
@@ -633,33 +635,33 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 		m.Kind = model.MessageMessageBody_MessageError
 		m.MessageError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
-			return WithPath(err, "messageError")
+			return codecerr.At(err, "messageError")
 		}
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k22, more23, err := d.GetLength(0, Unbounded, false, 0)
+			k22, more23, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k22); err != nil {
-				return WithPath(err, "transactions")
+				return codecerr.At(err, "transactions")
 			}
 			m.Transactions = slab.Alloc(&d.s.Transaction, k22)
 			for i24 := 0; ; {
 				for ; i24 < len(m.Transactions); i24++ {
 					if err = decodeTransactionV3(d, &m.Transactions[i24]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i24)+"]"), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i24), "transactions")
 					}
 				}
 				if !more23 {
 					break
 				}
 				if k22, more23, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				if err = d.count(k22); err != nil {
-					return WithPath(err, "transactions")
+					return codecerr.At(err, "transactions")
 				}
 				m.Transactions = append(m.Transactions, make([]model.Transaction, k22)...)
 			}
@@ -672,7 +674,7 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	return err
 }
 
-func appendMIdV123(e *Encoder, m *model.MId) error {
+func appendMIdV123(e *x691.Writer, m *model.MId) error {
 	var err error
 	switch m.Kind {
 	case model.MId_Ip4Address:
@@ -680,41 +682,41 @@ func appendMIdV123(e *Encoder, m *model.MId) error {
 			return err
 		}
 		if m.Ip4Address == nil {
-			return WithPath(encErrorf("alternative is nil"), "ip4Address")
+			return codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		err = appendIP4AddressV123(e, m.Ip4Address)
 		if err != nil {
-			return WithPath(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case model.MId_Ip6Address:
 		if err = e.PutChoiceIndex(1, 5, true); err != nil {
 			return err
 		}
 		if m.Ip6Address == nil {
-			return WithPath(encErrorf("alternative is nil"), "ip6Address")
+			return codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		err = appendIP6AddressV123(e, m.Ip6Address)
 		if err != nil {
-			return WithPath(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case model.MId_DomainName:
 		if err = e.PutChoiceIndex(2, 5, true); err != nil {
 			return err
 		}
 		if m.DomainName == nil {
-			return WithPath(encErrorf("alternative is nil"), "domainName")
+			return codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		err = appendDomainNameV123(e, m.DomainName)
 		if err != nil {
-			return WithPath(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case model.MId_DeviceName:
 		if err = e.PutChoiceIndex(3, 5, true); err != nil {
 			return err
 		}
-		err = e.PutString(m.DeviceName, 1, 64, false, IA5String)
+		err = e.PutString(m.DeviceName, 1, 64, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "deviceName")
+			return codecerr.At(err, "deviceName")
 		}
 	case model.MId_MtpAddress:
 		if err = e.PutChoiceIndex(4, 5, true); err != nil {
@@ -722,7 +724,7 @@ func appendMIdV123(e *Encoder, m *model.MId) error {
 		}
 		err = e.PutOctetString(m.MtpAddress, 2, 4, false)
 		if err != nil {
-			return WithPath(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 	default:
 		return encErrorf("MId: no alternative chosen")
@@ -744,29 +746,29 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 		m.Kind = model.MId_Ip4Address
 		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, m.Ip4Address); err != nil {
-			return WithPath(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case 1:
 		m.Kind = model.MId_Ip6Address
 		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, m.Ip6Address); err != nil {
-			return WithPath(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case 2:
 		m.Kind = model.MId_DomainName
 		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, m.DomainName); err != nil {
-			return WithPath(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case 3:
 		m.Kind = model.MId_DeviceName
-		if m.DeviceName, err = d.str(1, 64, false, IA5String); err != nil {
-			return WithPath(err, "deviceName")
+		if m.DeviceName, err = d.str(1, 64, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "deviceName")
 		}
 	case 4:
 		m.Kind = model.MId_MtpAddress
 		if m.MtpAddress, err = d.GetOctetString(2, 4, false); err != nil {
-			return WithPath(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 	default:
 		_ = isExt
@@ -776,19 +778,19 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 	return err
 }
 
-func appendDomainNameV123(e *Encoder, m *model.DomainName) error {
+func appendDomainNameV123(e *x691.Writer, m *model.DomainName) error {
 	var err error
 	e.PutBool(m.PortNumber.Present)
 	{
-		err = e.PutString(m.Name, 0, Unbounded, false, IA5String)
+		err = e.PutString(m.Name, 0, x691.Unbounded, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	if m.PortNumber.Present {
 		err = e.PutConstrained(int64(m.PortNumber.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 	}
 	return err
@@ -804,15 +806,15 @@ func decodeDomainNameV123(d *decoder, m *model.DomainName) error {
 		return err
 	}
 	{
-		if m.Name, err = d.str(0, Unbounded, false, IA5String); err != nil {
-			return WithPath(err, "name")
+		if m.Name, err = d.str(0, x691.Unbounded, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "name")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
 		x25, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 		m.PortNumber.Value = uint32(x25)
 	}
@@ -820,19 +822,19 @@ func decodeDomainNameV123(d *decoder, m *model.DomainName) error {
 	return err
 }
 
-func appendIP4AddressV123(e *Encoder, m *model.IP4Address) error {
+func appendIP4AddressV123(e *x691.Writer, m *model.IP4Address) error {
 	var err error
 	e.PutBool(m.PortNumber.Present)
 	{
 		err = e.PutOctetString(m.Address, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "address")
+			return codecerr.At(err, "address")
 		}
 	}
 	if m.PortNumber.Present {
 		err = e.PutConstrained(int64(m.PortNumber.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 	}
 	return err
@@ -849,14 +851,14 @@ func decodeIP4AddressV123(d *decoder, m *model.IP4Address) error {
 	}
 	{
 		if m.Address, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "address")
+			return codecerr.At(err, "address")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
 		x26, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 		m.PortNumber.Value = uint32(x26)
 	}
@@ -864,19 +866,19 @@ func decodeIP4AddressV123(d *decoder, m *model.IP4Address) error {
 	return err
 }
 
-func appendIP6AddressV123(e *Encoder, m *model.IP6Address) error {
+func appendIP6AddressV123(e *x691.Writer, m *model.IP6Address) error {
 	var err error
 	e.PutBool(m.PortNumber.Present)
 	{
 		err = e.PutOctetString(m.Address, 16, 16, false)
 		if err != nil {
-			return WithPath(err, "address")
+			return codecerr.At(err, "address")
 		}
 	}
 	if m.PortNumber.Present {
 		err = e.PutConstrained(int64(m.PortNumber.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 	}
 	return err
@@ -893,14 +895,14 @@ func decodeIP6AddressV123(d *decoder, m *model.IP6Address) error {
 	}
 	{
 		if m.Address, err = d.GetOctetString(16, 16, false); err != nil {
-			return WithPath(err, "address")
+			return codecerr.At(err, "address")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
 		x27, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 		m.PortNumber.Value = uint32(x27)
 	}
@@ -908,7 +910,7 @@ func decodeIP6AddressV123(d *decoder, m *model.IP6Address) error {
 	return err
 }
 
-func appendTransactionV1(e *Encoder, m *model.Transaction) error {
+func appendTransactionV1(e *x691.Writer, m *model.Transaction) error {
 	var err error
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
@@ -916,40 +918,40 @@ func appendTransactionV1(e *Encoder, m *model.Transaction) error {
 			return err
 		}
 		if m.TransactionRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		err = appendTransactionRequestV1(e, m.TransactionRequest)
 		if err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if err = e.PutChoiceIndex(1, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionPending == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionPending")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		err = appendTransactionPendingV123(e, m.TransactionPending)
 		if err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if err = e.PutChoiceIndex(2, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionReply")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		err = appendTransactionReplyV1(e, m.TransactionReply)
 		if err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		if err = e.PutChoiceIndex(3, 4, true); err != nil {
 			return err
 		}
 		{
-			k28, more29, err := e.PutLength(len(m.TransactionResponseAck), 0, Unbounded, false)
+			k28, more29, err := e.PutLength(len(m.TransactionResponseAck), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -957,7 +959,7 @@ func appendTransactionV1(e *Encoder, m *model.Transaction) error {
 				for end31 := i30 + k28; i30 < end31; i30++ {
 					err = appendTransactionAckV123(e, &m.TransactionResponseAck[i30])
 					if err != nil {
-						return WithPath(err, "["+itoa(i30)+"]")
+						return codecerr.AtIndex(err, i30)
 					}
 				}
 				if !more29 {
@@ -967,10 +969,10 @@ func appendTransactionV1(e *Encoder, m *model.Transaction) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
-		return WithPath(encErrorf("not in version %d", 1), "segmentReply")
+		return codecerr.At(encErrorf("not in version %d", 1), "segmentReply")
 	default:
 		return encErrorf("Transaction: no alternative chosen")
 	}
@@ -991,45 +993,45 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV1(d, m.TransactionRequest); err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV1(d, m.TransactionReply); err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k32, more33, err := d.GetLength(0, Unbounded, false, 0)
+			k32, more33, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k32); err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k32)
 			for i34 := 0; ; {
 				for ; i34 < len(m.TransactionResponseAck); i34++ {
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i34]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i34)+"]"), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i34), "transactionResponseAck")
 					}
 				}
 				if !more33 {
 					break
 				}
 				if k32, more33, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				if err = d.count(k32); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				m.TransactionResponseAck = append(m.TransactionResponseAck, make([]model.TransactionAck, k32)...)
 			}
@@ -1042,7 +1044,7 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	return err
 }
 
-func appendTransactionV2(e *Encoder, m *model.Transaction) error {
+func appendTransactionV2(e *x691.Writer, m *model.Transaction) error {
 	var err error
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
@@ -1050,40 +1052,40 @@ func appendTransactionV2(e *Encoder, m *model.Transaction) error {
 			return err
 		}
 		if m.TransactionRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		err = appendTransactionRequestV2(e, m.TransactionRequest)
 		if err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if err = e.PutChoiceIndex(1, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionPending == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionPending")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		err = appendTransactionPendingV123(e, m.TransactionPending)
 		if err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if err = e.PutChoiceIndex(2, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionReply")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		err = appendTransactionReplyV2(e, m.TransactionReply)
 		if err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		if err = e.PutChoiceIndex(3, 4, true); err != nil {
 			return err
 		}
 		{
-			k35, more36, err := e.PutLength(len(m.TransactionResponseAck), 0, Unbounded, false)
+			k35, more36, err := e.PutLength(len(m.TransactionResponseAck), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1091,7 +1093,7 @@ func appendTransactionV2(e *Encoder, m *model.Transaction) error {
 				for end38 := i37 + k35; i37 < end38; i37++ {
 					err = appendTransactionAckV123(e, &m.TransactionResponseAck[i37])
 					if err != nil {
-						return WithPath(err, "["+itoa(i37)+"]")
+						return codecerr.AtIndex(err, i37)
 					}
 				}
 				if !more36 {
@@ -1101,10 +1103,10 @@ func appendTransactionV2(e *Encoder, m *model.Transaction) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
-		return WithPath(encErrorf("not in version %d", 2), "segmentReply")
+		return codecerr.At(encErrorf("not in version %d", 2), "segmentReply")
 	default:
 		return encErrorf("Transaction: no alternative chosen")
 	}
@@ -1125,45 +1127,45 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV2(d, m.TransactionRequest); err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV2(d, m.TransactionReply); err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k39, more40, err := d.GetLength(0, Unbounded, false, 0)
+			k39, more40, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k39); err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k39)
 			for i41 := 0; ; {
 				for ; i41 < len(m.TransactionResponseAck); i41++ {
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i41]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i41)+"]"), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i41), "transactionResponseAck")
 					}
 				}
 				if !more40 {
 					break
 				}
 				if k39, more40, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				if err = d.count(k39); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				m.TransactionResponseAck = append(m.TransactionResponseAck, make([]model.TransactionAck, k39)...)
 			}
@@ -1176,7 +1178,7 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	return err
 }
 
-func appendTransactionV3(e *Encoder, m *model.Transaction) error {
+func appendTransactionV3(e *x691.Writer, m *model.Transaction) error {
 	var err error
 	switch m.Kind {
 	case model.Transaction_TransactionRequest:
@@ -1184,40 +1186,40 @@ func appendTransactionV3(e *Encoder, m *model.Transaction) error {
 			return err
 		}
 		if m.TransactionRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		err = appendTransactionRequestV3(e, m.TransactionRequest)
 		if err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case model.Transaction_TransactionPending:
 		if err = e.PutChoiceIndex(1, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionPending == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionPending")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		err = appendTransactionPendingV123(e, m.TransactionPending)
 		if err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case model.Transaction_TransactionReply:
 		if err = e.PutChoiceIndex(2, 4, true); err != nil {
 			return err
 		}
 		if m.TransactionReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionReply")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		err = appendTransactionReplyV3(e, m.TransactionReply)
 		if err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		if err = e.PutChoiceIndex(3, 4, true); err != nil {
 			return err
 		}
 		{
-			k42, more43, err := e.PutLength(len(m.TransactionResponseAck), 0, Unbounded, false)
+			k42, more43, err := e.PutLength(len(m.TransactionResponseAck), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1225,7 +1227,7 @@ func appendTransactionV3(e *Encoder, m *model.Transaction) error {
 				for end45 := i44 + k42; i44 < end45; i44++ {
 					err = appendTransactionAckV123(e, &m.TransactionResponseAck[i44])
 					if err != nil {
-						return WithPath(err, "["+itoa(i44)+"]")
+						return codecerr.AtIndex(err, i44)
 					}
 				}
 				if !more43 {
@@ -1235,14 +1237,14 @@ func appendTransactionV3(e *Encoder, m *model.Transaction) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "transactionResponseAck")
+			return codecerr.At(err, "transactionResponseAck")
 		}
 	case model.Transaction_SegmentReply:
 		if err = e.PutChoiceIndex(4, 4, true); err != nil {
 			return err
 		}
 		if m.SegmentReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "segmentReply")
+			return codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		mk := e.BeginOpenType()
 		err = appendSegmentReplyV3(e, m.SegmentReply)
@@ -1250,7 +1252,7 @@ func appendTransactionV3(e *Encoder, m *model.Transaction) error {
 			err = e.EndOpenType(mk)
 		}
 		if err != nil {
-			return WithPath(err, "segmentReply")
+			return codecerr.At(err, "segmentReply")
 		}
 	default:
 		return encErrorf("Transaction: no alternative chosen")
@@ -1272,45 +1274,45 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionRequest
 		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
 		if err = decodeTransactionRequestV3(d, m.TransactionRequest); err != nil {
-			return WithPath(err, "transactionRequest")
+			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
 		m.TransactionPending = slab.One(&d.s.TransactionPending)
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
-			return WithPath(err, "transactionPending")
+			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
 		m.TransactionReply = slab.One(&d.s.TransactionReply)
 		if err = decodeTransactionReplyV3(d, m.TransactionReply); err != nil {
-			return WithPath(err, "transactionReply")
+			return codecerr.At(err, "transactionReply")
 		}
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k46, more47, err := d.GetLength(0, Unbounded, false, 0)
+			k46, more47, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k46); err != nil {
-				return WithPath(err, "transactionResponseAck")
+				return codecerr.At(err, "transactionResponseAck")
 			}
 			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k46)
 			for i48 := 0; ; {
 				for ; i48 < len(m.TransactionResponseAck); i48++ {
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i48]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i48)+"]"), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i48), "transactionResponseAck")
 					}
 				}
 				if !more47 {
 					break
 				}
 				if k46, more47, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				if err = d.count(k46); err != nil {
-					return WithPath(err, "transactionResponseAck")
+					return codecerr.At(err, "transactionResponseAck")
 				}
 				m.TransactionResponseAck = append(m.TransactionResponseAck, make([]model.TransactionAck, k46)...)
 			}
@@ -1319,13 +1321,13 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 		m.Kind = model.Transaction_SegmentReply
 		outer, err := d.openType()
 		if err != nil {
-			return WithPath(err, "segmentReply")
+			return codecerr.At(err, "segmentReply")
 		}
 		m.SegmentReply = slab.One(&d.s.SegmentReply)
 		if err = decodeSegmentReplyV3(d, m.SegmentReply); err != nil {
-			return WithPath(err, "segmentReply")
+			return codecerr.At(err, "segmentReply")
 		}
-		d.Decoder = outer
+		d.Reader = outer
 	default:
 		_ = isExt
 		return d.errorf("unknown extension alternative %d of Transaction", idx)
@@ -1334,19 +1336,19 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	return err
 }
 
-func appendTransactionRequestV1(e *Encoder, m *model.TransactionRequest) error {
+func appendTransactionRequestV1(e *x691.Writer, m *model.TransactionRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	{
 		{
-			k49, more50, err := e.PutLength(len(m.Actions), 0, Unbounded, false)
+			k49, more50, err := e.PutLength(len(m.Actions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1354,7 +1356,7 @@ func appendTransactionRequestV1(e *Encoder, m *model.TransactionRequest) error {
 				for end52 := i51 + k49; i51 < end52; i51++ {
 					err = appendActionRequestV1(e, &m.Actions[i51])
 					if err != nil {
-						return WithPath(err, "["+itoa(i51)+"]")
+						return codecerr.AtIndex(err, i51)
 					}
 				}
 				if !more50 {
@@ -1364,7 +1366,7 @@ func appendTransactionRequestV1(e *Encoder, m *model.TransactionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actions")
+			return codecerr.At(err, "actions")
 		}
 	}
 	return err
@@ -1382,34 +1384,34 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 	{
 		x53, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x53)
 	}
 	{
 		{
-			k54, more55, err := d.GetLength(0, Unbounded, false, 0)
+			k54, more55, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k54); err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, k54)
 			for i56 := 0; ; {
 				for ; i56 < len(m.Actions); i56++ {
 					if err = decodeActionRequestV1(d, &m.Actions[i56]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i56)+"]"), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i56), "actions")
 					}
 				}
 				if !more55 {
 					break
 				}
 				if k54, more55, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if err = d.count(k54); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				m.Actions = append(m.Actions, make([]model.ActionRequest, k54)...)
 			}
@@ -1430,19 +1432,19 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 	return err
 }
 
-func appendTransactionRequestV2(e *Encoder, m *model.TransactionRequest) error {
+func appendTransactionRequestV2(e *x691.Writer, m *model.TransactionRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	{
 		{
-			k57, more58, err := e.PutLength(len(m.Actions), 0, Unbounded, false)
+			k57, more58, err := e.PutLength(len(m.Actions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1450,7 +1452,7 @@ func appendTransactionRequestV2(e *Encoder, m *model.TransactionRequest) error {
 				for end60 := i59 + k57; i59 < end60; i59++ {
 					err = appendActionRequestV2(e, &m.Actions[i59])
 					if err != nil {
-						return WithPath(err, "["+itoa(i59)+"]")
+						return codecerr.AtIndex(err, i59)
 					}
 				}
 				if !more58 {
@@ -1460,7 +1462,7 @@ func appendTransactionRequestV2(e *Encoder, m *model.TransactionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actions")
+			return codecerr.At(err, "actions")
 		}
 	}
 	return err
@@ -1478,34 +1480,34 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 	{
 		x61, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x61)
 	}
 	{
 		{
-			k62, more63, err := d.GetLength(0, Unbounded, false, 0)
+			k62, more63, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k62); err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, k62)
 			for i64 := 0; ; {
 				for ; i64 < len(m.Actions); i64++ {
 					if err = decodeActionRequestV2(d, &m.Actions[i64]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i64)+"]"), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i64), "actions")
 					}
 				}
 				if !more63 {
 					break
 				}
 				if k62, more63, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if err = d.count(k62); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				m.Actions = append(m.Actions, make([]model.ActionRequest, k62)...)
 			}
@@ -1526,19 +1528,19 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 	return err
 }
 
-func appendTransactionRequestV3(e *Encoder, m *model.TransactionRequest) error {
+func appendTransactionRequestV3(e *x691.Writer, m *model.TransactionRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	{
 		{
-			k65, more66, err := e.PutLength(len(m.Actions), 0, Unbounded, false)
+			k65, more66, err := e.PutLength(len(m.Actions), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1546,7 +1548,7 @@ func appendTransactionRequestV3(e *Encoder, m *model.TransactionRequest) error {
 				for end68 := i67 + k65; i67 < end68; i67++ {
 					err = appendActionRequestV3(e, &m.Actions[i67])
 					if err != nil {
-						return WithPath(err, "["+itoa(i67)+"]")
+						return codecerr.AtIndex(err, i67)
 					}
 				}
 				if !more66 {
@@ -1556,7 +1558,7 @@ func appendTransactionRequestV3(e *Encoder, m *model.TransactionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actions")
+			return codecerr.At(err, "actions")
 		}
 	}
 	return err
@@ -1574,34 +1576,34 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 	{
 		x69, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x69)
 	}
 	{
 		{
-			k70, more71, err := d.GetLength(0, Unbounded, false, 0)
+			k70, more71, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k70); err != nil {
-				return WithPath(err, "actions")
+				return codecerr.At(err, "actions")
 			}
 			m.Actions = slab.Alloc(&d.s.ActionRequest, k70)
 			for i72 := 0; ; {
 				for ; i72 < len(m.Actions); i72++ {
 					if err = decodeActionRequestV3(d, &m.Actions[i72]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i72)+"]"), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i72), "actions")
 					}
 				}
 				if !more71 {
 					break
 				}
 				if k70, more71, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				if err = d.count(k70); err != nil {
-					return WithPath(err, "actions")
+					return codecerr.At(err, "actions")
 				}
 				m.Actions = append(m.Actions, make([]model.ActionRequest, k70)...)
 			}
@@ -1622,14 +1624,14 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 	return err
 }
 
-func appendTransactionPendingV123(e *Encoder, m *model.TransactionPending) error {
+func appendTransactionPendingV123(e *x691.Writer, m *model.TransactionPending) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	return err
@@ -1647,7 +1649,7 @@ func decodeTransactionPendingV123(d *decoder, m *model.TransactionPending) error
 	{
 		x73, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x73)
 	}
@@ -1666,13 +1668,13 @@ func decodeTransactionPendingV123(d *decoder, m *model.TransactionPending) error
 	return err
 }
 
-func appendTransactionReplyV1(e *Encoder, m *model.TransactionReply) error {
+func appendTransactionReplyV1(e *x691.Writer, m *model.TransactionReply) error {
 	var err error
 	if m.SegmentNumber.Present {
-		return WithPath(encErrorf("not in version %d", 1), "segmentNumber")
+		return codecerr.At(encErrorf("not in version %d", 1), "segmentNumber")
 	}
 	if m.SegmentationComplete {
-		return WithPath(encErrorf("not in version %d", 1), "segmentationComplete")
+		return codecerr.At(encErrorf("not in version %d", 1), "segmentationComplete")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -1680,18 +1682,18 @@ func appendTransactionReplyV1(e *Encoder, m *model.TransactionReply) error {
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		if err != nil {
-			return WithPath(err, "immAckRequired")
+			return codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
 		err = appendTransactionReplyTransactionResultV1(e, &m.TransactionResult)
 		if err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	return err
@@ -1713,7 +1715,7 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	{
 		x74, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x74)
 	}
@@ -1722,7 +1724,7 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	}
 	{
 		if err = decodeTransactionReplyTransactionResultV1(d, &m.TransactionResult); err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	if hasExt {
@@ -1740,13 +1742,13 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	return err
 }
 
-func appendTransactionReplyV2(e *Encoder, m *model.TransactionReply) error {
+func appendTransactionReplyV2(e *x691.Writer, m *model.TransactionReply) error {
 	var err error
 	if m.SegmentNumber.Present {
-		return WithPath(encErrorf("not in version %d", 2), "segmentNumber")
+		return codecerr.At(encErrorf("not in version %d", 2), "segmentNumber")
 	}
 	if m.SegmentationComplete {
-		return WithPath(encErrorf("not in version %d", 2), "segmentationComplete")
+		return codecerr.At(encErrorf("not in version %d", 2), "segmentationComplete")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -1754,18 +1756,18 @@ func appendTransactionReplyV2(e *Encoder, m *model.TransactionReply) error {
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		if err != nil {
-			return WithPath(err, "immAckRequired")
+			return codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
 		err = appendTransactionReplyTransactionResultV2(e, &m.TransactionResult)
 		if err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	return err
@@ -1787,7 +1789,7 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	{
 		x75, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x75)
 	}
@@ -1796,7 +1798,7 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	}
 	{
 		if err = decodeTransactionReplyTransactionResultV2(d, &m.TransactionResult); err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	if hasExt {
@@ -1814,7 +1816,7 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	return err
 }
 
-func appendTransactionReplyV3(e *Encoder, m *model.TransactionReply) error {
+func appendTransactionReplyV3(e *x691.Writer, m *model.TransactionReply) error {
 	var err error
 	hasExt := (m.SegmentNumber.Present) || (m.SegmentationComplete)
 	e.PutBool(hasExt)
@@ -1822,18 +1824,18 @@ func appendTransactionReplyV3(e *Encoder, m *model.TransactionReply) error {
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	if m.ImmAckRequired {
 		if err != nil {
-			return WithPath(err, "immAckRequired")
+			return codecerr.At(err, "immAckRequired")
 		}
 	}
 	{
 		err = appendTransactionReplyTransactionResultV3(e, &m.TransactionResult)
 		if err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	if hasExt {
@@ -1854,7 +1856,7 @@ func appendTransactionReplyV3(e *Encoder, m *model.TransactionReply) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "segmentNumber")
+				return codecerr.At(err, "segmentNumber")
 			}
 		}
 		if m.SegmentationComplete {
@@ -1863,7 +1865,7 @@ func appendTransactionReplyV3(e *Encoder, m *model.TransactionReply) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "segmentationComplete")
+				return codecerr.At(err, "segmentationComplete")
 			}
 		}
 	}
@@ -1886,7 +1888,7 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	{
 		x76, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x76)
 	}
@@ -1895,7 +1897,7 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	}
 	{
 		if err = decodeTransactionReplyTransactionResultV3(d, &m.TransactionResult); err != nil {
-			return WithPath(err, "transactionResult")
+			return codecerr.At(err, "transactionResult")
 		}
 	}
 	if hasExt {
@@ -1906,23 +1908,23 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "segmentNumber")
+				return codecerr.At(err, "segmentNumber")
 			}
 			m.SegmentNumber.Present = true
 			x77, err := d.GetConstrained(0, 65535)
 			if err != nil {
-				return WithPath(err, "segmentNumber")
+				return codecerr.At(err, "segmentNumber")
 			}
 			m.SegmentNumber.Value = uint32(x77)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "segmentationComplete")
+				return codecerr.At(err, "segmentationComplete")
 			}
 			m.SegmentationComplete = true
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -1934,7 +1936,7 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	return err
 }
 
-func appendTransactionReplyTransactionResultV1(e *Encoder, m *model.TransactionReplyTransactionResult) error {
+func appendTransactionReplyTransactionResultV1(e *x691.Writer, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
@@ -1942,18 +1944,18 @@ func appendTransactionReplyTransactionResultV1(e *Encoder, m *model.TransactionR
 			return err
 		}
 		if m.TransactionError == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionError")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		err = appendErrorDescriptorV123(e, m.TransactionError)
 		if err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k78, more79, err := e.PutLength(len(m.ActionReplies), 0, Unbounded, false)
+			k78, more79, err := e.PutLength(len(m.ActionReplies), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -1961,7 +1963,7 @@ func appendTransactionReplyTransactionResultV1(e *Encoder, m *model.TransactionR
 				for end81 := i80 + k78; i80 < end81; i80++ {
 					err = appendActionReplyV1(e, &m.ActionReplies[i80])
 					if err != nil {
-						return WithPath(err, "["+itoa(i80)+"]")
+						return codecerr.AtIndex(err, i80)
 					}
 				}
 				if !more79 {
@@ -1971,7 +1973,7 @@ func appendTransactionReplyTransactionResultV1(e *Encoder, m *model.TransactionR
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 	default:
 		return encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -1993,33 +1995,33 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k82, more83, err := d.GetLength(0, Unbounded, false, 0)
+			k82, more83, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k82); err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k82)
 			for i84 := 0; ; {
 				for ; i84 < len(m.ActionReplies); i84++ {
 					if err = decodeActionReplyV1(d, &m.ActionReplies[i84]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i84)+"]"), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i84), "actionReplies")
 					}
 				}
 				if !more83 {
 					break
 				}
 				if k82, more83, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				if err = d.count(k82); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				m.ActionReplies = append(m.ActionReplies, make([]model.ActionReply, k82)...)
 			}
@@ -2032,7 +2034,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	return err
 }
 
-func appendTransactionReplyTransactionResultV2(e *Encoder, m *model.TransactionReplyTransactionResult) error {
+func appendTransactionReplyTransactionResultV2(e *x691.Writer, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
@@ -2040,18 +2042,18 @@ func appendTransactionReplyTransactionResultV2(e *Encoder, m *model.TransactionR
 			return err
 		}
 		if m.TransactionError == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionError")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		err = appendErrorDescriptorV123(e, m.TransactionError)
 		if err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k85, more86, err := e.PutLength(len(m.ActionReplies), 0, Unbounded, false)
+			k85, more86, err := e.PutLength(len(m.ActionReplies), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2059,7 +2061,7 @@ func appendTransactionReplyTransactionResultV2(e *Encoder, m *model.TransactionR
 				for end88 := i87 + k85; i87 < end88; i87++ {
 					err = appendActionReplyV2(e, &m.ActionReplies[i87])
 					if err != nil {
-						return WithPath(err, "["+itoa(i87)+"]")
+						return codecerr.AtIndex(err, i87)
 					}
 				}
 				if !more86 {
@@ -2069,7 +2071,7 @@ func appendTransactionReplyTransactionResultV2(e *Encoder, m *model.TransactionR
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 	default:
 		return encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -2091,33 +2093,33 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k89, more90, err := d.GetLength(0, Unbounded, false, 0)
+			k89, more90, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k89); err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k89)
 			for i91 := 0; ; {
 				for ; i91 < len(m.ActionReplies); i91++ {
 					if err = decodeActionReplyV2(d, &m.ActionReplies[i91]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i91)+"]"), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i91), "actionReplies")
 					}
 				}
 				if !more90 {
 					break
 				}
 				if k89, more90, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				if err = d.count(k89); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				m.ActionReplies = append(m.ActionReplies, make([]model.ActionReply, k89)...)
 			}
@@ -2130,7 +2132,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	return err
 }
 
-func appendTransactionReplyTransactionResultV3(e *Encoder, m *model.TransactionReplyTransactionResult) error {
+func appendTransactionReplyTransactionResultV3(e *x691.Writer, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch m.Kind {
 	case model.TransactionReplyTransactionResult_TransactionError:
@@ -2138,18 +2140,18 @@ func appendTransactionReplyTransactionResultV3(e *Encoder, m *model.TransactionR
 			return err
 		}
 		if m.TransactionError == nil {
-			return WithPath(encErrorf("alternative is nil"), "transactionError")
+			return codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		err = appendErrorDescriptorV123(e, m.TransactionError)
 		if err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k92, more93, err := e.PutLength(len(m.ActionReplies), 0, Unbounded, false)
+			k92, more93, err := e.PutLength(len(m.ActionReplies), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2157,7 +2159,7 @@ func appendTransactionReplyTransactionResultV3(e *Encoder, m *model.TransactionR
 				for end95 := i94 + k92; i94 < end95; i94++ {
 					err = appendActionReplyV3(e, &m.ActionReplies[i94])
 					if err != nil {
-						return WithPath(err, "["+itoa(i94)+"]")
+						return codecerr.AtIndex(err, i94)
 					}
 				}
 				if !more93 {
@@ -2167,7 +2169,7 @@ func appendTransactionReplyTransactionResultV3(e *Encoder, m *model.TransactionR
 			}
 		}
 		if err != nil {
-			return WithPath(err, "actionReplies")
+			return codecerr.At(err, "actionReplies")
 		}
 	default:
 		return encErrorf("TransactionReplyTransactionResult: no alternative chosen")
@@ -2189,33 +2191,33 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
 		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
-			return WithPath(err, "transactionError")
+			return codecerr.At(err, "transactionError")
 		}
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k96, more97, err := d.GetLength(0, Unbounded, false, 0)
+			k96, more97, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k96); err != nil {
-				return WithPath(err, "actionReplies")
+				return codecerr.At(err, "actionReplies")
 			}
 			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k96)
 			for i98 := 0; ; {
 				for ; i98 < len(m.ActionReplies); i98++ {
 					if err = decodeActionReplyV3(d, &m.ActionReplies[i98]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i98)+"]"), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i98), "actionReplies")
 					}
 				}
 				if !more97 {
 					break
 				}
 				if k96, more97, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				if err = d.count(k96); err != nil {
-					return WithPath(err, "actionReplies")
+					return codecerr.At(err, "actionReplies")
 				}
 				m.ActionReplies = append(m.ActionReplies, make([]model.ActionReply, k96)...)
 			}
@@ -2228,19 +2230,19 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	return err
 }
 
-func appendTransactionAckV123(e *Encoder, m *model.TransactionAck) error {
+func appendTransactionAckV123(e *x691.Writer, m *model.TransactionAck) error {
 	var err error
 	e.PutBool(m.LastAck.Present)
 	{
 		err = e.PutConstrained(int64(m.FirstAck), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "firstAck")
+			return codecerr.At(err, "firstAck")
 		}
 	}
 	if m.LastAck.Present {
 		err = e.PutConstrained(int64(m.LastAck.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "lastAck")
+			return codecerr.At(err, "lastAck")
 		}
 	}
 	return err
@@ -2258,7 +2260,7 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 	{
 		x99, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "firstAck")
+			return codecerr.At(err, "firstAck")
 		}
 		m.FirstAck = uint32(x99)
 	}
@@ -2266,7 +2268,7 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 		m.LastAck.Present = true
 		x100, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "lastAck")
+			return codecerr.At(err, "lastAck")
 		}
 		m.LastAck.Value = uint32(x100)
 	}
@@ -2274,19 +2276,19 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 	return err
 }
 
-func appendErrorDescriptorV123(e *Encoder, m *model.ErrorDescriptor) error {
+func appendErrorDescriptorV123(e *x691.Writer, m *model.ErrorDescriptor) error {
 	var err error
 	e.PutBool(m.ErrorText.Present)
 	{
 		err = e.PutConstrained(int64(m.ErrorCode), 0, 65535)
 		if err != nil {
-			return WithPath(err, "errorCode")
+			return codecerr.At(err, "errorCode")
 		}
 	}
 	if m.ErrorText.Present {
-		err = e.PutString(m.ErrorText.Value, 0, Unbounded, false, IA5String)
+		err = e.PutString(m.ErrorText.Value, 0, x691.Unbounded, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "errorText")
+			return codecerr.At(err, "errorText")
 		}
 	}
 	return err
@@ -2304,45 +2306,45 @@ func decodeErrorDescriptorV123(d *decoder, m *model.ErrorDescriptor) error {
 	{
 		x101, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "errorCode")
+			return codecerr.At(err, "errorCode")
 		}
 		m.ErrorCode = uint32(x101)
 	}
 	if opt&(1<<0) != 0 {
 		m.ErrorText.Present = true
-		if m.ErrorText.Value, err = d.str(0, Unbounded, false, IA5String); err != nil {
-			return WithPath(err, "errorText")
+		if m.ErrorText.Value, err = d.str(0, x691.Unbounded, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "errorText")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendActionRequestV1(e *Encoder, m *model.ActionRequest) error {
+func appendActionRequestV1(e *x691.Writer, m *model.ActionRequest) error {
 	var err error
 	e.PutBool(m.ContextRequest != nil)
 	e.PutBool(m.ContextAttrAuditReq != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
 		err = appendContextRequestV1(e, m.ContextRequest)
 		if err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		err = appendContextAttrAuditRequestV12(e, m.ContextAttrAuditReq)
 		if err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k102, more103, err := e.PutLength(len(m.CommandRequests), 0, Unbounded, false)
+			k102, more103, err := e.PutLength(len(m.CommandRequests), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2350,7 +2352,7 @@ func appendActionRequestV1(e *Encoder, m *model.ActionRequest) error {
 				for end105 := i104 + k102; i104 < end105; i104++ {
 					err = appendCommandRequestV1(e, &m.CommandRequests[i104])
 					if err != nil {
-						return WithPath(err, "["+itoa(i104)+"]")
+						return codecerr.AtIndex(err, i104)
 					}
 				}
 				if !more103 {
@@ -2360,7 +2362,7 @@ func appendActionRequestV1(e *Encoder, m *model.ActionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandRequests")
+			return codecerr.At(err, "commandRequests")
 		}
 	}
 	return err
@@ -2378,46 +2380,46 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	{
 		x106, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x106)
 	}
 	if opt&(1<<1) != 0 {
 		m.ContextRequest = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV1(d, m.ContextRequest); err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 		if err = decodeContextAttrAuditRequestV12(d, m.ContextAttrAuditReq); err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k107, more108, err := d.GetLength(0, Unbounded, false, 0)
+			k107, more108, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k107); err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k107)
 			for i109 := 0; ; {
 				for ; i109 < len(m.CommandRequests); i109++ {
 					if err = decodeCommandRequestV1(d, &m.CommandRequests[i109]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i109)+"]"), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i109), "commandRequests")
 					}
 				}
 				if !more108 {
 					break
 				}
 				if k107, more108, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if err = d.count(k107); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				m.CommandRequests = append(m.CommandRequests, make([]model.CommandRequest, k107)...)
 			}
@@ -2427,31 +2429,31 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	return err
 }
 
-func appendActionRequestV2(e *Encoder, m *model.ActionRequest) error {
+func appendActionRequestV2(e *x691.Writer, m *model.ActionRequest) error {
 	var err error
 	e.PutBool(m.ContextRequest != nil)
 	e.PutBool(m.ContextAttrAuditReq != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
 		err = appendContextRequestV2(e, m.ContextRequest)
 		if err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		err = appendContextAttrAuditRequestV12(e, m.ContextAttrAuditReq)
 		if err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k110, more111, err := e.PutLength(len(m.CommandRequests), 0, Unbounded, false)
+			k110, more111, err := e.PutLength(len(m.CommandRequests), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2459,7 +2461,7 @@ func appendActionRequestV2(e *Encoder, m *model.ActionRequest) error {
 				for end113 := i112 + k110; i112 < end113; i112++ {
 					err = appendCommandRequestV2(e, &m.CommandRequests[i112])
 					if err != nil {
-						return WithPath(err, "["+itoa(i112)+"]")
+						return codecerr.AtIndex(err, i112)
 					}
 				}
 				if !more111 {
@@ -2469,7 +2471,7 @@ func appendActionRequestV2(e *Encoder, m *model.ActionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandRequests")
+			return codecerr.At(err, "commandRequests")
 		}
 	}
 	return err
@@ -2487,46 +2489,46 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	{
 		x114, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x114)
 	}
 	if opt&(1<<1) != 0 {
 		m.ContextRequest = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV2(d, m.ContextRequest); err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 		if err = decodeContextAttrAuditRequestV12(d, m.ContextAttrAuditReq); err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k115, more116, err := d.GetLength(0, Unbounded, false, 0)
+			k115, more116, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k115); err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k115)
 			for i117 := 0; ; {
 				for ; i117 < len(m.CommandRequests); i117++ {
 					if err = decodeCommandRequestV2(d, &m.CommandRequests[i117]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i117)+"]"), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i117), "commandRequests")
 					}
 				}
 				if !more116 {
 					break
 				}
 				if k115, more116, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if err = d.count(k115); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				m.CommandRequests = append(m.CommandRequests, make([]model.CommandRequest, k115)...)
 			}
@@ -2536,31 +2538,31 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	return err
 }
 
-func appendActionRequestV3(e *Encoder, m *model.ActionRequest) error {
+func appendActionRequestV3(e *x691.Writer, m *model.ActionRequest) error {
 	var err error
 	e.PutBool(m.ContextRequest != nil)
 	e.PutBool(m.ContextAttrAuditReq != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ContextRequest != nil {
 		err = appendContextRequestV3(e, m.ContextRequest)
 		if err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		err = appendContextAttrAuditRequestV3(e, m.ContextAttrAuditReq)
 		if err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k118, more119, err := e.PutLength(len(m.CommandRequests), 0, Unbounded, false)
+			k118, more119, err := e.PutLength(len(m.CommandRequests), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2568,7 +2570,7 @@ func appendActionRequestV3(e *Encoder, m *model.ActionRequest) error {
 				for end121 := i120 + k118; i120 < end121; i120++ {
 					err = appendCommandRequestV3(e, &m.CommandRequests[i120])
 					if err != nil {
-						return WithPath(err, "["+itoa(i120)+"]")
+						return codecerr.AtIndex(err, i120)
 					}
 				}
 				if !more119 {
@@ -2578,7 +2580,7 @@ func appendActionRequestV3(e *Encoder, m *model.ActionRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandRequests")
+			return codecerr.At(err, "commandRequests")
 		}
 	}
 	return err
@@ -2596,46 +2598,46 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	{
 		x122, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x122)
 	}
 	if opt&(1<<1) != 0 {
 		m.ContextRequest = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV3(d, m.ContextRequest); err != nil {
-			return WithPath(err, "contextRequest")
+			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
 		if err = decodeContextAttrAuditRequestV3(d, m.ContextAttrAuditReq); err != nil {
-			return WithPath(err, "contextAttrAuditReq")
+			return codecerr.At(err, "contextAttrAuditReq")
 		}
 	}
 	{
 		{
-			k123, more124, err := d.GetLength(0, Unbounded, false, 0)
+			k123, more124, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k123); err != nil {
-				return WithPath(err, "commandRequests")
+				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k123)
 			for i125 := 0; ; {
 				for ; i125 < len(m.CommandRequests); i125++ {
 					if err = decodeCommandRequestV3(d, &m.CommandRequests[i125]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i125)+"]"), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i125), "commandRequests")
 					}
 				}
 				if !more124 {
 					break
 				}
 				if k123, more124, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				if err = d.count(k123); err != nil {
-					return WithPath(err, "commandRequests")
+					return codecerr.At(err, "commandRequests")
 				}
 				m.CommandRequests = append(m.CommandRequests, make([]model.CommandRequest, k123)...)
 			}
@@ -2645,31 +2647,31 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	return err
 }
 
-func appendActionReplyV1(e *Encoder, m *model.ActionReply) error {
+func appendActionReplyV1(e *x691.Writer, m *model.ActionReply) error {
 	var err error
 	e.PutBool(m.ErrorDescriptor != nil)
 	e.PutBool(m.ContextReply != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		err = appendContextRequestV1(e, m.ContextReply)
 		if err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k126, more127, err := e.PutLength(len(m.CommandReply), 0, Unbounded, false)
+			k126, more127, err := e.PutLength(len(m.CommandReply), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2677,7 +2679,7 @@ func appendActionReplyV1(e *Encoder, m *model.ActionReply) error {
 				for end129 := i128 + k126; i128 < end129; i128++ {
 					err = appendCommandReplyV1(e, &m.CommandReply[i128])
 					if err != nil {
-						return WithPath(err, "["+itoa(i128)+"]")
+						return codecerr.AtIndex(err, i128)
 					}
 				}
 				if !more127 {
@@ -2687,7 +2689,7 @@ func appendActionReplyV1(e *Encoder, m *model.ActionReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandReply")
+			return codecerr.At(err, "commandReply")
 		}
 	}
 	return err
@@ -2705,46 +2707,46 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	{
 		x130, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x130)
 	}
 	if opt&(1<<1) != 0 {
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextReply = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV1(d, m.ContextReply); err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k131, more132, err := d.GetLength(0, Unbounded, false, 0)
+			k131, more132, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k131); err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, k131)
 			for i133 := 0; ; {
 				for ; i133 < len(m.CommandReply); i133++ {
 					if err = decodeCommandReplyV1(d, &m.CommandReply[i133]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i133)+"]"), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i133), "commandReply")
 					}
 				}
 				if !more132 {
 					break
 				}
 				if k131, more132, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err = d.count(k131); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				m.CommandReply = append(m.CommandReply, make([]model.CommandReply, k131)...)
 			}
@@ -2754,31 +2756,31 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	return err
 }
 
-func appendActionReplyV2(e *Encoder, m *model.ActionReply) error {
+func appendActionReplyV2(e *x691.Writer, m *model.ActionReply) error {
 	var err error
 	e.PutBool(m.ErrorDescriptor != nil)
 	e.PutBool(m.ContextReply != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		err = appendContextRequestV2(e, m.ContextReply)
 		if err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k134, more135, err := e.PutLength(len(m.CommandReply), 0, Unbounded, false)
+			k134, more135, err := e.PutLength(len(m.CommandReply), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2786,7 +2788,7 @@ func appendActionReplyV2(e *Encoder, m *model.ActionReply) error {
 				for end137 := i136 + k134; i136 < end137; i136++ {
 					err = appendCommandReplyV2(e, &m.CommandReply[i136])
 					if err != nil {
-						return WithPath(err, "["+itoa(i136)+"]")
+						return codecerr.AtIndex(err, i136)
 					}
 				}
 				if !more135 {
@@ -2796,7 +2798,7 @@ func appendActionReplyV2(e *Encoder, m *model.ActionReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandReply")
+			return codecerr.At(err, "commandReply")
 		}
 	}
 	return err
@@ -2814,46 +2816,46 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	{
 		x138, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x138)
 	}
 	if opt&(1<<1) != 0 {
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextReply = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV2(d, m.ContextReply); err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k139, more140, err := d.GetLength(0, Unbounded, false, 0)
+			k139, more140, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k139); err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, k139)
 			for i141 := 0; ; {
 				for ; i141 < len(m.CommandReply); i141++ {
 					if err = decodeCommandReplyV2(d, &m.CommandReply[i141]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i141)+"]"), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i141), "commandReply")
 					}
 				}
 				if !more140 {
 					break
 				}
 				if k139, more140, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err = d.count(k139); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				m.CommandReply = append(m.CommandReply, make([]model.CommandReply, k139)...)
 			}
@@ -2863,31 +2865,31 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	return err
 }
 
-func appendActionReplyV3(e *Encoder, m *model.ActionReply) error {
+func appendActionReplyV3(e *x691.Writer, m *model.ActionReply) error {
 	var err error
 	e.PutBool(m.ErrorDescriptor != nil)
 	e.PutBool(m.ContextReply != nil)
 	{
 		err = e.PutConstrained(int64(m.ContextId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		err = appendContextRequestV3(e, m.ContextReply)
 		if err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k142, more143, err := e.PutLength(len(m.CommandReply), 0, Unbounded, false)
+			k142, more143, err := e.PutLength(len(m.CommandReply), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -2895,7 +2897,7 @@ func appendActionReplyV3(e *Encoder, m *model.ActionReply) error {
 				for end145 := i144 + k142; i144 < end145; i144++ {
 					err = appendCommandReplyV3(e, &m.CommandReply[i144])
 					if err != nil {
-						return WithPath(err, "["+itoa(i144)+"]")
+						return codecerr.AtIndex(err, i144)
 					}
 				}
 				if !more143 {
@@ -2905,7 +2907,7 @@ func appendActionReplyV3(e *Encoder, m *model.ActionReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "commandReply")
+			return codecerr.At(err, "commandReply")
 		}
 	}
 	return err
@@ -2923,46 +2925,46 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	{
 		x146, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "contextId")
+			return codecerr.At(err, "contextId")
 		}
 		m.ContextId = uint32(x146)
 	}
 	if opt&(1<<1) != 0 {
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ContextReply = slab.One(&d.s.ContextRequest)
 		if err = decodeContextRequestV3(d, m.ContextReply); err != nil {
-			return WithPath(err, "contextReply")
+			return codecerr.At(err, "contextReply")
 		}
 	}
 	{
 		{
-			k147, more148, err := d.GetLength(0, Unbounded, false, 0)
+			k147, more148, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k147); err != nil {
-				return WithPath(err, "commandReply")
+				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = slab.Alloc(&d.s.CommandReply, k147)
 			for i149 := 0; ; {
 				for ; i149 < len(m.CommandReply); i149++ {
 					if err = decodeCommandReplyV3(d, &m.CommandReply[i149]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i149)+"]"), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i149), "commandReply")
 					}
 				}
 				if !more148 {
 					break
 				}
 				if k147, more148, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				if err = d.count(k147); err != nil {
-					return WithPath(err, "commandReply")
+					return codecerr.At(err, "commandReply")
 				}
 				m.CommandReply = append(m.CommandReply, make([]model.CommandReply, k147)...)
 			}
@@ -2972,16 +2974,16 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	return err
 }
 
-func appendContextRequestV1(e *Encoder, m *model.ContextRequest) error {
+func appendContextRequestV1(e *x691.Writer, m *model.ContextRequest) error {
 	var err error
 	if m.Iepscallind.Present {
-		return WithPath(encErrorf("not in version %d", 1), "iepscallind")
+		return codecerr.At(encErrorf("not in version %d", 1), "iepscallind")
 	}
 	if m.ContextProp != nil {
-		return WithPath(encErrorf("not in version %d", 1), "contextProp")
+		return codecerr.At(encErrorf("not in version %d", 1), "contextProp")
 	}
 	if m.ContextList != nil {
-		return WithPath(encErrorf("not in version %d", 1), "contextList")
+		return codecerr.At(encErrorf("not in version %d", 1), "contextList")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -2991,18 +2993,18 @@ func appendContextRequestV1(e *Encoder, m *model.ContextRequest) error {
 	if m.Priority.Present {
 		err = e.PutConstrained(int64(m.Priority.Value), 0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		e.PutBool(m.Emergency.Value)
 		if err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
 		{
-			k150, more151, err := e.PutLength(len(m.TopologyReq), 0, Unbounded, false)
+			k150, more151, err := e.PutLength(len(m.TopologyReq), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -3010,7 +3012,7 @@ func appendContextRequestV1(e *Encoder, m *model.ContextRequest) error {
 				for end153 := i152 + k150; i152 < end153; i152++ {
 					err = appendTopologyRequestV1(e, &m.TopologyReq[i152])
 					if err != nil {
-						return WithPath(err, "["+itoa(i152)+"]")
+						return codecerr.AtIndex(err, i152)
 					}
 				}
 				if !more151 {
@@ -3020,7 +3022,7 @@ func appendContextRequestV1(e *Encoder, m *model.ContextRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "topologyReq")
+			return codecerr.At(err, "topologyReq")
 		}
 	}
 	return err
@@ -3043,40 +3045,40 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 		m.Priority.Present = true
 		x154, err := d.GetConstrained(0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 		m.Priority.Value = uint32(x154)
 	}
 	if opt&(1<<1) != 0 {
 		m.Emergency.Present = true
 		if m.Emergency.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k155, more156, err := d.GetLength(0, Unbounded, false, 0)
+			k155, more156, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k155); err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k155)
 			for i157 := 0; ; {
 				for ; i157 < len(m.TopologyReq); i157++ {
 					if err = decodeTopologyRequestV1(d, &m.TopologyReq[i157]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i157)+"]"), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i157), "topologyReq")
 					}
 				}
 				if !more156 {
 					break
 				}
 				if k155, more156, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if err = d.count(k155); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				m.TopologyReq = append(m.TopologyReq, make([]model.TopologyRequest, k155)...)
 			}
@@ -3097,16 +3099,16 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 	return err
 }
 
-func appendContextRequestV2(e *Encoder, m *model.ContextRequest) error {
+func appendContextRequestV2(e *x691.Writer, m *model.ContextRequest) error {
 	var err error
 	if m.Iepscallind.Present {
-		return WithPath(encErrorf("not in version %d", 2), "iepscallind")
+		return codecerr.At(encErrorf("not in version %d", 2), "iepscallind")
 	}
 	if m.ContextProp != nil {
-		return WithPath(encErrorf("not in version %d", 2), "contextProp")
+		return codecerr.At(encErrorf("not in version %d", 2), "contextProp")
 	}
 	if m.ContextList != nil {
-		return WithPath(encErrorf("not in version %d", 2), "contextList")
+		return codecerr.At(encErrorf("not in version %d", 2), "contextList")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -3116,18 +3118,18 @@ func appendContextRequestV2(e *Encoder, m *model.ContextRequest) error {
 	if m.Priority.Present {
 		err = e.PutConstrained(int64(m.Priority.Value), 0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		e.PutBool(m.Emergency.Value)
 		if err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
 		{
-			k158, more159, err := e.PutLength(len(m.TopologyReq), 0, Unbounded, false)
+			k158, more159, err := e.PutLength(len(m.TopologyReq), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -3135,7 +3137,7 @@ func appendContextRequestV2(e *Encoder, m *model.ContextRequest) error {
 				for end161 := i160 + k158; i160 < end161; i160++ {
 					err = appendTopologyRequestV2(e, &m.TopologyReq[i160])
 					if err != nil {
-						return WithPath(err, "["+itoa(i160)+"]")
+						return codecerr.AtIndex(err, i160)
 					}
 				}
 				if !more159 {
@@ -3145,7 +3147,7 @@ func appendContextRequestV2(e *Encoder, m *model.ContextRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "topologyReq")
+			return codecerr.At(err, "topologyReq")
 		}
 	}
 	return err
@@ -3168,40 +3170,40 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 		m.Priority.Present = true
 		x162, err := d.GetConstrained(0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 		m.Priority.Value = uint32(x162)
 	}
 	if opt&(1<<1) != 0 {
 		m.Emergency.Present = true
 		if m.Emergency.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k163, more164, err := d.GetLength(0, Unbounded, false, 0)
+			k163, more164, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k163); err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k163)
 			for i165 := 0; ; {
 				for ; i165 < len(m.TopologyReq); i165++ {
 					if err = decodeTopologyRequestV2(d, &m.TopologyReq[i165]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i165)+"]"), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i165), "topologyReq")
 					}
 				}
 				if !more164 {
 					break
 				}
 				if k163, more164, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if err = d.count(k163); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				m.TopologyReq = append(m.TopologyReq, make([]model.TopologyRequest, k163)...)
 			}
@@ -3222,7 +3224,7 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 	return err
 }
 
-func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
+func appendContextRequestV3(e *x691.Writer, m *model.ContextRequest) error {
 	var err error
 	hasExt := (m.Iepscallind.Present) || (m.ContextProp != nil) || (m.ContextList != nil)
 	e.PutBool(hasExt)
@@ -3232,18 +3234,18 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 	if m.Priority.Present {
 		err = e.PutConstrained(int64(m.Priority.Value), 0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	if m.Emergency.Present {
 		e.PutBool(m.Emergency.Value)
 		if err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if m.TopologyReq != nil {
 		{
-			k166, more167, err := e.PutLength(len(m.TopologyReq), 0, Unbounded, false)
+			k166, more167, err := e.PutLength(len(m.TopologyReq), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -3251,7 +3253,7 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 				for end169 := i168 + k166; i168 < end169; i168++ {
 					err = appendTopologyRequestV3(e, &m.TopologyReq[i168])
 					if err != nil {
-						return WithPath(err, "["+itoa(i168)+"]")
+						return codecerr.AtIndex(err, i168)
 					}
 				}
 				if !more167 {
@@ -3261,7 +3263,7 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "topologyReq")
+			return codecerr.At(err, "topologyReq")
 		}
 	}
 	if hasExt {
@@ -3285,13 +3287,13 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 		}
 		if m.ContextProp != nil {
 			mk := e.BeginOpenType()
 			{
-				k170, more171, err := e.PutLength(len(m.ContextProp), 0, Unbounded, false)
+				k170, more171, err := e.PutLength(len(m.ContextProp), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -3299,7 +3301,7 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 					for end173 := i172 + k170; i172 < end173; i172++ {
 						err = appendPropertyParmV123(e, &m.ContextProp[i172])
 						if err != nil {
-							return WithPath(err, "["+itoa(i172)+"]")
+							return codecerr.AtIndex(err, i172)
 						}
 					}
 					if !more171 {
@@ -3312,13 +3314,13 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "contextProp")
+				return codecerr.At(err, "contextProp")
 			}
 		}
 		if m.ContextList != nil {
 			mk := e.BeginOpenType()
 			{
-				k174, more175, err := e.PutLength(len(m.ContextList), 0, Unbounded, false)
+				k174, more175, err := e.PutLength(len(m.ContextList), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -3326,7 +3328,7 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 					for end177 := i176 + k174; i176 < end177; i176++ {
 						err = e.PutConstrained(int64(m.ContextList[i176]), 0, 4294967295)
 						if err != nil {
-							return WithPath(err, "["+itoa(i176)+"]")
+							return codecerr.AtIndex(err, i176)
 						}
 					}
 					if !more175 {
@@ -3339,7 +3341,7 @@ func appendContextRequestV3(e *Encoder, m *model.ContextRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "contextList")
+				return codecerr.At(err, "contextList")
 			}
 		}
 	}
@@ -3363,40 +3365,40 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 		m.Priority.Present = true
 		x178, err := d.GetConstrained(0, 15)
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 		m.Priority.Value = uint32(x178)
 	}
 	if opt&(1<<1) != 0 {
 		m.Emergency.Present = true
 		if m.Emergency.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k179, more180, err := d.GetLength(0, Unbounded, false, 0)
+			k179, more180, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k179); err != nil {
-				return WithPath(err, "topologyReq")
+				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k179)
 			for i181 := 0; ; {
 				for ; i181 < len(m.TopologyReq); i181++ {
 					if err = decodeTopologyRequestV3(d, &m.TopologyReq[i181]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i181)+"]"), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i181), "topologyReq")
 					}
 				}
 				if !more180 {
 					break
 				}
 				if k179, more180, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				if err = d.count(k179); err != nil {
-					return WithPath(err, "topologyReq")
+					return codecerr.At(err, "topologyReq")
 				}
 				m.TopologyReq = append(m.TopologyReq, make([]model.TopologyRequest, k179)...)
 			}
@@ -3410,67 +3412,67 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 			m.Iepscallind.Present = true
 			if m.Iepscallind.Value, err = d.GetBool(); err != nil {
-				return WithPath(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "contextProp")
+				return codecerr.At(err, "contextProp")
 			}
 			{
-				k182, more183, err := d.GetLength(0, Unbounded, false, 0)
+				k182, more183, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "contextProp")
+					return codecerr.At(err, "contextProp")
 				}
 				if err = d.count(k182); err != nil {
-					return WithPath(err, "contextProp")
+					return codecerr.At(err, "contextProp")
 				}
 				m.ContextProp = slab.Alloc(&d.s.PropertyParm, k182)
 				for i184 := 0; ; {
 					for ; i184 < len(m.ContextProp); i184++ {
 						if err = decodePropertyParmV123(d, &m.ContextProp[i184]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i184)+"]"), "contextProp")
+							return codecerr.At(codecerr.AtIndex(err, i184), "contextProp")
 						}
 					}
 					if !more183 {
 						break
 					}
 					if k182, more183, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "contextProp")
+						return codecerr.At(err, "contextProp")
 					}
 					if err = d.count(k182); err != nil {
-						return WithPath(err, "contextProp")
+						return codecerr.At(err, "contextProp")
 					}
 					m.ContextProp = append(m.ContextProp, make([]model.PropertyParm, k182)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<2) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "contextList")
+				return codecerr.At(err, "contextList")
 			}
 			{
-				k185, more186, err := d.GetLength(0, Unbounded, false, 0)
+				k185, more186, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "contextList")
+					return codecerr.At(err, "contextList")
 				}
 				if err = d.count(k185); err != nil {
-					return WithPath(err, "contextList")
+					return codecerr.At(err, "contextList")
 				}
 				m.ContextList = slab.Alloc(&d.s.Uint32, k185)
 				for i187 := 0; ; {
 					for ; i187 < len(m.ContextList); i187++ {
 						x188, err := d.GetConstrained(0, 4294967295)
 						if err != nil {
-							return WithPath(WithPath(err, "["+itoa(i187)+"]"), "contextList")
+							return codecerr.At(codecerr.AtIndex(err, i187), "contextList")
 						}
 						m.ContextList[i187] = uint32(x188)
 					}
@@ -3478,15 +3480,15 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 						break
 					}
 					if k185, more186, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "contextList")
+						return codecerr.At(err, "contextList")
 					}
 					if err = d.count(k185); err != nil {
-						return WithPath(err, "contextList")
+						return codecerr.At(err, "contextList")
 					}
 					m.ContextList = append(m.ContextList, make([]uint32, k185)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -3498,25 +3500,25 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 	return err
 }
 
-func appendContextAttrAuditRequestV12(e *Encoder, m *model.ContextAttrAuditRequest) error {
+func appendContextAttrAuditRequestV12(e *x691.Writer, m *model.ContextAttrAuditRequest) error {
 	var err error
 	if m.Iepscallind {
-		return WithPath(encErrorf("not in version %d", 1), "iepscallind")
+		return codecerr.At(encErrorf("not in version %d", 1), "iepscallind")
 	}
 	if m.ContextPropAud != nil {
-		return WithPath(encErrorf("not in version %d", 1), "contextPropAud")
+		return codecerr.At(encErrorf("not in version %d", 1), "contextPropAud")
 	}
 	if m.Selectpriority.Present {
-		return WithPath(encErrorf("not in version %d", 1), "selectpriority")
+		return codecerr.At(encErrorf("not in version %d", 1), "selectpriority")
 	}
 	if m.Selectemergency.Present {
-		return WithPath(encErrorf("not in version %d", 1), "selectemergency")
+		return codecerr.At(encErrorf("not in version %d", 1), "selectemergency")
 	}
 	if m.Selectiepscallind.Present {
-		return WithPath(encErrorf("not in version %d", 1), "selectiepscallind")
+		return codecerr.At(encErrorf("not in version %d", 1), "selectiepscallind")
 	}
 	if m.SelectLogic != nil {
-		return WithPath(encErrorf("not in version %d", 1), "selectLogic")
+		return codecerr.At(encErrorf("not in version %d", 1), "selectLogic")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -3525,17 +3527,17 @@ func appendContextAttrAuditRequestV12(e *Encoder, m *model.ContextAttrAuditReque
 	e.PutBool(m.Priority)
 	if m.Topology {
 		if err != nil {
-			return WithPath(err, "topology")
+			return codecerr.At(err, "topology")
 		}
 	}
 	if m.Emergency {
 		if err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if m.Priority {
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	return err
@@ -3578,7 +3580,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, m *model.ContextAttrAuditReque
 	return err
 }
 
-func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditRequest) error {
+func appendContextAttrAuditRequestV3(e *x691.Writer, m *model.ContextAttrAuditRequest) error {
 	var err error
 	hasExt := (m.Iepscallind) || (m.ContextPropAud != nil) || (m.Selectpriority.Present) || (m.Selectemergency.Present) || (m.Selectiepscallind.Present) || (m.SelectLogic != nil)
 	e.PutBool(hasExt)
@@ -3587,17 +3589,17 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 	e.PutBool(m.Priority)
 	if m.Topology {
 		if err != nil {
-			return WithPath(err, "topology")
+			return codecerr.At(err, "topology")
 		}
 	}
 	if m.Emergency {
 		if err != nil {
-			return WithPath(err, "emergency")
+			return codecerr.At(err, "emergency")
 		}
 	}
 	if m.Priority {
 		if err != nil {
-			return WithPath(err, "priority")
+			return codecerr.At(err, "priority")
 		}
 	}
 	if hasExt {
@@ -3629,13 +3631,13 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 		}
 		if m.ContextPropAud != nil {
 			mk := e.BeginOpenType()
 			{
-				k189, more190, err := e.PutLength(len(m.ContextPropAud), 0, Unbounded, false)
+				k189, more190, err := e.PutLength(len(m.ContextPropAud), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -3643,7 +3645,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 					for end192 := i191 + k189; i191 < end192; i191++ {
 						err = appendIndAudPropertyParmV3(e, &m.ContextPropAud[i191])
 						if err != nil {
-							return WithPath(err, "["+itoa(i191)+"]")
+							return codecerr.AtIndex(err, i191)
 						}
 					}
 					if !more190 {
@@ -3656,7 +3658,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "contextPropAud")
+				return codecerr.At(err, "contextPropAud")
 			}
 		}
 		if m.Selectpriority.Present {
@@ -3666,7 +3668,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "selectpriority")
+				return codecerr.At(err, "selectpriority")
 			}
 		}
 		if m.Selectemergency.Present {
@@ -3676,7 +3678,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "selectemergency")
+				return codecerr.At(err, "selectemergency")
 			}
 		}
 		if m.Selectiepscallind.Present {
@@ -3686,7 +3688,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "selectiepscallind")
+				return codecerr.At(err, "selectiepscallind")
 			}
 		}
 		if m.SelectLogic != nil {
@@ -3696,7 +3698,7 @@ func appendContextAttrAuditRequestV3(e *Encoder, m *model.ContextAttrAuditReques
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "selectLogic")
+				return codecerr.At(err, "selectLogic")
 			}
 		}
 	}
@@ -3733,90 +3735,90 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "iepscallind")
+				return codecerr.At(err, "iepscallind")
 			}
 			m.Iepscallind = true
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "contextPropAud")
+				return codecerr.At(err, "contextPropAud")
 			}
 			{
-				k193, more194, err := d.GetLength(0, Unbounded, false, 0)
+				k193, more194, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "contextPropAud")
+					return codecerr.At(err, "contextPropAud")
 				}
 				if err = d.count(k193); err != nil {
-					return WithPath(err, "contextPropAud")
+					return codecerr.At(err, "contextPropAud")
 				}
 				m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, k193)
 				for i195 := 0; ; {
 					for ; i195 < len(m.ContextPropAud); i195++ {
 						if err = decodeIndAudPropertyParmV3(d, &m.ContextPropAud[i195]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i195)+"]"), "contextPropAud")
+							return codecerr.At(codecerr.AtIndex(err, i195), "contextPropAud")
 						}
 					}
 					if !more194 {
 						break
 					}
 					if k193, more194, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "contextPropAud")
+						return codecerr.At(err, "contextPropAud")
 					}
 					if err = d.count(k193); err != nil {
-						return WithPath(err, "contextPropAud")
+						return codecerr.At(err, "contextPropAud")
 					}
 					m.ContextPropAud = append(m.ContextPropAud, make([]model.IndAudPropertyParm, k193)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<2) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "selectpriority")
+				return codecerr.At(err, "selectpriority")
 			}
 			m.Selectpriority.Present = true
 			x196, err := d.GetConstrained(0, 15)
 			if err != nil {
-				return WithPath(err, "selectpriority")
+				return codecerr.At(err, "selectpriority")
 			}
 			m.Selectpriority.Value = uint32(x196)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<3) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "selectemergency")
+				return codecerr.At(err, "selectemergency")
 			}
 			m.Selectemergency.Present = true
 			if m.Selectemergency.Value, err = d.GetBool(); err != nil {
-				return WithPath(err, "selectemergency")
+				return codecerr.At(err, "selectemergency")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<4) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "selectiepscallind")
+				return codecerr.At(err, "selectiepscallind")
 			}
 			m.Selectiepscallind.Present = true
 			if m.Selectiepscallind.Value, err = d.GetBool(); err != nil {
-				return WithPath(err, "selectiepscallind")
+				return codecerr.At(err, "selectiepscallind")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<5) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "selectLogic")
+				return codecerr.At(err, "selectLogic")
 			}
 			m.SelectLogic = slab.One(&d.s.SelectLogic)
 			if err = decodeSelectLogicV3(d, m.SelectLogic); err != nil {
-				return WithPath(err, "selectLogic")
+				return codecerr.At(err, "selectLogic")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -3828,7 +3830,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 	return err
 }
 
-func appendCommandRequestV1(e *Encoder, m *model.CommandRequest) error {
+func appendCommandRequestV1(e *x691.Writer, m *model.CommandRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -3837,17 +3839,17 @@ func appendCommandRequestV1(e *Encoder, m *model.CommandRequest) error {
 	{
 		err = appendCommandV1(e, &m.Command)
 		if err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		if err != nil {
-			return WithPath(err, "optional")
+			return codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		if err != nil {
-			return WithPath(err, "wildcardReturn")
+			return codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return err
@@ -3868,7 +3870,7 @@ func decodeCommandRequestV1(d *decoder, m *model.CommandRequest) error {
 	}
 	{
 		if err = decodeCommandV1(d, &m.Command); err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if opt&(1<<1) != 0 {
@@ -3892,7 +3894,7 @@ func decodeCommandRequestV1(d *decoder, m *model.CommandRequest) error {
 	return err
 }
 
-func appendCommandRequestV2(e *Encoder, m *model.CommandRequest) error {
+func appendCommandRequestV2(e *x691.Writer, m *model.CommandRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -3901,17 +3903,17 @@ func appendCommandRequestV2(e *Encoder, m *model.CommandRequest) error {
 	{
 		err = appendCommandV2(e, &m.Command)
 		if err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		if err != nil {
-			return WithPath(err, "optional")
+			return codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		if err != nil {
-			return WithPath(err, "wildcardReturn")
+			return codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return err
@@ -3932,7 +3934,7 @@ func decodeCommandRequestV2(d *decoder, m *model.CommandRequest) error {
 	}
 	{
 		if err = decodeCommandV2(d, &m.Command); err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if opt&(1<<1) != 0 {
@@ -3956,7 +3958,7 @@ func decodeCommandRequestV2(d *decoder, m *model.CommandRequest) error {
 	return err
 }
 
-func appendCommandRequestV3(e *Encoder, m *model.CommandRequest) error {
+func appendCommandRequestV3(e *x691.Writer, m *model.CommandRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -3965,17 +3967,17 @@ func appendCommandRequestV3(e *Encoder, m *model.CommandRequest) error {
 	{
 		err = appendCommandV3(e, &m.Command)
 		if err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if m.Optional {
 		if err != nil {
-			return WithPath(err, "optional")
+			return codecerr.At(err, "optional")
 		}
 	}
 	if m.WildcardReturn {
 		if err != nil {
-			return WithPath(err, "wildcardReturn")
+			return codecerr.At(err, "wildcardReturn")
 		}
 	}
 	return err
@@ -3996,7 +3998,7 @@ func decodeCommandRequestV3(d *decoder, m *model.CommandRequest) error {
 	}
 	{
 		if err = decodeCommandV3(d, &m.Command); err != nil {
-			return WithPath(err, "command")
+			return codecerr.At(err, "command")
 		}
 	}
 	if opt&(1<<1) != 0 {
@@ -4020,7 +4022,7 @@ func decodeCommandRequestV3(d *decoder, m *model.CommandRequest) error {
 	return err
 }
 
-func appendCommandV1(e *Encoder, m *model.Command) error {
+func appendCommandV1(e *x691.Writer, m *model.Command) error {
 	var err error
 	switch m.Kind {
 	case model.Command_AddReq:
@@ -4028,88 +4030,88 @@ func appendCommandV1(e *Encoder, m *model.Command) error {
 			return err
 		}
 		if m.AddReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReq")
+			return codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		err = appendAmmRequestV1(e, m.AddReq)
 		if err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReq")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		err = appendAmmRequestV1(e, m.MoveReq)
 		if err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReq")
+			return codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		err = appendAmmRequestV1(e, m.ModReq)
 		if err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReq")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		err = appendSubtractRequestV1(e, m.SubtractReq)
 		if err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		err = appendAuditRequestV1(e, m.AuditCapRequest)
 		if err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		err = appendAuditRequestV1(e, m.AuditValueRequest)
 		if err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReq")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		err = appendNotifyRequestV123(e, m.NotifyReq)
 		if err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReq")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		err = appendServiceChangeRequestV1(e, m.ServiceChangeReq)
 		if err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return encErrorf("Command: no alternative chosen")
@@ -4131,49 +4133,49 @@ func decodeCommandV1(d *decoder, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, m.AddReq); err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, m.MoveReq); err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV1(d, m.ModReq); err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV1(d, m.SubtractReq); err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, m.AuditCapRequest); err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV1(d, m.AuditValueRequest); err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV1(d, m.ServiceChangeReq); err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		_ = isExt
@@ -4183,7 +4185,7 @@ func decodeCommandV1(d *decoder, m *model.Command) error {
 	return err
 }
 
-func appendCommandV2(e *Encoder, m *model.Command) error {
+func appendCommandV2(e *x691.Writer, m *model.Command) error {
 	var err error
 	switch m.Kind {
 	case model.Command_AddReq:
@@ -4191,88 +4193,88 @@ func appendCommandV2(e *Encoder, m *model.Command) error {
 			return err
 		}
 		if m.AddReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReq")
+			return codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		err = appendAmmRequestV2(e, m.AddReq)
 		if err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReq")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		err = appendAmmRequestV2(e, m.MoveReq)
 		if err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReq")
+			return codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		err = appendAmmRequestV2(e, m.ModReq)
 		if err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReq")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		err = appendSubtractRequestV2(e, m.SubtractReq)
 		if err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		err = appendAuditRequestV2(e, m.AuditCapRequest)
 		if err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		err = appendAuditRequestV2(e, m.AuditValueRequest)
 		if err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReq")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		err = appendNotifyRequestV123(e, m.NotifyReq)
 		if err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReq")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		err = appendServiceChangeRequestV2(e, m.ServiceChangeReq)
 		if err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return encErrorf("Command: no alternative chosen")
@@ -4294,49 +4296,49 @@ func decodeCommandV2(d *decoder, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, m.AddReq); err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, m.MoveReq); err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV2(d, m.ModReq); err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV2(d, m.SubtractReq); err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, m.AuditCapRequest); err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV2(d, m.AuditValueRequest); err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV2(d, m.ServiceChangeReq); err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		_ = isExt
@@ -4346,7 +4348,7 @@ func decodeCommandV2(d *decoder, m *model.Command) error {
 	return err
 }
 
-func appendCommandV3(e *Encoder, m *model.Command) error {
+func appendCommandV3(e *x691.Writer, m *model.Command) error {
 	var err error
 	switch m.Kind {
 	case model.Command_AddReq:
@@ -4354,88 +4356,88 @@ func appendCommandV3(e *Encoder, m *model.Command) error {
 			return err
 		}
 		if m.AddReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReq")
+			return codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		err = appendAmmRequestV3(e, m.AddReq)
 		if err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case model.Command_MoveReq:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReq")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		err = appendAmmRequestV3(e, m.MoveReq)
 		if err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case model.Command_ModReq:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReq")
+			return codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		err = appendAmmRequestV3(e, m.ModReq)
 		if err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case model.Command_SubtractReq:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReq")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		err = appendSubtractRequestV3(e, m.SubtractReq)
 		if err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case model.Command_AuditCapRequest:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		err = appendAuditRequestV3(e, m.AuditCapRequest)
 		if err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case model.Command_AuditValueRequest:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueRequest == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueRequest")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		err = appendAuditRequestV3(e, m.AuditValueRequest)
 		if err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case model.Command_NotifyReq:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReq")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		err = appendNotifyRequestV123(e, m.NotifyReq)
 		if err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case model.Command_ServiceChangeReq:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReq == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReq")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		err = appendServiceChangeRequestV3(e, m.ServiceChangeReq)
 		if err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return encErrorf("Command: no alternative chosen")
@@ -4457,49 +4459,49 @@ func decodeCommandV3(d *decoder, m *model.Command) error {
 		m.Kind = model.Command_AddReq
 		m.AddReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, m.AddReq); err != nil {
-			return WithPath(err, "addReq")
+			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
 		m.MoveReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, m.MoveReq); err != nil {
-			return WithPath(err, "moveReq")
+			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
 		m.ModReq = slab.One(&d.s.AmmRequest)
 		if err = decodeAmmRequestV3(d, m.ModReq); err != nil {
-			return WithPath(err, "modReq")
+			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
 		m.SubtractReq = slab.One(&d.s.SubtractRequest)
 		if err = decodeSubtractRequestV3(d, m.SubtractReq); err != nil {
-			return WithPath(err, "subtractReq")
+			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
 		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, m.AuditCapRequest); err != nil {
-			return WithPath(err, "auditCapRequest")
+			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
 		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
 		if err = decodeAuditRequestV3(d, m.AuditValueRequest); err != nil {
-			return WithPath(err, "auditValueRequest")
+			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
 		m.NotifyReq = slab.One(&d.s.NotifyRequest)
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
-			return WithPath(err, "notifyReq")
+			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
 		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
 		if err = decodeServiceChangeRequestV3(d, m.ServiceChangeReq); err != nil {
-			return WithPath(err, "serviceChangeReq")
+			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		_ = isExt
@@ -4509,7 +4511,7 @@ func decodeCommandV3(d *decoder, m *model.Command) error {
 	return err
 }
 
-func appendCommandReplyV1(e *Encoder, m *model.CommandReply) error {
+func appendCommandReplyV1(e *x691.Writer, m *model.CommandReply) error {
 	var err error
 	switch m.Kind {
 	case model.CommandReply_AddReply:
@@ -4517,88 +4519,88 @@ func appendCommandReplyV1(e *Encoder, m *model.CommandReply) error {
 			return err
 		}
 		if m.AddReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReply")
+			return codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		err = appendAmmsReplyV1(e, m.AddReply)
 		if err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReply")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		err = appendAmmsReplyV1(e, m.MoveReply)
 		if err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReply")
+			return codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		err = appendAmmsReplyV1(e, m.ModReply)
 		if err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReply")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		err = appendAmmsReplyV1(e, m.SubtractReply)
 		if err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		err = appendAuditReplyV1(e, m.AuditCapReply)
 		if err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		err = appendAuditReplyV1(e, m.AuditValueReply)
 		if err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReply")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		err = appendNotifyReplyV123(e, m.NotifyReply)
 		if err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReply")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		err = appendServiceChangeReplyV1(e, m.ServiceChangeReply)
 		if err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return encErrorf("CommandReply: no alternative chosen")
@@ -4620,49 +4622,49 @@ func decodeCommandReplyV1(d *decoder, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, m.AddReply); err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, m.MoveReply); err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, m.ModReply); err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV1(d, m.SubtractReply); err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV1(d, m.AuditCapReply); err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV1(d, m.AuditValueReply); err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV1(d, m.ServiceChangeReply); err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		_ = isExt
@@ -4672,7 +4674,7 @@ func decodeCommandReplyV1(d *decoder, m *model.CommandReply) error {
 	return err
 }
 
-func appendCommandReplyV2(e *Encoder, m *model.CommandReply) error {
+func appendCommandReplyV2(e *x691.Writer, m *model.CommandReply) error {
 	var err error
 	switch m.Kind {
 	case model.CommandReply_AddReply:
@@ -4680,88 +4682,88 @@ func appendCommandReplyV2(e *Encoder, m *model.CommandReply) error {
 			return err
 		}
 		if m.AddReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReply")
+			return codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		err = appendAmmsReplyV2(e, m.AddReply)
 		if err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReply")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		err = appendAmmsReplyV2(e, m.MoveReply)
 		if err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReply")
+			return codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		err = appendAmmsReplyV2(e, m.ModReply)
 		if err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReply")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		err = appendAmmsReplyV2(e, m.SubtractReply)
 		if err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		err = appendAuditReplyV2(e, m.AuditCapReply)
 		if err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		err = appendAuditReplyV2(e, m.AuditValueReply)
 		if err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReply")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		err = appendNotifyReplyV123(e, m.NotifyReply)
 		if err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReply")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		err = appendServiceChangeReplyV23(e, m.ServiceChangeReply)
 		if err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return encErrorf("CommandReply: no alternative chosen")
@@ -4783,49 +4785,49 @@ func decodeCommandReplyV2(d *decoder, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, m.AddReply); err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, m.MoveReply); err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, m.ModReply); err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV2(d, m.SubtractReply); err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV2(d, m.AuditCapReply); err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV2(d, m.AuditValueReply); err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, m.ServiceChangeReply); err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		_ = isExt
@@ -4835,7 +4837,7 @@ func decodeCommandReplyV2(d *decoder, m *model.CommandReply) error {
 	return err
 }
 
-func appendCommandReplyV3(e *Encoder, m *model.CommandReply) error {
+func appendCommandReplyV3(e *x691.Writer, m *model.CommandReply) error {
 	var err error
 	switch m.Kind {
 	case model.CommandReply_AddReply:
@@ -4843,88 +4845,88 @@ func appendCommandReplyV3(e *Encoder, m *model.CommandReply) error {
 			return err
 		}
 		if m.AddReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "addReply")
+			return codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		err = appendAmmsReplyV3(e, m.AddReply)
 		if err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case model.CommandReply_MoveReply:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.MoveReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "moveReply")
+			return codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		err = appendAmmsReplyV3(e, m.MoveReply)
 		if err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case model.CommandReply_ModReply:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.ModReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "modReply")
+			return codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		err = appendAmmsReplyV3(e, m.ModReply)
 		if err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case model.CommandReply_SubtractReply:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.SubtractReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "subtractReply")
+			return codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		err = appendAmmsReplyV3(e, m.SubtractReply)
 		if err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case model.CommandReply_AuditCapReply:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		if m.AuditCapReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditCapReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		err = appendAuditReplyV3(e, m.AuditCapReply)
 		if err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case model.CommandReply_AuditValueReply:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		if m.AuditValueReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditValueReply")
+			return codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		err = appendAuditReplyV3(e, m.AuditValueReply)
 		if err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case model.CommandReply_NotifyReply:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.NotifyReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyReply")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		err = appendNotifyReplyV123(e, m.NotifyReply)
 		if err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case model.CommandReply_ServiceChangeReply:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.ServiceChangeReply == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeReply")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		err = appendServiceChangeReplyV23(e, m.ServiceChangeReply)
 		if err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return encErrorf("CommandReply: no alternative chosen")
@@ -4946,49 +4948,49 @@ func decodeCommandReplyV3(d *decoder, m *model.CommandReply) error {
 		m.Kind = model.CommandReply_AddReply
 		m.AddReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, m.AddReply); err != nil {
-			return WithPath(err, "addReply")
+			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
 		m.MoveReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, m.MoveReply); err != nil {
-			return WithPath(err, "moveReply")
+			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
 		m.ModReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, m.ModReply); err != nil {
-			return WithPath(err, "modReply")
+			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
 		m.SubtractReply = slab.One(&d.s.AmmsReply)
 		if err = decodeAmmsReplyV3(d, m.SubtractReply); err != nil {
-			return WithPath(err, "subtractReply")
+			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
 		m.AuditCapReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV3(d, m.AuditCapReply); err != nil {
-			return WithPath(err, "auditCapReply")
+			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
 		m.AuditValueReply = slab.One(&d.s.AuditReply)
 		if err = decodeAuditReplyV3(d, m.AuditValueReply); err != nil {
-			return WithPath(err, "auditValueReply")
+			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
 		m.NotifyReply = slab.One(&d.s.NotifyReply)
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
-			return WithPath(err, "notifyReply")
+			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
 		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
 		if err = decodeServiceChangeReplyV23(d, m.ServiceChangeReply); err != nil {
-			return WithPath(err, "serviceChangeReply")
+			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		_ = isExt
@@ -4998,24 +5000,24 @@ func decodeCommandReplyV3(d *decoder, m *model.CommandReply) error {
 	return err
 }
 
-func appendTopologyRequestV1(e *Encoder, m *model.TopologyRequest) error {
+func appendTopologyRequestV1(e *x691.Writer, m *model.TopologyRequest) error {
 	var err error
 	if m.StreamID.Present {
-		return WithPath(encErrorf("not in version %d", 1), "streamID")
+		return codecerr.At(encErrorf("not in version %d", 1), "streamID")
 	}
 	if m.TopologyDirectionExtension.Present {
-		return WithPath(encErrorf("not in version %d", 1), "topologyDirectionExtension")
+		return codecerr.At(encErrorf("not in version %d", 1), "topologyDirectionExtension")
 	}
 	{
 		err = appendTerminationIDV123(e, &m.TerminationFrom)
 		if err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		err = appendTerminationIDV123(e, &m.TerminationTo)
 		if err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5030,7 +5032,7 @@ func appendTopologyRequestV1(e *Encoder, m *model.TopologyRequest) error {
 			err = encErrorf("value %d is not in TopologyRequestTopologyDirection", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 	}
 	return err
@@ -5043,18 +5045,18 @@ func decodeTopologyRequestV1(d *decoder, m *model.TopologyRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationFrom); err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationTo); err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
 		x197, _, err := d.GetEnumerated(3, false)
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 		switch x197 {
 		case 0:
@@ -5064,30 +5066,30 @@ func decodeTopologyRequestV1(d *decoder, m *model.TopologyRequest) error {
 		case 2:
 			m.TopologyDirection = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x197), "topologyDirection")
+			return codecerr.At(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x197), "topologyDirection")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendTopologyRequestV2(e *Encoder, m *model.TopologyRequest) error {
+func appendTopologyRequestV2(e *x691.Writer, m *model.TopologyRequest) error {
 	var err error
 	if m.TopologyDirectionExtension.Present {
-		return WithPath(encErrorf("not in version %d", 2), "topologyDirectionExtension")
+		return codecerr.At(encErrorf("not in version %d", 2), "topologyDirectionExtension")
 	}
 	hasExt := (m.StreamID.Present)
 	e.PutBool(hasExt)
 	{
 		err = appendTerminationIDV123(e, &m.TerminationFrom)
 		if err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		err = appendTerminationIDV123(e, &m.TerminationTo)
 		if err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5102,7 +5104,7 @@ func appendTopologyRequestV2(e *Encoder, m *model.TopologyRequest) error {
 			err = encErrorf("value %d is not in TopologyRequestTopologyDirection", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 	}
 	if hasExt {
@@ -5120,7 +5122,7 @@ func appendTopologyRequestV2(e *Encoder, m *model.TopologyRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 		}
 	}
@@ -5138,18 +5140,18 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationFrom); err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationTo); err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
 		x198, _, err := d.GetEnumerated(3, false)
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 		switch x198 {
 		case 0:
@@ -5159,7 +5161,7 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 		case 2:
 			m.TopologyDirection = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x198), "topologyDirection")
+			return codecerr.At(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x198), "topologyDirection")
 		}
 	}
 	if hasExt {
@@ -5170,15 +5172,15 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Present = true
 			x199, err := d.GetConstrained(0, 65535)
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x199)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -5190,20 +5192,20 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 	return err
 }
 
-func appendTopologyRequestV3(e *Encoder, m *model.TopologyRequest) error {
+func appendTopologyRequestV3(e *x691.Writer, m *model.TopologyRequest) error {
 	var err error
 	hasExt := (m.StreamID.Present) || (m.TopologyDirectionExtension.Present)
 	e.PutBool(hasExt)
 	{
 		err = appendTerminationIDV123(e, &m.TerminationFrom)
 		if err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		err = appendTerminationIDV123(e, &m.TerminationTo)
 		if err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
@@ -5218,7 +5220,7 @@ func appendTopologyRequestV3(e *Encoder, m *model.TopologyRequest) error {
 			err = encErrorf("value %d is not in TopologyRequestTopologyDirection", int64(m.TopologyDirection))
 		}
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 	}
 	if hasExt {
@@ -5239,7 +5241,7 @@ func appendTopologyRequestV3(e *Encoder, m *model.TopologyRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 		}
 		if m.TopologyDirectionExtension.Present {
@@ -5256,7 +5258,7 @@ func appendTopologyRequestV3(e *Encoder, m *model.TopologyRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "topologyDirectionExtension")
+				return codecerr.At(err, "topologyDirectionExtension")
 			}
 		}
 	}
@@ -5274,18 +5276,18 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationFrom); err != nil {
-			return WithPath(err, "terminationFrom")
+			return codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationTo); err != nil {
-			return WithPath(err, "terminationTo")
+			return codecerr.At(err, "terminationTo")
 		}
 	}
 	{
 		x200, _, err := d.GetEnumerated(3, false)
 		if err != nil {
-			return WithPath(err, "topologyDirection")
+			return codecerr.At(err, "topologyDirection")
 		}
 		switch x200 {
 		case 0:
@@ -5295,7 +5297,7 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 		case 2:
 			m.TopologyDirection = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x200), "topologyDirection")
+			return codecerr.At(d.errorf("unknown value index %d of TopologyRequestTopologyDirection", x200), "topologyDirection")
 		}
 	}
 	if hasExt {
@@ -5306,25 +5308,25 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Present = true
 			x201, err := d.GetConstrained(0, 65535)
 			if err != nil {
-				return WithPath(err, "streamID")
+				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Value = uint32(x201)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "topologyDirectionExtension")
+				return codecerr.At(err, "topologyDirectionExtension")
 			}
 			m.TopologyDirectionExtension.Present = true
 			x202, _, err := d.GetEnumerated(2, true)
 			if err != nil {
-				return WithPath(err, "topologyDirectionExtension")
+				return codecerr.At(err, "topologyDirectionExtension")
 			}
 			switch x202 {
 			case 0:
@@ -5332,9 +5334,9 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 			case 1:
 				m.TopologyDirectionExtension.Value = 1
 			default:
-				return WithPath(d.errorf("unknown value index %d of TopologyRequestTopologyDirectionExtension", x202), "topologyDirectionExtension")
+				return codecerr.At(d.errorf("unknown value index %d of TopologyRequestTopologyDirectionExtension", x202), "topologyDirectionExtension")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -5346,13 +5348,13 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 	return err
 }
 
-func appendAmmRequestV1(e *Encoder, m *model.AmmRequest) error {
+func appendAmmRequestV1(e *x691.Writer, m *model.AmmRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k203, more204, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k203, more204, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5360,7 +5362,7 @@ func appendAmmRequestV1(e *Encoder, m *model.AmmRequest) error {
 				for end206 := i205 + k203; i205 < end206; i205++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i205])
 					if err != nil {
-						return WithPath(err, "["+itoa(i205)+"]")
+						return codecerr.AtIndex(err, i205)
 					}
 				}
 				if !more204 {
@@ -5370,12 +5372,12 @@ func appendAmmRequestV1(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k207, more208, err := e.PutLength(len(m.Descriptors), 0, Unbounded, false)
+			k207, more208, err := e.PutLength(len(m.Descriptors), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5383,7 +5385,7 @@ func appendAmmRequestV1(e *Encoder, m *model.AmmRequest) error {
 				for end210 := i209 + k207; i209 < end210; i209++ {
 					err = appendAmmDescriptorV1(e, &m.Descriptors[i209])
 					if err != nil {
-						return WithPath(err, "["+itoa(i209)+"]")
+						return codecerr.AtIndex(err, i209)
 					}
 				}
 				if !more208 {
@@ -5393,7 +5395,7 @@ func appendAmmRequestV1(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "descriptors")
+			return codecerr.At(err, "descriptors")
 		}
 	}
 	return err
@@ -5410,28 +5412,28 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k211, more212, err := d.GetLength(0, Unbounded, false, 0)
+			k211, more212, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k211); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k211)
 			for i213 := 0; ; {
 				for ; i213 < len(m.TerminationID); i213++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i213]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i213)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i213), "terminationID")
 					}
 				}
 				if !more212 {
 					break
 				}
 				if k211, more212, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k211); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k211)...)
 			}
@@ -5439,28 +5441,28 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k214, more215, err := d.GetLength(0, Unbounded, false, 0)
+			k214, more215, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k214); err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k214)
 			for i216 := 0; ; {
 				for ; i216 < len(m.Descriptors); i216++ {
 					if err = decodeAmmDescriptorV1(d, &m.Descriptors[i216]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i216)+"]"), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i216), "descriptors")
 					}
 				}
 				if !more215 {
 					break
 				}
 				if k214, more215, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err = d.count(k214); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				m.Descriptors = append(m.Descriptors, make([]model.AmmDescriptor, k214)...)
 			}
@@ -5481,13 +5483,13 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	return err
 }
 
-func appendAmmRequestV2(e *Encoder, m *model.AmmRequest) error {
+func appendAmmRequestV2(e *x691.Writer, m *model.AmmRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k217, more218, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k217, more218, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5495,7 +5497,7 @@ func appendAmmRequestV2(e *Encoder, m *model.AmmRequest) error {
 				for end220 := i219 + k217; i219 < end220; i219++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i219])
 					if err != nil {
-						return WithPath(err, "["+itoa(i219)+"]")
+						return codecerr.AtIndex(err, i219)
 					}
 				}
 				if !more218 {
@@ -5505,12 +5507,12 @@ func appendAmmRequestV2(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k221, more222, err := e.PutLength(len(m.Descriptors), 0, Unbounded, false)
+			k221, more222, err := e.PutLength(len(m.Descriptors), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5518,7 +5520,7 @@ func appendAmmRequestV2(e *Encoder, m *model.AmmRequest) error {
 				for end224 := i223 + k221; i223 < end224; i223++ {
 					err = appendAmmDescriptorV2(e, &m.Descriptors[i223])
 					if err != nil {
-						return WithPath(err, "["+itoa(i223)+"]")
+						return codecerr.AtIndex(err, i223)
 					}
 				}
 				if !more222 {
@@ -5528,7 +5530,7 @@ func appendAmmRequestV2(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "descriptors")
+			return codecerr.At(err, "descriptors")
 		}
 	}
 	return err
@@ -5545,28 +5547,28 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k225, more226, err := d.GetLength(0, Unbounded, false, 0)
+			k225, more226, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k225); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k225)
 			for i227 := 0; ; {
 				for ; i227 < len(m.TerminationID); i227++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i227]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i227)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
 					}
 				}
 				if !more226 {
 					break
 				}
 				if k225, more226, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k225); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k225)...)
 			}
@@ -5574,28 +5576,28 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k228, more229, err := d.GetLength(0, Unbounded, false, 0)
+			k228, more229, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k228); err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k228)
 			for i230 := 0; ; {
 				for ; i230 < len(m.Descriptors); i230++ {
 					if err = decodeAmmDescriptorV2(d, &m.Descriptors[i230]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i230)+"]"), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i230), "descriptors")
 					}
 				}
 				if !more229 {
 					break
 				}
 				if k228, more229, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err = d.count(k228); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				m.Descriptors = append(m.Descriptors, make([]model.AmmDescriptor, k228)...)
 			}
@@ -5616,13 +5618,13 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	return err
 }
 
-func appendAmmRequestV3(e *Encoder, m *model.AmmRequest) error {
+func appendAmmRequestV3(e *x691.Writer, m *model.AmmRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k231, more232, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k231, more232, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5630,7 +5632,7 @@ func appendAmmRequestV3(e *Encoder, m *model.AmmRequest) error {
 				for end234 := i233 + k231; i233 < end234; i233++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i233])
 					if err != nil {
-						return WithPath(err, "["+itoa(i233)+"]")
+						return codecerr.AtIndex(err, i233)
 					}
 				}
 				if !more232 {
@@ -5640,12 +5642,12 @@ func appendAmmRequestV3(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k235, more236, err := e.PutLength(len(m.Descriptors), 0, Unbounded, false)
+			k235, more236, err := e.PutLength(len(m.Descriptors), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5653,7 +5655,7 @@ func appendAmmRequestV3(e *Encoder, m *model.AmmRequest) error {
 				for end238 := i237 + k235; i237 < end238; i237++ {
 					err = appendAmmDescriptorV3(e, &m.Descriptors[i237])
 					if err != nil {
-						return WithPath(err, "["+itoa(i237)+"]")
+						return codecerr.AtIndex(err, i237)
 					}
 				}
 				if !more236 {
@@ -5663,7 +5665,7 @@ func appendAmmRequestV3(e *Encoder, m *model.AmmRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "descriptors")
+			return codecerr.At(err, "descriptors")
 		}
 	}
 	return err
@@ -5680,28 +5682,28 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k239, more240, err := d.GetLength(0, Unbounded, false, 0)
+			k239, more240, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k239); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k239)
 			for i241 := 0; ; {
 				for ; i241 < len(m.TerminationID); i241++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i241]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i241)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i241), "terminationID")
 					}
 				}
 				if !more240 {
 					break
 				}
 				if k239, more240, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k239); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k239)...)
 			}
@@ -5709,28 +5711,28 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k242, more243, err := d.GetLength(0, Unbounded, false, 0)
+			k242, more243, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k242); err != nil {
-				return WithPath(err, "descriptors")
+				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k242)
 			for i244 := 0; ; {
 				for ; i244 < len(m.Descriptors); i244++ {
 					if err = decodeAmmDescriptorV3(d, &m.Descriptors[i244]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i244)+"]"), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i244), "descriptors")
 					}
 				}
 				if !more243 {
 					break
 				}
 				if k242, more243, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				if err = d.count(k242); err != nil {
-					return WithPath(err, "descriptors")
+					return codecerr.At(err, "descriptors")
 				}
 				m.Descriptors = append(m.Descriptors, make([]model.AmmDescriptor, k242)...)
 			}
@@ -5751,7 +5753,7 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	return err
 }
 
-func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
+func appendAmmDescriptorV1(e *x691.Writer, m *model.AmmDescriptor) error {
 	var err error
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
@@ -5759,51 +5761,51 @@ func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV12(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV1(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV1(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		{
-			k245, more246, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k245, more246, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5811,7 +5813,7 @@ func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
 				for end248 := i247 + k245; i247 < end248; i247++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i247])
 					if err != nil {
-						return WithPath(err, "["+itoa(i247)+"]")
+						return codecerr.AtIndex(err, i247)
 					}
 				}
 				if !more246 {
@@ -5821,14 +5823,14 @@ func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		{
-			k249, more250, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k249, more250, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -5836,7 +5838,7 @@ func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
 				for end252 := i251 + k249; i251 < end252; i251++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i251])
 					if err != nil {
-						return WithPath(err, "["+itoa(i251)+"]")
+						return codecerr.AtIndex(err, i251)
 					}
 				}
 				if !more250 {
@@ -5846,32 +5848,32 @@ func appendAmmDescriptorV1(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV1(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.AuditDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		err = appendAuditDescriptorV1(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
-		return WithPath(encErrorf("not in version %d", 1), "statisticsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 1), "statisticsDescriptor")
 	default:
 		return encErrorf("AmmDescriptor: no alternative chosen")
 	}
@@ -5892,51 +5894,51 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k253, more254, err := d.GetLength(0, Unbounded, false, 0)
+			k253, more254, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k253); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k253)
 			for i255 := 0; ; {
 				for ; i255 < len(m.EventBufferDescriptor); i255++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i255]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i255)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i255), "eventBufferDescriptor")
 					}
 				}
 				if !more254 {
 					break
 				}
 				if k253, more254, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k253); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k253)...)
 			}
@@ -5944,28 +5946,28 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k256, more257, err := d.GetLength(0, Unbounded, false, 0)
+			k256, more257, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k256); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k256)
 			for i258 := 0; ; {
 				for ; i258 < len(m.SignalsDescriptor); i258++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i258]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i258)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i258), "signalsDescriptor")
 					}
 				}
 				if !more257 {
 					break
 				}
 				if k256, more257, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k256); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k256)...)
 			}
@@ -5974,13 +5976,13 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		_ = isExt
@@ -5990,7 +5992,7 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	return err
 }
 
-func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
+func appendAmmDescriptorV2(e *x691.Writer, m *model.AmmDescriptor) error {
 	var err error
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
@@ -5998,51 +6000,51 @@ func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV12(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV23(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV2(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		{
-			k259, more260, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k259, more260, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6050,7 +6052,7 @@ func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
 				for end262 := i261 + k259; i261 < end262; i261++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i261])
 					if err != nil {
-						return WithPath(err, "["+itoa(i261)+"]")
+						return codecerr.AtIndex(err, i261)
 					}
 				}
 				if !more260 {
@@ -6060,14 +6062,14 @@ func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		{
-			k263, more264, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k263, more264, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6075,7 +6077,7 @@ func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
 				for end266 := i265 + k263; i265 < end266; i265++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i265])
 					if err != nil {
-						return WithPath(err, "["+itoa(i265)+"]")
+						return codecerr.AtIndex(err, i265)
 					}
 				}
 				if !more264 {
@@ -6085,32 +6087,32 @@ func appendAmmDescriptorV2(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV23(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.AuditDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		err = appendAuditDescriptorV2(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
-		return WithPath(encErrorf("not in version %d", 2), "statisticsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 2), "statisticsDescriptor")
 	default:
 		return encErrorf("AmmDescriptor: no alternative chosen")
 	}
@@ -6131,51 +6133,51 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k267, more268, err := d.GetLength(0, Unbounded, false, 0)
+			k267, more268, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k267); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k267)
 			for i269 := 0; ; {
 				for ; i269 < len(m.EventBufferDescriptor); i269++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i269]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i269)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i269), "eventBufferDescriptor")
 					}
 				}
 				if !more268 {
 					break
 				}
 				if k267, more268, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k267); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k267)...)
 			}
@@ -6183,28 +6185,28 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k270, more271, err := d.GetLength(0, Unbounded, false, 0)
+			k270, more271, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k270); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k270)
 			for i272 := 0; ; {
 				for ; i272 < len(m.SignalsDescriptor); i272++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i272]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i272)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i272), "signalsDescriptor")
 					}
 				}
 				if !more271 {
 					break
 				}
 				if k270, more271, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k270); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k270)...)
 			}
@@ -6213,13 +6215,13 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		_ = isExt
@@ -6229,7 +6231,7 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	return err
 }
 
-func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
+func appendAmmDescriptorV3(e *x691.Writer, m *model.AmmDescriptor) error {
 	var err error
 	switch m.Kind {
 	case model.AmmDescriptor_MediaDescriptor:
@@ -6237,51 +6239,51 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV3(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AmmDescriptor_ModemDescriptor:
 		if err = e.PutChoiceIndex(1, 8, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AmmDescriptor_MuxDescriptor:
 		if err = e.PutChoiceIndex(2, 8, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV23(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AmmDescriptor_EventsDescriptor:
 		if err = e.PutChoiceIndex(3, 8, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV3(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(4, 8, true); err != nil {
 			return err
 		}
 		{
-			k273, more274, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k273, more274, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6289,7 +6291,7 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 				for end276 := i275 + k273; i275 < end276; i275++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i275])
 					if err != nil {
-						return WithPath(err, "["+itoa(i275)+"]")
+						return codecerr.AtIndex(err, i275)
 					}
 				}
 				if !more274 {
@@ -6299,14 +6301,14 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AmmDescriptor_SignalsDescriptor:
 		if err = e.PutChoiceIndex(5, 8, true); err != nil {
 			return err
 		}
 		{
-			k277, more278, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k277, more278, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6314,7 +6316,7 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 				for end280 := i279 + k277; i279 < end280; i279++ {
 					err = appendSignalRequestV3(e, &m.SignalsDescriptor[i279])
 					if err != nil {
-						return WithPath(err, "["+itoa(i279)+"]")
+						return codecerr.AtIndex(err, i279)
 					}
 				}
 				if !more278 {
@@ -6324,29 +6326,29 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AmmDescriptor_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(6, 8, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV23(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AmmDescriptor_AuditDescriptor:
 		if err = e.PutChoiceIndex(7, 8, true); err != nil {
 			return err
 		}
 		if m.AuditDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		err = appendAuditDescriptorV3(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		if err = e.PutChoiceIndex(8, 8, true); err != nil {
@@ -6354,7 +6356,7 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 		}
 		mk := e.BeginOpenType()
 		{
-			k281, more282, err := e.PutLength(len(m.StatisticsDescriptor), 0, Unbounded, false)
+			k281, more282, err := e.PutLength(len(m.StatisticsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6362,7 +6364,7 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 				for end284 := i283 + k281; i283 < end284; i283++ {
 					err = appendStatisticsParameterV123(e, &m.StatisticsDescriptor[i283])
 					if err != nil {
-						return WithPath(err, "["+itoa(i283)+"]")
+						return codecerr.AtIndex(err, i283)
 					}
 				}
 				if !more282 {
@@ -6375,7 +6377,7 @@ func appendAmmDescriptorV3(e *Encoder, m *model.AmmDescriptor) error {
 			err = e.EndOpenType(mk)
 		}
 		if err != nil {
-			return WithPath(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	default:
 		return encErrorf("AmmDescriptor: no alternative chosen")
@@ -6397,51 +6399,51 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k285, more286, err := d.GetLength(0, Unbounded, false, 0)
+			k285, more286, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k285); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k285)
 			for i287 := 0; ; {
 				for ; i287 < len(m.EventBufferDescriptor); i287++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i287]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i287)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i287), "eventBufferDescriptor")
 					}
 				}
 				if !more286 {
 					break
 				}
 				if k285, more286, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k285); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k285)...)
 			}
@@ -6449,28 +6451,28 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k288, more289, err := d.GetLength(0, Unbounded, false, 0)
+			k288, more289, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k288); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k288)
 			for i290 := 0; ; {
 				for ; i290 < len(m.SignalsDescriptor); i290++ {
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i290]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i290)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i290), "signalsDescriptor")
 					}
 				}
 				if !more289 {
 					break
 				}
 				if k288, more289, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k288); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k288)...)
 			}
@@ -6479,48 +6481,48 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	case 8:
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
 		outer, err := d.openType()
 		if err != nil {
-			return WithPath(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 		{
-			k291, more292, err := d.GetLength(0, Unbounded, false, 0)
+			k291, more292, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k291); err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k291)
 			for i293 := 0; ; {
 				for ; i293 < len(m.StatisticsDescriptor); i293++ {
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i293]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i293)+"]"), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i293), "statisticsDescriptor")
 					}
 				}
 				if !more292 {
 					break
 				}
 				if k291, more292, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k291); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				m.StatisticsDescriptor = append(m.StatisticsDescriptor, make([]model.StatisticsParameter, k291)...)
 			}
 		}
-		d.Decoder = outer
+		d.Reader = outer
 	default:
 		_ = isExt
 		return d.errorf("unknown extension alternative %d of AmmDescriptor", idx)
@@ -6529,14 +6531,14 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	return err
 }
 
-func appendAmmsReplyV1(e *Encoder, m *model.AmmsReply) error {
+func appendAmmsReplyV1(e *x691.Writer, m *model.AmmsReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.TerminationAudit != nil)
 	{
 		{
-			k294, more295, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k294, more295, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6544,7 +6546,7 @@ func appendAmmsReplyV1(e *Encoder, m *model.AmmsReply) error {
 				for end297 := i296 + k294; i296 < end297; i296++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i296])
 					if err != nil {
-						return WithPath(err, "["+itoa(i296)+"]")
+						return codecerr.AtIndex(err, i296)
 					}
 				}
 				if !more295 {
@@ -6554,12 +6556,12 @@ func appendAmmsReplyV1(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
 		{
-			k298, more299, err := e.PutLength(len(m.TerminationAudit), 0, Unbounded, false)
+			k298, more299, err := e.PutLength(len(m.TerminationAudit), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6567,7 +6569,7 @@ func appendAmmsReplyV1(e *Encoder, m *model.AmmsReply) error {
 				for end301 := i300 + k298; i300 < end301; i300++ {
 					err = appendAuditReturnParameterV1(e, &m.TerminationAudit[i300])
 					if err != nil {
-						return WithPath(err, "["+itoa(i300)+"]")
+						return codecerr.AtIndex(err, i300)
 					}
 				}
 				if !more299 {
@@ -6577,7 +6579,7 @@ func appendAmmsReplyV1(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAudit")
+			return codecerr.At(err, "terminationAudit")
 		}
 	}
 	return err
@@ -6598,28 +6600,28 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	}
 	{
 		{
-			k302, more303, err := d.GetLength(0, Unbounded, false, 0)
+			k302, more303, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k302); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k302)
 			for i304 := 0; ; {
 				for ; i304 < len(m.TerminationID); i304++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i304]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i304)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i304), "terminationID")
 					}
 				}
 				if !more303 {
 					break
 				}
 				if k302, more303, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k302); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k302)...)
 			}
@@ -6627,28 +6629,28 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k305, more306, err := d.GetLength(0, Unbounded, false, 0)
+			k305, more306, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k305); err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k305)
 			for i307 := 0; ; {
 				for ; i307 < len(m.TerminationAudit); i307++ {
 					if err = decodeAuditReturnParameterV1(d, &m.TerminationAudit[i307]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i307)+"]"), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i307), "terminationAudit")
 					}
 				}
 				if !more306 {
 					break
 				}
 				if k305, more306, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err = d.count(k305); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				m.TerminationAudit = append(m.TerminationAudit, make([]model.AuditReturnParameter, k305)...)
 			}
@@ -6669,14 +6671,14 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	return err
 }
 
-func appendAmmsReplyV2(e *Encoder, m *model.AmmsReply) error {
+func appendAmmsReplyV2(e *x691.Writer, m *model.AmmsReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.TerminationAudit != nil)
 	{
 		{
-			k308, more309, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k308, more309, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6684,7 +6686,7 @@ func appendAmmsReplyV2(e *Encoder, m *model.AmmsReply) error {
 				for end311 := i310 + k308; i310 < end311; i310++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i310])
 					if err != nil {
-						return WithPath(err, "["+itoa(i310)+"]")
+						return codecerr.AtIndex(err, i310)
 					}
 				}
 				if !more309 {
@@ -6694,12 +6696,12 @@ func appendAmmsReplyV2(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
 		{
-			k312, more313, err := e.PutLength(len(m.TerminationAudit), 0, Unbounded, false)
+			k312, more313, err := e.PutLength(len(m.TerminationAudit), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6707,7 +6709,7 @@ func appendAmmsReplyV2(e *Encoder, m *model.AmmsReply) error {
 				for end315 := i314 + k312; i314 < end315; i314++ {
 					err = appendAuditReturnParameterV2(e, &m.TerminationAudit[i314])
 					if err != nil {
-						return WithPath(err, "["+itoa(i314)+"]")
+						return codecerr.AtIndex(err, i314)
 					}
 				}
 				if !more313 {
@@ -6717,7 +6719,7 @@ func appendAmmsReplyV2(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAudit")
+			return codecerr.At(err, "terminationAudit")
 		}
 	}
 	return err
@@ -6738,28 +6740,28 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	}
 	{
 		{
-			k316, more317, err := d.GetLength(0, Unbounded, false, 0)
+			k316, more317, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k316); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k316)
 			for i318 := 0; ; {
 				for ; i318 < len(m.TerminationID); i318++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i318]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i318)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i318), "terminationID")
 					}
 				}
 				if !more317 {
 					break
 				}
 				if k316, more317, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k316); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k316)...)
 			}
@@ -6767,28 +6769,28 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k319, more320, err := d.GetLength(0, Unbounded, false, 0)
+			k319, more320, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k319); err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k319)
 			for i321 := 0; ; {
 				for ; i321 < len(m.TerminationAudit); i321++ {
 					if err = decodeAuditReturnParameterV2(d, &m.TerminationAudit[i321]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i321)+"]"), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i321), "terminationAudit")
 					}
 				}
 				if !more320 {
 					break
 				}
 				if k319, more320, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err = d.count(k319); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				m.TerminationAudit = append(m.TerminationAudit, make([]model.AuditReturnParameter, k319)...)
 			}
@@ -6809,14 +6811,14 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	return err
 }
 
-func appendAmmsReplyV3(e *Encoder, m *model.AmmsReply) error {
+func appendAmmsReplyV3(e *x691.Writer, m *model.AmmsReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.TerminationAudit != nil)
 	{
 		{
-			k322, more323, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k322, more323, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6824,7 +6826,7 @@ func appendAmmsReplyV3(e *Encoder, m *model.AmmsReply) error {
 				for end325 := i324 + k322; i324 < end325; i324++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i324])
 					if err != nil {
-						return WithPath(err, "["+itoa(i324)+"]")
+						return codecerr.AtIndex(err, i324)
 					}
 				}
 				if !more323 {
@@ -6834,12 +6836,12 @@ func appendAmmsReplyV3(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.TerminationAudit != nil {
 		{
-			k326, more327, err := e.PutLength(len(m.TerminationAudit), 0, Unbounded, false)
+			k326, more327, err := e.PutLength(len(m.TerminationAudit), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6847,7 +6849,7 @@ func appendAmmsReplyV3(e *Encoder, m *model.AmmsReply) error {
 				for end329 := i328 + k326; i328 < end329; i328++ {
 					err = appendAuditReturnParameterV3(e, &m.TerminationAudit[i328])
 					if err != nil {
-						return WithPath(err, "["+itoa(i328)+"]")
+						return codecerr.AtIndex(err, i328)
 					}
 				}
 				if !more327 {
@@ -6857,7 +6859,7 @@ func appendAmmsReplyV3(e *Encoder, m *model.AmmsReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAudit")
+			return codecerr.At(err, "terminationAudit")
 		}
 	}
 	return err
@@ -6878,28 +6880,28 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	}
 	{
 		{
-			k330, more331, err := d.GetLength(0, Unbounded, false, 0)
+			k330, more331, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k330); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k330)
 			for i332 := 0; ; {
 				for ; i332 < len(m.TerminationID); i332++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i332]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i332)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i332), "terminationID")
 					}
 				}
 				if !more331 {
 					break
 				}
 				if k330, more331, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k330); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k330)...)
 			}
@@ -6907,28 +6909,28 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k333, more334, err := d.GetLength(0, Unbounded, false, 0)
+			k333, more334, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k333); err != nil {
-				return WithPath(err, "terminationAudit")
+				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k333)
 			for i335 := 0; ; {
 				for ; i335 < len(m.TerminationAudit); i335++ {
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAudit[i335]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i335)+"]"), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i335), "terminationAudit")
 					}
 				}
 				if !more334 {
 					break
 				}
 				if k333, more334, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				if err = d.count(k333); err != nil {
-					return WithPath(err, "terminationAudit")
+					return codecerr.At(err, "terminationAudit")
 				}
 				m.TerminationAudit = append(m.TerminationAudit, make([]model.AuditReturnParameter, k333)...)
 			}
@@ -6949,14 +6951,14 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	return err
 }
 
-func appendSubtractRequestV1(e *Encoder, m *model.SubtractRequest) error {
+func appendSubtractRequestV1(e *x691.Writer, m *model.SubtractRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditDescriptor != nil)
 	{
 		{
-			k336, more337, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k336, more337, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -6964,7 +6966,7 @@ func appendSubtractRequestV1(e *Encoder, m *model.SubtractRequest) error {
 				for end339 := i338 + k336; i338 < end339; i338++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i338])
 					if err != nil {
-						return WithPath(err, "["+itoa(i338)+"]")
+						return codecerr.AtIndex(err, i338)
 					}
 				}
 				if !more337 {
@@ -6974,13 +6976,13 @@ func appendSubtractRequestV1(e *Encoder, m *model.SubtractRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
 		err = appendAuditDescriptorV1(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return err
@@ -7001,28 +7003,28 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 	}
 	{
 		{
-			k340, more341, err := d.GetLength(0, Unbounded, false, 0)
+			k340, more341, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k340); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k340)
 			for i342 := 0; ; {
 				for ; i342 < len(m.TerminationID); i342++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i342]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i342)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i342), "terminationID")
 					}
 				}
 				if !more341 {
 					break
 				}
 				if k340, more341, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k340); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k340)...)
 			}
@@ -7031,7 +7033,7 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 	if opt&(1<<0) != 0 {
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7049,14 +7051,14 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 	return err
 }
 
-func appendSubtractRequestV2(e *Encoder, m *model.SubtractRequest) error {
+func appendSubtractRequestV2(e *x691.Writer, m *model.SubtractRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditDescriptor != nil)
 	{
 		{
-			k343, more344, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k343, more344, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7064,7 +7066,7 @@ func appendSubtractRequestV2(e *Encoder, m *model.SubtractRequest) error {
 				for end346 := i345 + k343; i345 < end346; i345++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i345])
 					if err != nil {
-						return WithPath(err, "["+itoa(i345)+"]")
+						return codecerr.AtIndex(err, i345)
 					}
 				}
 				if !more344 {
@@ -7074,13 +7076,13 @@ func appendSubtractRequestV2(e *Encoder, m *model.SubtractRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
 		err = appendAuditDescriptorV2(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return err
@@ -7101,28 +7103,28 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 	}
 	{
 		{
-			k347, more348, err := d.GetLength(0, Unbounded, false, 0)
+			k347, more348, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k347); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k347)
 			for i349 := 0; ; {
 				for ; i349 < len(m.TerminationID); i349++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i349]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i349)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i349), "terminationID")
 					}
 				}
 				if !more348 {
 					break
 				}
 				if k347, more348, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k347); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k347)...)
 			}
@@ -7131,7 +7133,7 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 	if opt&(1<<0) != 0 {
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7149,14 +7151,14 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 	return err
 }
 
-func appendSubtractRequestV3(e *Encoder, m *model.SubtractRequest) error {
+func appendSubtractRequestV3(e *x691.Writer, m *model.SubtractRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditDescriptor != nil)
 	{
 		{
-			k350, more351, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k350, more351, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7164,7 +7166,7 @@ func appendSubtractRequestV3(e *Encoder, m *model.SubtractRequest) error {
 				for end353 := i352 + k350; i352 < end353; i352++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i352])
 					if err != nil {
-						return WithPath(err, "["+itoa(i352)+"]")
+						return codecerr.AtIndex(err, i352)
 					}
 				}
 				if !more351 {
@@ -7174,13 +7176,13 @@ func appendSubtractRequestV3(e *Encoder, m *model.SubtractRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.AuditDescriptor != nil {
 		err = appendAuditDescriptorV3(e, m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return err
@@ -7201,28 +7203,28 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 	}
 	{
 		{
-			k354, more355, err := d.GetLength(0, Unbounded, false, 0)
+			k354, more355, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k354); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k354)
 			for i356 := 0; ; {
 				for ; i356 < len(m.TerminationID); i356++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i356]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i356)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i356), "terminationID")
 					}
 				}
 				if !more355 {
 					break
 				}
 				if k354, more355, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k354); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k354)...)
 			}
@@ -7231,7 +7233,7 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 	if opt&(1<<0) != 0 {
 		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7249,23 +7251,23 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 	return err
 }
 
-func appendAuditRequestV1(e *Encoder, m *model.AuditRequest) error {
+func appendAuditRequestV1(e *x691.Writer, m *model.AuditRequest) error {
 	var err error
 	if m.TerminationIDList != nil {
-		return WithPath(encErrorf("not in version %d", 1), "terminationIDList")
+		return codecerr.At(encErrorf("not in version %d", 1), "terminationIDList")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendAuditDescriptorV1(e, &m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return err
@@ -7282,12 +7284,12 @@ func decodeAuditRequestV1(d *decoder, m *model.AuditRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		if err = decodeAuditDescriptorV1(d, &m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7305,23 +7307,23 @@ func decodeAuditRequestV1(d *decoder, m *model.AuditRequest) error {
 	return err
 }
 
-func appendAuditRequestV2(e *Encoder, m *model.AuditRequest) error {
+func appendAuditRequestV2(e *x691.Writer, m *model.AuditRequest) error {
 	var err error
 	if m.TerminationIDList != nil {
-		return WithPath(encErrorf("not in version %d", 2), "terminationIDList")
+		return codecerr.At(encErrorf("not in version %d", 2), "terminationIDList")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendAuditDescriptorV2(e, &m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	return err
@@ -7338,12 +7340,12 @@ func decodeAuditRequestV2(d *decoder, m *model.AuditRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		if err = decodeAuditDescriptorV2(d, &m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7361,20 +7363,20 @@ func decodeAuditRequestV2(d *decoder, m *model.AuditRequest) error {
 	return err
 }
 
-func appendAuditRequestV3(e *Encoder, m *model.AuditRequest) error {
+func appendAuditRequestV3(e *x691.Writer, m *model.AuditRequest) error {
 	var err error
 	hasExt := (m.TerminationIDList != nil)
 	e.PutBool(hasExt)
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendAuditDescriptorV3(e, &m.AuditDescriptor)
 		if err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7388,7 +7390,7 @@ func appendAuditRequestV3(e *Encoder, m *model.AuditRequest) error {
 		if m.TerminationIDList != nil {
 			mk := e.BeginOpenType()
 			{
-				k357, more358, err := e.PutLength(len(m.TerminationIDList), 0, Unbounded, false)
+				k357, more358, err := e.PutLength(len(m.TerminationIDList), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -7396,7 +7398,7 @@ func appendAuditRequestV3(e *Encoder, m *model.AuditRequest) error {
 					for end360 := i359 + k357; i359 < end360; i359++ {
 						err = appendTerminationIDV123(e, &m.TerminationIDList[i359])
 						if err != nil {
-							return WithPath(err, "["+itoa(i359)+"]")
+							return codecerr.AtIndex(err, i359)
 						}
 					}
 					if !more358 {
@@ -7409,7 +7411,7 @@ func appendAuditRequestV3(e *Encoder, m *model.AuditRequest) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 		}
 	}
@@ -7427,12 +7429,12 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		if err = decodeAuditDescriptorV3(d, &m.AuditDescriptor); err != nil {
-			return WithPath(err, "auditDescriptor")
+			return codecerr.At(err, "auditDescriptor")
 		}
 	}
 	if hasExt {
@@ -7443,36 +7445,36 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 			{
-				k361, more362, err := d.GetLength(0, Unbounded, false, 0)
+				k361, more362, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				if err = d.count(k361); err != nil {
-					return WithPath(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				m.TerminationIDList = slab.Alloc(&d.s.TerminationID, k361)
 				for i363 := 0; ; {
 					for ; i363 < len(m.TerminationIDList); i363++ {
 						if err = decodeTerminationIDV123(d, &m.TerminationIDList[i363]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i363)+"]"), "terminationIDList")
+							return codecerr.At(codecerr.AtIndex(err, i363), "terminationIDList")
 						}
 					}
 					if !more362 {
 						break
 					}
 					if k361, more362, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "terminationIDList")
+						return codecerr.At(err, "terminationIDList")
 					}
 					if err = d.count(k361); err != nil {
-						return WithPath(err, "terminationIDList")
+						return codecerr.At(err, "terminationIDList")
 					}
 					m.TerminationIDList = append(m.TerminationIDList, make([]model.TerminationID, k361)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -7484,7 +7486,7 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 	return err
 }
 
-func appendAuditReplyV1(e *Encoder, m *model.AuditReply) error {
+func appendAuditReplyV1(e *x691.Writer, m *model.AuditReply) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReply_ContextAuditResult:
@@ -7492,7 +7494,7 @@ func appendAuditReplyV1(e *Encoder, m *model.AuditReply) error {
 			return err
 		}
 		{
-			k364, more365, err := e.PutLength(len(m.ContextAuditResult), 0, Unbounded, false)
+			k364, more365, err := e.PutLength(len(m.ContextAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7500,7 +7502,7 @@ func appendAuditReplyV1(e *Encoder, m *model.AuditReply) error {
 				for end367 := i366 + k364; i366 < end367; i366++ {
 					err = appendTerminationIDV123(e, &m.ContextAuditResult[i366])
 					if err != nil {
-						return WithPath(err, "["+itoa(i366)+"]")
+						return codecerr.AtIndex(err, i366)
 					}
 				}
 				if !more365 {
@@ -7510,32 +7512,32 @@ func appendAuditReplyV1(e *Encoder, m *model.AuditReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if err = e.PutChoiceIndex(1, 3, true); err != nil {
 			return err
 		}
 		if m.Error == nil {
-			return WithPath(encErrorf("alternative is nil"), "error")
+			return codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		err = appendErrorDescriptorV123(e, m.Error)
 		if err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if err = e.PutChoiceIndex(2, 3, true); err != nil {
 			return err
 		}
 		if m.AuditResult == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditResult")
+			return codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		err = appendAuditResultV1(e, m.AuditResult)
 		if err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
-		return WithPath(encErrorf("not in version %d", 1), "auditResultTermList")
+		return codecerr.At(encErrorf("not in version %d", 1), "auditResultTermList")
 	default:
 		return encErrorf("AuditReply: no alternative chosen")
 	}
@@ -7555,28 +7557,28 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k368, more369, err := d.GetLength(0, Unbounded, false, 0)
+			k368, more369, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k368); err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k368)
 			for i370 := 0; ; {
 				for ; i370 < len(m.ContextAuditResult); i370++ {
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i370]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i370)+"]"), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i370), "contextAuditResult")
 					}
 				}
 				if !more369 {
 					break
 				}
 				if k368, more369, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				if err = d.count(k368); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				m.ContextAuditResult = append(m.ContextAuditResult, make([]model.TerminationID, k368)...)
 			}
@@ -7585,13 +7587,13 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV1(d, m.AuditResult); err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	default:
 		_ = isExt
@@ -7601,7 +7603,7 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	return err
 }
 
-func appendAuditReplyV2(e *Encoder, m *model.AuditReply) error {
+func appendAuditReplyV2(e *x691.Writer, m *model.AuditReply) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReply_ContextAuditResult:
@@ -7609,7 +7611,7 @@ func appendAuditReplyV2(e *Encoder, m *model.AuditReply) error {
 			return err
 		}
 		{
-			k371, more372, err := e.PutLength(len(m.ContextAuditResult), 0, Unbounded, false)
+			k371, more372, err := e.PutLength(len(m.ContextAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7617,7 +7619,7 @@ func appendAuditReplyV2(e *Encoder, m *model.AuditReply) error {
 				for end374 := i373 + k371; i373 < end374; i373++ {
 					err = appendTerminationIDV123(e, &m.ContextAuditResult[i373])
 					if err != nil {
-						return WithPath(err, "["+itoa(i373)+"]")
+						return codecerr.AtIndex(err, i373)
 					}
 				}
 				if !more372 {
@@ -7627,32 +7629,32 @@ func appendAuditReplyV2(e *Encoder, m *model.AuditReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if err = e.PutChoiceIndex(1, 3, true); err != nil {
 			return err
 		}
 		if m.Error == nil {
-			return WithPath(encErrorf("alternative is nil"), "error")
+			return codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		err = appendErrorDescriptorV123(e, m.Error)
 		if err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if err = e.PutChoiceIndex(2, 3, true); err != nil {
 			return err
 		}
 		if m.AuditResult == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditResult")
+			return codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		err = appendAuditResultV2(e, m.AuditResult)
 		if err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
-		return WithPath(encErrorf("not in version %d", 2), "auditResultTermList")
+		return codecerr.At(encErrorf("not in version %d", 2), "auditResultTermList")
 	default:
 		return encErrorf("AuditReply: no alternative chosen")
 	}
@@ -7672,28 +7674,28 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k375, more376, err := d.GetLength(0, Unbounded, false, 0)
+			k375, more376, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k375); err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k375)
 			for i377 := 0; ; {
 				for ; i377 < len(m.ContextAuditResult); i377++ {
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i377]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i377)+"]"), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i377), "contextAuditResult")
 					}
 				}
 				if !more376 {
 					break
 				}
 				if k375, more376, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				if err = d.count(k375); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				m.ContextAuditResult = append(m.ContextAuditResult, make([]model.TerminationID, k375)...)
 			}
@@ -7702,13 +7704,13 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV2(d, m.AuditResult); err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	default:
 		_ = isExt
@@ -7718,7 +7720,7 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	return err
 }
 
-func appendAuditReplyV3(e *Encoder, m *model.AuditReply) error {
+func appendAuditReplyV3(e *x691.Writer, m *model.AuditReply) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReply_ContextAuditResult:
@@ -7726,7 +7728,7 @@ func appendAuditReplyV3(e *Encoder, m *model.AuditReply) error {
 			return err
 		}
 		{
-			k378, more379, err := e.PutLength(len(m.ContextAuditResult), 0, Unbounded, false)
+			k378, more379, err := e.PutLength(len(m.ContextAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7734,7 +7736,7 @@ func appendAuditReplyV3(e *Encoder, m *model.AuditReply) error {
 				for end381 := i380 + k378; i380 < end381; i380++ {
 					err = appendTerminationIDV123(e, &m.ContextAuditResult[i380])
 					if err != nil {
-						return WithPath(err, "["+itoa(i380)+"]")
+						return codecerr.AtIndex(err, i380)
 					}
 				}
 				if !more379 {
@@ -7744,36 +7746,36 @@ func appendAuditReplyV3(e *Encoder, m *model.AuditReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "contextAuditResult")
+			return codecerr.At(err, "contextAuditResult")
 		}
 	case model.AuditReply_Error:
 		if err = e.PutChoiceIndex(1, 3, true); err != nil {
 			return err
 		}
 		if m.Error == nil {
-			return WithPath(encErrorf("alternative is nil"), "error")
+			return codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		err = appendErrorDescriptorV123(e, m.Error)
 		if err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case model.AuditReply_AuditResult:
 		if err = e.PutChoiceIndex(2, 3, true); err != nil {
 			return err
 		}
 		if m.AuditResult == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditResult")
+			return codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		err = appendAuditResultV3(e, m.AuditResult)
 		if err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	case model.AuditReply_AuditResultTermList:
 		if err = e.PutChoiceIndex(3, 3, true); err != nil {
 			return err
 		}
 		if m.AuditResultTermList == nil {
-			return WithPath(encErrorf("alternative is nil"), "auditResultTermList")
+			return codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		mk := e.BeginOpenType()
 		err = appendTermListAuditResultV3(e, m.AuditResultTermList)
@@ -7781,7 +7783,7 @@ func appendAuditReplyV3(e *Encoder, m *model.AuditReply) error {
 			err = e.EndOpenType(mk)
 		}
 		if err != nil {
-			return WithPath(err, "auditResultTermList")
+			return codecerr.At(err, "auditResultTermList")
 		}
 	default:
 		return encErrorf("AuditReply: no alternative chosen")
@@ -7802,28 +7804,28 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k382, more383, err := d.GetLength(0, Unbounded, false, 0)
+			k382, more383, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k382); err != nil {
-				return WithPath(err, "contextAuditResult")
+				return codecerr.At(err, "contextAuditResult")
 			}
 			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k382)
 			for i384 := 0; ; {
 				for ; i384 < len(m.ContextAuditResult); i384++ {
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i384]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i384)+"]"), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i384), "contextAuditResult")
 					}
 				}
 				if !more383 {
 					break
 				}
 				if k382, more383, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				if err = d.count(k382); err != nil {
-					return WithPath(err, "contextAuditResult")
+					return codecerr.At(err, "contextAuditResult")
 				}
 				m.ContextAuditResult = append(m.ContextAuditResult, make([]model.TerminationID, k382)...)
 			}
@@ -7832,25 +7834,25 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_Error
 		m.Error = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
-			return WithPath(err, "error")
+			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
 		m.AuditResult = slab.One(&d.s.AuditResult)
 		if err = decodeAuditResultV3(d, m.AuditResult); err != nil {
-			return WithPath(err, "auditResult")
+			return codecerr.At(err, "auditResult")
 		}
 	case 3:
 		m.Kind = model.AuditReply_AuditResultTermList
 		outer, err := d.openType()
 		if err != nil {
-			return WithPath(err, "auditResultTermList")
+			return codecerr.At(err, "auditResultTermList")
 		}
 		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
 		if err = decodeTermListAuditResultV3(d, m.AuditResultTermList); err != nil {
-			return WithPath(err, "auditResultTermList")
+			return codecerr.At(err, "auditResultTermList")
 		}
-		d.Decoder = outer
+		d.Reader = outer
 	default:
 		_ = isExt
 		return d.errorf("unknown extension alternative %d of AuditReply", idx)
@@ -7859,17 +7861,17 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	return err
 }
 
-func appendAuditResultV1(e *Encoder, m *model.AuditResult) error {
+func appendAuditResultV1(e *x691.Writer, m *model.AuditResult) error {
 	var err error
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k385, more386, err := e.PutLength(len(m.TerminationAuditResult), 0, Unbounded, false)
+			k385, more386, err := e.PutLength(len(m.TerminationAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7877,7 +7879,7 @@ func appendAuditResultV1(e *Encoder, m *model.AuditResult) error {
 				for end388 := i387 + k385; i387 < end388; i387++ {
 					err = appendAuditReturnParameterV1(e, &m.TerminationAuditResult[i387])
 					if err != nil {
-						return WithPath(err, "["+itoa(i387)+"]")
+						return codecerr.AtIndex(err, i387)
 					}
 				}
 				if !more386 {
@@ -7887,7 +7889,7 @@ func appendAuditResultV1(e *Encoder, m *model.AuditResult) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAuditResult")
+			return codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return err
@@ -7900,33 +7902,33 @@ func decodeAuditResultV1(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k389, more390, err := d.GetLength(0, Unbounded, false, 0)
+			k389, more390, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k389); err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k389)
 			for i391 := 0; ; {
 				for ; i391 < len(m.TerminationAuditResult); i391++ {
 					if err = decodeAuditReturnParameterV1(d, &m.TerminationAuditResult[i391]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i391)+"]"), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i391), "terminationAuditResult")
 					}
 				}
 				if !more390 {
 					break
 				}
 				if k389, more390, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err = d.count(k389); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				m.TerminationAuditResult = append(m.TerminationAuditResult, make([]model.AuditReturnParameter, k389)...)
 			}
@@ -7936,17 +7938,17 @@ func decodeAuditResultV1(d *decoder, m *model.AuditResult) error {
 	return err
 }
 
-func appendAuditResultV2(e *Encoder, m *model.AuditResult) error {
+func appendAuditResultV2(e *x691.Writer, m *model.AuditResult) error {
 	var err error
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k392, more393, err := e.PutLength(len(m.TerminationAuditResult), 0, Unbounded, false)
+			k392, more393, err := e.PutLength(len(m.TerminationAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -7954,7 +7956,7 @@ func appendAuditResultV2(e *Encoder, m *model.AuditResult) error {
 				for end395 := i394 + k392; i394 < end395; i394++ {
 					err = appendAuditReturnParameterV2(e, &m.TerminationAuditResult[i394])
 					if err != nil {
-						return WithPath(err, "["+itoa(i394)+"]")
+						return codecerr.AtIndex(err, i394)
 					}
 				}
 				if !more393 {
@@ -7964,7 +7966,7 @@ func appendAuditResultV2(e *Encoder, m *model.AuditResult) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAuditResult")
+			return codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return err
@@ -7977,33 +7979,33 @@ func decodeAuditResultV2(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k396, more397, err := d.GetLength(0, Unbounded, false, 0)
+			k396, more397, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k396); err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k396)
 			for i398 := 0; ; {
 				for ; i398 < len(m.TerminationAuditResult); i398++ {
 					if err = decodeAuditReturnParameterV2(d, &m.TerminationAuditResult[i398]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i398)+"]"), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i398), "terminationAuditResult")
 					}
 				}
 				if !more397 {
 					break
 				}
 				if k396, more397, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err = d.count(k396); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				m.TerminationAuditResult = append(m.TerminationAuditResult, make([]model.AuditReturnParameter, k396)...)
 			}
@@ -8013,17 +8015,17 @@ func decodeAuditResultV2(d *decoder, m *model.AuditResult) error {
 	return err
 }
 
-func appendAuditResultV3(e *Encoder, m *model.AuditResult) error {
+func appendAuditResultV3(e *x691.Writer, m *model.AuditResult) error {
 	var err error
 	{
 		err = appendTerminationIDV123(e, &m.TerminationID)
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k399, more400, err := e.PutLength(len(m.TerminationAuditResult), 0, Unbounded, false)
+			k399, more400, err := e.PutLength(len(m.TerminationAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8031,7 +8033,7 @@ func appendAuditResultV3(e *Encoder, m *model.AuditResult) error {
 				for end402 := i401 + k399; i401 < end402; i401++ {
 					err = appendAuditReturnParameterV3(e, &m.TerminationAuditResult[i401])
 					if err != nil {
-						return WithPath(err, "["+itoa(i401)+"]")
+						return codecerr.AtIndex(err, i401)
 					}
 				}
 				if !more400 {
@@ -8041,7 +8043,7 @@ func appendAuditResultV3(e *Encoder, m *model.AuditResult) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAuditResult")
+			return codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return err
@@ -8054,33 +8056,33 @@ func decodeAuditResultV3(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		if err = decodeTerminationIDV123(d, &m.TerminationID); err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		{
-			k403, more404, err := d.GetLength(0, Unbounded, false, 0)
+			k403, more404, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k403); err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k403)
 			for i405 := 0; ; {
 				for ; i405 < len(m.TerminationAuditResult); i405++ {
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAuditResult[i405]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i405)+"]"), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i405), "terminationAuditResult")
 					}
 				}
 				if !more404 {
 					break
 				}
 				if k403, more404, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err = d.count(k403); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				m.TerminationAuditResult = append(m.TerminationAuditResult, make([]model.AuditReturnParameter, k403)...)
 			}
@@ -8090,7 +8092,7 @@ func decodeAuditResultV3(d *decoder, m *model.AuditResult) error {
 	return err
 }
 
-func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) error {
+func appendAuditReturnParameterV1(e *x691.Writer, m *model.AuditReturnParameter) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
@@ -8098,62 +8100,62 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 			return err
 		}
 		if m.ErrorDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "errorDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if err = e.PutChoiceIndex(1, 12, true); err != nil {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV12(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if err = e.PutChoiceIndex(2, 12, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if err = e.PutChoiceIndex(3, 12, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV1(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if err = e.PutChoiceIndex(4, 12, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV1(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(5, 12, true); err != nil {
 			return err
 		}
 		{
-			k406, more407, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k406, more407, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8161,7 +8163,7 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 				for end409 := i408 + k406; i408 < end409; i408++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i408])
 					if err != nil {
-						return WithPath(err, "["+itoa(i408)+"]")
+						return codecerr.AtIndex(err, i408)
 					}
 				}
 				if !more407 {
@@ -8171,14 +8173,14 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		if err = e.PutChoiceIndex(6, 12, true); err != nil {
 			return err
 		}
 		{
-			k410, more411, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k410, more411, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8186,7 +8188,7 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 				for end413 := i412 + k410; i412 < end413; i412++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i412])
 					if err != nil {
-						return WithPath(err, "["+itoa(i412)+"]")
+						return codecerr.AtIndex(err, i412)
 					}
 				}
 				if !more411 {
@@ -8196,36 +8198,36 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(7, 12, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV1(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if err = e.PutChoiceIndex(8, 12, true); err != nil {
 			return err
 		}
 		if m.ObservedEventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		err = appendObservedEventsDescriptorV123(e, m.ObservedEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		if err = e.PutChoiceIndex(9, 12, true); err != nil {
 			return err
 		}
 		{
-			k414, more415, err := e.PutLength(len(m.StatisticsDescriptor), 0, Unbounded, false)
+			k414, more415, err := e.PutLength(len(m.StatisticsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8233,7 +8235,7 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 				for end417 := i416 + k414; i416 < end417; i416++ {
 					err = appendStatisticsParameterV123(e, &m.StatisticsDescriptor[i416])
 					if err != nil {
-						return WithPath(err, "["+itoa(i416)+"]")
+						return codecerr.AtIndex(err, i416)
 					}
 				}
 				if !more415 {
@@ -8243,14 +8245,14 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		if err = e.PutChoiceIndex(10, 12, true); err != nil {
 			return err
 		}
 		{
-			k418, more419, err := e.PutLength(len(m.PackagesDescriptor), 0, Unbounded, false)
+			k418, more419, err := e.PutLength(len(m.PackagesDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8258,7 +8260,7 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 				for end421 := i420 + k418; i420 < end421; i420++ {
 					err = appendPackagesItemV123(e, &m.PackagesDescriptor[i420])
 					if err != nil {
-						return WithPath(err, "["+itoa(i420)+"]")
+						return codecerr.AtIndex(err, i420)
 					}
 				}
 				if !more419 {
@@ -8268,18 +8270,18 @@ func appendAuditReturnParameterV1(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if err = e.PutChoiceIndex(11, 12, true); err != nil {
 			return err
 		}
 		if m.EmptyDescriptors == nil {
-			return WithPath(encErrorf("alternative is nil"), "emptyDescriptors")
+			return codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		err = appendAuditDescriptorV1(e, m.EmptyDescriptors)
 		if err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return encErrorf("AuditReturnParameter: no alternative chosen")
@@ -8301,57 +8303,57 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV1(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV1(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k422, more423, err := d.GetLength(0, Unbounded, false, 0)
+			k422, more423, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k422); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k422)
 			for i424 := 0; ; {
 				for ; i424 < len(m.EventBufferDescriptor); i424++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i424]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i424)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i424), "eventBufferDescriptor")
 					}
 				}
 				if !more423 {
 					break
 				}
 				if k422, more423, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k422); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k422)...)
 			}
@@ -8359,28 +8361,28 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k425, more426, err := d.GetLength(0, Unbounded, false, 0)
+			k425, more426, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k425); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k425)
 			for i427 := 0; ; {
 				for ; i427 < len(m.SignalsDescriptor); i427++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i427]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i427)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i427), "signalsDescriptor")
 					}
 				}
 				if !more426 {
 					break
 				}
 				if k425, more426, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k425); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k425)...)
 			}
@@ -8389,39 +8391,39 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV1(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k428, more429, err := d.GetLength(0, Unbounded, false, 0)
+			k428, more429, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k428); err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k428)
 			for i430 := 0; ; {
 				for ; i430 < len(m.StatisticsDescriptor); i430++ {
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i430]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i430)+"]"), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i430), "statisticsDescriptor")
 					}
 				}
 				if !more429 {
 					break
 				}
 				if k428, more429, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k428); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				m.StatisticsDescriptor = append(m.StatisticsDescriptor, make([]model.StatisticsParameter, k428)...)
 			}
@@ -8429,28 +8431,28 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k431, more432, err := d.GetLength(0, Unbounded, false, 0)
+			k431, more432, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k431); err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k431)
 			for i433 := 0; ; {
 				for ; i433 < len(m.PackagesDescriptor); i433++ {
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i433]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i433)+"]"), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i433), "packagesDescriptor")
 					}
 				}
 				if !more432 {
 					break
 				}
 				if k431, more432, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				if err = d.count(k431); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				m.PackagesDescriptor = append(m.PackagesDescriptor, make([]model.PackagesItem, k431)...)
 			}
@@ -8459,7 +8461,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV1(d, m.EmptyDescriptors); err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		_ = isExt
@@ -8469,7 +8471,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	return err
 }
 
-func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) error {
+func appendAuditReturnParameterV2(e *x691.Writer, m *model.AuditReturnParameter) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
@@ -8477,62 +8479,62 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 			return err
 		}
 		if m.ErrorDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "errorDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if err = e.PutChoiceIndex(1, 12, true); err != nil {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV12(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if err = e.PutChoiceIndex(2, 12, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if err = e.PutChoiceIndex(3, 12, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV23(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if err = e.PutChoiceIndex(4, 12, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV2(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(5, 12, true); err != nil {
 			return err
 		}
 		{
-			k434, more435, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k434, more435, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8540,7 +8542,7 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 				for end437 := i436 + k434; i436 < end437; i436++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i436])
 					if err != nil {
-						return WithPath(err, "["+itoa(i436)+"]")
+						return codecerr.AtIndex(err, i436)
 					}
 				}
 				if !more435 {
@@ -8550,14 +8552,14 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		if err = e.PutChoiceIndex(6, 12, true); err != nil {
 			return err
 		}
 		{
-			k438, more439, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k438, more439, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8565,7 +8567,7 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 				for end441 := i440 + k438; i440 < end441; i440++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i440])
 					if err != nil {
-						return WithPath(err, "["+itoa(i440)+"]")
+						return codecerr.AtIndex(err, i440)
 					}
 				}
 				if !more439 {
@@ -8575,36 +8577,36 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(7, 12, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV23(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if err = e.PutChoiceIndex(8, 12, true); err != nil {
 			return err
 		}
 		if m.ObservedEventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		err = appendObservedEventsDescriptorV123(e, m.ObservedEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		if err = e.PutChoiceIndex(9, 12, true); err != nil {
 			return err
 		}
 		{
-			k442, more443, err := e.PutLength(len(m.StatisticsDescriptor), 0, Unbounded, false)
+			k442, more443, err := e.PutLength(len(m.StatisticsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8612,7 +8614,7 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 				for end445 := i444 + k442; i444 < end445; i444++ {
 					err = appendStatisticsParameterV123(e, &m.StatisticsDescriptor[i444])
 					if err != nil {
-						return WithPath(err, "["+itoa(i444)+"]")
+						return codecerr.AtIndex(err, i444)
 					}
 				}
 				if !more443 {
@@ -8622,14 +8624,14 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		if err = e.PutChoiceIndex(10, 12, true); err != nil {
 			return err
 		}
 		{
-			k446, more447, err := e.PutLength(len(m.PackagesDescriptor), 0, Unbounded, false)
+			k446, more447, err := e.PutLength(len(m.PackagesDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8637,7 +8639,7 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 				for end449 := i448 + k446; i448 < end449; i448++ {
 					err = appendPackagesItemV123(e, &m.PackagesDescriptor[i448])
 					if err != nil {
-						return WithPath(err, "["+itoa(i448)+"]")
+						return codecerr.AtIndex(err, i448)
 					}
 				}
 				if !more447 {
@@ -8647,18 +8649,18 @@ func appendAuditReturnParameterV2(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if err = e.PutChoiceIndex(11, 12, true); err != nil {
 			return err
 		}
 		if m.EmptyDescriptors == nil {
-			return WithPath(encErrorf("alternative is nil"), "emptyDescriptors")
+			return codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		err = appendAuditDescriptorV2(e, m.EmptyDescriptors)
 		if err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return encErrorf("AuditReturnParameter: no alternative chosen")
@@ -8680,57 +8682,57 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV2(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k450, more451, err := d.GetLength(0, Unbounded, false, 0)
+			k450, more451, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k450); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k450)
 			for i452 := 0; ; {
 				for ; i452 < len(m.EventBufferDescriptor); i452++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i452]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i452)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i452), "eventBufferDescriptor")
 					}
 				}
 				if !more451 {
 					break
 				}
 				if k450, more451, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k450); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k450)...)
 			}
@@ -8738,28 +8740,28 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k453, more454, err := d.GetLength(0, Unbounded, false, 0)
+			k453, more454, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k453); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k453)
 			for i455 := 0; ; {
 				for ; i455 < len(m.SignalsDescriptor); i455++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i455]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i455)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i455), "signalsDescriptor")
 					}
 				}
 				if !more454 {
 					break
 				}
 				if k453, more454, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k453); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k453)...)
 			}
@@ -8768,39 +8770,39 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k456, more457, err := d.GetLength(0, Unbounded, false, 0)
+			k456, more457, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k456); err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k456)
 			for i458 := 0; ; {
 				for ; i458 < len(m.StatisticsDescriptor); i458++ {
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i458]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i458)+"]"), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i458), "statisticsDescriptor")
 					}
 				}
 				if !more457 {
 					break
 				}
 				if k456, more457, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k456); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				m.StatisticsDescriptor = append(m.StatisticsDescriptor, make([]model.StatisticsParameter, k456)...)
 			}
@@ -8808,28 +8810,28 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k459, more460, err := d.GetLength(0, Unbounded, false, 0)
+			k459, more460, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k459); err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k459)
 			for i461 := 0; ; {
 				for ; i461 < len(m.PackagesDescriptor); i461++ {
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i461]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i461)+"]"), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i461), "packagesDescriptor")
 					}
 				}
 				if !more460 {
 					break
 				}
 				if k459, more460, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				if err = d.count(k459); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				m.PackagesDescriptor = append(m.PackagesDescriptor, make([]model.PackagesItem, k459)...)
 			}
@@ -8838,7 +8840,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV2(d, m.EmptyDescriptors); err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		_ = isExt
@@ -8848,7 +8850,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	return err
 }
 
-func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) error {
+func appendAuditReturnParameterV3(e *x691.Writer, m *model.AuditReturnParameter) error {
 	var err error
 	switch m.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
@@ -8856,62 +8858,62 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 			return err
 		}
 		if m.ErrorDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "errorDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case model.AuditReturnParameter_MediaDescriptor:
 		if err = e.PutChoiceIndex(1, 12, true); err != nil {
 			return err
 		}
 		if m.MediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "mediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		err = appendMediaDescriptorV3(e, m.MediaDescriptor)
 		if err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case model.AuditReturnParameter_ModemDescriptor:
 		if err = e.PutChoiceIndex(2, 12, true); err != nil {
 			return err
 		}
 		if m.ModemDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "modemDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		err = appendModemDescriptorV123(e, m.ModemDescriptor)
 		if err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case model.AuditReturnParameter_MuxDescriptor:
 		if err = e.PutChoiceIndex(3, 12, true); err != nil {
 			return err
 		}
 		if m.MuxDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "muxDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		err = appendMuxDescriptorV23(e, m.MuxDescriptor)
 		if err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case model.AuditReturnParameter_EventsDescriptor:
 		if err = e.PutChoiceIndex(4, 12, true); err != nil {
 			return err
 		}
 		if m.EventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "eventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		err = appendEventsDescriptorV3(e, m.EventsDescriptor)
 		if err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		if err = e.PutChoiceIndex(5, 12, true); err != nil {
 			return err
 		}
 		{
-			k462, more463, err := e.PutLength(len(m.EventBufferDescriptor), 0, Unbounded, false)
+			k462, more463, err := e.PutLength(len(m.EventBufferDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8919,7 +8921,7 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 				for end465 := i464 + k462; i464 < end465; i464++ {
 					err = appendEventSpecV123(e, &m.EventBufferDescriptor[i464])
 					if err != nil {
-						return WithPath(err, "["+itoa(i464)+"]")
+						return codecerr.AtIndex(err, i464)
 					}
 				}
 				if !more463 {
@@ -8929,14 +8931,14 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferDescriptor")
+			return codecerr.At(err, "eventBufferDescriptor")
 		}
 	case model.AuditReturnParameter_SignalsDescriptor:
 		if err = e.PutChoiceIndex(6, 12, true); err != nil {
 			return err
 		}
 		{
-			k466, more467, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k466, more467, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8944,7 +8946,7 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 				for end469 := i468 + k466; i468 < end469; i468++ {
 					err = appendSignalRequestV3(e, &m.SignalsDescriptor[i468])
 					if err != nil {
-						return WithPath(err, "["+itoa(i468)+"]")
+						return codecerr.AtIndex(err, i468)
 					}
 				}
 				if !more467 {
@@ -8954,36 +8956,36 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		if err = e.PutChoiceIndex(7, 12, true); err != nil {
 			return err
 		}
 		if m.DigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		err = appendDigitMapDescriptorV23(e, m.DigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
 		if err = e.PutChoiceIndex(8, 12, true); err != nil {
 			return err
 		}
 		if m.ObservedEventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "observedEventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		err = appendObservedEventsDescriptorV123(e, m.ObservedEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		if err = e.PutChoiceIndex(9, 12, true); err != nil {
 			return err
 		}
 		{
-			k470, more471, err := e.PutLength(len(m.StatisticsDescriptor), 0, Unbounded, false)
+			k470, more471, err := e.PutLength(len(m.StatisticsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -8991,7 +8993,7 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 				for end473 := i472 + k470; i472 < end473; i472++ {
 					err = appendStatisticsParameterV123(e, &m.StatisticsDescriptor[i472])
 					if err != nil {
-						return WithPath(err, "["+itoa(i472)+"]")
+						return codecerr.AtIndex(err, i472)
 					}
 				}
 				if !more471 {
@@ -9001,14 +9003,14 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "statisticsDescriptor")
+			return codecerr.At(err, "statisticsDescriptor")
 		}
 	case model.AuditReturnParameter_PackagesDescriptor:
 		if err = e.PutChoiceIndex(10, 12, true); err != nil {
 			return err
 		}
 		{
-			k474, more475, err := e.PutLength(len(m.PackagesDescriptor), 0, Unbounded, false)
+			k474, more475, err := e.PutLength(len(m.PackagesDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -9016,7 +9018,7 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 				for end477 := i476 + k474; i476 < end477; i476++ {
 					err = appendPackagesItemV123(e, &m.PackagesDescriptor[i476])
 					if err != nil {
-						return WithPath(err, "["+itoa(i476)+"]")
+						return codecerr.AtIndex(err, i476)
 					}
 				}
 				if !more475 {
@@ -9026,18 +9028,18 @@ func appendAuditReturnParameterV3(e *Encoder, m *model.AuditReturnParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "packagesDescriptor")
+			return codecerr.At(err, "packagesDescriptor")
 		}
 	case model.AuditReturnParameter_EmptyDescriptors:
 		if err = e.PutChoiceIndex(11, 12, true); err != nil {
 			return err
 		}
 		if m.EmptyDescriptors == nil {
-			return WithPath(encErrorf("alternative is nil"), "emptyDescriptors")
+			return codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		err = appendAuditDescriptorV3(e, m.EmptyDescriptors)
 		if err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return encErrorf("AuditReturnParameter: no alternative chosen")
@@ -9059,57 +9061,57 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
 		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
 		if err = decodeMediaDescriptorV3(d, m.MediaDescriptor); err != nil {
-			return WithPath(err, "mediaDescriptor")
+			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
 		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
-			return WithPath(err, "modemDescriptor")
+			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
 		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
-			return WithPath(err, "muxDescriptor")
+			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
 		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
 		if err = decodeEventsDescriptorV3(d, m.EventsDescriptor); err != nil {
-			return WithPath(err, "eventsDescriptor")
+			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k478, more479, err := d.GetLength(0, Unbounded, false, 0)
+			k478, more479, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k478); err != nil {
-				return WithPath(err, "eventBufferDescriptor")
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k478)
 			for i480 := 0; ; {
 				for ; i480 < len(m.EventBufferDescriptor); i480++ {
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i480]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i480)+"]"), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i480), "eventBufferDescriptor")
 					}
 				}
 				if !more479 {
 					break
 				}
 				if k478, more479, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				if err = d.count(k478); err != nil {
-					return WithPath(err, "eventBufferDescriptor")
+					return codecerr.At(err, "eventBufferDescriptor")
 				}
 				m.EventBufferDescriptor = append(m.EventBufferDescriptor, make([]model.EventSpec, k478)...)
 			}
@@ -9117,28 +9119,28 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k481, more482, err := d.GetLength(0, Unbounded, false, 0)
+			k481, more482, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k481); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k481)
 			for i483 := 0; ; {
 				for ; i483 < len(m.SignalsDescriptor); i483++ {
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i483]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i483)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i483), "signalsDescriptor")
 					}
 				}
 				if !more482 {
 					break
 				}
 				if k481, more482, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k481); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k481)...)
 			}
@@ -9147,39 +9149,39 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
 		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
-			return WithPath(err, "digitMapDescriptor")
+			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
 		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k484, more485, err := d.GetLength(0, Unbounded, false, 0)
+			k484, more485, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k484); err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k484)
 			for i486 := 0; ; {
 				for ; i486 < len(m.StatisticsDescriptor); i486++ {
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i486]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i486)+"]"), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i486), "statisticsDescriptor")
 					}
 				}
 				if !more485 {
 					break
 				}
 				if k484, more485, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k484); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				m.StatisticsDescriptor = append(m.StatisticsDescriptor, make([]model.StatisticsParameter, k484)...)
 			}
@@ -9187,28 +9189,28 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k487, more488, err := d.GetLength(0, Unbounded, false, 0)
+			k487, more488, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k487); err != nil {
-				return WithPath(err, "packagesDescriptor")
+				return codecerr.At(err, "packagesDescriptor")
 			}
 			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k487)
 			for i489 := 0; ; {
 				for ; i489 < len(m.PackagesDescriptor); i489++ {
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i489]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i489)+"]"), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i489), "packagesDescriptor")
 					}
 				}
 				if !more488 {
 					break
 				}
 				if k487, more488, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				if err = d.count(k487); err != nil {
-					return WithPath(err, "packagesDescriptor")
+					return codecerr.At(err, "packagesDescriptor")
 				}
 				m.PackagesDescriptor = append(m.PackagesDescriptor, make([]model.PackagesItem, k487)...)
 			}
@@ -9217,7 +9219,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
 		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
 		if err = decodeAuditDescriptorV3(d, m.EmptyDescriptors); err != nil {
-			return WithPath(err, "emptyDescriptors")
+			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		_ = isExt
@@ -9227,18 +9229,18 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	return err
 }
 
-func appendAuditDescriptorV1(e *Encoder, m *model.AuditDescriptor) error {
+func appendAuditDescriptorV1(e *x691.Writer, m *model.AuditDescriptor) error {
 	var err error
 	if m.AuditPropertyToken != nil {
-		return WithPath(encErrorf("not in version %d", 1), "auditPropertyToken")
+		return codecerr.At(encErrorf("not in version %d", 1), "auditPropertyToken")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditToken.Present)
 	if m.AuditToken.Present {
-		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, Unbounded, false)
+		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "auditToken")
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	return err
@@ -9259,8 +9261,8 @@ func decodeAuditDescriptorV1(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
-			return WithPath(err, "auditToken")
+		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	if hasExt {
@@ -9278,15 +9280,15 @@ func decodeAuditDescriptorV1(d *decoder, m *model.AuditDescriptor) error {
 	return err
 }
 
-func appendAuditDescriptorV2(e *Encoder, m *model.AuditDescriptor) error {
+func appendAuditDescriptorV2(e *x691.Writer, m *model.AuditDescriptor) error {
 	var err error
 	hasExt := (m.AuditPropertyToken != nil)
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditToken.Present)
 	if m.AuditToken.Present {
-		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, Unbounded, false)
+		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "auditToken")
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	if hasExt {
@@ -9300,7 +9302,7 @@ func appendAuditDescriptorV2(e *Encoder, m *model.AuditDescriptor) error {
 		if m.AuditPropertyToken != nil {
 			mk := e.BeginOpenType()
 			{
-				k490, more491, err := e.PutLength(len(m.AuditPropertyToken), 0, Unbounded, false)
+				k490, more491, err := e.PutLength(len(m.AuditPropertyToken), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -9308,7 +9310,7 @@ func appendAuditDescriptorV2(e *Encoder, m *model.AuditDescriptor) error {
 					for end493 := i492 + k490; i492 < end493; i492++ {
 						err = appendIndAuditParameterV2(e, &m.AuditPropertyToken[i492])
 						if err != nil {
-							return WithPath(err, "["+itoa(i492)+"]")
+							return codecerr.AtIndex(err, i492)
 						}
 					}
 					if !more491 {
@@ -9321,7 +9323,7 @@ func appendAuditDescriptorV2(e *Encoder, m *model.AuditDescriptor) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 		}
 	}
@@ -9343,8 +9345,8 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
-			return WithPath(err, "auditToken")
+		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	if hasExt {
@@ -9355,36 +9357,36 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k494, more495, err := d.GetLength(0, Unbounded, false, 0)
+				k494, more495, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err = d.count(k494); err != nil {
-					return WithPath(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, k494)
 				for i496 := 0; ; {
 					for ; i496 < len(m.AuditPropertyToken); i496++ {
 						if err = decodeIndAuditParameterV2(d, &m.AuditPropertyToken[i496]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i496)+"]"), "auditPropertyToken")
+							return codecerr.At(codecerr.AtIndex(err, i496), "auditPropertyToken")
 						}
 					}
 					if !more495 {
 						break
 					}
 					if k494, more495, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "auditPropertyToken")
+						return codecerr.At(err, "auditPropertyToken")
 					}
 					if err = d.count(k494); err != nil {
-						return WithPath(err, "auditPropertyToken")
+						return codecerr.At(err, "auditPropertyToken")
 					}
 					m.AuditPropertyToken = append(m.AuditPropertyToken, make([]model.IndAuditParameter, k494)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -9396,15 +9398,15 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 	return err
 }
 
-func appendAuditDescriptorV3(e *Encoder, m *model.AuditDescriptor) error {
+func appendAuditDescriptorV3(e *x691.Writer, m *model.AuditDescriptor) error {
 	var err error
 	hasExt := (m.AuditPropertyToken != nil)
 	e.PutBool(hasExt)
 	e.PutBool(m.AuditToken.Present)
 	if m.AuditToken.Present {
-		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, Unbounded, false)
+		err = e.PutNamedBits(m.AuditToken.Value.Bits, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "auditToken")
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	if hasExt {
@@ -9418,7 +9420,7 @@ func appendAuditDescriptorV3(e *Encoder, m *model.AuditDescriptor) error {
 		if m.AuditPropertyToken != nil {
 			mk := e.BeginOpenType()
 			{
-				k497, more498, err := e.PutLength(len(m.AuditPropertyToken), 0, Unbounded, false)
+				k497, more498, err := e.PutLength(len(m.AuditPropertyToken), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -9426,7 +9428,7 @@ func appendAuditDescriptorV3(e *Encoder, m *model.AuditDescriptor) error {
 					for end500 := i499 + k497; i499 < end500; i499++ {
 						err = appendIndAuditParameterV3(e, &m.AuditPropertyToken[i499])
 						if err != nil {
-							return WithPath(err, "["+itoa(i499)+"]")
+							return codecerr.AtIndex(err, i499)
 						}
 					}
 					if !more498 {
@@ -9439,7 +9441,7 @@ func appendAuditDescriptorV3(e *Encoder, m *model.AuditDescriptor) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 		}
 	}
@@ -9461,8 +9463,8 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
-		if m.AuditToken.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
-			return WithPath(err, "auditToken")
+		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
+			return codecerr.At(err, "auditToken")
 		}
 	}
 	if hasExt {
@@ -9473,36 +9475,36 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "auditPropertyToken")
+				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k501, more502, err := d.GetLength(0, Unbounded, false, 0)
+				k501, more502, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err = d.count(k501); err != nil {
-					return WithPath(err, "auditPropertyToken")
+					return codecerr.At(err, "auditPropertyToken")
 				}
 				m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, k501)
 				for i503 := 0; ; {
 					for ; i503 < len(m.AuditPropertyToken); i503++ {
 						if err = decodeIndAuditParameterV3(d, &m.AuditPropertyToken[i503]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i503)+"]"), "auditPropertyToken")
+							return codecerr.At(codecerr.AtIndex(err, i503), "auditPropertyToken")
 						}
 					}
 					if !more502 {
 						break
 					}
 					if k501, more502, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "auditPropertyToken")
+						return codecerr.At(err, "auditPropertyToken")
 					}
 					if err = d.count(k501); err != nil {
-						return WithPath(err, "auditPropertyToken")
+						return codecerr.At(err, "auditPropertyToken")
 					}
 					m.AuditPropertyToken = append(m.AuditPropertyToken, make([]model.IndAuditParameter, k501)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -9514,14 +9516,14 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 	return err
 }
 
-func appendNotifyRequestV123(e *Encoder, m *model.NotifyRequest) error {
+func appendNotifyRequestV123(e *x691.Writer, m *model.NotifyRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.ErrorDescriptor != nil)
 	{
 		{
-			k504, more505, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k504, more505, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -9529,7 +9531,7 @@ func appendNotifyRequestV123(e *Encoder, m *model.NotifyRequest) error {
 				for end507 := i506 + k504; i506 < end507; i506++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i506])
 					if err != nil {
-						return WithPath(err, "["+itoa(i506)+"]")
+						return codecerr.AtIndex(err, i506)
 					}
 				}
 				if !more505 {
@@ -9539,19 +9541,19 @@ func appendNotifyRequestV123(e *Encoder, m *model.NotifyRequest) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendObservedEventsDescriptorV123(e, &m.ObservedEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	return err
@@ -9572,28 +9574,28 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 	}
 	{
 		{
-			k508, more509, err := d.GetLength(0, Unbounded, false, 0)
+			k508, more509, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k508); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k508)
 			for i510 := 0; ; {
 				for ; i510 < len(m.TerminationID); i510++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i510]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i510)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i510), "terminationID")
 					}
 				}
 				if !more509 {
 					break
 				}
 				if k508, more509, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k508); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k508)...)
 			}
@@ -9601,13 +9603,13 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 	}
 	{
 		if err = decodeObservedEventsDescriptorV123(d, &m.ObservedEventsDescriptor); err != nil {
-			return WithPath(err, "observedEventsDescriptor")
+			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if hasExt {
@@ -9625,14 +9627,14 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 	return err
 }
 
-func appendNotifyReplyV123(e *Encoder, m *model.NotifyReply) error {
+func appendNotifyReplyV123(e *x691.Writer, m *model.NotifyReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	e.PutBool(m.ErrorDescriptor != nil)
 	{
 		{
-			k511, more512, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k511, more512, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -9640,7 +9642,7 @@ func appendNotifyReplyV123(e *Encoder, m *model.NotifyReply) error {
 				for end514 := i513 + k511; i513 < end514; i513++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i513])
 					if err != nil {
-						return WithPath(err, "["+itoa(i513)+"]")
+						return codecerr.AtIndex(err, i513)
 					}
 				}
 				if !more512 {
@@ -9650,13 +9652,13 @@ func appendNotifyReplyV123(e *Encoder, m *model.NotifyReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	return err
@@ -9677,28 +9679,28 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 	}
 	{
 		{
-			k515, more516, err := d.GetLength(0, Unbounded, false, 0)
+			k515, more516, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k515); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k515)
 			for i517 := 0; ; {
 				for ; i517 < len(m.TerminationID); i517++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i517]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i517)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i517), "terminationID")
 					}
 				}
 				if !more516 {
 					break
 				}
 				if k515, more516, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k515); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k515)...)
 			}
@@ -9707,7 +9709,7 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 	if opt&(1<<0) != 0 {
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if hasExt {
@@ -9725,17 +9727,17 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 	return err
 }
 
-func appendObservedEventsDescriptorV123(e *Encoder, m *model.ObservedEventsDescriptor) error {
+func appendObservedEventsDescriptorV123(e *x691.Writer, m *model.ObservedEventsDescriptor) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.RequestId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestId")
+			return codecerr.At(err, "requestId")
 		}
 	}
 	{
 		{
-			k518, more519, err := e.PutLength(len(m.ObservedEventLst), 0, Unbounded, false)
+			k518, more519, err := e.PutLength(len(m.ObservedEventLst), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -9743,7 +9745,7 @@ func appendObservedEventsDescriptorV123(e *Encoder, m *model.ObservedEventsDescr
 				for end521 := i520 + k518; i520 < end521; i520++ {
 					err = appendObservedEventV123(e, &m.ObservedEventLst[i520])
 					if err != nil {
-						return WithPath(err, "["+itoa(i520)+"]")
+						return codecerr.AtIndex(err, i520)
 					}
 				}
 				if !more519 {
@@ -9753,7 +9755,7 @@ func appendObservedEventsDescriptorV123(e *Encoder, m *model.ObservedEventsDescr
 			}
 		}
 		if err != nil {
-			return WithPath(err, "observedEventLst")
+			return codecerr.At(err, "observedEventLst")
 		}
 	}
 	return err
@@ -9767,34 +9769,34 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 	{
 		x522, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestId")
+			return codecerr.At(err, "requestId")
 		}
 		m.RequestId = uint32(x522)
 	}
 	{
 		{
-			k523, more524, err := d.GetLength(0, Unbounded, false, 0)
+			k523, more524, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "observedEventLst")
+				return codecerr.At(err, "observedEventLst")
 			}
 			if err = d.count(k523); err != nil {
-				return WithPath(err, "observedEventLst")
+				return codecerr.At(err, "observedEventLst")
 			}
 			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, k523)
 			for i525 := 0; ; {
 				for ; i525 < len(m.ObservedEventLst); i525++ {
 					if err = decodeObservedEventV123(d, &m.ObservedEventLst[i525]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i525)+"]"), "observedEventLst")
+						return codecerr.At(codecerr.AtIndex(err, i525), "observedEventLst")
 					}
 				}
 				if !more524 {
 					break
 				}
 				if k523, more524, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "observedEventLst")
+					return codecerr.At(err, "observedEventLst")
 				}
 				if err = d.count(k523); err != nil {
-					return WithPath(err, "observedEventLst")
+					return codecerr.At(err, "observedEventLst")
 				}
 				m.ObservedEventLst = append(m.ObservedEventLst, make([]model.ObservedEvent, k523)...)
 			}
@@ -9804,7 +9806,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 	return err
 }
 
-func appendObservedEventV123(e *Encoder, m *model.ObservedEvent) error {
+func appendObservedEventV123(e *x691.Writer, m *model.ObservedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -9813,18 +9815,18 @@ func appendObservedEventV123(e *Encoder, m *model.ObservedEvent) error {
 	{
 		err = e.PutOctetString(m.EventName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		{
-			k526, more527, err := e.PutLength(len(m.EventParList), 0, Unbounded, false)
+			k526, more527, err := e.PutLength(len(m.EventParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -9832,7 +9834,7 @@ func appendObservedEventV123(e *Encoder, m *model.ObservedEvent) error {
 				for end529 := i528 + k526; i528 < end529; i528++ {
 					err = appendEventParameterV123(e, &m.EventParList[i528])
 					if err != nil {
-						return WithPath(err, "["+itoa(i528)+"]")
+						return codecerr.AtIndex(err, i528)
 					}
 				}
 				if !more527 {
@@ -9842,13 +9844,13 @@ func appendObservedEventV123(e *Encoder, m *model.ObservedEvent) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventParList")
+			return codecerr.At(err, "eventParList")
 		}
 	}
 	if m.TimeNotation != nil {
 		err = appendTimeNotationV123(e, m.TimeNotation)
 		if err != nil {
-			return WithPath(err, "timeNotation")
+			return codecerr.At(err, "timeNotation")
 		}
 	}
 	return err
@@ -9869,41 +9871,41 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	}
 	{
 		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x530, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x530)
 	}
 	{
 		{
-			k531, more532, err := d.GetLength(0, Unbounded, false, 0)
+			k531, more532, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			if err = d.count(k531); err != nil {
-				return WithPath(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, k531)
 			for i533 := 0; ; {
 				for ; i533 < len(m.EventParList); i533++ {
 					if err = decodeEventParameterV123(d, &m.EventParList[i533]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i533)+"]"), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i533), "eventParList")
 					}
 				}
 				if !more532 {
 					break
 				}
 				if k531, more532, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				if err = d.count(k531); err != nil {
-					return WithPath(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				m.EventParList = append(m.EventParList, make([]model.EventParameter, k531)...)
 			}
@@ -9912,7 +9914,7 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	if opt&(1<<0) != 0 {
 		m.TimeNotation = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.TimeNotation); err != nil {
-			return WithPath(err, "timeNotation")
+			return codecerr.At(err, "timeNotation")
 		}
 	}
 	if hasExt {
@@ -9930,7 +9932,7 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	return err
 }
 
-func appendEventParameterV123(e *Encoder, m *model.EventParameter) error {
+func appendEventParameterV123(e *x691.Writer, m *model.EventParameter) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -9938,20 +9940,20 @@ func appendEventParameterV123(e *Encoder, m *model.EventParameter) error {
 	{
 		err = e.PutOctetString(m.EventParameterName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "eventParameterName")
+			return codecerr.At(err, "eventParameterName")
 		}
 	}
 	{
 		{
-			k534, more535, err := e.PutLength(len(m.Value), 0, Unbounded, false)
+			k534, more535, err := e.PutLength(len(m.Value), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i536 := 0; ; {
 				for end537 := i536 + k534; i536 < end537; i536++ {
-					err = e.PutOctetString(m.Value[i536], 0, Unbounded, false)
+					err = e.PutOctetString(m.Value[i536], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i536)+"]")
+						return codecerr.AtIndex(err, i536)
 					}
 				}
 				if !more535 {
@@ -9961,13 +9963,13 @@ func appendEventParameterV123(e *Encoder, m *model.EventParameter) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "value")
+			return codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
 		err = appendEventParameterExtraInfoV123(e, m.ExtraInfo)
 		if err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	return err
@@ -9987,34 +9989,34 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 		return err
 	}
 	{
-		if m.EventParameterName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "eventParameterName")
+		if m.EventParameterName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "eventParameterName")
 		}
 	}
 	{
 		{
-			k538, more539, err := d.GetLength(0, Unbounded, false, 0)
+			k538, more539, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			if err = d.count(k538); err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, k538)
 			for i540 := 0; ; {
 				for ; i540 < len(m.Value); i540++ {
-					if m.Value[i540], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i540)+"]"), "value")
+					if m.Value[i540], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i540), "value")
 					}
 				}
 				if !more539 {
 					break
 				}
 				if k538, more539, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if err = d.count(k538); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				m.Value = append(m.Value, make([]model.Octets, k538)...)
 			}
@@ -10023,7 +10025,7 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	if opt&(1<<0) != 0 {
 		m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
 		if err = decodeEventParameterExtraInfoV123(d, m.ExtraInfo); err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	if hasExt {
@@ -10041,7 +10043,7 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	return err
 }
 
-func appendEventParameterExtraInfoV123(e *Encoder, m *model.EventParameterExtraInfo) error {
+func appendEventParameterExtraInfoV123(e *x691.Writer, m *model.EventParameterExtraInfo) error {
 	var err error
 	switch m.Kind {
 	case model.EventParameterExtraInfo_Relation:
@@ -10059,7 +10061,7 @@ func appendEventParameterExtraInfoV123(e *Encoder, m *model.EventParameterExtraI
 			err = encErrorf("value %d is not in Relation", int64(m.Relation))
 		}
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 	case model.EventParameterExtraInfo_Range:
 		if err = e.PutChoiceIndex(1, 3, false); err != nil {
@@ -10067,7 +10069,7 @@ func appendEventParameterExtraInfoV123(e *Encoder, m *model.EventParameterExtraI
 		}
 		e.PutBool(m.Range)
 		if err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case model.EventParameterExtraInfo_Sublist:
 		if err = e.PutChoiceIndex(2, 3, false); err != nil {
@@ -10075,7 +10077,7 @@ func appendEventParameterExtraInfoV123(e *Encoder, m *model.EventParameterExtraI
 		}
 		e.PutBool(m.Sublist)
 		if err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return encErrorf("EventParameterExtraInfo: no alternative chosen")
@@ -10097,7 +10099,7 @@ func decodeEventParameterExtraInfoV123(d *decoder, m *model.EventParameterExtraI
 		m.Kind = model.EventParameterExtraInfo_Relation
 		x541, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		switch x541 {
 		case 0:
@@ -10107,17 +10109,17 @@ func decodeEventParameterExtraInfoV123(d *decoder, m *model.EventParameterExtraI
 		case 2:
 			m.Relation = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of Relation", x541), "relation")
+			return codecerr.At(d.errorf("unknown value index %d of Relation", x541), "relation")
 		}
 	case 1:
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.GetBool(); err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 2:
 		m.Kind = model.EventParameterExtraInfo_Sublist
 		if m.Sublist, err = d.GetBool(); err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		_ = isExt
@@ -10127,13 +10129,13 @@ func decodeEventParameterExtraInfoV123(d *decoder, m *model.EventParameterExtraI
 	return err
 }
 
-func appendServiceChangeRequestV1(e *Encoder, m *model.ServiceChangeRequest) error {
+func appendServiceChangeRequestV1(e *x691.Writer, m *model.ServiceChangeRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k542, more543, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k542, more543, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10141,7 +10143,7 @@ func appendServiceChangeRequestV1(e *Encoder, m *model.ServiceChangeRequest) err
 				for end545 := i544 + k542; i544 < end545; i544++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i544])
 					if err != nil {
-						return WithPath(err, "["+itoa(i544)+"]")
+						return codecerr.AtIndex(err, i544)
 					}
 				}
 				if !more543 {
@@ -10151,13 +10153,13 @@ func appendServiceChangeRequestV1(e *Encoder, m *model.ServiceChangeRequest) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendServiceChangeParmV1(e, &m.ServiceChangeParms)
 		if err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return err
@@ -10174,28 +10176,28 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k546, more547, err := d.GetLength(0, Unbounded, false, 0)
+			k546, more547, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k546); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k546)
 			for i548 := 0; ; {
 				for ; i548 < len(m.TerminationID); i548++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i548]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i548)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i548), "terminationID")
 					}
 				}
 				if !more547 {
 					break
 				}
 				if k546, more547, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k546); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k546)...)
 			}
@@ -10203,7 +10205,7 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		if err = decodeServiceChangeParmV1(d, &m.ServiceChangeParms); err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	if hasExt {
@@ -10221,13 +10223,13 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 	return err
 }
 
-func appendServiceChangeRequestV2(e *Encoder, m *model.ServiceChangeRequest) error {
+func appendServiceChangeRequestV2(e *x691.Writer, m *model.ServiceChangeRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k549, more550, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k549, more550, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10235,7 +10237,7 @@ func appendServiceChangeRequestV2(e *Encoder, m *model.ServiceChangeRequest) err
 				for end552 := i551 + k549; i551 < end552; i551++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i551])
 					if err != nil {
-						return WithPath(err, "["+itoa(i551)+"]")
+						return codecerr.AtIndex(err, i551)
 					}
 				}
 				if !more550 {
@@ -10245,13 +10247,13 @@ func appendServiceChangeRequestV2(e *Encoder, m *model.ServiceChangeRequest) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendServiceChangeParmV2(e, &m.ServiceChangeParms)
 		if err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return err
@@ -10268,28 +10270,28 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k553, more554, err := d.GetLength(0, Unbounded, false, 0)
+			k553, more554, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k553); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k553)
 			for i555 := 0; ; {
 				for ; i555 < len(m.TerminationID); i555++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i555]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i555)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i555), "terminationID")
 					}
 				}
 				if !more554 {
 					break
 				}
 				if k553, more554, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k553); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k553)...)
 			}
@@ -10297,7 +10299,7 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		if err = decodeServiceChangeParmV2(d, &m.ServiceChangeParms); err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	if hasExt {
@@ -10315,13 +10317,13 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 	return err
 }
 
-func appendServiceChangeRequestV3(e *Encoder, m *model.ServiceChangeRequest) error {
+func appendServiceChangeRequestV3(e *x691.Writer, m *model.ServiceChangeRequest) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k556, more557, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k556, more557, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10329,7 +10331,7 @@ func appendServiceChangeRequestV3(e *Encoder, m *model.ServiceChangeRequest) err
 				for end559 := i558 + k556; i558 < end559; i558++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i558])
 					if err != nil {
-						return WithPath(err, "["+itoa(i558)+"]")
+						return codecerr.AtIndex(err, i558)
 					}
 				}
 				if !more557 {
@@ -10339,13 +10341,13 @@ func appendServiceChangeRequestV3(e *Encoder, m *model.ServiceChangeRequest) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendServiceChangeParmV3(e, &m.ServiceChangeParms)
 		if err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	return err
@@ -10362,28 +10364,28 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k560, more561, err := d.GetLength(0, Unbounded, false, 0)
+			k560, more561, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k560); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k560)
 			for i562 := 0; ; {
 				for ; i562 < len(m.TerminationID); i562++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i562]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i562)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i562), "terminationID")
 					}
 				}
 				if !more561 {
 					break
 				}
 				if k560, more561, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k560); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k560)...)
 			}
@@ -10391,7 +10393,7 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		if err = decodeServiceChangeParmV3(d, &m.ServiceChangeParms); err != nil {
-			return WithPath(err, "serviceChangeParms")
+			return codecerr.At(err, "serviceChangeParms")
 		}
 	}
 	if hasExt {
@@ -10409,13 +10411,13 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 	return err
 }
 
-func appendServiceChangeReplyV1(e *Encoder, m *model.ServiceChangeReply) error {
+func appendServiceChangeReplyV1(e *x691.Writer, m *model.ServiceChangeReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k563, more564, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k563, more564, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10423,7 +10425,7 @@ func appendServiceChangeReplyV1(e *Encoder, m *model.ServiceChangeReply) error {
 				for end566 := i565 + k563; i565 < end566; i565++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i565])
 					if err != nil {
-						return WithPath(err, "["+itoa(i565)+"]")
+						return codecerr.AtIndex(err, i565)
 					}
 				}
 				if !more564 {
@@ -10433,13 +10435,13 @@ func appendServiceChangeReplyV1(e *Encoder, m *model.ServiceChangeReply) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendServiceChangeResultV1(e, &m.ServiceChangeResult)
 		if err != nil {
-			return WithPath(err, "serviceChangeResult")
+			return codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	return err
@@ -10456,28 +10458,28 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 	}
 	{
 		{
-			k567, more568, err := d.GetLength(0, Unbounded, false, 0)
+			k567, more568, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k567); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k567)
 			for i569 := 0; ; {
 				for ; i569 < len(m.TerminationID); i569++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i569]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i569)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i569), "terminationID")
 					}
 				}
 				if !more568 {
 					break
 				}
 				if k567, more568, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k567); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k567)...)
 			}
@@ -10485,7 +10487,7 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 	}
 	{
 		if err = decodeServiceChangeResultV1(d, &m.ServiceChangeResult); err != nil {
-			return WithPath(err, "serviceChangeResult")
+			return codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	if hasExt {
@@ -10503,13 +10505,13 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 	return err
 }
 
-func appendServiceChangeReplyV23(e *Encoder, m *model.ServiceChangeReply) error {
+func appendServiceChangeReplyV23(e *x691.Writer, m *model.ServiceChangeReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k570, more571, err := e.PutLength(len(m.TerminationID), 0, Unbounded, false)
+			k570, more571, err := e.PutLength(len(m.TerminationID), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10517,7 +10519,7 @@ func appendServiceChangeReplyV23(e *Encoder, m *model.ServiceChangeReply) error 
 				for end573 := i572 + k570; i572 < end573; i572++ {
 					err = appendTerminationIDV123(e, &m.TerminationID[i572])
 					if err != nil {
-						return WithPath(err, "["+itoa(i572)+"]")
+						return codecerr.AtIndex(err, i572)
 					}
 				}
 				if !more571 {
@@ -10527,13 +10529,13 @@ func appendServiceChangeReplyV23(e *Encoder, m *model.ServiceChangeReply) error 
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationID")
+			return codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		err = appendServiceChangeResultV23(e, &m.ServiceChangeResult)
 		if err != nil {
-			return WithPath(err, "serviceChangeResult")
+			return codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	return err
@@ -10550,28 +10552,28 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 	}
 	{
 		{
-			k574, more575, err := d.GetLength(0, Unbounded, false, 0)
+			k574, more575, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k574); err != nil {
-				return WithPath(err, "terminationID")
+				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = slab.Alloc(&d.s.TerminationID, k574)
 			for i576 := 0; ; {
 				for ; i576 < len(m.TerminationID); i576++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i576]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i576)+"]"), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i576), "terminationID")
 					}
 				}
 				if !more575 {
 					break
 				}
 				if k574, more575, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				if err = d.count(k574); err != nil {
-					return WithPath(err, "terminationID")
+					return codecerr.At(err, "terminationID")
 				}
 				m.TerminationID = append(m.TerminationID, make([]model.TerminationID, k574)...)
 			}
@@ -10579,7 +10581,7 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 	}
 	{
 		if err = decodeServiceChangeResultV23(d, &m.ServiceChangeResult); err != nil {
-			return WithPath(err, "serviceChangeResult")
+			return codecerr.At(err, "serviceChangeResult")
 		}
 	}
 	if hasExt {
@@ -10597,7 +10599,7 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 	return err
 }
 
-func appendServiceChangeResultV1(e *Encoder, m *model.ServiceChangeResult) error {
+func appendServiceChangeResultV1(e *x691.Writer, m *model.ServiceChangeResult) error {
 	var err error
 	switch m.Kind {
 	case model.ServiceChangeResult_ErrorDescriptor:
@@ -10605,22 +10607,22 @@ func appendServiceChangeResultV1(e *Encoder, m *model.ServiceChangeResult) error
 			return err
 		}
 		if m.ErrorDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "errorDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case model.ServiceChangeResult_ServiceChangeResParms:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		if m.ServiceChangeResParms == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeResParms")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		err = appendServiceChangeResParmV1(e, m.ServiceChangeResParms)
 		if err != nil {
-			return WithPath(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return encErrorf("ServiceChangeResult: no alternative chosen")
@@ -10642,13 +10644,13 @@ func decodeServiceChangeResultV1(d *decoder, m *model.ServiceChangeResult) error
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV1(d, m.ServiceChangeResParms); err != nil {
-			return WithPath(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		_ = isExt
@@ -10658,7 +10660,7 @@ func decodeServiceChangeResultV1(d *decoder, m *model.ServiceChangeResult) error
 	return err
 }
 
-func appendServiceChangeResultV23(e *Encoder, m *model.ServiceChangeResult) error {
+func appendServiceChangeResultV23(e *x691.Writer, m *model.ServiceChangeResult) error {
 	var err error
 	switch m.Kind {
 	case model.ServiceChangeResult_ErrorDescriptor:
@@ -10666,22 +10668,22 @@ func appendServiceChangeResultV23(e *Encoder, m *model.ServiceChangeResult) erro
 			return err
 		}
 		if m.ErrorDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "errorDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		err = appendErrorDescriptorV123(e, m.ErrorDescriptor)
 		if err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case model.ServiceChangeResult_ServiceChangeResParms:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		if m.ServiceChangeResParms == nil {
-			return WithPath(encErrorf("alternative is nil"), "serviceChangeResParms")
+			return codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		err = appendServiceChangeResParmV23(e, m.ServiceChangeResParms)
 		if err != nil {
-			return WithPath(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return encErrorf("ServiceChangeResult: no alternative chosen")
@@ -10703,13 +10705,13 @@ func decodeServiceChangeResultV23(d *decoder, m *model.ServiceChangeResult) erro
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
 		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
-			return WithPath(err, "errorDescriptor")
+			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
 		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
 		if err = decodeServiceChangeResParmV23(d, m.ServiceChangeResParms); err != nil {
-			return WithPath(err, "serviceChangeResParms")
+			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		_ = isExt
@@ -10719,13 +10721,13 @@ func decodeServiceChangeResultV23(d *decoder, m *model.ServiceChangeResult) erro
 	return err
 }
 
-func appendTerminationIDV123(e *Encoder, m *model.TerminationID) error {
+func appendTerminationIDV123(e *x691.Writer, m *model.TerminationID) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k577, more578, err := e.PutLength(len(m.Wildcard), 0, Unbounded, false)
+			k577, more578, err := e.PutLength(len(m.Wildcard), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10733,7 +10735,7 @@ func appendTerminationIDV123(e *Encoder, m *model.TerminationID) error {
 				for end580 := i579 + k577; i579 < end580; i579++ {
 					err = e.PutOctetString(m.Wildcard[i579], 1, 1, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i579)+"]")
+						return codecerr.AtIndex(err, i579)
 					}
 				}
 				if !more578 {
@@ -10743,13 +10745,13 @@ func appendTerminationIDV123(e *Encoder, m *model.TerminationID) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "wildcard")
+			return codecerr.At(err, "wildcard")
 		}
 	}
 	{
 		err = e.PutOctetString(m.Id, 1, 8, false)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	return err
@@ -10766,28 +10768,28 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 	}
 	{
 		{
-			k581, more582, err := d.GetLength(0, Unbounded, false, 0)
+			k581, more582, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "wildcard")
+				return codecerr.At(err, "wildcard")
 			}
 			if err = d.count(k581); err != nil {
-				return WithPath(err, "wildcard")
+				return codecerr.At(err, "wildcard")
 			}
 			m.Wildcard = slab.Alloc(&d.s.Octets, k581)
 			for i583 := 0; ; {
 				for ; i583 < len(m.Wildcard); i583++ {
-					if m.Wildcard[i583], err = d.GetOctetString(1, 1, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i583)+"]"), "wildcard")
+					if m.Wildcard[i583], err = d.shortOctets(1); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i583), "wildcard")
 					}
 				}
 				if !more582 {
 					break
 				}
 				if k581, more582, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "wildcard")
+					return codecerr.At(err, "wildcard")
 				}
 				if err = d.count(k581); err != nil {
-					return WithPath(err, "wildcard")
+					return codecerr.At(err, "wildcard")
 				}
 				m.Wildcard = append(m.Wildcard, make([]model.Octets, k581)...)
 			}
@@ -10795,7 +10797,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 	}
 	{
 		if m.Id, err = d.GetOctetString(1, 8, false); err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	if hasExt {
@@ -10813,7 +10815,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 	return err
 }
 
-func appendMediaDescriptorV12(e *Encoder, m *model.MediaDescriptor) error {
+func appendMediaDescriptorV12(e *x691.Writer, m *model.MediaDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -10822,13 +10824,13 @@ func appendMediaDescriptorV12(e *Encoder, m *model.MediaDescriptor) error {
 	if m.TermStateDescr != nil {
 		err = appendTerminationStateDescriptorV123(e, m.TermStateDescr)
 		if err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		err = appendMediaDescriptorStreamsV12(e, m.Streams)
 		if err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	return err
@@ -10850,13 +10852,13 @@ func decodeMediaDescriptorV12(d *decoder, m *model.MediaDescriptor) error {
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 		if err = decodeMediaDescriptorStreamsV12(d, m.Streams); err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	if hasExt {
@@ -10874,7 +10876,7 @@ func decodeMediaDescriptorV12(d *decoder, m *model.MediaDescriptor) error {
 	return err
 }
 
-func appendMediaDescriptorV3(e *Encoder, m *model.MediaDescriptor) error {
+func appendMediaDescriptorV3(e *x691.Writer, m *model.MediaDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -10883,13 +10885,13 @@ func appendMediaDescriptorV3(e *Encoder, m *model.MediaDescriptor) error {
 	if m.TermStateDescr != nil {
 		err = appendTerminationStateDescriptorV123(e, m.TermStateDescr)
 		if err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		err = appendMediaDescriptorStreamsV3(e, m.Streams)
 		if err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	return err
@@ -10911,13 +10913,13 @@ func decodeMediaDescriptorV3(d *decoder, m *model.MediaDescriptor) error {
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Streams = slab.One(&d.s.MediaDescriptorStreams)
 		if err = decodeMediaDescriptorStreamsV3(d, m.Streams); err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	if hasExt {
@@ -10935,7 +10937,7 @@ func decodeMediaDescriptorV3(d *decoder, m *model.MediaDescriptor) error {
 	return err
 }
 
-func appendMediaDescriptorStreamsV12(e *Encoder, m *model.MediaDescriptorStreams) error {
+func appendMediaDescriptorStreamsV12(e *x691.Writer, m *model.MediaDescriptorStreams) error {
 	var err error
 	switch m.Kind {
 	case model.MediaDescriptorStreams_OneStream:
@@ -10943,18 +10945,18 @@ func appendMediaDescriptorStreamsV12(e *Encoder, m *model.MediaDescriptorStreams
 			return err
 		}
 		if m.OneStream == nil {
-			return WithPath(encErrorf("alternative is nil"), "oneStream")
+			return codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		err = appendStreamParmsV12(e, m.OneStream)
 		if err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k584, more585, err := e.PutLength(len(m.MultiStream), 0, Unbounded, false)
+			k584, more585, err := e.PutLength(len(m.MultiStream), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -10962,7 +10964,7 @@ func appendMediaDescriptorStreamsV12(e *Encoder, m *model.MediaDescriptorStreams
 				for end587 := i586 + k584; i586 < end587; i586++ {
 					err = appendStreamDescriptorV12(e, &m.MultiStream[i586])
 					if err != nil {
-						return WithPath(err, "["+itoa(i586)+"]")
+						return codecerr.AtIndex(err, i586)
 					}
 				}
 				if !more585 {
@@ -10972,7 +10974,7 @@ func appendMediaDescriptorStreamsV12(e *Encoder, m *model.MediaDescriptorStreams
 			}
 		}
 		if err != nil {
-			return WithPath(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 	default:
 		return encErrorf("MediaDescriptorStreams: no alternative chosen")
@@ -10994,33 +10996,33 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV12(d, m.OneStream); err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k588, more589, err := d.GetLength(0, Unbounded, false, 0)
+			k588, more589, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k588); err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, k588)
 			for i590 := 0; ; {
 				for ; i590 < len(m.MultiStream); i590++ {
 					if err = decodeStreamDescriptorV12(d, &m.MultiStream[i590]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i590)+"]"), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i590), "multiStream")
 					}
 				}
 				if !more589 {
 					break
 				}
 				if k588, more589, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				if err = d.count(k588); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				m.MultiStream = append(m.MultiStream, make([]model.StreamDescriptor, k588)...)
 			}
@@ -11033,7 +11035,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	return err
 }
 
-func appendMediaDescriptorStreamsV3(e *Encoder, m *model.MediaDescriptorStreams) error {
+func appendMediaDescriptorStreamsV3(e *x691.Writer, m *model.MediaDescriptorStreams) error {
 	var err error
 	switch m.Kind {
 	case model.MediaDescriptorStreams_OneStream:
@@ -11041,18 +11043,18 @@ func appendMediaDescriptorStreamsV3(e *Encoder, m *model.MediaDescriptorStreams)
 			return err
 		}
 		if m.OneStream == nil {
-			return WithPath(encErrorf("alternative is nil"), "oneStream")
+			return codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		err = appendStreamParmsV3(e, m.OneStream)
 		if err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k591, more592, err := e.PutLength(len(m.MultiStream), 0, Unbounded, false)
+			k591, more592, err := e.PutLength(len(m.MultiStream), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -11060,7 +11062,7 @@ func appendMediaDescriptorStreamsV3(e *Encoder, m *model.MediaDescriptorStreams)
 				for end594 := i593 + k591; i593 < end594; i593++ {
 					err = appendStreamDescriptorV3(e, &m.MultiStream[i593])
 					if err != nil {
-						return WithPath(err, "["+itoa(i593)+"]")
+						return codecerr.AtIndex(err, i593)
 					}
 				}
 				if !more592 {
@@ -11070,7 +11072,7 @@ func appendMediaDescriptorStreamsV3(e *Encoder, m *model.MediaDescriptorStreams)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 	default:
 		return encErrorf("MediaDescriptorStreams: no alternative chosen")
@@ -11092,33 +11094,33 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 		m.Kind = model.MediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.StreamParms)
 		if err = decodeStreamParmsV3(d, m.OneStream); err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k595, more596, err := d.GetLength(0, Unbounded, false, 0)
+			k595, more596, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k595); err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, k595)
 			for i597 := 0; ; {
 				for ; i597 < len(m.MultiStream); i597++ {
 					if err = decodeStreamDescriptorV3(d, &m.MultiStream[i597]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i597)+"]"), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i597), "multiStream")
 					}
 				}
 				if !more596 {
 					break
 				}
 				if k595, more596, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				if err = d.count(k595); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				m.MultiStream = append(m.MultiStream, make([]model.StreamDescriptor, k595)...)
 			}
@@ -11131,18 +11133,18 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	return err
 }
 
-func appendStreamDescriptorV12(e *Encoder, m *model.StreamDescriptor) error {
+func appendStreamDescriptorV12(e *x691.Writer, m *model.StreamDescriptor) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.StreamID), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		err = appendStreamParmsV12(e, &m.StreamParms)
 		if err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	return err
@@ -11156,31 +11158,31 @@ func decodeStreamDescriptorV12(d *decoder, m *model.StreamDescriptor) error {
 	{
 		x598, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID = uint32(x598)
 	}
 	{
 		if err = decodeStreamParmsV12(d, &m.StreamParms); err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendStreamDescriptorV3(e *Encoder, m *model.StreamDescriptor) error {
+func appendStreamDescriptorV3(e *x691.Writer, m *model.StreamDescriptor) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.StreamID), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		err = appendStreamParmsV3(e, &m.StreamParms)
 		if err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	return err
@@ -11194,23 +11196,23 @@ func decodeStreamDescriptorV3(d *decoder, m *model.StreamDescriptor) error {
 	{
 		x599, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID = uint32(x599)
 	}
 	{
 		if err = decodeStreamParmsV3(d, &m.StreamParms); err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendStreamParmsV12(e *Encoder, m *model.StreamParms) error {
+func appendStreamParmsV12(e *x691.Writer, m *model.StreamParms) error {
 	var err error
 	if m.StatisticsDescriptor != nil {
-		return WithPath(encErrorf("not in version %d", 1), "statisticsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 1), "statisticsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -11220,19 +11222,19 @@ func appendStreamParmsV12(e *Encoder, m *model.StreamParms) error {
 	if m.LocalControlDescriptor != nil {
 		err = appendLocalControlDescriptorV123(e, m.LocalControlDescriptor)
 		if err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		err = appendLocalRemoteDescriptorV123(e, m.LocalDescriptor)
 		if err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		err = appendLocalRemoteDescriptorV123(e, m.RemoteDescriptor)
 		if err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	return err
@@ -11254,19 +11256,19 @@ func decodeStreamParmsV12(d *decoder, m *model.StreamParms) error {
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 		if err = decodeLocalRemoteDescriptorV123(d, m.LocalDescriptor); err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 		if err = decodeLocalRemoteDescriptorV123(d, m.RemoteDescriptor); err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -11284,7 +11286,7 @@ func decodeStreamParmsV12(d *decoder, m *model.StreamParms) error {
 	return err
 }
 
-func appendStreamParmsV3(e *Encoder, m *model.StreamParms) error {
+func appendStreamParmsV3(e *x691.Writer, m *model.StreamParms) error {
 	var err error
 	hasExt := (m.StatisticsDescriptor != nil)
 	e.PutBool(hasExt)
@@ -11294,19 +11296,19 @@ func appendStreamParmsV3(e *Encoder, m *model.StreamParms) error {
 	if m.LocalControlDescriptor != nil {
 		err = appendLocalControlDescriptorV123(e, m.LocalControlDescriptor)
 		if err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		err = appendLocalRemoteDescriptorV123(e, m.LocalDescriptor)
 		if err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		err = appendLocalRemoteDescriptorV123(e, m.RemoteDescriptor)
 		if err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -11320,7 +11322,7 @@ func appendStreamParmsV3(e *Encoder, m *model.StreamParms) error {
 		if m.StatisticsDescriptor != nil {
 			mk := e.BeginOpenType()
 			{
-				k600, more601, err := e.PutLength(len(m.StatisticsDescriptor), 0, Unbounded, false)
+				k600, more601, err := e.PutLength(len(m.StatisticsDescriptor), 0, x691.Unbounded, false)
 				if err != nil {
 					return err
 				}
@@ -11328,7 +11330,7 @@ func appendStreamParmsV3(e *Encoder, m *model.StreamParms) error {
 					for end603 := i602 + k600; i602 < end603; i602++ {
 						err = appendStatisticsParameterV123(e, &m.StatisticsDescriptor[i602])
 						if err != nil {
-							return WithPath(err, "["+itoa(i602)+"]")
+							return codecerr.AtIndex(err, i602)
 						}
 					}
 					if !more601 {
@@ -11341,7 +11343,7 @@ func appendStreamParmsV3(e *Encoder, m *model.StreamParms) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
 	}
@@ -11364,19 +11366,19 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 		if err = decodeLocalRemoteDescriptorV123(d, m.LocalDescriptor); err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
 		if err = decodeLocalRemoteDescriptorV123(d, m.RemoteDescriptor); err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -11387,36 +11389,36 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			{
-				k604, more605, err := d.GetLength(0, Unbounded, false, 0)
+				k604, more605, err := d.GetLength(0, x691.Unbounded, false, 0)
 				if err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k604); err != nil {
-					return WithPath(err, "statisticsDescriptor")
+					return codecerr.At(err, "statisticsDescriptor")
 				}
 				m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k604)
 				for i606 := 0; ; {
 					for ; i606 < len(m.StatisticsDescriptor); i606++ {
 						if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i606]); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i606)+"]"), "statisticsDescriptor")
+							return codecerr.At(codecerr.AtIndex(err, i606), "statisticsDescriptor")
 						}
 					}
 					if !more605 {
 						break
 					}
 					if k604, more605, err = d.GetLengthChunk(0); err != nil {
-						return WithPath(err, "statisticsDescriptor")
+						return codecerr.At(err, "statisticsDescriptor")
 					}
 					if err = d.count(k604); err != nil {
-						return WithPath(err, "statisticsDescriptor")
+						return codecerr.At(err, "statisticsDescriptor")
 					}
 					m.StatisticsDescriptor = append(m.StatisticsDescriptor, make([]model.StatisticsParameter, k604)...)
 				}
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -11428,7 +11430,7 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 	return err
 }
 
-func appendLocalControlDescriptorV123(e *Encoder, m *model.LocalControlDescriptor) error {
+func appendLocalControlDescriptorV123(e *x691.Writer, m *model.LocalControlDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -11451,24 +11453,24 @@ func appendLocalControlDescriptorV123(e *Encoder, m *model.LocalControlDescripto
 			err = encErrorf("value %d is not in StreamMode", int64(m.StreamMode.Value))
 		}
 		if err != nil {
-			return WithPath(err, "streamMode")
+			return codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue.Present {
 		e.PutBool(m.ReserveValue.Value)
 		if err != nil {
-			return WithPath(err, "reserveValue")
+			return codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup.Present {
 		e.PutBool(m.ReserveGroup.Value)
 		if err != nil {
-			return WithPath(err, "reserveGroup")
+			return codecerr.At(err, "reserveGroup")
 		}
 	}
 	{
 		{
-			k607, more608, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k607, more608, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -11476,7 +11478,7 @@ func appendLocalControlDescriptorV123(e *Encoder, m *model.LocalControlDescripto
 				for end610 := i609 + k607; i609 < end610; i609++ {
 					err = appendPropertyParmV123(e, &m.PropertyParms[i609])
 					if err != nil {
-						return WithPath(err, "["+itoa(i609)+"]")
+						return codecerr.AtIndex(err, i609)
 					}
 				}
 				if !more608 {
@@ -11486,7 +11488,7 @@ func appendLocalControlDescriptorV123(e *Encoder, m *model.LocalControlDescripto
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	return err
@@ -11509,7 +11511,7 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 		m.StreamMode.Present = true
 		x611, _, err := d.GetEnumerated(5, true)
 		if err != nil {
-			return WithPath(err, "streamMode")
+			return codecerr.At(err, "streamMode")
 		}
 		switch x611 {
 		case 0:
@@ -11523,45 +11525,45 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 		case 4:
 			m.StreamMode.Value = 4
 		default:
-			return WithPath(d.errorf("unknown value index %d of StreamMode", x611), "streamMode")
+			return codecerr.At(d.errorf("unknown value index %d of StreamMode", x611), "streamMode")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.ReserveValue.Present = true
 		if m.ReserveValue.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "reserveValue")
+			return codecerr.At(err, "reserveValue")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ReserveGroup.Present = true
 		if m.ReserveGroup.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "reserveGroup")
+			return codecerr.At(err, "reserveGroup")
 		}
 	}
 	{
 		{
-			k612, more613, err := d.GetLength(0, Unbounded, false, 0)
+			k612, more613, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k612); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, k612)
 			for i614 := 0; ; {
 				for ; i614 < len(m.PropertyParms); i614++ {
 					if err = decodePropertyParmV123(d, &m.PropertyParms[i614]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i614)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i614), "propertyParms")
 					}
 				}
 				if !more613 {
 					break
 				}
 				if k612, more613, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k612); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.PropertyParm, k612)...)
 			}
@@ -11582,7 +11584,7 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	return err
 }
 
-func appendPropertyParmV123(e *Encoder, m *model.PropertyParm) error {
+func appendPropertyParmV123(e *x691.Writer, m *model.PropertyParm) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -11590,20 +11592,20 @@ func appendPropertyParmV123(e *Encoder, m *model.PropertyParm) error {
 	{
 		err = e.PutOctetString(m.Name, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	{
 		{
-			k615, more616, err := e.PutLength(len(m.Value), 0, Unbounded, false)
+			k615, more616, err := e.PutLength(len(m.Value), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i617 := 0; ; {
 				for end618 := i617 + k615; i617 < end618; i617++ {
-					err = e.PutOctetString(m.Value[i617], 0, Unbounded, false)
+					err = e.PutOctetString(m.Value[i617], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i617)+"]")
+						return codecerr.AtIndex(err, i617)
 					}
 				}
 				if !more616 {
@@ -11613,13 +11615,13 @@ func appendPropertyParmV123(e *Encoder, m *model.PropertyParm) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "value")
+			return codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
 		err = appendPropertyParmExtraInfoV123(e, m.ExtraInfo)
 		if err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	return err
@@ -11640,33 +11642,33 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	}
 	{
 		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	{
 		{
-			k619, more620, err := d.GetLength(0, Unbounded, false, 0)
+			k619, more620, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			if err = d.count(k619); err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, k619)
 			for i621 := 0; ; {
 				for ; i621 < len(m.Value); i621++ {
-					if m.Value[i621], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i621)+"]"), "value")
+					if m.Value[i621], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i621), "value")
 					}
 				}
 				if !more620 {
 					break
 				}
 				if k619, more620, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if err = d.count(k619); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				m.Value = append(m.Value, make([]model.Octets, k619)...)
 			}
@@ -11675,7 +11677,7 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	if opt&(1<<0) != 0 {
 		m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
 		if err = decodePropertyParmExtraInfoV123(d, m.ExtraInfo); err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	if hasExt {
@@ -11693,7 +11695,7 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	return err
 }
 
-func appendPropertyParmExtraInfoV123(e *Encoder, m *model.PropertyParmExtraInfo) error {
+func appendPropertyParmExtraInfoV123(e *x691.Writer, m *model.PropertyParmExtraInfo) error {
 	var err error
 	switch m.Kind {
 	case model.PropertyParmExtraInfo_Relation:
@@ -11711,7 +11713,7 @@ func appendPropertyParmExtraInfoV123(e *Encoder, m *model.PropertyParmExtraInfo)
 			err = encErrorf("value %d is not in Relation", int64(m.Relation))
 		}
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 	case model.PropertyParmExtraInfo_Range:
 		if err = e.PutChoiceIndex(1, 3, false); err != nil {
@@ -11719,7 +11721,7 @@ func appendPropertyParmExtraInfoV123(e *Encoder, m *model.PropertyParmExtraInfo)
 		}
 		e.PutBool(m.Range)
 		if err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case model.PropertyParmExtraInfo_Sublist:
 		if err = e.PutChoiceIndex(2, 3, false); err != nil {
@@ -11727,7 +11729,7 @@ func appendPropertyParmExtraInfoV123(e *Encoder, m *model.PropertyParmExtraInfo)
 		}
 		e.PutBool(m.Sublist)
 		if err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return encErrorf("PropertyParmExtraInfo: no alternative chosen")
@@ -11749,7 +11751,7 @@ func decodePropertyParmExtraInfoV123(d *decoder, m *model.PropertyParmExtraInfo)
 		m.Kind = model.PropertyParmExtraInfo_Relation
 		x622, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		switch x622 {
 		case 0:
@@ -11759,17 +11761,17 @@ func decodePropertyParmExtraInfoV123(d *decoder, m *model.PropertyParmExtraInfo)
 		case 2:
 			m.Relation = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of Relation", x622), "relation")
+			return codecerr.At(d.errorf("unknown value index %d of Relation", x622), "relation")
 		}
 	case 1:
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.GetBool(); err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 2:
 		m.Kind = model.PropertyParmExtraInfo_Sublist
 		if m.Sublist, err = d.GetBool(); err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		_ = isExt
@@ -11779,20 +11781,20 @@ func decodePropertyParmExtraInfoV123(d *decoder, m *model.PropertyParmExtraInfo)
 	return err
 }
 
-func appendLocalRemoteDescriptorV123(e *Encoder, m *model.LocalRemoteDescriptor) error {
+func appendLocalRemoteDescriptorV123(e *x691.Writer, m *model.LocalRemoteDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k623, more624, err := e.PutLength(len(m.PropGrps), 0, Unbounded, false)
+			k623, more624, err := e.PutLength(len(m.PropGrps), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i625 := 0; ; {
 				for end626 := i625 + k623; i625 < end626; i625++ {
 					{
-						k627, more628, err := e.PutLength(len(m.PropGrps[i625]), 0, Unbounded, false)
+						k627, more628, err := e.PutLength(len(m.PropGrps[i625]), 0, x691.Unbounded, false)
 						if err != nil {
 							return err
 						}
@@ -11800,7 +11802,7 @@ func appendLocalRemoteDescriptorV123(e *Encoder, m *model.LocalRemoteDescriptor)
 							for end630 := i629 + k627; i629 < end630; i629++ {
 								err = appendPropertyParmV123(e, &m.PropGrps[i625][i629])
 								if err != nil {
-									return WithPath(err, "["+itoa(i629)+"]")
+									return codecerr.AtIndex(err, i629)
 								}
 							}
 							if !more628 {
@@ -11810,7 +11812,7 @@ func appendLocalRemoteDescriptorV123(e *Encoder, m *model.LocalRemoteDescriptor)
 						}
 					}
 					if err != nil {
-						return WithPath(err, "["+itoa(i625)+"]")
+						return codecerr.AtIndex(err, i625)
 					}
 				}
 				if !more624 {
@@ -11820,7 +11822,7 @@ func appendLocalRemoteDescriptorV123(e *Encoder, m *model.LocalRemoteDescriptor)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propGrps")
+			return codecerr.At(err, "propGrps")
 		}
 	}
 	return err
@@ -11837,39 +11839,39 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 	}
 	{
 		{
-			k631, more632, err := d.GetLength(0, Unbounded, false, 0)
+			k631, more632, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k631); err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, k631)
 			for i633 := 0; ; {
 				for ; i633 < len(m.PropGrps); i633++ {
 					{
-						k634, more635, err := d.GetLength(0, Unbounded, false, 0)
+						k634, more635, err := d.GetLength(0, x691.Unbounded, false, 0)
 						if err != nil {
-							return WithPath(WithPath(err, "["+itoa(i633)+"]"), "propGrps")
+							return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 						}
 						if err = d.count(k634); err != nil {
-							return WithPath(WithPath(err, "["+itoa(i633)+"]"), "propGrps")
+							return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 						}
 						m.PropGrps[i633] = slab.Alloc(&d.s.PropertyParm, k634)
 						for i636 := 0; ; {
 							for ; i636 < len(m.PropGrps[i633]); i636++ {
 								if err = decodePropertyParmV123(d, &m.PropGrps[i633][i636]); err != nil {
-									return WithPath(WithPath(WithPath(err, "["+itoa(i636)+"]"), "["+itoa(i633)+"]"), "propGrps")
+									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i636), i633), "propGrps")
 								}
 							}
 							if !more635 {
 								break
 							}
 							if k634, more635, err = d.GetLengthChunk(0); err != nil {
-								return WithPath(WithPath(err, "["+itoa(i633)+"]"), "propGrps")
+								return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 							}
 							if err = d.count(k634); err != nil {
-								return WithPath(WithPath(err, "["+itoa(i633)+"]"), "propGrps")
+								return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 							}
 							m.PropGrps[i633] = append(m.PropGrps[i633], make([]model.PropertyParm, k634)...)
 						}
@@ -11879,10 +11881,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 					break
 				}
 				if k631, more632, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if err = d.count(k631); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				m.PropGrps = append(m.PropGrps, make([][]model.PropertyParm, k631)...)
 			}
@@ -11903,7 +11905,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 	return err
 }
 
-func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateDescriptor) error {
+func appendTerminationStateDescriptorV123(e *x691.Writer, m *model.TerminationStateDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -11911,7 +11913,7 @@ func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateD
 	e.PutBool(m.ServiceState.Present)
 	{
 		{
-			k637, more638, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k637, more638, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -11919,7 +11921,7 @@ func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateD
 				for end640 := i639 + k637; i639 < end640; i639++ {
 					err = appendPropertyParmV123(e, &m.PropertyParms[i639])
 					if err != nil {
-						return WithPath(err, "["+itoa(i639)+"]")
+						return codecerr.AtIndex(err, i639)
 					}
 				}
 				if !more638 {
@@ -11929,7 +11931,7 @@ func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateD
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl.Present {
@@ -11942,7 +11944,7 @@ func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateD
 			err = encErrorf("value %d is not in EventBufferControl", int64(m.EventBufferControl.Value))
 		}
 		if err != nil {
-			return WithPath(err, "eventBufferControl")
+			return codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState.Present {
@@ -11957,7 +11959,7 @@ func appendTerminationStateDescriptorV123(e *Encoder, m *model.TerminationStateD
 			err = encErrorf("value %d is not in ServiceState", int64(m.ServiceState.Value))
 		}
 		if err != nil {
-			return WithPath(err, "serviceState")
+			return codecerr.At(err, "serviceState")
 		}
 	}
 	return err
@@ -11978,28 +11980,28 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	}
 	{
 		{
-			k641, more642, err := d.GetLength(0, Unbounded, false, 0)
+			k641, more642, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k641); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, k641)
 			for i643 := 0; ; {
 				for ; i643 < len(m.PropertyParms); i643++ {
 					if err = decodePropertyParmV123(d, &m.PropertyParms[i643]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i643)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i643), "propertyParms")
 					}
 				}
 				if !more642 {
 					break
 				}
 				if k641, more642, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k641); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.PropertyParm, k641)...)
 			}
@@ -12009,7 +12011,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 		m.EventBufferControl.Present = true
 		x644, _, err := d.GetEnumerated(2, true)
 		if err != nil {
-			return WithPath(err, "eventBufferControl")
+			return codecerr.At(err, "eventBufferControl")
 		}
 		switch x644 {
 		case 0:
@@ -12017,14 +12019,14 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 		case 1:
 			m.EventBufferControl.Value = 1
 		default:
-			return WithPath(d.errorf("unknown value index %d of EventBufferControl", x644), "eventBufferControl")
+			return codecerr.At(d.errorf("unknown value index %d of EventBufferControl", x644), "eventBufferControl")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.ServiceState.Present = true
 		x645, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "serviceState")
+			return codecerr.At(err, "serviceState")
 		}
 		switch x645 {
 		case 0:
@@ -12034,7 +12036,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 		case 2:
 			m.ServiceState.Value = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of ServiceState", x645), "serviceState")
+			return codecerr.At(d.errorf("unknown value index %d of ServiceState", x645), "serviceState")
 		}
 	}
 	if hasExt {
@@ -12052,7 +12054,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	return err
 }
 
-func appendMuxDescriptorV1(e *Encoder, m *model.MuxDescriptor) error {
+func appendMuxDescriptorV1(e *x691.Writer, m *model.MuxDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12071,12 +12073,12 @@ func appendMuxDescriptorV1(e *Encoder, m *model.MuxDescriptor) error {
 			err = encErrorf("value %d is not in MuxType", int64(m.MuxType))
 		}
 		if err != nil {
-			return WithPath(err, "muxType")
+			return codecerr.At(err, "muxType")
 		}
 	}
 	{
 		{
-			k646, more647, err := e.PutLength(len(m.TermList), 0, Unbounded, false)
+			k646, more647, err := e.PutLength(len(m.TermList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12084,7 +12086,7 @@ func appendMuxDescriptorV1(e *Encoder, m *model.MuxDescriptor) error {
 				for end649 := i648 + k646; i648 < end649; i648++ {
 					err = appendTerminationIDV123(e, &m.TermList[i648])
 					if err != nil {
-						return WithPath(err, "["+itoa(i648)+"]")
+						return codecerr.AtIndex(err, i648)
 					}
 				}
 				if !more647 {
@@ -12094,13 +12096,13 @@ func appendMuxDescriptorV1(e *Encoder, m *model.MuxDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "termList")
+			return codecerr.At(err, "termList")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	return err
@@ -12122,7 +12124,7 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	{
 		x650, _, err := d.GetEnumerated(4, true)
 		if err != nil {
-			return WithPath(err, "muxType")
+			return codecerr.At(err, "muxType")
 		}
 		switch x650 {
 		case 0:
@@ -12134,33 +12136,33 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 		case 3:
 			m.MuxType = 3
 		default:
-			return WithPath(d.errorf("unknown value index %d of MuxType", x650), "muxType")
+			return codecerr.At(d.errorf("unknown value index %d of MuxType", x650), "muxType")
 		}
 	}
 	{
 		{
-			k651, more652, err := d.GetLength(0, Unbounded, false, 0)
+			k651, more652, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			if err = d.count(k651); err != nil {
-				return WithPath(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, k651)
 			for i653 := 0; ; {
 				for ; i653 < len(m.TermList); i653++ {
 					if err = decodeTerminationIDV123(d, &m.TermList[i653]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i653)+"]"), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i653), "termList")
 					}
 				}
 				if !more652 {
 					break
 				}
 				if k651, more652, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				if err = d.count(k651); err != nil {
-					return WithPath(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				m.TermList = append(m.TermList, make([]model.TerminationID, k651)...)
 			}
@@ -12169,7 +12171,7 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -12187,7 +12189,7 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	return err
 }
 
-func appendMuxDescriptorV23(e *Encoder, m *model.MuxDescriptor) error {
+func appendMuxDescriptorV23(e *x691.Writer, m *model.MuxDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12208,12 +12210,12 @@ func appendMuxDescriptorV23(e *Encoder, m *model.MuxDescriptor) error {
 			err = encErrorf("value %d is not in MuxType", int64(m.MuxType))
 		}
 		if err != nil {
-			return WithPath(err, "muxType")
+			return codecerr.At(err, "muxType")
 		}
 	}
 	{
 		{
-			k654, more655, err := e.PutLength(len(m.TermList), 0, Unbounded, false)
+			k654, more655, err := e.PutLength(len(m.TermList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12221,7 +12223,7 @@ func appendMuxDescriptorV23(e *Encoder, m *model.MuxDescriptor) error {
 				for end657 := i656 + k654; i656 < end657; i656++ {
 					err = appendTerminationIDV123(e, &m.TermList[i656])
 					if err != nil {
-						return WithPath(err, "["+itoa(i656)+"]")
+						return codecerr.AtIndex(err, i656)
 					}
 				}
 				if !more655 {
@@ -12231,13 +12233,13 @@ func appendMuxDescriptorV23(e *Encoder, m *model.MuxDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "termList")
+			return codecerr.At(err, "termList")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	return err
@@ -12259,7 +12261,7 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	{
 		x658, _, err := d.GetEnumerated(4, true)
 		if err != nil {
-			return WithPath(err, "muxType")
+			return codecerr.At(err, "muxType")
 		}
 		switch x658 {
 		case 0:
@@ -12273,33 +12275,33 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 		case 4:
 			m.MuxType = 4
 		default:
-			return WithPath(d.errorf("unknown value index %d of MuxType", x658), "muxType")
+			return codecerr.At(d.errorf("unknown value index %d of MuxType", x658), "muxType")
 		}
 	}
 	{
 		{
-			k659, more660, err := d.GetLength(0, Unbounded, false, 0)
+			k659, more660, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			if err = d.count(k659); err != nil {
-				return WithPath(err, "termList")
+				return codecerr.At(err, "termList")
 			}
 			m.TermList = slab.Alloc(&d.s.TerminationID, k659)
 			for i661 := 0; ; {
 				for ; i661 < len(m.TermList); i661++ {
 					if err = decodeTerminationIDV123(d, &m.TermList[i661]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i661)+"]"), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i661), "termList")
 					}
 				}
 				if !more660 {
 					break
 				}
 				if k659, more660, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				if err = d.count(k659); err != nil {
-					return WithPath(err, "termList")
+					return codecerr.At(err, "termList")
 				}
 				m.TermList = append(m.TermList, make([]model.TerminationID, k659)...)
 			}
@@ -12308,7 +12310,7 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -12326,22 +12328,22 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	return err
 }
 
-func appendEventsDescriptorV1(e *Encoder, m *model.EventsDescriptor) error {
+func appendEventsDescriptorV1(e *x691.Writer, m *model.EventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	if !(m.RequestID.Present) {
-		return WithPath(encErrorf("mandatory in version %d", 1), "requestID")
+		return codecerr.At(encErrorf("mandatory in version %d", 1), "requestID")
 	}
 	{
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k662, more663, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k662, more663, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12349,7 +12351,7 @@ func appendEventsDescriptorV1(e *Encoder, m *model.EventsDescriptor) error {
 				for end665 := i664 + k662; i664 < end665; i664++ {
 					err = appendRequestedEventV1(e, &m.EventList[i664])
 					if err != nil {
-						return WithPath(err, "["+itoa(i664)+"]")
+						return codecerr.AtIndex(err, i664)
 					}
 				}
 				if !more663 {
@@ -12359,7 +12361,7 @@ func appendEventsDescriptorV1(e *Encoder, m *model.EventsDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -12378,34 +12380,34 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 		m.RequestID.Present = true
 		x666, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x666)
 	}
 	{
 		{
-			k667, more668, err := d.GetLength(0, Unbounded, false, 0)
+			k667, more668, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k667); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, k667)
 			for i669 := 0; ; {
 				for ; i669 < len(m.EventList); i669++ {
 					if err = decodeRequestedEventV1(d, &m.EventList[i669]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i669)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i669), "eventList")
 					}
 				}
 				if !more668 {
 					break
 				}
 				if k667, more668, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k667); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.RequestedEvent, k667)...)
 			}
@@ -12426,7 +12428,7 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 	return err
 }
 
-func appendEventsDescriptorV2(e *Encoder, m *model.EventsDescriptor) error {
+func appendEventsDescriptorV2(e *x691.Writer, m *model.EventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12434,12 +12436,12 @@ func appendEventsDescriptorV2(e *Encoder, m *model.EventsDescriptor) error {
 	if m.RequestID.Present {
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k670, more671, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k670, more671, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12447,7 +12449,7 @@ func appendEventsDescriptorV2(e *Encoder, m *model.EventsDescriptor) error {
 				for end673 := i672 + k670; i672 < end673; i672++ {
 					err = appendRequestedEventV2(e, &m.EventList[i672])
 					if err != nil {
-						return WithPath(err, "["+itoa(i672)+"]")
+						return codecerr.AtIndex(err, i672)
 					}
 				}
 				if !more671 {
@@ -12457,7 +12459,7 @@ func appendEventsDescriptorV2(e *Encoder, m *model.EventsDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -12480,34 +12482,34 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 		m.RequestID.Present = true
 		x674, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x674)
 	}
 	{
 		{
-			k675, more676, err := d.GetLength(0, Unbounded, false, 0)
+			k675, more676, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k675); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, k675)
 			for i677 := 0; ; {
 				for ; i677 < len(m.EventList); i677++ {
 					if err = decodeRequestedEventV2(d, &m.EventList[i677]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i677)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i677), "eventList")
 					}
 				}
 				if !more676 {
 					break
 				}
 				if k675, more676, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k675); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.RequestedEvent, k675)...)
 			}
@@ -12528,7 +12530,7 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	return err
 }
 
-func appendEventsDescriptorV3(e *Encoder, m *model.EventsDescriptor) error {
+func appendEventsDescriptorV3(e *x691.Writer, m *model.EventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12536,12 +12538,12 @@ func appendEventsDescriptorV3(e *Encoder, m *model.EventsDescriptor) error {
 	if m.RequestID.Present {
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k678, more679, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k678, more679, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12549,7 +12551,7 @@ func appendEventsDescriptorV3(e *Encoder, m *model.EventsDescriptor) error {
 				for end681 := i680 + k678; i680 < end681; i680++ {
 					err = appendRequestedEventV3(e, &m.EventList[i680])
 					if err != nil {
-						return WithPath(err, "["+itoa(i680)+"]")
+						return codecerr.AtIndex(err, i680)
 					}
 				}
 				if !more679 {
@@ -12559,7 +12561,7 @@ func appendEventsDescriptorV3(e *Encoder, m *model.EventsDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -12582,34 +12584,34 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 		m.RequestID.Present = true
 		x682, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x682)
 	}
 	{
 		{
-			k683, more684, err := d.GetLength(0, Unbounded, false, 0)
+			k683, more684, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k683); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.RequestedEvent, k683)
 			for i685 := 0; ; {
 				for ; i685 < len(m.EventList); i685++ {
 					if err = decodeRequestedEventV3(d, &m.EventList[i685]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i685)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i685), "eventList")
 					}
 				}
 				if !more684 {
 					break
 				}
 				if k683, more684, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k683); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.RequestedEvent, k683)...)
 			}
@@ -12630,7 +12632,7 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	return err
 }
 
-func appendRequestedEventV1(e *Encoder, m *model.RequestedEvent) error {
+func appendRequestedEventV1(e *x691.Writer, m *model.RequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12639,24 +12641,24 @@ func appendRequestedEventV1(e *Encoder, m *model.RequestedEvent) error {
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendRequestedActionsV1(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k686, more687, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k686, more687, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12664,7 +12666,7 @@ func appendRequestedEventV1(e *Encoder, m *model.RequestedEvent) error {
 				for end689 := i688 + k686; i688 < end689; i688++ {
 					err = appendEventParameterV123(e, &m.EvParList[i688])
 					if err != nil {
-						return WithPath(err, "["+itoa(i688)+"]")
+						return codecerr.AtIndex(err, i688)
 					}
 				}
 				if !more687 {
@@ -12674,7 +12676,7 @@ func appendRequestedEventV1(e *Encoder, m *model.RequestedEvent) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -12695,47 +12697,47 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x690, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x690)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.RequestedActions)
 		if err = decodeRequestedActionsV1(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k691, more692, err := d.GetLength(0, Unbounded, false, 0)
+			k691, more692, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k691); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k691)
 			for i693 := 0; ; {
 				for ; i693 < len(m.EvParList); i693++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i693]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i693)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i693), "evParList")
 					}
 				}
 				if !more692 {
 					break
 				}
 				if k691, more692, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k691); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k691)...)
 			}
@@ -12756,7 +12758,7 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	return err
 }
 
-func appendRequestedEventV2(e *Encoder, m *model.RequestedEvent) error {
+func appendRequestedEventV2(e *x691.Writer, m *model.RequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12765,24 +12767,24 @@ func appendRequestedEventV2(e *Encoder, m *model.RequestedEvent) error {
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendRequestedActionsV2(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k694, more695, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k694, more695, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12790,7 +12792,7 @@ func appendRequestedEventV2(e *Encoder, m *model.RequestedEvent) error {
 				for end697 := i696 + k694; i696 < end697; i696++ {
 					err = appendEventParameterV123(e, &m.EvParList[i696])
 					if err != nil {
-						return WithPath(err, "["+itoa(i696)+"]")
+						return codecerr.AtIndex(err, i696)
 					}
 				}
 				if !more695 {
@@ -12800,7 +12802,7 @@ func appendRequestedEventV2(e *Encoder, m *model.RequestedEvent) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -12821,47 +12823,47 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x698, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x698)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.RequestedActions)
 		if err = decodeRequestedActionsV2(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k699, more700, err := d.GetLength(0, Unbounded, false, 0)
+			k699, more700, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k699); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k699)
 			for i701 := 0; ; {
 				for ; i701 < len(m.EvParList); i701++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i701]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i701)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i701), "evParList")
 					}
 				}
 				if !more700 {
 					break
 				}
 				if k699, more700, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k699); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k699)...)
 			}
@@ -12882,7 +12884,7 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	return err
 }
 
-func appendRequestedEventV3(e *Encoder, m *model.RequestedEvent) error {
+func appendRequestedEventV3(e *x691.Writer, m *model.RequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -12891,24 +12893,24 @@ func appendRequestedEventV3(e *Encoder, m *model.RequestedEvent) error {
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendRequestedActionsV3(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k702, more703, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k702, more703, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -12916,7 +12918,7 @@ func appendRequestedEventV3(e *Encoder, m *model.RequestedEvent) error {
 				for end705 := i704 + k702; i704 < end705; i704++ {
 					err = appendEventParameterV123(e, &m.EvParList[i704])
 					if err != nil {
-						return WithPath(err, "["+itoa(i704)+"]")
+						return codecerr.AtIndex(err, i704)
 					}
 				}
 				if !more703 {
@@ -12926,7 +12928,7 @@ func appendRequestedEventV3(e *Encoder, m *model.RequestedEvent) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -12947,47 +12949,47 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x706, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x706)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.RequestedActions)
 		if err = decodeRequestedActionsV3(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k707, more708, err := d.GetLength(0, Unbounded, false, 0)
+			k707, more708, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k707); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k707)
 			for i709 := 0; ; {
 				for ; i709 < len(m.EvParList); i709++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i709]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i709)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i709), "evParList")
 					}
 				}
 				if !more708 {
 					break
 				}
 				if k707, more708, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k707); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k707)...)
 			}
@@ -13008,13 +13010,13 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	return err
 }
 
-func appendRequestedActionsV1(e *Encoder, m *model.RequestedActions) error {
+func appendRequestedActionsV1(e *x691.Writer, m *model.RequestedActions) error {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return WithPath(encErrorf("not in version %d", 1), "notifyBehaviour")
+		return codecerr.At(encErrorf("not in version %d", 1), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return WithPath(encErrorf("not in version %d", 1), "resetEventsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 1), "resetEventsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -13025,24 +13027,24 @@ func appendRequestedActionsV1(e *Encoder, m *model.RequestedActions) error {
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV1(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		err = appendSecondEventsDescriptorV1(e, m.SecondEvent)
 		if err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k710, more711, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k710, more711, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13050,7 +13052,7 @@ func appendRequestedActionsV1(e *Encoder, m *model.RequestedActions) error {
 				for end713 := i712 + k710; i712 < end713; i712++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i712])
 					if err != nil {
-						return WithPath(err, "["+itoa(i712)+"]")
+						return codecerr.AtIndex(err, i712)
 					}
 				}
 				if !more711 {
@@ -13060,7 +13062,7 @@ func appendRequestedActionsV1(e *Encoder, m *model.RequestedActions) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return err
@@ -13082,45 +13084,45 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV1(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 		if err = decodeSecondEventsDescriptorV1(d, m.SecondEvent); err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k714, more715, err := d.GetLength(0, Unbounded, false, 0)
+			k714, more715, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k714); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k714)
 			for i716 := 0; ; {
 				for ; i716 < len(m.SignalsDescriptor); i716++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i716]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i716)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i716), "signalsDescriptor")
 					}
 				}
 				if !more715 {
 					break
 				}
 				if k714, more715, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k714); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k714)...)
 			}
@@ -13141,13 +13143,13 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	return err
 }
 
-func appendRequestedActionsV2(e *Encoder, m *model.RequestedActions) error {
+func appendRequestedActionsV2(e *x691.Writer, m *model.RequestedActions) error {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return WithPath(encErrorf("not in version %d", 2), "notifyBehaviour")
+		return codecerr.At(encErrorf("not in version %d", 2), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return WithPath(encErrorf("not in version %d", 2), "resetEventsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 2), "resetEventsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -13158,24 +13160,24 @@ func appendRequestedActionsV2(e *Encoder, m *model.RequestedActions) error {
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV23(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		err = appendSecondEventsDescriptorV2(e, m.SecondEvent)
 		if err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k717, more718, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k717, more718, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13183,7 +13185,7 @@ func appendRequestedActionsV2(e *Encoder, m *model.RequestedActions) error {
 				for end720 := i719 + k717; i719 < end720; i719++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i719])
 					if err != nil {
-						return WithPath(err, "["+itoa(i719)+"]")
+						return codecerr.AtIndex(err, i719)
 					}
 				}
 				if !more718 {
@@ -13193,7 +13195,7 @@ func appendRequestedActionsV2(e *Encoder, m *model.RequestedActions) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return err
@@ -13215,45 +13217,45 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 		if err = decodeSecondEventsDescriptorV2(d, m.SecondEvent); err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k721, more722, err := d.GetLength(0, Unbounded, false, 0)
+			k721, more722, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k721); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k721)
 			for i723 := 0; ; {
 				for ; i723 < len(m.SignalsDescriptor); i723++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i723]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i723)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i723), "signalsDescriptor")
 					}
 				}
 				if !more722 {
 					break
 				}
 				if k721, more722, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k721); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k721)...)
 			}
@@ -13274,7 +13276,7 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	return err
 }
 
-func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
+func appendRequestedActionsV3(e *x691.Writer, m *model.RequestedActions) error {
 	var err error
 	hasExt := (m.NotifyBehaviour != nil) || (m.ResetEventsDescriptor)
 	e.PutBool(hasExt)
@@ -13285,24 +13287,24 @@ func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV23(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		err = appendSecondEventsDescriptorV3(e, m.SecondEvent)
 		if err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k724, more725, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k724, more725, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13310,7 +13312,7 @@ func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
 				for end727 := i726 + k724; i726 < end727; i726++ {
 					err = appendSignalRequestV3(e, &m.SignalsDescriptor[i726])
 					if err != nil {
-						return WithPath(err, "["+itoa(i726)+"]")
+						return codecerr.AtIndex(err, i726)
 					}
 				}
 				if !more725 {
@@ -13320,7 +13322,7 @@ func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	if hasExt {
@@ -13341,7 +13343,7 @@ func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 		}
 		if m.ResetEventsDescriptor {
@@ -13350,7 +13352,7 @@ func appendRequestedActionsV3(e *Encoder, m *model.RequestedActions) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 		}
 	}
@@ -13373,45 +13375,45 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 		if err = decodeSecondEventsDescriptorV3(d, m.SecondEvent); err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k728, more729, err := d.GetLength(0, Unbounded, false, 0)
+			k728, more729, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k728); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k728)
 			for i730 := 0; ; {
 				for ; i730 < len(m.SignalsDescriptor); i730++ {
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i730]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i730)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i730), "signalsDescriptor")
 					}
 				}
 				if !more729 {
 					break
 				}
 				if k728, more729, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k728); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k728)...)
 			}
@@ -13425,21 +13427,21 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			if err = decodeNotifyBehaviourV3(d, m.NotifyBehaviour); err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 			m.ResetEventsDescriptor = true
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -13451,7 +13453,7 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	return err
 }
 
-func appendEventDMV1(e *Encoder, m *model.EventDM) error {
+func appendEventDMV1(e *x691.Writer, m *model.EventDM) error {
 	var err error
 	switch m.Kind {
 	case model.EventDM_DigitMapName:
@@ -13460,18 +13462,18 @@ func appendEventDMV1(e *Encoder, m *model.EventDM) error {
 		}
 		err = e.PutOctetString(m.DigitMapName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	case model.EventDM_DigitMapValue:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		if m.DigitMapValue == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapValue")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		err = appendDigitMapValueV1(e, m.DigitMapValue)
 		if err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return encErrorf("EventDM: no alternative chosen")
@@ -13491,14 +13493,14 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 	switch idx {
 	case 0:
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "digitMapName")
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV1(d, m.DigitMapValue); err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		_ = isExt
@@ -13508,7 +13510,7 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 	return err
 }
 
-func appendEventDMV23(e *Encoder, m *model.EventDM) error {
+func appendEventDMV23(e *x691.Writer, m *model.EventDM) error {
 	var err error
 	switch m.Kind {
 	case model.EventDM_DigitMapName:
@@ -13517,18 +13519,18 @@ func appendEventDMV23(e *Encoder, m *model.EventDM) error {
 		}
 		err = e.PutOctetString(m.DigitMapName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	case model.EventDM_DigitMapValue:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		if m.DigitMapValue == nil {
-			return WithPath(encErrorf("alternative is nil"), "digitMapValue")
+			return codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		err = appendDigitMapValueV23(e, m.DigitMapValue)
 		if err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return encErrorf("EventDM: no alternative chosen")
@@ -13548,14 +13550,14 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 	switch idx {
 	case 0:
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "digitMapName")
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
 		m.Kind = model.EventDM_DigitMapValue
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV23(d, m.DigitMapValue); err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		_ = isExt
@@ -13565,22 +13567,22 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 	return err
 }
 
-func appendSecondEventsDescriptorV1(e *Encoder, m *model.SecondEventsDescriptor) error {
+func appendSecondEventsDescriptorV1(e *x691.Writer, m *model.SecondEventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	if !(m.RequestID.Present) {
-		return WithPath(encErrorf("mandatory in version %d", 1), "requestID")
+		return codecerr.At(encErrorf("mandatory in version %d", 1), "requestID")
 	}
 	{
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k731, more732, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k731, more732, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13588,7 +13590,7 @@ func appendSecondEventsDescriptorV1(e *Encoder, m *model.SecondEventsDescriptor)
 				for end734 := i733 + k731; i733 < end734; i733++ {
 					err = appendSecondRequestedEventV1(e, &m.EventList[i733])
 					if err != nil {
-						return WithPath(err, "["+itoa(i733)+"]")
+						return codecerr.AtIndex(err, i733)
 					}
 				}
 				if !more732 {
@@ -13598,7 +13600,7 @@ func appendSecondEventsDescriptorV1(e *Encoder, m *model.SecondEventsDescriptor)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -13617,34 +13619,34 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 		m.RequestID.Present = true
 		x735, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x735)
 	}
 	{
 		{
-			k736, more737, err := d.GetLength(0, Unbounded, false, 0)
+			k736, more737, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k736); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k736)
 			for i738 := 0; ; {
 				for ; i738 < len(m.EventList); i738++ {
 					if err = decodeSecondRequestedEventV1(d, &m.EventList[i738]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i738)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i738), "eventList")
 					}
 				}
 				if !more737 {
 					break
 				}
 				if k736, more737, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k736); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.SecondRequestedEvent, k736)...)
 			}
@@ -13665,7 +13667,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 	return err
 }
 
-func appendSecondEventsDescriptorV2(e *Encoder, m *model.SecondEventsDescriptor) error {
+func appendSecondEventsDescriptorV2(e *x691.Writer, m *model.SecondEventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -13673,12 +13675,12 @@ func appendSecondEventsDescriptorV2(e *Encoder, m *model.SecondEventsDescriptor)
 	if m.RequestID.Present {
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k739, more740, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k739, more740, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13686,7 +13688,7 @@ func appendSecondEventsDescriptorV2(e *Encoder, m *model.SecondEventsDescriptor)
 				for end742 := i741 + k739; i741 < end742; i741++ {
 					err = appendSecondRequestedEventV2(e, &m.EventList[i741])
 					if err != nil {
-						return WithPath(err, "["+itoa(i741)+"]")
+						return codecerr.AtIndex(err, i741)
 					}
 				}
 				if !more740 {
@@ -13696,7 +13698,7 @@ func appendSecondEventsDescriptorV2(e *Encoder, m *model.SecondEventsDescriptor)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -13719,34 +13721,34 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 		m.RequestID.Present = true
 		x743, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x743)
 	}
 	{
 		{
-			k744, more745, err := d.GetLength(0, Unbounded, false, 0)
+			k744, more745, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k744); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k744)
 			for i746 := 0; ; {
 				for ; i746 < len(m.EventList); i746++ {
 					if err = decodeSecondRequestedEventV2(d, &m.EventList[i746]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i746)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i746), "eventList")
 					}
 				}
 				if !more745 {
 					break
 				}
 				if k744, more745, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k744); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.SecondRequestedEvent, k744)...)
 			}
@@ -13767,7 +13769,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	return err
 }
 
-func appendSecondEventsDescriptorV3(e *Encoder, m *model.SecondEventsDescriptor) error {
+func appendSecondEventsDescriptorV3(e *x691.Writer, m *model.SecondEventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -13775,12 +13777,12 @@ func appendSecondEventsDescriptorV3(e *Encoder, m *model.SecondEventsDescriptor)
 	if m.RequestID.Present {
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k747, more748, err := e.PutLength(len(m.EventList), 0, Unbounded, false)
+			k747, more748, err := e.PutLength(len(m.EventList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13788,7 +13790,7 @@ func appendSecondEventsDescriptorV3(e *Encoder, m *model.SecondEventsDescriptor)
 				for end750 := i749 + k747; i749 < end750; i749++ {
 					err = appendSecondRequestedEventV3(e, &m.EventList[i749])
 					if err != nil {
-						return WithPath(err, "["+itoa(i749)+"]")
+						return codecerr.AtIndex(err, i749)
 					}
 				}
 				if !more748 {
@@ -13798,7 +13800,7 @@ func appendSecondEventsDescriptorV3(e *Encoder, m *model.SecondEventsDescriptor)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventList")
+			return codecerr.At(err, "eventList")
 		}
 	}
 	return err
@@ -13821,34 +13823,34 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 		m.RequestID.Present = true
 		x751, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x751)
 	}
 	{
 		{
-			k752, more753, err := d.GetLength(0, Unbounded, false, 0)
+			k752, more753, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k752); err != nil {
-				return WithPath(err, "eventList")
+				return codecerr.At(err, "eventList")
 			}
 			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k752)
 			for i754 := 0; ; {
 				for ; i754 < len(m.EventList); i754++ {
 					if err = decodeSecondRequestedEventV3(d, &m.EventList[i754]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i754)+"]"), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i754), "eventList")
 					}
 				}
 				if !more753 {
 					break
 				}
 				if k752, more753, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				if err = d.count(k752); err != nil {
-					return WithPath(err, "eventList")
+					return codecerr.At(err, "eventList")
 				}
 				m.EventList = append(m.EventList, make([]model.SecondRequestedEvent, k752)...)
 			}
@@ -13869,7 +13871,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	return err
 }
 
-func appendSecondRequestedEventV1(e *Encoder, m *model.SecondRequestedEvent) error {
+func appendSecondRequestedEventV1(e *x691.Writer, m *model.SecondRequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -13878,24 +13880,24 @@ func appendSecondRequestedEventV1(e *Encoder, m *model.SecondRequestedEvent) err
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendSecondRequestedActionsV1(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k755, more756, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k755, more756, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -13903,7 +13905,7 @@ func appendSecondRequestedEventV1(e *Encoder, m *model.SecondRequestedEvent) err
 				for end758 := i757 + k755; i757 < end758; i757++ {
 					err = appendEventParameterV123(e, &m.EvParList[i757])
 					if err != nil {
-						return WithPath(err, "["+itoa(i757)+"]")
+						return codecerr.AtIndex(err, i757)
 					}
 				}
 				if !more756 {
@@ -13913,7 +13915,7 @@ func appendSecondRequestedEventV1(e *Encoder, m *model.SecondRequestedEvent) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -13934,47 +13936,47 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x759, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x759)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.SecondRequestedActions)
 		if err = decodeSecondRequestedActionsV1(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k760, more761, err := d.GetLength(0, Unbounded, false, 0)
+			k760, more761, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k760); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k760)
 			for i762 := 0; ; {
 				for ; i762 < len(m.EvParList); i762++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i762]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i762)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i762), "evParList")
 					}
 				}
 				if !more761 {
 					break
 				}
 				if k760, more761, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k760); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k760)...)
 			}
@@ -13995,7 +13997,7 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	return err
 }
 
-func appendSecondRequestedEventV2(e *Encoder, m *model.SecondRequestedEvent) error {
+func appendSecondRequestedEventV2(e *x691.Writer, m *model.SecondRequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -14004,24 +14006,24 @@ func appendSecondRequestedEventV2(e *Encoder, m *model.SecondRequestedEvent) err
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendSecondRequestedActionsV2(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k763, more764, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k763, more764, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14029,7 +14031,7 @@ func appendSecondRequestedEventV2(e *Encoder, m *model.SecondRequestedEvent) err
 				for end766 := i765 + k763; i765 < end766; i765++ {
 					err = appendEventParameterV123(e, &m.EvParList[i765])
 					if err != nil {
-						return WithPath(err, "["+itoa(i765)+"]")
+						return codecerr.AtIndex(err, i765)
 					}
 				}
 				if !more764 {
@@ -14039,7 +14041,7 @@ func appendSecondRequestedEventV2(e *Encoder, m *model.SecondRequestedEvent) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -14060,47 +14062,47 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x767, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x767)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.SecondRequestedActions)
 		if err = decodeSecondRequestedActionsV2(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k768, more769, err := d.GetLength(0, Unbounded, false, 0)
+			k768, more769, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k768); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k768)
 			for i770 := 0; ; {
 				for ; i770 < len(m.EvParList); i770++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i770]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i770)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i770), "evParList")
 					}
 				}
 				if !more769 {
 					break
 				}
 				if k768, more769, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k768); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k768)...)
 			}
@@ -14121,7 +14123,7 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	return err
 }
 
-func appendSecondRequestedEventV3(e *Encoder, m *model.SecondRequestedEvent) error {
+func appendSecondRequestedEventV3(e *x691.Writer, m *model.SecondRequestedEvent) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -14130,24 +14132,24 @@ func appendSecondRequestedEventV3(e *Encoder, m *model.SecondRequestedEvent) err
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.EventAction != nil {
 		err = appendSecondRequestedActionsV3(e, m.EventAction)
 		if err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k771, more772, err := e.PutLength(len(m.EvParList), 0, Unbounded, false)
+			k771, more772, err := e.PutLength(len(m.EvParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14155,7 +14157,7 @@ func appendSecondRequestedEventV3(e *Encoder, m *model.SecondRequestedEvent) err
 				for end774 := i773 + k771; i773 < end774; i773++ {
 					err = appendEventParameterV123(e, &m.EvParList[i773])
 					if err != nil {
-						return WithPath(err, "["+itoa(i773)+"]")
+						return codecerr.AtIndex(err, i773)
 					}
 				}
 				if !more772 {
@@ -14165,7 +14167,7 @@ func appendSecondRequestedEventV3(e *Encoder, m *model.SecondRequestedEvent) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "evParList")
+			return codecerr.At(err, "evParList")
 		}
 	}
 	return err
@@ -14186,47 +14188,47 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
 		x775, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x775)
 	}
 	if opt&(1<<0) != 0 {
 		m.EventAction = slab.One(&d.s.SecondRequestedActions)
 		if err = decodeSecondRequestedActionsV3(d, m.EventAction); err != nil {
-			return WithPath(err, "eventAction")
+			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k776, more777, err := d.GetLength(0, Unbounded, false, 0)
+			k776, more777, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k776); err != nil {
-				return WithPath(err, "evParList")
+				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = slab.Alloc(&d.s.EventParameter, k776)
 			for i778 := 0; ; {
 				for ; i778 < len(m.EvParList); i778++ {
 					if err = decodeEventParameterV123(d, &m.EvParList[i778]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i778)+"]"), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i778), "evParList")
 					}
 				}
 				if !more777 {
 					break
 				}
 				if k776, more777, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				if err = d.count(k776); err != nil {
-					return WithPath(err, "evParList")
+					return codecerr.At(err, "evParList")
 				}
 				m.EvParList = append(m.EvParList, make([]model.EventParameter, k776)...)
 			}
@@ -14247,13 +14249,13 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	return err
 }
 
-func appendSecondRequestedActionsV1(e *Encoder, m *model.SecondRequestedActions) error {
+func appendSecondRequestedActionsV1(e *x691.Writer, m *model.SecondRequestedActions) error {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return WithPath(encErrorf("not in version %d", 1), "notifyBehaviour")
+		return codecerr.At(encErrorf("not in version %d", 1), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return WithPath(encErrorf("not in version %d", 1), "resetEventsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 1), "resetEventsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -14263,18 +14265,18 @@ func appendSecondRequestedActionsV1(e *Encoder, m *model.SecondRequestedActions)
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV1(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k779, more780, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k779, more780, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14282,7 +14284,7 @@ func appendSecondRequestedActionsV1(e *Encoder, m *model.SecondRequestedActions)
 				for end782 := i781 + k779; i781 < end782; i781++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i781])
 					if err != nil {
-						return WithPath(err, "["+itoa(i781)+"]")
+						return codecerr.AtIndex(err, i781)
 					}
 				}
 				if !more780 {
@@ -14292,7 +14294,7 @@ func appendSecondRequestedActionsV1(e *Encoder, m *model.SecondRequestedActions)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return err
@@ -14314,39 +14316,39 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV1(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k783, more784, err := d.GetLength(0, Unbounded, false, 0)
+			k783, more784, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k783); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k783)
 			for i785 := 0; ; {
 				for ; i785 < len(m.SignalsDescriptor); i785++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i785]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i785)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i785), "signalsDescriptor")
 					}
 				}
 				if !more784 {
 					break
 				}
 				if k783, more784, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k783); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k783)...)
 			}
@@ -14367,13 +14369,13 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	return err
 }
 
-func appendSecondRequestedActionsV2(e *Encoder, m *model.SecondRequestedActions) error {
+func appendSecondRequestedActionsV2(e *x691.Writer, m *model.SecondRequestedActions) error {
 	var err error
 	if m.NotifyBehaviour != nil {
-		return WithPath(encErrorf("not in version %d", 2), "notifyBehaviour")
+		return codecerr.At(encErrorf("not in version %d", 2), "notifyBehaviour")
 	}
 	if m.ResetEventsDescriptor {
-		return WithPath(encErrorf("not in version %d", 2), "resetEventsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 2), "resetEventsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -14383,18 +14385,18 @@ func appendSecondRequestedActionsV2(e *Encoder, m *model.SecondRequestedActions)
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV23(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k786, more787, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k786, more787, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14402,7 +14404,7 @@ func appendSecondRequestedActionsV2(e *Encoder, m *model.SecondRequestedActions)
 				for end789 := i788 + k786; i788 < end789; i788++ {
 					err = appendSignalRequestV12(e, &m.SignalsDescriptor[i788])
 					if err != nil {
-						return WithPath(err, "["+itoa(i788)+"]")
+						return codecerr.AtIndex(err, i788)
 					}
 				}
 				if !more787 {
@@ -14412,7 +14414,7 @@ func appendSecondRequestedActionsV2(e *Encoder, m *model.SecondRequestedActions)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return err
@@ -14434,39 +14436,39 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k790, more791, err := d.GetLength(0, Unbounded, false, 0)
+			k790, more791, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k790); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k790)
 			for i792 := 0; ; {
 				for ; i792 < len(m.SignalsDescriptor); i792++ {
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i792]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i792)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i792), "signalsDescriptor")
 					}
 				}
 				if !more791 {
 					break
 				}
 				if k790, more791, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k790); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k790)...)
 			}
@@ -14487,7 +14489,7 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	return err
 }
 
-func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions) error {
+func appendSecondRequestedActionsV3(e *x691.Writer, m *model.SecondRequestedActions) error {
 	var err error
 	hasExt := (m.NotifyBehaviour != nil) || (m.ResetEventsDescriptor)
 	e.PutBool(hasExt)
@@ -14497,18 +14499,18 @@ func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions)
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if m.EventDM != nil {
 		err = appendEventDMV23(e, m.EventDM)
 		if err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k793, more794, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k793, more794, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14516,7 +14518,7 @@ func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions)
 				for end796 := i795 + k793; i795 < end796; i795++ {
 					err = appendSignalRequestV3(e, &m.SignalsDescriptor[i795])
 					if err != nil {
-						return WithPath(err, "["+itoa(i795)+"]")
+						return codecerr.AtIndex(err, i795)
 					}
 				}
 				if !more794 {
@@ -14526,7 +14528,7 @@ func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions)
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	if hasExt {
@@ -14547,7 +14549,7 @@ func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions)
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 		}
 		if m.ResetEventsDescriptor {
@@ -14556,7 +14558,7 @@ func appendSecondRequestedActionsV3(e *Encoder, m *model.SecondRequestedActions)
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 		}
 	}
@@ -14579,39 +14581,39 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.EventDM = slab.One(&d.s.EventDM)
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
-			return WithPath(err, "eventDM")
+			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k797, more798, err := d.GetLength(0, Unbounded, false, 0)
+			k797, more798, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k797); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k797)
 			for i799 := 0; ; {
 				for ; i799 < len(m.SignalsDescriptor); i799++ {
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i799]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i799)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i799), "signalsDescriptor")
 					}
 				}
 				if !more798 {
 					break
 				}
 				if k797, more798, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k797); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k797)...)
 			}
@@ -14625,21 +14627,21 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
 			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
 			if err = decodeNotifyBehaviourV3(d, m.NotifyBehaviour); err != nil {
-				return WithPath(err, "notifyBehaviour")
+				return codecerr.At(err, "notifyBehaviour")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "resetEventsDescriptor")
+				return codecerr.At(err, "resetEventsDescriptor")
 			}
 			m.ResetEventsDescriptor = true
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -14651,7 +14653,7 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	return err
 }
 
-func appendEventSpecV123(e *Encoder, m *model.EventSpec) error {
+func appendEventSpecV123(e *x691.Writer, m *model.EventSpec) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -14659,18 +14661,18 @@ func appendEventSpecV123(e *Encoder, m *model.EventSpec) error {
 	{
 		err = e.PutOctetString(m.EventName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		{
-			k800, more801, err := e.PutLength(len(m.EventParList), 0, Unbounded, false)
+			k800, more801, err := e.PutLength(len(m.EventParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14678,7 +14680,7 @@ func appendEventSpecV123(e *Encoder, m *model.EventSpec) error {
 				for end803 := i802 + k800; i802 < end803; i802++ {
 					err = appendEventParameterV123(e, &m.EventParList[i802])
 					if err != nil {
-						return WithPath(err, "["+itoa(i802)+"]")
+						return codecerr.AtIndex(err, i802)
 					}
 				}
 				if !more801 {
@@ -14688,7 +14690,7 @@ func appendEventSpecV123(e *Encoder, m *model.EventSpec) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "eventParList")
+			return codecerr.At(err, "eventParList")
 		}
 	}
 	return err
@@ -14709,41 +14711,41 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	}
 	{
 		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
 		x804, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x804)
 	}
 	{
 		{
-			k805, more806, err := d.GetLength(0, Unbounded, false, 0)
+			k805, more806, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			if err = d.count(k805); err != nil {
-				return WithPath(err, "eventParList")
+				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = slab.Alloc(&d.s.EventParameter, k805)
 			for i807 := 0; ; {
 				for ; i807 < len(m.EventParList); i807++ {
 					if err = decodeEventParameterV123(d, &m.EventParList[i807]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i807)+"]"), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i807), "eventParList")
 					}
 				}
 				if !more806 {
 					break
 				}
 				if k805, more806, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				if err = d.count(k805); err != nil {
-					return WithPath(err, "eventParList")
+					return codecerr.At(err, "eventParList")
 				}
 				m.EventParList = append(m.EventParList, make([]model.EventParameter, k805)...)
 			}
@@ -14764,7 +14766,7 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	return err
 }
 
-func appendSignalRequestV12(e *Encoder, m *model.SignalRequest) error {
+func appendSignalRequestV12(e *x691.Writer, m *model.SignalRequest) error {
 	var err error
 	switch m.Kind {
 	case model.SignalRequest_Signal:
@@ -14772,22 +14774,22 @@ func appendSignalRequestV12(e *Encoder, m *model.SignalRequest) error {
 			return err
 		}
 		if m.Signal == nil {
-			return WithPath(encErrorf("alternative is nil"), "signal")
+			return codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		err = appendSignalV12(e, m.Signal)
 		if err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case model.SignalRequest_SeqSigList:
 		if err = e.PutChoiceIndex(1, 2, true); err != nil {
 			return err
 		}
 		if m.SeqSigList == nil {
-			return WithPath(encErrorf("alternative is nil"), "seqSigList")
+			return codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		err = appendSeqSigListV12(e, m.SeqSigList)
 		if err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return encErrorf("SignalRequest: no alternative chosen")
@@ -14809,13 +14811,13 @@ func decodeSignalRequestV12(d *decoder, m *model.SignalRequest) error {
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV12(d, m.Signal); err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV12(d, m.SeqSigList); err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		_ = isExt
@@ -14825,7 +14827,7 @@ func decodeSignalRequestV12(d *decoder, m *model.SignalRequest) error {
 	return err
 }
 
-func appendSignalRequestV3(e *Encoder, m *model.SignalRequest) error {
+func appendSignalRequestV3(e *x691.Writer, m *model.SignalRequest) error {
 	var err error
 	switch m.Kind {
 	case model.SignalRequest_Signal:
@@ -14833,22 +14835,22 @@ func appendSignalRequestV3(e *Encoder, m *model.SignalRequest) error {
 			return err
 		}
 		if m.Signal == nil {
-			return WithPath(encErrorf("alternative is nil"), "signal")
+			return codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		err = appendSignalV3(e, m.Signal)
 		if err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case model.SignalRequest_SeqSigList:
 		if err = e.PutChoiceIndex(1, 2, true); err != nil {
 			return err
 		}
 		if m.SeqSigList == nil {
-			return WithPath(encErrorf("alternative is nil"), "seqSigList")
+			return codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		err = appendSeqSigListV3(e, m.SeqSigList)
 		if err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return encErrorf("SignalRequest: no alternative chosen")
@@ -14870,13 +14872,13 @@ func decodeSignalRequestV3(d *decoder, m *model.SignalRequest) error {
 		m.Kind = model.SignalRequest_Signal
 		m.Signal = slab.One(&d.s.Signal)
 		if err = decodeSignalV3(d, m.Signal); err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.SignalRequest_SeqSigList
 		m.SeqSigList = slab.One(&d.s.SeqSigList)
 		if err = decodeSeqSigListV3(d, m.SeqSigList); err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		_ = isExt
@@ -14886,17 +14888,17 @@ func decodeSignalRequestV3(d *decoder, m *model.SignalRequest) error {
 	return err
 }
 
-func appendSeqSigListV12(e *Encoder, m *model.SeqSigList) error {
+func appendSeqSigListV12(e *x691.Writer, m *model.SeqSigList) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.Id), 0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	{
 		{
-			k808, more809, err := e.PutLength(len(m.SignalList), 0, Unbounded, false)
+			k808, more809, err := e.PutLength(len(m.SignalList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14904,7 +14906,7 @@ func appendSeqSigListV12(e *Encoder, m *model.SeqSigList) error {
 				for end811 := i810 + k808; i810 < end811; i810++ {
 					err = appendSignalV12(e, &m.SignalList[i810])
 					if err != nil {
-						return WithPath(err, "["+itoa(i810)+"]")
+						return codecerr.AtIndex(err, i810)
 					}
 				}
 				if !more809 {
@@ -14914,7 +14916,7 @@ func appendSeqSigListV12(e *Encoder, m *model.SeqSigList) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	return err
@@ -14928,34 +14930,34 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 	{
 		x812, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 		m.Id = uint32(x812)
 	}
 	{
 		{
-			k813, more814, err := d.GetLength(0, Unbounded, false, 0)
+			k813, more814, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			if err = d.count(k813); err != nil {
-				return WithPath(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, k813)
 			for i815 := 0; ; {
 				for ; i815 < len(m.SignalList); i815++ {
 					if err = decodeSignalV12(d, &m.SignalList[i815]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i815)+"]"), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i815), "signalList")
 					}
 				}
 				if !more814 {
 					break
 				}
 				if k813, more814, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				if err = d.count(k813); err != nil {
-					return WithPath(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				m.SignalList = append(m.SignalList, make([]model.Signal, k813)...)
 			}
@@ -14965,17 +14967,17 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 	return err
 }
 
-func appendSeqSigListV3(e *Encoder, m *model.SeqSigList) error {
+func appendSeqSigListV3(e *x691.Writer, m *model.SeqSigList) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.Id), 0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	{
 		{
-			k816, more817, err := e.PutLength(len(m.SignalList), 0, Unbounded, false)
+			k816, more817, err := e.PutLength(len(m.SignalList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -14983,7 +14985,7 @@ func appendSeqSigListV3(e *Encoder, m *model.SeqSigList) error {
 				for end819 := i818 + k816; i818 < end819; i818++ {
 					err = appendSignalV3(e, &m.SignalList[i818])
 					if err != nil {
-						return WithPath(err, "["+itoa(i818)+"]")
+						return codecerr.AtIndex(err, i818)
 					}
 				}
 				if !more817 {
@@ -14993,7 +14995,7 @@ func appendSeqSigListV3(e *Encoder, m *model.SeqSigList) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	return err
@@ -15007,34 +15009,34 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 	{
 		x820, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 		m.Id = uint32(x820)
 	}
 	{
 		{
-			k821, more822, err := d.GetLength(0, Unbounded, false, 0)
+			k821, more822, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			if err = d.count(k821); err != nil {
-				return WithPath(err, "signalList")
+				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = slab.Alloc(&d.s.Signal, k821)
 			for i823 := 0; ; {
 				for ; i823 < len(m.SignalList); i823++ {
 					if err = decodeSignalV3(d, &m.SignalList[i823]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i823)+"]"), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i823), "signalList")
 					}
 				}
 				if !more822 {
 					break
 				}
 				if k821, more822, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				if err = d.count(k821); err != nil {
-					return WithPath(err, "signalList")
+					return codecerr.At(err, "signalList")
 				}
 				m.SignalList = append(m.SignalList, make([]model.Signal, k821)...)
 			}
@@ -15044,16 +15046,16 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 	return err
 }
 
-func appendSignalV12(e *Encoder, m *model.Signal) error {
+func appendSignalV12(e *x691.Writer, m *model.Signal) error {
 	var err error
 	if m.Direction.Present {
-		return WithPath(encErrorf("not in version %d", 1), "direction")
+		return codecerr.At(encErrorf("not in version %d", 1), "direction")
 	}
 	if m.RequestID.Present {
-		return WithPath(encErrorf("not in version %d", 1), "requestID")
+		return codecerr.At(encErrorf("not in version %d", 1), "requestID")
 	}
 	if m.IntersigDelay.Present {
-		return WithPath(encErrorf("not in version %d", 1), "intersigDelay")
+		return codecerr.At(encErrorf("not in version %d", 1), "intersigDelay")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -15065,13 +15067,13 @@ func appendSignalV12(e *Encoder, m *model.Signal) error {
 	{
 		err = e.PutOctetString(m.SignalName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.SigType.Present {
@@ -15086,30 +15088,30 @@ func appendSignalV12(e *Encoder, m *model.Signal) error {
 			err = encErrorf("value %d is not in SignalType", int64(m.SigType.Value))
 		}
 		if err != nil {
-			return WithPath(err, "sigType")
+			return codecerr.At(err, "sigType")
 		}
 	}
 	if m.Duration.Present {
 		err = e.PutConstrained(int64(m.Duration.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "duration")
+			return codecerr.At(err, "duration")
 		}
 	}
 	if m.NotifyCompletion.Present {
-		err = e.PutNamedBits(m.NotifyCompletion.Value.Bits, 0, Unbounded, false)
+		err = e.PutNamedBits(m.NotifyCompletion.Value.Bits, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "notifyCompletion")
+			return codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k824, more825, err := e.PutLength(len(m.SigParList), 0, Unbounded, false)
+			k824, more825, err := e.PutLength(len(m.SigParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -15117,7 +15119,7 @@ func appendSignalV12(e *Encoder, m *model.Signal) error {
 				for end827 := i826 + k824; i826 < end827; i826++ {
 					err = appendSigParameterV123(e, &m.SigParList[i826])
 					if err != nil {
-						return WithPath(err, "["+itoa(i826)+"]")
+						return codecerr.AtIndex(err, i826)
 					}
 				}
 				if !more825 {
@@ -15127,7 +15129,7 @@ func appendSignalV12(e *Encoder, m *model.Signal) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "sigParList")
+			return codecerr.At(err, "sigParList")
 		}
 	}
 	return err
@@ -15148,14 +15150,14 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	{
 		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<4) != 0 {
 		m.StreamID.Present = true
 		x828, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x828)
 	}
@@ -15163,7 +15165,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 		m.SigType.Present = true
 		x829, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "sigType")
+			return codecerr.At(err, "sigType")
 		}
 		switch x829 {
 		case 0:
@@ -15173,53 +15175,53 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 		case 2:
 			m.SigType.Value = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of SignalType", x829), "sigType")
+			return codecerr.At(d.errorf("unknown value index %d of SignalType", x829), "sigType")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.Duration.Present = true
 		x830, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "duration")
+			return codecerr.At(err, "duration")
 		}
 		m.Duration.Value = uint32(x830)
 	}
 	if opt&(1<<1) != 0 {
 		m.NotifyCompletion.Present = true
-		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
-			return WithPath(err, "notifyCompletion")
+		if m.NotifyCompletion.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
+			return codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k831, more832, err := d.GetLength(0, Unbounded, false, 0)
+			k831, more832, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			if err = d.count(k831); err != nil {
-				return WithPath(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, k831)
 			for i833 := 0; ; {
 				for ; i833 < len(m.SigParList); i833++ {
 					if err = decodeSigParameterV123(d, &m.SigParList[i833]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i833)+"]"), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i833), "sigParList")
 					}
 				}
 				if !more832 {
 					break
 				}
 				if k831, more832, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				if err = d.count(k831); err != nil {
-					return WithPath(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				m.SigParList = append(m.SigParList, make([]model.SigParameter, k831)...)
 			}
@@ -15240,7 +15242,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	return err
 }
 
-func appendSignalV3(e *Encoder, m *model.Signal) error {
+func appendSignalV3(e *x691.Writer, m *model.Signal) error {
 	var err error
 	hasExt := (m.Direction.Present) || (m.RequestID.Present) || (m.IntersigDelay.Present)
 	e.PutBool(hasExt)
@@ -15252,13 +15254,13 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 	{
 		err = e.PutOctetString(m.SignalName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if m.SigType.Present {
@@ -15273,30 +15275,30 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 			err = encErrorf("value %d is not in SignalType", int64(m.SigType.Value))
 		}
 		if err != nil {
-			return WithPath(err, "sigType")
+			return codecerr.At(err, "sigType")
 		}
 	}
 	if m.Duration.Present {
 		err = e.PutConstrained(int64(m.Duration.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "duration")
+			return codecerr.At(err, "duration")
 		}
 	}
 	if m.NotifyCompletion.Present {
-		err = e.PutNamedBits(m.NotifyCompletion.Value.Bits, 0, Unbounded, false)
+		err = e.PutNamedBits(m.NotifyCompletion.Value.Bits, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "notifyCompletion")
+			return codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if m.KeepActive.Present {
 		e.PutBool(m.KeepActive.Value)
 		if err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k834, more835, err := e.PutLength(len(m.SigParList), 0, Unbounded, false)
+			k834, more835, err := e.PutLength(len(m.SigParList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -15304,7 +15306,7 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 				for end837 := i836 + k834; i836 < end837; i836++ {
 					err = appendSigParameterV123(e, &m.SigParList[i836])
 					if err != nil {
-						return WithPath(err, "["+itoa(i836)+"]")
+						return codecerr.AtIndex(err, i836)
 					}
 				}
 				if !more835 {
@@ -15314,7 +15316,7 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "sigParList")
+			return codecerr.At(err, "sigParList")
 		}
 	}
 	if hasExt {
@@ -15347,7 +15349,7 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "direction")
+				return codecerr.At(err, "direction")
 			}
 		}
 		if m.RequestID.Present {
@@ -15357,7 +15359,7 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 		}
 		if m.IntersigDelay.Present {
@@ -15367,7 +15369,7 @@ func appendSignalV3(e *Encoder, m *model.Signal) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "intersigDelay")
+				return codecerr.At(err, "intersigDelay")
 			}
 		}
 	}
@@ -15389,14 +15391,14 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	{
 		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<4) != 0 {
 		m.StreamID.Present = true
 		x838, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x838)
 	}
@@ -15404,7 +15406,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 		m.SigType.Present = true
 		x839, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "sigType")
+			return codecerr.At(err, "sigType")
 		}
 		switch x839 {
 		case 0:
@@ -15414,53 +15416,53 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 		case 2:
 			m.SigType.Value = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of SignalType", x839), "sigType")
+			return codecerr.At(d.errorf("unknown value index %d of SignalType", x839), "sigType")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.Duration.Present = true
 		x840, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "duration")
+			return codecerr.At(err, "duration")
 		}
 		m.Duration.Value = uint32(x840)
 	}
 	if opt&(1<<1) != 0 {
 		m.NotifyCompletion.Present = true
-		if m.NotifyCompletion.Value, err = d.bitString(0, Unbounded, false, true); err != nil {
-			return WithPath(err, "notifyCompletion")
+		if m.NotifyCompletion.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
+			return codecerr.At(err, "notifyCompletion")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
-			return WithPath(err, "keepActive")
+			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k841, more842, err := d.GetLength(0, Unbounded, false, 0)
+			k841, more842, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			if err = d.count(k841); err != nil {
-				return WithPath(err, "sigParList")
+				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = slab.Alloc(&d.s.SigParameter, k841)
 			for i843 := 0; ; {
 				for ; i843 < len(m.SigParList); i843++ {
 					if err = decodeSigParameterV123(d, &m.SigParList[i843]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i843)+"]"), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i843), "sigParList")
 					}
 				}
 				if !more842 {
 					break
 				}
 				if k841, more842, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				if err = d.count(k841); err != nil {
-					return WithPath(err, "sigParList")
+					return codecerr.At(err, "sigParList")
 				}
 				m.SigParList = append(m.SigParList, make([]model.SigParameter, k841)...)
 			}
@@ -15474,12 +15476,12 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "direction")
+				return codecerr.At(err, "direction")
 			}
 			m.Direction.Present = true
 			x844, _, err := d.GetEnumerated(3, true)
 			if err != nil {
-				return WithPath(err, "direction")
+				return codecerr.At(err, "direction")
 			}
 			switch x844 {
 			case 0:
@@ -15489,35 +15491,35 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 			case 2:
 				m.Direction.Value = 3
 			default:
-				return WithPath(d.errorf("unknown value index %d of SignalDirection", x844), "direction")
+				return codecerr.At(d.errorf("unknown value index %d of SignalDirection", x844), "direction")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Present = true
 			x845, err := d.GetConstrained(0, 4294967295)
 			if err != nil {
-				return WithPath(err, "requestID")
+				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Value = uint32(x845)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<2) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "intersigDelay")
+				return codecerr.At(err, "intersigDelay")
 			}
 			m.IntersigDelay.Present = true
 			x846, err := d.GetConstrained(0, 65535)
 			if err != nil {
-				return WithPath(err, "intersigDelay")
+				return codecerr.At(err, "intersigDelay")
 			}
 			m.IntersigDelay.Value = uint32(x846)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -15529,7 +15531,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	return err
 }
 
-func appendSigParameterV123(e *Encoder, m *model.SigParameter) error {
+func appendSigParameterV123(e *x691.Writer, m *model.SigParameter) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -15537,20 +15539,20 @@ func appendSigParameterV123(e *Encoder, m *model.SigParameter) error {
 	{
 		err = e.PutOctetString(m.SigParameterName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "sigParameterName")
+			return codecerr.At(err, "sigParameterName")
 		}
 	}
 	{
 		{
-			k847, more848, err := e.PutLength(len(m.Value), 0, Unbounded, false)
+			k847, more848, err := e.PutLength(len(m.Value), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i849 := 0; ; {
 				for end850 := i849 + k847; i849 < end850; i849++ {
-					err = e.PutOctetString(m.Value[i849], 0, Unbounded, false)
+					err = e.PutOctetString(m.Value[i849], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i849)+"]")
+						return codecerr.AtIndex(err, i849)
 					}
 				}
 				if !more848 {
@@ -15560,13 +15562,13 @@ func appendSigParameterV123(e *Encoder, m *model.SigParameter) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "value")
+			return codecerr.At(err, "value")
 		}
 	}
 	if m.ExtraInfo != nil {
 		err = appendSigParameterExtraInfoV123(e, m.ExtraInfo)
 		if err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	return err
@@ -15586,34 +15588,34 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 		return err
 	}
 	{
-		if m.SigParameterName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "sigParameterName")
+		if m.SigParameterName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "sigParameterName")
 		}
 	}
 	{
 		{
-			k851, more852, err := d.GetLength(0, Unbounded, false, 0)
+			k851, more852, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			if err = d.count(k851); err != nil {
-				return WithPath(err, "value")
+				return codecerr.At(err, "value")
 			}
 			m.Value = slab.Alloc(&d.s.Octets, k851)
 			for i853 := 0; ; {
 				for ; i853 < len(m.Value); i853++ {
-					if m.Value[i853], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i853)+"]"), "value")
+					if m.Value[i853], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i853), "value")
 					}
 				}
 				if !more852 {
 					break
 				}
 				if k851, more852, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				if err = d.count(k851); err != nil {
-					return WithPath(err, "value")
+					return codecerr.At(err, "value")
 				}
 				m.Value = append(m.Value, make([]model.Octets, k851)...)
 			}
@@ -15622,7 +15624,7 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	if opt&(1<<0) != 0 {
 		m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
 		if err = decodeSigParameterExtraInfoV123(d, m.ExtraInfo); err != nil {
-			return WithPath(err, "extraInfo")
+			return codecerr.At(err, "extraInfo")
 		}
 	}
 	if hasExt {
@@ -15640,7 +15642,7 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	return err
 }
 
-func appendSigParameterExtraInfoV123(e *Encoder, m *model.SigParameterExtraInfo) error {
+func appendSigParameterExtraInfoV123(e *x691.Writer, m *model.SigParameterExtraInfo) error {
 	var err error
 	switch m.Kind {
 	case model.SigParameterExtraInfo_Relation:
@@ -15658,7 +15660,7 @@ func appendSigParameterExtraInfoV123(e *Encoder, m *model.SigParameterExtraInfo)
 			err = encErrorf("value %d is not in Relation", int64(m.Relation))
 		}
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 	case model.SigParameterExtraInfo_Range:
 		if err = e.PutChoiceIndex(1, 3, false); err != nil {
@@ -15666,7 +15668,7 @@ func appendSigParameterExtraInfoV123(e *Encoder, m *model.SigParameterExtraInfo)
 		}
 		e.PutBool(m.Range)
 		if err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case model.SigParameterExtraInfo_Sublist:
 		if err = e.PutChoiceIndex(2, 3, false); err != nil {
@@ -15674,7 +15676,7 @@ func appendSigParameterExtraInfoV123(e *Encoder, m *model.SigParameterExtraInfo)
 		}
 		e.PutBool(m.Sublist)
 		if err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		return encErrorf("SigParameterExtraInfo: no alternative chosen")
@@ -15696,7 +15698,7 @@ func decodeSigParameterExtraInfoV123(d *decoder, m *model.SigParameterExtraInfo)
 		m.Kind = model.SigParameterExtraInfo_Relation
 		x854, _, err := d.GetEnumerated(3, true)
 		if err != nil {
-			return WithPath(err, "relation")
+			return codecerr.At(err, "relation")
 		}
 		switch x854 {
 		case 0:
@@ -15706,17 +15708,17 @@ func decodeSigParameterExtraInfoV123(d *decoder, m *model.SigParameterExtraInfo)
 		case 2:
 			m.Relation = 2
 		default:
-			return WithPath(d.errorf("unknown value index %d of Relation", x854), "relation")
+			return codecerr.At(d.errorf("unknown value index %d of Relation", x854), "relation")
 		}
 	case 1:
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.GetBool(); err != nil {
-			return WithPath(err, "range")
+			return codecerr.At(err, "range")
 		}
 	case 2:
 		m.Kind = model.SigParameterExtraInfo_Sublist
 		if m.Sublist, err = d.GetBool(); err != nil {
-			return WithPath(err, "sublist")
+			return codecerr.At(err, "sublist")
 		}
 	default:
 		_ = isExt
@@ -15726,12 +15728,12 @@ func decodeSigParameterExtraInfoV123(d *decoder, m *model.SigParameterExtraInfo)
 	return err
 }
 
-func appendModemDescriptorV123(e *Encoder, m *model.ModemDescriptor) error {
+func appendModemDescriptorV123(e *x691.Writer, m *model.ModemDescriptor) error {
 	var err error
 	e.PutBool(m.NonStandardData != nil)
 	{
 		{
-			k855, more856, err := e.PutLength(len(m.Mtl), 0, Unbounded, false)
+			k855, more856, err := e.PutLength(len(m.Mtl), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -15760,7 +15762,7 @@ func appendModemDescriptorV123(e *Encoder, m *model.ModemDescriptor) error {
 						err = encErrorf("value %d is not in ModemType", int64(m.Mtl[i857]))
 					}
 					if err != nil {
-						return WithPath(err, "["+itoa(i857)+"]")
+						return codecerr.AtIndex(err, i857)
 					}
 				}
 				if !more856 {
@@ -15770,12 +15772,12 @@ func appendModemDescriptorV123(e *Encoder, m *model.ModemDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "mtl")
+			return codecerr.At(err, "mtl")
 		}
 	}
 	{
 		{
-			k859, more860, err := e.PutLength(len(m.Mpl), 0, Unbounded, false)
+			k859, more860, err := e.PutLength(len(m.Mpl), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -15783,7 +15785,7 @@ func appendModemDescriptorV123(e *Encoder, m *model.ModemDescriptor) error {
 				for end862 := i861 + k859; i861 < end862; i861++ {
 					err = appendPropertyParmV123(e, &m.Mpl[i861])
 					if err != nil {
-						return WithPath(err, "["+itoa(i861)+"]")
+						return codecerr.AtIndex(err, i861)
 					}
 				}
 				if !more860 {
@@ -15793,13 +15795,13 @@ func appendModemDescriptorV123(e *Encoder, m *model.ModemDescriptor) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "mpl")
+			return codecerr.At(err, "mpl")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	return err
@@ -15816,19 +15818,19 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	}
 	{
 		{
-			k863, more864, err := d.GetLength(0, Unbounded, false, 0)
+			k863, more864, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "mtl")
+				return codecerr.At(err, "mtl")
 			}
 			if err = d.count(k863); err != nil {
-				return WithPath(err, "mtl")
+				return codecerr.At(err, "mtl")
 			}
 			m.Mtl = slab.Alloc(&d.s.ModemType, k863)
 			for i865 := 0; ; {
 				for ; i865 < len(m.Mtl); i865++ {
 					x866, _, err := d.GetEnumerated(9, true)
 					if err != nil {
-						return WithPath(WithPath(err, "["+itoa(i865)+"]"), "mtl")
+						return codecerr.At(codecerr.AtIndex(err, i865), "mtl")
 					}
 					switch x866 {
 					case 0:
@@ -15850,17 +15852,17 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 					case 8:
 						m.Mtl[i865] = 8
 					default:
-						return WithPath(WithPath(d.errorf("unknown value index %d of ModemType", x866), "["+itoa(i865)+"]"), "mtl")
+						return codecerr.At(codecerr.AtIndex(d.errorf("unknown value index %d of ModemType", x866), i865), "mtl")
 					}
 				}
 				if !more864 {
 					break
 				}
 				if k863, more864, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "mtl")
+					return codecerr.At(err, "mtl")
 				}
 				if err = d.count(k863); err != nil {
-					return WithPath(err, "mtl")
+					return codecerr.At(err, "mtl")
 				}
 				m.Mtl = append(m.Mtl, make([]model.ModemType, k863)...)
 			}
@@ -15868,28 +15870,28 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	}
 	{
 		{
-			k867, more868, err := d.GetLength(0, Unbounded, false, 0)
+			k867, more868, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "mpl")
+				return codecerr.At(err, "mpl")
 			}
 			if err = d.count(k867); err != nil {
-				return WithPath(err, "mpl")
+				return codecerr.At(err, "mpl")
 			}
 			m.Mpl = slab.Alloc(&d.s.PropertyParm, k867)
 			for i869 := 0; ; {
 				for ; i869 < len(m.Mpl); i869++ {
 					if err = decodePropertyParmV123(d, &m.Mpl[i869]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i869)+"]"), "mpl")
+						return codecerr.At(codecerr.AtIndex(err, i869), "mpl")
 					}
 				}
 				if !more868 {
 					break
 				}
 				if k867, more868, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "mpl")
+					return codecerr.At(err, "mpl")
 				}
 				if err = d.count(k867); err != nil {
-					return WithPath(err, "mpl")
+					return codecerr.At(err, "mpl")
 				}
 				m.Mpl = append(m.Mpl, make([]model.PropertyParm, k867)...)
 			}
@@ -15898,27 +15900,27 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendDigitMapDescriptorV1(e *Encoder, m *model.DigitMapDescriptor) error {
+func appendDigitMapDescriptorV1(e *x691.Writer, m *model.DigitMapDescriptor) error {
 	var err error
 	e.PutBool(m.DigitMapName != nil)
 	e.PutBool(m.DigitMapValue != nil)
 	if m.DigitMapName != nil {
 		err = e.PutOctetString(m.DigitMapName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	if m.DigitMapValue != nil {
 		err = appendDigitMapValueV1(e, m.DigitMapValue)
 		if err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	}
 	return err
@@ -15934,34 +15936,34 @@ func decodeDigitMapDescriptorV1(d *decoder, m *model.DigitMapDescriptor) error {
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "digitMapName")
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV1(d, m.DigitMapValue); err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendDigitMapDescriptorV23(e *Encoder, m *model.DigitMapDescriptor) error {
+func appendDigitMapDescriptorV23(e *x691.Writer, m *model.DigitMapDescriptor) error {
 	var err error
 	e.PutBool(m.DigitMapName != nil)
 	e.PutBool(m.DigitMapValue != nil)
 	if m.DigitMapName != nil {
 		err = e.PutOctetString(m.DigitMapName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	if m.DigitMapValue != nil {
 		err = appendDigitMapValueV23(e, m.DigitMapValue)
 		if err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	}
 	return err
@@ -15977,24 +15979,24 @@ func decodeDigitMapDescriptorV23(d *decoder, m *model.DigitMapDescriptor) error 
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "digitMapName")
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
 		if err = decodeDigitMapValueV23(d, m.DigitMapValue); err != nil {
-			return WithPath(err, "digitMapValue")
+			return codecerr.At(err, "digitMapValue")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendDigitMapValueV1(e *Encoder, m *model.DigitMapValue) error {
+func appendDigitMapValueV1(e *x691.Writer, m *model.DigitMapValue) error {
 	var err error
 	if m.DurationTimer.Present {
-		return WithPath(encErrorf("not in version %d", 1), "durationTimer")
+		return codecerr.At(encErrorf("not in version %d", 1), "durationTimer")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -16004,25 +16006,25 @@ func appendDigitMapValueV1(e *Encoder, m *model.DigitMapValue) error {
 	if m.StartTimer.Present {
 		err = e.PutConstrained(int64(m.StartTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "startTimer")
+			return codecerr.At(err, "startTimer")
 		}
 	}
 	if m.ShortTimer.Present {
 		err = e.PutConstrained(int64(m.ShortTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "shortTimer")
+			return codecerr.At(err, "shortTimer")
 		}
 	}
 	if m.LongTimer.Present {
 		err = e.PutConstrained(int64(m.LongTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "longTimer")
+			return codecerr.At(err, "longTimer")
 		}
 	}
 	{
-		err = e.PutString(m.DigitMapBody, 0, Unbounded, false, IA5String)
+		err = e.PutString(m.DigitMapBody, 0, x691.Unbounded, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "digitMapBody")
+			return codecerr.At(err, "digitMapBody")
 		}
 	}
 	return err
@@ -16045,7 +16047,7 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 		m.StartTimer.Present = true
 		x870, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "startTimer")
+			return codecerr.At(err, "startTimer")
 		}
 		m.StartTimer.Value = uint32(x870)
 	}
@@ -16053,7 +16055,7 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 		m.ShortTimer.Present = true
 		x871, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "shortTimer")
+			return codecerr.At(err, "shortTimer")
 		}
 		m.ShortTimer.Value = uint32(x871)
 	}
@@ -16061,13 +16063,13 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 		m.LongTimer.Present = true
 		x872, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "longTimer")
+			return codecerr.At(err, "longTimer")
 		}
 		m.LongTimer.Value = uint32(x872)
 	}
 	{
-		if m.DigitMapBody, err = d.str(0, Unbounded, false, IA5String); err != nil {
-			return WithPath(err, "digitMapBody")
+		if m.DigitMapBody, err = d.str(0, x691.Unbounded, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "digitMapBody")
 		}
 	}
 	if hasExt {
@@ -16085,7 +16087,7 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 	return err
 }
 
-func appendDigitMapValueV23(e *Encoder, m *model.DigitMapValue) error {
+func appendDigitMapValueV23(e *x691.Writer, m *model.DigitMapValue) error {
 	var err error
 	hasExt := (m.DurationTimer.Present)
 	e.PutBool(hasExt)
@@ -16095,25 +16097,25 @@ func appendDigitMapValueV23(e *Encoder, m *model.DigitMapValue) error {
 	if m.StartTimer.Present {
 		err = e.PutConstrained(int64(m.StartTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "startTimer")
+			return codecerr.At(err, "startTimer")
 		}
 	}
 	if m.ShortTimer.Present {
 		err = e.PutConstrained(int64(m.ShortTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "shortTimer")
+			return codecerr.At(err, "shortTimer")
 		}
 	}
 	if m.LongTimer.Present {
 		err = e.PutConstrained(int64(m.LongTimer.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "longTimer")
+			return codecerr.At(err, "longTimer")
 		}
 	}
 	{
-		err = e.PutString(m.DigitMapBody, 0, Unbounded, false, IA5String)
+		err = e.PutString(m.DigitMapBody, 0, x691.Unbounded, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "digitMapBody")
+			return codecerr.At(err, "digitMapBody")
 		}
 	}
 	if hasExt {
@@ -16131,7 +16133,7 @@ func appendDigitMapValueV23(e *Encoder, m *model.DigitMapValue) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "durationTimer")
+				return codecerr.At(err, "durationTimer")
 			}
 		}
 	}
@@ -16155,7 +16157,7 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 		m.StartTimer.Present = true
 		x873, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "startTimer")
+			return codecerr.At(err, "startTimer")
 		}
 		m.StartTimer.Value = uint32(x873)
 	}
@@ -16163,7 +16165,7 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 		m.ShortTimer.Present = true
 		x874, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "shortTimer")
+			return codecerr.At(err, "shortTimer")
 		}
 		m.ShortTimer.Value = uint32(x874)
 	}
@@ -16171,13 +16173,13 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 		m.LongTimer.Present = true
 		x875, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "longTimer")
+			return codecerr.At(err, "longTimer")
 		}
 		m.LongTimer.Value = uint32(x875)
 	}
 	{
-		if m.DigitMapBody, err = d.str(0, Unbounded, false, IA5String); err != nil {
-			return WithPath(err, "digitMapBody")
+		if m.DigitMapBody, err = d.str(0, x691.Unbounded, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "digitMapBody")
 		}
 	}
 	if hasExt {
@@ -16188,15 +16190,15 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "durationTimer")
+				return codecerr.At(err, "durationTimer")
 			}
 			m.DurationTimer.Present = true
 			x876, err := d.GetConstrained(0, 99)
 			if err != nil {
-				return WithPath(err, "durationTimer")
+				return codecerr.At(err, "durationTimer")
 			}
 			m.DurationTimer.Value = uint32(x876)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -16208,13 +16210,13 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 	return err
 }
 
-func appendServiceChangeParmV1(e *Encoder, m *model.ServiceChangeParm) error {
+func appendServiceChangeParmV1(e *x691.Writer, m *model.ServiceChangeParm) error {
 	var err error
 	if m.ServiceChangeInfo != nil {
-		return WithPath(encErrorf("not in version %d", 1), "serviceChangeInfo")
+		return codecerr.At(encErrorf("not in version %d", 1), "serviceChangeInfo")
 	}
 	if m.ServiceChangeIncompleteFlag {
-		return WithPath(encErrorf("not in version %d", 1), "serviceChangeIncompleteFlag")
+		return codecerr.At(encErrorf("not in version %d", 1), "serviceChangeIncompleteFlag")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -16243,38 +16245,38 @@ func appendServiceChangeParmV1(e *Encoder, m *model.ServiceChangeParm) error {
 			err = encErrorf("value %d is not in ServiceChangeMethod", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		err = appendServiceChangeAddressV123(e, m.ServiceChangeAddress)
 		if err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeVersion.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
 		err = appendServiceChangeProfileV123(e, m.ServiceChangeProfile)
 		if err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k877, more878, err := e.PutLength(len(m.ServiceChangeReason), 0, Unbounded, false)
+			k877, more878, err := e.PutLength(len(m.ServiceChangeReason), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i879 := 0; ; {
 				for end880 := i879 + k877; i879 < end880; i879++ {
-					err = e.PutOctetString(m.ServiceChangeReason[i879], 0, Unbounded, false)
+					err = e.PutOctetString(m.ServiceChangeReason[i879], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i879)+"]")
+						return codecerr.AtIndex(err, i879)
 					}
 				}
 				if !more878 {
@@ -16284,31 +16286,31 @@ func appendServiceChangeParmV1(e *Encoder, m *model.ServiceChangeParm) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeReason")
+			return codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeDelay.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		err = appendTimeNotationV123(e, m.TimeStamp)
 		if err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	return err
@@ -16330,7 +16332,7 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	{
 		x881, _, err := d.GetEnumerated(6, true)
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 		switch x881 {
 		case 0:
@@ -16346,53 +16348,53 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 		case 5:
 			m.ServiceChangeMethod = 5
 		default:
-			return WithPath(d.errorf("unknown value index %d of ServiceChangeMethod", x881), "serviceChangeMethod")
+			return codecerr.At(d.errorf("unknown value index %d of ServiceChangeMethod", x881), "serviceChangeMethod")
 		}
 	}
 	if opt&(1<<6) != 0 {
 		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
 		x882, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 		m.ServiceChangeVersion.Value = uint32(x882)
 	}
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k883, more884, err := d.GetLength(0, Unbounded, false, 0)
+			k883, more884, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k883); err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k883)
 			for i885 := 0; ; {
 				for ; i885 < len(m.ServiceChangeReason); i885++ {
-					if m.ServiceChangeReason[i885], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i885)+"]"), "serviceChangeReason")
+					if m.ServiceChangeReason[i885], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i885), "serviceChangeReason")
 					}
 				}
 				if !more884 {
 					break
 				}
 				if k883, more884, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if err = d.count(k883); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				m.ServiceChangeReason = append(m.ServiceChangeReason, make([]model.Octets, k883)...)
 			}
@@ -16402,26 +16404,26 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Present = true
 		x886, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 		m.ServiceChangeDelay.Value = uint32(x886)
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.TimeStamp = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -16439,10 +16441,10 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	return err
 }
 
-func appendServiceChangeParmV2(e *Encoder, m *model.ServiceChangeParm) error {
+func appendServiceChangeParmV2(e *x691.Writer, m *model.ServiceChangeParm) error {
 	var err error
 	if m.ServiceChangeIncompleteFlag {
-		return WithPath(encErrorf("not in version %d", 2), "serviceChangeIncompleteFlag")
+		return codecerr.At(encErrorf("not in version %d", 2), "serviceChangeIncompleteFlag")
 	}
 	hasExt := (m.ServiceChangeInfo != nil)
 	e.PutBool(hasExt)
@@ -16471,38 +16473,38 @@ func appendServiceChangeParmV2(e *Encoder, m *model.ServiceChangeParm) error {
 			err = encErrorf("value %d is not in ServiceChangeMethod", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		err = appendServiceChangeAddressV123(e, m.ServiceChangeAddress)
 		if err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeVersion.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
 		err = appendServiceChangeProfileV123(e, m.ServiceChangeProfile)
 		if err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k887, more888, err := e.PutLength(len(m.ServiceChangeReason), 0, Unbounded, false)
+			k887, more888, err := e.PutLength(len(m.ServiceChangeReason), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i889 := 0; ; {
 				for end890 := i889 + k887; i889 < end890; i889++ {
-					err = e.PutOctetString(m.ServiceChangeReason[i889], 0, Unbounded, false)
+					err = e.PutOctetString(m.ServiceChangeReason[i889], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i889)+"]")
+						return codecerr.AtIndex(err, i889)
 					}
 				}
 				if !more888 {
@@ -16512,31 +16514,31 @@ func appendServiceChangeParmV2(e *Encoder, m *model.ServiceChangeParm) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeReason")
+			return codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeDelay.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		err = appendTimeNotationV123(e, m.TimeStamp)
 		if err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -16554,7 +16556,7 @@ func appendServiceChangeParmV2(e *Encoder, m *model.ServiceChangeParm) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 		}
 	}
@@ -16577,7 +16579,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	{
 		x891, _, err := d.GetEnumerated(6, true)
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 		switch x891 {
 		case 0:
@@ -16593,53 +16595,53 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		case 5:
 			m.ServiceChangeMethod = 5
 		default:
-			return WithPath(d.errorf("unknown value index %d of ServiceChangeMethod", x891), "serviceChangeMethod")
+			return codecerr.At(d.errorf("unknown value index %d of ServiceChangeMethod", x891), "serviceChangeMethod")
 		}
 	}
 	if opt&(1<<6) != 0 {
 		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
 		x892, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 		m.ServiceChangeVersion.Value = uint32(x892)
 	}
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k893, more894, err := d.GetLength(0, Unbounded, false, 0)
+			k893, more894, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k893); err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k893)
 			for i895 := 0; ; {
 				for ; i895 < len(m.ServiceChangeReason); i895++ {
-					if m.ServiceChangeReason[i895], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i895)+"]"), "serviceChangeReason")
+					if m.ServiceChangeReason[i895], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i895), "serviceChangeReason")
 					}
 				}
 				if !more894 {
 					break
 				}
 				if k893, more894, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if err = d.count(k893); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				m.ServiceChangeReason = append(m.ServiceChangeReason, make([]model.Octets, k893)...)
 			}
@@ -16649,26 +16651,26 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Present = true
 		x896, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 		m.ServiceChangeDelay.Value = uint32(x896)
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.TimeStamp = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -16679,13 +16681,13 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV2(d, m.ServiceChangeInfo); err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -16697,7 +16699,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	return err
 }
 
-func appendServiceChangeParmV3(e *Encoder, m *model.ServiceChangeParm) error {
+func appendServiceChangeParmV3(e *x691.Writer, m *model.ServiceChangeParm) error {
 	var err error
 	hasExt := (m.ServiceChangeInfo != nil) || (m.ServiceChangeIncompleteFlag)
 	e.PutBool(hasExt)
@@ -16726,38 +16728,38 @@ func appendServiceChangeParmV3(e *Encoder, m *model.ServiceChangeParm) error {
 			err = encErrorf("value %d is not in ServiceChangeMethod", int64(m.ServiceChangeMethod))
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		err = appendServiceChangeAddressV123(e, m.ServiceChangeAddress)
 		if err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeVersion.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
 		err = appendServiceChangeProfileV123(e, m.ServiceChangeProfile)
 		if err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k897, more898, err := e.PutLength(len(m.ServiceChangeReason), 0, Unbounded, false)
+			k897, more898, err := e.PutLength(len(m.ServiceChangeReason), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i899 := 0; ; {
 				for end900 := i899 + k897; i899 < end900; i899++ {
-					err = e.PutOctetString(m.ServiceChangeReason[i899], 0, Unbounded, false)
+					err = e.PutOctetString(m.ServiceChangeReason[i899], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i899)+"]")
+						return codecerr.AtIndex(err, i899)
 					}
 				}
 				if !more898 {
@@ -16767,31 +16769,31 @@ func appendServiceChangeParmV3(e *Encoder, m *model.ServiceChangeParm) error {
 			}
 		}
 		if err != nil {
-			return WithPath(err, "serviceChangeReason")
+			return codecerr.At(err, "serviceChangeReason")
 		}
 	}
 	if m.ServiceChangeDelay.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeDelay.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		err = appendTimeNotationV123(e, m.TimeStamp)
 		if err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		err = appendNonStandardDataV123(e, m.NonStandardData)
 		if err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -16812,7 +16814,7 @@ func appendServiceChangeParmV3(e *Encoder, m *model.ServiceChangeParm) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 		}
 		if m.ServiceChangeIncompleteFlag {
@@ -16821,7 +16823,7 @@ func appendServiceChangeParmV3(e *Encoder, m *model.ServiceChangeParm) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "serviceChangeIncompleteFlag")
+				return codecerr.At(err, "serviceChangeIncompleteFlag")
 			}
 		}
 	}
@@ -16844,7 +16846,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	{
 		x901, _, err := d.GetEnumerated(6, true)
 		if err != nil {
-			return WithPath(err, "serviceChangeMethod")
+			return codecerr.At(err, "serviceChangeMethod")
 		}
 		switch x901 {
 		case 0:
@@ -16860,53 +16862,53 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		case 5:
 			m.ServiceChangeMethod = 5
 		default:
-			return WithPath(d.errorf("unknown value index %d of ServiceChangeMethod", x901), "serviceChangeMethod")
+			return codecerr.At(d.errorf("unknown value index %d of ServiceChangeMethod", x901), "serviceChangeMethod")
 		}
 	}
 	if opt&(1<<6) != 0 {
 		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
 		x902, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 		m.ServiceChangeVersion.Value = uint32(x902)
 	}
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	{
 		{
-			k903, more904, err := d.GetLength(0, Unbounded, false, 0)
+			k903, more904, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k903); err != nil {
-				return WithPath(err, "serviceChangeReason")
+				return codecerr.At(err, "serviceChangeReason")
 			}
 			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k903)
 			for i905 := 0; ; {
 				for ; i905 < len(m.ServiceChangeReason); i905++ {
-					if m.ServiceChangeReason[i905], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i905)+"]"), "serviceChangeReason")
+					if m.ServiceChangeReason[i905], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i905), "serviceChangeReason")
 					}
 				}
 				if !more904 {
 					break
 				}
 				if k903, more904, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				if err = d.count(k903); err != nil {
-					return WithPath(err, "serviceChangeReason")
+					return codecerr.At(err, "serviceChangeReason")
 				}
 				m.ServiceChangeReason = append(m.ServiceChangeReason, make([]model.Octets, k903)...)
 			}
@@ -16916,26 +16918,26 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Present = true
 		x906, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "serviceChangeDelay")
+			return codecerr.At(err, "serviceChangeDelay")
 		}
 		m.ServiceChangeDelay.Value = uint32(x906)
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.TimeStamp = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.NonStandardData = slab.One(&d.s.NonStandardData)
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
-			return WithPath(err, "nonStandardData")
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -16946,21 +16948,21 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
 			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
 			if err = decodeAuditDescriptorV3(d, m.ServiceChangeInfo); err != nil {
-				return WithPath(err, "serviceChangeInfo")
+				return codecerr.At(err, "serviceChangeInfo")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		if present&(1<<1) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "serviceChangeIncompleteFlag")
+				return codecerr.At(err, "serviceChangeIncompleteFlag")
 			}
 			m.ServiceChangeIncompleteFlag = true
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -16972,7 +16974,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	return err
 }
 
-func appendServiceChangeAddressV123(e *Encoder, m *model.ServiceChangeAddress) error {
+func appendServiceChangeAddressV123(e *x691.Writer, m *model.ServiceChangeAddress) error {
 	var err error
 	switch m.Kind {
 	case model.ServiceChangeAddress_PortNumber:
@@ -16981,48 +16983,48 @@ func appendServiceChangeAddressV123(e *Encoder, m *model.ServiceChangeAddress) e
 		}
 		err = e.PutConstrained(int64(m.PortNumber), 0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 	case model.ServiceChangeAddress_Ip4Address:
 		if err = e.PutChoiceIndex(1, 6, true); err != nil {
 			return err
 		}
 		if m.Ip4Address == nil {
-			return WithPath(encErrorf("alternative is nil"), "ip4Address")
+			return codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		err = appendIP4AddressV123(e, m.Ip4Address)
 		if err != nil {
-			return WithPath(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case model.ServiceChangeAddress_Ip6Address:
 		if err = e.PutChoiceIndex(2, 6, true); err != nil {
 			return err
 		}
 		if m.Ip6Address == nil {
-			return WithPath(encErrorf("alternative is nil"), "ip6Address")
+			return codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		err = appendIP6AddressV123(e, m.Ip6Address)
 		if err != nil {
-			return WithPath(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case model.ServiceChangeAddress_DomainName:
 		if err = e.PutChoiceIndex(3, 6, true); err != nil {
 			return err
 		}
 		if m.DomainName == nil {
-			return WithPath(encErrorf("alternative is nil"), "domainName")
+			return codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		err = appendDomainNameV123(e, m.DomainName)
 		if err != nil {
-			return WithPath(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case model.ServiceChangeAddress_DeviceName:
 		if err = e.PutChoiceIndex(4, 6, true); err != nil {
 			return err
 		}
-		err = e.PutString(m.DeviceName, 1, 64, false, IA5String)
+		err = e.PutString(m.DeviceName, 1, 64, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "deviceName")
+			return codecerr.At(err, "deviceName")
 		}
 	case model.ServiceChangeAddress_MtpAddress:
 		if err = e.PutChoiceIndex(5, 6, true); err != nil {
@@ -17030,7 +17032,7 @@ func appendServiceChangeAddressV123(e *Encoder, m *model.ServiceChangeAddress) e
 		}
 		err = e.PutOctetString(m.MtpAddress, 2, 4, false)
 		if err != nil {
-			return WithPath(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 	default:
 		return encErrorf("ServiceChangeAddress: no alternative chosen")
@@ -17052,36 +17054,36 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 		m.Kind = model.ServiceChangeAddress_PortNumber
 		x907, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "portNumber")
+			return codecerr.At(err, "portNumber")
 		}
 		m.PortNumber = uint32(x907)
 	case 1:
 		m.Kind = model.ServiceChangeAddress_Ip4Address
 		m.Ip4Address = slab.One(&d.s.IP4Address)
 		if err = decodeIP4AddressV123(d, m.Ip4Address); err != nil {
-			return WithPath(err, "ip4Address")
+			return codecerr.At(err, "ip4Address")
 		}
 	case 2:
 		m.Kind = model.ServiceChangeAddress_Ip6Address
 		m.Ip6Address = slab.One(&d.s.IP6Address)
 		if err = decodeIP6AddressV123(d, m.Ip6Address); err != nil {
-			return WithPath(err, "ip6Address")
+			return codecerr.At(err, "ip6Address")
 		}
 	case 3:
 		m.Kind = model.ServiceChangeAddress_DomainName
 		m.DomainName = slab.One(&d.s.DomainName)
 		if err = decodeDomainNameV123(d, m.DomainName); err != nil {
-			return WithPath(err, "domainName")
+			return codecerr.At(err, "domainName")
 		}
 	case 4:
 		m.Kind = model.ServiceChangeAddress_DeviceName
-		if m.DeviceName, err = d.str(1, 64, false, IA5String); err != nil {
-			return WithPath(err, "deviceName")
+		if m.DeviceName, err = d.str(1, 64, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "deviceName")
 		}
 	case 5:
 		m.Kind = model.ServiceChangeAddress_MtpAddress
 		if m.MtpAddress, err = d.GetOctetString(2, 4, false); err != nil {
-			return WithPath(err, "mtpAddress")
+			return codecerr.At(err, "mtpAddress")
 		}
 	default:
 		_ = isExt
@@ -17091,7 +17093,7 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 	return err
 }
 
-func appendServiceChangeResParmV1(e *Encoder, m *model.ServiceChangeResParm) error {
+func appendServiceChangeResParmV1(e *x691.Writer, m *model.ServiceChangeResParm) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -17103,31 +17105,31 @@ func appendServiceChangeResParmV1(e *Encoder, m *model.ServiceChangeResParm) err
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		err = appendServiceChangeAddressV123(e, m.ServiceChangeAddress)
 		if err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeVersion.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
 		err = appendServiceChangeProfileV123(e, m.ServiceChangeProfile)
 		if err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		err = appendTimeNotationV123(e, m.Timestamp)
 		if err != nil {
-			return WithPath(err, "timestamp")
+			return codecerr.At(err, "timestamp")
 		}
 	}
 	return err
@@ -17149,33 +17151,33 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeVersion.Present = true
 		x908, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 		m.ServiceChangeVersion.Value = uint32(x908)
 	}
 	if opt&(1<<1) != 0 {
 		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Timestamp = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.Timestamp); err != nil {
-			return WithPath(err, "timeStamp")
+			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if hasExt {
@@ -17193,7 +17195,7 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	return err
 }
 
-func appendServiceChangeResParmV23(e *Encoder, m *model.ServiceChangeResParm) error {
+func appendServiceChangeResParmV23(e *x691.Writer, m *model.ServiceChangeResParm) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -17205,31 +17207,31 @@ func appendServiceChangeResParmV23(e *Encoder, m *model.ServiceChangeResParm) er
 	if m.ServiceChangeMgcId != nil {
 		err = appendMIdV123(e, m.ServiceChangeMgcId)
 		if err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		err = appendServiceChangeAddressV123(e, m.ServiceChangeAddress)
 		if err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if m.ServiceChangeVersion.Present {
 		err = e.PutConstrained(int64(m.ServiceChangeVersion.Value), 0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
 	if m.ServiceChangeProfile != nil {
 		err = appendServiceChangeProfileV123(e, m.ServiceChangeProfile)
 		if err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		err = appendTimeNotationV123(e, m.Timestamp)
 		if err != nil {
-			return WithPath(err, "timestamp")
+			return codecerr.At(err, "timestamp")
 		}
 	}
 	return err
@@ -17251,33 +17253,33 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
-			return WithPath(err, "serviceChangeMgcId")
+			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
-			return WithPath(err, "serviceChangeAddress")
+			return codecerr.At(err, "serviceChangeAddress")
 		}
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeVersion.Present = true
 		x909, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "serviceChangeVersion")
+			return codecerr.At(err, "serviceChangeVersion")
 		}
 		m.ServiceChangeVersion.Value = uint32(x909)
 	}
 	if opt&(1<<1) != 0 {
 		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
-			return WithPath(err, "serviceChangeProfile")
+			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Timestamp = slab.One(&d.s.TimeNotation)
 		if err = decodeTimeNotationV123(d, m.Timestamp); err != nil {
-			return WithPath(err, "timestamp")
+			return codecerr.At(err, "timestamp")
 		}
 	}
 	if hasExt {
@@ -17295,12 +17297,12 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	return err
 }
 
-func appendServiceChangeProfileV123(e *Encoder, m *model.ServiceChangeProfile) error {
+func appendServiceChangeProfileV123(e *x691.Writer, m *model.ServiceChangeProfile) error {
 	var err error
 	{
-		err = e.PutString(m.ProfileName, 1, 67, false, IA5String)
+		err = e.PutString(m.ProfileName, 1, 67, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "profileName")
+			return codecerr.At(err, "profileName")
 		}
 	}
 	return err
@@ -17312,28 +17314,28 @@ func decodeServiceChangeProfileV123(d *decoder, m *model.ServiceChangeProfile) e
 		return err
 	}
 	{
-		if m.ProfileName, err = d.str(1, 67, false, IA5String); err != nil {
-			return WithPath(err, "profileName")
+		if m.ProfileName, err = d.str(1, 67, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "profileName")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendPackagesItemV123(e *Encoder, m *model.PackagesItem) error {
+func appendPackagesItemV123(e *x691.Writer, m *model.PackagesItem) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutOctetString(m.PackageName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "packageName")
+			return codecerr.At(err, "packageName")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.PackageVersion), 0, 99)
 		if err != nil {
-			return WithPath(err, "packageVersion")
+			return codecerr.At(err, "packageVersion")
 		}
 	}
 	return err
@@ -17349,14 +17351,14 @@ func decodePackagesItemV123(d *decoder, m *model.PackagesItem) error {
 		return err
 	}
 	{
-		if m.PackageName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "packageName")
+		if m.PackageName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "packageName")
 		}
 	}
 	{
 		x910, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "packageVersion")
+			return codecerr.At(err, "packageVersion")
 		}
 		m.PackageVersion = uint32(x910)
 	}
@@ -17375,26 +17377,26 @@ func decodePackagesItemV123(d *decoder, m *model.PackagesItem) error {
 	return err
 }
 
-func appendStatisticsParameterV123(e *Encoder, m *model.StatisticsParameter) error {
+func appendStatisticsParameterV123(e *x691.Writer, m *model.StatisticsParameter) error {
 	var err error
 	e.PutBool(m.StatValue != nil)
 	{
 		err = e.PutOctetString(m.StatName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "statName")
+			return codecerr.At(err, "statName")
 		}
 	}
 	if m.StatValue != nil {
 		{
-			k911, more912, err := e.PutLength(len(m.StatValue), 0, Unbounded, false)
+			k911, more912, err := e.PutLength(len(m.StatValue), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
 			for i913 := 0; ; {
 				for end914 := i913 + k911; i913 < end914; i913++ {
-					err = e.PutOctetString(m.StatValue[i913], 0, Unbounded, false)
+					err = e.PutOctetString(m.StatValue[i913], 0, x691.Unbounded, false)
 					if err != nil {
-						return WithPath(err, "["+itoa(i913)+"]")
+						return codecerr.AtIndex(err, i913)
 					}
 				}
 				if !more912 {
@@ -17404,7 +17406,7 @@ func appendStatisticsParameterV123(e *Encoder, m *model.StatisticsParameter) err
 			}
 		}
 		if err != nil {
-			return WithPath(err, "statValue")
+			return codecerr.At(err, "statValue")
 		}
 	}
 	return err
@@ -17421,33 +17423,33 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 	}
 	{
 		if m.StatName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "statName")
+			return codecerr.At(err, "statName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k915, more916, err := d.GetLength(0, Unbounded, false, 0)
+			k915, more916, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "statValue")
+				return codecerr.At(err, "statValue")
 			}
 			if err = d.count(k915); err != nil {
-				return WithPath(err, "statValue")
+				return codecerr.At(err, "statValue")
 			}
 			m.StatValue = slab.Alloc(&d.s.Octets, k915)
 			for i917 := 0; ; {
 				for ; i917 < len(m.StatValue); i917++ {
-					if m.StatValue[i917], err = d.GetOctetString(0, Unbounded, false); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i917)+"]"), "statValue")
+					if m.StatValue[i917], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i917), "statValue")
 					}
 				}
 				if !more916 {
 					break
 				}
 				if k915, more916, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "statValue")
+					return codecerr.At(err, "statValue")
 				}
 				if err = d.count(k915); err != nil {
-					return WithPath(err, "statValue")
+					return codecerr.At(err, "statValue")
 				}
 				m.StatValue = append(m.StatValue, make([]model.Octets, k915)...)
 			}
@@ -17457,18 +17459,18 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 	return err
 }
 
-func appendNonStandardDataV123(e *Encoder, m *model.NonStandardData) error {
+func appendNonStandardDataV123(e *x691.Writer, m *model.NonStandardData) error {
 	var err error
 	{
 		err = appendNonStandardIdentifierV123(e, &m.NonStandardIdentifier)
 		if err != nil {
-			return WithPath(err, "nonStandardIdentifier")
+			return codecerr.At(err, "nonStandardIdentifier")
 		}
 	}
 	{
-		err = e.PutOctetString(m.Data, 0, Unbounded, false)
+		err = e.PutOctetString(m.Data, 0, x691.Unbounded, false)
 		if err != nil {
-			return WithPath(err, "data")
+			return codecerr.At(err, "data")
 		}
 	}
 	return err
@@ -17481,19 +17483,19 @@ func decodeNonStandardDataV123(d *decoder, m *model.NonStandardData) error {
 	}
 	{
 		if err = decodeNonStandardIdentifierV123(d, &m.NonStandardIdentifier); err != nil {
-			return WithPath(err, "nonStandardIdentifier")
+			return codecerr.At(err, "nonStandardIdentifier")
 		}
 	}
 	{
-		if m.Data, err = d.GetOctetString(0, Unbounded, false); err != nil {
-			return WithPath(err, "data")
+		if m.Data, err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
+			return codecerr.At(err, "data")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendNonStandardIdentifierV123(e *Encoder, m *model.NonStandardIdentifier) error {
+func appendNonStandardIdentifierV123(e *x691.Writer, m *model.NonStandardIdentifier) error {
 	var err error
 	switch m.Kind {
 	case model.NonStandardIdentifier_Object:
@@ -17502,26 +17504,26 @@ func appendNonStandardIdentifierV123(e *Encoder, m *model.NonStandardIdentifier)
 		}
 		err = e.PutObjectIdentifier(m.Object)
 		if err != nil {
-			return WithPath(err, "object")
+			return codecerr.At(err, "object")
 		}
 	case model.NonStandardIdentifier_H221NonStandard:
 		if err = e.PutChoiceIndex(1, 3, true); err != nil {
 			return err
 		}
 		if m.H221NonStandard == nil {
-			return WithPath(encErrorf("alternative is nil"), "h221NonStandard")
+			return codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		err = appendH221NonStandardV123(e, m.H221NonStandard)
 		if err != nil {
-			return WithPath(err, "h221NonStandard")
+			return codecerr.At(err, "h221NonStandard")
 		}
 	case model.NonStandardIdentifier_Experimental:
 		if err = e.PutChoiceIndex(2, 3, true); err != nil {
 			return err
 		}
-		err = e.PutString(m.Experimental, 8, 8, false, IA5String)
+		err = e.PutString(m.Experimental, 8, 8, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "experimental")
+			return codecerr.At(err, "experimental")
 		}
 	default:
 		return encErrorf("NonStandardIdentifier: no alternative chosen")
@@ -17542,18 +17544,18 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 	case 0:
 		m.Kind = model.NonStandardIdentifier_Object
 		if m.Object, err = d.GetObjectIdentifier(nil); err != nil {
-			return WithPath(err, "object")
+			return codecerr.At(err, "object")
 		}
 	case 1:
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
 		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
 		if err = decodeH221NonStandardV123(d, m.H221NonStandard); err != nil {
-			return WithPath(err, "h221NonStandard")
+			return codecerr.At(err, "h221NonStandard")
 		}
 	case 2:
 		m.Kind = model.NonStandardIdentifier_Experimental
-		if m.Experimental, err = d.str(8, 8, false, IA5String); err != nil {
-			return WithPath(err, "experimental")
+		if m.Experimental, err = d.str(8, 8, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "experimental")
 		}
 	default:
 		_ = isExt
@@ -17563,32 +17565,32 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 	return err
 }
 
-func appendH221NonStandardV123(e *Encoder, m *model.H221NonStandard) error {
+func appendH221NonStandardV123(e *x691.Writer, m *model.H221NonStandard) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutConstrained(int64(m.T35CountryCode1), 0, 255)
 		if err != nil {
-			return WithPath(err, "t35CountryCode1")
+			return codecerr.At(err, "t35CountryCode1")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.T35CountryCode2), 0, 255)
 		if err != nil {
-			return WithPath(err, "t35CountryCode2")
+			return codecerr.At(err, "t35CountryCode2")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.T35Extension), 0, 255)
 		if err != nil {
-			return WithPath(err, "t35Extension")
+			return codecerr.At(err, "t35Extension")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.ManufacturerCode), 0, 65535)
 		if err != nil {
-			return WithPath(err, "manufacturerCode")
+			return codecerr.At(err, "manufacturerCode")
 		}
 	}
 	return err
@@ -17606,28 +17608,28 @@ func decodeH221NonStandardV123(d *decoder, m *model.H221NonStandard) error {
 	{
 		x918, err := d.GetConstrained(0, 255)
 		if err != nil {
-			return WithPath(err, "t35CountryCode1")
+			return codecerr.At(err, "t35CountryCode1")
 		}
 		m.T35CountryCode1 = uint32(x918)
 	}
 	{
 		x919, err := d.GetConstrained(0, 255)
 		if err != nil {
-			return WithPath(err, "t35CountryCode2")
+			return codecerr.At(err, "t35CountryCode2")
 		}
 		m.T35CountryCode2 = uint32(x919)
 	}
 	{
 		x920, err := d.GetConstrained(0, 255)
 		if err != nil {
-			return WithPath(err, "t35Extension")
+			return codecerr.At(err, "t35Extension")
 		}
 		m.T35Extension = uint32(x920)
 	}
 	{
 		x921, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "manufacturerCode")
+			return codecerr.At(err, "manufacturerCode")
 		}
 		m.ManufacturerCode = uint32(x921)
 	}
@@ -17646,18 +17648,18 @@ func decodeH221NonStandardV123(d *decoder, m *model.H221NonStandard) error {
 	return err
 }
 
-func appendTimeNotationV123(e *Encoder, m *model.TimeNotation) error {
+func appendTimeNotationV123(e *x691.Writer, m *model.TimeNotation) error {
 	var err error
 	{
-		err = e.PutString(m.Date, 8, 8, false, IA5String)
+		err = e.PutString(m.Date, 8, 8, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "date")
+			return codecerr.At(err, "date")
 		}
 	}
 	{
-		err = e.PutString(m.Time, 8, 8, false, IA5String)
+		err = e.PutString(m.Time, 8, 8, false, x691.IA5String)
 		if err != nil {
-			return WithPath(err, "time")
+			return codecerr.At(err, "time")
 		}
 	}
 	return err
@@ -17669,20 +17671,20 @@ func decodeTimeNotationV123(d *decoder, m *model.TimeNotation) error {
 		return err
 	}
 	{
-		if m.Date, err = d.str(8, 8, false, IA5String); err != nil {
-			return WithPath(err, "date")
+		if m.Date, err = d.str(8, 8, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "date")
 		}
 	}
 	{
-		if m.Time, err = d.str(8, 8, false, IA5String); err != nil {
-			return WithPath(err, "time")
+		if m.Time, err = d.str(8, 8, false, x691.IA5String); err != nil {
+			return codecerr.At(err, "time")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAuditParameterV2(e *Encoder, m *model.IndAuditParameter) error {
+func appendIndAuditParameterV2(e *x691.Writer, m *model.IndAuditParameter) error {
 	var err error
 	switch m.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
@@ -17690,77 +17692,77 @@ func appendIndAuditParameterV2(e *Encoder, m *model.IndAuditParameter) error {
 			return err
 		}
 		if m.IndAudMediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudMediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		err = appendIndAudMediaDescriptorV2(e, m.IndAudMediaDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventsDescriptor:
 		if err = e.PutChoiceIndex(1, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudEventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudEventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		err = appendIndAudEventsDescriptorV23(e, m.IndAudEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		if err = e.PutChoiceIndex(2, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudEventBufferDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		err = appendIndAudEventBufferDescriptorV23(e, m.IndAudEventBufferDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case model.IndAuditParameter_IndAudSignalsDescriptor:
 		if err = e.PutChoiceIndex(3, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudSignalsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		err = appendIndAudSignalsDescriptorV2(e, m.IndAudSignalsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudDigitMapDescriptor:
 		if err = e.PutChoiceIndex(4, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudDigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		err = appendIndAudDigitMapDescriptorV23(e, m.IndAudDigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		if err = e.PutChoiceIndex(5, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudStatisticsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		err = appendIndAudStatisticsDescriptorV23(e, m.IndAudStatisticsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		if err = e.PutChoiceIndex(6, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudPackagesDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		err = appendIndAudPackagesDescriptorV23(e, m.IndAudPackagesDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return encErrorf("IndAuditParameter: no alternative chosen")
@@ -17782,43 +17784,43 @@ func decodeIndAuditParameterV2(d *decoder, m *model.IndAuditParameter) error {
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV2(d, m.IndAudMediaDescriptor); err != nil {
-			return WithPath(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, m.IndAudEventsDescriptor); err != nil {
-			return WithPath(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 2:
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, m.IndAudEventBufferDescriptor); err != nil {
-			return WithPath(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 3:
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		if err = decodeIndAudSignalsDescriptorV2(d, m.IndAudSignalsDescriptor); err != nil {
-			return WithPath(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 4:
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, m.IndAudDigitMapDescriptor); err != nil {
-			return WithPath(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 5:
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, m.IndAudStatisticsDescriptor); err != nil {
-			return WithPath(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 6:
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, m.IndAudPackagesDescriptor); err != nil {
-			return WithPath(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		_ = isExt
@@ -17828,7 +17830,7 @@ func decodeIndAuditParameterV2(d *decoder, m *model.IndAuditParameter) error {
 	return err
 }
 
-func appendIndAuditParameterV3(e *Encoder, m *model.IndAuditParameter) error {
+func appendIndAuditParameterV3(e *x691.Writer, m *model.IndAuditParameter) error {
 	var err error
 	switch m.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
@@ -17836,77 +17838,77 @@ func appendIndAuditParameterV3(e *Encoder, m *model.IndAuditParameter) error {
 			return err
 		}
 		if m.IndAudMediaDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudMediaDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		err = appendIndAudMediaDescriptorV3(e, m.IndAudMediaDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventsDescriptor:
 		if err = e.PutChoiceIndex(1, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudEventsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudEventsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		err = appendIndAudEventsDescriptorV23(e, m.IndAudEventsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		if err = e.PutChoiceIndex(2, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudEventBufferDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		err = appendIndAudEventBufferDescriptorV23(e, m.IndAudEventBufferDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case model.IndAuditParameter_IndAudSignalsDescriptor:
 		if err = e.PutChoiceIndex(3, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudSignalsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		err = appendIndAudSignalsDescriptorV3(e, m.IndAudSignalsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudDigitMapDescriptor:
 		if err = e.PutChoiceIndex(4, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudDigitMapDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		err = appendIndAudDigitMapDescriptorV23(e, m.IndAudDigitMapDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		if err = e.PutChoiceIndex(5, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudStatisticsDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		err = appendIndAudStatisticsDescriptorV23(e, m.IndAudStatisticsDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		if err = e.PutChoiceIndex(6, 7, true); err != nil {
 			return err
 		}
 		if m.IndAudPackagesDescriptor == nil {
-			return WithPath(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
+			return codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		err = appendIndAudPackagesDescriptorV23(e, m.IndAudPackagesDescriptor)
 		if err != nil {
-			return WithPath(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return encErrorf("IndAuditParameter: no alternative chosen")
@@ -17928,43 +17930,43 @@ func decodeIndAuditParameterV3(d *decoder, m *model.IndAuditParameter) error {
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
 		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
 		if err = decodeIndAudMediaDescriptorV3(d, m.IndAudMediaDescriptor); err != nil {
-			return WithPath(err, "indAudMediaDescriptor")
+			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
 		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
 		if err = decodeIndAudEventsDescriptorV23(d, m.IndAudEventsDescriptor); err != nil {
-			return WithPath(err, "indAudEventsDescriptor")
+			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 2:
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
 		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
 		if err = decodeIndAudEventBufferDescriptorV23(d, m.IndAudEventBufferDescriptor); err != nil {
-			return WithPath(err, "indAudEventBufferDescriptor")
+			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 3:
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
 		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
 		if err = decodeIndAudSignalsDescriptorV3(d, m.IndAudSignalsDescriptor); err != nil {
-			return WithPath(err, "indAudSignalsDescriptor")
+			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 4:
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
 		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
 		if err = decodeIndAudDigitMapDescriptorV23(d, m.IndAudDigitMapDescriptor); err != nil {
-			return WithPath(err, "indAudDigitMapDescriptor")
+			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 5:
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
 		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 		if err = decodeIndAudStatisticsDescriptorV23(d, m.IndAudStatisticsDescriptor); err != nil {
-			return WithPath(err, "indAudStatisticsDescriptor")
+			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 6:
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
 		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
 		if err = decodeIndAudPackagesDescriptorV23(d, m.IndAudPackagesDescriptor); err != nil {
-			return WithPath(err, "indAudPackagesDescriptor")
+			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		_ = isExt
@@ -17974,7 +17976,7 @@ func decodeIndAuditParameterV3(d *decoder, m *model.IndAuditParameter) error {
 	return err
 }
 
-func appendIndAudMediaDescriptorV2(e *Encoder, m *model.IndAudMediaDescriptor) error {
+func appendIndAudMediaDescriptorV2(e *x691.Writer, m *model.IndAudMediaDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -17983,13 +17985,13 @@ func appendIndAudMediaDescriptorV2(e *Encoder, m *model.IndAudMediaDescriptor) e
 	if m.TermStateDescr != nil {
 		err = appendIndAudTerminationStateDescriptorV2(e, m.TermStateDescr)
 		if err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		err = appendIndAudMediaDescriptorStreamsV2(e, m.Streams)
 		if err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	return err
@@ -18011,13 +18013,13 @@ func decodeIndAudMediaDescriptorV2(d *decoder, m *model.IndAudMediaDescriptor) e
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 		if err = decodeIndAudTerminationStateDescriptorV2(d, m.TermStateDescr); err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 		if err = decodeIndAudMediaDescriptorStreamsV2(d, m.Streams); err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	if hasExt {
@@ -18035,7 +18037,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, m *model.IndAudMediaDescriptor) e
 	return err
 }
 
-func appendIndAudMediaDescriptorV3(e *Encoder, m *model.IndAudMediaDescriptor) error {
+func appendIndAudMediaDescriptorV3(e *x691.Writer, m *model.IndAudMediaDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -18044,13 +18046,13 @@ func appendIndAudMediaDescriptorV3(e *Encoder, m *model.IndAudMediaDescriptor) e
 	if m.TermStateDescr != nil {
 		err = appendIndAudTerminationStateDescriptorV3(e, m.TermStateDescr)
 		if err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		err = appendIndAudMediaDescriptorStreamsV3(e, m.Streams)
 		if err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	return err
@@ -18072,13 +18074,13 @@ func decodeIndAudMediaDescriptorV3(d *decoder, m *model.IndAudMediaDescriptor) e
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 		if err = decodeIndAudTerminationStateDescriptorV3(d, m.TermStateDescr); err != nil {
-			return WithPath(err, "termStateDescr")
+			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
 		if err = decodeIndAudMediaDescriptorStreamsV3(d, m.Streams); err != nil {
-			return WithPath(err, "streams")
+			return codecerr.At(err, "streams")
 		}
 	}
 	if hasExt {
@@ -18096,7 +18098,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, m *model.IndAudMediaDescriptor) e
 	return err
 }
 
-func appendIndAudMediaDescriptorStreamsV2(e *Encoder, m *model.IndAudMediaDescriptorStreams) error {
+func appendIndAudMediaDescriptorStreamsV2(e *x691.Writer, m *model.IndAudMediaDescriptorStreams) error {
 	var err error
 	switch m.Kind {
 	case model.IndAudMediaDescriptorStreams_OneStream:
@@ -18104,18 +18106,18 @@ func appendIndAudMediaDescriptorStreamsV2(e *Encoder, m *model.IndAudMediaDescri
 			return err
 		}
 		if m.OneStream == nil {
-			return WithPath(encErrorf("alternative is nil"), "oneStream")
+			return codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		err = appendIndAudStreamParmsV2(e, m.OneStream)
 		if err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k922, more923, err := e.PutLength(len(m.MultiStream), 0, Unbounded, false)
+			k922, more923, err := e.PutLength(len(m.MultiStream), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -18123,7 +18125,7 @@ func appendIndAudMediaDescriptorStreamsV2(e *Encoder, m *model.IndAudMediaDescri
 				for end925 := i924 + k922; i924 < end925; i924++ {
 					err = appendIndAudStreamDescriptorV2(e, &m.MultiStream[i924])
 					if err != nil {
-						return WithPath(err, "["+itoa(i924)+"]")
+						return codecerr.AtIndex(err, i924)
 					}
 				}
 				if !more923 {
@@ -18133,7 +18135,7 @@ func appendIndAudMediaDescriptorStreamsV2(e *Encoder, m *model.IndAudMediaDescri
 			}
 		}
 		if err != nil {
-			return WithPath(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 	default:
 		return encErrorf("IndAudMediaDescriptorStreams: no alternative chosen")
@@ -18155,33 +18157,33 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV2(d, m.OneStream); err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k926, more927, err := d.GetLength(0, Unbounded, false, 0)
+			k926, more927, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k926); err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, k926)
 			for i928 := 0; ; {
 				for ; i928 < len(m.MultiStream); i928++ {
 					if err = decodeIndAudStreamDescriptorV2(d, &m.MultiStream[i928]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i928)+"]"), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i928), "multiStream")
 					}
 				}
 				if !more927 {
 					break
 				}
 				if k926, more927, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				if err = d.count(k926); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				m.MultiStream = append(m.MultiStream, make([]model.IndAudStreamDescriptor, k926)...)
 			}
@@ -18194,7 +18196,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	return err
 }
 
-func appendIndAudMediaDescriptorStreamsV3(e *Encoder, m *model.IndAudMediaDescriptorStreams) error {
+func appendIndAudMediaDescriptorStreamsV3(e *x691.Writer, m *model.IndAudMediaDescriptorStreams) error {
 	var err error
 	switch m.Kind {
 	case model.IndAudMediaDescriptorStreams_OneStream:
@@ -18202,18 +18204,18 @@ func appendIndAudMediaDescriptorStreamsV3(e *Encoder, m *model.IndAudMediaDescri
 			return err
 		}
 		if m.OneStream == nil {
-			return WithPath(encErrorf("alternative is nil"), "oneStream")
+			return codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		err = appendIndAudStreamParmsV3(e, m.OneStream)
 		if err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		if err = e.PutChoiceIndex(1, 2, false); err != nil {
 			return err
 		}
 		{
-			k929, more930, err := e.PutLength(len(m.MultiStream), 0, Unbounded, false)
+			k929, more930, err := e.PutLength(len(m.MultiStream), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -18221,7 +18223,7 @@ func appendIndAudMediaDescriptorStreamsV3(e *Encoder, m *model.IndAudMediaDescri
 				for end932 := i931 + k929; i931 < end932; i931++ {
 					err = appendIndAudStreamDescriptorV3(e, &m.MultiStream[i931])
 					if err != nil {
-						return WithPath(err, "["+itoa(i931)+"]")
+						return codecerr.AtIndex(err, i931)
 					}
 				}
 				if !more930 {
@@ -18231,7 +18233,7 @@ func appendIndAudMediaDescriptorStreamsV3(e *Encoder, m *model.IndAudMediaDescri
 			}
 		}
 		if err != nil {
-			return WithPath(err, "multiStream")
+			return codecerr.At(err, "multiStream")
 		}
 	default:
 		return encErrorf("IndAudMediaDescriptorStreams: no alternative chosen")
@@ -18253,33 +18255,33 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.OneStream = slab.One(&d.s.IndAudStreamParms)
 		if err = decodeIndAudStreamParmsV3(d, m.OneStream); err != nil {
-			return WithPath(err, "oneStream")
+			return codecerr.At(err, "oneStream")
 		}
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k933, more934, err := d.GetLength(0, Unbounded, false, 0)
+			k933, more934, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k933); err != nil {
-				return WithPath(err, "multiStream")
+				return codecerr.At(err, "multiStream")
 			}
 			m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, k933)
 			for i935 := 0; ; {
 				for ; i935 < len(m.MultiStream); i935++ {
 					if err = decodeIndAudStreamDescriptorV3(d, &m.MultiStream[i935]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i935)+"]"), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i935), "multiStream")
 					}
 				}
 				if !more934 {
 					break
 				}
 				if k933, more934, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				if err = d.count(k933); err != nil {
-					return WithPath(err, "multiStream")
+					return codecerr.At(err, "multiStream")
 				}
 				m.MultiStream = append(m.MultiStream, make([]model.IndAudStreamDescriptor, k933)...)
 			}
@@ -18292,18 +18294,18 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	return err
 }
 
-func appendIndAudStreamDescriptorV2(e *Encoder, m *model.IndAudStreamDescriptor) error {
+func appendIndAudStreamDescriptorV2(e *x691.Writer, m *model.IndAudStreamDescriptor) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.StreamID), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		err = appendIndAudStreamParmsV2(e, &m.StreamParms)
 		if err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	return err
@@ -18317,31 +18319,31 @@ func decodeIndAudStreamDescriptorV2(d *decoder, m *model.IndAudStreamDescriptor)
 	{
 		x936, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID = uint32(x936)
 	}
 	{
 		if err = decodeIndAudStreamParmsV2(d, &m.StreamParms); err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudStreamDescriptorV3(e *Encoder, m *model.IndAudStreamDescriptor) error {
+func appendIndAudStreamDescriptorV3(e *x691.Writer, m *model.IndAudStreamDescriptor) error {
 	var err error
 	{
 		err = e.PutConstrained(int64(m.StreamID), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		err = appendIndAudStreamParmsV3(e, &m.StreamParms)
 		if err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	return err
@@ -18355,23 +18357,23 @@ func decodeIndAudStreamDescriptorV3(d *decoder, m *model.IndAudStreamDescriptor)
 	{
 		x937, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID = uint32(x937)
 	}
 	{
 		if err = decodeIndAudStreamParmsV3(d, &m.StreamParms); err != nil {
-			return WithPath(err, "streamParms")
+			return codecerr.At(err, "streamParms")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudStreamParmsV2(e *Encoder, m *model.IndAudStreamParms) error {
+func appendIndAudStreamParmsV2(e *x691.Writer, m *model.IndAudStreamParms) error {
 	var err error
 	if m.StatisticsDescriptor != nil {
-		return WithPath(encErrorf("not in version %d", 2), "statisticsDescriptor")
+		return codecerr.At(encErrorf("not in version %d", 2), "statisticsDescriptor")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -18381,19 +18383,19 @@ func appendIndAudStreamParmsV2(e *Encoder, m *model.IndAudStreamParms) error {
 	if m.LocalControlDescriptor != nil {
 		err = appendIndAudLocalControlDescriptorV2(e, m.LocalControlDescriptor)
 		if err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		err = appendIndAudLocalRemoteDescriptorV2(e, m.LocalDescriptor)
 		if err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		err = appendIndAudLocalRemoteDescriptorV2(e, m.RemoteDescriptor)
 		if err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	return err
@@ -18415,19 +18417,19 @@ func decodeIndAudStreamParmsV2(d *decoder, m *model.IndAudStreamParms) error {
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 		if err = decodeIndAudLocalControlDescriptorV2(d, m.LocalControlDescriptor); err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, m.LocalDescriptor); err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, m.RemoteDescriptor); err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -18445,7 +18447,7 @@ func decodeIndAudStreamParmsV2(d *decoder, m *model.IndAudStreamParms) error {
 	return err
 }
 
-func appendIndAudStreamParmsV3(e *Encoder, m *model.IndAudStreamParms) error {
+func appendIndAudStreamParmsV3(e *x691.Writer, m *model.IndAudStreamParms) error {
 	var err error
 	hasExt := (m.StatisticsDescriptor != nil)
 	e.PutBool(hasExt)
@@ -18455,19 +18457,19 @@ func appendIndAudStreamParmsV3(e *Encoder, m *model.IndAudStreamParms) error {
 	if m.LocalControlDescriptor != nil {
 		err = appendIndAudLocalControlDescriptorV3(e, m.LocalControlDescriptor)
 		if err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		err = appendIndAudLocalRemoteDescriptorV3(e, m.LocalDescriptor)
 		if err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		err = appendIndAudLocalRemoteDescriptorV3(e, m.RemoteDescriptor)
 		if err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -18485,7 +18487,7 @@ func appendIndAudStreamParmsV3(e *Encoder, m *model.IndAudStreamParms) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
 	}
@@ -18508,19 +18510,19 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 		if err = decodeIndAudLocalControlDescriptorV3(d, m.LocalControlDescriptor); err != nil {
-			return WithPath(err, "localControlDescriptor")
+			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
 		m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, m.LocalDescriptor); err != nil {
-			return WithPath(err, "localDescriptor")
+			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, m.RemoteDescriptor); err != nil {
-			return WithPath(err, "remoteDescriptor")
+			return codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if hasExt {
@@ -18531,13 +18533,13 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
 			if err = decodeIndAudStatisticsDescriptorV23(d, m.StatisticsDescriptor); err != nil {
-				return WithPath(err, "statisticsDescriptor")
+				return codecerr.At(err, "statisticsDescriptor")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -18549,10 +18551,10 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 	return err
 }
 
-func appendIndAudLocalControlDescriptorV2(e *Encoder, m *model.IndAudLocalControlDescriptor) error {
+func appendIndAudLocalControlDescriptorV2(e *x691.Writer, m *model.IndAudLocalControlDescriptor) error {
 	var err error
 	if m.StreamModeSel.Present {
-		return WithPath(encErrorf("not in version %d", 2), "streamModeSel")
+		return codecerr.At(encErrorf("not in version %d", 2), "streamModeSel")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -18562,22 +18564,22 @@ func appendIndAudLocalControlDescriptorV2(e *Encoder, m *model.IndAudLocalContro
 	e.PutBool(m.PropertyParms != nil)
 	if m.StreamMode {
 		if err != nil {
-			return WithPath(err, "streamMode")
+			return codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue {
 		if err != nil {
-			return WithPath(err, "reserveValue")
+			return codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup {
 		if err != nil {
-			return WithPath(err, "reserveGroup")
+			return codecerr.At(err, "reserveGroup")
 		}
 	}
 	if m.PropertyParms != nil {
 		{
-			k938, more939, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k938, more939, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -18585,7 +18587,7 @@ func appendIndAudLocalControlDescriptorV2(e *Encoder, m *model.IndAudLocalContro
 				for end941 := i940 + k938; i940 < end941; i940++ {
 					err = appendIndAudPropertyParmV2(e, &m.PropertyParms[i940])
 					if err != nil {
-						return WithPath(err, "["+itoa(i940)+"]")
+						return codecerr.AtIndex(err, i940)
 					}
 				}
 				if !more939 {
@@ -18595,7 +18597,7 @@ func appendIndAudLocalControlDescriptorV2(e *Encoder, m *model.IndAudLocalContro
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	return err
@@ -18625,28 +18627,28 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k942, more943, err := d.GetLength(0, Unbounded, false, 0)
+			k942, more943, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k942); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k942)
 			for i944 := 0; ; {
 				for ; i944 < len(m.PropertyParms); i944++ {
 					if err = decodeIndAudPropertyParmV2(d, &m.PropertyParms[i944]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i944)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i944), "propertyParms")
 					}
 				}
 				if !more943 {
 					break
 				}
 				if k942, more943, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k942); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.IndAudPropertyParm, k942)...)
 			}
@@ -18667,7 +18669,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	return err
 }
 
-func appendIndAudLocalControlDescriptorV3(e *Encoder, m *model.IndAudLocalControlDescriptor) error {
+func appendIndAudLocalControlDescriptorV3(e *x691.Writer, m *model.IndAudLocalControlDescriptor) error {
 	var err error
 	hasExt := (m.StreamModeSel.Present)
 	e.PutBool(hasExt)
@@ -18677,22 +18679,22 @@ func appendIndAudLocalControlDescriptorV3(e *Encoder, m *model.IndAudLocalContro
 	e.PutBool(m.PropertyParms != nil)
 	if m.StreamMode {
 		if err != nil {
-			return WithPath(err, "streamMode")
+			return codecerr.At(err, "streamMode")
 		}
 	}
 	if m.ReserveValue {
 		if err != nil {
-			return WithPath(err, "reserveValue")
+			return codecerr.At(err, "reserveValue")
 		}
 	}
 	if m.ReserveGroup {
 		if err != nil {
-			return WithPath(err, "reserveGroup")
+			return codecerr.At(err, "reserveGroup")
 		}
 	}
 	if m.PropertyParms != nil {
 		{
-			k945, more946, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k945, more946, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -18700,7 +18702,7 @@ func appendIndAudLocalControlDescriptorV3(e *Encoder, m *model.IndAudLocalContro
 				for end948 := i947 + k945; i947 < end948; i947++ {
 					err = appendIndAudPropertyParmV3(e, &m.PropertyParms[i947])
 					if err != nil {
-						return WithPath(err, "["+itoa(i947)+"]")
+						return codecerr.AtIndex(err, i947)
 					}
 				}
 				if !more946 {
@@ -18710,7 +18712,7 @@ func appendIndAudLocalControlDescriptorV3(e *Encoder, m *model.IndAudLocalContro
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	if hasExt {
@@ -18741,7 +18743,7 @@ func appendIndAudLocalControlDescriptorV3(e *Encoder, m *model.IndAudLocalContro
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "streamModeSel")
+				return codecerr.At(err, "streamModeSel")
 			}
 		}
 	}
@@ -18772,28 +18774,28 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k949, more950, err := d.GetLength(0, Unbounded, false, 0)
+			k949, more950, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k949); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k949)
 			for i951 := 0; ; {
 				for ; i951 < len(m.PropertyParms); i951++ {
 					if err = decodeIndAudPropertyParmV3(d, &m.PropertyParms[i951]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i951)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i951), "propertyParms")
 					}
 				}
 				if !more950 {
 					break
 				}
 				if k949, more950, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k949); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.IndAudPropertyParm, k949)...)
 			}
@@ -18807,12 +18809,12 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "streamModeSel")
+				return codecerr.At(err, "streamModeSel")
 			}
 			m.StreamModeSel.Present = true
 			x952, _, err := d.GetEnumerated(5, true)
 			if err != nil {
-				return WithPath(err, "streamModeSel")
+				return codecerr.At(err, "streamModeSel")
 			}
 			switch x952 {
 			case 0:
@@ -18826,9 +18828,9 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 			case 4:
 				m.StreamModeSel.Value = 4
 			default:
-				return WithPath(d.errorf("unknown value index %d of StreamMode", x952), "streamModeSel")
+				return codecerr.At(d.errorf("unknown value index %d of StreamMode", x952), "streamModeSel")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -18840,17 +18842,17 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	return err
 }
 
-func appendIndAudPropertyParmV2(e *Encoder, m *model.IndAudPropertyParm) error {
+func appendIndAudPropertyParmV2(e *x691.Writer, m *model.IndAudPropertyParm) error {
 	var err error
 	if m.PropertyParms != nil {
-		return WithPath(encErrorf("not in version %d", 2), "propertyParms")
+		return codecerr.At(encErrorf("not in version %d", 2), "propertyParms")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutOctetString(m.Name, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	return err
@@ -18867,7 +18869,7 @@ func decodeIndAudPropertyParmV2(d *decoder, m *model.IndAudPropertyParm) error {
 	}
 	{
 		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	if hasExt {
@@ -18885,14 +18887,14 @@ func decodeIndAudPropertyParmV2(d *decoder, m *model.IndAudPropertyParm) error {
 	return err
 }
 
-func appendIndAudPropertyParmV3(e *Encoder, m *model.IndAudPropertyParm) error {
+func appendIndAudPropertyParmV3(e *x691.Writer, m *model.IndAudPropertyParm) error {
 	var err error
 	hasExt := (m.PropertyParms != nil)
 	e.PutBool(hasExt)
 	{
 		err = e.PutOctetString(m.Name, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	if hasExt {
@@ -18910,7 +18912,7 @@ func appendIndAudPropertyParmV3(e *Encoder, m *model.IndAudPropertyParm) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 		}
 	}
@@ -18928,7 +18930,7 @@ func decodeIndAudPropertyParmV3(d *decoder, m *model.IndAudPropertyParm) error {
 	}
 	{
 		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "name")
+			return codecerr.At(err, "name")
 		}
 	}
 	if hasExt {
@@ -18939,13 +18941,13 @@ func decodeIndAudPropertyParmV3(d *decoder, m *model.IndAudPropertyParm) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.One(&d.s.PropertyParm)
 			if err = decodePropertyParmV123(d, m.PropertyParms); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -18957,7 +18959,7 @@ func decodeIndAudPropertyParmV3(d *decoder, m *model.IndAudPropertyParm) error {
 	return err
 }
 
-func appendIndAudLocalRemoteDescriptorV2(e *Encoder, m *model.IndAudLocalRemoteDescriptor) error {
+func appendIndAudLocalRemoteDescriptorV2(e *x691.Writer, m *model.IndAudLocalRemoteDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -18965,12 +18967,12 @@ func appendIndAudLocalRemoteDescriptorV2(e *Encoder, m *model.IndAudLocalRemoteD
 	if m.PropGroupID.Present {
 		err = e.PutConstrained(int64(m.PropGroupID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "propGroupID")
+			return codecerr.At(err, "propGroupID")
 		}
 	}
 	{
 		{
-			k953, more954, err := e.PutLength(len(m.PropGrps), 0, Unbounded, false)
+			k953, more954, err := e.PutLength(len(m.PropGrps), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -18978,7 +18980,7 @@ func appendIndAudLocalRemoteDescriptorV2(e *Encoder, m *model.IndAudLocalRemoteD
 				for end956 := i955 + k953; i955 < end956; i955++ {
 					err = appendIndAudPropertyParmV2(e, &m.PropGrps[i955])
 					if err != nil {
-						return WithPath(err, "["+itoa(i955)+"]")
+						return codecerr.AtIndex(err, i955)
 					}
 				}
 				if !more954 {
@@ -18988,7 +18990,7 @@ func appendIndAudLocalRemoteDescriptorV2(e *Encoder, m *model.IndAudLocalRemoteD
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propGrps")
+			return codecerr.At(err, "propGrps")
 		}
 	}
 	return err
@@ -19011,34 +19013,34 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 		m.PropGroupID.Present = true
 		x957, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "propGroupID")
+			return codecerr.At(err, "propGroupID")
 		}
 		m.PropGroupID.Value = uint32(x957)
 	}
 	{
 		{
-			k958, more959, err := d.GetLength(0, Unbounded, false, 0)
+			k958, more959, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k958); err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, k958)
 			for i960 := 0; ; {
 				for ; i960 < len(m.PropGrps); i960++ {
 					if err = decodeIndAudPropertyParmV2(d, &m.PropGrps[i960]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i960)+"]"), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i960), "propGrps")
 					}
 				}
 				if !more959 {
 					break
 				}
 				if k958, more959, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if err = d.count(k958); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				m.PropGrps = append(m.PropGrps, make([]model.IndAudPropertyParm, k958)...)
 			}
@@ -19059,7 +19061,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	return err
 }
 
-func appendIndAudLocalRemoteDescriptorV3(e *Encoder, m *model.IndAudLocalRemoteDescriptor) error {
+func appendIndAudLocalRemoteDescriptorV3(e *x691.Writer, m *model.IndAudLocalRemoteDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -19067,12 +19069,12 @@ func appendIndAudLocalRemoteDescriptorV3(e *Encoder, m *model.IndAudLocalRemoteD
 	if m.PropGroupID.Present {
 		err = e.PutConstrained(int64(m.PropGroupID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "propGroupID")
+			return codecerr.At(err, "propGroupID")
 		}
 	}
 	{
 		{
-			k961, more962, err := e.PutLength(len(m.PropGrps), 0, Unbounded, false)
+			k961, more962, err := e.PutLength(len(m.PropGrps), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -19080,7 +19082,7 @@ func appendIndAudLocalRemoteDescriptorV3(e *Encoder, m *model.IndAudLocalRemoteD
 				for end964 := i963 + k961; i963 < end964; i963++ {
 					err = appendIndAudPropertyParmV3(e, &m.PropGrps[i963])
 					if err != nil {
-						return WithPath(err, "["+itoa(i963)+"]")
+						return codecerr.AtIndex(err, i963)
 					}
 				}
 				if !more962 {
@@ -19090,7 +19092,7 @@ func appendIndAudLocalRemoteDescriptorV3(e *Encoder, m *model.IndAudLocalRemoteD
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propGrps")
+			return codecerr.At(err, "propGrps")
 		}
 	}
 	return err
@@ -19113,34 +19115,34 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 		m.PropGroupID.Present = true
 		x965, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "propGroupID")
+			return codecerr.At(err, "propGroupID")
 		}
 		m.PropGroupID.Value = uint32(x965)
 	}
 	{
 		{
-			k966, more967, err := d.GetLength(0, Unbounded, false, 0)
+			k966, more967, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k966); err != nil {
-				return WithPath(err, "propGrps")
+				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, k966)
 			for i968 := 0; ; {
 				for ; i968 < len(m.PropGrps); i968++ {
 					if err = decodeIndAudPropertyParmV3(d, &m.PropGrps[i968]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i968)+"]"), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i968), "propGrps")
 					}
 				}
 				if !more967 {
 					break
 				}
 				if k966, more967, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				if err = d.count(k966); err != nil {
-					return WithPath(err, "propGrps")
+					return codecerr.At(err, "propGrps")
 				}
 				m.PropGrps = append(m.PropGrps, make([]model.IndAudPropertyParm, k966)...)
 			}
@@ -19161,10 +19163,10 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	return err
 }
 
-func appendIndAudTerminationStateDescriptorV2(e *Encoder, m *model.IndAudTerminationStateDescriptor) error {
+func appendIndAudTerminationStateDescriptorV2(e *x691.Writer, m *model.IndAudTerminationStateDescriptor) error {
 	var err error
 	if m.ServiceStateSel.Present {
-		return WithPath(encErrorf("not in version %d", 2), "serviceStateSel")
+		return codecerr.At(encErrorf("not in version %d", 2), "serviceStateSel")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -19172,7 +19174,7 @@ func appendIndAudTerminationStateDescriptorV2(e *Encoder, m *model.IndAudTermina
 	e.PutBool(m.ServiceState)
 	{
 		{
-			k969, more970, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k969, more970, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -19180,7 +19182,7 @@ func appendIndAudTerminationStateDescriptorV2(e *Encoder, m *model.IndAudTermina
 				for end972 := i971 + k969; i971 < end972; i971++ {
 					err = appendIndAudPropertyParmV2(e, &m.PropertyParms[i971])
 					if err != nil {
-						return WithPath(err, "["+itoa(i971)+"]")
+						return codecerr.AtIndex(err, i971)
 					}
 				}
 				if !more970 {
@@ -19190,17 +19192,17 @@ func appendIndAudTerminationStateDescriptorV2(e *Encoder, m *model.IndAudTermina
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl {
 		if err != nil {
-			return WithPath(err, "eventBufferControl")
+			return codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState {
 		if err != nil {
-			return WithPath(err, "serviceState")
+			return codecerr.At(err, "serviceState")
 		}
 	}
 	return err
@@ -19221,28 +19223,28 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, m *model.IndAudTermina
 	}
 	{
 		{
-			k973, more974, err := d.GetLength(0, Unbounded, false, 0)
+			k973, more974, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k973); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k973)
 			for i975 := 0; ; {
 				for ; i975 < len(m.PropertyParms); i975++ {
 					if err = decodeIndAudPropertyParmV2(d, &m.PropertyParms[i975]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i975)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i975), "propertyParms")
 					}
 				}
 				if !more974 {
 					break
 				}
 				if k973, more974, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k973); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.IndAudPropertyParm, k973)...)
 			}
@@ -19269,7 +19271,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, m *model.IndAudTermina
 	return err
 }
 
-func appendIndAudTerminationStateDescriptorV3(e *Encoder, m *model.IndAudTerminationStateDescriptor) error {
+func appendIndAudTerminationStateDescriptorV3(e *x691.Writer, m *model.IndAudTerminationStateDescriptor) error {
 	var err error
 	hasExt := (m.ServiceStateSel.Present)
 	e.PutBool(hasExt)
@@ -19277,7 +19279,7 @@ func appendIndAudTerminationStateDescriptorV3(e *Encoder, m *model.IndAudTermina
 	e.PutBool(m.ServiceState)
 	{
 		{
-			k976, more977, err := e.PutLength(len(m.PropertyParms), 0, Unbounded, false)
+			k976, more977, err := e.PutLength(len(m.PropertyParms), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -19285,7 +19287,7 @@ func appendIndAudTerminationStateDescriptorV3(e *Encoder, m *model.IndAudTermina
 				for end979 := i978 + k976; i978 < end979; i978++ {
 					err = appendIndAudPropertyParmV3(e, &m.PropertyParms[i978])
 					if err != nil {
-						return WithPath(err, "["+itoa(i978)+"]")
+						return codecerr.AtIndex(err, i978)
 					}
 				}
 				if !more977 {
@@ -19295,17 +19297,17 @@ func appendIndAudTerminationStateDescriptorV3(e *Encoder, m *model.IndAudTermina
 			}
 		}
 		if err != nil {
-			return WithPath(err, "propertyParms")
+			return codecerr.At(err, "propertyParms")
 		}
 	}
 	if m.EventBufferControl {
 		if err != nil {
-			return WithPath(err, "eventBufferControl")
+			return codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if m.ServiceState {
 		if err != nil {
-			return WithPath(err, "serviceState")
+			return codecerr.At(err, "serviceState")
 		}
 	}
 	if hasExt {
@@ -19332,7 +19334,7 @@ func appendIndAudTerminationStateDescriptorV3(e *Encoder, m *model.IndAudTermina
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "serviceStateSel")
+				return codecerr.At(err, "serviceStateSel")
 			}
 		}
 	}
@@ -19354,28 +19356,28 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 	}
 	{
 		{
-			k980, more981, err := d.GetLength(0, Unbounded, false, 0)
+			k980, more981, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k980); err != nil {
-				return WithPath(err, "propertyParms")
+				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k980)
 			for i982 := 0; ; {
 				for ; i982 < len(m.PropertyParms); i982++ {
 					if err = decodeIndAudPropertyParmV3(d, &m.PropertyParms[i982]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i982)+"]"), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i982), "propertyParms")
 					}
 				}
 				if !more981 {
 					break
 				}
 				if k980, more981, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				if err = d.count(k980); err != nil {
-					return WithPath(err, "propertyParms")
+					return codecerr.At(err, "propertyParms")
 				}
 				m.PropertyParms = append(m.PropertyParms, make([]model.IndAudPropertyParm, k980)...)
 			}
@@ -19395,12 +19397,12 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "serviceStateSel")
+				return codecerr.At(err, "serviceStateSel")
 			}
 			m.ServiceStateSel.Present = true
 			x983, _, err := d.GetEnumerated(3, true)
 			if err != nil {
-				return WithPath(err, "serviceStateSel")
+				return codecerr.At(err, "serviceStateSel")
 			}
 			switch x983 {
 			case 0:
@@ -19410,9 +19412,9 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 			case 2:
 				m.ServiceStateSel.Value = 2
 			default:
-				return WithPath(d.errorf("unknown value index %d of ServiceState", x983), "serviceStateSel")
+				return codecerr.At(d.errorf("unknown value index %d of ServiceState", x983), "serviceStateSel")
 			}
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -19424,7 +19426,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 	return err
 }
 
-func appendIndAudEventsDescriptorV23(e *Encoder, m *model.IndAudEventsDescriptor) error {
+func appendIndAudEventsDescriptorV23(e *x691.Writer, m *model.IndAudEventsDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -19433,19 +19435,19 @@ func appendIndAudEventsDescriptorV23(e *Encoder, m *model.IndAudEventsDescriptor
 	if m.RequestID.Present {
 		err = e.PutConstrained(int64(m.RequestID.Value), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		err = e.PutOctetString(m.PkgdName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	return err
@@ -19468,20 +19470,20 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 		m.RequestID.Present = true
 		x984, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "requestID")
+			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x984)
 	}
 	{
 		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "pkgdName")
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
 		x985, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x985)
 	}
@@ -19500,7 +19502,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 	return err
 }
 
-func appendIndAudEventBufferDescriptorV23(e *Encoder, m *model.IndAudEventBufferDescriptor) error {
+func appendIndAudEventBufferDescriptorV23(e *x691.Writer, m *model.IndAudEventBufferDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -19508,13 +19510,13 @@ func appendIndAudEventBufferDescriptorV23(e *Encoder, m *model.IndAudEventBuffer
 	{
 		err = e.PutOctetString(m.EventName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	return err
@@ -19535,14 +19537,14 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, m *model.IndAudEventBuffer
 	}
 	{
 		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "eventName")
+			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
 		x986, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x986)
 	}
@@ -19561,7 +19563,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, m *model.IndAudEventBuffer
 	return err
 }
 
-func appendIndAudSignalsDescriptorV2(e *Encoder, m *model.IndAudSignalsDescriptor) error {
+func appendIndAudSignalsDescriptorV2(e *x691.Writer, m *model.IndAudSignalsDescriptor) error {
 	var err error
 	switch m.Kind {
 	case model.IndAudSignalsDescriptor_Signal:
@@ -19569,22 +19571,22 @@ func appendIndAudSignalsDescriptorV2(e *Encoder, m *model.IndAudSignalsDescripto
 			return err
 		}
 		if m.Signal == nil {
-			return WithPath(encErrorf("alternative is nil"), "signal")
+			return codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		err = appendIndAudSignalV2(e, m.Signal)
 		if err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case model.IndAudSignalsDescriptor_SeqSigList:
 		if err = e.PutChoiceIndex(1, 2, true); err != nil {
 			return err
 		}
 		if m.SeqSigList == nil {
-			return WithPath(encErrorf("alternative is nil"), "seqSigList")
+			return codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		err = appendIndAudSeqSigListV2(e, m.SeqSigList)
 		if err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return encErrorf("IndAudSignalsDescriptor: no alternative chosen")
@@ -19606,13 +19608,13 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, m *model.IndAudSignalsDescripto
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV2(d, m.Signal); err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV2(d, m.SeqSigList); err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		_ = isExt
@@ -19622,7 +19624,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, m *model.IndAudSignalsDescripto
 	return err
 }
 
-func appendIndAudSignalsDescriptorV3(e *Encoder, m *model.IndAudSignalsDescriptor) error {
+func appendIndAudSignalsDescriptorV3(e *x691.Writer, m *model.IndAudSignalsDescriptor) error {
 	var err error
 	switch m.Kind {
 	case model.IndAudSignalsDescriptor_Signal:
@@ -19630,22 +19632,22 @@ func appendIndAudSignalsDescriptorV3(e *Encoder, m *model.IndAudSignalsDescripto
 			return err
 		}
 		if m.Signal == nil {
-			return WithPath(encErrorf("alternative is nil"), "signal")
+			return codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		err = appendIndAudSignalV3(e, m.Signal)
 		if err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case model.IndAudSignalsDescriptor_SeqSigList:
 		if err = e.PutChoiceIndex(1, 2, true); err != nil {
 			return err
 		}
 		if m.SeqSigList == nil {
-			return WithPath(encErrorf("alternative is nil"), "seqSigList")
+			return codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		err = appendIndAudSeqSigListV3(e, m.SeqSigList)
 		if err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return encErrorf("IndAudSignalsDescriptor: no alternative chosen")
@@ -19667,13 +19669,13 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, m *model.IndAudSignalsDescripto
 		m.Kind = model.IndAudSignalsDescriptor_Signal
 		m.Signal = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV3(d, m.Signal); err != nil {
-			return WithPath(err, "signal")
+			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
 		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
 		if err = decodeIndAudSeqSigListV3(d, m.SeqSigList); err != nil {
-			return WithPath(err, "seqSigList")
+			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		_ = isExt
@@ -19683,19 +19685,19 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, m *model.IndAudSignalsDescripto
 	return err
 }
 
-func appendIndAudSeqSigListV2(e *Encoder, m *model.IndAudSeqSigList) error {
+func appendIndAudSeqSigListV2(e *x691.Writer, m *model.IndAudSeqSigList) error {
 	var err error
 	e.PutBool(m.SignalList != nil)
 	{
 		err = e.PutConstrained(int64(m.Id), 0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	if m.SignalList != nil {
 		err = appendIndAudSignalV2(e, m.SignalList)
 		if err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	return err
@@ -19713,33 +19715,33 @@ func decodeIndAudSeqSigListV2(d *decoder, m *model.IndAudSeqSigList) error {
 	{
 		x987, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 		m.Id = uint32(x987)
 	}
 	if opt&(1<<0) != 0 {
 		m.SignalList = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV2(d, m.SignalList); err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudSeqSigListV3(e *Encoder, m *model.IndAudSeqSigList) error {
+func appendIndAudSeqSigListV3(e *x691.Writer, m *model.IndAudSeqSigList) error {
 	var err error
 	e.PutBool(m.SignalList != nil)
 	{
 		err = e.PutConstrained(int64(m.Id), 0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 	}
 	if m.SignalList != nil {
 		err = appendIndAudSignalV3(e, m.SignalList)
 		if err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	return err
@@ -19757,24 +19759,24 @@ func decodeIndAudSeqSigListV3(d *decoder, m *model.IndAudSeqSigList) error {
 	{
 		x988, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "id")
+			return codecerr.At(err, "id")
 		}
 		m.Id = uint32(x988)
 	}
 	if opt&(1<<0) != 0 {
 		m.SignalList = slab.One(&d.s.IndAudSignal)
 		if err = decodeIndAudSignalV3(d, m.SignalList); err != nil {
-			return WithPath(err, "signalList")
+			return codecerr.At(err, "signalList")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudSignalV2(e *Encoder, m *model.IndAudSignal) error {
+func appendIndAudSignalV2(e *x691.Writer, m *model.IndAudSignal) error {
 	var err error
 	if m.SignalRequestID.Present {
-		return WithPath(encErrorf("not in version %d", 2), "signalRequestID")
+		return codecerr.At(encErrorf("not in version %d", 2), "signalRequestID")
 	}
 	hasExt := false
 	e.PutBool(hasExt)
@@ -19782,13 +19784,13 @@ func appendIndAudSignalV2(e *Encoder, m *model.IndAudSignal) error {
 	{
 		err = e.PutOctetString(m.SignalName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	return err
@@ -19809,14 +19811,14 @@ func decodeIndAudSignalV2(d *decoder, m *model.IndAudSignal) error {
 	}
 	{
 		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
 		x989, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x989)
 	}
@@ -19835,7 +19837,7 @@ func decodeIndAudSignalV2(d *decoder, m *model.IndAudSignal) error {
 	return err
 }
 
-func appendIndAudSignalV3(e *Encoder, m *model.IndAudSignal) error {
+func appendIndAudSignalV3(e *x691.Writer, m *model.IndAudSignal) error {
 	var err error
 	hasExt := (m.SignalRequestID.Present)
 	e.PutBool(hasExt)
@@ -19843,13 +19845,13 @@ func appendIndAudSignalV3(e *Encoder, m *model.IndAudSignal) error {
 	{
 		err = e.PutOctetString(m.SignalName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if m.StreamID.Present {
 		err = e.PutConstrained(int64(m.StreamID.Value), 0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if hasExt {
@@ -19867,7 +19869,7 @@ func appendIndAudSignalV3(e *Encoder, m *model.IndAudSignal) error {
 				err = e.EndOpenType(mk)
 			}
 			if err != nil {
-				return WithPath(err, "signalRequestID")
+				return codecerr.At(err, "signalRequestID")
 			}
 		}
 	}
@@ -19889,14 +19891,14 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 	}
 	{
 		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "signalName")
+			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
 		x990, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "streamID")
+			return codecerr.At(err, "streamID")
 		}
 		m.StreamID.Value = uint32(x990)
 	}
@@ -19908,15 +19910,15 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 		if present&(1<<0) != 0 {
 			outer, err := d.openType()
 			if err != nil {
-				return WithPath(err, "signalRequestID")
+				return codecerr.At(err, "signalRequestID")
 			}
 			m.SignalRequestID.Present = true
 			x991, err := d.GetConstrained(0, 4294967295)
 			if err != nil {
-				return WithPath(err, "signalRequestID")
+				return codecerr.At(err, "signalRequestID")
 			}
 			m.SignalRequestID.Value = uint32(x991)
-			d.Decoder = outer
+			d.Reader = outer
 		}
 		for ; unknown > 0; unknown-- {
 			if err = d.SkipOpenType(); err != nil {
@@ -19928,13 +19930,13 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 	return err
 }
 
-func appendIndAudDigitMapDescriptorV23(e *Encoder, m *model.IndAudDigitMapDescriptor) error {
+func appendIndAudDigitMapDescriptorV23(e *x691.Writer, m *model.IndAudDigitMapDescriptor) error {
 	var err error
 	e.PutBool(m.DigitMapName != nil)
 	if m.DigitMapName != nil {
 		err = e.PutOctetString(m.DigitMapName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "digitMapName")
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	return err
@@ -19950,20 +19952,20 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, m *model.IndAudDigitMapDescri
 		return err
 	}
 	if opt&(1<<0) != 0 {
-		if m.DigitMapName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "digitMapName")
+		if m.DigitMapName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "digitMapName")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudStatisticsDescriptorV23(e *Encoder, m *model.IndAudStatisticsDescriptor) error {
+func appendIndAudStatisticsDescriptorV23(e *x691.Writer, m *model.IndAudStatisticsDescriptor) error {
 	var err error
 	{
 		err = e.PutOctetString(m.StatName, 4, 4, false)
 		if err != nil {
-			return WithPath(err, "statName")
+			return codecerr.At(err, "statName")
 		}
 	}
 	return err
@@ -19976,27 +19978,27 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, m *model.IndAudStatisticsDe
 	}
 	{
 		if m.StatName, err = d.GetOctetString(4, 4, false); err != nil {
-			return WithPath(err, "statName")
+			return codecerr.At(err, "statName")
 		}
 	}
 	d.leave()
 	return err
 }
 
-func appendIndAudPackagesDescriptorV23(e *Encoder, m *model.IndAudPackagesDescriptor) error {
+func appendIndAudPackagesDescriptorV23(e *x691.Writer, m *model.IndAudPackagesDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		err = e.PutOctetString(m.PackageName, 2, 2, false)
 		if err != nil {
-			return WithPath(err, "packageName")
+			return codecerr.At(err, "packageName")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.PackageVersion), 0, 99)
 		if err != nil {
-			return WithPath(err, "packageVersion")
+			return codecerr.At(err, "packageVersion")
 		}
 	}
 	return err
@@ -20012,14 +20014,14 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, m *model.IndAudPackagesDescri
 		return err
 	}
 	{
-		if m.PackageName, err = d.GetOctetString(2, 2, false); err != nil {
-			return WithPath(err, "packageName")
+		if m.PackageName, err = d.shortOctets(2); err != nil {
+			return codecerr.At(err, "packageName")
 		}
 	}
 	{
 		x992, err := d.GetConstrained(0, 99)
 		if err != nil {
-			return WithPath(err, "packageVersion")
+			return codecerr.At(err, "packageVersion")
 		}
 		m.PackageVersion = uint32(x992)
 	}
@@ -20038,7 +20040,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, m *model.IndAudPackagesDescri
 	return err
 }
 
-func appendSegmentReplyV3(e *Encoder, m *model.SegmentReply) error {
+func appendSegmentReplyV3(e *x691.Writer, m *model.SegmentReply) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -20046,18 +20048,18 @@ func appendSegmentReplyV3(e *Encoder, m *model.SegmentReply) error {
 	{
 		err = e.PutConstrained(int64(m.TransactionId), 0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 	}
 	{
 		err = e.PutConstrained(int64(m.SegmentNumber), 0, 65535)
 		if err != nil {
-			return WithPath(err, "segmentNumber")
+			return codecerr.At(err, "segmentNumber")
 		}
 	}
 	if m.SegmentationComplete {
 		if err != nil {
-			return WithPath(err, "segmentationComplete")
+			return codecerr.At(err, "segmentationComplete")
 		}
 	}
 	return err
@@ -20079,14 +20081,14 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 	{
 		x993, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
-			return WithPath(err, "transactionId")
+			return codecerr.At(err, "transactionId")
 		}
 		m.TransactionId = uint32(x993)
 	}
 	{
 		x994, err := d.GetConstrained(0, 65535)
 		if err != nil {
-			return WithPath(err, "segmentNumber")
+			return codecerr.At(err, "segmentNumber")
 		}
 		m.SegmentNumber = uint32(x994)
 	}
@@ -20108,7 +20110,7 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 	return err
 }
 
-func appendSelectLogicV3(e *Encoder, m *model.SelectLogic) error {
+func appendSelectLogicV3(e *x691.Writer, m *model.SelectLogic) error {
 	var err error
 	switch m.Kind {
 	case model.SelectLogic_AndAUDITSelect:
@@ -20116,14 +20118,14 @@ func appendSelectLogicV3(e *Encoder, m *model.SelectLogic) error {
 			return err
 		}
 		if err != nil {
-			return WithPath(err, "andAUDITSelect")
+			return codecerr.At(err, "andAUDITSelect")
 		}
 	case model.SelectLogic_OrAUDITSelect:
 		if err = e.PutChoiceIndex(1, 2, true); err != nil {
 			return err
 		}
 		if err != nil {
-			return WithPath(err, "orAUDITSelect")
+			return codecerr.At(err, "orAUDITSelect")
 		}
 	default:
 		return encErrorf("SelectLogic: no alternative chosen")
@@ -20153,13 +20155,13 @@ func decodeSelectLogicV3(d *decoder, m *model.SelectLogic) error {
 	return err
 }
 
-func appendTermListAuditResultV3(e *Encoder, m *model.TermListAuditResult) error {
+func appendTermListAuditResultV3(e *x691.Writer, m *model.TermListAuditResult) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
 	{
 		{
-			k995, more996, err := e.PutLength(len(m.TerminationIDList), 0, Unbounded, false)
+			k995, more996, err := e.PutLength(len(m.TerminationIDList), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -20167,7 +20169,7 @@ func appendTermListAuditResultV3(e *Encoder, m *model.TermListAuditResult) error
 				for end998 := i997 + k995; i997 < end998; i997++ {
 					err = appendTerminationIDV123(e, &m.TerminationIDList[i997])
 					if err != nil {
-						return WithPath(err, "["+itoa(i997)+"]")
+						return codecerr.AtIndex(err, i997)
 					}
 				}
 				if !more996 {
@@ -20177,12 +20179,12 @@ func appendTermListAuditResultV3(e *Encoder, m *model.TermListAuditResult) error
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationIDList")
+			return codecerr.At(err, "terminationIDList")
 		}
 	}
 	{
 		{
-			k999, more1000, err := e.PutLength(len(m.TerminationAuditResult), 0, Unbounded, false)
+			k999, more1000, err := e.PutLength(len(m.TerminationAuditResult), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -20190,7 +20192,7 @@ func appendTermListAuditResultV3(e *Encoder, m *model.TermListAuditResult) error
 				for end1002 := i1001 + k999; i1001 < end1002; i1001++ {
 					err = appendAuditReturnParameterV3(e, &m.TerminationAuditResult[i1001])
 					if err != nil {
-						return WithPath(err, "["+itoa(i1001)+"]")
+						return codecerr.AtIndex(err, i1001)
 					}
 				}
 				if !more1000 {
@@ -20200,7 +20202,7 @@ func appendTermListAuditResultV3(e *Encoder, m *model.TermListAuditResult) error
 			}
 		}
 		if err != nil {
-			return WithPath(err, "terminationAuditResult")
+			return codecerr.At(err, "terminationAuditResult")
 		}
 	}
 	return err
@@ -20217,28 +20219,28 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1003, more1004, err := d.GetLength(0, Unbounded, false, 0)
+			k1003, more1004, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 			if err = d.count(k1003); err != nil {
-				return WithPath(err, "terminationIDList")
+				return codecerr.At(err, "terminationIDList")
 			}
 			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, k1003)
 			for i1005 := 0; ; {
 				for ; i1005 < len(m.TerminationIDList); i1005++ {
 					if err = decodeTerminationIDV123(d, &m.TerminationIDList[i1005]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i1005)+"]"), "terminationIDList")
+						return codecerr.At(codecerr.AtIndex(err, i1005), "terminationIDList")
 					}
 				}
 				if !more1004 {
 					break
 				}
 				if k1003, more1004, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				if err = d.count(k1003); err != nil {
-					return WithPath(err, "terminationIDList")
+					return codecerr.At(err, "terminationIDList")
 				}
 				m.TerminationIDList = append(m.TerminationIDList, make([]model.TerminationID, k1003)...)
 			}
@@ -20246,28 +20248,28 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1006, more1007, err := d.GetLength(0, Unbounded, false, 0)
+			k1006, more1007, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k1006); err != nil {
-				return WithPath(err, "terminationAuditResult")
+				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k1006)
 			for i1008 := 0; ; {
 				for ; i1008 < len(m.TerminationAuditResult); i1008++ {
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAuditResult[i1008]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i1008)+"]"), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i1008), "terminationAuditResult")
 					}
 				}
 				if !more1007 {
 					break
 				}
 				if k1006, more1007, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err = d.count(k1006); err != nil {
-					return WithPath(err, "terminationAuditResult")
+					return codecerr.At(err, "terminationAuditResult")
 				}
 				m.TerminationAuditResult = append(m.TerminationAuditResult, make([]model.AuditReturnParameter, k1006)...)
 			}
@@ -20288,7 +20290,7 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	return err
 }
 
-func appendRegulatedEmbeddedDescriptorV3(e *Encoder, m *model.RegulatedEmbeddedDescriptor) error {
+func appendRegulatedEmbeddedDescriptorV3(e *x691.Writer, m *model.RegulatedEmbeddedDescriptor) error {
 	var err error
 	hasExt := false
 	e.PutBool(hasExt)
@@ -20297,12 +20299,12 @@ func appendRegulatedEmbeddedDescriptorV3(e *Encoder, m *model.RegulatedEmbeddedD
 	if m.SecondEvent != nil {
 		err = appendSecondEventsDescriptorV3(e, m.SecondEvent)
 		if err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if m.SignalsDescriptor != nil {
 		{
-			k1009, more1010, err := e.PutLength(len(m.SignalsDescriptor), 0, Unbounded, false)
+			k1009, more1010, err := e.PutLength(len(m.SignalsDescriptor), 0, x691.Unbounded, false)
 			if err != nil {
 				return err
 			}
@@ -20310,7 +20312,7 @@ func appendRegulatedEmbeddedDescriptorV3(e *Encoder, m *model.RegulatedEmbeddedD
 				for end1012 := i1011 + k1009; i1011 < end1012; i1011++ {
 					err = appendSignalRequestV3(e, &m.SignalsDescriptor[i1011])
 					if err != nil {
-						return WithPath(err, "["+itoa(i1011)+"]")
+						return codecerr.AtIndex(err, i1011)
 					}
 				}
 				if !more1010 {
@@ -20320,7 +20322,7 @@ func appendRegulatedEmbeddedDescriptorV3(e *Encoder, m *model.RegulatedEmbeddedD
 			}
 		}
 		if err != nil {
-			return WithPath(err, "signalsDescriptor")
+			return codecerr.At(err, "signalsDescriptor")
 		}
 	}
 	return err
@@ -20342,33 +20344,33 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	if opt&(1<<1) != 0 {
 		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 		if err = decodeSecondEventsDescriptorV3(d, m.SecondEvent); err != nil {
-			return WithPath(err, "secondEvent")
+			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k1013, more1014, err := d.GetLength(0, Unbounded, false, 0)
+			k1013, more1014, err := d.GetLength(0, x691.Unbounded, false, 0)
 			if err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k1013); err != nil {
-				return WithPath(err, "signalsDescriptor")
+				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k1013)
 			for i1015 := 0; ; {
 				for ; i1015 < len(m.SignalsDescriptor); i1015++ {
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i1015]); err != nil {
-						return WithPath(WithPath(err, "["+itoa(i1015)+"]"), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i1015), "signalsDescriptor")
 					}
 				}
 				if !more1014 {
 					break
 				}
 				if k1013, more1014, err = d.GetLengthChunk(0); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err = d.count(k1013); err != nil {
-					return WithPath(err, "signalsDescriptor")
+					return codecerr.At(err, "signalsDescriptor")
 				}
 				m.SignalsDescriptor = append(m.SignalsDescriptor, make([]model.SignalRequest, k1013)...)
 			}
@@ -20389,7 +20391,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	return err
 }
 
-func appendNotifyBehaviourV3(e *Encoder, m *model.NotifyBehaviour) error {
+func appendNotifyBehaviourV3(e *x691.Writer, m *model.NotifyBehaviour) error {
 	var err error
 	switch m.Kind {
 	case model.NotifyBehaviour_NotifyImmediate:
@@ -20397,25 +20399,25 @@ func appendNotifyBehaviourV3(e *Encoder, m *model.NotifyBehaviour) error {
 			return err
 		}
 		if err != nil {
-			return WithPath(err, "notifyImmediate")
+			return codecerr.At(err, "notifyImmediate")
 		}
 	case model.NotifyBehaviour_NotifyRegulated:
 		if err = e.PutChoiceIndex(1, 3, true); err != nil {
 			return err
 		}
 		if m.NotifyRegulated == nil {
-			return WithPath(encErrorf("alternative is nil"), "notifyRegulated")
+			return codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		err = appendRegulatedEmbeddedDescriptorV3(e, m.NotifyRegulated)
 		if err != nil {
-			return WithPath(err, "notifyRegulated")
+			return codecerr.At(err, "notifyRegulated")
 		}
 	case model.NotifyBehaviour_NeverNotify:
 		if err = e.PutChoiceIndex(2, 3, true); err != nil {
 			return err
 		}
 		if err != nil {
-			return WithPath(err, "neverNotify")
+			return codecerr.At(err, "neverNotify")
 		}
 	default:
 		return encErrorf("NotifyBehaviour: no alternative chosen")
@@ -20439,7 +20441,7 @@ func decodeNotifyBehaviourV3(d *decoder, m *model.NotifyBehaviour) error {
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
 		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, m.NotifyRegulated); err != nil {
-			return WithPath(err, "notifyRegulated")
+			return codecerr.At(err, "notifyRegulated")
 		}
 	case 2:
 		m.Kind = model.NotifyBehaviour_NeverNotify
@@ -20451,7 +20453,7 @@ func decodeNotifyBehaviourV3(d *decoder, m *model.NotifyBehaviour) error {
 	return err
 }
 
-func appendMessage(e *Encoder, v int, m *model.MegacoMessage) error {
+func appendMessage(e *x691.Writer, v int, m *model.MegacoMessage) error {
 	var err error
 	switch v {
 	case 1:

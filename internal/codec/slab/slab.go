@@ -7,7 +7,11 @@
 // message that points into it does.
 package slab
 
-import "sync"
+import (
+	"sync"
+
+	"megaco/internal/model"
+)
 
 // Slab is a source of T values. The zero value is ready to use.
 type Slab[T any] struct {
@@ -82,3 +86,23 @@ func (p *Pool[T]) Get() (*T, func()) {
 	x.release = func() { p.p.Put(x) }
 	return &x.v, x.release
 }
+
+// DecodeReused decodes data with a decoder from p, made ready by use (which
+// gives it the caller's options): the message lives in the decoder's
+// memory until release gives the decoder back. On error the decoder goes
+// back at once and release does nothing. It is every codec's DecodeReused.
+func DecodeReused[T any, D interface {
+	*T
+	Decode(data []byte) (*model.MegacoMessage, error)
+}](p *Pool[T], data []byte, use func(D)) (m *model.MegacoMessage, release func(), err error) {
+	x, release := p.Get()
+	d := D(x)
+	use(d)
+	if m, err = d.Decode(data); err != nil {
+		release()
+		return nil, nop, err
+	}
+	return m, release, nil
+}
+
+func nop() {}

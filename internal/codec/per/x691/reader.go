@@ -1,10 +1,12 @@
-package per
+package x691
 
 import (
 	"encoding/binary"
 	"math"
 	"math/big"
 	"math/bits"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // DefaultMaxLength is the default bound on what one length determinant
@@ -13,11 +15,11 @@ import (
 // 64K octets by their transports, so nothing legitimate comes near it.
 const DefaultMaxLength = 1 << 16
 
-// Decoder reads an ALIGNED PER encoding from a byte slice.
+// Reader reads an ALIGNED PER encoding from a byte slice.
 //
 // It is a small value (slice, bit position, limits): copy it freely, keep
-// it on the stack, and pass *Decoder to the generated decode functions.
-// Make one with NewDecoder or Reset (the zero value has a length limit of
+// it on the stack, and pass *Reader to the generated decode functions.
+// Make one with NewReader or Reset (the zero value has a length limit of
 // zero until Reset).
 // Methods never panic, whatever the input: every read is checked against
 // the bits left, every length against the bits left and against the
@@ -25,21 +27,21 @@ const DefaultMaxLength = 1 << 16
 // strings and character strings are returned as sub-slices of the input
 // when they are octet-aligned and not fragmented; the caller copies them
 // if it keeps them beyond the input's lifetime.
-type Decoder struct {
+type Reader struct {
 	buf    []byte
 	pos    int // bit position in buf
 	base   int // bit offset of buf[0] in the outermost encoding (for errors)
 	maxLen int
 }
 
-// NewDecoder returns a decoder reading b from its first bit, with
+// NewReader returns a reader of b from its first bit, with
 // DefaultMaxLength as the length limit.
-func NewDecoder(b []byte) Decoder {
-	return Decoder{buf: b, maxLen: DefaultMaxLength}
+func NewReader(b []byte) Reader {
+	return Reader{buf: b, maxLen: DefaultMaxLength}
 }
 
 // Reset makes d read b from its first bit, keeping its length limit.
-func (d *Decoder) Reset(b []byte) {
+func (d *Reader) Reset(b []byte) {
 	d.buf, d.pos, d.base = b, 0, 0
 	if d.maxLen <= 0 {
 		d.maxLen = DefaultMaxLength
@@ -49,7 +51,7 @@ func (d *Decoder) Reset(b []byte) {
 // SetMaxLength sets the largest value a length determinant may claim (and
 // the largest total of a fragmented value); n <= 0 restores the default.
 // Sub-decoders returned by OpenType inherit it.
-func (d *Decoder) SetMaxLength(n int) {
+func (d *Reader) SetMaxLength(n int) {
 	if n <= 0 {
 		n = DefaultMaxLength
 	}
@@ -58,17 +60,13 @@ func (d *Decoder) SetMaxLength(n int) {
 
 // BitOffset returns the current position in bits from the start of the
 // outermost encoding.
-func (d *Decoder) BitOffset() int { return d.base + d.pos }
+func (d *Reader) BitOffset() int { return d.base + d.pos }
 
 // Remaining returns the number of bits not read yet.
-func (d *Decoder) Remaining() int { return len(d.buf)*8 - d.pos }
-
-func (d *Decoder) errorf(at int, format string, args ...any) *Error {
-	return newError(d.base+at, format, args...)
-}
+func (d *Reader) Remaining() int { return len(d.buf)*8 - d.pos }
 
 //go:noinline
-func (d *Decoder) errEOF(at, need int) *Error {
+func (d *Reader) errEOF(at, need int) *codecerr.Error {
 	return d.errorf(at, "need %d bits, only %d left", need, len(d.buf)*8-at)
 }
 
@@ -76,7 +74,7 @@ func (d *Decoder) errEOF(at, need int) *Error {
 // the padding to the next octet boundary may remain (X.691 10.1.2), or the
 // single zero octet of an empty complete encoding (10.1.3). The values of
 // padding bits are not checked.
-func (d *Decoder) End() error {
+func (d *Reader) End() error {
 	left := len(d.buf) - (d.pos+7)/8
 	if left == 0 || (d.pos == 0 && len(d.buf) == 1) {
 		return nil
@@ -85,23 +83,23 @@ func (d *Decoder) End() error {
 }
 
 // Align skips the padding bits up to the next octet boundary.
-func (d *Decoder) Align() {
+func (d *Reader) Align() {
 	d.pos = (d.pos + 7) &^ 7
 }
 
 // GetBool reads one bit (BOOLEAN, presence bit, extension bit). It is
 // small enough to be inlined: the error is built in place rather than by a
 // call, which the inliner would charge too much for.
-func (d *Decoder) GetBool() (bool, error) {
+func (d *Reader) GetBool() (bool, error) {
 	if p := d.pos; p>>3 < len(d.buf) {
 		d.pos++
 		return d.buf[p>>3]<<uint(p&7)&0x80 != 0, nil
 	}
-	return false, &Error{BitOffset: d.base + d.pos, Msg: "need 1 bit, 0 left"}
+	return false, &codecerr.Error{Codec: "per", Pos: codecerr.AtBit(d.base + d.pos), Msg: "need 1 bit, 0 left"}
 }
 
 // GetBits reads an n-bit field, 0 <= n <= 64, most significant bit first.
-func (d *Decoder) GetBits(n int) (uint64, error) {
+func (d *Reader) GetBits(n int) (uint64, error) {
 	if uint(n) > 64 || len(d.buf)*8-d.pos < n {
 		return 0, d.errBits(n)
 	}
@@ -109,16 +107,16 @@ func (d *Decoder) GetBits(n int) (uint64, error) {
 }
 
 //go:noinline
-func (d *Decoder) errBits(n int) *Error {
+func (d *Reader) errBits(n int) *codecerr.Error {
 	if uint(n) > 64 {
-		return d.errorf(d.pos, "cannot read %d bits at once", n)
+		return d.badCall("cannot read %d bits at once", n)
 	}
 	return d.errEOF(d.pos, n)
 }
 
 // bits reads n <= 64 bits that are known to be there. The common case
 // loads the 8 octets around the position at once.
-func (d *Decoder) bits(n int) uint64 {
+func (d *Reader) bits(n int) uint64 {
 	p := d.pos
 	d.pos = p + n
 	if i := p >> 3; n <= 57 && i+8 <= len(d.buf) {
@@ -128,7 +126,7 @@ func (d *Decoder) bits(n int) uint64 {
 	return d.bitsSlow(p, n)
 }
 
-func (d *Decoder) bitsSlow(pos, n int) uint64 {
+func (d *Reader) bitsSlow(pos, n int) uint64 {
 	var v uint64
 	for n > 0 {
 		off := uint(pos & 7)
@@ -148,18 +146,18 @@ func (d *Decoder) bitsSlow(pos, n int) uint64 {
 }
 
 // octets returns the next n octets of an aligned position as a sub-slice.
-func (d *Decoder) octets(n int) []byte {
+func (d *Reader) octets(n int) []byte {
 	p := d.pos >> 3
 	d.pos += n * 8
 	return d.buf[p : p+n : p+n]
 }
 
 // GetConstrained reads a constrained whole number in lb..ub (X.691 10.5,
-// see Encoder.PutConstrained for the layouts). A value outside lb..ub,
+// see Writer.PutConstrained for the layouts). A value outside lb..ub,
 // possible when the range is not a power of two, is an error.
-func (d *Decoder) GetConstrained(lb, ub int64) (int64, error) {
+func (d *Reader) GetConstrained(lb, ub int64) (int64, error) {
 	if ub < lb {
-		return 0, d.errorf(d.pos, "invalid constraint %d..%d", lb, ub)
+		return 0, d.badCall("invalid constraint %d..%d", lb, ub)
 	}
 	rng1 := uint64(ub) - uint64(lb)
 	start := d.pos
@@ -179,7 +177,7 @@ func (d *Decoder) GetConstrained(lb, ub int64) (int64, error) {
 
 // getConstrained reads the offset of a constrained whole number whose
 // range is rng1+1, without checking it against rng1.
-func (d *Decoder) getConstrained(rng1 uint64) (uint64, error) {
+func (d *Reader) getConstrained(rng1 uint64) (uint64, error) {
 	switch {
 	case rng1 < 255:
 		n := bits.Len64(rng1)
@@ -221,7 +219,7 @@ func (d *Decoder) getConstrained(rng1 uint64) (uint64, error) {
 // GetConstrainedExt reads an INTEGER with an extensible constraint
 // (lb..ub, ...): the extension bit, then a constrained or, when the bit
 // is set, an unconstrained whole number.
-func (d *Decoder) GetConstrainedExt(lb, ub int64) (int64, error) {
+func (d *Reader) GetConstrainedExt(lb, ub int64) (int64, error) {
 	ext, err := d.GetBool()
 	if err != nil {
 		return 0, err
@@ -235,14 +233,17 @@ func (d *Decoder) GetConstrainedExt(lb, ub int64) (int64, error) {
 // intOctets reads the octet-aligned length (1..8) of a semi-constrained or
 // unconstrained whole number and returns it with the position of the
 // length.
-func (d *Decoder) intOctets(what string) (int, int, error) {
+func (d *Reader) intOctets(what string) (int, int, error) {
 	d.Align()
 	start := d.pos
 	n, more, err := d.GetLengthChunk(8)
 	if err != nil {
 		return 0, start, err
 	}
-	if more || n == 0 || n > 8 {
+	if more || n > 8 {
+		return 0, start, d.tooLarge(start, "%s of %d octets (want 1..8)", what, n)
+	}
+	if n == 0 {
 		return 0, start, d.errorf(start, "%s of %d octets (want 1..8)", what, n)
 	}
 	return n, start, nil
@@ -250,21 +251,21 @@ func (d *Decoder) intOctets(what string) (int, int, error) {
 
 // GetSemiConstrained reads a semi-constrained whole number >= lb
 // (X.691 10.7). Values that do not fit an int64 are an error.
-func (d *Decoder) GetSemiConstrained(lb int64) (int64, error) {
+func (d *Reader) GetSemiConstrained(lb int64) (int64, error) {
 	n, start, err := d.intOctets("semi-constrained whole number")
 	if err != nil {
 		return 0, err
 	}
 	off := d.bits(n * 8)
 	if off > uint64(math.MaxInt64)-uint64(lb) {
-		return 0, d.errorf(start, "semi-constrained whole number %d+%d does not fit 64 bits", lb, off)
+		return 0, d.tooLarge(start, "semi-constrained whole number %d+%d does not fit 64 bits", lb, off)
 	}
 	return int64(uint64(lb) + off), nil
 }
 
 // GetUnconstrained reads an unconstrained whole number (X.691 10.8) of at
 // most 8 octets.
-func (d *Decoder) GetUnconstrained() (int64, error) {
+func (d *Reader) GetUnconstrained() (int64, error) {
 	n, _, err := d.intOctets("unconstrained whole number")
 	if err != nil {
 		return 0, err
@@ -273,42 +274,46 @@ func (d *Decoder) GetUnconstrained() (int64, error) {
 	return int64(d.bits(n*8)<<sh) >> sh, nil
 }
 
+// small6 reads the bit that starts a normally small number or length and,
+// when it is 0, the six bits of the value that follow (X.691 10.6.1,
+// 10.9.3.4); long is true when the bit is 1 and a longer form follows.
+func (d *Reader) small6() (v int, long bool, err error) {
+	if long, err = d.GetBool(); err != nil || long {
+		return 0, long, err
+	}
+	if len(d.buf)*8-d.pos < 6 {
+		return 0, false, d.errEOF(d.pos, 6)
+	}
+	return int(d.bits(6)), false, nil
+}
+
 // GetNormallySmall reads a normally small non-negative whole number
 // (X.691 10.6).
-func (d *Decoder) GetNormallySmall() (int, error) {
-	big, err := d.GetBool()
-	if err != nil {
-		return 0, err
-	}
-	if !big {
-		if len(d.buf)*8-d.pos < 6 {
-			return 0, d.errEOF(d.pos, 6)
-		}
-		return int(d.bits(6)), nil
+func (d *Reader) GetNormallySmall() (int, error) {
+	v, long, err := d.small6()
+	if err != nil || !long {
+		return v, err
 	}
 	start := d.pos
-	v, err := d.GetSemiConstrained(0)
+	big, err := d.GetSemiConstrained(0)
 	if err != nil {
 		return 0, err
 	}
-	if uint64(v) > math.MaxInt {
-		return 0, d.errorf(start, "normally small number %d too large", v)
+	if uint64(big) > math.MaxInt {
+		return 0, d.tooLarge(start, "normally small number %d too large", big)
 	}
-	return int(v), nil
+	return int(big), nil
 }
 
 // GetNormallySmallLength reads a normally small length (X.691 10.9.3.4),
 // the length of an extension-addition bitmap.
-func (d *Decoder) GetNormallySmallLength() (int, error) {
-	long, err := d.GetBool()
+func (d *Reader) GetNormallySmallLength() (int, error) {
+	v, long, err := d.small6()
 	if err != nil {
 		return 0, err
 	}
 	if !long {
-		if len(d.buf)*8-d.pos < 6 {
-			return 0, d.errEOF(d.pos, 6)
-		}
-		return int(d.bits(6)) + 1, nil
+		return v + 1, nil
 	}
 	start := d.pos
 	n, more, err := d.GetLengthChunk(0)
@@ -316,7 +321,7 @@ func (d *Decoder) GetNormallySmallLength() (int, error) {
 		return 0, err
 	}
 	if more || n == 0 {
-		return 0, d.errorf(start, "normally small length %d not supported", n)
+		return 0, unsupported(d.base+start, "normally small length %d not supported", n)
 	}
 	return n, nil
 }
@@ -329,7 +334,7 @@ func (d *Decoder) GetNormallySmallLength() (int, error) {
 // encoding for SEQUENCE OF; 0 if elements can take no bits at all): a
 // length whose units cannot fit in the bits left is rejected before
 // anything is allocated. Lengths above the maximum length are rejected too.
-func (d *Decoder) GetLengthChunk(unitBits int) (n int, more bool, err error) {
+func (d *Reader) GetLengthChunk(unitBits int) (n int, more bool, err error) {
 	d.Align()
 	start := d.pos
 	if len(d.buf)*8-d.pos < 8 {
@@ -362,9 +367,9 @@ func (d *Decoder) GetLengthChunk(unitBits int) (n int, more bool, err error) {
 // checkLen rejects a length of n units of unitBits bits that exceeds the
 // maximum length or the bits left after the current (aligned or not)
 // position.
-func (d *Decoder) checkLen(start, n, unitBits int) error {
+func (d *Reader) checkLen(start, n, unitBits int) error {
 	if n > d.maxLen {
-		return d.errorf(start, "length %d exceeds the limit %d", n, d.maxLen)
+		return d.tooLarge(start, "length %d exceeds the limit %d", n, d.maxLen)
 	}
 	left := len(d.buf)*8 - d.pos
 	if unitBits > 0 && n > left/unitBits {
@@ -376,20 +381,20 @@ func (d *Decoder) checkLen(start, n, unitBits int) error {
 	return nil
 }
 
-func (d *Decoder) checkSize(lb, ub int) error {
+func (d *Reader) checkSize(lb, ub int) error {
 	if lb < 0 || (ub != Unbounded && ub < lb) || ub < Unbounded {
-		return d.errorf(d.pos, "invalid size constraint %s", sizeString(lb, ub))
+		return d.badCall("invalid size constraint %s", sizeString(lb, ub))
 	}
 	return nil
 }
 
-// sizePrefix reads what Encoder.sizePrefix writes and returns the size (in
+// sizePrefix reads what Writer.sizePrefix writes and returns the size (in
 // modeFragmented, the first chunk read with GetLengthChunk) and whether
 // more chunks follow. unitBits is the size of a unit for the fixed-size
 // alignment rule (0 for SEQUENCE OF, whose elements align themselves);
 // checkBits the least size of a unit, used to check that n units fit in
 // the bits left.
-func (d *Decoder) sizePrefix(lb, ub int, ext bool, unitBits, checkBits int, varAligned bool) (n int, m sizeMode, more bool, err error) {
+func (d *Reader) sizePrefix(lb, ub int, ext bool, unitBits, checkBits int, varAligned bool) (n int, m sizeMode, more bool, err error) {
 	if err := d.checkSize(lb, ub); err != nil {
 		return 0, 0, false, err
 	}
@@ -439,7 +444,7 @@ func (d *Decoder) sizePrefix(lb, ub int, ext bool, unitBits, checkBits int, varA
 }
 
 // GetLength reads the count of a SEQUENCE OF / SET OF under SIZE (lb..ub),
-// extensible if ext (mirror of Encoder.PutLength). minElemBits is the
+// extensible if ext (mirror of Writer.PutLength). minElemBits is the
 // least number of bits an element's encoding can take (see
 // GetLengthChunk). It returns how many elements to decode next; when more
 // is true the count is fragmented, and after those elements the caller
@@ -451,28 +456,28 @@ func (d *Decoder) sizePrefix(lb, ub int, ext bool, unitBits, checkBits int, varA
 //		if !more { break }
 //		if k, more, err = d.GetLengthChunk(minElemBits); err != nil { ... }
 //	}
-func (d *Decoder) GetLength(lb, ub int, ext bool, minElemBits int) (k int, more bool, err error) {
+func (d *Reader) GetLength(lb, ub int, ext bool, minElemBits int) (k int, more bool, err error) {
 	n, _, more, err := d.sizePrefix(lb, ub, ext, 0, minElemBits, false)
 	return n, more, err
 }
 
 // GetOctetString reads an OCTET STRING with SIZE (lb..ub), extensible if
-// ext (mirror of Encoder.PutOctetString). The result is a sub-slice of the
+// ext (mirror of Writer.PutOctetString). The result is a sub-slice of the
 // input when the string is octet-aligned and not fragmented (always the
 // case except for fixed sizes of one or two octets at an unaligned
 // position); otherwise it is newly allocated. Use AppendOctetString to
 // decode into a buffer of your own, e.g. a [2]byte for H.248's
 // Name ::= OCTET STRING (SIZE(2)), which is usually not aligned.
-func (d *Decoder) GetOctetString(lb, ub int, ext bool) ([]byte, error) {
+func (d *Reader) GetOctetString(lb, ub int, ext bool) ([]byte, error) {
 	return d.octetString(nil, lb, ub, ext, false)
 }
 
 // AppendOctetString is like GetOctetString but appends the octets to dst.
-func (d *Decoder) AppendOctetString(dst []byte, lb, ub int, ext bool) ([]byte, error) {
+func (d *Reader) AppendOctetString(dst []byte, lb, ub int, ext bool) ([]byte, error) {
 	return d.octetString(dst, lb, ub, ext, true)
 }
 
-func (d *Decoder) octetString(dst []byte, lb, ub int, ext, appendTo bool) ([]byte, error) {
+func (d *Reader) octetString(dst []byte, lb, ub int, ext, appendTo bool) ([]byte, error) {
 	n, m, more, err := d.sizePrefix(lb, ub, ext, 8, 8, true)
 	if err != nil {
 		return dst, err
@@ -513,7 +518,7 @@ func (d *Decoder) octetString(dst []byte, lb, ub int, ext, appendTo bool) ([]byt
 			return dst, err
 		}
 		if total+n > d.maxLen {
-			return dst, d.errorf(start, "fragmented length exceeds the limit %d", d.maxLen)
+			return dst, d.tooLarge(start, "fragmented length exceeds the limit %d", d.maxLen)
 		}
 	}
 	if total < lb || (ub != Unbounded && total > ub && !ext) {
@@ -523,10 +528,10 @@ func (d *Decoder) octetString(dst []byte, lb, ub int, ext, appendTo bool) ([]byt
 }
 
 // AppendBitString reads a BIT STRING with SIZE (lb..ub), extensible if ext
-// (mirror of Encoder.PutBitString), appends its bits to dst packed from
+// (mirror of Writer.PutBitString), appends its bits to dst packed from
 // the most significant bit of the first new octet (unused low bits of the
 // last octet zero) and returns the number of bits.
-func (d *Decoder) AppendBitString(dst []byte, lb, ub int, ext bool) ([]byte, int, error) {
+func (d *Reader) AppendBitString(dst []byte, lb, ub int, ext bool) ([]byte, int, error) {
 	n, m, more, err := d.sizePrefix(lb, ub, ext, 1, 1, true)
 	if err != nil || m == modeEmpty {
 		return dst, 0, err
@@ -543,14 +548,14 @@ func (d *Decoder) AppendBitString(dst []byte, lb, ub int, ext bool) ([]byte, int
 			return dst, total, err
 		}
 		if total+n > d.maxLen {
-			return dst, total, d.errorf(start, "fragmented length exceeds the limit %d", d.maxLen)
+			return dst, total, d.tooLarge(start, "fragmented length exceeds the limit %d", d.maxLen)
 		}
 	}
 	return dst, total, nil
 }
 
 // appendBits appends n bits (known to be there) packed into octets.
-func (d *Decoder) appendBits(dst []byte, n int) []byte {
+func (d *Reader) appendBits(dst []byte, n int) []byte {
 	if d.pos&7 == 0 {
 		dst = append(dst, d.octets(n/8)...)
 	} else {
@@ -565,10 +570,10 @@ func (d *Decoder) appendBits(dst []byte, n int) []byte {
 }
 
 // GetNamedBits reads a BIT STRING with named bits (mirror of
-// Encoder.PutNamedBits) and returns it as a mask, bit i of the string
+// Writer.PutNamedBits) and returns it as a mask, bit i of the string
 // being 1<<i. A set bit beyond the first 64 is an error; zero bits beyond
 // them are accepted.
-func (d *Decoder) GetNamedBits(lb, ub int, ext bool) (uint64, error) {
+func (d *Reader) GetNamedBits(lb, ub int, ext bool) (uint64, error) {
 	n, m, more, err := d.sizePrefix(lb, ub, ext, 1, 1, true)
 	if err != nil || m == modeEmpty {
 		return 0, err
@@ -583,7 +588,7 @@ func (d *Decoder) GetNamedBits(lb, ub int, ext bool) (uint64, error) {
 				k = min(k, 64-got)
 				v = v<<uint(k) | d.bits(k)
 			} else if d.bits(k) != 0 {
-				return 0, d.errorf(start, "named bit string has a set bit beyond bit 63")
+				return 0, unsupported(d.base+start, "named bit string has a set bit beyond bit 63")
 			}
 			got += k
 			n -= k
@@ -595,7 +600,7 @@ func (d *Decoder) GetNamedBits(lb, ub int, ext bool) (uint64, error) {
 			return 0, err
 		}
 		if got+n > d.maxLen {
-			return 0, d.errorf(start, "fragmented length exceeds the limit %d", d.maxLen)
+			return 0, d.tooLarge(start, "fragmented length exceeds the limit %d", d.maxLen)
 		}
 	}
 	if got == 0 {
@@ -606,26 +611,26 @@ func (d *Decoder) GetNamedBits(lb, ub int, ext bool) (uint64, error) {
 }
 
 // GetString reads a known-multiplier character string (mirror of
-// Encoder.PutString), checking every character against cs. For 8-bit
+// Writer.PutString), checking every character against cs. For 8-bit
 // alphabets sent as their own codes (IA5String, VisibleString,
 // PrintableString) at an aligned position and not fragmented, the result
 // is a sub-slice of the input; otherwise it is newly allocated (use
 // AppendString to avoid that).
-func (d *Decoder) GetString(lb, ub int, ext bool, cs *CharSet) ([]byte, error) {
+func (d *Reader) GetString(lb, ub int, ext bool, cs *CharSet) ([]byte, error) {
 	return d.kmString(nil, lb, ub, ext, cs, false)
 }
 
 // AppendString is like GetString but appends the characters to dst.
-func (d *Decoder) AppendString(dst []byte, lb, ub int, ext bool, cs *CharSet) ([]byte, error) {
+func (d *Reader) AppendString(dst []byte, lb, ub int, ext bool, cs *CharSet) ([]byte, error) {
 	return d.kmString(dst, lb, ub, ext, cs, true)
 }
 
 // GetIA5String is GetString with the unrestricted IA5String alphabet.
-func (d *Decoder) GetIA5String(lb, ub int, ext bool) ([]byte, error) {
+func (d *Reader) GetIA5String(lb, ub int, ext bool) ([]byte, error) {
 	return d.kmString(nil, lb, ub, ext, IA5String, false)
 }
 
-func (d *Decoder) kmString(dst []byte, lb, ub int, ext bool, cs *CharSet, appendTo bool) ([]byte, error) {
+func (d *Reader) kmString(dst []byte, lb, ub int, ext bool, cs *CharSet, appendTo bool) ([]byte, error) {
 	n, m, more, err := d.sizePrefix(lb, ub, ext, cs.bits, cs.bits, cs.varAligned(ub))
 	if err != nil {
 		return dst, err
@@ -665,19 +670,19 @@ func (d *Decoder) kmString(dst []byte, lb, ub int, ext bool, cs *CharSet, append
 			return dst, err
 		}
 		if total+n > d.maxLen {
-			return dst, d.errorf(start, "fragmented length exceeds the limit %d", d.maxLen)
+			return dst, d.tooLarge(start, "fragmented length exceeds the limit %d", d.maxLen)
 		}
 	}
 	return dst, nil
 }
 
 // GetChoiceIndex reads the index of a CHOICE alternative (mirror of
-// Encoder.PutChoiceIndex). For an extension alternative it returns
+// Writer.PutChoiceIndex). For an extension alternative it returns
 // rootCount+k and isExt true; its value follows as an open type (use
 // OpenType, or SkipOpenType for an alternative this code does not know).
-func (d *Decoder) GetChoiceIndex(rootCount int, ext bool) (index int, isExt bool, err error) {
+func (d *Reader) GetChoiceIndex(rootCount int, ext bool) (index int, isExt bool, err error) {
 	if rootCount < 1 {
-		return 0, false, d.errorf(d.pos, "invalid root alternative count %d", rootCount)
+		return 0, false, d.badCall("invalid root alternative count %d", rootCount)
 	}
 	if ext {
 		x, err := d.GetBool()
@@ -691,7 +696,7 @@ func (d *Decoder) GetChoiceIndex(rootCount int, ext bool) (index int, isExt bool
 				return 0, false, err
 			}
 			if k > math.MaxInt-rootCount {
-				return 0, false, d.errorf(start, "extension index %d too large", k)
+				return 0, false, d.tooLarge(start, "extension index %d too large", k)
 			}
 			return rootCount + k, true, nil
 		}
@@ -708,21 +713,21 @@ func (d *Decoder) GetChoiceIndex(rootCount int, ext bool) (index int, isExt bool
 }
 
 // GetEnumerated reads the position of an ENUMERATED value (mirror of
-// Encoder.PutEnumerated): a root index, or rootCount+k with isExt true for
+// Writer.PutEnumerated): a root index, or rootCount+k with isExt true for
 // the k-th extension value (which may be unknown to the caller).
-func (d *Decoder) GetEnumerated(rootCount int, ext bool) (index int, isExt bool, err error) {
+func (d *Reader) GetEnumerated(rootCount int, ext bool) (index int, isExt bool, err error) {
 	return d.GetChoiceIndex(rootCount, ext)
 }
 
 // GetExtensionBitmap reads the extension-addition presence bitmap of a
 // SEQUENCE whose extension bit was set (mirror of
-// Encoder.PutExtensionBitmap). known is the number of extension additions
+// Writer.PutExtensionBitmap). known is the number of extension additions
 // the caller knows (0..64): bit i of present tells whether addition i
 // (i < known) is present; unknown counts the present additions beyond
 // those, which follow the known ones and must be skipped with SkipOpenType.
-func (d *Decoder) GetExtensionBitmap(known int) (present uint64, unknown int, err error) {
+func (d *Reader) GetExtensionBitmap(known int) (present uint64, unknown int, err error) {
 	if known < 0 || known > 64 {
-		return 0, 0, d.errorf(d.pos, "invalid known extension count %d", known)
+		return 0, 0, d.badCall("invalid known extension count %d", known)
 	}
 	n, err := d.GetNormallySmallLength()
 	if err != nil {
@@ -743,17 +748,17 @@ func (d *Decoder) GetExtensionBitmap(known int) (present uint64, unknown int, er
 	return present, unknown, nil
 }
 
-// OpenType reads an open type (X.691 10.2) and returns a decoder over
+// OpenType reads an open type (X.691 10.2) and returns a reader over
 // exactly its contents octets, which are a complete encoding of their own.
-// Errors from the sub-decoder report offsets in the outer encoding.
+// Errors from the sub-reader report offsets in the outer encoding.
 // Fragmented contents (16K octets or more) are reassembled into a new
 // slice.
-func (d *Decoder) OpenType() (Decoder, error) {
+func (d *Reader) OpenType() (Reader, error) {
 	n, more, err := d.GetLengthChunk(8)
 	if err != nil {
-		return Decoder{}, err
+		return Reader{}, err
 	}
-	sub := Decoder{base: d.base + d.pos, maxLen: d.maxLen}
+	sub := Reader{base: d.base + d.pos, maxLen: d.maxLen}
 	if !more {
 		sub.buf = d.octets(n)
 		return sub, nil
@@ -766,10 +771,10 @@ func (d *Decoder) OpenType() (Decoder, error) {
 			break
 		}
 		if n, more, err = d.GetLengthChunk(8); err != nil {
-			return Decoder{}, err
+			return Reader{}, err
 		}
 		if len(buf)+n > d.maxLen {
-			return Decoder{}, d.errorf(start, "fragmented open type exceeds the limit %d", d.maxLen)
+			return Reader{}, d.tooLarge(start, "fragmented open type exceeds the limit %d", d.maxLen)
 		}
 	}
 	sub.buf = buf
@@ -778,7 +783,7 @@ func (d *Decoder) OpenType() (Decoder, error) {
 
 // SkipOpenType skips an open type, e.g. an unknown extension addition or
 // CHOICE alternative.
-func (d *Decoder) SkipOpenType() error {
+func (d *Reader) SkipOpenType() error {
 	total := 0
 	for {
 		n, more, err := d.GetLengthChunk(8)
@@ -788,7 +793,7 @@ func (d *Decoder) SkipOpenType() error {
 		d.pos += 8 * n
 		total += n
 		if total > d.maxLen {
-			return d.errorf(d.pos, "fragmented open type exceeds the limit %d", d.maxLen)
+			return d.tooLarge(d.pos, "fragmented open type exceeds the limit %d", d.maxLen)
 		}
 		if !more {
 			return nil
@@ -797,15 +802,15 @@ func (d *Decoder) SkipOpenType() error {
 }
 
 // GetObjectIdentifier reads an OBJECT IDENTIFIER (mirror of
-// Encoder.PutObjectIdentifier) and appends its arcs to dst.
-func (d *Decoder) GetObjectIdentifier(dst []uint64) ([]uint64, error) {
+// Writer.PutObjectIdentifier) and appends its arcs to dst.
+func (d *Reader) GetObjectIdentifier(dst []uint64) ([]uint64, error) {
 	n, more, err := d.GetLengthChunk(8)
 	if err != nil {
 		return dst, err
 	}
 	start := d.pos
 	if more || n == 0 {
-		return dst, d.errorf(start-8, "object identifier of %d octets not supported", n)
+		return dst, unsupported(d.base+start-8, "object identifier of %d octets not supported", n)
 	}
 	b := d.octets(n)
 	first := true
@@ -819,7 +824,7 @@ func (d *Decoder) GetObjectIdentifier(dst []uint64) ([]uint64, error) {
 				return dst, d.errorf(start+8*i, "object identifier ends inside a subidentifier")
 			}
 			if v>>57 != 0 {
-				return dst, d.errorf(start+8*i, "object identifier subidentifier exceeds 64 bits")
+				return dst, d.tooLarge(start+8*i, "object identifier subidentifier exceeds 64 bits")
 			}
 			c := b[i]
 			i++

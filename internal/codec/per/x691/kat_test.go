@@ -1,4 +1,4 @@
-package per
+package x691
 
 import (
 	"bytes"
@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
+
+	"megaco/internal/corpus"
 )
 
 // kat is one known-answer vector: put encodes, want is the expected
@@ -15,19 +16,10 @@ import (
 // it back and must return val.
 type kat struct {
 	name string
-	put  func(e *Encoder) error
+	put  func(e *Writer) error
 	want string
-	get  func(d *Decoder) (any, error)
+	get  func(d *Reader) (any, error)
 	val  any
-}
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func rep(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
@@ -36,14 +28,44 @@ func hexRep(b byte, n int) string { return hex.EncodeToString(rep(b, n)) }
 
 // bit1 writes a single 1 bit first so that the next field starts at an
 // unaligned position, showing whether it is octet-aligned or not.
-func bit1(e *Encoder) { e.PutBool(true) }
+func bit1(e *Writer) { e.PutBool(true) }
 
-func skip1(d *Decoder) error { _, err := d.GetBool(); return err }
+func skip1(d *Reader) error { _, err := d.GetBool(); return err }
+
+// bitmap writes the extension bitmap present of n additions and reads it
+// knowing known of them: it must find the known ones in got and count
+// unknown present ones.
+func bitmap(present uint64, n, known int, got uint64, unknown int) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutExtensionBitmap(present, n) },
+		get: func(d *Reader) (any, error) {
+			p, u, err := d.GetExtensionBitmap(known)
+			return [2]uint64{p, uint64(u)}, err
+		},
+		val: [2]uint64{got, uint64(unknown)},
+	}
+}
+
+func semiConstrained(v, lb int64) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutSemiConstrained(v, lb) },
+		get: func(d *Reader) (any, error) { return d.GetSemiConstrained(lb) },
+		val: v,
+	}
+}
+
+func constrainedExt(v, lb, ub int64) kat {
+	return kat{
+		put: func(e *Writer) error { return e.PutConstrainedExt(v, lb, ub) },
+		get: func(d *Reader) (any, error) { return d.GetConstrainedExt(lb, ub) },
+		val: v,
+	}
+}
 
 func constrained(v, lb, ub int64) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutConstrained(v, lb, ub) },
-		get: func(d *Decoder) (any, error) { return d.GetConstrained(lb, ub) },
+		put: func(e *Writer) error { return e.PutConstrained(v, lb, ub) },
+		get: func(d *Reader) (any, error) { return d.GetConstrained(lb, ub) },
 		val: v,
 	}
 }
@@ -55,8 +77,8 @@ func named(k kat, name, want string) kat {
 
 func after1(k kat) kat {
 	put, get := k.put, k.get
-	k.put = func(e *Encoder) error { bit1(e); return put(e) }
-	k.get = func(d *Decoder) (any, error) {
+	k.put = func(e *Writer) error { bit1(e); return put(e) }
+	k.get = func(d *Reader) (any, error) {
 		if err := skip1(d); err != nil {
 			return nil, err
 		}
@@ -67,16 +89,16 @@ func after1(k kat) kat {
 
 func octets(b []byte, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutOctetString(b, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) { return d.GetOctetString(lb, ub, ext) },
+		put: func(e *Writer) error { return e.PutOctetString(b, lb, ub, ext) },
+		get: func(d *Reader) (any, error) { return d.GetOctetString(lb, ub, ext) },
 		val: b,
 	}
 }
 
 func ia5(s string, lb, ub int, ext bool, cs *CharSet) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutString(s, lb, ub, ext, cs) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutString(s, lb, ub, ext, cs) },
+		get: func(d *Reader) (any, error) {
 			b, err := d.GetString(lb, ub, ext, cs)
 			return string(b), err
 		},
@@ -91,8 +113,8 @@ type bitsVal struct {
 
 func bitString(b []byte, n, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutBitString(b, n, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutBitString(b, n, lb, ub, ext) },
+		get: func(d *Reader) (any, error) {
 			out, n, err := d.AppendBitString(nil, lb, ub, ext)
 			return bitsVal{out, n}, err
 		},
@@ -102,8 +124,8 @@ func bitString(b []byte, n, lb, ub int, ext bool) kat {
 
 func namedBits(mask uint64, lb, ub int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutNamedBits(mask, lb, ub, ext) },
-		get: func(d *Decoder) (any, error) { return d.GetNamedBits(lb, ub, ext) },
+		put: func(e *Writer) error { return e.PutNamedBits(mask, lb, ub, ext) },
+		get: func(d *Reader) (any, error) { return d.GetNamedBits(lb, ub, ext) },
 		val: mask,
 	}
 }
@@ -115,8 +137,8 @@ type choiceVal struct {
 
 func choice(index, root int, ext bool) kat {
 	return kat{
-		put: func(e *Encoder) error { return e.PutChoiceIndex(index, root, ext) },
-		get: func(d *Decoder) (any, error) {
+		put: func(e *Writer) error { return e.PutChoiceIndex(index, root, ext) },
+		get: func(d *Reader) (any, error) {
 			i, x, err := d.GetChoiceIndex(root, ext)
 			return choiceVal{i, x}, err
 		},
@@ -131,14 +153,14 @@ type chunk struct {
 
 func lengthChunk(rem int, want chunk) kat {
 	return kat{
-		put: func(e *Encoder) error {
+		put: func(e *Writer) error {
 			n, more := e.PutLengthChunk(rem)
 			if (chunk{n, more}) != want {
-				return &Error{Msg: "unexpected chunk"}
+				return fmt.Errorf("chunk %v, want %v", chunk{n, more}, want)
 			}
 			return nil
 		},
-		get: func(d *Decoder) (any, error) {
+		get: func(d *Reader) (any, error) {
 			d.SetMaxLength(math.MaxInt)
 			n, more, err := d.GetLengthChunk(0)
 			return chunk{n, more}, err
@@ -155,14 +177,14 @@ func katVectors() []kat {
 		{
 			// BOOLEAN: one bit each, 1 0 1 -> 1010 0000.
 			name: "bools 101",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				e.PutBool(true)
 				e.PutBool(false)
 				e.PutBool(true)
 				return nil
 			},
 			want: "a0",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				var out []bool
 				for range 3 {
 					b, err := d.GetBool()
@@ -179,13 +201,13 @@ func katVectors() []kat {
 			// Bit-fields packed MSB first across octets: 3 bits 101,
 			// then 12 bits 0xABC -> 101 1010 1011 1100 (pad 0).
 			name: "bits 3+12",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				e.PutBits(5, 3)
 				e.PutBits(0xABC, 12)
 				return nil
 			},
 			want: "b578",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				a, err := d.GetBits(3)
 				if err != nil {
 					return nil, err
@@ -227,45 +249,29 @@ func katVectors() []kat {
 		named(constrained(0, math.MinInt64, math.MaxInt64), "constrained full int64 = 0", "e08000000000000000"),
 		named(constrained(math.MinInt64, math.MinInt64, math.MaxInt64), "constrained full int64 = min", "0000"),
 		// 10.7: semi-constrained: count octet, then minimal octets of v-lb.
-		{
-			name: "semi-constrained 256 lb 0",
-			put:  func(e *Encoder) error { return e.PutSemiConstrained(256, 0) },
-			want: "020100",
-			get:  func(d *Decoder) (any, error) { return d.GetSemiConstrained(0) },
-			val:  int64(256),
-		},
-		{
-			name: "semi-constrained -5 lb -5",
-			put:  func(e *Encoder) error { bit1(e); return e.PutSemiConstrained(-5, -5) },
-			want: "800100", // 1 bit, padding, count 1, octet 00
-			get: func(d *Decoder) (any, error) {
-				if err := skip1(d); err != nil {
-					return nil, err
-				}
-				return d.GetSemiConstrained(-5)
-			},
-			val: int64(-5),
-		},
+		named(semiConstrained(256, 0), "semi-constrained 256 lb 0", "020100"),
+		// 1 bit, padding, count 1, octet 00.
+		named(after1(semiConstrained(-5, -5)), "semi-constrained -5 lb -5", "800100"),
 		// 10.8: unconstrained: count octet, minimal two's complement.
-		unconstrainedKAT(0, "0100"),
-		unconstrainedKAT(-1, "01ff"),
-		unconstrainedKAT(127, "017f"),
-		unconstrainedKAT(128, "020080"),
-		unconstrainedKAT(-128, "0180"),
-		unconstrainedKAT(-129, "02ff7f"),
-		unconstrainedKAT(math.MaxInt64, "087fffffffffffffff"),
-		unconstrainedKAT(math.MinInt64, "088000000000000000"),
+		named(unconstrained(0), "unconstrained 0", "0100"),
+		named(unconstrained(-1), "unconstrained -1", "01ff"),
+		named(unconstrained(127), "unconstrained 127", "017f"),
+		named(unconstrained(128), "unconstrained 128", "020080"),
+		named(unconstrained(-128), "unconstrained -128", "0180"),
+		named(unconstrained(-129), "unconstrained -129", "02ff7f"),
+		named(unconstrained(math.MaxInt64), "unconstrained math.MaxInt64", "087fffffffffffffff"),
+		named(unconstrained(math.MinInt64), "unconstrained math.MinInt64", "088000000000000000"),
 		// 10.6: normally small: 5 -> 0 000101 -> 0000 1010.
-		normallySmallKAT(5, "0a"),
+		named(normallySmall(5), "normally small 5", "0a"),
 		// 63 -> 0 111111 -> 0111 1110.
-		normallySmallKAT(63, "7e"),
+		named(normallySmall(63), "normally small 63", "7e"),
 		// 70 -> 1, then semi-constrained (aligned): 01 46.
-		normallySmallKAT(70, "800146"),
+		named(normallySmall(70), "normally small 70", "800146"),
 		// 10.9.3.4: normally small length n: 0 and n-1 in 6 bits.
-		normallySmallLengthKAT(1, "00"),
-		normallySmallLengthKAT(64, "7e"),
+		named(normallySmallLength(1), "normally small length 1", "00"),
+		named(normallySmallLength(64), "normally small length 64", "7e"),
 		// 65 -> 1, then an unconstrained length octet 0x41.
-		normallySmallLengthKAT(65, "8041"),
+		named(normallySmallLength(65), "normally small length 65", "8041"),
 		// 10.9.3.6-8: unconstrained length determinants.
 		named(lengthChunk(127, chunk{127, false}), "length 127", "7f"),
 		named(lengthChunk(128, chunk{128, false}), "length 128", "8080"),
@@ -336,36 +342,18 @@ func katVectors() []kat {
 		named(choice(3, 3, true), "choice ext 0", "80"),
 		// Extension alternative 70: 1, 1 (normally small > 63), pad, 01 46.
 		named(choice(73, 3, true), "choice ext 70", "c00146"),
-		{
-			// 18: bitmap of 3 additions, 0 and 2 present: normally small
-			// length 0 000010, then 101 -> 0000 0101 0100 0000.
-			name: "extension bitmap",
-			put:  func(e *Encoder) error { return e.PutExtensionBitmap(0b101, 3) },
-			want: "0540",
-			get: func(d *Decoder) (any, error) {
-				p, u, err := d.GetExtensionBitmap(3)
-				return [2]uint64{p, uint64(u)}, err
-			},
-			val: [2]uint64{0b101, 0},
-		},
-		{
-			// Same bitmap read by a decoder knowing only 1 addition: the
-			// present addition 2 is unknown.
-			name: "extension bitmap unknown",
-			put:  func(e *Encoder) error { return e.PutExtensionBitmap(0b101, 3) },
-			want: "0540",
-			get: func(d *Decoder) (any, error) {
-				p, u, err := d.GetExtensionBitmap(1)
-				return [2]uint64{p, uint64(u)}, err
-			},
-			val: [2]uint64{1, 1},
-		},
+		// 18: bitmap of 3 additions, 0 and 2 present: normally small
+		// length 0 000010, then 101 -> 0000 0101 0100 0000.
+		named(bitmap(0b101, 3, 3, 0b101, 0), "extension bitmap", "0540"),
+		// Read by a decoder knowing only 1 addition: the present addition
+		// 2 is unknown.
+		named(bitmap(0b101, 3, 1, 1, 1), "extension bitmap unknown", "0540"),
 		{
 			// 10.2: an open type holding 3 bits 101: its complete encoding
 			// is one octet A0, length 1 -> 01 A0. After a 1 bit the length
 			// is aligned: 80 01 A0.
 			name: "open type",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				bit1(e)
 				m := e.BeginOpenType()
 				if err := e.PutConstrained(5, 0, 7); err != nil {
@@ -374,7 +362,7 @@ func katVectors() []kat {
 				return e.EndOpenType(m)
 			},
 			want: "8001a0",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				if err := skip1(d); err != nil {
 					return nil, err
 				}
@@ -393,11 +381,11 @@ func katVectors() []kat {
 		{
 			// 10.1.3: an empty open type (e.g. a NULL) is one zero octet.
 			name: "open type empty",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				return e.EndOpenType(e.BeginOpenType())
 			},
 			want: "0100",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				sub, err := d.OpenType()
 				if err != nil {
 					return nil, err
@@ -410,20 +398,20 @@ func katVectors() []kat {
 			// 23: OBJECT IDENTIFIER {1 2 840 113549}: 42 = 2A, 840 = 86 48,
 			// 113549 = 86 F7 0D; 6 octets.
 			name: "object identifier",
-			put:  func(e *Encoder) error { return e.PutObjectIdentifier([]uint64{1, 2, 840, 113549}) },
+			put:  func(e *Writer) error { return e.PutObjectIdentifier([]uint64{1, 2, 840, 113549}) },
 			want: "062a864886f70d",
-			get:  func(d *Decoder) (any, error) { return d.GetObjectIdentifier(nil) },
+			get:  func(d *Reader) (any, error) { return d.GetObjectIdentifier(nil) },
 			val:  []uint64{1, 2, 840, 113549},
 		},
 		{
 			// 19: SEQUENCE (SIZE(1..4)) OF: count-1 in 2 bits, no alignment.
 			name: "sequence of count",
-			put: func(e *Encoder) error {
+			put: func(e *Writer) error {
 				_, _, err := e.PutLength(3, 1, 4, false)
 				return err
 			},
 			want: "80",
-			get: func(d *Decoder) (any, error) {
+			get: func(d *Reader) (any, error) {
 				n, more, err := d.GetLength(1, 4, false, 0)
 				return chunk{n, more}, err
 			},
@@ -432,50 +420,44 @@ func katVectors() []kat {
 	}
 }
 
-func unconstrainedKAT(v int64, want string) kat {
+func unconstrained(v int64) kat {
 	return kat{
-		name: fmt.Sprint("unconstrained ", v),
-		put:  func(e *Encoder) error { e.PutUnconstrained(v); return nil },
-		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetUnconstrained() },
-		val:  v,
+		put: func(e *Writer) error { e.PutUnconstrained(v); return nil },
+		get: func(d *Reader) (any, error) { return d.GetUnconstrained() },
+		val: v,
 	}
 }
 
-func normallySmallKAT(n int, want string) kat {
+func normallySmall(n int) kat {
 	return kat{
-		name: fmt.Sprint("normally small ", n),
-		put:  func(e *Encoder) error { return e.PutNormallySmall(n) },
-		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetNormallySmall() },
-		val:  n,
+		put: func(e *Writer) error { return e.PutNormallySmall(n) },
+		get: func(d *Reader) (any, error) { return d.GetNormallySmall() },
+		val: n,
 	}
 }
 
-func normallySmallLengthKAT(n int, want string) kat {
+func normallySmallLength(n int) kat {
 	return kat{
-		name: fmt.Sprint("normally small length ", n),
-		put:  func(e *Encoder) error { return e.PutNormallySmallLength(n) },
-		want: want,
-		get:  func(d *Decoder) (any, error) { return d.GetNormallySmallLength() },
-		val:  n,
+		put: func(e *Writer) error { return e.PutNormallySmallLength(n) },
+		get: func(d *Reader) (any, error) { return d.GetNormallySmallLength() },
+		val: n,
 	}
 }
 
 func TestKnownAnswers(t *testing.T) {
 	for _, k := range katVectors() {
 		t.Run(k.name, func(t *testing.T) {
-			var e Encoder
+			var e Writer
 			e.Reset(nil)
 			if err := k.put(&e); err != nil {
 				t.Fatalf("encode: %v", err)
 			}
 			got := e.Bytes()
-			want := unhex(t, k.want)
+			want := corpus.Unhex(t, k.want)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("encode = %s, want %s", short(got), short(want))
 			}
-			d := NewDecoder(want)
+			d := NewReader(want)
 			v, err := k.get(&d)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
@@ -513,7 +495,7 @@ func short(b []byte) string {
 // TestFinishEmpty: X.691 10.1.3, a complete encoding with no bits is a
 // single zero octet; Finish also keeps a caller's prefix (append style).
 func TestFinishEmpty(t *testing.T) {
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	if got := e.Finish(); !bytes.Equal(got, []byte{0}) {
 		t.Fatalf("Finish of nothing = %x, want 00", got)
@@ -528,7 +510,7 @@ func TestFinishEmpty(t *testing.T) {
 	if got := e.Finish(); !bytes.Equal(got, []byte{0xEE, 0x80}) {
 		t.Fatalf("Finish = %x, want ee80", got)
 	}
-	d := NewDecoder([]byte{0})
+	d := NewReader([]byte{0})
 	if err := d.End(); err != nil {
 		t.Fatalf("End on the empty complete encoding: %v", err)
 	}
@@ -546,7 +528,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		for i := range content {
 			content[i] = byte(i*7 + i>>8)
 		}
-		var a, b Encoder
+		var a, b Writer
 		a.Reset([]byte{0x55})
 		a.PutBool(true)
 		m := a.BeginOpenType()
@@ -564,7 +546,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("n=%d: open type %s != octet string %s", n, short(a.Bytes()), short(b.Bytes()))
 		}
-		d := NewDecoder(a.Bytes()[1:])
+		d := NewReader(a.Bytes()[1:])
 		d.SetMaxLength(1 << 20)
 		if err := skip1(&d); err != nil {
 			t.Fatal(err)
@@ -579,7 +561,7 @@ func TestOpenTypeLengths(t *testing.T) {
 		if v, err := d.GetBits(2); err != nil || v != 3 {
 			t.Fatalf("n=%d: after open type got %d, %v", n, v, err)
 		}
-		d2 := NewDecoder(a.Bytes()[1:])
+		d2 := NewReader(a.Bytes()[1:])
 		d2.SetMaxLength(1 << 20)
 		_ = skip1(&d2)
 		if err := d2.SkipOpenType(); err != nil || d2.pos != d.pos-2 {
@@ -591,7 +573,7 @@ func TestOpenTypeLengths(t *testing.T) {
 // TestNestedOpenTypes: an inner open type that grows to a two-octet length
 // moves octets inside the outer one, whose mark must stay valid.
 func TestNestedOpenTypes(t *testing.T) {
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	outer := e.BeginOpenType()
 	e.PutBits(1, 1)
@@ -610,7 +592,7 @@ func TestNestedOpenTypes(t *testing.T) {
 	if !bytes.Equal(e.Bytes(), want) {
 		t.Fatalf("nested = %s, want %s", short(e.Bytes()), short(want))
 	}
-	d := NewDecoder(want)
+	d := NewReader(want)
 	o, err := d.OpenType()
 	if err != nil {
 		t.Fatal(err)
@@ -634,7 +616,7 @@ func TestNestedOpenTypes(t *testing.T) {
 // GetLength for a count that needs fragments (16K + 64K ...).
 func TestSequenceOfFragmented(t *testing.T) {
 	for _, n := range []int{0, 5, 16383, 16384, 65536 + 100, 2*65536 + 3*16384} {
-		var e Encoder
+		var e Writer
 		e.Reset(nil)
 		k, more, err := e.PutLength(n, 0, Unbounded, false)
 		if err != nil {
@@ -649,7 +631,7 @@ func TestSequenceOfFragmented(t *testing.T) {
 			}
 			k, more = e.PutLengthChunk(n - i)
 		}
-		d := NewDecoder(e.Bytes())
+		d := NewReader(e.Bytes())
 		d.SetMaxLength(1 << 20)
 		k, more, err = d.GetLength(0, Unbounded, false, 1)
 		got := 0

@@ -1,14 +1,13 @@
-package per
+package x691
 
 import (
-	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"megaco/internal/corpus"
 )
 
 // These tests check the runtime against real encodings made by Erlang/OTP's
@@ -21,49 +20,49 @@ import (
 // step is one field of a hand-written walk through a message.
 type step struct {
 	path string
-	enc  func(e *Encoder) error
-	dec  func(d *Decoder) (any, error)
+	enc  func(e *Writer) error
+	dec  func(d *Reader) (any, error)
 	want any
 }
 
 func sBool(path string, v bool) step {
-	return step{path, func(e *Encoder) error { e.PutBool(v); return nil },
-		func(d *Decoder) (any, error) { return d.GetBool() }, v}
+	return step{path, func(e *Writer) error { e.PutBool(v); return nil },
+		func(d *Reader) (any, error) { return d.GetBool() }, v}
 }
 
 func sInt(path string, lb, ub, v int64) step {
-	return step{path, func(e *Encoder) error { return e.PutConstrained(v, lb, ub) },
-		func(d *Decoder) (any, error) { return d.GetConstrained(lb, ub) }, v}
+	return step{path, func(e *Writer) error { return e.PutConstrained(v, lb, ub) },
+		func(d *Reader) (any, error) { return d.GetConstrained(lb, ub) }, v}
 }
 
 func sChoice(path string, root int, ext bool, index int) step {
-	return step{path, func(e *Encoder) error { return e.PutChoiceIndex(index, root, ext) },
-		func(d *Decoder) (any, error) { i, _, err := d.GetChoiceIndex(root, ext); return i, err }, index}
+	return step{path, func(e *Writer) error { return e.PutChoiceIndex(index, root, ext) },
+		func(d *Reader) (any, error) { i, _, err := d.GetChoiceIndex(root, ext); return i, err }, index}
 }
 
 // sCount is the count of an unconstrained SEQUENCE OF (all of H.248's).
 func sCount(path string, n int) step {
-	return step{path, func(e *Encoder) error { _, _, err := e.PutLength(n, 0, Unbounded, false); return err },
-		func(d *Decoder) (any, error) { k, _, err := d.GetLength(0, Unbounded, false, 1); return k, err }, n}
+	return step{path, func(e *Writer) error { _, _, err := e.PutLength(n, 0, Unbounded, false); return err },
+		func(d *Reader) (any, error) { k, _, err := d.GetLength(0, Unbounded, false, 1); return k, err }, n}
 }
 
 func sOctets(path string, lb, ub int, b []byte) step {
-	return step{path, func(e *Encoder) error { return e.PutOctetString(b, lb, ub, false) },
-		func(d *Decoder) (any, error) { return d.GetOctetString(lb, ub, false) }, b}
+	return step{path, func(e *Writer) error { return e.PutOctetString(b, lb, ub, false) },
+		func(d *Reader) (any, error) { return d.GetOctetString(lb, ub, false) }, b}
 }
 
 func sIA5(path string, lb, ub int, s string) step {
-	return step{path, func(e *Encoder) error { return e.PutIA5String(s, lb, ub, false) },
-		func(d *Decoder) (any, error) { b, err := d.GetIA5String(lb, ub, false); return string(b), err }, s}
+	return step{path, func(e *Writer) error { return e.PutIA5String(s, lb, ub, false) },
+		func(d *Reader) (any, error) { b, err := d.GetIA5String(lb, ub, false); return string(b), err }, s}
 }
 
-func runDecode(t *testing.T, d *Decoder, steps []step) {
+func runDecode(t *testing.T, d *Reader, steps []step) {
 	t.Helper()
 	for _, s := range steps {
 		at := d.BitOffset()
 		got, err := s.dec(d)
 		if err != nil {
-			t.Fatalf("%s: %v", s.path, WithPath(err, s.path))
+			t.Fatalf("%s: %v", s.path, err)
 		}
 		if !equalVal(got, s.want) {
 			t.Fatalf("%s (bit %d): got %v, want %v", s.path, at, got, s.want)
@@ -71,11 +70,11 @@ func runDecode(t *testing.T, d *Decoder, steps []step) {
 	}
 }
 
-func runEncode(t *testing.T, e *Encoder, steps []step) {
+func runEncode(t *testing.T, e *Writer, steps []step) {
 	t.Helper()
 	for _, s := range steps {
 		if err := s.enc(e); err != nil {
-			t.Fatalf("%s: %v", s.path, WithPath(err, s.path))
+			t.Fatalf("%s: %v", s.path, err)
 		}
 	}
 }
@@ -181,16 +180,16 @@ func msg03Steps() []step {
 }
 
 func TestOTPMsg03(t *testing.T) {
-	if b, ok := readCorpus(t, "msg03.per"); ok && !bytes.Equal(b, msg03) {
+	if !bytes.Equal(corpus.Read(t, "msg03.per"), msg03) {
 		t.Fatalf("corpus msg03.per differs from the copy in this test")
 	}
 	steps := msg03Steps()
-	d := NewDecoder(msg03)
+	d := NewReader(msg03)
 	runDecode(t, &d, steps)
 	if err := d.End(); err != nil {
 		t.Fatal(err)
 	}
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	runEncode(t, &e, steps)
 	if got := e.Finish(); !bytes.Equal(got, msg03) {
@@ -223,7 +222,7 @@ func TestOTPSegmentReply(t *testing.T) {
 		{"msg81b03.per", []byte{0x01, 0x84, 0x7d, 0x7c, 0x7b, 0x7a, 0xd9, 0x03, 0x80, 0x01, 0x80, 0x05, 0x50, 0x1f, 0xa6, 0xff, 0xff}, 8102, 65535, true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			if b, ok := readCorpus(t, tc.file); ok && !bytes.Equal(b, tc.msg) {
+			if !bytes.Equal(corpus.Read(t, tc.file), tc.msg) {
 				t.Fatalf("corpus %s differs from the copy in this test", tc.file)
 			}
 			head := []step{
@@ -243,7 +242,7 @@ func TestOTPSegmentReply(t *testing.T) {
 				sInt("segmentReply.transactionId", 0, 4294967295, tc.id),
 				sInt("segmentReply.segmentNumber", 0, 65535, tc.seg),
 			}
-			d := NewDecoder(tc.msg)
+			d := NewReader(tc.msg)
 			runDecode(t, &d, head)
 			idx, isExt, err := d.GetChoiceIndex(4, true)
 			if err != nil || idx != 4 || !isExt {
@@ -264,7 +263,7 @@ func TestOTPSegmentReply(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			var e Encoder
+			var e Writer
 			e.Reset(make([]byte, 0, 64))
 			runEncode(t, &e, head)
 			if err := e.PutChoiceIndex(4, 4, true); err != nil {
@@ -287,11 +286,11 @@ func TestOTPSegmentReply(t *testing.T) {
 func TestOTPMsg03NoAlloc(t *testing.T) {
 	buf := make([]byte, 0, 128)
 	allocs := testing.AllocsPerRun(100, func() {
-		d := NewDecoder(msg03)
+		d := NewReader(msg03)
 		if err := walkMsg03Direct(&d); err != nil {
 			t.Fatal(err)
 		}
-		var e Encoder
+		var e Writer
 		e.Reset(buf[:0])
 		encodeMsg03Direct(&e)
 		if len(e.Finish()) != len(msg03) {
@@ -306,7 +305,7 @@ func TestOTPMsg03NoAlloc(t *testing.T) {
 // walkMsg03Direct decodes msg03 the way generated code would, without the
 // step table's interface boxing (errors are only checked at the end, where
 // a wrong walk would leave data or have run out of it).
-func walkMsg03Direct(d *Decoder) error {
+func walkMsg03Direct(d *Reader) error {
 	_, _ = d.GetBool()
 	_, _ = d.GetBool()
 	_, _ = d.GetConstrained(0, 99)
@@ -348,7 +347,7 @@ var (
 	msg03Evt  = []byte{0, 9, 0, 5}
 )
 
-func encodeMsg03Direct(e *Encoder) {
+func encodeMsg03Direct(e *Writer) {
 	e.PutBool(false)
 	e.PutBool(false)
 	_ = e.PutConstrained(1, 0, 99)
@@ -381,32 +380,6 @@ func encodeMsg03Direct(e *Encoder) {
 	_ = e.PutIA5String("22000000", 8, 8, false)
 }
 
-// corpusDir finds the otp-time-test corpus: the repository's own copy, or
-// shared/ beside the repository.
-func corpusDir() string {
-	for _, dir := range []string{
-		filepath.Join("..", "..", "..", "corpus", "otp-time-test"),
-		filepath.Join("..", "..", "..", "..", "shared", "corpus", "otp-time-test"),
-	} {
-		if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err == nil {
-			return dir
-		}
-	}
-	return ""
-}
-
-func readCorpus(t *testing.T, name string) ([]byte, bool) {
-	dir := corpusDir()
-	if dir == "" {
-		return nil, false
-	}
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, true
-}
-
 var (
 	headerRE = regexp.MustCompile(`^MEGACO/(\d) \[(\d+)\.(\d+)\.(\d+)\.(\d+)\](?::(\d+))?`)
 	transRE  = regexp.MustCompile(`^Transaction = (\d+)`)
@@ -417,34 +390,18 @@ var (
 // version, the IPv4 mId with its optional port, and for transaction
 // requests the transaction id.
 func TestOTPCorpusHeaders(t *testing.T) {
-	dir := corpusDir()
-	if dir == "" {
-		t.Skip("otp-time-test corpus not found")
-	}
-	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header
+	manifest := strings.Split(strings.TrimSpace(string(corpus.Read(t, "MANIFEST.tsv"))), "\n")
 	n, requests := 0, 0
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
+	for _, line := range manifest[1:] { // after the header
+		fields := strings.Split(line, "\t")
 		name := fields[0]
-		pretty, err := os.ReadFile(filepath.Join(dir, name+".pretty.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		pretty := corpus.Read(t, name+".pretty.txt")
 		lines := strings.SplitN(string(pretty), "\n", 3)
 		h := headerRE.FindStringSubmatch(lines[0])
 		if h == nil || h[1] != fields[1] {
 			t.Fatalf("%s: header %q, manifest version %s", name, lines[0], fields[1])
 		}
-		msg, err := os.ReadFile(filepath.Join(dir, name+".per"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		msg := corpus.Read(t, name+".per")
 		version, _ := strconv.ParseInt(h[1], 10, 64)
 		var addr []byte
 		for _, s := range h[2:6] {
@@ -467,7 +424,7 @@ func TestOTPCorpusHeaders(t *testing.T) {
 			id, _ := strconv.ParseInt(m[1], 10, 64)
 			steps = append(steps,
 				sChoice("mess.messageBody", 2, false, 1),
-				step{"transactions", nil, func(d *Decoder) (any, error) {
+				step{"transactions", nil, func(d *Reader) (any, error) {
 					k, _, err := d.GetLength(0, Unbounded, false, 1)
 					return k > 0, err
 				}, true},
@@ -478,7 +435,7 @@ func TestOTPCorpusHeaders(t *testing.T) {
 			requests++
 		}
 		t.Run(name, func(t *testing.T) {
-			d := NewDecoder(msg)
+			d := NewReader(msg)
 			runDecode(t, &d, steps)
 		})
 		n++

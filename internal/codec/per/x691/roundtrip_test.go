@@ -1,7 +1,8 @@
-package per
+package x691
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"math/bits"
 	"math/rand"
@@ -10,7 +11,7 @@ import (
 )
 
 // Round-trip properties: for random values and random constraints, what an
-// Encoder method writes the matching Decoder method reads back, starting
+// Writer method writes the matching Reader method reads back, starting
 // at a random bit position (0..7 leading bits, so aligned and unaligned
 // layouts are both exercised), and leaves the decoder exactly where the
 // encoder stopped (checked by a trailing marker field).
@@ -26,11 +27,11 @@ func quickCheck(t *testing.T, f func(r *rand.Rand) bool) {
 // frame encodes put between a random prefix and a 5-bit marker, then
 // decodes with get between the same; it reports whether everything
 // matched, logging the first mismatch.
-func frame(t *testing.T, r *rand.Rand, put func(e *Encoder) error, get func(d *Decoder) error) bool {
+func frame(t *testing.T, r *rand.Rand, put func(e *Writer) error, get func(d *Reader) error) bool {
 	t.Helper()
 	pre := r.Intn(8)
 	prefix := r.Uint64()
-	var e Encoder
+	var e Writer
 	e.Reset(nil)
 	e.PutBits(prefix, pre)
 	if err := put(&e); err != nil {
@@ -39,7 +40,7 @@ func frame(t *testing.T, r *rand.Rand, put func(e *Encoder) error, get func(d *D
 	}
 	e.PutBits(0x15, 5)
 	b := e.Finish()
-	d := NewDecoder(b)
+	d := NewReader(b)
 	d.SetMaxLength(1 << 22)
 	if v, err := d.GetBits(pre); err != nil || v != prefix&(1<<uint(pre)-1) {
 		t.Logf("prefix: %v %v", v, err)
@@ -58,6 +59,13 @@ func frame(t *testing.T, r *rand.Rand, put func(e *Encoder) error, get func(d *D
 		return false
 	}
 	return true
+}
+
+// roundTrip frames k's put and get and checks that get reads k's value.
+func roundTrip(t *testing.T, r *rand.Rand, k kat) bool {
+	t.Helper()
+	var got any
+	return frame(t, r, k.put, func(d *Reader) (err error) { got, err = k.get(d); return }) && equalVal(got, k.val)
 }
 
 // randRange picks lb <= ub with ranges of every size class: tiny,
@@ -110,11 +118,7 @@ func randIn(r *rand.Rand, lb, ub int64) int64 {
 func TestRoundTripConstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
 		lb, ub := randRange(r)
-		v := randIn(r, lb, ub)
-		var got int64
-		ok := frame(t, r, func(e *Encoder) error { return e.PutConstrained(v, lb, ub) },
-			func(d *Decoder) (err error) { got, err = d.GetConstrained(lb, ub); return })
-		return ok && got == v
+		return roundTrip(t, r, constrained(randIn(r, lb, ub), lb, ub))
 	})
 }
 
@@ -125,31 +129,20 @@ func TestRoundTripConstrainedExt(t *testing.T) {
 		if r.Intn(3) == 0 {
 			v = int64(r.Uint64()) // often outside the root
 		}
-		var got int64
-		ok := frame(t, r, func(e *Encoder) error { return e.PutConstrainedExt(v, lb, ub) },
-			func(d *Decoder) (err error) { got, err = d.GetConstrainedExt(lb, ub); return })
-		return ok && got == v
+		return roundTrip(t, r, constrainedExt(v, lb, ub))
 	})
 }
 
 func TestRoundTripSemiConstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
 		lb, _ := randRange(r)
-		v := randIn(r, lb, math.MaxInt64)
-		var got int64
-		ok := frame(t, r, func(e *Encoder) error { return e.PutSemiConstrained(v, lb) },
-			func(d *Decoder) (err error) { got, err = d.GetSemiConstrained(lb); return })
-		return ok && got == v
+		return roundTrip(t, r, semiConstrained(randIn(r, lb, math.MaxInt64), lb))
 	})
 }
 
 func TestRoundTripUnconstrained(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
-		v := int64(r.Uint64()) >> uint(r.Intn(64))
-		var got int64
-		ok := frame(t, r, func(e *Encoder) error { e.PutUnconstrained(v); return nil },
-			func(d *Decoder) (err error) { got, err = d.GetUnconstrained(); return })
-		return ok && got == v
+		return roundTrip(t, r, unconstrained(int64(r.Uint64())>>uint(r.Intn(64))))
 	})
 }
 
@@ -159,10 +152,7 @@ func TestRoundTripNormallySmall(t *testing.T) {
 		if r.Intn(4) == 0 {
 			n = int(r.Int63() >> uint(r.Intn(63)))
 		}
-		var got int
-		ok := frame(t, r, func(e *Encoder) error { return e.PutNormallySmall(n) },
-			func(d *Decoder) (err error) { got, err = d.GetNormallySmall(); return })
-		return ok && got == n
+		return roundTrip(t, r, normallySmall(n))
 	})
 }
 
@@ -172,10 +162,7 @@ func TestRoundTripNormallySmallLength(t *testing.T) {
 		if r.Intn(2) == 0 {
 			n = 1 + r.Intn(130)
 		}
-		var got int
-		ok := frame(t, r, func(e *Encoder) error { return e.PutNormallySmallLength(n) },
-			func(d *Decoder) (err error) { got, err = d.GetNormallySmallLength(); return })
-		return ok && got == n
+		return roundTrip(t, r, normallySmallLength(n))
 	})
 }
 
@@ -187,8 +174,8 @@ func TestRoundTripBits(t *testing.T) {
 			v &= 1<<uint(n) - 1
 		}
 		var got uint64
-		ok := frame(t, r, func(e *Encoder) error { e.PutBits(v, n); return nil },
-			func(d *Decoder) (err error) { got, err = d.GetBits(n); return })
+		ok := frame(t, r, func(e *Writer) error { e.PutBits(v, n); return nil },
+			func(d *Reader) (err error) { got, err = d.GetBits(n); return })
 		return ok && got == v
 	})
 }
@@ -242,8 +229,8 @@ func TestRoundTripOctetString(t *testing.T) {
 		n, lb, ub, ext := randSize(r, 600)
 		b := randBytes(r, n)
 		var got, got2 []byte
-		ok := frame(t, r, func(e *Encoder) error { return e.PutOctetString(b, lb, ub, ext) },
-			func(d *Decoder) (err error) {
+		ok := frame(t, r, func(e *Writer) error { return e.PutOctetString(b, lb, ub, ext) },
+			func(d *Reader) (err error) {
 				d2 := *d
 				got2, _ = d2.AppendOctetString([]byte{9}, lb, ub, ext)
 				got, err = d.GetOctetString(lb, ub, ext)
@@ -263,11 +250,7 @@ func TestRoundTripBitString(t *testing.T) {
 		if n%8 != 0 {
 			b[len(b)-1] &^= 0xFF >> uint(n%8) // unused bits are returned as zero
 		}
-		var got []byte
-		var gotN int
-		ok := frame(t, r, func(e *Encoder) error { return e.PutBitString(b, n, lb, ub, ext) },
-			func(d *Decoder) (err error) { got, gotN, err = d.AppendBitString(nil, lb, ub, ext); return })
-		return ok && gotN == n && bytes.Equal(got, b)
+		return roundTrip(t, r, bitString(b, n, lb, ub, ext))
 	})
 }
 
@@ -284,10 +267,7 @@ func TestRoundTripNamedBits(t *testing.T) {
 			ub = lb
 		}
 		ext := r.Intn(3) == 0
-		var got uint64
-		ok := frame(t, r, func(e *Encoder) error { return e.PutNamedBits(mask, lb, ub, ext) },
-			func(d *Decoder) (err error) { got, err = d.GetNamedBits(lb, ub, ext); return })
-		return ok && got == mask
+		return roundTrip(t, r, namedBits(mask, lb, ub, ext))
 	})
 }
 
@@ -316,10 +296,7 @@ func TestRoundTripString(t *testing.T) {
 		for i := range s {
 			s[i] = chars[r.Intn(len(chars))]
 		}
-		var got []byte
-		ok := frame(t, r, func(e *Encoder) error { return e.PutString(string(s), lb, ub, ext, cs) },
-			func(d *Decoder) (err error) { got, err = d.GetString(lb, ub, ext, cs); return })
-		return ok && bytes.Equal(got, s)
+		return roundTrip(t, r, ia5(string(s), lb, ub, ext, cs))
 	})
 }
 
@@ -333,8 +310,8 @@ func TestRoundTripChoice(t *testing.T) {
 		}
 		var got int
 		var isExt bool
-		ok := frame(t, r, func(e *Encoder) error { return e.PutEnumerated(idx, root, ext) },
-			func(d *Decoder) (err error) { got, isExt, err = d.GetEnumerated(root, ext); return })
+		ok := frame(t, r, func(e *Writer) error { return e.PutEnumerated(idx, root, ext) },
+			func(d *Reader) (err error) { got, isExt, err = d.GetEnumerated(root, ext); return })
 		return ok && got == idx && isExt == (idx >= root)
 	})
 }
@@ -347,15 +324,11 @@ func TestRoundTripExtensionBitmap(t *testing.T) {
 			present &= 1<<uint(n) - 1
 		}
 		known := r.Intn(n + 1)
-		var got uint64
-		var unknown int
-		ok := frame(t, r, func(e *Encoder) error { return e.PutExtensionBitmap(present, n) },
-			func(d *Decoder) (err error) { got, unknown, err = d.GetExtensionBitmap(known); return })
 		wantKnown := present
 		if known < 64 {
 			wantKnown &= 1<<uint(known) - 1
 		}
-		return ok && got == wantKnown && unknown == bits.OnesCount64(present^wantKnown)
+		return roundTrip(t, r, bitmap(present, n, known, wantKnown, bits.OnesCount64(present^wantKnown)))
 	})
 }
 
@@ -363,7 +336,7 @@ func TestRoundTripLength(t *testing.T) {
 	quickCheck(t, func(r *rand.Rand) bool {
 		n, lb, ub, ext := randSize(r, 1000)
 		var got []int
-		ok := frame(t, r, func(e *Encoder) error {
+		ok := frame(t, r, func(e *Writer) error {
 			k, more, err := e.PutLength(n, lb, ub, ext)
 			for i := 0; err == nil; {
 				for end := i + k; i < end; i++ {
@@ -375,7 +348,7 @@ func TestRoundTripLength(t *testing.T) {
 				k, more = e.PutLengthChunk(n - i)
 			}
 			return err
-		}, func(d *Decoder) error {
+		}, func(d *Reader) error {
 			k, more, err := d.GetLength(lb, ub, ext, 2)
 			for err == nil {
 				for range k {
@@ -417,8 +390,8 @@ func TestRoundTripOpenType(t *testing.T) {
 			}
 		}
 		skip := r.Intn(2) == 0
-		var put func(e *Encoder, level int) error
-		put = func(e *Encoder, level int) error {
+		var put func(e *Writer, level int) error
+		put = func(e *Writer, level int) error {
 			m := e.BeginOpenType()
 			e.PutBits(uint64(level), 3)
 			e.putOctets(rep(byte(level), sizes[level]))
@@ -429,8 +402,8 @@ func TestRoundTripOpenType(t *testing.T) {
 			}
 			return e.EndOpenType(m)
 		}
-		var get func(d *Decoder, level int) error
-		get = func(d *Decoder, level int) error {
+		var get func(d *Reader, level int) error
+		get = func(d *Reader, level int) error {
 			if skip && level == 0 {
 				return d.SkipOpenType()
 			}
@@ -439,11 +412,11 @@ func TestRoundTripOpenType(t *testing.T) {
 				return err
 			}
 			if v, err := sub.GetBits(3); err != nil || v != uint64(level) {
-				return &Error{Msg: "level"}
+				return errors.New("level")
 			}
 			for range sizes[level] {
 				if v, err := sub.GetBits(8); err != nil || v != uint64(level) {
-					return &Error{Msg: "contents"}
+					return errors.New("contents")
 				}
 			}
 			if level+1 < depth {
@@ -453,8 +426,8 @@ func TestRoundTripOpenType(t *testing.T) {
 			}
 			return sub.End()
 		}
-		return frame(t, r, func(e *Encoder) error { return put(e, 0) },
-			func(d *Decoder) error { return get(d, 0) })
+		return frame(t, r, func(e *Writer) error { return put(e, 0) },
+			func(d *Reader) error { return get(d, 0) })
 	})
 }
 
@@ -468,8 +441,8 @@ func TestRoundTripObjectIdentifier(t *testing.T) {
 			arcs = append(arcs, r.Uint64()>>uint(r.Intn(64)))
 		}
 		var got []uint64
-		ok := frame(t, r, func(e *Encoder) error { return e.PutObjectIdentifier(arcs) },
-			func(d *Decoder) (err error) { got, err = d.GetObjectIdentifier(nil); return })
+		ok := frame(t, r, func(e *Writer) error { return e.PutObjectIdentifier(arcs) },
+			func(d *Reader) (err error) { got, err = d.GetObjectIdentifier(nil); return })
 		if !ok || len(got) != len(arcs) {
 			return false
 		}

@@ -1,4 +1,4 @@
-package per
+package x691
 
 import (
 	"math/bits"

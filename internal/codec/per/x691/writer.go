@@ -1,35 +1,36 @@
-package per
+package x691
 
 import (
+	"iter"
 	"math/bits"
 )
 
-// Encoder appends an ALIGNED PER encoding to a byte slice.
+// Writer appends an ALIGNED PER encoding to a byte slice.
 //
-// The zero value is not ready for use; call Reset (or use NewEncoder).
-// Encoder is a plain value: it can live on the stack or inside a pooled
+// The zero value is not ready for use; call Reset (or use NewWriter).
+// Writer is a plain value: it can live on the stack or inside a pooled
 // struct, and it never allocates except by growing the caller's buffer
 // through append.
 //
 // Bits are written most significant first. Bits of the last, partly used
 // octet that have not been written yet are always zero, so padding to an
 // octet boundary (X.691 10.1.2) only has to forget the remaining free bits.
-type Encoder struct {
+type Writer struct {
 	buf   []byte
 	start int  // len(buf) when Reset: the encoding begins here
 	free  uint // bits still unused in buf[len(buf)-1]; 0 when the last octet is full
 }
 
-// NewEncoder returns an encoder that appends to buf (like append: existing
+// NewWriter returns a writer that appends to buf (like append: existing
 // contents of buf are kept and the encoding follows them).
-func NewEncoder(buf []byte) *Encoder {
-	e := new(Encoder)
+func NewWriter(buf []byte) *Writer {
+	e := new(Writer)
 	e.Reset(buf)
 	return e
 }
 
 // Reset makes e append a new encoding to buf, forgetting any previous state.
-func (e *Encoder) Reset(buf []byte) {
+func (e *Writer) Reset(buf []byte) {
 	e.buf = buf
 	e.start = len(buf)
 	e.free = 0
@@ -37,14 +38,14 @@ func (e *Encoder) Reset(buf []byte) {
 
 // BitLen returns the number of bits written so far (excluding the prefix
 // that was already in the caller's buffer).
-func (e *Encoder) BitLen() int {
+func (e *Writer) BitLen() int {
 	return (len(e.buf)-e.start)*8 - int(e.free)
 }
 
 // Bytes pads the encoding with zero bits to a whole number of octets and
 // returns the caller's buffer with the encoding appended. An encoding of
 // zero bits stays empty here; use Finish for a complete encoding.
-func (e *Encoder) Bytes() []byte {
+func (e *Writer) Bytes() []byte {
 	e.free = 0
 	return e.buf
 }
@@ -54,7 +55,7 @@ func (e *Encoder) Bytes() []byte {
 // be empty (X.691 10.1.3), a single zero octet when nothing was written
 // (e.g. a NULL or an empty SEQUENCE). Use it for the outermost PDU; open
 // types get the same treatment from EndOpenType.
-func (e *Encoder) Finish() []byte {
+func (e *Writer) Finish() []byte {
 	e.free = 0
 	if len(e.buf) == e.start {
 		e.buf = append(e.buf, 0)
@@ -62,13 +63,9 @@ func (e *Encoder) Finish() []byte {
 	return e.buf
 }
 
-func (e *Encoder) errorf(format string, args ...any) *Error {
-	return newError(e.BitLen(), format, args...)
-}
-
 // PutBool writes one bit: a BOOLEAN (X.691 11), a presence bit of an
 // OPTIONAL or DEFAULT component, or an extension bit.
-func (e *Encoder) PutBool(v bool) {
+func (e *Writer) PutBool(v bool) {
 	if e.free == 0 {
 		var b byte
 		if v {
@@ -87,7 +84,7 @@ func (e *Encoder) PutBool(v bool) {
 // PutBits writes the low n bits of v, most significant first (a bit-field
 // in X.691's terms). For n > 64 the field is v zero-extended to n bits;
 // n <= 0 writes nothing.
-func (e *Encoder) PutBits(v uint64, n int) {
+func (e *Writer) PutBits(v uint64, n int) {
 	for n > 64 {
 		k := min(n-64, 64)
 		e.putBits(0, k)
@@ -99,7 +96,7 @@ func (e *Encoder) PutBits(v uint64, n int) {
 }
 
 // putBits writes the low n bits of v, 0 < n <= 64.
-func (e *Encoder) putBits(v uint64, n int) {
+func (e *Writer) putBits(v uint64, n int) {
 	if n < 64 {
 		v &= 1<<uint(n) - 1
 	}
@@ -129,13 +126,13 @@ func (e *Encoder) putBits(v uint64, n int) {
 // Align pads with zero bits to the next octet boundary. Alignment is
 // relative to the start of the encoding, which is also an octet boundary of
 // the buffer, so the free bits of the last octet are exactly the padding.
-func (e *Encoder) Align() {
+func (e *Writer) Align() {
 	e.free = 0
 }
 
 // putOctets writes whole octets at the current (possibly unaligned)
 // position.
-func (e *Encoder) putOctets(b []byte) {
+func (e *Writer) putOctets(b []byte) {
 	if e.free == 0 {
 		e.buf = append(e.buf, b...)
 		return
@@ -147,7 +144,7 @@ func (e *Encoder) putOctets(b []byte) {
 
 // putBitsFrom writes the first n bits of b (most significant bit of b[0]
 // first) at the current position.
-func (e *Encoder) putBitsFrom(b []byte, n int) {
+func (e *Writer) putBitsFrom(b []byte, n int) {
 	whole := n / 8
 	e.putOctets(b[:whole])
 	if r := n % 8; r != 0 {
@@ -162,7 +159,7 @@ func octetLen(v uint64) int {
 }
 
 // putUint writes the low n octets of v big-endian (octet-aligned callers).
-func (e *Encoder) putUint(v uint64, n int) {
+func (e *Writer) putUint(v uint64, n int) {
 	for i := n - 1; i >= 0; i-- {
 		e.buf = append(e.buf, byte(v>>(8*uint(i))))
 	}
@@ -180,7 +177,7 @@ func (e *Encoder) putUint(v uint64, n int) {
 //     INTEGER (0..4294967295) a 2-bit count then 1..4 aligned octets.
 //
 // All ranges of int64 bounds, including the full 2^64, are supported.
-func (e *Encoder) PutConstrained(v, lb, ub int64) error {
+func (e *Writer) PutConstrained(v, lb, ub int64) error {
 	if ub < lb {
 		return e.errorf("invalid constraint %d..%d", lb, ub)
 	}
@@ -193,7 +190,7 @@ func (e *Encoder) PutConstrained(v, lb, ub int64) error {
 
 // putConstrained writes off in 0..rng1 (rng1 = range-1, so that the full
 // 64-bit range does not overflow).
-func (e *Encoder) putConstrained(off, rng1 uint64) {
+func (e *Writer) putConstrained(off, rng1 uint64) {
 	switch {
 	case rng1 < 255:
 		if n := bits.Len64(rng1); n > 0 {
@@ -217,7 +214,7 @@ func (e *Encoder) putConstrained(off, rng1 uint64) {
 // PutConstrainedExt writes an INTEGER whose constraint lb..ub is extensible
 // ("(lb..ub, ...)", X.691 12): an extension bit, then the constrained
 // whole number when v is in the root, otherwise an unconstrained one.
-func (e *Encoder) PutConstrainedExt(v, lb, ub int64) error {
+func (e *Writer) PutConstrainedExt(v, lb, ub int64) error {
 	if ub < lb {
 		return e.errorf("invalid constraint %d..%d", lb, ub)
 	}
@@ -235,7 +232,7 @@ func (e *Encoder) PutConstrainedExt(v, lb, ub int64) error {
 // (X.691 10.7): v-lb in the minimal number of octets (at least one),
 // octet-aligned, preceded by an unconstrained length determinant counting
 // the octets (always one octet here, the count being at most 8).
-func (e *Encoder) PutSemiConstrained(v, lb int64) error {
+func (e *Writer) PutSemiConstrained(v, lb int64) error {
 	if v < lb {
 		return e.errorf("semi-constrained whole number %d below lower bound %d", v, lb)
 	}
@@ -250,7 +247,7 @@ func (e *Encoder) PutSemiConstrained(v, lb int64) error {
 // PutUnconstrained writes v as an unconstrained whole number (X.691 10.8):
 // the minimal two's-complement octets, octet-aligned, preceded by an
 // unconstrained length determinant (one octet).
-func (e *Encoder) PutUnconstrained(v int64) {
+func (e *Writer) PutUnconstrained(v int64) {
 	m := uint64(v)
 	if v < 0 {
 		m = ^m
@@ -266,7 +263,7 @@ func (e *Encoder) PutUnconstrained(v int64) {
 // (X.691 10.6), used for the index of a CHOICE extension alternative and
 // an ENUMERATED extension value: '0' and six bits when n <= 63, otherwise
 // '1' followed by n as a semi-constrained whole number with lb 0.
-func (e *Encoder) PutNormallySmall(n int) error {
+func (e *Writer) PutNormallySmall(n int) error {
 	if n < 0 {
 		return e.errorf("normally small number %d is negative", n)
 	}
@@ -282,7 +279,7 @@ func (e *Encoder) PutNormallySmall(n int) error {
 // which is how the length of the extension-addition presence bitmap of a
 // SEQUENCE is sent: '0' and n-1 in six bits when 1 <= n <= 64, otherwise
 // '1' followed by an unconstrained length determinant.
-func (e *Encoder) PutNormallySmallLength(n int) error {
+func (e *Writer) PutNormallySmallLength(n int) error {
 	if n < 1 {
 		return e.errorf("normally small length %d is not positive", n)
 	}
@@ -297,7 +294,7 @@ func (e *Encoder) PutNormallySmallLength(n int) error {
 // putLengthOctets writes an unconstrained length determinant below 16K
 // (X.691 10.9.3.6/10.9.3.7): one octet 0xxxxxxx for n < 128, else two
 // octets 10xxxxxx xxxxxxxx; octet-aligned.
-func (e *Encoder) putLengthOctets(n int) error {
+func (e *Writer) putLengthOctets(n int) error {
 	e.free = 0
 	switch {
 	case n < 128:
@@ -326,7 +323,7 @@ const Unbounded = -1
 // m*16K units (m = 1..4, the largest that fits) and more is true: after
 // writing those units the caller must call PutLengthChunk again with the
 // new remainder, possibly zero (then a final zero length is written).
-func (e *Encoder) PutLengthChunk(rem int) (n int, more bool) {
+func (e *Writer) PutLengthChunk(rem int) (n int, more bool) {
 	e.free = 0
 	if rem < k16 {
 		if rem < 128 {
@@ -341,8 +338,24 @@ func (e *Encoder) PutLengthChunk(rem int) (n int, more bool) {
 	return m * k16, true
 }
 
+// fragments yields the first unit and the size of each fragment of a value
+// of n units sent with unconstrained lengths, after writing the length
+// determinant in front of it (X.691 10.9.3.8): one fragment below 16K
+// units, else fragments of 16K to 64K and a last one, maybe empty.
+func (e *Writer) fragments(n int) iter.Seq2[int, int] {
+	return func(yield func(i, k int) bool) {
+		for i := 0; ; {
+			k, more := e.PutLengthChunk(n - i)
+			if !yield(i, k) || !more {
+				return
+			}
+			i += k
+		}
+	}
+}
+
 // checkSize validates a SIZE constraint.
-func (e *Encoder) checkSize(lb, ub int) error {
+func (e *Writer) checkSize(lb, ub int) error {
 	if lb < 0 || (ub != Unbounded && ub < lb) || ub < Unbounded {
 		return e.errorf("invalid size constraint %s", sizeString(lb, ub))
 	}
@@ -364,7 +377,7 @@ func (e *Encoder) checkSize(lb, ub int) error {
 //		if !more { break }
 //		k, more = e.PutLengthChunk(len(v) - i)
 //	}
-func (e *Encoder) PutLength(n, lb, ub int, ext bool) (k int, more bool, err error) {
+func (e *Writer) PutLength(n, lb, ub int, ext bool) (k int, more bool, err error) {
 	m, err := e.sizePrefix(n, lb, ub, ext, 0, false)
 	if err != nil {
 		return 0, false, err
@@ -376,7 +389,7 @@ func (e *Encoder) PutLength(n, lb, ub int, ext bool) (k int, more bool, err erro
 	return n, false, nil
 }
 
-// sizeMode tells a string encoder or decoder what follows the prefix
+// sizeMode tells a string writer or reader what follows the prefix
 // written or read by sizePrefix.
 type sizeMode uint8
 
@@ -400,7 +413,7 @@ const (
 //   - ub below 64K: n-lb as a constrained whole number;
 //   - otherwise (ub >= 64K or no ub): unconstrained length, fragmented
 //     from 16K units on, written by the caller.
-func (e *Encoder) sizePrefix(n, lb, ub int, ext bool, unitBits int, varAligned bool) (sizeMode, error) {
+func (e *Writer) sizePrefix(n, lb, ub int, ext bool, unitBits int, varAligned bool) (sizeMode, error) {
 	if err := e.checkSize(lb, ub); err != nil {
 		return 0, err
 	}
@@ -439,7 +452,7 @@ func (e *Encoder) sizePrefix(n, lb, ub int, ext bool, unitBits int, varAligned b
 // sizes below 64K are octet-aligned without a length; variable sizes get a
 // length and octet-aligned contents; unconstrained strings of 16K octets or
 // more are fragmented.
-func (e *Encoder) PutOctetString(b []byte, lb, ub int, ext bool) error {
+func (e *Writer) PutOctetString(b []byte, lb, ub int, ext bool) error {
 	m, err := e.sizePrefix(len(b), lb, ub, ext, 8, true)
 	if err != nil {
 		return err
@@ -451,13 +464,8 @@ func (e *Encoder) PutOctetString(b []byte, lb, ub int, ext bool) error {
 		e.free = 0
 		e.buf = append(e.buf, b...)
 	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(len(b) - i)
+		for i, k := range e.fragments(len(b)) {
 			e.buf = append(e.buf, b[i:i+k]...)
-			i += k
-			if !more {
-				break
-			}
 		}
 	}
 	return nil
@@ -469,7 +477,7 @@ func (e *Encoder) PutOctetString(b []byte, lb, ub int, ext bool) error {
 // are a plain bit-field, larger fixed sizes below 64K are octet-aligned
 // without length, variable sizes get a length and octet-aligned contents,
 // and unconstrained ones are fragmented from 16K bits on.
-func (e *Encoder) PutBitString(b []byte, nbits, lb, ub int, ext bool) error {
+func (e *Writer) PutBitString(b []byte, nbits, lb, ub int, ext bool) error {
 	if nbits < 0 || len(b) < (nbits+7)/8 {
 		return e.errorf("bit string of %d bits needs %d octets, have %d", nbits, (nbits+7)/8, len(b))
 	}
@@ -477,23 +485,17 @@ func (e *Encoder) PutBitString(b []byte, nbits, lb, ub int, ext bool) error {
 	if err != nil {
 		return err
 	}
-	switch m {
-	case modeBits:
-		e.putBitsFrom(b, nbits)
-	case modeAligned:
-		e.free = 0
-		e.putBitsFrom(b, nbits)
-	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(nbits - i)
+	if m == modeFragmented {
+		for i, k := range e.fragments(nbits) {
 			// Fragments are multiples of 16K bits, so i stays a whole octet.
 			e.putBitsFrom(b[i/8:], k)
-			i += k
-			if !more {
-				break
-			}
 		}
+		return nil
 	}
+	if m == modeAligned {
+		e.free = 0
+	}
+	e.putBitsFrom(b, nbits) // nothing when modeEmpty: nbits is 0
 	return nil
 }
 
@@ -502,7 +504,7 @@ func (e *Encoder) PutBitString(b []byte, nbits, lb, ub int, ext bool) error {
 // i). As X.691 15 requires for such types, trailing zero bits are
 // dropped, but the length is kept at least lb. Strings longer than 64 bits
 // (lb > 64) are padded with zero bits.
-func (e *Encoder) PutNamedBits(mask uint64, lb, ub int, ext bool) error {
+func (e *Writer) PutNamedBits(mask uint64, lb, ub int, ext bool) error {
 	nbits := max(bits.Len64(mask), lb)
 	if nbits >= k16 {
 		return e.errorf("named bit string of %d bits is too long", nbits)
@@ -511,10 +513,9 @@ func (e *Encoder) PutNamedBits(mask uint64, lb, ub int, ext bool) error {
 	if err != nil {
 		return err
 	}
-	if m == modeEmpty {
-		return nil
-	}
 	switch m {
+	case modeEmpty:
+		return nil
 	case modeAligned:
 		e.free = 0
 	case modeFragmented:
@@ -534,7 +535,7 @@ func (e *Encoder) PutNamedBits(mask uint64, lb, ub int, ext bool) error {
 // an unrestricted IA5String in the ALIGNED variant). Fixed sizes of at most
 // 16 bits in all are not aligned; for variable sizes the characters are
 // octet-aligned when ub*bits >= 16 (or there is no ub).
-func (e *Encoder) PutString(s string, lb, ub int, ext bool, cs *CharSet) error {
+func (e *Writer) PutString(s string, lb, ub int, ext bool, cs *CharSet) error {
 	for i := 0; i < len(s); i++ {
 		if cs.enc[s[i]] < 0 {
 			return e.errorf("character %#02x at index %d not in the permitted alphabet", s[i], i)
@@ -545,30 +546,25 @@ func (e *Encoder) PutString(s string, lb, ub int, ext bool, cs *CharSet) error {
 		return err
 	}
 	switch m {
-	case modeBits:
-		e.putChars(s, cs)
 	case modeAligned:
 		e.free = 0
+		fallthrough
+	case modeBits:
 		e.putChars(s, cs)
 	case modeFragmented:
-		for i := 0; ; {
-			k, more := e.PutLengthChunk(len(s) - i)
+		for i, k := range e.fragments(len(s)) {
 			e.putChars(s[i:i+k], cs)
-			i += k
-			if !more {
-				break
-			}
 		}
 	}
 	return nil
 }
 
 // PutIA5String is PutString with the unrestricted IA5String alphabet.
-func (e *Encoder) PutIA5String(s string, lb, ub int, ext bool) error {
+func (e *Writer) PutIA5String(s string, lb, ub int, ext bool) error {
 	return e.PutString(s, lb, ub, ext, IA5String)
 }
 
-func (e *Encoder) putChars(s string, cs *CharSet) {
+func (e *Writer) putChars(s string, cs *CharSet) {
 	if cs.bits == 8 && cs.dec == nil && e.free == 0 {
 		e.buf = append(e.buf, s...)
 		return
@@ -585,7 +581,7 @@ func (e *Encoder) putChars(s string, cs *CharSet) {
 // extension alternative (index >= rootCount, only when ext) as the normally
 // small number index-rootCount, after which the caller encodes the
 // alternative as an open type (BeginOpenType/EndOpenType).
-func (e *Encoder) PutChoiceIndex(index, rootCount int, ext bool) error {
+func (e *Writer) PutChoiceIndex(index, rootCount int, ext bool) error {
 	if rootCount < 1 || index < 0 || (!ext && index >= rootCount) {
 		return e.errorf("index %d invalid for %d root alternatives (extensible %v)", index, rootCount, ext)
 	}
@@ -603,7 +599,7 @@ func (e *Encoder) PutChoiceIndex(index, rootCount int, ext bool) error {
 // index is the value's rank in the root (sorted by value) or rootCount+k
 // for the k-th extension value; the layout is that of PutChoiceIndex,
 // without any open type.
-func (e *Encoder) PutEnumerated(index, rootCount int, ext bool) error {
+func (e *Writer) PutEnumerated(index, rootCount int, ext bool) error {
 	return e.PutChoiceIndex(index, rootCount, ext)
 }
 
@@ -612,7 +608,7 @@ func (e *Encoder) PutEnumerated(index, rootCount int, ext bool) error {
 // normally small length, then n bits, the first addition first; bit i of
 // present (1<<i) is addition i. The present additions then follow, each
 // as an open type.
-func (e *Encoder) PutExtensionBitmap(present uint64, n int) error {
+func (e *Writer) PutExtensionBitmap(present uint64, n int) error {
 	if n < 1 || n > 64 {
 		return e.errorf("extension bitmap of %d additions (want 1..64)", n)
 	}
@@ -632,7 +628,7 @@ func (e *Encoder) PutExtensionBitmap(present uint64, n int) error {
 // encoding (the length is octet-aligned, and the contents start on an
 // octet boundary, which is also their own start), reserves one octet for
 // the length and returns the mark to pass to EndOpenType. Open types nest.
-func (e *Encoder) BeginOpenType() int {
+func (e *Writer) BeginOpenType() int {
 	e.free = 0
 	e.buf = append(e.buf, 0)
 	return len(e.buf) - 1
@@ -643,7 +639,7 @@ func (e *Encoder) BeginOpenType() int {
 // zero octet of X.691 10.1.3, and writes the length in front, moving the
 // contents when the length needs two octets (128..16383) or the contents
 // must be fragmented (16K octets and more, X.691 10.9.3.8).
-func (e *Encoder) EndOpenType(mark int) error {
+func (e *Writer) EndOpenType(mark int) error {
 	e.free = 0
 	if mark < e.start || mark >= len(e.buf) {
 		return e.errorf("open type mark %d is not inside this encoding", mark)
@@ -717,7 +713,7 @@ func (e *Encoder) EndOpenType(mark int) error {
 // octets of its BER encoding (X.690 8.19: the first two arcs combined as
 // 40*a0+a1, every subidentifier in base 128 with a continuation bit)
 // preceded by an unconstrained length in octets, octet-aligned.
-func (e *Encoder) PutObjectIdentifier(arcs []uint64) error {
+func (e *Writer) PutObjectIdentifier(arcs []uint64) error {
 	if len(arcs) < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39) || arcs[1] > ^uint64(0)-80 {
 		return e.errorf("invalid object identifier %v", arcs)
 	}
@@ -739,7 +735,7 @@ func subidLen(v uint64) int {
 	return max(1, (bits.Len64(v)+6)/7)
 }
 
-func (e *Encoder) putSubid(v uint64) {
+func (e *Writer) putSubid(v uint64) {
 	for i := subidLen(v) - 1; i > 0; i-- {
 		e.buf = append(e.buf, 0x80|byte(v>>(7*uint(i))))
 	}

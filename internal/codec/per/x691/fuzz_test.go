@@ -1,15 +1,16 @@
-package per
+package x691
 
 import (
-	"bytes"
 	"math"
 	"testing"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // FuzzDecoder runs a small program of decoder calls, chosen by the first
 // octets of the input, over the rest of the input. Whatever the bytes, no
 // call may panic, every call must return (the number of calls is bounded
-// and each is bounded by the input), a failing call must return an *Error
+// and each is bounded by the input), a failing call must return a *codecerr.Error
 // with an offset inside the input, and every value that decodes must encode
 // again to something that decodes to the same value.
 //
@@ -33,18 +34,18 @@ func FuzzDecoder(f *testing.F) {
 			steps = len(prog) / 3
 		}
 		input := prog[3*steps:]
-		d := NewDecoder(input)
+		d := NewReader(input)
 		for i := range steps {
 			op, p1, p2 := prog[3*i], prog[3*i+1], prog[3*i+2]
 			before := d.BitOffset()
 			err := fuzzStep(t, &d, op, p1, p2)
 			if err != nil {
-				pe, ok := err.(*Error)
+				pe, ok := err.(*codecerr.Error)
 				if !ok {
-					t.Fatalf("op %d: error %T is not *Error", op, err)
+					t.Fatalf("op %d: error %T is not *codecerr.Error", op, err)
 				}
-				if pe.BitOffset < 0 || pe.BitOffset > len(input)*8 {
-					t.Fatalf("op %d: error offset %d outside the %d-bit input: %v", op, pe.BitOffset, len(input)*8, err)
+				if pe.Pos.Unit != codecerr.Bit || pe.Pos.Offset < 0 || pe.Pos.Offset > len(input)*8 {
+					t.Fatalf("op %d: error position %+v outside the %d-bit input: %v", op, pe.Pos, len(input)*8, err)
 				}
 				return
 			}
@@ -88,7 +89,7 @@ func fuzzSize(p1, p2 byte) (lb, ub int, ext bool) {
 	}
 }
 
-func fuzzStep(t *testing.T, d *Decoder, op, p1, p2 byte) error {
+func fuzzStep(t *testing.T, d *Reader, op, p1, p2 byte) error {
 	switch op % 21 {
 	case 0:
 		_, err := d.GetBool()
@@ -99,41 +100,21 @@ func fuzzStep(t *testing.T, d *Decoder, op, p1, p2 byte) error {
 	case 2:
 		lb, ub := fuzzRange(p1, p2)
 		v, err := d.GetConstrained(lb, ub)
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutConstrained(v, lb, ub) },
-				func(d *Decoder) (any, error) { return d.GetConstrained(lb, ub) }, v)
-		}
-		return err
+		return reencode(t, err, constrained(v, lb, ub))
 	case 3:
 		lb, ub := fuzzRange(p1, p2)
 		v, err := d.GetConstrainedExt(lb, ub)
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutConstrainedExt(v, lb, ub) },
-				func(d *Decoder) (any, error) { return d.GetConstrainedExt(lb, ub) }, v)
-		}
-		return err
+		return reencode(t, err, constrainedExt(v, lb, ub))
 	case 4:
 		lb, _ := fuzzRange(p1, p2)
 		v, err := d.GetSemiConstrained(lb)
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutSemiConstrained(v, lb) },
-				func(d *Decoder) (any, error) { return d.GetSemiConstrained(lb) }, v)
-		}
-		return err
+		return reencode(t, err, semiConstrained(v, lb))
 	case 5:
 		v, err := d.GetUnconstrained()
-		if err == nil {
-			reencode(t, func(e *Encoder) error { e.PutUnconstrained(v); return nil },
-				func(d *Decoder) (any, error) { return d.GetUnconstrained() }, v)
-		}
-		return err
+		return reencode(t, err, unconstrained(v))
 	case 6:
 		v, err := d.GetNormallySmall()
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutNormallySmall(v) },
-				func(d *Decoder) (any, error) { return d.GetNormallySmall() }, v)
-		}
-		return err
+		return reencode(t, err, normallySmall(v))
 	case 7:
 		_, err := d.GetNormallySmallLength()
 		return err
@@ -147,23 +128,11 @@ func fuzzStep(t *testing.T, d *Decoder, op, p1, p2 byte) error {
 	case 10:
 		lb, ub, ext := fuzzSize(p1, p2)
 		v, err := d.GetOctetString(lb, ub, ext)
-		if err == nil {
-			v = bytes.Clone(v)
-			reencode(t, func(e *Encoder) error { return e.PutOctetString(v, lb, ub, ext) },
-				func(d *Decoder) (any, error) { return d.GetOctetString(lb, ub, ext) }, v)
-		}
-		return err
+		return reencode(t, err, octets(v, lb, ub, ext))
 	case 11:
 		lb, ub, ext := fuzzSize(p1, p2)
 		v, n, err := d.AppendBitString(nil, lb, ub, ext)
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutBitString(v, n, lb, ub, ext) },
-				func(d *Decoder) (any, error) {
-					b, n, err := d.AppendBitString(nil, lb, ub, ext)
-					return bitsVal{b, n}, err
-				}, bitsVal{v, n})
-		}
-		return err
+		return reencode(t, err, bitString(v, n, lb, ub, ext))
 	case 12:
 		lb, ub, ext := fuzzSize(p1, p2)
 		_, err := d.GetNamedBits(lb, ub, ext)
@@ -172,20 +141,11 @@ func fuzzStep(t *testing.T, d *Decoder, op, p1, p2 byte) error {
 		lb, ub, ext := fuzzSize(p1, p2)
 		cs := testAlphabets[int(p2)%len(testAlphabets)]
 		v, err := d.GetString(lb, ub, ext, cs)
-		if err == nil {
-			s := string(v)
-			reencode(t, func(e *Encoder) error { return e.PutString(s, lb, ub, ext, cs) },
-				func(d *Decoder) (any, error) { b, err := d.GetString(lb, ub, ext, cs); return string(b), err }, s)
-		}
-		return err
+		return reencode(t, err, ia5(string(v), lb, ub, ext, cs))
 	case 14:
 		root, ext := 1+int(p1%64), p2&1 != 0
 		v, _, err := d.GetChoiceIndex(root, ext)
-		if err == nil {
-			reencode(t, func(e *Encoder) error { return e.PutChoiceIndex(v, root, ext) },
-				func(d *Decoder) (any, error) { i, _, err := d.GetChoiceIndex(root, ext); return i, err }, v)
-		}
-		return err
+		return reencode(t, err, choice(v, root, ext))
 	case 15:
 		_, _, err := d.GetExtensionBitmap(int(p1 % 70))
 		return err
@@ -209,21 +169,27 @@ func fuzzStep(t *testing.T, d *Decoder, op, p1, p2 byte) error {
 	}
 }
 
-// reencode checks that a decoded value encodes and decodes back to itself.
-func reencode(t *testing.T, put func(e *Encoder) error, get func(d *Decoder) (any, error), want any) {
+// reencode checks, when a value decoded without error, that its
+// known-answer form k (made from the decoded value) encodes and decodes
+// back to it; it returns err.
+func reencode(t *testing.T, err error, k kat) error {
 	t.Helper()
-	var e Encoder
-	e.Reset(nil)
-	if err := put(&e); err != nil {
-		t.Fatalf("re-encoding decoded value %v: %v", want, err)
-	}
-	d := NewDecoder(e.Finish())
-	d.SetMaxLength(math.MaxInt)
-	got, err := get(&d)
 	if err != nil {
-		t.Fatalf("decoding re-encoded %v: %v", want, err)
+		return err
 	}
-	if !equalVal(got, want) {
-		t.Fatalf("re-encoded %v decodes as %v", want, got)
+	var e Writer
+	e.Reset(nil)
+	if err := k.put(&e); err != nil {
+		t.Fatalf("re-encoding decoded value %v: %v", k.val, err)
 	}
+	d := NewReader(e.Finish())
+	d.SetMaxLength(math.MaxInt)
+	got, err := k.get(&d)
+	if err != nil {
+		t.Fatalf("decoding re-encoded %v: %v", k.val, err)
+	}
+	if !equalVal(got, k.val) {
+		t.Fatalf("re-encoded %v decodes as %v", k.val, got)
+	}
+	return nil
 }
