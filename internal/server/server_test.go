@@ -602,4 +602,3 @@ func TestStreamBatchResponseCap(t *testing.T) {
 	}
 	_ = stream.CloseSend()
 }
-
