@@ -12,7 +12,6 @@
 package ber
 
 import (
-	"strconv"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
@@ -97,8 +96,8 @@ type Decoder struct {
 // the result.
 func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	lim := dec.Options.Limits.OrDefault()
-	if len(data) > lim.MaxSize {
-		return nil, decodeError(codecerr.TooLarge, 0, "message of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(lim.MaxSize))
+	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
+		return nil, err
 	}
 	// The private copy lets strings and byte fields share memory with the
 	// input safely: nobody else can change it.

@@ -61,3 +61,17 @@ func VersionError(codec string, op codecerr.Op, pos codecerr.Pos, v int) *codece
 	e.Pos = pos
 	return e.SetPath("mess.version")
 }
+
+// CheckSize refuses an input of n bytes over MaxSize (a zero MaxSize: the
+// default) before a decoder reads any of it; pos is where the decoder
+// reports it (the start of the input, in its own unit).
+func (l Limits) CheckSize(codec string, pos codecerr.Pos, n int) error {
+	max := l.OrDefault().MaxSize
+	if n <= max {
+		return nil
+	}
+	e := codecerr.New(codec, codecerr.Decode, codecerr.TooLarge,
+		"message of "+strconv.Itoa(n)+" bytes exceeds the limit of "+strconv.Itoa(max))
+	e.Pos = pos
+	return e
+}

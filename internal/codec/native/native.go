@@ -127,8 +127,8 @@ var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 // Decode decodes one message. The message does not point into data.
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
 	lim := c.Options.Limits.OrDefault()
-	if len(data) > lim.MaxSize {
-		return nil, fail(codecerr.Decode, codecerr.TooLarge, "message of %d bytes exceeds the limit of %d", len(data), lim.MaxSize)
+	if err := lim.CheckSize("native", codecerr.Pos{}, len(data)); err != nil {
+		return nil, err
 	}
 	wire, err := c.decompress(data, lim.MaxSize)
 	if err != nil {

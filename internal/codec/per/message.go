@@ -2,7 +2,6 @@ package per
 
 import (
 	"fmt"
-	"strconv"
 	"unsafe"
 
 	"megaco/internal/codec/codecerr"
@@ -185,11 +184,9 @@ func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
 	return d.Decode(data)
 }
 
-// A Decoder decodes messages one after the other, reusing its memory: the
-// message Decode returns is valid until the next call of Decode. Use it
-// where messages are handled one at a time (a transcoder's loop); use the
-// package-level Decode to keep messages. A Decoder is not safe for
-// concurrent use.
+// A Decoder is the PER counterpart of ber.Decoder: it reuses its memory
+// from message to message, so what Decode returns lives until the next
+// call; not for concurrent use.
 type Decoder struct {
 	Options Options
 	d       decoder
@@ -201,10 +198,8 @@ type Decoder struct {
 // the result.
 func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	lim := dec.Options.Limits.OrDefault()
-	if len(data) > lim.MaxSize {
-		e := codecerr.New("per", codecerr.Decode, codecerr.TooLarge, "message of "+strconv.Itoa(len(data))+" octets exceeds the limit of "+strconv.Itoa(lim.MaxSize))
-		e.Pos = codecerr.AtBit(0)
-		return nil, e
+	if err := lim.CheckSize("per", codecerr.AtBit(0), len(data)); err != nil {
+		return nil, err
 	}
 	v := dec.Options.Version
 	dec.buf = append(dec.buf[:0], data...)

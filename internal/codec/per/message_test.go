@@ -88,7 +88,7 @@ func TestErrors(t *testing.T) {
 		lim  limits.Limits
 		want string
 	}{
-		{limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}, "per: bit 0: message of 52 octets exceeds the limit of 10"},
+		{limits.Limits{MaxSize: 10, MaxDepth: 64, MaxElements: 100}, "per: bit 0: message of 52 bytes exceeds the limit of 10"},
 		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 3, MaxElements: 100}, "nesting deeper than 3"},
 		{limits.Limits{MaxSize: 1 << 20, MaxDepth: 64, MaxElements: 2}, "more than 2 elements"},
 	} {

@@ -24,15 +24,7 @@ const minChunk = 1
 // in the message model a present but empty list differs from an absent
 // (nil) one.
 func Alloc[T any](s *Slab[T], n int) []T {
-	if n == 0 {
-		return []T{}
-	}
-	if cap(s.buf)-len(s.buf) < n {
-		s.buf = make([]T, 0, max(2*cap(s.buf), n, minChunk))
-	}
-	start := len(s.buf)
-	s.buf = s.buf[:start+n]
-	out := s.buf[start : start+n : start+n]
+	out := s.Raw(n)
 	clear(out) // a reused chunk still holds the previous message
 	return out
 }

@@ -143,9 +143,8 @@ func (d *decoder) decode(data []byte, name string, opts Options, m *model.Megaco
 	d.msg, d.err, d.errSyntax, d.elems, d.ntok = m, nil, false, 0, 0
 	d.cur = lexToken{}
 	d.version, d.forced = opts.Version, opts.Version != 0
-	if len(data) > d.lim.MaxSize {
-		return nil, d.errorAt(codecerr.TooLarge, 0,
-			"message of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(d.lim.MaxSize))
+	if err := d.lim.CheckSize(d.name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
+		return nil, err
 	}
 	if d.forced && !limits.ValidVersion(d.version) {
 		return nil, d.errorAt(codecerr.Unsupported, 0,
