@@ -12,7 +12,6 @@
 package ber
 
 import (
-
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/slab"
