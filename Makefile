@@ -21,8 +21,7 @@ PROTOC_GEN_GO_GRPC := google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
 # converters from api/asn1, then the Go code of api/megaco/v1/*.proto
 # (needs protoc: apt-get install protobuf-compiler).
 generate:
-	$(GO) run ./cmd/asn1gen
-	$(GO) generate ./internal/codec/text
+	$(GO) generate ./...   # internal/model: cmd/asn1gen; internal/codec/text: goyacc
 	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO)
 	GOBIN=$(CURDIR)/bin $(GO) install $(PROTOC_GEN_GO_GRPC)
 	cd api && protoc --plugin=protoc-gen-go=../bin/protoc-gen-go --plugin=protoc-gen-go-grpc=../bin/protoc-gen-go-grpc \
@@ -65,6 +64,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/ber
 	$(GO) test -run '^$$' -fuzz FuzzDecodeMessage -fuzztime $(FUZZTIME) ./internal/codec/per
+	$(GO) test -run '^$$' -fuzz FuzzDecoder -fuzztime $(FUZZTIME) ./internal/codec/per/x691
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/text
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/native
 	$(GO) test -run '^$$' -fuzz FuzzTranscode -fuzztime $(FUZZTIME) ./internal/codec
