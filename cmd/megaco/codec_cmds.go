@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"megaco/internal/codec"
 	"megaco/internal/codec/limits"
@@ -16,6 +17,32 @@ import (
 )
 
 var errUsage = errors.New("usage")
+
+// errHelp: -h was given and the usage printed; the command succeeds.
+var errHelp = errors.New("help")
+
+const transcodeUsage = `usage: megaco transcode [flags] [FILE|-]
+
+Reads one message in one encoding and writes it in another to standard
+output; the input codec is detected unless --from names it. Codecs: %s.
+
+Example:
+  megaco transcode --to compact corpus/otp-time-test/msg03.ber
+
+flags:
+`
+
+const decodeUsage = `usage: megaco decode [flags] [FILE|-]
+
+Reads one message and prints it as JSON, in text form (names as written)
+or binary form (IDs as the binary encodings carry them); by default in the
+input codec's form. Codecs: %s.
+
+Example:
+  megaco decode --form text corpus/otp-time-test/msg03.per
+
+flags:
+`
 
 // codecFlags are the flags transcode and decode share.
 type codecFlags struct {
@@ -29,9 +56,8 @@ type codecFlags struct {
 	packages string
 }
 
-func newCodecFlags(name string, stderr io.Writer) *codecFlags {
-	f := &codecFlags{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	f.fs.SetOutput(stderr)
+func newCodecFlags(name, usage string, stderr io.Writer) *codecFlags {
+	f := &codecFlags{fs: newFlags(name, fmt.Sprintf(usage, strings.Join(codec.Names(), ", ")), stderr)}
 	f.fs.StringVar(&f.from, "from", "auto", "input codec, or auto to detect it")
 	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
 	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
@@ -47,6 +73,9 @@ func (f *codecFlags) parse(args []string) (file string, err error) {
 	var rest []string
 	for {
 		if err := f.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return "", errHelp
+			}
 			return "", errUsage
 		}
 		args = f.fs.Args()
@@ -168,7 +197,7 @@ func (f *codecFlags) prepare(args []string, stdin io.Reader, codecs ...*string) 
 }
 
 func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f := newCodecFlags("transcode", stderr)
+	f := newCodecFlags("transcode", transcodeUsage, stderr)
 	to := f.fs.String("to", "ber", "output codec")
 	opts, data, err := f.prepare(args, stdin, to, &f.from)
 	if err != nil {
@@ -183,7 +212,7 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f := newCodecFlags("decode", stderr)
+	f := newCodecFlags("decode", decodeUsage, stderr)
 	form := f.fs.String("form", "", "print the message in text or binary form (default: the input codec's)")
 	opts, data, err := f.prepare(args, stdin, &f.from)
 	if err != nil {

@@ -55,6 +55,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == errUsage {
 		return 2
 	}
+	if err == errHelp {
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

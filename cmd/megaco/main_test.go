@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"megaco/internal/codec"
 )
 
 const corpus = "../../corpus/otp-time-test"
@@ -191,5 +193,24 @@ func TestPackagesFile(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, nil, "serve", "--packages", bad); code != 1 || !strings.Contains(stderr, "serve: packages file") {
 		t.Errorf("serve with a bad packages file: exit %d, %s", code, stderr)
+	}
+}
+
+// TestHelp: -h of a codec command succeeds and says what the command does,
+// which codecs it takes and how to call it; a bad flag is a usage error.
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"transcode", "decode"} {
+		code, _, stderr := runCLI(t, nil, cmd, "-h")
+		if code != 0 || !strings.Contains(stderr, "usage: megaco "+cmd) || !strings.Contains(stderr, "Example:") {
+			t.Errorf("%s -h: exit %d\n%s", cmd, code, stderr)
+		}
+		for _, name := range codec.Names() {
+			if !strings.Contains(stderr, name) {
+				t.Errorf("%s -h does not name codec %s", cmd, name)
+			}
+		}
+		if code, _, _ := runCLI(t, nil, cmd, "--no-such-flag"); code != 2 {
+			t.Errorf("%s --no-such-flag: exit %d, want 2", cmd, code)
+		}
 	}
 }
