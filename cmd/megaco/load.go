@@ -156,6 +156,7 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.StringVar(&a.check, "check", "full", "check of each output: full (bytes and decode) or bytes")
 	fs.StringVar(&a.statFile, "stat-file", "", "write the periodic statistics CSV to this file")
 	fs.Var(msDuration{&cfg.StatPeriod}, "stat-period", "period of the CSV rows (whole seconds)")
+	fs.BoolVar(&cfg.Failover, "failover", false, "with several targets, send a message that failed on transport to the next target (the call moves there)")
 	fs.Float64Var(&cfg.MaxFailed, "max-failed", 0, "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
 	fs.StringVar(&a.metricsAddr, "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
 	fs.BoolVar(&a.findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")

@@ -49,6 +49,11 @@ type Config struct {
 	Hold time.Duration
 	// MaxCalls stops the run after that many calls (-m); 0: no bound.
 	MaxCalls int64
+	// Failover sends a message that failed on transport (its target
+	// stopped or unreachable) to the next target, and the call stays
+	// there, as a client balancing over several instances would; without
+	// it the call fails, which shows a target that is down.
+	Failover bool
 	// Duration stops the run after that long; 0: no bound.
 	Duration time.Duration
 	// Timeout bounds each message.
@@ -495,7 +500,7 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		e.noteError(Mismatch, "building the messages: "+err.Error())
 		return
 	}
-	c := callRun{e: e, n: n, b: b, cm: cm, tr: e.targets[n%uint64(len(e.targets))], req: &pb.TranscodeRequest{Options: e.reqOpts}}
+	c := callRun{e: e, n: n, b: b, cm: cm, target: int(n % uint64(len(e.targets))), req: &pb.TranscodeRequest{Options: e.reqOpts}}
 	start := time.Now()
 	cause, held := c.run(ctx)
 	switch cause {
@@ -511,12 +516,14 @@ func (e *engine) call(ctx context.Context, n uint64) {
 
 // callRun is a call in progress.
 type callRun struct {
-	e   *engine
-	n   uint64
-	b   *Builder
-	cm  *CallMsgs
-	tr  transport
-	req *pb.TranscodeRequest // reused for each message
+	e  *engine
+	n  uint64
+	b  *Builder
+	cm *CallMsgs
+	// target is the index of the call's target: a call sticks to one
+	// instance while it answers, as a sidecar's peer would.
+	target int
+	req    *pb.TranscodeRequest // reused for each message
 }
 
 // run sends the call's messages in order, holding the call after the
@@ -557,7 +564,7 @@ func (c *callRun) message(ctx context.Context, i int) Cause {
 	step := &e.flow.Steps[i]
 	c.req.Data, c.req.From, c.req.To = c.cm.In[i], e.enums[step.From], e.enums[1-step.From]
 	t0 := time.Now()
-	out, cause, err := c.tr.transcode(ctx, c.req, e.cfg.Timeout)
+	out, cause, err := c.send(ctx)
 	lat := time.Since(t0)
 	if cause == OK {
 		if err = c.b.CheckOutput(i, out, c.cm.Want[i], e.cfg.DecodeOutput); err != nil {
@@ -577,6 +584,22 @@ func (c *callRun) message(ctx context.Context, i int) Cause {
 		e.noteError(cause, fmt.Sprintf("call %d, %s (%s -> %s): %v", c.n, step.Name, c.b.Src(i), c.b.Dst(i), err))
 	}
 	return cause
+}
+
+// send transcodes c.req at the call's target. A transcoding has no side
+// effect, so with Failover, after a transport failure (the instance
+// stopped, drained or is unreachable) it goes to each other target in
+// turn, and the call moves there: with several instances, stopping one
+// loses no call.
+func (c *callRun) send(ctx context.Context) ([]byte, Cause, error) {
+	e := c.e
+	out, cause, err := e.targets[c.target].transcode(ctx, c.req, e.cfg.Timeout)
+	for tries := 1; e.cfg.Failover && cause == Transport && tries < len(e.targets); tries++ {
+		c.target = (c.target + 1) % len(e.targets)
+		e.st.failovers.Add(1)
+		out, cause, err = e.targets[c.target].transcode(ctx, c.req, e.cfg.Timeout)
+	}
+	return out, cause, err
 }
 
 func (e *engine) typeIndex(t string) int {
@@ -620,7 +643,11 @@ func (r *Result) WriteSummary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "), aborted %d, skipped %d; failed ratio %.4f (max %.4f)\n", c.Aborted, c.Skipped, r.FailedRatio(), cfg.MaxFailed)
 	fmt.Fprintf(w, "concurrent calls: max %d (limit %d)\n", c.ActiveMax, cfg.Limit)
-	fmt.Fprintf(w, "messages: %d (%.0f/s), failed %d\n", c.Msgs, rate(c.Msgs, r.Elapsed), c.MsgsFailed)
+	fmt.Fprintf(w, "messages: %d (%.0f/s), failed %d", c.Msgs, rate(c.Msgs, r.Elapsed), c.MsgsFailed)
+	if c.Failovers > 0 {
+		fmt.Fprintf(w, ", sent again to another target %d", c.Failovers)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "response time ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (mean %s)\n",
 		ms(c.RT.Quantile(.5)), ms(c.RT.Quantile(.9)), ms(c.RT.Quantile(.99)), ms(c.RT.Quantile(.999)), ms(time.Duration(c.RT.Max)), ms(c.RT.Mean()))
 	fmt.Fprintf(w, "call length ms (without -d): p50 %s  p99 %s  max %s\n", ms(c.CallLen.Quantile(.5)), ms(c.CallLen.Quantile(.99)), ms(time.Duration(c.CallLen.Max)))

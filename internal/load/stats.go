@@ -16,6 +16,7 @@ type stats struct {
 	active, activeMax             atomic.Int64 // activeMax: since the last snapshot
 	msgs, msgsFailed              atomic.Int64
 	limited                       atomic.Int64 // times the scheduler waited on -l
+	failovers                     atomic.Int64 // messages sent again to another target
 	rt, callLen, lag              Hist
 	types                         []Hist
 }
@@ -48,12 +49,15 @@ type Snapshot struct {
 	// MsgsFailed counts the messages that failed (a failed call has one).
 	MsgsFailed int64
 	Limited    int64
-	Active     int64 // calls in progress at At
-	ActiveMax  int64 // most calls in progress since the previous snapshot
-	RT         *HistSnap
-	CallLen    *HistSnap
-	Lag        *HistSnap
-	Types      []*HistSnap
+	// Failovers counts messages sent again to the next target after a
+	// transport failure (an instance stopped or unreachable).
+	Failovers int64
+	Active    int64 // calls in progress at At
+	ActiveMax int64 // most calls in progress since the previous snapshot
+	RT        *HistSnap
+	CallLen   *HistSnap
+	Lag       *HistSnap
+	Types     []*HistSnap
 }
 
 func (s *stats) snapshot(at time.Duration, target float64, due int64) *Snapshot {
@@ -62,7 +66,8 @@ func (s *stats) snapshot(at time.Duration, target float64, due int64) *Snapshot 
 		At: at, Target: target, Due: due,
 		Started: s.started.Load(), OK: s.ok.Load(), Aborted: s.aborted.Load(), Skipped: s.skipped.Load(),
 		Msgs: s.msgs.Load(), MsgsFailed: s.msgsFailed.Load(), Limited: s.limited.Load(),
-		Active: a, ActiveMax: max(s.activeMax.Swap(a), a),
+		Failovers: s.failovers.Load(),
+		Active:    a, ActiveMax: max(s.activeMax.Swap(a), a),
 		RT: s.rt.Snapshot(), CallLen: s.callLen.Snapshot(), Lag: s.lag.Snapshot(),
 	}
 	for i := range s.failed {
@@ -98,6 +103,7 @@ func (s *Snapshot) Sub(prev *Snapshot) *Snapshot {
 	d.Msgs -= prev.Msgs
 	d.MsgsFailed -= prev.MsgsFailed
 	d.Limited -= prev.Limited
+	d.Failovers -= prev.Failovers
 	for i := range d.Failed {
 		d.Failed[i] -= prev.Failed[i]
 	}
