@@ -39,6 +39,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Version is the protocol version of the message (1, 2 or 3). The name
@@ -178,7 +180,7 @@ type UnknownError struct {
 }
 
 func (e *UnknownError) Error() string {
-	s := fmt.Sprintf("megaco v%d: unknown %s %q", e.Version, e.What, e.Name)
+	s := fmt.Sprintf("megaco v%d: unknown %s %s", e.Version, e.What, codecerr.Quote(e.Name))
 	if e.Note != "" {
 		s += " (" + e.Note + ")"
 	}

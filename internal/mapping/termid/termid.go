@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Root is the text this package produces for the ROOT termination. OTP's text
@@ -271,7 +273,7 @@ func (l Layout) AppendBinary(wild, id []byte, text string) ([]byte, []byte, erro
 }
 
 func encErr(text string, level int, kind error, detail string) error {
-	return &Error{Input: strconv.Quote(text), Level: level, Kind: kind, Detail: detail}
+	return &Error{Input: codecerr.Quote(text), Level: level, Kind: kind, Detail: detail}
 }
 
 func decErr(wild, id []byte, level int, kind error, detail string) error {
