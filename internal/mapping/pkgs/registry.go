@@ -35,7 +35,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -525,7 +524,7 @@ func (t *tables) unknownItem(v Version, k Kind, text string) error {
 	p, ok := lookup(t.byName, pkgName)
 	if !ok || pkgName == "" && !native {
 		if !native {
-			e.Note = "no package " + strconv.Quote(pkgName)
+			e.Note = "no package " + codecerr.Quote(pkgName)
 		}
 		return e
 	}
@@ -570,7 +569,7 @@ func (r *Registry) EncodePkgdName(v Version, k Kind, text string) (PkgdName, err
 		}
 		p, err := t.pkg(v, pkgName)
 		if err != nil {
-			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "no package " + strconv.Quote(pkgName)}
+			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "no package " + codecerr.Quote(pkgName)}
 		}
 		return NewPkgdName(p.id, wildID), nil
 	}

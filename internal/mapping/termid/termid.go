@@ -109,7 +109,7 @@ func ParseLayout(s string) (Layout, error) {
 	for _, p := range parts {
 		w, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, &Error{Input: strconv.Quote(s), Kind: ErrLayout, Detail: "layout: " + strconv.Quote(strings.TrimSpace(p)) + " is not a level width"}
+			return nil, &Error{Input: codecerr.Quote(s), Kind: ErrLayout, Detail: "layout: " + codecerr.Quote(strings.TrimSpace(p)) + " is not a level width"}
 		}
 		l = append(l, w)
 	}
