@@ -84,10 +84,6 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("serve: bad drain timeout: %w", err)
 	}
-	limits, memLimit, reflection, err := hardening.parse()
-	if err != nil {
-		return err
-	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("serve: bad log level %q", *logLevel)
@@ -104,9 +100,12 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	return server.Run(ctx, server.Options{
+	opts := server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
 		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
-		Limits: limits, MemoryLimit: memLimit, NoReflection: !reflection,
-	})
+	}
+	if err := hardening.apply(&opts); err != nil {
+		return err
+	}
+	return server.Run(ctx, opts)
 }

@@ -12,10 +12,11 @@ import (
 // hardeningFlags are serve's flags for server.Limits, the memory limit
 // and reflection, each with its MEGACO_* variable.
 type hardeningFlags struct {
-	ints      map[string]*string // flag name -> value, parsed by parse
-	durations map[string]*string
-	memLimit  *string
-	reflect   *string
+	ints       map[string]*string // flag name -> value, parsed by parse
+	durations  map[string]*string
+	memLimit   *string
+	reflect    *string
+	drainDelay *string
 }
 
 // limitFlag describes one Limits field as a flag.
@@ -75,7 +76,20 @@ func addHardeningFlags(fs *flag.FlagSet) *hardeningFlags {
 	h.memLimit = fs.String("memory-limit", env("MEGACO_MEMORY_LIMIT", "auto"),
 		"Go soft memory limit: bytes (or with KiB, MiB, GiB), or auto: 90% of the container's memory limit, if any; GOMEMLIMIT, when set, rules (MEGACO_MEMORY_LIMIT)")
 	h.reflect = fs.String("reflection", env("MEGACO_REFLECTION", "true"), "serve the gRPC reflection service (MEGACO_REFLECTION)")
+	h.drainDelay = fs.String("drain-delay", env("MEGACO_DRAIN_DELAY", "0s"), "after SIGTERM, keep serving this long with /readyz false before draining, for load balancers (MEGACO_DRAIN_DELAY)")
 	return h
+}
+
+// apply reads the flags into o.
+func (h *hardeningFlags) apply(o *server.Options) error {
+	var err error
+	if o.DrainDelay, err = time.ParseDuration(*h.drainDelay); err != nil || o.DrainDelay < 0 {
+		return fmt.Errorf("serve: bad --drain-delay %q", *h.drainDelay)
+	}
+	var reflection bool
+	o.Limits, o.MemoryLimit, reflection, err = h.parse()
+	o.NoReflection = !reflection
+	return err
 }
 
 // parse reads the flags into limits, the memory limit (0: auto) and

@@ -53,6 +53,10 @@ type Options struct {
 	MemoryLimit int64
 	// NoReflection leaves out the gRPC reflection service.
 	NoReflection bool
+	// DrainDelay is how long the drain keeps serving after /readyz and
+	// the health checks turn false, before it stops taking calls: time
+	// for a load balancer's probe to see it (0: none).
+	DrainDelay time.Duration
 }
 
 // DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
@@ -100,8 +104,8 @@ func Run(ctx context.Context, o Options) error {
 		_ = srv.http.Close()
 		return err
 	}
-	log.Info("draining", "timeout", o.DrainTimeout)
-	if srv.drain(o.DrainTimeout) {
+	log.Info("draining", "timeout", o.DrainTimeout, "delay", o.DrainDelay)
+	if srv.drain(o.DrainDelay, o.DrainTimeout) {
 		log.Warn("drain timed out: calls still open were cut off", "timeout", o.DrainTimeout)
 	}
 	log.Info("stopped")
@@ -241,15 +245,16 @@ func (s *servers) serve(gl, hl net.Listener) <-chan error {
 }
 
 // drain stops taking calls (/readyz and health checks say so first, so
-// that a load balancer moves away), ends the open streams after the
+// that a load balancer moves away; delay gives it time to look), ends the open streams after the
 // message in hand and lets the calls in flight finish, within timeout;
 // then it closes what is left, on both transports alike, and reports
 // whether it had to. Either way the server has done what SIGTERM asks,
 // so Run returns nil (exit status 0) and logs a warning when it cut
 // calls off.
-func (s *servers) drain(timeout time.Duration) (cut bool) {
+func (s *servers) drain(delay, timeout time.Duration) (cut bool) {
 	s.serving.Store(false)
 	s.health.Shutdown() // health checks now say NOT_SERVING
+	time.Sleep(delay)
 	s.guard.drain()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
