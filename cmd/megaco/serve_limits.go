@@ -29,6 +29,7 @@ func limitFlagsOf(l *server.Limits) []limitFlag {
 	return []limitFlag{
 		{"grpc-max-conns", "MEGACO_GRPC_MAX_CONNS", "most gRPC connections open at once; more are closed at once", &l.MaxConns},
 		{"grpc-max-streams", "MEGACO_GRPC_MAX_STREAMS", "most concurrent calls on one gRPC connection", &l.MaxStreams},
+		{"grpc-max-calls", "MEGACO_GRPC_MAX_CALLS", "most gRPC calls open at once over all connections; more get ResourceExhausted", &l.MaxCalls},
 		{"grpc-keepalive-min-time", "MEGACO_GRPC_KEEPALIVE_MIN_TIME", "shortest interval between client pings; faster clients are disconnected", &l.KeepaliveMinTime},
 		{"grpc-keepalive-time", "MEGACO_GRPC_KEEPALIVE_TIME", "ping a gRPC connection quiet for this long", &l.KeepaliveTime},
 		{"grpc-keepalive-timeout", "MEGACO_GRPC_KEEPALIVE_TIMEOUT", "close a gRPC connection whose ping is not answered in this long", &l.KeepaliveTimeout},

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
@@ -34,9 +36,11 @@ type guard struct {
 	metrics  *serverMetrics
 	conns    *limitListener // to close a stalled client's connection
 
-	// streamMethods are the full names of the guarded streaming methods,
-	// set by wrapDesc before the server starts.
-	streamMethods map[string]bool
+	// methods are the full names of the guarded methods (true: a
+	// stream), set by wrapDesc before the server starts.
+	methods map[string]bool
+	calls   atomic.Int64 // guarded calls open
+	codec   *lenientCodec
 
 	mu       sync.Mutex
 	draining bool
@@ -44,7 +48,7 @@ type guard struct {
 }
 
 func newGuard(l Limits, f *inFlight, m *serverMetrics, conns *limitListener) *guard {
-	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), streamMethods: make(map[string]bool)}
+	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), methods: make(map[string]bool), codec: newLenientCodec()}
 }
 
 // options are the gRPC server options that carry the limits gRPC
@@ -64,13 +68,28 @@ func (g *guard) options(drain time.Duration) []grpc.ServerOption {
 		grpc.MaxHeaderListSize(uint32(l.MaxHeaderBytes)),
 		grpc.ConnectionTimeout(l.HandshakeTimeout),
 		grpc.InTapHandle(g.tap),
+		grpc.ForceServerCodecV2(g.codec),
+		experimental.BufferPool(bufferPool),
 	}
 }
+
+// bufferPool is gRPC's buffer pool with a size class for every power of
+// two from 4 KiB to 4 MiB. gRPC's default has none between 32 KiB and
+// 1 MiB, so each 40 KiB answer queued for a client that reads slowly
+// held a 1 MiB buffer: about 1.3 MB per stream a client stops reading.
+var bufferPool = func() mem.BufferPool {
+	p, err := mem.NewBinaryTieredBufferPool(8, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
 
 // streamCtl is what the guard holds of one open stream: the cancel of
 // its context, and whether it has a message in hand.
 type streamCtl struct {
 	cancel   context.CancelCauseFunc
+	stop     func() bool // stops the release of the call's slot at the context's end
 	mu       sync.Mutex
 	busy     bool
 	timedOut bool // Send blocked for SendTimeout
@@ -82,30 +101,49 @@ type ctlKey struct{}
 // drain.
 var errDraining = errors.New("server draining")
 
-// tap gives each stream a context the guard can cancel: gRPC's own is
-// cancelled only by the client or the transport, and Recv returns only
-// when a message comes or the context ends. It runs on the connection's
-// reader, so it does no more than that; unary calls are left alone.
+// tap runs on the connection's reader before a call gets a goroutine:
+// it refuses a call over MaxCalls (all connections together; a refusal
+// here costs no goroutine and reads no message), and gives the call a
+// context the guard can cancel: gRPC's own is cancelled only by the
+// client or the transport, and Recv returns only when a message comes or
+// the context ends. Methods the guard does not wrap (reflection) pass.
 func (g *guard) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if !g.isStream(info.FullMethodName) {
+	if _, ok := g.methods[info.FullMethodName]; !ok {
 		return ctx, nil
 	}
+	if n := g.calls.Add(1); n > int64(g.limits.MaxCalls) {
+		g.calls.Add(-1)
+		g.metrics.reject("grpc", reasonCalls)
+		return nil, status.Errorf(codes.ResourceExhausted, "server busy: %d calls open (limit %d); retry later", n-1, g.limits.MaxCalls)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	return context.WithValue(ctx, ctlKey{}, &streamCtl{cancel: cancel}), nil
+	ctl := &streamCtl{cancel: cancel}
+	// The slot is given back when the handler ends (stop) or, for a call
+	// that never reaches it (an expired deadline), when its context ends.
+	ctl.stop = context.AfterFunc(ctx, g.releaseCall)
+	return context.WithValue(ctx, ctlKey{}, ctl), nil
 }
 
-func (g *guard) isStream(method string) bool { return g.streamMethods[method] }
+func (g *guard) releaseCall() { g.calls.Add(-1) }
+
+// end gives back the call's slot.
+func (g *guard) end(ctl *streamCtl) {
+	if ctl != nil && ctl.stop() {
+		g.releaseCall()
+	}
+}
 
 // wrapDesc returns desc with every handler guarded.
 func (g *guard) wrapDesc(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 	d := *desc
 	d.Methods = append([]grpc.MethodDesc(nil), desc.Methods...)
 	for i := range d.Methods {
+		g.methods["/"+desc.ServiceName+"/"+d.Methods[i].MethodName] = false
 		d.Methods[i].Handler = g.unary(d.Methods[i].Handler)
 	}
 	d.Streams = append([]grpc.StreamDesc(nil), desc.Streams...)
 	for i := range d.Streams {
-		g.streamMethods["/"+desc.ServiceName+"/"+d.Streams[i].StreamName] = true
+		g.methods["/"+desc.ServiceName+"/"+d.Streams[i].StreamName] = true
 		d.Streams[i].Handler = g.stream(d.Streams[i].Handler)
 	}
 	return &d
@@ -114,10 +152,17 @@ func (g *guard) wrapDesc(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 func (g *guard) unary(h grpc.MethodHandler) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, icpt grpc.UnaryServerInterceptor) (any, error) {
 		var held int64
-		defer func() { g.inFlight.release(held) }()
+		ctl, _ := ctx.Value(ctlKey{}).(*streamCtl)
+		defer func() {
+			g.inFlight.release(held)
+			g.end(ctl)
+		}()
 		return h(srv, ctx, func(m any) error {
 			if err := dec(m); err != nil {
-				return g.recvError(err)
+				return err
+			}
+			if err := g.malformed(m); err != nil {
+				return err
 			}
 			n, err := g.acquire(m)
 			held = n
@@ -126,17 +171,15 @@ func (g *guard) unary(h grpc.MethodHandler) grpc.MethodHandler {
 	}
 }
 
-// recvError maps gRPC's error for a request it could not read: Internal
-// there is a request that is not protobuf (or that does not decompress),
-// which is the client's fault.
-func (g *guard) recvError(err error) error {
-	st, ok := status.FromError(err)
-	if !ok || st.Code() != codes.Internal {
-		return err
+// malformed answers a request the codec could not unmarshal (see
+// lenientCodec) with InvalidArgument, counted.
+func (g *guard) malformed(m any) error {
+	err := g.codec.failure(m)
+	if err == nil {
+		return nil
 	}
 	g.metrics.reject("grpc", reasonMalformed)
-	msg := strings.TrimPrefix(st.Message(), "grpc: ")
-	return status.Error(codes.InvalidArgument, "malformed request: "+clip(msg))
+	return status.Error(codes.InvalidArgument, "malformed request: not a valid protobuf message: "+clip(err.Error()))
 }
 
 // acquire takes the request's size from the in-flight cap.
@@ -159,6 +202,7 @@ func (g *guard) stream(h grpc.StreamHandler) grpc.StreamHandler {
 		if ctl == nil { // not tapped: a method added after wrapDesc
 			return h(srv, ss)
 		}
+		defer g.end(ctl)
 		if !g.add(ctl) {
 			g.metrics.reject("grpc", reasonDraining)
 			return status.Error(codes.Unavailable, "server draining")
@@ -243,7 +287,10 @@ func (s *guardedStream) RecvMsg(m any) error {
 			s.g.metrics.reject("grpc", reasonDraining)
 			return errDrained
 		}
-		return s.g.recvError(err)
+		return err
+	}
+	if err := s.g.malformed(m); err != nil {
+		return err
 	}
 	s.ctl.mu.Lock()
 	s.ctl.busy = true

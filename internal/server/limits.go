@@ -23,6 +23,12 @@ type Limits struct {
 	// MaxStreams is the most concurrent calls (streams) on one gRPC
 	// connection; HTTP/2 tells the client, which waits for a free one.
 	MaxStreams uint32
+	// MaxCalls is the most gRPC calls open at once over all
+	// connections; one more is refused with ResourceExhausted before it
+	// gets a goroutine. With WindowSize it bounds what the calls can
+	// make the server buffer: MaxCalls x (WindowSize + 64 KiB queued
+	// to send + the message in hand).
+	MaxCalls int
 	// KeepaliveMinTime is the shortest interval between a client's
 	// pings the server allows; a client pinging faster is disconnected.
 	KeepaliveMinTime time.Duration
@@ -84,12 +90,13 @@ func DefaultLimits() Limits {
 	return Limits{
 		MaxConns:              1000,
 		MaxStreams:            100,
+		MaxCalls:              1000,
 		KeepaliveMinTime:      10 * time.Second,
 		KeepaliveTime:         time.Minute,
 		KeepaliveTimeout:      20 * time.Second,
 		MaxConnIdle:           5 * time.Minute,
 		MaxConnAge:            30 * time.Minute,
-		WindowSize:            256 << 10,
+		WindowSize:            64 << 10,
 		ConnWindowSize:        1 << 20,
 		SendTimeout:           10 * time.Second,
 		HandshakeTimeout:      10 * time.Second,
@@ -109,6 +116,7 @@ func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
 	fill(&l.MaxConns, d.MaxConns)
 	fill(&l.MaxStreams, d.MaxStreams)
+	fill(&l.MaxCalls, d.MaxCalls)
 	fill(&l.KeepaliveMinTime, d.KeepaliveMinTime)
 	fill(&l.KeepaliveTime, d.KeepaliveTime)
 	fill(&l.KeepaliveTimeout, d.KeepaliveTimeout)

@@ -12,6 +12,7 @@ const (
 	reasonConcurrency = "concurrency"       // over HTTPMaxConcurrent
 	reasonSendTimeout = "send_timeout"      // a stream's client stopped reading
 	reasonMalformed   = "malformed_request" // a request that is not valid protobuf
+	reasonCalls       = "calls"             // over MaxCalls
 	reasonDraining    = "draining"          // a stream ended by the drain
 )
 
@@ -45,7 +46,7 @@ func newServerMetrics(reg prometheus.Registerer) *serverMetrics {
 		m.rejected.WithLabelValues(t, reasonConnections)
 		m.rejected.WithLabelValues(t, reasonInFlight)
 	}
-	for _, r := range []string{reasonSendTimeout, reasonMalformed, reasonDraining} {
+	for _, r := range []string{reasonCalls, reasonSendTimeout, reasonMalformed, reasonDraining} {
 		m.rejected.WithLabelValues("grpc", r)
 	}
 	m.rejected.WithLabelValues("http", reasonConcurrency)
