@@ -325,6 +325,7 @@ func TestHugeNamesEchoed(t *testing.T) {
 	_, client := dial(t, s.grpcAddr)
 	pretty := "MEGACO/1 [124.124.124.222]:55555\nTransaction = 10000 {\n\tContext = - {\n\t\tNotify = 11111111/00000000/00000000 {\n\t\t\tObservedEvents = 2222 {\n\t\t\t\t19990729T22000000:al/of\n\t\t\t}\n\t\t}\n\t}\n}"
 	huge := strings.Repeat("x", 60000)
+	var grpcMax, httpMax, logMax int
 	for _, in := range []string{
 		strings.Replace(pretty, "al/of", huge+"/of", 1),         // unknown package
 		strings.Replace(pretty, "al/of", "al/"+huge, 1),         // unknown event
@@ -338,6 +339,7 @@ func TestHugeNamesEchoed(t *testing.T) {
 		for _, d := range st.Proto().GetDetails() {
 			size += len(d.GetValue())
 		}
+		grpcMax = max(grpcMax, size)
 		if st.Code() != codes.InvalidArgument || size > 2048 {
 			t.Errorf("gRPC: %v, %d bytes of message and details: %.200s", st.Code(), size, st.Message())
 		}
@@ -347,6 +349,7 @@ func TestHugeNamesEchoed(t *testing.T) {
 		}
 		out, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		httpMax = max(httpMax, len(out))
 		if resp.StatusCode != 400 || len(out) > 2048 {
 			t.Errorf("HTTP: %s, %d bytes: %.200s", resp.Status, len(out), out)
 		}
@@ -366,10 +369,12 @@ func TestHugeNamesEchoed(t *testing.T) {
 		t.Errorf("malformed requests counted: %.0f, want 1", n)
 	}
 	for _, line := range strings.Split(s.log.String(), "\n") {
+		logMax = max(logMax, len(line))
 		if len(line) > 4096 {
 			t.Errorf("a log line of %d bytes: %.200s", len(line), line)
 		}
 	}
+	t.Logf("60 KB names: the largest gRPC status (message and details) %d bytes, HTTP error %d bytes, log line %d bytes", grpcMax, httpMax, logMax)
 	b.check(t)
 }
 
@@ -469,4 +474,62 @@ type pause struct{ d time.Duration }
 func (p pause) Read([]byte) (int, error) {
 	time.Sleep(p.d)
 	return 0, io.EOF
+}
+
+// TestConnectionFlood: 150 TCP connections to each listener that never
+// send a byte. Those over the connection limits are closed at once; the
+// rest by the gRPC handshake timeout and the HTTP header timeout.
+func TestConnectionFlood(t *testing.T) {
+	s := start(t, "--grpc-max-conns", "50", "--http-max-conns", "50",
+		"--grpc-handshake-timeout", "2s", "--http-read-header-timeout", "2s")
+	b := watch(t, s) // holds one connection of each
+	before := s.figures()
+	const each = 150
+	var wg sync.WaitGroup
+	var fast, slow, open atomic.Int64
+	start := time.Now()
+	for _, addr := range []string{s.grpcAddr, s.httpAddr} {
+		for range each {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = c.SetReadDeadline(time.Now().Add(15 * time.Second))
+				_, err := io.Copy(io.Discard, c)
+				switch {
+				case isTimeout(err):
+					open.Add(1)
+				case time.Since(start) < time.Second:
+					fast.Add(1)
+				default:
+					slow.Add(1)
+				}
+			}()
+		}
+	}
+	peak := s.figures()
+	wg.Wait()
+	t.Logf("before: %v", before)
+	t.Logf("during: %v", peak)
+	t.Logf("of %d idle connections: %d closed within 1 s (over the limit), %d by the timeouts, %d still open at 15 s; rejected grpc %.0f http %.0f",
+		2*each, fast.Load(), slow.Load(), open.Load(), s.rejected("grpc", "connections"), s.rejected("http", "connections"))
+	if open.Load() > 0 {
+		t.Errorf("%d idle connections were still open after 15 s", open.Load())
+	}
+	if s.rejected("grpc", "connections") == 0 || s.rejected("http", "connections") == 0 {
+		t.Error("no connection over the limit was counted")
+	}
+	if peak.grpcConns > 50 || peak.httpConns > 50 {
+		t.Errorf("connections over the limits: %v", peak)
+	}
+	b.check(t)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
