@@ -18,9 +18,11 @@ import (
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/server/servertest"
 )
 
 // TestStreamFlood: one connection opens 20,000 streams as fast as it can
@@ -355,7 +357,7 @@ func TestHugeNamesEchoed(t *testing.T) {
 		}
 	}
 	// Malformed protobuf: InvalidArgument, counted.
-	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecureCreds()), grpc.WithDefaultCallOptions(grpc.ForceCodecV2(rawCodec{})))
+	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultCallOptions(grpc.ForceCodecV2(servertest.RawCodec{})))
 	if err != nil {
 		t.Fatal(err)
 	}
