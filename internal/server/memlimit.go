@@ -17,22 +17,22 @@ const MemoryLimitShare = 0.9
 // setMemoryLimit sets the runtime's soft memory limit so that a high
 // GCPercent cannot grow the heap into an OOM kill: limit if positive,
 // else MemoryLimitShare of the cgroup's memory limit, if there is one.
-// GOMEMLIMIT, when set, rules. It returns the limit in force (0: none)
-// and where it comes from, for the log.
-func setMemoryLimit(limit int64) (int64, string) {
+// GOMEMLIMIT, when set, rules. It returns the limit in force (0: none),
+// where it comes from, for the log, and what restores the limit before.
+func setMemoryLimit(limit int64) (int64, string, func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return readMemoryLimit(), "GOMEMLIMIT"
+		return readMemoryLimit(), "GOMEMLIMIT", func() {}
 	}
 	source := "flag"
 	if limit <= 0 {
 		cg, ok := cgroupMemoryLimit()
 		if !ok {
-			return 0, "none"
+			return 0, "none", func() {}
 		}
 		limit, source = int64(float64(cg)*MemoryLimitShare), "cgroup"
 	}
-	debug.SetMemoryLimit(limit)
-	return limit, source
+	old := debug.SetMemoryLimit(limit)
+	return limit, source, func() { debug.SetMemoryLimit(old) }
 }
 
 func readMemoryLimit() int64 {

@@ -65,7 +65,8 @@ type Options struct {
 // 100 the collector runs hundreds of times a second under load and costs
 // a quarter of the CPU. At 400 the heap peaks at a few tens of MiB and
 // unary throughput rises by about a third (see the README's performance
-// section); GOMEMLIMIT, when set, still caps the heap.
+// section); the memory limit (GOMEMLIMIT, or 90% of the container's
+// limit: setMemoryLimit) still caps the heap.
 const DefaultGCPercent = 400
 
 // Run serves gRPC and HTTP until ctx is done, then drains: it stops
@@ -78,7 +79,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	gcPercent, restoreGC := setGCPercent(o.GCPercent)
 	defer restoreGC()
-	memLimit, memSource := setMemoryLimit(o.MemoryLimit)
+	memLimit, memSource, restoreMem := setMemoryLimit(o.MemoryLimit)
+	defer restoreMem()
 	reg, metrics, grpcMetrics := newRegistry()
 	svc := New(o.Config, metrics, log)
 	gl, hl, err := listen(o.GRPCAddr, o.HTTPAddr)
