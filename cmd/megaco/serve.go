@@ -31,7 +31,7 @@ func serve(args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	def := server.DefaultConfig()
 	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":9090"), "gRPC listen address (MEGACO_GRPC_ADDR)")
-	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz (MEGACO_HTTP_ADDR)")
+	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz, /readyz (MEGACO_HTTP_ADDR)")
 	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", strconv.Itoa(def.MaxMessageSize)), "largest message accepted, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
 	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
 	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
@@ -48,6 +48,7 @@ func serve(args []string, stderr io.Writer) error {
 		gcDefault = "0" // GOGC rules
 	}
 	gcPercent := fs.String("gc-percent", env("MEGACO_GC_PERCENT", gcDefault), "garbage collector target as GOGC, 0 to leave GOGC's (MEGACO_GC_PERCENT; default 0 when GOGC is set)")
+	hardening := addHardeningFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -99,8 +100,12 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	return server.Run(ctx, server.Options{
+	opts := server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
 		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
-	})
+	}
+	if err := hardening.apply(&opts); err != nil {
+		return err
+	}
+	return server.Run(ctx, opts)
 }

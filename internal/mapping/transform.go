@@ -249,7 +249,7 @@ func (t *transformer) failName(suffix string, err error) error {
 		if !t.toBin && !strings.HasSuffix(what, " ID") {
 			what += " ID"
 		}
-		msg := fmt.Sprintf("unknown %s %q in version %d", what, ue.Name, ue.Version)
+		msg := fmt.Sprintf("unknown %s %s in version %d", what, codecerr.Quote(ue.Name), ue.Version)
 		if ue.Note != "" {
 			msg += " (" + ue.Note + ")"
 		}
@@ -356,7 +356,7 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
-			return t.fail("", err, "termination ID %q is not a provisioned name and has no binary form with layout [%s]: %s", text, t.layout, termidDetail(err))
+			return t.fail("", err, "termination ID %s is not a provisioned name and has no binary form with layout [%s]: %s", codecerr.Quote(text), t.layout, termidDetail(err))
 		}
 		t.tmp, t.tmp2 = wild, id
 		if len(wild) == 0 {
@@ -501,7 +501,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 			}
 		}
 		if len(s) <= len(dialplan) || len(s) > len(dialplan)+2 || !strings.EqualFold(s[:len(dialplan)], dialplan) {
-			return t.fail("", nil, "digit map name %q has no binary form: it is not provisioned and not dialplanX or dialplanXY", s)
+			return t.fail("", nil, "digit map name %s has no binary form: it is not provisioned and not dialplanX or dialplanXY", codecerr.Quote(s))
 		}
 		var out [2]byte
 		suffix := s[len(dialplan):]
@@ -511,7 +511,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 				c += 'a' - 'A'
 			}
 			if !nameChar(c) {
-				return t.fail("", nil, "digit map name %q has no binary form: %q after dialplan", s, c)
+				return t.fail("", nil, "digit map name %s has no binary form: %q after dialplan", codecerr.Quote(s), c)
 			}
 			out[2-len(suffix)+i] = c - '0'
 		}
@@ -629,7 +629,7 @@ func (t *transformer) valueErr(suffix string, val []byte, err error) error {
 	}
 	msg := strings.TrimPrefix(err.Error(), "pkgs: ")
 	if t.toBin {
-		return t.fail(suffix, err, "value %q has no binary form: %s", val, msg)
+		return t.fail(suffix, err, "value %s has no binary form: %s", codecerr.Quote(string(val)), msg)
 	}
 	return t.fail(suffix, err, "value %X has no text form: %s", val, msg)
 }
@@ -666,7 +666,7 @@ func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 	if len(name) == 1 {
 		tag, ok := sdp.Tag(name[0])
 		if !ok {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %q has no binary form: not an SDP line type", name+"=")
+			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %s has no binary form: not an SDP line type", codecerr.Quote(name+"="))
 		}
 		pn = pkgs.NewPkgdName(0, tag)
 	} else {
@@ -706,7 +706,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 			return t.failName(groupAt(g, i)+".name", err)
 		}
 		if len(name) < 2 || strings.ContainsAny(name, "= \t\r\n") {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%q) cannot be a Local/Remote line name", pn, name)
+			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%s) cannot be a Local/Remote line name", pn, codecerr.Quote(name))
 		}
 	}
 	switch {
@@ -728,7 +728,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 		val = []byte(s)
 	}
 	if strings.ContainsAny(string(val), "\r\n") {
-		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %q has no text form: it contains a line end", name, val)
+		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %s has no text form: it contains a line end", codecerr.Quote(name), codecerr.Quote(string(val)))
 	}
 	p.Name = t.text(name)
 	p.Value[0] = t.octets(val)
@@ -744,14 +744,14 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	if t.toBin {
 		s := string(*x)
 		if len(s) < 4 || len(s) > 8 {
-			return t.fail("", nil, "MTP address %q has no binary form: want 4 to 8 hex digits", s)
+			return t.fail("", nil, "MTP address %s has no binary form: want 4 to 8 hex digits", codecerr.Quote(s))
 		}
 		if len(s)%2 == 1 {
 			s = "0" + s
 		}
 		b, err := hex.DecodeString(s)
 		if err != nil {
-			return t.fail("", err, "MTP address %q has no binary form: not hex digits", string(*x))
+			return t.fail("", err, "MTP address %s has no binary form: not hex digits", codecerr.Quote(string(*x)))
 		}
 		*x = t.octets(b)
 		return nil

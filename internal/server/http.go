@@ -21,6 +21,7 @@ import (
 //	     body: the message; response: the message in the output codec
 //	POST /v1/decode?from=CODEC[&form=text|binary]   response: the message as JSON
 //	GET  /healthz                                   "ok" while serving
+//	GET  /readyz                                    "ok" while serving, 503 once draining
 //	GET  /metrics                                   Prometheus metrics
 //
 // from may be left out (or "auto") to detect the input codec.
@@ -28,13 +29,17 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/transcode", s.httpTranscode)
 	mux.HandleFunc("POST /v1/decode", s.httpDecode)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	probe := func(w http.ResponseWriter, r *http.Request) {
 		if healthy != nil && !healthy() {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
 		_, _ = io.WriteString(w, "ok\n")
-	})
+	}
+	mux.HandleFunc("GET /healthz", probe)
+	// /readyz turns 503 the moment the drain starts, before the
+	// listeners close, so that a load balancer stops sending first.
+	mux.HandleFunc("GET /readyz", probe)
 	if gatherer != nil {
 		mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 	}
@@ -62,7 +67,7 @@ func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
 	if v := q.Get("version"); v != "" {
 		var err error
 		if version, err = strconv.ParseUint(v, 10, 32); err != nil {
-			return codec.Options{}, &RequestError{fmt.Sprintf("bad version %q", v)}
+			return codec.Options{}, &RequestError{fmt.Sprintf("bad version %s", codecerr.Quote(v))}
 		}
 	}
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
@@ -141,11 +146,14 @@ type httpErrorBody struct {
 func writeHTTPError(w http.ResponseWriter, err error) {
 	code := http.StatusBadRequest
 	var tooLarge *TooLargeError
+	var busy *busyError
 	switch {
 	case errors.As(err, &tooLarge):
 		code = http.StatusRequestEntityTooLarge
+	case errors.As(err, &busy):
+		code = http.StatusServiceUnavailable
 	}
-	body := httpErrorBody{Error: err.Error()}
+	body := httpErrorBody{Error: clip(err.Error())}
 	if e, ok := codecerr.As(err); ok {
 		body.Codec, body.Field, body.Position = e.Codec, e.Path(), e.Where()
 	} else if _, isReq := err.(*RequestError); !isReq && code == http.StatusBadRequest && !errors.Is(err, codec.ErrUndetected) {

@@ -44,6 +44,19 @@ type Options struct {
 	// TLS, if set, secures both listeners (tlsconfig.Server builds it;
 	// with ClientCAs, clients must present certificates).
 	TLS *tls.Config
+	// Limits bound connections, streams, bytes and time (zero fields:
+	// DefaultLimits).
+	Limits Limits
+	// MemoryLimit, if positive, is the runtime's soft memory limit in
+	// bytes; otherwise it is MemoryLimitShare of the cgroup's limit, if
+	// any. GOMEMLIMIT, when set, rules.
+	MemoryLimit int64
+	// NoReflection leaves out the gRPC reflection service.
+	NoReflection bool
+	// DrainDelay is how long the drain keeps serving after /readyz and
+	// the health checks turn false, before it stops taking calls: time
+	// for a load balancer's probe to see it (0: none).
+	DrainDelay time.Duration
 }
 
 // DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
@@ -52,7 +65,8 @@ type Options struct {
 // 100 the collector runs hundreds of times a second under load and costs
 // a quarter of the CPU. At 400 the heap peaks at a few tens of MiB and
 // unary throughput rises by about a third (see the README's performance
-// section); GOMEMLIMIT, when set, still caps the heap.
+// section); the memory limit (GOMEMLIMIT, or 90% of the container's
+// limit: setMemoryLimit) still caps the heap.
 const DefaultGCPercent = 400
 
 // Run serves gRPC and HTTP until ctx is done, then drains: it stops
@@ -65,17 +79,22 @@ func Run(ctx context.Context, o Options) error {
 	}
 	gcPercent, restoreGC := setGCPercent(o.GCPercent)
 	defer restoreGC()
+	memLimit, memSource, restoreMem := setMemoryLimit(o.MemoryLimit)
+	defer restoreMem()
 	reg, metrics, grpcMetrics := newRegistry()
 	svc := New(o.Config, metrics, log)
-	srv := newServers(o, svc, reg, grpcMetrics, log)
 	gl, hl, err := listen(o.GRPCAddr, o.HTTPAddr)
 	if err != nil {
 		return err
 	}
+	h := newHardening(o, reg, gl, hl)
+	gl, hl = h.grpcConns, h.httpConns
+	srv := newServers(o, svc, reg, grpcMetrics, log, h)
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
-		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
+		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "memory_limit", memLimit, "memory_limit_from", memSource, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
 		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
-		"tls", o.TLS != nil, "client_certs", o.TLS != nil && o.TLS.ClientAuth == tls.RequireAndVerifyClientCert)
+		"tls", o.TLS != nil, "client_certs", o.TLS != nil && o.TLS.ClientAuth == tls.RequireAndVerifyClientCert, "reflection", !o.NoReflection)
+	h.logLimits(log)
 	if o.Ready != nil {
 		o.Ready(gl.Addr(), hl.Addr())
 	}
@@ -87,10 +106,12 @@ func Run(ctx context.Context, o Options) error {
 		_ = srv.http.Close()
 		return err
 	}
-	log.Info("draining", "timeout", o.DrainTimeout)
-	err = srv.drain(o.DrainTimeout)
+	log.Info("draining", "timeout", o.DrainTimeout, "delay", o.DrainDelay)
+	if srv.drain(o.DrainDelay, o.DrainTimeout) {
+		log.Warn("drain timed out: calls still open were cut off", "timeout", o.DrainTimeout)
+	}
 	log.Info("stopped")
-	return err
+	return nil
 }
 
 // setGCPercent sets the collector's target while Run runs, if percent is
@@ -125,17 +146,24 @@ type servers struct {
 	grpc    *grpc.Server
 	health  *health.Server
 	http    *http.Server
-	serving atomic.Bool // false once draining: /healthz says so
+	serving atomic.Bool // false once draining: /healthz and /readyz say so
 	tls     bool
+	guard   *guard
 }
 
-func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger) *servers {
-	s := &servers{tls: o.TLS != nil}
+func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger, h *hardening) *servers {
+	s := &servers{tls: o.TLS != nil, guard: h.guard}
 	s.serving.Store(true)
-	s.grpc, s.health = newGRPCServer(o, svc, grpcMetrics, log)
+	s.grpc, s.health = newGRPCServer(o, svc, grpcMetrics, log, h)
 	s.http = &http.Server{
-		Handler:           svc.HTTPHandler(reg, s.serving.Load),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: h.httpHandler(svc.HTTPHandler(reg, s.serving.Load), o.Config.MaxMessageSize),
+		// Every phase of a connection has a bound: a client that
+		// stalls is disconnected.
+		ReadHeaderTimeout: h.limits.HTTPReadHeaderTimeout,
+		ReadTimeout:       h.limits.HTTPReadTimeout,
+		WriteTimeout:      h.limits.HTTPWriteTimeout,
+		IdleTimeout:       h.limits.HTTPIdleTimeout,
+		MaxHeaderBytes:    h.limits.MaxHeaderBytes,
 		// net/http's own complaints (TLS handshakes, bad requests) go to
 		// the service's structured log.
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -149,7 +177,7 @@ func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *
 // newGRPCServer is the gRPC server with the codec service, health checks
 // (serving) and reflection, its metrics, call logs, and panics turned
 // into Internal errors.
-func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger) (*grpc.Server, *health.Server) {
+func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger, h *hardening) (*grpc.Server, *health.Server) {
 	panicked := recovery.WithRecoveryHandler(func(p any) error {
 		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
 		return status.Error(codes.Internal, "internal error")
@@ -158,7 +186,7 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics,
 	if o.TLS != nil {
 		creds = grpc.Creds(credentials.NewTLS(o.TLS))
 	}
-	gs := grpc.NewServer(
+	opts := append(h.guard.options(o.DrainTimeout),
 		creds,
 		// One message plus the request around it, or a stream batch of
 		// many messages (gRPC's default of 4 MiB); each message in it is
@@ -167,15 +195,20 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics,
 		// Reuse handler goroutines: many small messages are the normal
 		// load of a transcoding sidecar.
 		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
-		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(log), recovery.UnaryServerInterceptor(panicked)),
+		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(newFailureLog(log, 10)), recovery.UnaryServerInterceptor(panicked)),
 		grpc.ChainStreamInterceptor(grpcMetrics.StreamServerInterceptor(), recovery.StreamServerInterceptor(panicked)),
 	)
-	pb.RegisterCodecServiceServer(gs, svc)
+	gs := grpc.NewServer(opts...)
+	// The guard wraps each handler (see guard): RegisterCodecServiceServer
+	// with the wrapped descriptions.
+	gs.RegisterService(h.guard.wrapDesc(&pb.CodecService_ServiceDesc), svc)
 	hs := health.NewServer()
-	healthpb.RegisterHealthServer(gs, hs)
+	gs.RegisterService(h.guard.wrapDesc(&healthpb.Health_ServiceDesc), hs)
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(pb.CodecService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	reflection.Register(gs)
+	if !o.NoReflection {
+		reflection.Register(gs)
+	}
 	grpcMetrics.InitializeMetrics(gs)
 	return gs, hs
 }
@@ -213,13 +246,18 @@ func (s *servers) serve(gl, hl net.Listener) <-chan error {
 	return errc
 }
 
-// drain stops taking calls (health checks say NOT_SERVING first, so that
-// a load balancer moves away) and lets the calls in flight finish, within
-// timeout; then it stops what is left. It returns the HTTP shutdown's
-// error.
-func (s *servers) drain(timeout time.Duration) error {
+// drain stops taking calls (/readyz and health checks say so first, so
+// that a load balancer moves away; delay gives it time to look), ends the open streams after the
+// message in hand and lets the calls in flight finish, within timeout;
+// then it closes what is left, on both transports alike, and reports
+// whether it had to. Either way the server has done what SIGTERM asks,
+// so Run returns nil (exit status 0) and logs a warning when it cut
+// calls off.
+func (s *servers) drain(delay, timeout time.Duration) (cut bool) {
 	s.serving.Store(false)
 	s.health.Shutdown() // health checks now say NOT_SERVING
+	time.Sleep(delay)
+	s.guard.drain()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	done := make(chan struct{})
@@ -227,22 +265,28 @@ func (s *servers) drain(timeout time.Duration) error {
 		s.grpc.GracefulStop()
 		close(done)
 	}()
-	httpErr := s.http.Shutdown(ctx)
+	if err := s.http.Shutdown(ctx); err != nil {
+		cut = true
+		_ = s.http.Close()
+	}
 	select {
 	case <-done:
 	case <-ctx.Done():
+		cut = true
 		s.grpc.Stop()
 	}
-	return httpErr
+	return cut
 }
 
-// logUnary logs each call at debug level and failures at info level.
-func logUnary(log *slog.Logger) grpc.UnaryServerInterceptor {
+// logUnary logs each call at debug level and failures at info level,
+// sampled (failureLog), with the error clipped.
+func logUnary(failures *failureLog) grpc.UnaryServerInterceptor {
+	log := failures.log
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
 		if err != nil {
-			log.Info("call failed", "method", info.FullMethod, "code", status.Code(err).String(), "error", err, "duration", time.Since(start))
+			failures.failed(ctx, "call failed", "method", info.FullMethod, "code", status.Code(err).String(), "error", clip(status.Convert(err).Message()), "duration", time.Since(start))
 		} else if log.Enabled(ctx, slog.LevelDebug) {
 			log.Debug("call", "method", info.FullMethod, "duration", time.Since(start))
 		}

@@ -309,7 +309,7 @@ const MaxBatchResponse = 4<<20 - 256<<10
 
 // streamError is a failed message's answer on a stream.
 func streamError(err error) *pb.TranscodeResponse {
-	pe := &pb.Error{Code: status.Code(grpcError(err)).String(), Message: err.Error()}
+	pe := &pb.Error{Code: status.Code(grpcError(err)).String(), Message: clip(err.Error())}
 	if e, ok := codecerr.As(err); ok {
 		pe.Codec, pe.Field, pe.Position = e.Codec, e.Path(), e.Where()
 	}
@@ -392,27 +392,30 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 func grpcError(err error) error {
 	var tooLarge *TooLargeError
 	var reqErr *RequestError
+	// Messages are clipped: a codec that echoes its input must not make
+	// a status as large as the request.
+	msg := clip(err.Error())
 	switch {
 	case errors.As(err, &tooLarge):
-		return status.Error(codes.ResourceExhausted, err.Error())
+		return status.Error(codes.ResourceExhausted, msg)
 	case errors.As(err, &reqErr):
-		return status.Error(codes.InvalidArgument, err.Error())
+		return status.Error(codes.InvalidArgument, msg)
 	}
 	if e, ok := codecerr.As(err); ok {
-		st := status.New(codes.InvalidArgument, err.Error())
+		st := status.New(codes.InvalidArgument, msg)
 		field := e.Path()
 		if field == "" {
 			field = "data"
 		}
 		if d, derr := st.WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
-			{Field: field, Description: err.Error()},
+			{Field: field, Description: msg},
 		}}); derr == nil {
 			st = d
 		}
 		return st.Err()
 	}
 	if errors.Is(err, codec.ErrUndetected) {
-		return status.Error(codes.InvalidArgument, err.Error())
+		return status.Error(codes.InvalidArgument, msg)
 	}
-	return status.Error(codes.Internal, err.Error())
+	return status.Error(codes.Internal, msg)
 }

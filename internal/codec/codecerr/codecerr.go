@@ -249,3 +249,20 @@ func As(err error) (*Error, bool) {
 	}
 	return nil, false
 }
+
+// QuoteMax is the longest input Quote shows whole, in bytes.
+const QuoteMax = 64
+
+// Quote is strconv.Quote for input echoed into an error, a status or a
+// log line: input longer than QuoteMax bytes is cut to its first
+// QuoteMax bytes followed by its length, so a client cannot make an
+// error as large as its request:
+//
+//	"dialplan12"
+//	"xxxxxxxx...xxxx"... (60000 bytes)
+func Quote(s string) string {
+	if len(s) <= QuoteMax {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:QuoteMax]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}

@@ -3,6 +3,7 @@ package codecerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,16 @@ func TestKinds(t *testing.T) {
 	e := &Error{Codec: "ber", Op: Encode}
 	if e.Where() != "encode" || (&Error{Op: Map}).Where() != "" || (&Error{Pos: AtBit(3)}).Where() != "bit 3" {
 		t.Error("Where")
+	}
+}
+
+func TestQuote(t *testing.T) {
+	if got := Quote("ab\"c"); got != `"ab\"c"` {
+		t.Errorf("short: %s", got)
+	}
+	long := strings.Repeat("x", 60000)
+	got := Quote(long)
+	if len(got) > QuoteMax+40 || !strings.HasSuffix(got, "... (60000 bytes)") || !strings.HasPrefix(got, `"xxxx`) {
+		t.Errorf("long: %d bytes: %.100s", len(got), got)
 	}
 }

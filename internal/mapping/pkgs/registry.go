@@ -35,10 +35,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Version is the protocol version of the message (1, 2 or 3). The name
@@ -178,7 +179,7 @@ type UnknownError struct {
 }
 
 func (e *UnknownError) Error() string {
-	s := fmt.Sprintf("megaco v%d: unknown %s %q", e.Version, e.What, e.Name)
+	s := fmt.Sprintf("megaco v%d: unknown %s %s", e.Version, e.What, codecerr.Quote(e.Name))
 	if e.Note != "" {
 		s += " (" + e.Note + ")"
 	}
@@ -523,7 +524,7 @@ func (t *tables) unknownItem(v Version, k Kind, text string) error {
 	p, ok := lookup(t.byName, pkgName)
 	if !ok || pkgName == "" && !native {
 		if !native {
-			e.Note = "no package " + strconv.Quote(pkgName)
+			e.Note = "no package " + codecerr.Quote(pkgName)
 		}
 		return e
 	}
@@ -568,7 +569,7 @@ func (r *Registry) EncodePkgdName(v Version, k Kind, text string) (PkgdName, err
 		}
 		p, err := t.pkg(v, pkgName)
 		if err != nil {
-			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "no package " + strconv.Quote(pkgName)}
+			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "no package " + codecerr.Quote(pkgName)}
 		}
 		return NewPkgdName(p.id, wildID), nil
 	}

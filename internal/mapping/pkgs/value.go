@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Profile chooses how property, parameter and statistic values (and the
@@ -267,7 +269,7 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 		return dst, fmt.Errorf("%w: package type %q", ErrNoType, vt.desc)
 	case tString:
 		if !utf8.ValidString(text) {
-			return dst, fmt.Errorf("%w: %q is not UTF-8", ErrBadValue, text)
+			return dst, fmt.Errorf("%w: %s is not UTF-8", ErrBadValue, codecerr.Quote(text))
 		}
 		tag := byte(tagIA5String)
 		for i := 0; i < len(text); i++ {
@@ -290,11 +292,11 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 			}
 		}
 		if vt.base == tEnum {
-			return dst, fmt.Errorf("%w: %q is not one of %s", ErrBadValue, text, vt.nameList())
+			return dst, fmt.Errorf("%w: %s is not one of %s", ErrBadValue, codecerr.Quote(text), vt.nameList())
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return dst, fmt.Errorf("%w: %q is not an integer", ErrBadValue, text)
+			return dst, fmt.Errorf("%w: %s is not an integer", ErrBadValue, codecerr.Quote(text))
 		}
 		if vt.hasRange && (v < vt.min || v > vt.max) {
 			return dst, fmt.Errorf("%w: %d is outside %d..%d", ErrBadValue, v, vt.min, vt.max)
@@ -303,7 +305,7 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 	case tFixed:
 		v, err := parseFixed(text)
 		if err != nil {
-			return dst, fmt.Errorf("%w: %q: %v", ErrBadValue, text, err)
+			return dst, fmt.Errorf("%w: %s: %v", ErrBadValue, codecerr.Quote(text), err)
 		}
 		return appendInt(dst, tagInteger, v), nil
 	case tBoolean:
@@ -313,11 +315,11 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 		case "off", "false":
 			return append(dst, tagBoolean, 1, 0), nil
 		}
-		return dst, fmt.Errorf("%w: %q is not on/off or true/false", ErrBadValue, text)
+		return dst, fmt.Errorf("%w: %s is not on/off or true/false", ErrBadValue, codecerr.Quote(text))
 	case tIPv4, tIPv6:
 		a, err := netip.ParseAddr(text)
 		if err != nil || vt.base == tIPv4 && !a.Is4() || vt.base == tIPv6 && !a.Is6() {
-			return dst, fmt.Errorf("%w: %q is not an address of type %q", ErrBadValue, text, vt.desc)
+			return dst, fmt.Errorf("%w: %s is not an address of type %q", ErrBadValue, codecerr.Quote(text), vt.desc)
 		}
 		dst = append(dst, tagOctets)
 		dst = appendLen(dst, a.BitLen()/8)

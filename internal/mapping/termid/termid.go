@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"megaco/internal/codec/codecerr"
 )
 
 // Root is the text this package produces for the ROOT termination. OTP's text
@@ -107,7 +109,7 @@ func ParseLayout(s string) (Layout, error) {
 	for _, p := range parts {
 		w, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, &Error{Input: strconv.Quote(s), Kind: ErrLayout, Detail: "layout: " + strconv.Quote(strings.TrimSpace(p)) + " is not a level width"}
+			return nil, &Error{Input: codecerr.Quote(s), Kind: ErrLayout, Detail: "layout: " + codecerr.Quote(strings.TrimSpace(p)) + " is not a level width"}
 		}
 		l = append(l, w)
 	}
@@ -271,7 +273,7 @@ func (l Layout) AppendBinary(wild, id []byte, text string) ([]byte, []byte, erro
 }
 
 func encErr(text string, level int, kind error, detail string) error {
-	return &Error{Input: strconv.Quote(text), Level: level, Kind: kind, Detail: detail}
+	return &Error{Input: codecerr.Quote(text), Level: level, Kind: kind, Detail: detail}
 }
 
 func decErr(wild, id []byte, level int, kind error, detail string) error {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/mem"
+
 	"megaco/internal/server"
 )
 
@@ -42,3 +44,20 @@ func Start(t testing.TB, tlsCfg *tls.Config) string {
 		return ""
 	}
 }
+
+// RawCodec is a gRPC codec that sends and receives bytes as they are,
+// under the name "proto": what a client sending something other than
+// protobuf does. Pass it with grpc.ForceCodecV2; requests are []byte,
+// responses *[]byte.
+type RawCodec struct{}
+
+func (RawCodec) Marshal(v any) (mem.BufferSlice, error) {
+	return mem.BufferSlice{mem.SliceBuffer(v.([]byte))}, nil
+}
+
+func (RawCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	*(v.(*[]byte)) = data.Materialize()
+	return nil
+}
+
+func (RawCodec) Name() string { return "proto" }

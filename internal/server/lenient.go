@@ -1,0 +1,90 @@
+package server
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/proto"
+
+	// Registers the proto codec lenientCodec wraps.
+	_ "google.golang.org/grpc/encoding/proto"
+)
+
+// lenientCodec is gRPC's proto codec, except that a request of the
+// guarded services that does not unmarshal is not an error to gRPC: gRPC
+// would answer it Internal itself, before any handler or interceptor
+// could say that the client is at fault. The failure is kept for the
+// message instead, and the guard's handler, which reads the message
+// right after, answers InvalidArgument and counts it (guard.malformed).
+// Messages of other services fail as usual, so no failure is kept that
+// no handler takes.
+type lenientCodec struct {
+	encoding.CodecV2
+	pending  atomic.Int64 // failures kept: the success path looks only when some are
+	failures sync.Map     // message -> error
+}
+
+func newLenientCodec() *lenientCodec {
+	return &lenientCodec{CodecV2: encoding.GetCodecV2("proto")}
+}
+
+// Marshal is the proto codec's, with buffers from bufferPool rather than
+// gRPC's default pool: an answer queued for a client that reads slowly
+// holds its buffer, and the default pool's size classes jump from 32 KiB
+// to 1 MiB.
+func (c *lenientCodec) Marshal(v any) (mem.BufferSlice, error) {
+	m, ok := v.(proto.Message)
+	if !ok {
+		return c.CodecV2.Marshal(v)
+	}
+	size := proto.Size(m)
+	opts := proto.MarshalOptions{UseCachedSize: true} // Size just ran
+	if mem.IsBelowBufferPoolingThreshold(size) {
+		b, err := opts.Marshal(m)
+		return mem.BufferSlice{mem.SliceBuffer(b)}, err
+	}
+	buf := bufferPool.Get(size)
+	if _, err := opts.MarshalAppend((*buf)[:0], m); err != nil {
+		bufferPool.Put(buf)
+		return nil, err
+	}
+	return mem.BufferSlice{mem.NewBuffer(buf, bufferPool)}, nil
+}
+
+func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	err := c.CodecV2.Unmarshal(data, v)
+	if err == nil || !guarded(v) {
+		return err
+	}
+	c.failures.Store(v, err)
+	c.pending.Add(1)
+	return nil
+}
+
+// guarded tells the requests of the services the guard wraps.
+func guarded(v any) bool {
+	m, ok := v.(proto.Message)
+	if !ok {
+		return false
+	}
+	switch m.ProtoReflect().Descriptor().ParentFile().Package() {
+	case "megaco.v1", "grpc.health.v1":
+		return true
+	}
+	return false
+}
+
+// failure returns, and forgets, the unmarshal failure of m.
+func (c *lenientCodec) failure(m any) error {
+	if c.pending.Load() == 0 {
+		return nil
+	}
+	err, ok := c.failures.LoadAndDelete(m)
+	if !ok {
+		return nil
+	}
+	c.pending.Add(-1)
+	return err.(error)
+}
