@@ -43,6 +43,10 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		w.out = payload
 	}
 	w.infos = inspect(m, w.infos[:0])
+	if len(w.infos) == 0 { // an empty list of transactions: nothing to carry
+		p.met.messages[s][kindError][dropped].Inc()
+		return
+	}
 	p.route(w, s, src, m, payload)
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
 		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
