@@ -28,6 +28,23 @@ func sink(b *testing.B) *net.UDPConn {
 	return c
 }
 
+// udpProxy starts a proxy on loopback UDP between the two peers.
+func udpProxy(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg net.Addr) *Proxy {
+	p, err := New(Config{
+		MGC:      SideConfig{Codec: mgcCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgc.String()}},
+		MG:       SideConfig{Codec: mgCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mg.String()}},
+		Registry: prometheus.NewRegistry(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(p.Close)
+	return p
+}
+
 // BenchmarkHandle is the per-message path without the peers: decode,
 // transcode (or not, relay), route through the table and send, for a
 // request one way and its reply the other (2 messages per op).
@@ -35,18 +52,7 @@ func BenchmarkHandle(b *testing.B) {
 	for _, mode := range []struct{ name, mgc, mg string }{{"transcode", "compact", "ber"}, {"relay", "compact", "compact"}} {
 		b.Run(mode.name, func(b *testing.B) {
 			mgcSink, mgSink := sink(b), sink(b)
-			p, err := New(Config{
-				MGC:      SideConfig{Codec: mode.mgc, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgcSink.LocalAddr().String()}},
-				MG:       SideConfig{Codec: mode.mg, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgSink.LocalAddr().String()}},
-				Registry: prometheus.NewRegistry(),
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := p.Start(); err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(p.Close)
+			p := udpProxy(b, mode.mgc, mgcSink.LocalAddr(), mode.mg, mgSink.LocalAddr())
 			req := corpusFile(b, "msg01a.compact.txt")
 			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
 			from := dest{addr: netip.MustParseAddrPort(mgcSink.LocalAddr().String())}
@@ -83,19 +89,7 @@ func BenchmarkUDP(b *testing.B) {
 			defer mg.Close()
 			target := mg.LocalAddr()
 			if mode.name != "direct" {
-				p, err := New(Config{
-					MGC:      SideConfig{Codec: mode.mgc, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgc.LocalAddr().String()}},
-					MG:       SideConfig{Codec: mode.mg, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mg.LocalAddr().String()}},
-					Registry: prometheus.NewRegistry(),
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := p.Start(); err != nil {
-					b.Fatal(err)
-				}
-				defer p.Close()
-				target = p.ListenAddr(true)
+				target = udpProxy(b, mode.mgc, mgc.LocalAddr(), mode.mg, mg.LocalAddr()).ListenAddr(true)
 			}
 			req := corpusFile(b, "msg01a.compact.txt")
 			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
@@ -137,4 +131,3 @@ func BenchmarkUDP(b *testing.B) {
 		})
 	}
 }
-

@@ -242,6 +242,21 @@ func counterValue(t testing.TB, reg *prometheus.Registry, name string, labels ma
 	return 0
 }
 
+// pass sends a corpus file from one peer and checks that the other
+// receives the other file.
+func pass(t testing.TB, from, to *peer, send, want string) {
+	t.Helper()
+	from.send(corpusFile(t, send))
+	expect(t, send+" as "+want, to.recv(), corpusFile(t, want))
+}
+
+func (r *rig) wantCount(t testing.TB, dir, kind, outcome string, want float64) {
+	t.Helper()
+	if got := r.count(t, dir, kind, outcome); got != want {
+		t.Errorf("%s %s %s: %v, want %v", dir, kind, outcome, got, want)
+	}
+}
+
 func expect(t testing.TB, what string, got, want []byte) {
 	t.Helper()
 	if !bytes.Equal(got, want) {
@@ -257,26 +272,15 @@ func TestTranscode(t *testing.T) {
 		t.Run(nets[0]+"-"+nets[1], func(t *testing.T) {
 			r := setup(t, "compact", nets[0], "ber", nets[1], nil)
 			// MGC request, MG reply.
-			r.mgc.send(corpusFile(t, "msg01a.compact.txt"))
-			expect(t, "request at the MG", r.mg.recv(), corpusFile(t, "msg01a.ber"))
-			r.mg.send(corpusFile(t, "msg06a.ber"))
-			expect(t, "reply at the MGC", r.mgc.recv(), corpusFile(t, "msg06a.compact.txt"))
+			pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber")
+			pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt")
 			// MG request (ServiceChange), MGC reply, MGC ack.
-			r.mg.send(corpusFile(t, "msg04.ber"))
-			expect(t, "request at the MGC", r.mgc.recv(), corpusFile(t, "msg04.compact.txt"))
-			r.mgc.send(corpusFile(t, "msg05.compact.txt"))
-			expect(t, "reply at the MG", r.mg.recv(), corpusFile(t, "msg05.ber"))
-			r.mgc.send(corpusFile(t, "msg30b.compact.txt"))
-			expect(t, "ack at the MG", r.mg.recv(), corpusFile(t, "msg30b.ber"))
-			if got := r.count(t, "mgc_to_mg", "request", "forwarded"); got != 1 {
-				t.Errorf("requests forwarded MGC to MG: %v", got)
-			}
-			if got := r.count(t, "mg_to_mgc", "ack", "forwarded"); got != 0 {
-				t.Errorf("acks MG to MGC: %v", got)
-			}
-			if got := r.count(t, "mgc_to_mg", "ack", "forwarded"); got != 1 {
-				t.Errorf("acks MGC to MG: %v", got)
-			}
+			pass(t, r.mg, r.mgc, "msg04.ber", "msg04.compact.txt")
+			pass(t, r.mgc, r.mg, "msg05.compact.txt", "msg05.ber")
+			pass(t, r.mgc, r.mg, "msg30b.compact.txt", "msg30b.ber")
+			r.wantCount(t, "mgc_to_mg", "request", "forwarded", 1)
+			r.wantCount(t, "mg_to_mgc", "ack", "forwarded", 0)
+			r.wantCount(t, "mgc_to_mg", "ack", "forwarded", 1)
 			dur := counterValue(t, r.reg, "megaco_proxy_transaction_duration_seconds", map[string]string{"direction": "mg_to_mgc", "command": "serviceChange"})
 			if dur != 1 {
 				t.Errorf("serviceChange durations observed: %v", dur)
@@ -301,10 +305,8 @@ func TestRelay(t *testing.T) {
 	expect(t, "relayed reply", r.mgc.recv(), reply)
 
 	b := setup(t, "ber", "tcp", "ber", "udp", nil)
-	b.mgc.send(corpusFile(t, "msg10.ber"))
-	expect(t, "relayed BER", b.mg.recv(), corpusFile(t, "msg10.ber"))
-	b.mg.send(corpusFile(t, "msg11.ber"))
-	expect(t, "relayed BER reply", b.mgc.recv(), corpusFile(t, "msg11.ber"))
+	pass(t, b.mgc, b.mg, "msg10.ber", "msg10.ber")
+	pass(t, b.mg, b.mgc, "msg11.ber", "msg11.ber")
 }
 
 // TestRouting: two controllers on different addresses; each reply and
@@ -315,27 +317,21 @@ func TestRouting(t *testing.T) {
 	other := newPeer(t, "udp")
 	other.proxyAddr = r.mgc.proxyAddr
 
-	other.send(corpusFile(t, "msg10.compact.txt")) // T=10003
-	expect(t, "B's request", r.mg.recv(), corpusFile(t, "msg10.ber"))
-	r.mgc.send(corpusFile(t, "msg01a.compact.txt")) // T=9999
-	expect(t, "A's request", r.mg.recv(), corpusFile(t, "msg01a.ber"))
+	pass(t, other, r.mg, "msg10.compact.txt", "msg10.ber")   // T=10003
+	pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber") // T=9999
 
 	pending := "!/1 [124.124.124.222]:55555\nPN=10003{}"
 	r.mg.send(encode(t, pending, "ber"))
 	expect(t, "pending at B", other.recv(), encode(t, pending, "compact"))
-	r.mg.send(corpusFile(t, "msg06a.ber")) // P=9999
-	expect(t, "reply at A", r.mgc.recv(), corpusFile(t, "msg06a.compact.txt"))
+	pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt") // P=9999
 	if n := counterValue(t, r.reg, "megaco_proxy_transactions_in_flight", map[string]string{"direction": "mgc_to_mg"}); n != 1 {
 		t.Errorf("in flight after one of two replies: %v", n)
 	}
-	r.mg.send(corpusFile(t, "msg11.ber")) // P=10003
-	expect(t, "reply at B", other.recv(), corpusFile(t, "msg11.compact.txt"))
+	pass(t, r.mg, other, "msg11.ber", "msg11.compact.txt") // P=10003
 
-	r.mg.send(corpusFile(t, "msg04.ber")) // an MG request: to the configured MGC
-	expect(t, "MG request at A", r.mgc.recv(), corpusFile(t, "msg04.compact.txt"))
+	pass(t, r.mg, r.mgc, "msg04.ber", "msg04.compact.txt") // an MG request: to the configured MGC
 	// B acknowledges: acks go to the MG.
-	other.send(corpusFile(t, "msg30a.compact.txt"))
-	expect(t, "ack at the MG", r.mg.recv(), corpusFile(t, "msg30a.ber"))
+	pass(t, other, r.mg, "msg30a.compact.txt", "msg30a.ber")
 
 	if n := counterValue(t, r.reg, "megaco_proxy_transactions_in_flight", map[string]string{"direction": "mgc_to_mg"}); n != 0 {
 		t.Errorf("in flight after the replies: %v", n)
@@ -346,9 +342,7 @@ func TestRouting(t *testing.T) {
 	if n := counterValue(t, r.reg, "megaco_proxy_transaction_duration_seconds", map[string]string{"direction": "mgc_to_mg", "command": "add"}); n != 1 {
 		t.Errorf("add durations: %v", n)
 	}
-	if n := r.count(t, "mg_to_mgc", "pending", "forwarded"); n != 1 {
-		t.Errorf("pendings: %v", n)
-	}
+	r.wantCount(t, "mg_to_mgc", "pending", "forwarded", 1)
 }
 
 // TestSplit: an MG batching replies to two controllers' requests in one
@@ -425,14 +419,9 @@ func TestBadTraffic(t *testing.T) {
 	r.mg.send(corpusFile(t, "msg06a.ber")[:30])
 	r.mgc.send(good)
 	expect(t, "the good message after the bad ones", r.mg.recv(), corpusFile(t, "msg03.ber"))
-	r.mg.send(corpusFile(t, "msg04.ber"))
-	expect(t, "the MGC's next message", r.mgc.recv(), corpusFile(t, "msg04.compact.txt"))
-	if n := r.count(t, "mgc_to_mg", "request", "rejected"); n != 5 {
-		t.Errorf("rejected requests: %v", n)
-	}
-	if n := r.count(t, "mg_to_mgc", "reply", "dropped"); n != 1 {
-		t.Errorf("dropped replies: %v", n)
-	}
+	pass(t, r.mg, r.mgc, "msg04.ber", "msg04.compact.txt")
+	r.wantCount(t, "mgc_to_mg", "request", "rejected", 5)
+	r.wantCount(t, "mg_to_mgc", "reply", "dropped", 1)
 }
 
 func slicesEqual(a, b []uint32) bool {
@@ -451,8 +440,7 @@ func slicesEqual(a, b []uint32) bool {
 // dropped; another connection goes on working.
 func TestBrokenConnections(t *testing.T) {
 	r := setup(t, "compact", "tcp", "ber", "tcp", func(c *Config) { c.HandshakeTimeout = 300 * time.Millisecond })
-	r.mgc.send(corpusFile(t, "msg01a.compact.txt"))
-	expect(t, "request", r.mg.recv(), corpusFile(t, "msg01a.ber"))
+	pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber")
 
 	broken, err := net.Dial("tcp", r.mgc.proxyAddr)
 	if err != nil {
@@ -471,10 +459,8 @@ func TestBrokenConnections(t *testing.T) {
 			t.Errorf("%s connection: %v, want it closed by the proxy", name, err)
 		}
 	}
-	r.mg.send(corpusFile(t, "msg06a.ber"))
-	expect(t, "reply on the good connection", r.mgc.recv(), corpusFile(t, "msg06a.compact.txt"))
-	r.mgc.send(corpusFile(t, "msg03.compact.txt"))
-	expect(t, "next request", r.mg.recv(), corpusFile(t, "msg03.ber"))
+	pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt")
+	pass(t, r.mgc, r.mg, "msg03.compact.txt", "msg03.ber")
 	if n := counterValue(t, r.reg, "megaco_proxy_errors_total", map[string]string{"side": "mgc", "reason": "decode"}); n != 1 {
 		t.Errorf("decode errors: %v", n)
 	}
