@@ -77,32 +77,14 @@ func BenchmarkHandle(b *testing.B) {
 func BenchmarkUDP(b *testing.B) {
 	for _, mode := range []struct{ name, mgc, mg string }{{"direct", "compact", "compact"}, {"relay", "compact", "compact"}, {"transcode", "compact", "ber"}} {
 		b.Run(mode.name, func(b *testing.B) {
-			mgc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer mgc.Close()
-			mg, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer mg.Close()
+			mgc, mg := udpSocket(b), udpSocket(b)
 			target := mg.LocalAddr()
 			if mode.name != "direct" {
 				target = udpProxy(b, mode.mgc, mgc.LocalAddr(), mode.mg, mg.LocalAddr()).ListenAddr(true)
 			}
 			req := corpusFile(b, "msg01a.compact.txt")
 			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
-			go func() { // the MG: answer every request
-				buf := make([]byte, 65536)
-				for {
-					_, from, err := mg.ReadFrom(buf)
-					if err != nil {
-						return
-					}
-					mg.WriteTo(reply, from)
-				}
-			}()
+			go answer(mg, reply)
 			buf := make([]byte, 65536)
 			rtts := make([]time.Duration, 0, b.N)
 			lost := 0
@@ -129,5 +111,60 @@ func BenchmarkUDP(b *testing.B) {
 				b.ReportMetric(float64(lost), "lost")
 			}
 		})
+	}
+}
+
+// BenchmarkUDPWindow is throughput end to end: the MGC keeps 16 requests
+// outstanding (a lost one is replaced after 100 ms), the MG answers each.
+// Reported: messages/s through the proxy (requests and replies).
+func BenchmarkUDPWindow(b *testing.B) {
+	const window = 16
+	for _, mode := range []struct{ name, mgc, mg string }{{"relay", "compact", "compact"}, {"transcode", "compact", "ber"}} {
+		b.Run(mode.name, func(b *testing.B) {
+			mgc, mg := udpSocket(b), udpSocket(b)
+			target := udpProxy(b, mode.mgc, mgc.LocalAddr(), mode.mg, mg.LocalAddr()).ListenAddr(true)
+			req := corpusFile(b, "msg01a.compact.txt")
+			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
+			go answer(mg, reply)
+			buf := make([]byte, 65536)
+			b.ResetTimer()
+			sent, got, out := 0, 0, 0
+			for got < b.N {
+				for out < window && sent < b.N+window {
+					mgc.WriteTo(req, target)
+					sent++
+					out++
+				}
+				mgc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+				if _, _, err := mgc.ReadFrom(buf); err != nil {
+					out = 0 // lost: refill the window
+					continue
+				}
+				got++
+				out--
+			}
+			b.ReportMetric(float64(2*got)/b.Elapsed().Seconds(), "msgs/s")
+		})
+	}
+}
+
+func udpSocket(b *testing.B) *net.UDPConn {
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// answer sends reply for every datagram c receives, until c closes.
+func answer(c *net.UDPConn, reply []byte) {
+	buf := make([]byte, 65536)
+	for {
+		_, from, err := c.ReadFrom(buf)
+		if err != nil {
+			return
+		}
+		c.WriteTo(reply, from)
 	}
 }
