@@ -564,3 +564,33 @@ func TestScan(t *testing.T) {
 		t.Error(errorText(codeBadTransaction, errors.New("x \"y\"\n")))
 	}
 }
+
+// TestSegments: a v3 segmented reply passes segment by segment to the
+// requester, the transaction ends with the last, and the requester's
+// segment replies go back to the MG.
+func TestSegments(t *testing.T) {
+	r := setup(t, "compact", "udp", "ber", "tcp", nil)
+	other := newPeer(t, "udp") // not the configured MGC: routing must find it
+	other.proxyAddr = r.mgc.proxyAddr
+	const mg = "!/3 [124.124.124.222]:55555\n"
+	other.send([]byte("!/3 [123.123.123.4]:55555\nT=5{C=-{AV=root{AT{}}}}"))
+	r.mg.recv()
+	for i, seg := range []string{"P=5/1{C=-{AV=root}}", "P=5/2/&{C=-{AV=root}}"} {
+		r.mg.send(encode(t, mg+seg, "ber"))
+		expect(t, "segment", other.recv(), []byte(mg+seg))
+		want := 1.0
+		if i == 0 {
+			want = 0
+		}
+		if n := counterValue(t, r.reg, "megaco_proxy_transactions_in_flight", map[string]string{"direction": "mgc_to_mg"}); n != 1-want {
+			t.Errorf("after segment %d: %v in flight", i+1, n)
+		}
+	}
+	other.send([]byte("!/3 [123.123.123.4]:55555\nSM=5/2/&"))
+	expect(t, "segment reply", r.mg.recv(), encode(t, "!/3 [123.123.123.4]:55555\nSM=5/2/&", "ber"))
+	r.wantCount(t, "mg_to_mgc", "reply", "forwarded", 2)
+	r.wantCount(t, "mgc_to_mg", "ack", "forwarded", 1)
+	if n := counterValue(t, r.reg, "megaco_proxy_transaction_duration_seconds", map[string]string{"direction": "mgc_to_mg", "command": "auditValue"}); n != 1 {
+		t.Errorf("auditValue durations: %v, want 1 (at the last segment)", n)
+	}
+}
