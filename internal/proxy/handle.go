@@ -108,6 +108,9 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 				p.met.errors[o][reasonRoute].Inc()
 				p.limiter.warn("no route", "direction", directions[s], "to", sideNames[o], "err", err)
 				w.drop[i] = true
+				if t.kind == kindRequest {
+					p.table.cancel(txKey{s, t.tid})
+				}
 				continue
 			}
 		}
@@ -187,6 +190,9 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 	for j, t := range w.infos {
 		if in(j) {
 			p.met.messages[s][t.kind][out].Inc()
+			if err != nil && t.kind == kindRequest {
+				p.table.cancel(txKey{s, t.tid})
+			}
 		}
 	}
 }

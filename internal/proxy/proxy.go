@@ -13,6 +13,7 @@
 package proxy
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -119,6 +120,10 @@ func (c *Config) defaults() {
 	}
 }
 
+// redialAfter is how long a side waits after failing to reach its TCP
+// peer before it tries again.
+const redialAfter = time.Second
+
 // maxDatagram is the largest UDP payload over IPv4 (65535 less the IP and
 // UDP headers); reads use a larger buffer so nothing is cut.
 const maxDatagram = 65507
@@ -151,6 +156,8 @@ type sideState struct {
 	// mid is the identity this side's peer last sent: the proxy answers
 	// the other side with it when it must speak for that peer.
 	mid atomic.Pointer[model.MId]
+
+	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
 	mu    sync.Mutex
 	conns map[*tcpConn]struct{}
@@ -329,10 +336,17 @@ func (s *sideState) defaultDest() (dest, error) {
 	if last != nil && !last.closed.Load() {
 		return dest{conn: last}, nil
 	}
+	// After a failed attempt, fail fast for a while: dialling happens in
+	// a read loop, which must not wait on an unreachable peer per message.
+	if t := s.dialFailed.Load(); t != 0 && time.Since(time.Unix(0, t)) < redialAfter {
+		return dest{}, errors.New("the peer was unreachable less than a second ago")
+	}
 	c, err := s.dial()
 	if err != nil {
+		s.dialFailed.Store(time.Now().UnixNano())
 		return dest{}, err
 	}
+	s.dialFailed.Store(0)
 	return dest{conn: c}, nil
 }
 

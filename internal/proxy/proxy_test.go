@@ -594,3 +594,48 @@ func TestSegments(t *testing.T) {
 		t.Errorf("auditValue durations: %v, want 1 (at the last segment)", n)
 	}
 }
+
+// TestWildcardListen: the default listen addresses (":2944") are dual
+// stack; IPv4 peers are reached from them all the same.
+func TestWildcardListen(t *testing.T) {
+	r := setup(t, "compact", "udp", "ber", "udp", func(c *Config) {
+		c.MGC.Listen.Address, c.MG.Listen.Address = ":0", ":0"
+	})
+	_, mgcPort, _ := net.SplitHostPort(r.mgc.proxyAddr)
+	_, mgPort, _ := net.SplitHostPort(r.mg.proxyAddr)
+	r.mgc.proxyAddr, r.mg.proxyAddr = "127.0.0.1:"+mgcPort, "127.0.0.1:"+mgPort
+	// Before the MG spoke, the proxy's error replies name it with a
+	// device name (the address it listens on says nothing); after, with
+	// the MG's own identity.
+	for _, wantMID := range []string{"!/1 megacoProxy\n", "!/1 [124.124.124.222]:55555\n"} {
+		r.mgc.send([]byte("!/1 [1.2.3.4]:5\nT=1{"))
+		b := r.mgc.recv()
+		if ids, code := replyError(t, b, "compact"); code != 403 || len(ids) != 1 || !bytes.HasPrefix(b, []byte(wantMID)) {
+			t.Errorf("error reply %q: %v %d", b, ids, code)
+		}
+		pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber")
+		pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt")
+	}
+}
+
+// TestPeerDown: a TCP peer that cannot be reached drops what goes to it
+// (counted), and the other direction goes on.
+func TestPeerDown(t *testing.T) {
+	r := setup(t, "compact", "udp", "ber", "tcp", nil)
+	r.mg.ln.Close()
+	r.mgc.send(corpusFile(t, "msg01a.compact.txt"))
+	r.mgc.send(corpusFile(t, "msg03.compact.txt"))
+	deadline := time.Now().Add(waitFor)
+	for r.count(t, "mgc_to_mg", "request", "dropped") != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("requests to an unreachable MG: %v dropped", r.count(t, "mgc_to_mg", "request", "dropped"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := counterValue(t, r.reg, "megaco_proxy_errors_total", map[string]string{"side": "mg", "reason": "route"}); n != 2 {
+		t.Errorf("route errors: %v", n)
+	}
+	if n := r.p.table.inFlight(time.Now()); n != 0 {
+		t.Errorf("%d dropped requests still in flight", n)
+	}
+}

@@ -94,6 +94,17 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 	return e.requester, now.Sub(e.start), e.command, first, true
 }
 
+// cancel forgets a request that could not be forwarded, so that nobody
+// waits for its reply (a drain, the in-flight gauge).
+func (t *table) cancel(k txKey) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.m[k]; e != nil && !e.answered {
+		t.remove(k, e)
+		t.gauges()
+	}
+}
+
 // inFlight is the number of unanswered transactions.
 func (t *table) inFlight(now time.Time) int {
 	t.mu.Lock()
