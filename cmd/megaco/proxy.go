@@ -48,7 +48,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	mg := fs.String("mg", env("MEGACO_MG", ""), "the MG's address, required (MEGACO_MG)")
 	httpAddr := fs.String("http-addr", env("MEGACO_PROXY_HTTP_ADDR", ":9102"), "HTTP address for /metrics, /healthz, /readyz (MEGACO_PROXY_HTTP_ADDR)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for replies to requests in flight (MEGACO_DRAIN_TIMEOUT)")
-	remember := fs.String("remember", env("MEGACO_PROXY_REMEMBER", "60s"), "how long a transaction's route is kept after its request (MEGACO_PROXY_REMEMBER)")
+	remember := fs.String("remember", env("MEGACO_PROXY_REMEMBER", "60s"), "how long a transaction's route is kept after its request or last pending (MEGACO_PROXY_REMEMBER)")
 	maxTx := fs.String("max-transactions", env("MEGACO_PROXY_MAX_TRANSACTIONS", "100000"), "routing table bound; past it the oldest entry goes (MEGACO_PROXY_MAX_TRANSACTIONS)")
 	maxConns := fs.String("max-conns", env("MEGACO_PROXY_MAX_CONNS", "1024"), "TCP connections per side (MEGACO_PROXY_MAX_CONNS)")
 	handshake := fs.String("handshake-timeout", env("MEGACO_PROXY_HANDSHAKE_TIMEOUT", "10s"), "an accepted TCP connection's first message must come within it (MEGACO_PROXY_HANDSHAKE_TIMEOUT)")

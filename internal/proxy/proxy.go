@@ -76,7 +76,8 @@ type Config struct {
 	// metrics on Registry.
 	Options codec.Options
 	// Remember is how long a transaction stays in the routing table after
-	// its first request (default 60 s: longer than a peer retransmits).
+	// its first request or its last pending (default 60 s: longer than a
+	// peer retransmits).
 	Remember time.Duration
 	// MaxTransactions bounds the table (default 100000); past it the
 	// oldest entry goes.

@@ -523,6 +523,16 @@ func TestTable(t *testing.T) {
 	if v := counterValue(t, reg, "megaco_proxy_remembered_transactions", nil); v != 0 {
 		t.Errorf("remembered gauge %v", v)
 	}
+	// A pending keeps the route past the ttl from the request.
+	t1 := t0.Add(10 * time.Minute)
+	tb.request(t1, txKey{mgSide, 9}, a, 0, true)
+	tb.reply(t1.Add(50*time.Second), txKey{mgSide, 9}, false)
+	if _, _, _, _, found := tb.reply(t1.Add(100*time.Second), txKey{mgSide, 9}, false); !found {
+		t.Error("route lost despite a pending")
+	}
+	if _, _, _, _, found := tb.reply(t1.Add(161*time.Second), txKey{mgSide, 9}, true); found {
+		t.Error("route kept a ttl after the last pending")
+	}
 	// Reused IDs cannot grow the queue without bound.
 	for i := range 10000 {
 		now := t0.Add(3 * time.Minute)

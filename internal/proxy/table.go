@@ -35,9 +35,12 @@ type table struct {
 	pending [2]int // unanswered entries by direction
 }
 
+// queued is an entry's place in the expiry order; an entry whose expiry
+// was pushed back by a pending has a later place too.
 type queued struct {
-	key txKey
-	e   *txEntry
+	key     txKey
+	e       *txEntry
+	expires time.Time
 }
 
 func newTable(ttl time.Duration, max int, met *metrics) *table {
@@ -67,7 +70,7 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 	}
 	e := &txEntry{requester: from, start: now, expires: now.Add(t.ttl), command: command}
 	t.m[k] = e
-	t.queue = append(t.queue, queued{k, e})
+	t.queue = append(t.queue, queued{k, e, e.expires})
 	if len(t.queue)-t.head > 2*t.max+64 {
 		t.sweep() // replaced entries left behind by reused IDs
 	}
@@ -77,7 +80,9 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 }
 
 // reply looks up the requester of the transaction a reply (final or not)
-// answers; final marks it answered and returns how long it took.
+// answers; final marks it answered and returns how long it took. A
+// pending (or a segment) keeps the route for another ttl: the requester
+// keeps waiting too.
 func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took time.Duration, command uint8, first, found bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -90,6 +95,13 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 		e.answered, first = true, true
 		t.pending[k.from]--
 		t.gauges()
+	} else if !final && now.Add(t.ttl).Sub(e.expires) > t.ttl/8 {
+		// Pushed back in steps, so a stream of pendings adds few places.
+		e.expires = now.Add(t.ttl)
+		t.queue = append(t.queue, queued{k, e, e.expires})
+		if len(t.queue)-t.head > 2*t.max+64 {
+			t.sweep()
+		}
 	}
 	return e.requester, now.Sub(e.start), e.command, first, true
 }
@@ -126,8 +138,8 @@ func (t *table) forget(c *tcpConn) {
 }
 
 func (t *table) expire(now time.Time) {
-	for t.head < len(t.queue) && !now.Before(t.queue[t.head].e.expires) {
-		t.pop()
+	for t.head < len(t.queue) && !now.Before(t.queue[t.head].expires) {
+		t.pop(now)
 	}
 	t.compact()
 	t.gauges()
@@ -135,9 +147,7 @@ func (t *table) expire(now time.Time) {
 
 func (t *table) evictOldest() {
 	for t.head < len(t.queue) {
-		q := t.queue[t.head]
-		t.pop()
-		if t.m[q.key] == nil || t.m[q.key] == q.e {
+		if t.pop(time.Time{}) {
 			break
 		}
 	}
@@ -145,14 +155,17 @@ func (t *table) evictOldest() {
 }
 
 // pop removes the queue's head and its entry, unless the entry was
-// replaced since.
-func (t *table) pop() {
+// replaced since or, when now is set, has not expired yet (a pending
+// pushed it back: a later place holds it).
+func (t *table) pop(now time.Time) (removed bool) {
 	q := t.queue[t.head]
 	t.queue[t.head] = queued{}
 	t.head++
-	if t.m[q.key] == q.e {
+	if t.m[q.key] == q.e && (now.IsZero() || !now.Before(q.e.expires)) {
 		t.remove(q.key, q.e)
+		return true
 	}
+	return false
 }
 
 func (t *table) remove(k txKey, e *txEntry) {
@@ -168,7 +181,7 @@ func (t *table) remove(k txKey, e *txEntry) {
 func (t *table) sweep() {
 	live := t.queue[:0]
 	for _, q := range t.queue[t.head:] {
-		if t.m[q.key] == q.e {
+		if t.m[q.key] == q.e && q.expires.Equal(q.e.expires) {
 			live = append(live, q)
 		}
 	}
