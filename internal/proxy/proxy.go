@@ -125,6 +125,9 @@ func (c *Config) defaults() {
 // peer before it tries again.
 const redialAfter = time.Second
 
+// udpBuffer is the socket buffer size asked for each UDP socket.
+const udpBuffer = 4 << 20
+
 // maxDatagram is the largest UDP payload over IPv4 (65535 less the IP and
 // UDP headers); reads use a larger buffer so nothing is cut.
 const maxDatagram = 65507
@@ -228,6 +231,10 @@ func (s *sideState) open() error {
 			return err
 		}
 		s.udp = c.(*net.UDPConn)
+		// Room for bursts while the one read loop transcodes: the kernel
+		// drops what does not fit (it may cap the size; best effort).
+		s.udp.SetReadBuffer(udpBuffer)
+		s.udp.SetWriteBuffer(udpBuffer)
 		return nil
 	}
 	ln, err := net.Listen("tcp", s.cfg.Listen.Address)
