@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"megaco/internal/codec"
@@ -62,8 +63,10 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	o := s.other()
 	now := time.Now()
 	n := len(w.infos)
-	w.dests = append(w.dests[:0], make([]dest, n)...)
-	w.drop = append(w.drop[:0], make([]bool, n)...)
+	w.dests = slices.Grow(w.dests[:0], n)[:n]
+	w.drop = slices.Grow(w.drop[:0], n)[:n]
+	clear(w.dests)
+	clear(w.drop)
 	var pair *tcpConn
 	if src.conn != nil {
 		pair = src.conn.pair

@@ -48,21 +48,24 @@ func newTable(ttl time.Duration, max int, met *metrics) *table {
 }
 
 // request records a request forwarded from side s; it reports false when
-// the table is draining and the request is new (not a retransmission).
+// admitNew is unset (draining) and the request is new, not a
+// retransmission of one the table holds.
 // evicted counts an entry pushed out by the size bound.
 func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitNew bool) (ok, evicted bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
-	if e := t.m[k]; e != nil && !e.answered {
-		e.requester = from // a retransmission, maybe from another address
-		return true, false
+	if e := t.m[k]; e != nil {
+		if !e.answered || !admitNew {
+			// A retransmission, maybe from another address; while
+			// draining also one whose reply was lost on the way back.
+			e.requester = from
+			return true, false
+		}
+		t.remove(k, e) // a reused ID after its answer: a new transaction
 	}
 	if !admitNew {
 		return false, false
-	}
-	if old := t.m[k]; old != nil {
-		t.remove(k, old) // a reused ID after its answer: a new transaction
 	}
 	if len(t.m) >= t.max {
 		t.evictOldest()
