@@ -401,7 +401,13 @@ func replyError(t testing.TB, b []byte, codecName string) ([]uint32, uint32) {
 // forwarded (the next good message is the next one the peer sees); an
 // undecodable reply is dropped.
 func TestBadTraffic(t *testing.T) {
-	r := setup(t, "compact", "udp", "ber", "udp", nil)
+	for _, network := range []string{"udp", "tcp"} {
+		t.Run(network, func(t *testing.T) { badTraffic(t, network) })
+	}
+}
+
+func badTraffic(t *testing.T, network string) {
+	r := setup(t, "compact", network, "ber", network, nil)
 	good := corpusFile(t, "msg03.compact.txt")
 	cases := []struct {
 		name  string
