@@ -1,0 +1,170 @@
+package proxy
+
+import (
+	"net"
+	"net/netip"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// sink is a UDP socket that reads and discards everything.
+func sink(b *testing.B) *net.UDPConn {
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		buf := make([]byte, 65536)
+		for {
+			if _, _, err := c.ReadFrom(buf); err != nil {
+				return
+			}
+		}
+	}()
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// udpProxy starts a proxy on loopback UDP between the two peers.
+func udpProxy(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg net.Addr) *Proxy {
+	p, err := New(Config{
+		MGC:      SideConfig{Codec: mgcCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgc.String()}},
+		MG:       SideConfig{Codec: mgCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mg.String()}},
+		Registry: prometheus.NewRegistry(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(p.Close)
+	return p
+}
+
+// BenchmarkHandle is the per-message path without the peers: decode,
+// transcode (or not, relay), route through the table and send, for a
+// request one way and its reply the other (2 messages per op).
+func BenchmarkHandle(b *testing.B) {
+	for _, mode := range []struct{ name, mgc, mg string }{{"transcode", "compact", "ber"}, {"relay", "compact", "compact"}} {
+		b.Run(mode.name, func(b *testing.B) {
+			mgcSink, mgSink := sink(b), sink(b)
+			p := udpProxy(b, mode.mgc, mgcSink.LocalAddr(), mode.mg, mgSink.LocalAddr())
+			req := corpusFile(b, "msg01a.compact.txt")
+			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
+			from := dest{addr: netip.MustParseAddrPort(mgcSink.LocalAddr().String())}
+			mgFrom := dest{addr: netip.MustParseAddrPort(mgSink.LocalAddr().String())}
+			w := new(worker)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				p.handle(w, mgcSide, from, req)
+				p.handle(w, mgSide, mgFrom, reply)
+			}
+			b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "msgs/s")
+		})
+	}
+}
+
+// BenchmarkUDP is end to end on loopback: a fake MGC sends a request,
+// a fake MG answers it at once, the MGC waits for the reply (one in
+// flight). "direct" has no proxy between them: the baseline the others'
+// latencies add to. Reported: round-trip p50/p99 and messages/s through
+// the proxy (two per round trip).
+func BenchmarkUDP(b *testing.B) {
+	for _, mode := range []struct{ name, mgc, mg string }{{"direct", "compact", "compact"}, {"relay", "compact", "compact"}, {"transcode", "compact", "ber"}} {
+		b.Run(mode.name, func(b *testing.B) {
+			mgc, mg := udpSocket(b), udpSocket(b)
+			target := mg.LocalAddr()
+			if mode.name != "direct" {
+				target = udpProxy(b, mode.mgc, mgc.LocalAddr(), mode.mg, mg.LocalAddr()).ListenAddr(true)
+			}
+			req := corpusFile(b, "msg01a.compact.txt")
+			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
+			go answer(mg, reply)
+			buf := make([]byte, 65536)
+			rtts := make([]time.Duration, 0, b.N)
+			lost := 0
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				mgc.WriteTo(req, target)
+				mgc.SetReadDeadline(start.Add(time.Second))
+				if _, _, err := mgc.ReadFrom(buf); err != nil {
+					lost++
+					continue
+				}
+				rtts = append(rtts, time.Since(start))
+			}
+			b.StopTimer()
+			if len(rtts) == 0 {
+				b.Fatal("no replies")
+			}
+			slices.Sort(rtts)
+			b.ReportMetric(float64(rtts[len(rtts)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(rtts[len(rtts)*99/100].Microseconds()), "p99-µs")
+			b.ReportMetric(float64(2*len(rtts))/b.Elapsed().Seconds(), "msgs/s")
+			if lost > 0 {
+				b.ReportMetric(float64(lost), "lost")
+			}
+		})
+	}
+}
+
+// BenchmarkUDPWindow is throughput end to end: the MGC keeps 16 requests
+// outstanding (a lost one is replaced after 100 ms), the MG answers each.
+// Reported: messages/s through the proxy (requests and replies).
+func BenchmarkUDPWindow(b *testing.B) {
+	const window = 16
+	for _, mode := range []struct{ name, mgc, mg string }{{"relay", "compact", "compact"}, {"transcode", "compact", "ber"}} {
+		b.Run(mode.name, func(b *testing.B) {
+			mgc, mg := udpSocket(b), udpSocket(b)
+			target := udpProxy(b, mode.mgc, mgc.LocalAddr(), mode.mg, mg.LocalAddr()).ListenAddr(true)
+			req := corpusFile(b, "msg01a.compact.txt")
+			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
+			go answer(mg, reply)
+			buf := make([]byte, 65536)
+			b.ResetTimer()
+			sent, got, out := 0, 0, 0
+			for got < b.N {
+				for out < window && sent < b.N+window {
+					mgc.WriteTo(req, target)
+					sent++
+					out++
+				}
+				mgc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+				if _, _, err := mgc.ReadFrom(buf); err != nil {
+					out = 0 // lost: refill the window
+					continue
+				}
+				got++
+				out--
+			}
+			b.ReportMetric(float64(2*got)/b.Elapsed().Seconds(), "msgs/s")
+		})
+	}
+}
+
+func udpSocket(b *testing.B) *net.UDPConn {
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// answer sends reply for every datagram c receives, until c closes.
+func answer(c *net.UDPConn, reply []byte) {
+	buf := make([]byte, 65536)
+	for {
+		_, from, err := c.ReadFrom(buf)
+		if err != nil {
+			return
+		}
+		c.WriteTo(reply, from)
+	}
+}

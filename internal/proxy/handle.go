@@ -1,0 +1,290 @@
+package proxy
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"time"
+
+	"megaco/internal/codec"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/model"
+)
+
+// worker is the memory one read loop reuses from message to message.
+type worker struct {
+	out, part, errOut []byte
+	infos             []txInfo
+	dests             []dest
+	drop              []bool
+	sub               []model.Transaction
+}
+
+// handle carries one message that arrived on side s from src to the
+// other side: decode (into the other side's form), encode in the other
+// side's codec (or keep the bytes when both speak one codec), route.
+func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
+	in, out := p.sides[s], p.sides[s.other()]
+	relay := in.cfg.Codec == out.cfg.Codec
+	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, p.opts)
+	if err != nil {
+		p.rejectUndecoded(w, s, src, data, err)
+		return
+	}
+	defer release()
+	in.learnMID(&m.Mess.MId)
+	payload := data
+	if !relay {
+		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, p.opts)
+		if err != nil {
+			p.reject(w, s, src, inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
+			return
+		}
+		w.out = payload
+	}
+	w.infos = inspect(m, w.infos[:0])
+	if len(w.infos) == 0 { // an empty list of transactions: nothing to carry
+		p.met.messages[s][kindError][dropped].Inc()
+		return
+	}
+	p.route(w, s, src, m, payload)
+	if p.log.Enabled(context.Background(), slog.LevelDebug) {
+		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
+			"codec_in", in.cfg.Codec, "bytes_in", len(data), "codec_out", out.cfg.Codec, "bytes_out", len(payload),
+			"transactions", len(w.infos), "first_kind", kindNames[w.infos[0].kind], "first_id", w.infos[0].tid)
+	}
+}
+
+// route finds each transaction's destination on the other side, keeps
+// the table, and sends: the message whole when everything in it goes to
+// one place, else a message per destination (re-encoded).
+func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, payload []byte) {
+	o := s.other()
+	now := time.Now()
+	n := len(w.infos)
+	w.dests = slices.Grow(w.dests[:0], n)[:n]
+	w.drop = slices.Grow(w.drop[:0], n)[:n]
+	clear(w.dests)
+	clear(w.drop)
+	var pair *tcpConn
+	if src.conn != nil {
+		pair = src.conn.pair
+	}
+	var def dest
+	var defErr error
+	defDone := false
+	defaultDest := func() (dest, error) {
+		if !defDone {
+			def, defErr = p.sides[o].defaultDest()
+			defDone = true
+		}
+		return def, defErr
+	}
+	for i, t := range w.infos {
+		var d dest
+		switch t.kind {
+		case kindRequest:
+			ok, evicted := p.table.request(now, txKey{s, t.tid}, src, t.command, !p.draining.Load())
+			if evicted {
+				p.met.errors[s][reasonLimit].Inc()
+			}
+			if !ok {
+				w.drop[i] = true // draining: a new request is not taken
+				continue
+			}
+		case kindReply, kindPending:
+			req, took, cmd, first, found := p.table.reply(now, txKey{o, t.tid}, t.kind == kindReply && t.final)
+			if first {
+				p.met.duration[o][cmd].Observe(took.Seconds())
+			}
+			if found && req.usable() {
+				d = req
+			}
+		}
+		if pair != nil {
+			d = dest{conn: pair} // TCP pairs: everything goes to the pair
+		}
+		if d == (dest{}) {
+			var err error
+			if d, err = defaultDest(); err != nil {
+				p.met.errors[o][reasonRoute].Inc()
+				p.limiter.warn("no route", "direction", directions[s], "to", sideNames[o], "err", err)
+				w.drop[i] = true
+				if t.kind == kindRequest {
+					p.table.cancel(txKey{s, t.tid})
+				}
+				continue
+			}
+		}
+		w.dests[i] = d
+	}
+	if one, d := p.oneDest(w); one {
+		p.sendCounted(w, s, d, payload, func(int) bool { return true })
+		return
+	}
+	// Several destinations, or some transactions dropped: one message
+	// per destination, in the order of the transactions.
+	for i := range n {
+		if w.drop[i] {
+			p.met.messages[s][w.infos[i].kind][dropped].Inc()
+			continue
+		}
+		d := w.dests[i]
+		if i > 0 && p.seen(w, i, d) {
+			continue
+		}
+		w.sub = w.sub[:0]
+		for j := i; j < n; j++ {
+			if !w.drop[j] && w.dests[j] == d {
+				w.sub = append(w.sub, m.Mess.MessageBody.Transactions[j])
+			}
+		}
+		part := *m
+		part.Mess.MessageBody.Transactions = w.sub
+		b, err := codec.Encode(w.part[:0], p.sides[o].enc, p.sides[o].cfg.Codec, &part, p.opts)
+		if err != nil {
+			p.met.errors[o][reasonTranscode].Inc()
+			p.limiter.warn("cannot encode part of a message", "direction", directions[s], "err", err)
+			for j := i; j < n; j++ {
+				if !w.drop[j] && w.dests[j] == d {
+					p.met.messages[s][w.infos[j].kind][dropped].Inc()
+				}
+			}
+			continue
+		}
+		w.part = b
+		p.sendCounted(w, s, d, b, func(j int) bool { return j >= i && !w.drop[j] && w.dests[j] == d })
+	}
+	clear(w.sub)
+}
+
+// oneDest reports whether every transaction goes, undropped, to one place.
+func (p *Proxy) oneDest(w *worker) (bool, dest) {
+	for i := range w.infos {
+		if w.drop[i] || w.dests[i] != w.dests[0] {
+			return false, dest{}
+		}
+	}
+	return true, w.dests[0]
+}
+
+// seen reports whether a transaction before i already went to d.
+func (p *Proxy) seen(w *worker, i int, d dest) bool {
+	for j := range i {
+		if !w.drop[j] && w.dests[j] == d {
+			return true
+		}
+	}
+	return false
+}
+
+// sendCounted sends b to d on the side opposite s and counts the
+// transactions for which in(j) holds as forwarded, or dropped on error.
+func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
+	o := s.other()
+	err := p.sides[o].send(d, b)
+	out := forwarded
+	if err != nil {
+		out = dropped
+		p.met.errors[o][reasonIO].Inc()
+		p.limiter.warn("send failed", "to", d.String(), "err", err)
+	}
+	for j, t := range w.infos {
+		if in(j) {
+			p.met.messages[s][t.kind][out].Inc()
+			if err != nil && t.kind == kindRequest {
+				p.table.cancel(txKey{s, t.tid})
+			}
+		}
+	}
+}
+
+// send writes one message to d on side s.
+func (s *sideState) send(d dest, b []byte) error {
+	if d.conn != nil {
+		return d.conn.write(b)
+	}
+	_, err := s.udp.WriteToUDPAddrPort(b, d.addr)
+	return err
+}
+
+// rejectUndecoded handles a message that did not decode (or convert):
+// its transactions are read from a decoding without conversion, or, when
+// even that fails, by scanning what survives.
+func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err error) {
+	r := reasonDecode
+	if e, ok := codecerr.As(err); ok && e.Op == codecerr.Map {
+		r = reasonTranscode
+	}
+	in := p.sides[s].cfg.Codec
+	if m, release, _, err2 := codec.DecodeTransient(data, in, codec.InputForm, p.quiet); err2 == nil {
+		w.infos = inspect(m, w.infos[:0])
+		v := int(m.Mess.Version)
+		release()
+		p.reject(w, s, src, w.infos, v, r, err)
+		return
+	}
+	sc := scanMessage(data, in)
+	w.infos = w.infos[:0]
+	for _, tid := range sc.reqs {
+		w.infos = append(w.infos, txInfo{kind: kindRequest, tid: tid})
+	}
+	for k, c := range sc.others {
+		for range c {
+			w.infos = append(w.infos, txInfo{kind: kind(k)})
+		}
+	}
+	if len(w.infos) == 0 && sc.version > limits.MaxVersion {
+		// Nothing else is known: answer the version.
+		p.reject(w, s, src, nil, sc.version, r, err)
+		return
+	}
+	p.reject(w, s, src, w.infos, sc.version, r, err)
+}
+
+// reject answers the requests among infos (or, when the message showed
+// nothing at all, the message) with an error descriptor in the sender's
+// codec, and drops the rest: replies, pendings, acks and errors are never
+// answered, so two parties cannot bounce errors between them.
+func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int, r reason, cause error) {
+	p.met.errors[s][r].Inc()
+	var reqs []uint32
+	for _, t := range infos {
+		if t.kind == kindRequest {
+			reqs = append(reqs, t.tid)
+			p.met.messages[s][kindRequest][rejected].Inc()
+		} else {
+			p.met.messages[s][t.kind][dropped].Inc()
+		}
+	}
+	in := p.sides[s]
+	p.limiter.warn("message not forwarded", "direction", directions[s], "from", src.String(),
+		"codec", in.cfg.Codec, "requests_answered", len(reqs), "reason", reasons[r], "err", cause)
+	if len(reqs) == 0 && len(infos) > 0 {
+		return
+	}
+	code := errorCode(cause)
+	if version > limits.MaxVersion {
+		code = codeVersion
+	}
+	v := min(max(version, limits.MinVersion), limits.MaxVersion)
+	if len(infos) == 0 {
+		p.met.messages[s][kindError][rejected].Inc()
+	}
+	msg := errorReply(v, p.midFor(s), reqs, code, cause)
+	opts := p.opts
+	opts.Version = v
+	enc, err := codec.Lookup(in.cfg.Codec, opts)
+	if err == nil {
+		var b []byte
+		if b, err = codec.Encode(w.errOut[:0], enc, in.cfg.Codec, msg, opts); err == nil {
+			w.errOut = b
+			err = in.send(src, b)
+		}
+	}
+	if err != nil {
+		p.met.errors[s][reasonIO].Inc()
+		p.limiter.warn("cannot answer with an error", "to", src.String(), "err", err)
+	}
+}

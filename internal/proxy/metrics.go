@@ -1,0 +1,120 @@
+package proxy
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"megaco/internal/codec"
+	"megaco/internal/server"
+)
+
+// Label values. Every label of the proxy's series has a small fixed set.
+var (
+	directions = [2]string{"mgc_to_mg", "mg_to_mgc"} // by the side a message came from
+	sideNames  = [2]string{"mgc", "mg"}
+	kindNames  = [numKinds]string{"request", "reply", "pending", "ack", "error"}
+	outcomes   = [numOutcomes]string{"forwarded", "rejected", "dropped"}
+	reasons    = [numReasons]string{"decode", "transcode", "route", "io", "limit"}
+	// commands are the command label's values: a transaction's first
+	// command, "none" when its first action has none.
+	commands = []string{"add", "move", "modify", "subtract", "auditCapability", "auditValue", "notify", "serviceChange", "none"}
+)
+
+type kind uint8
+
+const (
+	kindRequest kind = iota
+	kindReply        // a final reply, or a segment of one
+	kindPending
+	kindAck // TransactionResponseAck, and the v3 SegmentReply
+	kindError
+	numKinds
+)
+
+type outcome uint8
+
+const (
+	forwarded outcome = iota
+	rejected          // a request the proxy answered with an error
+	dropped
+	numOutcomes
+)
+
+type reason uint8
+
+const (
+	reasonDecode reason = iota
+	reasonTranscode
+	reasonRoute
+	reasonIO
+	reasonLimit
+	numReasons
+)
+
+// metrics are the proxy's series, resolved once so that counting costs
+// no label hashing on the per-message path.
+type metrics struct {
+	messages   [2][numKinds][numOutcomes]prometheus.Counter
+	duration   [2][]prometheus.Observer // by direction, index in commands
+	inflight   [2]prometheus.Gauge
+	remembered prometheus.Gauge
+	conns      [2]prometheus.Gauge
+	errors     [2][numReasons]prometheus.Counter
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	messages := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "megaco_proxy_messages_total",
+		Help: "Transactions (and message-level errors) through the proxy, by direction, kind and outcome.",
+	}, []string{"direction", "kind", "outcome"})
+	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "megaco_proxy_transaction_duration_seconds",
+		Help: "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
+		// Classic buckets from 1 ms to about 16 s for scrapers without
+		// native histograms.
+		Buckets:                         prometheus.ExponentialBuckets(0.001, 2, 15),
+		NativeHistogramBucketFactor:     1.1,
+		NativeHistogramMaxBucketNumber:  160,
+		NativeHistogramMinResetDuration: time.Hour,
+	}, []string{"direction", "command"})
+	inflight := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "megaco_proxy_transactions_in_flight",
+		Help: "Requests forwarded and not yet finally answered, by direction.",
+	}, []string{"direction"})
+	remembered := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "megaco_proxy_remembered_transactions",
+		Help: "Entries of the routing table (answered ones stay until they expire).",
+	})
+	conns := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "megaco_proxy_connections",
+		Help: "Open TCP connections, by side.",
+	}, []string{"side"})
+	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "megaco_proxy_errors_total",
+		Help: "Failures, by the side the traffic came from or went to, and reason.",
+	}, []string{"side", "reason"})
+	reg.MustRegister(messages, duration, inflight, remembered, conns, errs)
+	m := &metrics{remembered: remembered}
+	for d := range 2 {
+		for k := range numKinds {
+			for o := range numOutcomes {
+				m.messages[d][k][o] = messages.WithLabelValues(directions[d], kindNames[k], outcomes[o])
+			}
+		}
+		for _, c := range commands {
+			m.duration[d] = append(m.duration[d], duration.WithLabelValues(directions[d], c))
+		}
+		m.inflight[d] = inflight.WithLabelValues(directions[d])
+		m.conns[d] = conns.WithLabelValues(sideNames[d])
+		for r := range numReasons {
+			m.errors[d][r] = errs.WithLabelValues(sideNames[d], reasons[r])
+		}
+	}
+	return m
+}
+
+// newCodecMetrics are the service's codec series (megaco_codec_duration_seconds,
+// megaco_message_size_bytes, megaco_codec_errors_total), so dashboards
+// read the proxy's codec work as they read the service's.
+func newCodecMetrics(reg prometheus.Registerer) codec.Observer { return server.NewMetrics(reg) }

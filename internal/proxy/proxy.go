@@ -1,0 +1,460 @@
+// Package proxy is `megaco proxy`: a sidecar that carries live Megaco
+// traffic between a controller (MGC) and a gateway (MG), transcoding
+// between the codecs each side speaks, over UDP (RFC 3525 Annex D.1, one
+// message per datagram) and TCP (Annex D.2, TPKT framing), in any mix.
+//
+// Every message is decoded (for routing and metrics, also when both sides
+// speak the same codec, when its bytes are relayed unchanged), encoded in
+// the other side's codec and sent on. Replies, pendings and
+// acknowledgements go back to where their request came from, by a table
+// of outstanding transactions bounded in time and size. A request that
+// cannot be decoded or transcoded is answered to its sender, in its own
+// codec, with an error descriptor; nothing half-transcoded is forwarded.
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"megaco/internal/codec"
+	"megaco/internal/model"
+)
+
+// side is one of the proxy's two sides; a message's direction is named by
+// the side it came from.
+type side uint8
+
+const (
+	mgcSide side = 0
+	mgSide  side = 1
+)
+
+func (s side) other() side { return 1 - s }
+
+// Addr is a transport address, written udp://host:port or tcp://host:port.
+type Addr struct {
+	Network string // "udp" or "tcp"
+	Address string // host:port
+}
+
+// ParseAddr reads udp://host:port or tcp://host:port.
+func ParseAddr(s string) (Addr, error) {
+	network, hostport, ok := strings.Cut(s, "://")
+	if !ok || network != "udp" && network != "tcp" {
+		return Addr{}, fmt.Errorf("address %q: want udp://host:port or tcp://host:port", s)
+	}
+	if _, _, err := net.SplitHostPort(hostport); err != nil {
+		return Addr{}, fmt.Errorf("address %q: %w", s, err)
+	}
+	return Addr{network, hostport}, nil
+}
+
+func (a Addr) String() string { return a.Network + "://" + a.Address }
+
+// SideConfig is one side: the codec its peer speaks, where the proxy
+// listens for it and the peer's own address.
+type SideConfig struct {
+	Codec  string
+	Listen Addr
+	Peer   Addr
+}
+
+// Config configures a proxy. Zero durations and sizes take the defaults.
+type Config struct {
+	MGC, MG SideConfig
+	// Options are the codec pipeline's (version, profile, layout, names,
+	// packages, limits); Observer, when nil, becomes the service's codec
+	// metrics on Registry.
+	Options codec.Options
+	// Remember is how long a transaction stays in the routing table after
+	// its first request or its last pending (default 60 s: longer than a
+	// peer retransmits).
+	Remember time.Duration
+	// MaxTransactions bounds the table (default 100000); past it the
+	// oldest entry goes.
+	MaxTransactions int
+	// MaxConns bounds the TCP connections of each side (default 1024).
+	MaxConns int
+	// HandshakeTimeout: an accepted TCP connection must bring its first
+	// message within it (default 10 s).
+	HandshakeTimeout time.Duration
+	// IdleTimeout closes a TCP connection (and its pair) that carried
+	// nothing in either direction for so long (default 30 min).
+	IdleTimeout time.Duration
+	// WriteTimeout bounds a TCP write; a peer that does not read is
+	// disconnected (default 5 s). It also bounds dialling a peer.
+	WriteTimeout time.Duration
+	Log          *slog.Logger
+	Registry     prometheus.Registerer // nil: a private registry
+}
+
+func (c *Config) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.Remember, time.Minute)
+	def(&c.HandshakeTimeout, 10*time.Second)
+	def(&c.IdleTimeout, 30*time.Minute)
+	def(&c.WriteTimeout, 5*time.Second)
+	if c.MaxTransactions <= 0 {
+		c.MaxTransactions = 100000
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = 1024
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Registry == nil {
+		c.Registry = prometheus.NewRegistry()
+	}
+}
+
+// redialAfter is how long a side waits after failing to reach its TCP
+// peer before it tries again.
+const redialAfter = time.Second
+
+// udpBuffer is the socket buffer size asked for each UDP socket.
+const udpBuffer = 4 << 20
+
+// maxDatagram is the largest UDP payload over IPv4 (65535 less the IP and
+// UDP headers); reads use a larger buffer so nothing is cut.
+const maxDatagram = 65507
+
+// Proxy carries traffic between the two sides until Close.
+type Proxy struct {
+	cfg      Config
+	opts     codec.Options
+	quiet    codec.Options // opts without the observer, for second looks at bad input
+	sides    [2]*sideState
+	table    *table
+	met      *metrics
+	log      *slog.Logger
+	limiter  limiter
+	draining atomic.Bool
+	closing  atomic.Bool
+	wg       sync.WaitGroup
+}
+
+// sideState is one side at run time.
+type sideState struct {
+	p    *Proxy
+	id   side
+	cfg  SideConfig
+	enc  codec.Codec // encodes messages sent to this side
+	form codec.Form
+	udp  *net.UDPConn
+	ln   net.Listener
+	peer netip.AddrPort // the peer's resolved UDP address
+	// mid is the identity this side's peer last sent: the proxy answers
+	// the other side with it when it must speak for that peer.
+	mid atomic.Pointer[model.MId]
+
+	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
+
+	mu    sync.Mutex
+	conns map[*tcpConn]struct{}
+	last  *tcpConn // the most recently active connection
+}
+
+// New checks the configuration and makes a proxy; Start opens its sockets.
+func New(cfg Config) (*Proxy, error) {
+	cfg.defaults()
+	p := &Proxy{cfg: cfg, log: cfg.Log, met: newMetrics(cfg.Registry)}
+	p.limiter.log = cfg.Log
+	p.opts = cfg.Options
+	if p.opts.Observer == nil {
+		p.opts.Observer = newCodecMetrics(cfg.Registry)
+	}
+	p.quiet = p.opts
+	p.quiet.Observer = nil
+	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
+	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {
+		name := sideNames[i]
+		if sc.Listen.Network == "" || sc.Peer.Network == "" {
+			return nil, fmt.Errorf("%s side: listen and peer addresses are required", name)
+		}
+		if sc.Listen.Network != sc.Peer.Network {
+			return nil, fmt.Errorf("%s side: listen (%s) and peer (%s) must use one transport", name, sc.Listen, sc.Peer)
+		}
+		sc.Codec = strings.ToLower(sc.Codec)
+		enc, err := codec.Lookup(sc.Codec, p.opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s side: %w", name, err)
+		}
+		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{})}
+	}
+	return p, nil
+}
+
+// Start opens both sides' sockets and starts serving.
+func (p *Proxy) Start() error {
+	for _, s := range p.sides {
+		if err := s.open(); err != nil {
+			p.Close()
+			return fmt.Errorf("%s side: %w", sideNames[s.id], err)
+		}
+	}
+	for _, s := range p.sides {
+		p.wg.Add(1)
+		if s.udp != nil {
+			go func() { defer p.wg.Done(); s.udpLoop() }()
+		} else {
+			go func() { defer p.wg.Done(); s.acceptLoop() }()
+		}
+	}
+	return nil
+}
+
+func (s *sideState) open() error {
+	if s.cfg.Peer.Network == "udp" {
+		a, err := net.ResolveUDPAddr("udp", s.cfg.Peer.Address)
+		if err != nil {
+			return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
+		}
+		s.peer = unmap(a.AddrPort())
+	}
+	if s.cfg.Listen.Network == "udp" {
+		c, err := net.ListenPacket("udp", s.cfg.Listen.Address)
+		if err != nil {
+			return err
+		}
+		s.udp = c.(*net.UDPConn)
+		// Room for bursts while the one read loop transcodes: the kernel
+		// drops what does not fit (it may cap the size; best effort).
+		s.udp.SetReadBuffer(udpBuffer)
+		s.udp.SetWriteBuffer(udpBuffer)
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.Listen.Address)
+	s.ln = ln
+	return err
+}
+
+// ListenAddr is where side mgc (true) or mg (false) listens.
+func (p *Proxy) ListenAddr(mgc bool) net.Addr {
+	s := p.sides[mgSide]
+	if mgc {
+		s = p.sides[mgcSide]
+	}
+	if s.udp != nil {
+		return s.udp.LocalAddr()
+	}
+	return s.ln.Addr()
+}
+
+// Draining reports whether Drain has begun.
+func (p *Proxy) Draining() bool { return p.draining.Load() }
+
+// Drain stops taking new requests (new ones are dropped, and new TCP
+// connections refused); what is in flight is still forwarded, and
+// replies, pendings and acknowledgements still flow, until no request
+// awaits its final reply or timeout passes. Then it closes the proxy and
+// reports how many requests were still unanswered.
+func (p *Proxy) Drain(timeout time.Duration) int {
+	p.draining.Store(true)
+	for _, s := range p.sides {
+		if s.ln != nil {
+			s.ln.Close()
+		}
+	}
+	deadline := time.Now().Add(timeout)
+	n := p.table.inFlight(time.Now())
+	for n > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		n = p.table.inFlight(time.Now())
+	}
+	p.Close()
+	return n
+}
+
+// Close closes every socket and connection and waits for the proxy's
+// goroutines.
+func (p *Proxy) Close() {
+	if p.closing.Swap(true) {
+		p.wg.Wait()
+		return
+	}
+	for _, s := range p.sides {
+		if s.udp != nil {
+			s.udp.Close()
+		}
+		if s.ln != nil {
+			s.ln.Close()
+		}
+		s.mu.Lock()
+		conns := make([]*tcpConn, 0, len(s.conns))
+		for c := range s.conns {
+			conns = append(conns, c)
+		}
+		s.mu.Unlock()
+		for _, c := range conns {
+			c.close()
+		}
+	}
+	p.wg.Wait()
+}
+
+// dest is where a message goes on a side: a TCP connection, or a UDP
+// address sent to from the side's socket.
+type dest struct {
+	addr netip.AddrPort
+	conn *tcpConn
+}
+
+func (d dest) String() string {
+	if d.conn != nil {
+		return "tcp://" + d.conn.c.RemoteAddr().String()
+	}
+	return "udp://" + d.addr.String()
+}
+
+func (d dest) usable() bool {
+	if d.conn != nil {
+		return !d.conn.closed.Load()
+	}
+	return d.addr.IsValid()
+}
+
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}
+
+// defaultDest is where a message goes on side s when nothing routes it:
+// the configured peer over UDP; over TCP the connection last active with
+// that side, or a new one to the peer.
+func (s *sideState) defaultDest() (dest, error) {
+	if s.udp != nil {
+		return dest{addr: s.peer}, nil
+	}
+	s.mu.Lock()
+	last := s.last
+	s.mu.Unlock()
+	if last != nil && !last.closed.Load() {
+		return dest{conn: last}, nil
+	}
+	// After a failed attempt, fail fast for a while: dialling happens in
+	// a read loop, which must not wait on an unreachable peer per message.
+	if t := s.dialFailed.Load(); t != 0 && time.Since(time.Unix(0, t)) < redialAfter {
+		return dest{}, errors.New("the peer was unreachable less than a second ago")
+	}
+	c, err := s.dial()
+	if err != nil {
+		s.dialFailed.Store(time.Now().UnixNano())
+		return dest{}, err
+	}
+	s.dialFailed.Store(0)
+	return dest{conn: c}, nil
+}
+
+// mid is the identity to answer side s's sender with, speaking for the
+// other side's peer: the one that peer last used, else one made of the
+// address the sender sent to.
+func (p *Proxy) midFor(s side) model.MId {
+	if m := p.sides[s.other()].mid.Load(); m != nil {
+		return *m
+	}
+	var ap netip.AddrPort
+	if a, ok := p.ListenAddr(s == mgcSide).(interface{ AddrPort() netip.AddrPort }); ok {
+		ap = unmap(a.AddrPort())
+	}
+	if ip := ap.Addr(); ip.IsValid() && !ip.IsUnspecified() {
+		port := model.Some(uint32(ap.Port()))
+		if ip.Is4() {
+			b := ip.As4()
+			return model.MId{Kind: model.MId_Ip4Address, Ip4Address: &model.IP4Address{Address: b[:], PortNumber: port}}
+		}
+		b := ip.As16()
+		return model.MId{Kind: model.MId_Ip6Address, Ip6Address: &model.IP6Address{Address: b[:], PortNumber: port}}
+	}
+	return model.MId{Kind: model.MId_DeviceName, DeviceName: "megacoProxy"}
+}
+
+// learnMID keeps the peer's identity, copied out of the message's memory,
+// when it differs from the one kept.
+func (s *sideState) learnMID(m *model.MId) {
+	if old := s.mid.Load(); old != nil && midEqual(old, m) {
+		return
+	}
+	c := *m
+	switch m.Kind {
+	case model.MId_Ip4Address:
+		a := *m.Ip4Address
+		a.Address = append(model.Octets(nil), a.Address...)
+		c.Ip4Address = &a
+	case model.MId_Ip6Address:
+		a := *m.Ip6Address
+		a.Address = append(model.Octets(nil), a.Address...)
+		c.Ip6Address = &a
+	case model.MId_DomainName:
+		d := *m.DomainName
+		d.Name = strings.Clone(d.Name)
+		c.DomainName = &d
+	case model.MId_DeviceName:
+		c.DeviceName = strings.Clone(m.DeviceName)
+	case model.MId_MtpAddress:
+		c.MtpAddress = append(model.Octets(nil), m.MtpAddress...)
+	}
+	s.mid.Store(&c)
+}
+
+func midEqual(a, b *model.MId) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case model.MId_Ip4Address:
+		return string(a.Ip4Address.Address) == string(b.Ip4Address.Address) && a.Ip4Address.PortNumber == b.Ip4Address.PortNumber
+	case model.MId_Ip6Address:
+		return string(a.Ip6Address.Address) == string(b.Ip6Address.Address) && a.Ip6Address.PortNumber == b.Ip6Address.PortNumber
+	case model.MId_DomainName:
+		return a.DomainName.Name == b.DomainName.Name && a.DomainName.PortNumber == b.DomainName.PortNumber
+	case model.MId_DeviceName:
+		return a.DeviceName == b.DeviceName
+	case model.MId_MtpAddress:
+		return string(a.MtpAddress) == string(b.MtpAddress)
+	}
+	return true
+}
+
+// limiter keeps error logs to a few a second, saying how many it left out.
+type limiter struct {
+	log        *slog.Logger
+	mu         sync.Mutex
+	second     time.Time
+	n, dropped int
+}
+
+const logsPerSecond = 10
+
+func (l *limiter) warn(msg string, args ...any) {
+	l.mu.Lock()
+	now := time.Now()
+	if now.Sub(l.second) >= time.Second {
+		if l.dropped > 0 {
+			l.log.Warn("error logs suppressed", "count", l.dropped)
+		}
+		l.second, l.n, l.dropped = now, 0, 0
+	}
+	ok := l.n < logsPerSecond
+	if ok {
+		l.n++
+	} else {
+		l.dropped++
+	}
+	l.mu.Unlock()
+	if ok {
+		l.log.Warn(msg, args...)
+	}
+}

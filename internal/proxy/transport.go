@@ -1,0 +1,230 @@
+package proxy
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"megaco/internal/proxy/tpkt"
+)
+
+// udpLoop reads the side's socket: one message per datagram, handled in
+// this goroutine (no goroutine per datagram), until the socket closes.
+func (s *sideState) udpLoop() {
+	buf := make([]byte, maxDatagram+1)
+	w := new(worker)
+	for {
+		n, addr, err := s.udp.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			if s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// ICMP errors surface here on some systems; they concern an
+			// earlier send, not this socket.
+			s.p.met.errors[s.id][reasonIO].Inc()
+			continue
+		}
+		s.p.handle(w, s.id, dest{addr: unmap(addr)}, buf[:n])
+	}
+}
+
+// tcpConn is one TCP connection with a side's peer, accepted or dialled.
+// An accepted connection whose other side is TCP too has a pair: the
+// connection the proxy opened for it to the other peer; the two close
+// together.
+type tcpConn struct {
+	s        *sideState
+	c        net.Conn
+	pair     *tcpConn
+	accepted bool
+	closed   atomic.Bool
+	lastRead atomic.Int64 // unix nanoseconds
+
+	wmu  sync.Mutex
+	wbuf []byte
+}
+
+func (s *sideState) acceptLoop() {
+	p := s.p
+	backoff := 5 * time.Millisecond
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			if p.closing.Load() || p.draining.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			p.met.errors[s.id][reasonIO].Inc()
+			time.Sleep(backoff) // e.g. out of file descriptors
+			backoff = min(2*backoff, time.Second)
+			continue
+		}
+		backoff = 5 * time.Millisecond
+		c, ok := s.add(nc, true)
+		if !ok {
+			continue
+		}
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			if o := p.sides[s.id.other()]; o.ln != nil {
+				pair, err := o.connect()
+				if err != nil {
+					p.met.errors[o.id][reasonRoute].Inc()
+					p.limiter.warn("cannot connect to the peer for an accepted connection", "peer", o.cfg.Peer.String(), "err", err)
+					c.close()
+					return
+				}
+				c.pair, pair.pair = pair, c // before either reads
+				p.wg.Add(1)
+				go func() { defer p.wg.Done(); pair.readLoop() }()
+			}
+			c.readLoop()
+		}()
+	}
+}
+
+// add registers a connection, refusing it past the side's bound.
+func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
+	s.mu.Lock()
+	if len(s.conns) >= s.p.cfg.MaxConns || s.p.closing.Load() {
+		s.mu.Unlock()
+		nc.Close()
+		s.p.met.errors[s.id][reasonLimit].Inc()
+		s.p.limiter.warn("connection refused: too many", "side", sideNames[s.id], "max", s.p.cfg.MaxConns)
+		return nil, false
+	}
+	c := &tcpConn{s: s, c: nc, accepted: accepted}
+	c.lastRead.Store(time.Now().UnixNano())
+	s.conns[c] = struct{}{}
+	s.last = c
+	n := len(s.conns)
+	s.mu.Unlock()
+	s.p.met.conns[s.id].Set(float64(n))
+	return c, true
+}
+
+// connect opens a connection to the side's peer.
+func (s *sideState) connect() (*tcpConn, error) {
+	nc, err := net.DialTimeout("tcp", s.cfg.Peer.Address, s.p.cfg.WriteTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := s.add(nc, false)
+	if !ok {
+		return nil, errors.New("too many connections")
+	}
+	return c, nil
+}
+
+// dial opens a connection to the side's peer and starts reading it.
+func (s *sideState) dial() (*tcpConn, error) {
+	c, err := s.connect()
+	if err != nil {
+		return nil, err
+	}
+	s.p.wg.Add(1)
+	go func() { defer s.p.wg.Done(); c.readLoop() }()
+	return c, nil
+}
+
+// readLoop reads TPKT packets and handles each, until the peer closes,
+// sends a broken header, stays silent too long, or the proxy closes.
+func (c *tcpConn) readLoop() {
+	defer c.close()
+	p := c.s.p
+	r := tpkt.NewReader(c.c)
+	w := new(worker)
+	timeout := p.cfg.IdleTimeout
+	if c.accepted {
+		timeout = p.cfg.HandshakeTimeout
+	}
+	for {
+		c.c.SetReadDeadline(time.Now().Add(timeout))
+		msg, err := r.Next()
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
+				continue
+			}
+			c.readError(err)
+			return
+		}
+		timeout = p.cfg.IdleTimeout
+		c.lastRead.Store(time.Now().UnixNano())
+		c.s.mu.Lock()
+		if _, ok := c.s.conns[c]; ok {
+			c.s.last = c
+		}
+		c.s.mu.Unlock()
+		p.handle(w, c.s.id, dest{conn: c}, msg)
+	}
+}
+
+// pairActive reports whether the pair read within the idle timeout: a
+// pair is idle only when both directions are.
+func (c *tcpConn) pairActive() bool {
+	pair := c.pair
+	return pair != nil && !pair.closed.Load() &&
+		time.Since(time.Unix(0, pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
+}
+
+func (c *tcpConn) readError(err error) {
+	p := c.s.p
+	switch {
+	case c.closed.Load() || p.closing.Load() || errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed):
+	case errors.Is(err, tpkt.ErrHeader):
+		p.met.errors[c.s.id][reasonDecode].Inc()
+		p.limiter.warn("connection dropped: broken TPKT header", "from", c.c.RemoteAddr().String(), "err", err)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		p.met.errors[c.s.id][reasonLimit].Inc()
+		p.limiter.warn("connection dropped: silent too long", "from", c.c.RemoteAddr().String())
+	default:
+		p.met.errors[c.s.id][reasonIO].Inc()
+		p.limiter.warn("connection dropped", "from", c.c.RemoteAddr().String(), "err", err)
+	}
+}
+
+// write sends one message in a TPKT packet; a peer that does not take it
+// within the write timeout is disconnected.
+func (c *tcpConn) write(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.closed.Load() {
+		return net.ErrClosed
+	}
+	buf, err := tpkt.AppendFrame(c.wbuf[:0], b)
+	if err != nil {
+		return err
+	}
+	c.wbuf = buf
+	c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
+	if _, err = c.c.Write(buf); err != nil {
+		c.close()
+	}
+	return err
+}
+
+// close closes the connection and its pair, and forgets the transactions
+// whose replies would have gone to it.
+func (c *tcpConn) close() {
+	if c.closed.Swap(true) {
+		return
+	}
+	c.c.Close()
+	s := c.s
+	s.mu.Lock()
+	delete(s.conns, c)
+	if s.last == c {
+		s.last = nil
+	}
+	n := len(s.conns)
+	s.mu.Unlock()
+	s.p.met.conns[s.id].Set(float64(n))
+	s.p.table.forget(c)
+	if c.pair != nil {
+		c.pair.close()
+	}
+}
