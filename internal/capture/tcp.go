@@ -44,17 +44,33 @@ type half struct {
 	src, dst netip.AddrPort
 	buf      []byte
 	lost     bool // out of step: look for a TPKT header before reading on
+	waiting  int  // segments seen before the stream's start
 	skipped  int  // bytes passed over while out of step
 }
 
-func (s *stream) Accept(t *layers.TCP, _ gopacket.CaptureInfo, _ reassembly.TCPFlowDirection, nextSeq reassembly.Sequence, start *bool, _ reassembly.AssemblerContext) bool {
-	// A capture that begins in the middle of a connection has no SYN:
-	// start at the first segment seen (split resynchronises if that is in
-	// the middle of a message).
+func (s *stream) Accept(t *layers.TCP, _ gopacket.CaptureInfo, dir reassembly.TCPFlowDirection, nextSeq reassembly.Sequence, start *bool, _ reassembly.AssemblerContext) bool {
+	// A capture that begins in the middle of a connection has no SYN.
+	// Start at the first segment that begins with a TPKT header; until
+	// then the assembler keeps the segments, so that one sent earlier but
+	// captured later still comes first. After waitForHeader segments
+	// without a header, start anyway: split resynchronises.
 	if nextSeq == -1 && !t.SYN && len(t.Payload) > 0 {
-		*start = true
+		h := &s.half[dirIndex(dir)]
+		h.waiting++
+		if tpktStart(t.Payload) || h.waiting > waitForHeader {
+			*start = true
+		}
 	}
 	return true
+}
+
+// waitForHeader is how many segments of a connection without a SYN are
+// kept while waiting for one that begins with a TPKT header.
+const waitForHeader = 8
+
+// tpktStart reports whether b begins with what reads as a TPKT header.
+func tpktStart(b []byte) bool {
+	return len(b) >= tpktHeader && b[0] == tpktVersion && b[1] == 0 && tpktLen(b) > tpktHeader
 }
 
 func dirIndex(dir reassembly.TCPFlowDirection) int {
@@ -107,7 +123,7 @@ func (s *stream) split(h *half, frame int, ci gopacket.CaptureInfo) {
 		if len(b) < tpktHeader {
 			break
 		}
-		if b[0] != tpktVersion || b[1] != 0 || tpktLen(b) <= tpktHeader {
+		if !tpktStart(b) {
 			h.lost = true
 			continue
 		}
@@ -134,7 +150,7 @@ func tpktLen(b []byte) int { return int(binary.BigEndian.Uint16(b[2:4])) }
 // still arriving.
 func resync(b []byte) int {
 	for i := 0; i+tpktHeader < len(b); i++ {
-		if b[i] != tpktVersion || b[i+1] != 0 || tpktLen(b[i:]) <= tpktHeader {
+		if !tpktStart(b[i:]) {
 			continue
 		}
 		switch c := b[i+tpktHeader]; c {

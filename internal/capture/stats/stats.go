@@ -54,8 +54,8 @@ type Stats struct {
 	open        map[key]request
 	times       map[string][]time.Duration
 	perCmd      map[string][]time.Duration // ByCommand's samples
-	Requests    int // transaction requests seen (retransmissions once)
-	Retransmits int // a request seen again before its reply
+	Requests    int                        // transaction requests seen (retransmissions once)
+	Retransmits int                        // a request seen again before its reply
 	Replies     int
 	Unmatched   int // replies to no request seen (or answered already)
 	Pendings    int
