@@ -223,6 +223,11 @@ func (r *Reader) finish() {
 
 func (r *Reader) packet(data []byte, ci gopacket.CaptureInfo, lt layers.LinkType) {
 	p := gopacket.NewPacket(data, lt, gopacket.DecodeOptions{NoCopy: true})
+	if fragment(p) {
+		// The defragmenters keep the fragments' bytes, and data is the
+		// file reader's buffer, reused for the next packet.
+		p = gopacket.NewPacket(bytes.Clone(data), lt, gopacket.DecodeOptions{NoCopy: true})
+	}
 	var (
 		netFlow gopacket.Flow
 		proto   layers.IPProtocol
@@ -230,31 +235,34 @@ func (r *Reader) packet(data []byte, ci gopacket.CaptureInfo, lt layers.LinkType
 	)
 	switch ip := p.NetworkLayer().(type) {
 	case *layers.IPv4:
+		if !fragment(p) {
+			if !r.fromLayers(p, ci) {
+				r.transport(ip.NetworkFlow(), ip.Protocol, ip.Payload, ci)
+			}
+			return
+		}
 		full, err := r.ip4.DefragIPv4WithTimestamp(ip, ci.Timestamp)
 		if err != nil {
 			r.report(r.frame, fmt.Errorf("IPv4 fragment: %w", err))
 			return
 		}
 		if full == nil {
-			return // a fragment: wait for the rest
+			return // wait for the rest
 		}
 		netFlow, proto, payload = full.NetworkFlow(), full.Protocol, full.Payload
-		if full == ip && ip.Flags&layers.IPv4MoreFragments == 0 && ip.FragOffset == 0 {
-			if r.fromLayers(p, ci) {
-				return
-			}
-		}
 	case *layers.IPv6:
-		netFlow, proto, payload = ip.NetworkFlow(), ip.NextHeader, ip.Payload
-		if fg, ok := p.Layer(layers.LayerTypeIPv6Fragment).(*layers.IPv6Fragment); ok {
-			full := r.ip6.DefragIPv6(ip, fg)
-			if full == nil {
-				return
+		fg, ok := p.Layer(layers.LayerTypeIPv6Fragment).(*layers.IPv6Fragment)
+		if !ok {
+			if !r.fromLayers(p, ci) {
+				r.transport(ip.NetworkFlow(), ip.NextHeader, ip.Payload, ci)
 			}
-			netFlow, proto, payload = full.NetworkFlow(), full.NextHeader, full.Payload
-		} else if r.fromLayers(p, ci) {
 			return
 		}
+		full := r.ip6.DefragIPv6(ip, fg)
+		if full == nil {
+			return
+		}
+		netFlow, proto, payload = full.NetworkFlow(), full.NextHeader, full.Payload
 	default:
 		if e := p.ErrorLayer(); e != nil {
 			r.report(r.frame, e.Error())
@@ -262,6 +270,17 @@ func (r *Reader) packet(data []byte, ci gopacket.CaptureInfo, lt layers.LinkType
 		return // not IP: nothing of ours
 	}
 	r.transport(netFlow, proto, payload, ci)
+}
+
+// fragment reports whether p is an IPv4 or IPv6 fragment.
+func fragment(p gopacket.Packet) bool {
+	switch ip := p.NetworkLayer().(type) {
+	case *layers.IPv4:
+		return ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0
+	case *layers.IPv6:
+		return p.Layer(layers.LayerTypeIPv6Fragment) != nil
+	}
+	return false
 }
 
 // fromLayers handles a packet whose transport layer gopacket decoded; it
