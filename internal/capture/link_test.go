@@ -14,7 +14,7 @@ import (
 
 // udpPacket serialises IP and UDP headers around payload (checksums
 // computed), from port 2944 to 2944.
-func udpPacket(t *testing.T, src, dst net.IP, payload []byte) []byte {
+func udpPacket(t testing.TB, src, dst net.IP, payload []byte) []byte {
 	t.Helper()
 	udp := &layers.UDP{SrcPort: 2944, DstPort: 2944}
 	var ip gopacket.SerializableLayer
@@ -30,7 +30,7 @@ func udpPacket(t *testing.T, src, dst net.IP, payload []byte) []byte {
 	return serialize(t, ip, udp, gopacket.Payload(payload))
 }
 
-func serialize(t *testing.T, l ...gopacket.SerializableLayer) []byte {
+func serialize(t testing.TB, l ...gopacket.SerializableLayer) []byte {
 	t.Helper()
 	buf := gopacket.NewSerializeBuffer()
 	if err := gopacket.SerializeLayers(buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, l...); err != nil {
@@ -46,7 +46,7 @@ var (
 
 // ether is an Ethernet header (written by hand: serialising gopacket's
 // Ethernet layer alone pads it to the 60-byte minimum frame) and rest.
-func ether(_ *testing.T, typ layers.EthernetType, rest []byte) []byte {
+func ether(_ testing.TB, typ layers.EthernetType, rest []byte) []byte {
 	h := append(append([]byte(nil), macB...), macA...)
 	h = binary.BigEndian.AppendUint16(h, uint16(typ))
 	return append(h, rest...)
