@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -69,7 +70,8 @@ func pcapCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := newPcapPrinter(a, f.from, opts, stdout)
+	bw := bufio.NewWriterSize(stdout, 64<<10)
+	p, err := newPcapPrinter(a, f.from, opts, bw)
 	if err != nil {
 		return err
 	}
@@ -82,7 +84,11 @@ func pcapCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	return p.run(r, stderr)
+	err = p.run(r, stderr)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // parseWithFile parses flags before and after the one file argument. It

@@ -3,7 +3,6 @@ package capture_test
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net"
 	"net/netip"
 	"strings"
@@ -61,29 +60,17 @@ func tcpPacket(t testing.TB, src, dst net.IP, seq uint32, payload []byte) []byte
 // TestBrokenPackets: each broken packet is reported with its frame number
 // and the rest is read.
 func TestBrokenPackets(t *testing.T) {
-	r, err := capture.NewReader(bytes.NewReader(brokenCapture(t)), capture.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs, errs := readWithProblems(t, bytes.NewReader(brokenCapture(t)), capture.Options{})
 	var frames []int
-	var problems []string
-	for {
-		m, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		var fe *capture.FrameError
-		if errors.As(err, &fe) {
-			problems = append(problems, err.Error())
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range msgs {
 		if string(m.Data) != compactMsg {
 			t.Errorf("frame %d: %q", m.Frame, m.Data)
 		}
 		frames = append(frames, m.Frame)
+	}
+	var problems []string
+	for _, e := range errs {
+		problems = append(problems, e.Error())
 	}
 	if want := []int{1, 4, 5, 7}; !equal(frames, want) {
 		t.Errorf("messages in frames %v, want %v", frames, want)
@@ -130,17 +117,8 @@ func TestPorts(t *testing.T) {
 		ports []uint16
 		want  int
 	}{{nil, 0}, {[]uint16{3001}, 1}, {[]uint16{3000}, 1}} {
-		r, err := capture.NewReader(bytes.NewReader(buf.Bytes()), capture.Options{Ports: c.ports})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for {
-			if _, err := r.Next(); err != nil {
-				break
-			}
-			n++
-		}
+		msgs, _ := readWithProblems(t, bytes.NewReader(buf.Bytes()), capture.Options{Ports: c.ports})
+		n := len(msgs)
 		if n != c.want {
 			t.Errorf("ports %v: %d messages, want %d", c.ports, n, c.want)
 		}

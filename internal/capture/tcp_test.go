@@ -10,7 +10,6 @@ import (
 
 	"megaco/internal/capture"
 	"megaco/internal/capture/pcapng"
-	"megaco/internal/codec"
 )
 
 // tpkt frames a message for TCP (RFC 1006).
@@ -137,11 +136,7 @@ func TestCallFlowOverTCP(t *testing.T) {
 						t.Errorf("message %d (frame %d): %d bytes over %s, want message %d", i, m.Frame, len(m.Data), m.Transport, i)
 					}
 				}
-				if n := tsharkCount(t, file, "megaco.version"); n != len(got) {
-					t.Errorf("tshark reads %d Megaco messages, we read %d", n, len(got))
-				}
-				rows, open := tsharkRTD(t, file)
-				compareRTD(t, statsOf(t, got, codec.Options{}), rows, open)
+				agree(t, file, got)
 			})
 		}
 	}
@@ -150,26 +145,13 @@ func TestCallFlowOverTCP(t *testing.T) {
 // TestBEROverTCP is the call flow in BER on TCP port 2945, split and
 // batched: tshark's H.248 dissector must count as many messages.
 func TestBEROverTCP(t *testing.T) {
-	msgs, fromMGC, times := flow(t)
-	opts := flowOptions(t)
-	var ber [][]byte
-	var dir []bool
-	var at []time.Time
-	for i, m := range msgs {
-		b, _, err := codec.Transcode(nil, m, "pretty", "ber", opts)
-		if err != nil {
-			continue // the AuditValue reply (see TestCallFlowBER)
-		}
-		ber, dir, at = append(ber, b), append(dir, fromMGC[i]), append(at, times[i])
-	}
+	ber, _, dir, at, _ := berFlow(t)
 	file := tcpCapture(t, segments(ber, dir, at, "split-batch"), 2945, true)
 	got := readAll(t, file, capture.Options{})
 	if len(got) != len(ber) {
 		t.Fatalf("%d messages, want %d", len(got), len(ber))
 	}
-	if n := tsharkCount(t, file, "h248.version"); n != len(got) {
-		t.Errorf("tshark reads %d H.248 messages, we read %d", n, len(got))
-	}
+	agreeCount(t, file, "h248.version", len(got))
 }
 
 // TestOutOfOrderFirstSegment: a capture without the handshake whose first

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,21 +148,23 @@ var tsharkType = map[string]string{
 // readAll reads every message of a capture, failing on any problem.
 func readAll(t *testing.T, file string, opts capture.Options) []capture.Message {
 	t.Helper()
-	msgs, problems := readWithProblems(t, file, opts)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	msgs, problems := readWithProblems(t, f, opts)
 	for _, p := range problems {
 		t.Errorf("%s: %v", filepath.Base(file), p)
 	}
 	return msgs
 }
 
-func readWithProblems(t *testing.T, file string, opts capture.Options) ([]capture.Message, []error) {
+// readWithProblems reads every message of a capture, and the problems
+// reported.
+func readWithProblems(t *testing.T, in io.Reader, opts capture.Options) ([]capture.Message, []error) {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := capture.NewReader(f, opts)
+	r, err := capture.NewReader(in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func readWithProblems(t *testing.T, file string, opts capture.Options) ([]captur
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", file, err)
+			t.Fatal(err)
 		}
 		msgs = append(msgs, m)
 	}
@@ -238,7 +239,7 @@ func compareRTD(t *testing.T, st *stats.Stats, rows map[string]rtdRow, open int)
 // flow is the RFC 3525 Appendix A call flow (corpus/appendix-a/corrected):
 // each message's bytes, whether the MGC sends it, and a time. Reply delays
 // differ from message to message so that min, max and mean differ.
-func flow(t *testing.T) (msgs [][]byte, fromMGC []bool, times []time.Time) {
+func flow(t testing.TB) (msgs [][]byte, fromMGC []bool, times []time.Time) {
 	t.Helper()
 	files, _ := filepath.Glob("../../corpus/appendix-a/corrected/a1-*.txt")
 	if len(files) != 28 {
@@ -260,9 +261,20 @@ func flow(t *testing.T) (msgs [][]byte, fromMGC []bool, times []time.Time) {
 	return msgs, fromMGC, times
 }
 
-var (
-	mgc4 = netip.MustParseAddr("123.123.123.4")
-	mg4  = netip.MustParseAddr("124.124.124.222")
-	mgc6 = netip.MustParseAddr("2001:db8::4")
-	mg6  = netip.MustParseAddr("2001:db8::222")
-)
+// agree checks that tshark reads as many Megaco text messages as we did
+// and the same response times.
+func agree(t *testing.T, file string, got []capture.Message) {
+	t.Helper()
+	agreeCount(t, file, "megaco.version", len(got))
+	rows, open := tsharkRTD(t, file)
+	compareRTD(t, statsOf(t, got, codec.Options{}), rows, open)
+}
+
+// agreeCount checks that tshark reads n messages (field: megaco.version for
+// text, h248.version for binary).
+func agreeCount(t *testing.T, file, field string, n int) {
+	t.Helper()
+	if got := tsharkCount(t, file, field); got != n {
+		t.Errorf("tshark reads %d messages (%s), we read %d", got, field, n)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,11 +85,7 @@ func TestCallFlowOverUDP(t *testing.T) {
 			file := text2pcap(t, c.name, pkts, c.args...)
 			got := readAll(t, file, capture.Options{})
 			checkMessages(t, got, pkts, c.mgc, c.mg, "udp")
-			if n := tsharkCount(t, file, "megaco.version"); n != len(got) {
-				t.Errorf("tshark reads %d Megaco messages, we read %d", n, len(got))
-			}
-			rows, open := tsharkRTD(t, file)
-			compareRTD(t, statsOf(t, got, codec.Options{}), rows, open)
+			agree(t, file, got)
 		})
 	}
 }
@@ -99,42 +94,12 @@ func TestCallFlowOverUDP(t *testing.T) {
 // dissector must see as many messages, and our response times must be
 // the text capture's.
 func TestCallFlowBER(t *testing.T) {
-	msgs, fromMGC, times := flow(t)
-	opts := flowOptions(t)
-	// Messages 23 and 24 (AuditValue and its reply) have no v1 BER form:
-	// the reply's events descriptor lacks the requestID BER requires. The
-	// text capture leaves them out too.
-	ber := make([][]byte, len(msgs))
-	for i, m := range msgs {
-		b, _, err := codec.Transcode(nil, m, "pretty", "ber", opts)
-		if err != nil {
-			// Leave out the pair: the flow's requests are each followed by its reply.
-			t.Logf("messages %d and %d left out: %v", i, i+1, err)
-			ber[i-1] = nil
-			continue
-		}
-		ber[i] = b
-	}
-	var text [][]byte
-	var dir []bool
-	var at []time.Time
-	for i := range msgs {
-		if ber[i] != nil {
-			text, dir, at = append(text, msgs[i]), append(dir, fromMGC[i]), append(at, times[i])
-		}
-	}
-	ber = slices.DeleteFunc(ber, func(b []byte) bool { return b == nil })
-	if len(ber) < 26 {
-		t.Fatalf("only %d messages in BER", len(ber))
-	}
-	msgs, fromMGC, times = text, dir, at
+	ber, msgs, fromMGC, times, opts := berFlow(t)
 	pkts := flowPackets(ber, fromMGC, times)
 	file := text2pcap(t, "ber.pcapng", pkts, "-u", "2945,2945", "-4", "123.123.123.4,124.124.124.222")
 	got := readAll(t, file, capture.Options{})
 	checkMessages(t, got, pkts, "123.123.123.4", "124.124.124.222", "udp")
-	if n := tsharkCount(t, file, "h248.version"); n != len(got) {
-		t.Errorf("tshark reads %d H.248 messages, we read %d", n, len(got))
-	}
+	agreeCount(t, file, "h248.version", len(got))
 	textPkts := flowPackets(msgs, fromMGC, times)
 	textFile := text2pcap(t, "text.pcapng", textPkts, "-u", "2944,2944", "-4", "123.123.123.4,124.124.124.222")
 	rows, open := tsharkRTD(t, textFile)
@@ -164,11 +129,7 @@ func TestCorpusOverUDP(t *testing.T) {
 			file := text2pcap(t, "corpus.pcap", pkts, "-F", "pcap", "-u", c.port+","+c.port, "-4", "10.0.0.1,10.0.0.2")
 			got := readAll(t, file, capture.Options{})
 			checkMessages(t, got, pkts, "10.0.0.1", "10.0.0.2", "udp")
-			n := tsharkCount(t, file, c.field)
-			t.Logf("%s: we read %d messages, tshark %d", c.ext, len(got), n)
-			if n != len(got) {
-				t.Errorf("tshark reads %d messages, we read %d", n, len(got))
-			}
+			agreeCount(t, file, c.field, len(got))
 			for _, m := range got {
 				if _, _, err := codec.DecodeAs(m.Data, "auto", codec.InputForm, codec.Options{}); err != nil {
 					t.Errorf("frame %d: %v", m.Frame, err)
@@ -176,4 +137,27 @@ func TestCorpusOverUDP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// berFlow is the call flow in BER with the text it comes from, leaving out
+// messages 23 and 24 (AuditValue and its reply): the reply has no v1 BER
+// form, its events descriptor lacking the requestID BER requires.
+func berFlow(t *testing.T) (ber, text [][]byte, fromMGC []bool, times []time.Time, opts codec.Options) {
+	t.Helper()
+	msgs, dir, at := flow(t)
+	opts = flowOptions(t)
+	for i, m := range msgs {
+		b, _, err := codec.Transcode(nil, m, "pretty", "ber", opts)
+		if err != nil {
+			// Leave out the pair: each request is followed by its reply.
+			t.Logf("messages %d and %d left out: %v", i, i+1, err)
+			ber, text, fromMGC, times = ber[:len(ber)-1], text[:len(text)-1], fromMGC[:len(fromMGC)-1], times[:len(times)-1]
+			continue
+		}
+		ber, text, fromMGC, times = append(ber, b), append(text, m), append(fromMGC, dir[i]), append(times, at[i])
+	}
+	if len(ber) != 26 {
+		t.Fatalf("%d messages in BER, want 26", len(ber))
+	}
+	return ber, text, fromMGC, times, opts
 }

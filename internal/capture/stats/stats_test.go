@@ -38,7 +38,7 @@ func TestStats(t *testing.T) {
 	add(t, st, 20, mg, mgc, `P=2{C=-{MF=a1}}`)
 	add(t, st, 21, mgc, mg, `K{2}`)
 	add(t, st, 30, mg, mgc, `T=3{C=-{N=a1{OE=1{al/of}}}}`) // never answered
-	add(t, st, 31, mg, mgc, `P=99{C=-{MF=a1}}`)               // no request
+	add(t, st, 31, mg, mgc, `P=99{C=-{MF=a1}}`)            // no request
 	add(t, st, 40, mg, mgc, `T=4{C=-{SC=ROOT{SV{MT=RS,RE="901"}}}}`)
 	add(t, st, 43, mgc, mg, `P=4{ER=501{"not implemented"}}`)
 	add(t, st, 50, mgc, mg2, `T=4{C=-{MF=a1}}`) // same ID, other peers
