@@ -66,6 +66,12 @@ type Options struct {
 	// 15 MiB). Past a bound the oldest gap is given up: the stream reports
 	// the bytes missing and resynchronises at the next TPKT header.
 	MaxBufferedPages, MaxBufferedPagesTotal int
+	// MaxPartial bounds the bytes of incomplete TPKT messages kept over
+	// all TCP streams, and separately the bytes of IP fragments waiting
+	// for the rest of their datagram (0: 64 MiB each). A stream whose
+	// message would go past it is dropped until its next TPKT header; past
+	// it, the incomplete datagrams are dropped. Both are reported.
+	MaxPartial int
 }
 
 // Reader reads the Megaco messages of a capture in the order their last
@@ -80,6 +86,10 @@ type Reader struct {
 	ip6    *ip6defrag.IPv6Defragmenter
 	asm    *reassembly.Assembler
 	frameC frameContext
+	// partial counts the bytes held in incomplete TPKT messages, and
+	// fragBytes those of IP fragments fed to the defragmenters since they
+	// were last emptied; both stay under maxPartial.
+	partial, fragBytes, maxPartial int
 }
 
 type item struct {
@@ -145,6 +155,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	for _, p := range ports {
 		rd.ports[p] = true
 	}
+	rd.maxPartial = orDefault(opts.MaxPartial, 64<<20)
 	pool := reassembly.NewStreamPool(&streamFactory{r: rd})
 	rd.asm = reassembly.NewAssembler(pool)
 	rd.asm.MaxBufferedPagesPerConnection = orDefault(opts.MaxBufferedPages, 256)
@@ -186,9 +197,14 @@ func (r *Reader) report(frame int, err error) {
 
 func (r *Reader) deliver(m Message) { r.queue = append(r.queue, item{msg: m}) }
 
-// discardAfter is how often (in frames) fragments that will never be
-// completed are let go.
-const discardAfter = 4096
+// Every discardAfter frames, IPv4 fragments older than fragmentAge and
+// TCP connections idle for longer than idleAge (capture time) are let go:
+// a connection seen again afterwards starts again at a TPKT header.
+const (
+	discardAfter = 4096
+	fragmentAge  = 30 * time.Second
+	idleAge      = 2 * time.Minute
+)
 
 func (r *Reader) readPacket() error {
 	data, ci, lt, err := r.src.next()
@@ -207,8 +223,8 @@ func (r *Reader) readPacket() error {
 	}
 	r.frame++
 	if r.frame%discardAfter == 0 {
-		r.ip4.DiscardOlderThan(ci.Timestamp.Add(-30 * time.Second))
-		r.ip6.DiscardOlderThan(time.Now().Add(-30 * time.Second))
+		r.ip4.DiscardOlderThan(ci.Timestamp.Add(-fragmentAge))
+		r.asm.FlushCloseOlderThan(ci.Timestamp.Add(-idleAge))
 	}
 	r.packet(data, ci, lt)
 	return nil
@@ -227,6 +243,13 @@ func (r *Reader) packet(data []byte, ci gopacket.CaptureInfo, lt layers.LinkType
 		// The defragmenters keep the fragments' bytes, and data is the
 		// file reader's buffer, reused for the next packet.
 		p = gopacket.NewPacket(bytes.Clone(data), lt, gopacket.DecodeOptions{NoCopy: true})
+		r.fragBytes += len(data)
+		if r.fragBytes > r.maxPartial {
+			// ip6defrag ages fragments by the wall clock, not the
+			// capture's: bound what both hold by starting afresh.
+			r.report(r.frame, fmt.Errorf("over %d bytes of IP fragments waiting for the rest of their datagrams: those datagrams are dropped", r.maxPartial))
+			r.ip4, r.ip6, r.fragBytes = ip4defrag.NewIPv4Defragmenter(), ip6defrag.NewIPv6Defragmenter(), len(data)
+		}
 	}
 	var (
 		netFlow gopacket.Flow

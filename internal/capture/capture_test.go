@@ -155,3 +155,49 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestBounds: a TCP message or IP fragments past MaxPartial are reported
+// and dropped, and what follows is read.
+func TestBounds(t *testing.T) {
+	var buf bytes.Buffer
+	w := pcapgo.NewWriter(&buf)
+	w.WriteFileHeader(65536, layers.LinkTypeEthernet)
+	src, dst := net.IP{10, 0, 0, 1}, net.IP{10, 0, 0, 2}
+	msg := tpkt([]byte(compactMsg))
+	big := tpkt(bytes.Repeat([]byte(" "), 300)) // a message of 304 bytes, in two segments
+	seq := uint32(1)
+	var frames [][]byte
+	for _, seg := range [][]byte{msg, big[:150], big[150:], msg} {
+		frames = append(frames, ether(t, layers.EthernetTypeIPv4, tcpPacket(t, src, dst, seq, seg)))
+		seq += uint32(len(seg))
+	}
+	frames = append(frames, fragments4Ether(t, udpPacket(t, src, dst, []byte(strings.Repeat(compactMsg, 5))))...)
+	frames = append(frames, ether(t, layers.EthernetTypeIPv4, udpPacket(t, src, dst, []byte(compactMsg))))
+	for i, f := range frames {
+		w.WritePacket(gopacket.CaptureInfo{Timestamp: time.Unix(int64(i), 0), CaptureLength: len(f), Length: len(f)}, f)
+	}
+	msgs, errs := readWithProblems(t, bytes.NewReader(buf.Bytes()), capture.Options{MaxPartial: 200})
+	var frameNums []int
+	for _, m := range msgs {
+		frameNums = append(frameNums, m.Frame)
+	}
+	if !equal(frameNums, []int{1, 4, 8}) {
+		t.Errorf("messages in frames %v, want 1, 4 and 8", frameNums)
+	}
+	if len(errs) < 2 || !strings.Contains(errs[0].Error(), "frame 3: TCP") {
+		t.Fatalf("problems %v", errs)
+	}
+	for _, e := range errs[1:] {
+		if !strings.Contains(e.Error(), "IP fragments") {
+			t.Errorf("problem %v", e)
+		}
+	}
+}
+
+func fragments4Ether(t *testing.T, pkt []byte) [][]byte {
+	var out [][]byte
+	for _, f := range fragments4(t, pkt, 160) {
+		out = append(out, ether(t, layers.EthernetTypeIPv4, f))
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"net/netip"
@@ -94,13 +95,26 @@ func (s *stream) ReassembledSG(sg reassembly.ScatterGather, ac reassembly.Assemb
 			what = "the start"
 		}
 		s.r.report(frame, fmt.Errorf("TCP %s -> %s: %s of the stream missing (not captured, or over the out-of-order buffer bound); the message in progress is dropped", h.src, h.dst, what))
-		h.buf, h.lost = h.buf[:0], true
+		s.drop(h)
 	}
 	if n == 0 {
 		return
 	}
+	if s.r.partial+n > s.r.maxPartial {
+		s.r.report(frame, fmt.Errorf("TCP %s -> %s: over %d bytes of incomplete messages held over all streams: %d bytes dropped", h.src, h.dst, s.r.maxPartial, len(h.buf)+n))
+		s.drop(h)
+		return
+	}
+	s.r.partial -= len(h.buf)
 	h.buf = append(h.buf, sg.Fetch(n)...)
 	s.split(h, frame, ac.GetCaptureInfo())
+	s.r.partial += len(h.buf)
+}
+
+// drop forgets h's partial message and waits for a TPKT header.
+func (s *stream) drop(h *half) {
+	s.r.partial -= len(h.buf)
+	h.buf, h.lost = nil, true
 }
 
 // split delivers every whole message in h.buf and keeps the rest.
@@ -137,7 +151,11 @@ func (s *stream) split(h *half, frame int, ci gopacket.CaptureInfo) {
 		})
 		b = b[size:]
 	}
-	h.buf = append(h.buf[:0], b...)
+	if cap(h.buf) > 1<<17 {
+		h.buf = bytes.Clone(b) // let go of a large reassembled chunk
+	} else {
+		h.buf = append(h.buf[:0], b...)
+	}
 }
 
 func tpktLen(b []byte) int { return int(binary.BigEndian.Uint16(b[2:4])) }
@@ -167,7 +185,7 @@ func (s *stream) ReassemblyComplete(reassembly.AssemblerContext) bool {
 		if len(h.buf) > 0 || h.skipped > 0 {
 			s.r.report(s.r.frame, fmt.Errorf("TCP %s -> %s: the stream ends with %d bytes of an incomplete message", h.src, h.dst, len(h.buf)+h.skipped))
 		}
-		h.buf = nil
+		s.drop(h)
 	}
 	return true
 }
