@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"megaco/internal/capture"
 	"megaco/internal/capture/stats"
@@ -24,8 +25,9 @@ Reads the Megaco messages of a packet capture (pcap or pcapng; Ethernet,
 VLAN, Linux cooked capture, raw IP; IPv4 and IPv6): UDP datagrams and
 TPKT-framed TCP streams on ports 2944 and 2945 and any given with --port.
 For each message it prints the frame number, time, source -> destination,
-transport and detected codec, then the message (--output), or writes it to
-a file in any codec (--write-dir, --write-codec). With --stats it prints
+transport and detected codec, then the message (--output; json prints one
+object per message with those as fields), or writes it to a file in any
+codec (--write-dir, --write-codec). With --stats it prints
 the service response times by command type instead. A packet or message
 that cannot be read is reported on stderr with its frame number and
 skipped.
@@ -206,6 +208,17 @@ func (p *pcapPrinter) run(r *capture.Reader, stderr io.Writer) error {
 	return nil
 }
 
+// pcapJSON is a message as --output json prints it.
+type pcapJSON struct {
+	Frame     int                  `json:"frame"`
+	Time      time.Time            `json:"time"`
+	Src       string               `json:"src"`
+	Dst       string               `json:"dst"`
+	Transport string               `json:"transport"`
+	Codec     string               `json:"codec"`
+	Message   *model.MegacoMessage `json:"message"`
+}
+
 // writeError is a failure to write the output, which ends the run.
 type writeError struct{ err error }
 
@@ -231,17 +244,21 @@ func (p *pcapPrinter) message(c capture.Message) error {
 	if p.a.writeDir != "" {
 		return p.writeFile(c, m, name)
 	}
-	head := fmt.Sprintf("frame %d  %s  %s -> %s  %s  %s\n", c.Frame, c.Time.UTC().Format("2006-01-02T15:04:05.000000Z"), c.Src, c.Dst, c.Transport, name)
+	var head string
 	var body []byte
-	if p.enc == nil { // json
+	if p.enc == nil { // json: one object per message, what it travelled in too
 		if err := codec.Convert(m, codec.FormOf(name), formOr(p.form, name), p.opts); err != nil {
 			return err
 		}
-		if body, err = json.MarshalIndent(m, "", "  "); err != nil {
+		body, err = json.MarshalIndent(pcapJSON{c.Frame, c.Time.UTC(), c.Src.String(), c.Dst.String(), c.Transport, name, m}, "", "  ")
+		if err != nil {
 			return err
 		}
-	} else if body, err = p.encode(m, name, p.a.output, p.enc); err != nil {
-		return err
+	} else {
+		head = fmt.Sprintf("frame %d  %s  %s -> %s  %s  %s\n", c.Frame, c.Time.UTC().Format("2006-01-02T15:04:05.000000Z"), c.Src, c.Dst, c.Transport, name)
+		if body, err = p.encode(m, name, p.a.output, p.enc); err != nil {
+			return err
+		}
 	}
 	if len(body) == 0 || body[len(body)-1] != '\n' {
 		body = append(body, '\n')

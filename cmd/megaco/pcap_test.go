@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -56,7 +58,17 @@ func TestPcapCommand(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, nil, "pcap", "--output", "json", "--form", "text", file)
-	if code != 0 || strings.Count(string(out), `"transactionId": 7`) != 2 || !strings.Contains(string(out), "al/of") {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var objs []map[string]any
+	for dec.More() {
+		var o map[string]any
+		if err := dec.Decode(&o); err != nil {
+			t.Fatalf("json: %v\n%s", err, out)
+		}
+		objs = append(objs, o)
+	}
+	if code != 0 || len(objs) != 2 || objs[1]["frame"] != 2.0 || objs[1]["transport"] != "tcp" || objs[1]["codec"] != "ber" ||
+		objs[0]["time"] != "2026-01-02T10:00:00Z" || objs[0]["src"] != "10.0.0.1:2944" || !strings.Contains(string(out), "al/of") {
 		t.Errorf("json: exit %d, output:\n%s", code, out)
 	}
 
