@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/gopacket/gopacket"
@@ -90,6 +91,7 @@ type Reader struct {
 	// fragBytes those of IP fragments fed to the defragmenters since they
 	// were last emptied; both stay under maxPartial.
 	partial, fragBytes, maxPartial int
+	badLink                        map[layers.LinkType]bool // reported as unsupported
 }
 
 type item struct {
@@ -156,6 +158,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		rd.ports[p] = true
 	}
 	rd.maxPartial = orDefault(opts.MaxPartial, 64<<20)
+	rd.badLink = map[layers.LinkType]bool{}
 	pool := reassembly.NewStreamPool(&streamFactory{r: rd})
 	rd.asm = reassembly.NewAssembler(pool)
 	rd.asm.MaxBufferedPagesPerConnection = orDefault(opts.MaxBufferedPages, 256)
@@ -287,12 +290,31 @@ func (r *Reader) packet(data []byte, ci gopacket.CaptureInfo, lt layers.LinkType
 		}
 		netFlow, proto, payload = full.NetworkFlow(), full.NextHeader, full.Payload
 	default:
-		if e := p.ErrorLayer(); e != nil {
-			r.report(r.frame, e.Error())
-		}
-		return // not IP: nothing of ours
+		r.notIP(p, lt)
+		return
 	}
 	r.transport(netFlow, proto, payload, ci)
+}
+
+// notIP reports a packet without an IP layer if it is broken. A protocol
+// gopacket has no decoder for (an EtherType other than IP, which is none
+// of ours) is not broken; a link type it cannot decode is said once.
+func (r *Reader) notIP(p gopacket.Packet, lt layers.LinkType) {
+	e := p.ErrorLayer()
+	if e == nil {
+		return
+	}
+	// gopacket's decoders for unknown protocol numbers fail with "Unable
+	// to decode <enum> <number>".
+	msg := e.Error().Error()
+	if !strings.HasPrefix(msg, "Unable to decode ") {
+		r.report(r.frame, e.Error())
+		return
+	}
+	if strings.HasPrefix(msg, "Unable to decode LinkType") && !r.badLink[lt] {
+		r.badLink[lt] = true
+		r.report(r.frame, fmt.Errorf("link type %d is not supported: its packets are skipped", lt))
+	}
 }
 
 // fragment reports whether p is an IPv4 or IPv6 fragment.

@@ -201,3 +201,25 @@ func fragments4Ether(t *testing.T, pkt []byte) [][]byte {
 	}
 	return out
 }
+
+// TestNotIP: frames of other protocols are skipped quietly; a link type
+// that cannot be decoded is said once.
+func TestNotIP(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := pcapgo.NewNgWriterInterface(&buf, pcapgo.NgInterface{LinkType: layers.LinkTypeEthernet}, pcapgo.DefaultNgWriterOptions)
+	w.AddInterface(pcapgo.NgInterface{LinkType: 147}) // a private link type
+	good := ether(t, layers.EthernetTypeIPv4, udpPacket(t, net.IP{10, 0, 0, 1}, net.IP{10, 0, 0, 2}, []byte(compactMsg)))
+	other := ether(t, 0x88b5, []byte("local experimental EtherType"))
+	for i, f := range [][]byte{other, good, {1, 2, 3}, {4, 5, 6}, good} {
+		ci := gopacket.CaptureInfo{Timestamp: time.Unix(int64(i), 0), CaptureLength: len(f), Length: len(f)}
+		if len(f) == 3 {
+			ci.InterfaceIndex = 1
+		}
+		w.WritePacket(ci, f)
+	}
+	w.Flush()
+	msgs, errs := readWithProblems(t, bytes.NewReader(buf.Bytes()), capture.Options{})
+	if len(msgs) != 2 || len(errs) != 1 || errs[0].Error() != "frame 3: link type 147 is not supported: its packets are skipped" {
+		t.Errorf("%d messages, problems %v", len(msgs), errs)
+	}
+}
