@@ -47,7 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "load":
 		err = loadCmd(args[1:], stdout, stderr)
 	case "pcap":
-		err = pcapCmd(args[1:], stdout, stderr)
+		err = pcapCmd(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

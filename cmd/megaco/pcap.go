@@ -19,7 +19,7 @@ import (
 	"megaco/internal/model"
 )
 
-const pcapUsage = `usage: megaco pcap [flags] FILE
+const pcapUsage = `usage: megaco pcap [flags] FILE|-
 
 Reads the Megaco messages of a packet capture (pcap or pcapng; Ethernet,
 VLAN, Linux cooked capture, raw IP; IPv4 and IPv6): UDP datagrams and
@@ -38,6 +38,7 @@ Examples:
   megaco pcap --output compact capture.pcapng
   megaco pcap --stats --port 3000 capture.pcap
   megaco pcap --write-dir out --write-codec ber capture.pcap
+  tcpdump -U -w - port 2944 | megaco pcap --output compact -
 
 flags:
 `
@@ -51,7 +52,7 @@ type pcapArgs struct {
 	stats      bool
 }
 
-func pcapCmd(args []string, stdout, stderr io.Writer) error {
+func pcapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("pcap", stderr)
 	var a pcapArgs
 	f.fs.Var(&listFlag{vals: &a.ports}, "port", "also look for Megaco on this UDP/TCP port (repeatable)")
@@ -77,12 +78,19 @@ func pcapCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fh, err := os.Open(file)
-	if err != nil {
-		return err
+	in := stdin
+	if file != "-" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		in = fh
+	} else {
+		// A capture being written (tcpdump -U -w -): each message as it comes.
+		p.flush = bw.Flush
 	}
-	defer fh.Close()
-	r, err := capture.NewReader(fh, capture.Options{Ports: p.ports})
+	r, err := capture.NewReader(in, capture.Options{Ports: p.ports})
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
@@ -129,6 +137,7 @@ type pcapPrinter struct {
 	st     *stats.Stats
 	frame  int // the last message's frame, to number the messages of one frame
 	inSame int
+	flush  func() error // after each message, when reading a stream
 }
 
 func newPcapPrinter(a pcapArgs, from string, opts codec.Options, out io.Writer) (*pcapPrinter, error) {
@@ -198,6 +207,11 @@ func (p *pcapPrinter) run(r *capture.Reader, stderr io.Writer) error {
 			continue
 		}
 		msgs++
+		if p.flush != nil {
+			if err := p.flush(); err != nil {
+				return err
+			}
+		}
 	}
 	if p.st != nil {
 		if err := p.st.Write(p.out); err != nil {

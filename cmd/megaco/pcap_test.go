@@ -92,6 +92,12 @@ func TestPcapCommand(t *testing.T) {
 		}
 	}
 
+	// From standard input.
+	in, _ := os.ReadFile(file)
+	if code, out, stderr := runCLI(t, in, "pcap", "--output", "compact", "-"); code != 0 || strings.Count(string(out), "frame ") != 2 {
+		t.Errorf("stdin: exit %d, %s\n%s", code, stderr, out)
+	}
+
 	if code, out, _ := runCLI(t, nil, "pcap", "-h"); code != 0 {
 		t.Errorf("-h: exit %d", code)
 	} else if _, _, errOut := runCLI(t, nil, "pcap", "-h"); !strings.Contains(errOut, "usage: megaco pcap") {
