@@ -21,6 +21,7 @@ commands:
   bench      time every codec over a corpus (--otp: Erlang/OTP's too)
   load       replay the RFC 3525 call flow through the service at a call rate (SIPp-style)
   proxy      carry live Megaco traffic between an MGC and an MG, transcoding (UDP/TCP)
+  pcap       print the Megaco messages of a pcap/pcapng capture, or their response times (--stats)
 
 run 'megaco <command> -h' for the flags of a command
 `
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = loadCmd(args[1:], stdout, stderr)
 	case "proxy":
 		err = proxyCmd(args[1:], stderr)
+	case "pcap":
+		err = pcapCmd(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,266 @@
+// Package stats computes Megaco service response times from the messages
+// of a capture, as Wireshark's MEGACO service response time statistics do:
+// a request is matched to its reply by the pair of peers and the
+// transaction ID, and the time between them is counted under the
+// request's command type. It also counts what a debugging engineer looks
+// for next: requests never answered, pendings, response acknowledgements,
+// replies without a request and error descriptors by code.
+package stats
+
+import (
+	"fmt"
+	"io"
+	"net/netip"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"megaco/internal/model"
+)
+
+// Commands are the command types, in the order they are reported; a
+// transaction's type is the first command of its first action.
+var Commands = []string{"add", "modify", "subtract", "move", "auditValue", "auditCapabilities", "notify", "serviceChange"}
+
+func commandName(k model.CommandKind) string {
+	switch k {
+	case model.Command_AddReq:
+		return "add"
+	case model.Command_ModReq:
+		return "modify"
+	case model.Command_SubtractReq:
+		return "subtract"
+	case model.Command_MoveReq:
+		return "move"
+	case model.Command_AuditValueRequest:
+		return "auditValue"
+	case model.Command_AuditCapRequest:
+		return "auditCapabilities"
+	case model.Command_NotifyReq:
+		return "notify"
+	case model.Command_ServiceChangeReq:
+		return "serviceChange"
+	}
+	return "other"
+}
+
+// MaxOpen bounds the requests waiting for a reply; past it new requests
+// are counted in NotTracked and not matched.
+const MaxOpen = 1 << 20
+
+// Stats accumulates. The zero value is not ready: use New.
+type Stats struct {
+	open        map[key]request
+	times       map[string][]time.Duration
+	perCmd      map[string][]time.Duration // ByCommand's samples
+	Requests    int                        // transaction requests seen (retransmissions once)
+	Retransmits int                        // a request seen again before its reply
+	Replies     int
+	Unmatched   int // replies to no request seen (or answered already)
+	Pendings    int
+	Acks        int // transactions acknowledged by TransactionResponseAck
+	NotTracked  int
+	Errors      map[uint32]int // error descriptors by error code
+}
+
+// key is a transaction: the requester, the responder and its ID.
+type key struct {
+	from, to netip.AddrPort
+	tid      uint32
+}
+
+type request struct {
+	at   time.Time
+	cmd  string
+	cmds []string // every command of the request, for ByCommand
+	pend int
+}
+
+// New returns empty statistics.
+func New() *Stats {
+	return &Stats{open: map[key]request{}, times: map[string][]time.Duration{}, perCmd: map[string][]time.Duration{}, Errors: map[uint32]int{}}
+}
+
+// Add counts the transactions of one message sent from src to dst at t.
+func (s *Stats) Add(t time.Time, src, dst netip.AddrPort, m *model.MegacoMessage) {
+	body := &m.Mess.MessageBody
+	if body.Kind == model.MessageMessageBody_MessageError {
+		s.errorDesc(body.MessageError)
+		return
+	}
+	for i := range body.Transactions {
+		tr := &body.Transactions[i]
+		switch tr.Kind {
+		case model.Transaction_TransactionRequest:
+			s.request(t, key{src, dst, tr.TransactionRequest.TransactionId}, tr.TransactionRequest)
+		case model.Transaction_TransactionPending:
+			s.Pendings++
+			k := key{dst, src, tr.TransactionPending.TransactionId}
+			if r, ok := s.open[k]; ok {
+				r.pend++
+				s.open[k] = r
+			}
+		case model.Transaction_TransactionReply:
+			s.reply(t, key{dst, src, tr.TransactionReply.TransactionId}, tr.TransactionReply)
+		case model.Transaction_TransactionResponseAck:
+			for _, a := range tr.TransactionResponseAck {
+				n := 1
+				if a.LastAck.Present && a.LastAck.Value >= a.FirstAck {
+					n += int(a.LastAck.Value - a.FirstAck)
+				}
+				s.Acks += n
+			}
+		}
+	}
+}
+
+func (s *Stats) request(t time.Time, k key, req *model.TransactionRequest) {
+	if _, ok := s.open[k]; ok {
+		s.Retransmits++ // the response time runs from the first copy
+		return
+	}
+	s.Requests++
+	if len(s.open) >= MaxOpen {
+		s.NotTracked++
+		return
+	}
+	r := request{at: t, cmd: "other"}
+	for _, a := range req.Actions {
+		for _, c := range a.CommandRequests {
+			r.cmds = append(r.cmds, commandName(c.Command.Kind))
+		}
+	}
+	if len(r.cmds) > 0 && len(req.Actions[0].CommandRequests) > 0 {
+		r.cmd = r.cmds[0]
+	}
+	s.open[k] = r
+}
+
+func (s *Stats) reply(t time.Time, k key, rep *model.TransactionReply) {
+	s.Replies++
+	s.replyErrors(rep)
+	r, ok := s.open[k]
+	if !ok {
+		s.Unmatched++
+		return
+	}
+	delete(s.open, k)
+	d := t.Sub(r.at)
+	s.times[r.cmd] = append(s.times[r.cmd], d)
+	for _, c := range r.cmds {
+		s.perCmd[c] = append(s.perCmd[c], d)
+	}
+}
+
+// replyErrors counts the error descriptors of a reply: the transaction's,
+// each action's, and those of the command replies that carry one.
+func (s *Stats) replyErrors(rep *model.TransactionReply) {
+	res := &rep.TransactionResult
+	if res.Kind == model.TransactionReplyTransactionResult_TransactionError {
+		s.errorDesc(res.TransactionError)
+		return
+	}
+	for i := range res.ActionReplies {
+		a := &res.ActionReplies[i]
+		s.errorDesc(a.ErrorDescriptor)
+		for j := range a.CommandReply {
+			c := &a.CommandReply[j]
+			switch {
+			case c.NotifyReply != nil:
+				s.errorDesc(c.NotifyReply.ErrorDescriptor)
+			case c.ServiceChangeReply != nil:
+				s.errorDesc(c.ServiceChangeReply.ServiceChangeResult.ErrorDescriptor)
+			case c.AuditCapReply != nil:
+				s.errorDesc(c.AuditCapReply.Error)
+			case c.AuditValueReply != nil:
+				s.errorDesc(c.AuditValueReply.Error)
+			}
+		}
+	}
+}
+
+func (s *Stats) errorDesc(e *model.ErrorDescriptor) {
+	if e != nil {
+		s.Errors[e.ErrorCode]++
+	}
+}
+
+// Unanswered is the number of requests that have had no reply.
+func (s *Stats) Unanswered() int { return len(s.open) }
+
+// SRT is the response time summary of one command type.
+type SRT struct {
+	Command                  string
+	Count                    int
+	Min, Mean, P50, P99, Max time.Duration
+}
+
+// Table returns the response times by command type, in Commands order
+// ("other" last, for a request without a command), leaving out types
+// with no answered request.
+func (s *Stats) Table() []SRT { return table(s.times) }
+
+// ByCommand is Table counted as Wireshark's MEGACO RTD statistics count:
+// a sample for every command of a request (two Adds in one transaction
+// are two samples of its response time), not one per transaction.
+func (s *Stats) ByCommand() []SRT { return table(s.perCmd) }
+
+func table(times map[string][]time.Duration) []SRT {
+	var out []SRT
+	for _, c := range append(slices.Clone(Commands), "other") {
+		d := slices.Clone(times[c])
+		if len(d) == 0 {
+			continue
+		}
+		slices.Sort(d)
+		var sum time.Duration
+		for _, x := range d {
+			sum += x
+		}
+		out = append(out, SRT{Command: c, Count: len(d), Min: d[0], Max: d[len(d)-1],
+			Mean: sum / time.Duration(len(d)), P50: rank(d, 50), P99: rank(d, 99)})
+	}
+	return out
+}
+
+// rank is the nearest-rank percentile p of sorted d.
+func rank(d []time.Duration, p int) time.Duration {
+	i := (p*len(d) + 99) / 100 // ceil(p/100 * n)
+	return d[max(i, 1)-1]
+}
+
+// Write prints the statistics as a table in milliseconds, then the counts.
+func (s *Stats) Write(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "Megaco service response time (request to reply, ms)")
+	fmt.Fprintln(tw, "command\tcount\tmin\tmean\tp50\tp99\tmax\t")
+	for _, r := range s.Table() {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", r.Command, r.Count, ms(r.Min), ms(r.Mean), ms(r.P50), ms(r.P99), ms(r.Max))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "requests %d, replies %d, unanswered %d, retransmitted requests %d, replies without a request %d, pendings %d, acknowledged %d",
+		s.Requests, s.Replies, s.Unanswered(), s.Retransmits, s.Unmatched, s.Pendings, s.Acks)
+	if s.NotTracked > 0 {
+		fmt.Fprintf(w, ", not tracked (over %d open) %d", MaxOpen, s.NotTracked)
+	}
+	fmt.Fprintln(w)
+	codes := make([]uint32, 0, len(s.Errors))
+	for c := range s.Errors {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	var b strings.Builder
+	for _, c := range codes {
+		fmt.Fprintf(&b, " %d:%d", c, s.Errors[c])
+	}
+	if b.Len() == 0 {
+		b.WriteString(" none")
+	}
+	_, err := fmt.Fprintf(w, "error descriptors by code:%s\n", b.String())
+	return err
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
