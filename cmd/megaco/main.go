@@ -20,6 +20,7 @@ commands:
   decode     read a message and print it as JSON
   bench      time every codec over a corpus (--otp: Erlang/OTP's too)
   load       replay the RFC 3525 call flow through the service at a call rate (SIPp-style)
+  version    print the module version, VCS revision and Go version (also --version)
 
 run 'megaco <command> -h' for the flags of a command
 `
@@ -45,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = benchCmd(args[1:], stdout, stderr)
 	case "load":
 		err = loadCmd(args[1:], stdout, stderr)
+	case "version", "--version":
+		err = versionCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -44,6 +44,9 @@ type Options struct {
 	// TLS, if set, secures both listeners (tlsconfig.Server builds it;
 	// with ClientCAs, clients must present certificates).
 	TLS *tls.Config
+	// PprofAddr, if set, serves net/http/pprof on a listener of its own
+	// (see startPprof); empty, the default, serves no profiles at all.
+	PprofAddr string
 }
 
 // DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
@@ -72,6 +75,13 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	_, stopPprof, err := startPprof(o.PprofAddr, log)
+	if err != nil {
+		gl.Close()
+		hl.Close()
+		return err
+	}
+	defer stopPprof()
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
 		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
 		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
@@ -116,7 +126,7 @@ func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
 	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
 	))
-	reg.MustRegister(grpcMetrics)
+	reg.MustRegister(grpcMetrics, newBuildInfo())
 	return reg, metrics, grpcMetrics
 }
 
