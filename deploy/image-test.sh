@@ -33,6 +33,14 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "image-test: FAIL: $*"; podman logs "$ctr" 2>&1 | tail -20 || true; exit 1; }
 
+# The root Dockerfile (from source; needs a registry, so not built here)
+# must end in the same final stage as the offline one: compare the
+# instructions after their last FROM, but for where the binary comes from.
+final() { awk '/^FROM /{n=0; delete a} {a[n++]=$0} END{for(i=0;i<n;i++) print a[i]}' "$1" |
+  grep -Ev '^\s*(#|$)' | grep -v '^COPY '; }
+diff <(final Dockerfile) <(final deploy/image/Dockerfile.prebuilt) >"$tmp/final.diff" ||
+  { cat "$tmp/final.diff"; fail "the final stages of Dockerfile and deploy/image/Dockerfile.prebuilt differ"; }
+
 echo "image-test: make image"
 make --no-print-directory image IMAGE="$image" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "make image"; }
 
