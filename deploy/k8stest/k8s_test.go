@@ -88,6 +88,13 @@ func render(t *testing.T, dir string) *objects {
 	return o
 }
 
+// newObject appends a new T to list and returns it to decode into.
+func newObject[T any](list *[]*T) *T {
+	v := new(T)
+	*list = append(*list, v)
+	return v
+}
+
 // add decodes one object into its type; unknown fields (a typo, a field
 // at the wrong level, one of a newer API) and unknown kinds are errors.
 func (o *objects) add(apiVersion, kind string, y []byte) error {
@@ -97,26 +104,19 @@ func (o *objects) add(apiVersion, kind string, y []byte) error {
 	)
 	switch kind {
 	case "Deployment":
-		d := &appsv1.Deployment{}
-		v, want, o.deployments = d, "apps/v1", append(o.deployments, d)
+		v, want = newObject(&o.deployments), "apps/v1"
 	case "Service":
-		s := &corev1.Service{}
-		v, want, o.services = s, "v1", append(o.services, s)
+		v, want = newObject(&o.services), "v1"
 	case "HorizontalPodAutoscaler":
-		h := &autoscalingv2.HorizontalPodAutoscaler{}
-		v, want, o.hpas = h, "autoscaling/v2", append(o.hpas, h)
+		v, want = newObject(&o.hpas), "autoscaling/v2"
 	case "PodDisruptionBudget":
-		p := &policyv1.PodDisruptionBudget{}
-		v, want, o.pdbs = p, "policy/v1", append(o.pdbs, p)
+		v, want = newObject(&o.pdbs), "policy/v1"
 	case "NetworkPolicy":
-		n := &networkingv1.NetworkPolicy{}
-		v, want, o.netpols = n, "networking.k8s.io/v1", append(o.netpols, n)
+		v, want = newObject(&o.netpols), "networking.k8s.io/v1"
 	case "PodMonitor":
-		p := &monitoringv1.PodMonitor{}
-		v, want, o.podMonitors = p, "monitoring.coreos.com/v1", append(o.podMonitors, p)
+		v, want = newObject(&o.podMonitors), "monitoring.coreos.com/v1"
 	case "ServiceMonitor":
-		s := &monitoringv1.ServiceMonitor{}
-		v, want, o.serviceMonitors = s, "monitoring.coreos.com/v1", append(o.serviceMonitors, s)
+		v, want = newObject(&o.serviceMonitors), "monitoring.coreos.com/v1"
 	default:
 		return fmt.Errorf("kind %s has no check here: add its type", kind)
 	}
