@@ -71,7 +71,7 @@ func dial(target string, tlsCfg *tls.Config) (*grpc.ClientConn, error) {
 	if tlsCfg != nil {
 		creds = credentials.NewTLS(tlsCfg)
 	}
-	return grpc.NewClient(target, grpc.WithTransportCredentials(creds))
+	return grpc.NewClient(target, append(balanceOptions(), grpc.WithTransportCredentials(creds))...)
 }
 
 // classify tells the cause of a failed call. ctx is the call's context:

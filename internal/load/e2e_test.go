@@ -324,7 +324,9 @@ func TestFailureCauses(t *testing.T) {
 	for _, mode := range []string{"unary", "stream"} {
 		t.Run(mode, func(t *testing.T) {
 			addr := startFaulty(t, &faultyService{period: 1000, reject: 10, corrup: 20, delay: 80, sleep: 1500 * time.Millisecond})
-			cfg := baseConfig(addr, deadAddr(t))
+			// passthrough:/// keeps the targets apart (balanced would
+			// spread unary calls over the live one only).
+			cfg := baseConfig(addr, "passthrough:///"+deadAddr(t))
 			cfg.Mode, cfg.Timeout, cfg.MaxCalls, cfg.Limit, cfg.Ramp.Rate = mode, time.Second, 20, 1, 40
 			res, sum := runLoad(t, context.Background(), cfg)
 			f := res.Final

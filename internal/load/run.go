@@ -214,7 +214,7 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 // openTargets connects to every target; the streams of stream mode live
 // as long as ctx.
 func (e *engine) openTargets(ctx context.Context) error {
-	for _, t := range e.cfg.Targets {
+	for _, t := range balanced(e.cfg.Mode, e.cfg.Targets) {
 		var tr transport
 		var err error
 		if e.cfg.Mode == "stream" {
