@@ -42,7 +42,8 @@ diff <(final Dockerfile) <(final deploy/image/Dockerfile.prebuilt) >"$tmp/final.
   { cat "$tmp/final.diff"; fail "the final stages of Dockerfile and deploy/image/Dockerfile.prebuilt differ"; }
 
 echo "image-test: make image"
-make --no-print-directory image IMAGE="$image" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "make image"; }
+# --layers=false: no intermediate images left behind by repeated runs.
+make --no-print-directory image IMAGE="$image" IMAGE_BUILD_FLAGS=--layers=false >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "make image"; }
 
 # The image: non-root, the ports, the labels, nothing but the binary.
 user=$(podman image inspect --format '{{.Config.User}}' "$image")
