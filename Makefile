@@ -76,3 +76,20 @@ bench-otp:
 
 clean:
 	rm -rf bin
+
+# The container image with podman, or docker when podman is missing: built
+# offline from a static binary compiled here (deploy/image/Dockerfile.prebuilt);
+# `podman build .` (the root Dockerfile) builds from source instead.
+# deploy/image-test.sh runs it; IMAGE names the result.
+IMAGE ?= localhost/megaco:dev
+CONTAINER ?= $(shell command -v podman 2>/dev/null || command -v docker 2>/dev/null)
+IMAGE_BUILD_FLAGS ?=
+.PHONY: image
+image:
+	@test -n "$(CONTAINER)" || { echo "make image: needs podman or docker"; exit 1; }
+	rm -rf bin/image && mkdir -p bin/image
+	CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags='-s -w' -o bin/image/megaco ./cmd/megaco
+	$(CONTAINER) build $(IMAGE_BUILD_FLAGS) -f deploy/image/Dockerfile.prebuilt -t $(IMAGE) \
+		--build-arg VERSION="$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" \
+		--build-arg REVISION="$$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+		--build-arg SOURCE="$$(git remote get-url origin 2>/dev/null)" bin/image

@@ -22,6 +22,7 @@ commands:
   load       replay the RFC 3525 call flow through the service at a call rate (SIPp-style)
   proxy      carry live Megaco traffic between an MGC and an MG, transcoding (UDP/TCP)
   pcap       print the Megaco messages of a pcap/pcapng capture, or their response times (--stats)
+  version    print the module version, VCS revision and Go version (also --version)
 
 run 'megaco <command> -h' for the flags of a command
 `
@@ -51,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = proxyCmd(args[1:], stderr)
 	case "pcap":
 		err = pcapCmd(args[1:], stdin, stdout, stderr)
+	case "version", "--version":
+		err = versionCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

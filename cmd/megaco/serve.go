@@ -42,6 +42,7 @@ func serve(args []string, stderr io.Writer) error {
 	tlsClientCA := fs.String("tls-client-ca", env("MEGACO_TLS_CLIENT_CA", ""), "PEM CA certificates: require client certificates they sign, mutual TLS (MEGACO_TLS_CLIENT_CA)")
 	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
+	pprofAddr := fs.String("pprof-addr", env("MEGACO_PPROF_ADDR", ""), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; off when empty (MEGACO_PPROF_ADDR)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
 	gcDefault := strconv.Itoa(server.DefaultGCPercent)
 	if _, set := os.LookupEnv("GOGC"); set {
@@ -103,6 +104,7 @@ func serve(args []string, stderr io.Writer) error {
 	opts := server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
 		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
+		PprofAddr: *pprofAddr,
 	}
 	if err := hardening.apply(&opts); err != nil {
 		return err

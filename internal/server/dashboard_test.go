@@ -34,7 +34,7 @@ func dashboardExprs(t *testing.T) []string {
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatal(err)
 	}
-	r := strings.NewReplacer(`$__rate_interval`, `30s`, `"$instance"`, `".*"`)
+	r := strings.NewReplacer(`$__rate_interval`, `30s`, `"$instance"`, `".*"`, `"$proxy"`, `".*"`)
 	var out []string
 	for _, p := range d.Panels {
 		for _, tg := range p.Targets {
@@ -48,7 +48,9 @@ func dashboardExprs(t *testing.T) []string {
 }
 
 // TestDashboardQueries scrapes a real server with a real Prometheus and
-// checks that every dashboard query returns data.
+// checks that every dashboard query returns data. The proxy row's queries
+// (megaco_proxy_* series, which megaco serve does not expose) are only
+// checked to be valid PromQL that Prometheus accepts.
 func TestDashboardQueries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a real Prometheus; skipped in -short mode")
@@ -139,12 +141,16 @@ func TestDashboardQueries(t *testing.T) {
 		missing = missing[:0]
 		for _, e := range exprs {
 			n, err := query(e)
+			if strings.Contains(e, "megaco_proxy_") && err == nil {
+				continue
+			}
 			if err != nil || n == 0 {
 				missing = append(missing, fmt.Sprintf("%s (%v)", e, err))
 			}
 		}
 		if len(missing) == 0 {
-			t.Logf("all %d dashboard queries return data from a real Prometheus", len(exprs))
+			t.Logf("all %d dashboard queries are accepted by a real Prometheus; all but the %d proxy queries return data",
+				len(exprs), strings.Count(strings.Join(exprs, "\n"), "megaco_proxy_"))
 			return
 		}
 		time.Sleep(time.Second)

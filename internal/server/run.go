@@ -57,6 +57,9 @@ type Options struct {
 	// the health checks turn false, before it stops taking calls: time
 	// for a load balancer's probe to see it (0: none).
 	DrainDelay time.Duration
+	// PprofAddr, if set, serves net/http/pprof on a listener of its own
+	// (see startPprof); empty, the default, serves no profiles at all.
+	PprofAddr string
 }
 
 // DefaultGCPercent is the collector target `megaco serve` uses unless GOGC
@@ -90,6 +93,13 @@ func Run(ctx context.Context, o Options) error {
 	h := newHardening(o, reg, gl, hl)
 	gl, hl = h.grpcConns, h.httpConns
 	srv := newServers(o, svc, reg, grpcMetrics, log, h)
+	_, stopPprof, err := startPprof(o.PprofAddr, log)
+	if err != nil {
+		gl.Close()
+		hl.Close()
+		return err
+	}
+	defer stopPprof()
 	log.Info("serving", "grpc", gl.Addr().String(), "http", hl.Addr().String(),
 		"max_message_size", o.Config.MaxMessageSize, "gc_percent", gcPercent, "memory_limit", memLimit, "memory_limit_from", memSource, "profile", string(o.Config.Profile), "termid_layout", o.Config.Layout.String(),
 		"termid_names", o.Config.Names.TermIDCount(), "digitmap_names", o.Config.Names.DigitMapCount(),
@@ -137,7 +147,7 @@ func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
 	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
 	))
-	reg.MustRegister(grpcMetrics)
+	reg.MustRegister(grpcMetrics, newBuildInfo())
 	return reg, metrics, grpcMetrics
 }
 
