@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"megaco/internal/capture/pcapng"
 	"os/signal"
 	"strconv"
 	"syscall"
@@ -62,6 +63,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", "65536"), "largest message decoded, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
 	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug (a line per message), info, warn or error (MEGACO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
+	captureFile := fs.String("capture", env("MEGACO_PROXY_CAPTURE", ""), "write every message in and out to this pcapng file (off by default; MEGACO_PROXY_CAPTURE)")
+	captureMax := fs.String("capture-max-bytes", env("MEGACO_PROXY_CAPTURE_MAX_BYTES", "104857600"), "largest capture file; then FILE.1... (MEGACO_PROXY_CAPTURE_MAX_BYTES)")
+	captureKeep := fs.String("capture-keep", env("MEGACO_PROXY_CAPTURE_KEEP", "3"), "rotated capture files kept; 0: stop capturing when full (MEGACO_PROXY_CAPTURE_KEEP)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -106,10 +110,31 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	if cfg.Log, err = newLogger(*logLevel, *logFormat, stderr); err != nil {
 		return fmt.Errorf("proxy: %w", err)
 	}
+	if *captureFile != "" {
+		w, err := openCapture(*captureFile, *captureMax, *captureKeep)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		defer w.Close()
+		cfg.Capture = w
+	}
 	signal.Ignore(syscall.SIGHUP) // nothing is reloaded; say so by not dying
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return proxy.Run(ctx, proxy.RunOptions{Config: cfg, HTTPAddr: *httpAddr, DrainTimeout: *durations[0].to})
+}
+
+// openCapture creates the --capture file, bounded in size.
+func openCapture(path, maxBytes, keep string) (*pcapng.Writer, error) {
+	max, err := strconv.ParseInt(maxBytes, 10, 64)
+	if err != nil || max < 0 {
+		return nil, fmt.Errorf("bad --capture-max-bytes %q", maxBytes)
+	}
+	k, err := strconv.Atoi(keep)
+	if err != nil || k < 0 {
+		return nil, fmt.Errorf("bad --capture-keep %q", keep)
+	}
+	return pcapng.Create(path, pcapng.Options{MaxBytes: max, Keep: k})
 }
 
 type proxyFlags struct{ mgcCodec, mgcListen, mgc, mgCodec, mgListen, mg string }

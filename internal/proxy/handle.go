@@ -26,6 +26,7 @@ type worker struct {
 // side's codec (or keep the bytes when both speak one codec), route.
 func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	in, out := p.sides[s], p.sides[s.other()]
+	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
 	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, p.opts)
 	if err != nil {
@@ -202,10 +203,15 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 
 // send writes one message to d on side s.
 func (s *sideState) send(d dest, b []byte) error {
+	var err error
 	if d.conn != nil {
-		return d.conn.write(b)
+		err = d.conn.write(b)
+	} else {
+		_, err = s.udp.WriteToUDPAddrPort(b, d.addr)
 	}
-	_, err := s.udp.WriteToUDPAddrPort(b, d.addr)
+	if err == nil {
+		s.captureOut(d, b)
+	}
 	return err
 }
 

@@ -95,6 +95,8 @@ type Config struct {
 	WriteTimeout time.Duration
 	Log          *slog.Logger
 	Registry     prometheus.Registerer // nil: a private registry
+	// Capture, if set, records every message in and out (--capture).
+	Capture Capturer
 }
 
 func (c *Config) defaults() {
