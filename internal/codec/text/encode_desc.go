@@ -1210,7 +1210,9 @@ func (e *textEncoder) packagesDescriptor(ps []model.PackagesItem, ind int) error
 }
 
 func (e *textEncoder) packagesItem(name model.Octets, version uint32) error {
-	if err := e.name(name, "package name"); err != nil {
+	// No keyword check: "it-1" is one SafeChars word, never the keyword
+	// IT (Iteration), so a package named like a keyword reads back.
+	if err := e.safeName(name, "package name"); err != nil {
 		return codecerr.At(err, "packageName")
 	}
 	e.b = append(e.b, '-')
