@@ -229,8 +229,34 @@ func (d *decoder) unescape(s span) model.Octets {
 	return out
 }
 
+// value takes a VALUE: a quoted string's bytes as they are, bare
+// SafeChars in lower case, since "everything in the ABNF and text encoding
+// is case insensitive" except quoted strings (Annex B.1; OTP lowercases
+// them too). Copies only a value that has upper-case letters.
 func (d *decoder) value(s span) {
-	decPush(d, &d.octs, d.octets(s))
+	decPush(d, &d.octs, d.valueOctets(s))
+}
+
+func (d *decoder) valueOctets(s span) model.Octets {
+	w := d.bytes(s)
+	if len(w) >= 2 && w[0] == '"' {
+		return d.octets(span{s.pos + 1, s.end - 1})
+	}
+	upper := false
+	for _, c := range w {
+		upper = upper || c-'A' < 26
+	}
+	if !upper {
+		return d.octets(s)
+	}
+	out := d.sl.bytes.Zeroed(len(w))
+	for i, c := range w {
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // extraInfo is the ASN.1 extraInfo of a PropertyParm, an EventParameter

@@ -195,6 +195,10 @@ func (d *decoder) eventActionsRules(ps []decParam, acts *decEventActions, at spa
 // description" (Annex B; the quotes are left out: see the docs).
 func (d *decoder) reasonCode(s span) {
 	w := d.bytes(s)
+	if len(w) >= 2 && w[0] == '"' {
+		s = span{s.pos + 1, s.end - 1}
+		w = d.bytes(s)
+	}
 	i := 0
 	for i < len(w) && w[i] >= '0' && w[i] <= '9' {
 		i++

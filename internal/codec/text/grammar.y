@@ -789,9 +789,11 @@ valueList:
 |	valueList ',' value { bld(yylex).value($3); $$ = $1 + 1 }
 
 // VALUE = quotedString / 1*(SafeChar)
+// A quotedString's $$ keeps its quotes, so that the builder can tell the
+// forms apart: bare SafeChars are case-insensitive, a quoted string is not.
 value:
 	safeChars
-|	quotedString
+|	quotedString { $$ = span{$1.pos - 1, $1.end + 1} }
 |	anyKeyword
 
 // eventBufferDescriptor = EventBufferToken [LBRKT eventSpec

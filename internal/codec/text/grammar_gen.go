@@ -295,7 +295,7 @@ const yyEofCode = 1
 const yyErrCode = 2
 const yyInitialStackSize = 256
 
-//line grammar.y:1285
+//line grammar.y:1287
 
 //line yacctab:1
 var yyExca = [...]int16{
@@ -3018,1090 +3018,1096 @@ yydefault:
 			bld(yylex).value(yyDollar[3].tok)
 			yyVAL.n = yyDollar[1].n + 1
 		}
+	case 286:
+		yyDollar = yyS[yypt-1 : yypt+1]
+//line grammar.y:796
+		{
+			yyVAL.tok = span{yyDollar[1].tok.pos - 1, yyDollar[1].tok.end + 1}
+		}
 	case 288:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:800
+//line grammar.y:802
 		{
 			yyVAL.n = 0
 		}
 	case 289:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:801
+//line grammar.y:803
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 290:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:804
+//line grammar.y:806
 		{
 			yyVAL.n = 1
 		}
 	case 291:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:805
+//line grammar.y:807
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 292:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:810
+//line grammar.y:812
 		{
 			bld(yylex).eventSpec(yyDollar[1].tok, 0)
 		}
 	case 293:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:811
+//line grammar.y:813
 		{
 			bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 294:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:814
+//line grammar.y:816
 		{
 			yyVAL.n = 1
 		}
 	case 295:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:815
+//line grammar.y:817
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 296:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:819
+//line grammar.y:821
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 297:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:820
+//line grammar.y:822
 		{
 			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
 		}
 	case 298:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:826
+//line grammar.y:828
 		{
 			bld(yylex).terminationState(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 299:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:829
+//line grammar.y:831
 		{
 			yyVAL.n = 1
 		}
 	case 300:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:830
+//line grammar.y:832
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 301:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:836
+//line grammar.y:838
 		{
 			bld(yylex).param(pProperty, span{}, 0)
 		}
 	case 302:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:837
+//line grammar.y:839
 		{
 			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 303:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:838
+//line grammar.y:840
 		{
 			bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 304:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:841
+//line grammar.y:843
 		{
 			yyVAL.n = int(model.ServiceState_Test)
 		}
 	case 305:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:842
+//line grammar.y:844
 		{
 			yyVAL.n = int(model.ServiceState_OutOfSvc)
 		}
 	case 306:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:843
+//line grammar.y:845
 		{
 			yyVAL.n = int(model.ServiceState_InSvc)
 		}
 	case 307:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:847
+//line grammar.y:849
 		{
 			yyVAL.n = bld(yylex).off(yyDollar[1].tok)
 		}
 	case 308:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:848
+//line grammar.y:850
 		{
 			yyVAL.n = int(model.EventBufferControl_LockStep)
 		}
 	case 309:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:852
+//line grammar.y:854
 		{
 			bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
 		}
 	case 310:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:857
+//line grammar.y:859
 		{
 			yyVAL.n = int(model.MuxType_H221)
 		}
 	case 311:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:858
+//line grammar.y:860
 		{
 			yyVAL.n = int(model.MuxType_H223)
 		}
 	case 312:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:859
+//line grammar.y:861
 		{
 			yyVAL.n = int(model.MuxType_H226)
 		}
 	case 313:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:860
+//line grammar.y:862
 		{
 			yyVAL.n = int(model.MuxType_V76)
 		}
 	case 314:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:861
+//line grammar.y:863
 		{
 			bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
 			yyVAL.n = int(model.MuxType_Nx64k)
 		}
 	case 315:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:862
+//line grammar.y:864
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
 			yyVAL.n = 0
 		}
 	case 316:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:868
+//line grammar.y:870
 		{
 			bld(yylex).eventsDescriptor(span{}, false, 0)
 		}
 	case 317:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:870
+//line grammar.y:872
 		{
 			bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
 		}
 	case 318:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:873
+//line grammar.y:875
 		{
 			yyVAL.n = 1
 		}
 	case 319:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:874
+//line grammar.y:876
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 320:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:879
+//line grammar.y:881
 		{
 			bld(yylex).requestedEvent(yyDollar[1].tok, 0)
 		}
 	case 321:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:880
+//line grammar.y:882
 		{
 			bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 322:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:883
+//line grammar.y:885
 		{
 			yyVAL.n = 1
 		}
 	case 323:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:884
+//line grammar.y:886
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 324:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:890
+//line grammar.y:892
 		{
 			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
 		}
 	case 325:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:891
+//line grammar.y:893
 		{
 			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
 		}
 	case 326:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:892
+//line grammar.y:894
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 327:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:893
+//line grammar.y:895
 		{
 			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
 		}
 	case 328:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:894
+//line grammar.y:896
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 329:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:895
+//line grammar.y:897
 		{
 			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
 		}
 	case 330:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:896
+//line grammar.y:898
 		{
 			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
 		}
 	case 331:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:897
+//line grammar.y:899
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
 			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
 		}
 	case 332:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:904
+//line grammar.y:906
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
 		}
 	case 333:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:905
+//line grammar.y:907
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
 		}
 	case 334:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:906
+//line grammar.y:908
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
 		}
 	case 335:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:907
+//line grammar.y:909
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
 		}
 	case 336:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:908
+//line grammar.y:910
 		{
 			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
 		}
 	case 337:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:914
+//line grammar.y:916
 		{
 			bld(yylex).embed(yyDollar[3].n, false)
 		}
 	case 338:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:915
+//line grammar.y:917
 		{
 			bld(yylex).embed(yyDollar[3].n, true)
 		}
 	case 339:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:918
+//line grammar.y:920
 		{
 			bld(yylex).embed(-1, true)
 		}
 	case 340:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:924
+//line grammar.y:926
 		{
 			bld(yylex).secondEvents(span{}, false, 0)
 		}
 	case 341:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:926
+//line grammar.y:928
 		{
 			bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
 		}
 	case 342:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:929
+//line grammar.y:931
 		{
 			yyVAL.n = 1
 		}
 	case 343:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:930
+//line grammar.y:932
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 344:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:935
+//line grammar.y:937
 		{
 			bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
 		}
 	case 345:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:936
+//line grammar.y:938
 		{
 			bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 346:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:939
+//line grammar.y:941
 		{
 			yyVAL.n = 1
 		}
 	case 347:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:940
+//line grammar.y:942
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 348:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:945
+//line grammar.y:947
 		{
 			bld(yylex).embed(yyDollar[3].n, false)
 			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
 		}
 	case 349:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:946
+//line grammar.y:948
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 350:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:947
+//line grammar.y:949
 		{
 			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
 		}
 	case 351:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:948
+//line grammar.y:950
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 352:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:949
+//line grammar.y:951
 		{
 			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
 		}
 	case 353:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:950
+//line grammar.y:952
 		{
 			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
 		}
 	case 354:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:951
+//line grammar.y:953
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
 			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
 		}
 	case 355:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:955
+//line grammar.y:957
 		{
 			yyVAL.tok = yyDollar[3].tok
 		}
 	case 356:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:959
+//line grammar.y:961
 		{
 			bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 359:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:969
+//line grammar.y:971
 		{
 			bld(yylex).eventDM(yyDollar[3].tok, false)
 		}
 	case 360:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:970
+//line grammar.y:972
 		{
 			bld(yylex).eventDM(span{}, true)
 		}
 	case 361:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:976
+//line grammar.y:978
 		{
 			yyVAL.n = 0
 		}
 	case 362:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:977
+//line grammar.y:979
 		{
 			yyVAL.n = 0
 		}
 	case 363:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:978
+//line grammar.y:980
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 364:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:981
+//line grammar.y:983
 		{
 			yyVAL.n = 1
 		}
 	case 365:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:982
+//line grammar.y:984
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 367:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:987
+//line grammar.y:989
 		{
 			bld(yylex).signalRequest()
 		}
 	case 368:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:992
+//line grammar.y:994
 		{
 			bld(yylex).signal(yyDollar[1].tok, 0)
 		}
 	case 369:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:993
+//line grammar.y:995
 		{
 			bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 370:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:999
+//line grammar.y:1001
 		{
 			bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 371:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1002
+//line grammar.y:1004
 		{
 			yyVAL.n = 1
 		}
 	case 372:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1003
+//line grammar.y:1005
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 373:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1006
+//line grammar.y:1008
 		{
 			yyVAL.n = 1
 		}
 	case 374:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1007
+//line grammar.y:1009
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 375:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1013
+//line grammar.y:1015
 		{
 			bld(yylex).param(pStream, yyDollar[3].tok, 0)
 		}
 	case 376:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1014
+//line grammar.y:1016
 		{
 			bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 377:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1015
+//line grammar.y:1017
 		{
 			bld(yylex).param(pDuration, yyDollar[3].tok, 0)
 		}
 	case 378:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1016
+//line grammar.y:1018
 		{
 			bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 379:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1018
+//line grammar.y:1020
 		{
 			bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
 		}
 	case 380:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1019
+//line grammar.y:1021
 		{
 			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
 		}
 	case 381:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1020
+//line grammar.y:1022
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
 			bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 382:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1021
+//line grammar.y:1023
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
 			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
 		}
 	case 383:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1022
+//line grammar.y:1024
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
 			bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
 		}
 	case 384:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1026
+//line grammar.y:1028
 		{
 			yyVAL.n = int(model.SignalType_OnOff)
 		}
 	case 385:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1027
+//line grammar.y:1029
 		{
 			yyVAL.n = int(model.SignalType_TimeOut)
 		}
 	case 386:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1028
+//line grammar.y:1030
 		{
 			yyVAL.n = int(model.SignalType_Brief)
 		}
 	case 387:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1032
+//line grammar.y:1034
 		{
 			yyVAL.n = int(model.SignalDirection_External)
 		}
 	case 388:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1033
+//line grammar.y:1035
 		{
 			yyVAL.n = int(model.SignalDirection_Internal)
 		}
 	case 389:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1034
+//line grammar.y:1036
 		{
 			yyVAL.n = int(model.SignalDirection_Both)
 		}
 	case 390:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1038
+//line grammar.y:1040
 		{
 			yyVAL.n = 1 << yyDollar[1].n
 		}
 	case 391:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1039
+//line grammar.y:1041
 		{
 			yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
 		}
 	case 392:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1044
+//line grammar.y:1046
 		{
 			yyVAL.n = 0
 		}
 	case 393:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1045
+//line grammar.y:1047
 		{
 			yyVAL.n = 1
 		}
 	case 394:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1046
+//line grammar.y:1048
 		{
 			yyVAL.n = 2
 		}
 	case 395:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1047
+//line grammar.y:1049
 		{
 			yyVAL.n = 3
 		}
 	case 396:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1048
+//line grammar.y:1050
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "Iteration")
 			yyVAL.n = 4
 		}
 	case 397:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1054
+//line grammar.y:1056
 		{
 			bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 398:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1057
+//line grammar.y:1059
 		{
 			yyVAL.n = 1
 		}
 	case 399:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1058
+//line grammar.y:1060
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 400:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1065
+//line grammar.y:1067
 		{
 			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
 		}
 	case 401:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1067
+//line grammar.y:1069
 		{
 			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 402:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1069
+//line grammar.y:1071
 		{
 			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
 		}
 	case 403:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1071
+//line grammar.y:1073
 		{
 			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
 		}
 	case 404:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1074
+//line grammar.y:1076
 		{
 			yyVAL.n = 1
 		}
 	case 405:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1075
+//line grammar.y:1077
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 406:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1079
+//line grammar.y:1081
 		{
 			bld(yylex).param(pStream, yyDollar[1].tok, 0)
 		}
 	case 407:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1080
+//line grammar.y:1082
 		{
 			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
 		}
 	case 408:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1087
+//line grammar.y:1089
 		{
 			bld(yylex).modemType(yyDollar[3].n)
 			bld(yylex).modemDescriptor(yyDollar[1].tok, 1, yyDollar[4].n)
 		}
 	case 409:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1089
+//line grammar.y:1091
 		{
 			bld(yylex).modemDescriptor(yyDollar[1].tok, yyDollar[3].n, yyDollar[5].n)
 		}
 	case 410:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1092
+//line grammar.y:1094
 		{
 			bld(yylex).modemType(yyDollar[1].n)
 			yyVAL.n = 1
 		}
 	case 411:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1093
+//line grammar.y:1095
 		{
 			bld(yylex).modemType(yyDollar[3].n)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 412:
 		yyDollar = yyS[yypt-0 : yypt+1]
-//line grammar.y:1096
+//line grammar.y:1098
 		{
 			yyVAL.n = 0
 		}
 	case 413:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1097
+//line grammar.y:1099
 		{
 			yyVAL.n = yyDollar[2].n
 		}
 	case 414:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1103
+//line grammar.y:1105
 		{
 			yyVAL.n = int(model.ModemType_V32bis)
 		}
 	case 415:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1104
+//line grammar.y:1106
 		{
 			yyVAL.n = int(model.ModemType_V22bis)
 		}
 	case 416:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1105
+//line grammar.y:1107
 		{
 			yyVAL.n = int(model.ModemType_V18)
 		}
 	case 417:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1106
+//line grammar.y:1108
 		{
 			yyVAL.n = int(model.ModemType_V22)
 		}
 	case 418:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1107
+//line grammar.y:1109
 		{
 			yyVAL.n = int(model.ModemType_V32)
 		}
 	case 419:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1108
+//line grammar.y:1110
 		{
 			yyVAL.n = int(model.ModemType_V34)
 		}
 	case 420:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1109
+//line grammar.y:1111
 		{
 			yyVAL.n = int(model.ModemType_V90)
 		}
 	case 421:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1110
+//line grammar.y:1112
 		{
 			yyVAL.n = int(model.ModemType_V91)
 		}
 	case 422:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1111
+//line grammar.y:1113
 		{
 			yyVAL.n = int(model.ModemType_SynchISDN)
 		}
 	case 423:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1112
+//line grammar.y:1114
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
 			yyVAL.n = 0
 		}
 	case 424:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1115
+//line grammar.y:1117
 		{
 			yyVAL.n = 1
 		}
 	case 425:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1116
+//line grammar.y:1118
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 426:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1122
+//line grammar.y:1124
 		{
 			bld(yylex).digitMapDescriptor(span{}, true)
 		}
 	case 427:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1124
+//line grammar.y:1126
 		{
 			bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
 		}
 	case 428:
 		yyDollar = yyS[yypt-6 : yypt+1]
-//line grammar.y:1126
+//line grammar.y:1128
 		{
 			bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
 		}
 	case 429:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1131
+//line grammar.y:1133
 		{
 			bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
 		}
 	case 430:
 		yyDollar = yyS[yypt-0 : yypt+1]
-//line grammar.y:1134
+//line grammar.y:1136
 		{
 			yyVAL.n = 0
 		}
 	case 431:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1135
+//line grammar.y:1137
 		{
 			bld(yylex).param(pTimer, yyDollar[2].tok, 0)
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 432:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1140
+//line grammar.y:1142
 		{
 			bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 433:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1143
+//line grammar.y:1145
 		{
 			yyVAL.n = 1
 		}
 	case 434:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1144
+//line grammar.y:1146
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 435:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1151
+//line grammar.y:1153
 		{
 			bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
 		}
 	case 436:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1152
+//line grammar.y:1154
 		{
 			bld(yylex).value(yyDollar[3].tok)
 			bld(yylex).param(pReason, yyDollar[3].tok, 0)
 		}
 	case 437:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1153
+//line grammar.y:1155
 		{
 			bld(yylex).param(pDelay, yyDollar[3].tok, 0)
 		}
 	case 439:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1155
+//line grammar.y:1157
 		{
 			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
 		}
 	case 440:
 		yyDollar = yyS[yypt-2 : yypt+1]
-//line grammar.y:1156
+//line grammar.y:1158
 		{
 			bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
 		}
 	case 441:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1157
+//line grammar.y:1159
 		{
 			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
 		}
 	case 442:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1158
+//line grammar.y:1160
 		{
 			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
 		}
 	case 443:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1159
+//line grammar.y:1161
 		{
 			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
 		}
 	case 444:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1160
+//line grammar.y:1162
 		{
 			bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
 			bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
 		}
 	case 446:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1165
+//line grammar.y:1167
 		{
 			bld(yylex).param(pAddress, yyDollar[3].tok, 0)
 		}
 	case 447:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1171
+//line grammar.y:1173
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Failover)
 		}
 	case 448:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1172
+//line grammar.y:1174
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Forced)
 		}
 	case 449:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1173
+//line grammar.y:1175
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Graceful)
 		}
 	case 450:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1174
+//line grammar.y:1176
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Restart)
 		}
 	case 451:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1175
+//line grammar.y:1177
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
 		}
 	case 452:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1176
+//line grammar.y:1178
 		{
 			yyVAL.n = int(model.ServiceChangeMethod_HandOff)
 		}
 	case 453:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1177
+//line grammar.y:1179
 		{
 			bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
 			yyVAL.n = 0
 		}
 	case 454:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1182
+//line grammar.y:1184
 		{
 			bld(yylex).serviceChangeResParm(yyDollar[1].tok, yyDollar[3].n)
 		}
 	case 455:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1185
+//line grammar.y:1187
 		{
 			yyVAL.n = 1
 		}
 	case 456:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1186
+//line grammar.y:1188
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 458:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1192
+//line grammar.y:1194
 		{
 			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
 		}
 	case 459:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1193
+//line grammar.y:1195
 		{
 			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
 		}
 	case 460:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1194
+//line grammar.y:1196
 		{
 			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
 		}
 	case 461:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1195
+//line grammar.y:1197
 		{
 			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
 		}
 	case 462:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1200
+//line grammar.y:1202
 		{
 			yyVAL.n = yyDollar[3].n
 		}
 	case 463:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1203
+//line grammar.y:1205
 		{
 			yyVAL.n = 1
 		}
 	case 464:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1204
+//line grammar.y:1206
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 465:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1208
+//line grammar.y:1210
 		{
 			bld(yylex).packagesItem(yyDollar[1].tok)
 		}
 	case 466:
 		yyDollar = yyS[yypt-4 : yypt+1]
-//line grammar.y:1213
+//line grammar.y:1215
 		{
 			bld(yylex).statisticsDone(yyDollar[1].tok, yyDollar[3].n)
 			yyVAL.n = yyDollar[3].n
 		}
 	case 467:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1216
+//line grammar.y:1218
 		{
 			yyVAL.n = 1
 		}
 	case 468:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1217
+//line grammar.y:1219
 		{
 			yyVAL.n = yyDollar[1].n + 1
 		}
 	case 469:
 		yyDollar = yyS[yypt-1 : yypt+1]
-//line grammar.y:1222
+//line grammar.y:1224
 		{
 			bld(yylex).statistic(yyDollar[1].tok, -1)
 		}
 	case 470:
 		yyDollar = yyS[yypt-3 : yypt+1]
-//line grammar.y:1223
+//line grammar.y:1225
 		{
 			bld(yylex).value(yyDollar[3].tok)
 			bld(yylex).statistic(yyDollar[1].tok, 1)
 		}
 	case 471:
 		yyDollar = yyS[yypt-5 : yypt+1]
-//line grammar.y:1224
+//line grammar.y:1226
 		{
 			bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
 		}
