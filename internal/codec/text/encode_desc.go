@@ -738,7 +738,7 @@ func (e *textEncoder) eventDM(dm *model.EventDM, ind int) error {
 	case model.EventDM_DigitMapName:
 		e.w(wDigitMap)
 		e.eq()
-		return codecerr.At(e.name(dm.DigitMapName, "digit map name"), "digitMapName")
+		return codecerr.At(e.safeName(dm.DigitMapName, "digit map name"), "digitMapName")
 	case model.EventDM_DigitMapValue:
 		if dm.DigitMapValue == nil {
 			return codecerr.At(encErrNoText("missing digit map"), "digitMapValue")
@@ -1015,7 +1015,7 @@ func (e *textEncoder) digitMapDescriptor(d *model.DigitMapDescriptor, ind int) e
 	e.w(wDigitMap)
 	e.eq()
 	if d.DigitMapName != nil {
-		if err := e.name(d.DigitMapName, "digit map name"); err != nil {
+		if err := e.safeName(d.DigitMapName, "digit map name"); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}

@@ -88,7 +88,7 @@ import "megaco/internal/model"
 %token <tok> v22bisToken v22Token v32bisToken v32Token v34Token v76Token
 %token <tok> v90Token v91Token versionToken
 
-%type <tok> TerminationID value pkgdName eventParameterName
+%type <tok> TerminationID value pkgdName eventParameterName digitMapName
 %type <tok> priority iepsValue eventStream
 %type <tok> termKeyword termKeywordNoCtx paramKeyword anyKeyword keywordName mId
 
@@ -625,7 +625,7 @@ indAudsignalRequestParm:
 
 // indAuddigitMapDescriptor = DigitMapToken EQUAL (digitMapName)
 indAuddigitMapDescriptor:
-	digitMapToken '=' safeChars { bld(yylex).indAudDigitMap($3) }
+	digitMapToken '=' digitMapName { bld(yylex).indAudDigitMap($3) }
 
 // indAudstatisticsDescriptor = StatsToken LBRKT pkgdName RBRKT
 indAudstatisticsDescriptor:
@@ -968,7 +968,7 @@ eventParameterName:
 // eventDM = DigitMapToken EQUAL ((digitMapName) / (LBRKT digitMapValue
 //           RBRKT))
 eventDM:
-	digitMapToken '=' safeChars               { bld(yylex).eventDM($3, false) }
+	digitMapToken '=' digitMapName               { bld(yylex).eventDM($3, false) }
 |	digitMapToken '=' '{' digitMapValue '}'   { bld(yylex).eventDM(span{}, true) }
 
 // signalsDescriptor = SignalsToken [LBRKT signalParm *(COMMA signalParm)
@@ -1122,9 +1122,9 @@ propertyParmList:
 digitMapDescriptor:
 	digitMapToken '=' '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor(span{}, true) }
-|	digitMapToken '=' safeChars
+|	digitMapToken '=' digitMapName
 	{ bld(yylex).digitMapDescriptor($3, false) }
-|	digitMapToken '=' safeChars '{' digitMapValue '}'
+|	digitMapToken '=' digitMapName '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor($3, true) }
 
 // digitMapValue = ["T" COLON Timer COMMA] ["S" COLON Timer COMMA]
@@ -1224,6 +1224,11 @@ statisticsParameter:
 	pkgdName                      { bld(yylex).statistic($1, -1) }
 |	pkgdName '=' value            { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
 |	pkgdName '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
+
+// digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
+digitMapName:
+	safeChars
+|	anyKeyword
 
 // pkgdName = (PackageName SLASH ItemID) / (PackageName SLASH "*") /
 //            ("*" SLASH "*"): one SafeChars word.
