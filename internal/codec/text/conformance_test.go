@@ -3,6 +3,9 @@ package text
 import (
 	"bytes"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,8 +41,8 @@ var cfRules = []struct {
 	{id: "TopologyOnce", bad: cfV1 + "T=1{C=1{TP{a,b,IS},TP{c,d,IS},A=a}}", ok: cfV1 + "T=1{C=1{TP{a,b,IS,c,d,IS},A=a}}", want: "Topology given twice in a context"},
 	{id: "IEPSOnce", bad: cfV3 + "T=1{C=1{IEPS=ON,IEPS=OFF,A=a}}", ok: cfV3 + "T=1{C=1{IEPS=ON,A=a}}", want: "IEPSCall given twice in a context"},
 	{id: "ContextAttrOnce", bad: cfV3 + "T=1{C=1{CT{a/b=1},CT{c/d=2},A=a}}", ok: cfV3 + "T=1{C=1{CT{a/b=1,c/d=2},A=a}}", want: "ContextAttr with properties given twice in a context"},
-	{id: "ContextAuditOnce", bad: cfV1 + "T=1{C=1{CA{TP},CA{PR},A=a}}", ok: cfV1 + "T=1{C=1{CA{TP,PR},A=a}}", want: "ContextAudit given twice in a context"},
-	{id: "ContextAuditPropertyOnce", bad: cfV1 + "T=1{C=1{CA{TP,TP}}}", ok: cfV1 + "T=1{C=1{CA{TP}}}", want: "Topology given twice in ContextAudit"},
+	{id: "ContextAuditOnce", bad: cfV2 + "T=1{C=1{CA{TP},CA{PR},A=a}}", ok: cfV2 + "T=1{C=1{CA{TP,PR},A=a}}", want: "ContextAudit given twice in a context"},
+	{id: "ContextAuditPropertyOnce", bad: cfV2 + "T=1{C=1{CA{TP,TP},A=a}}", ok: cfV2 + "T=1{C=1{CA{TP},A=a}}", want: "Topology given twice in ContextAudit"},
 	{id: "ContextAuditSelectorOnce", bad: cfV3 + "T=1{C=*{CA{PR=1,PR=2}}}", ok: cfV3 + "T=1{C=*{CA{PR=1,PR}}}", want: "Priority given twice in ContextAudit"},
 	{id: "ContextReplyPropertyOnce", bad: cfV1 + "P=1{C=1{PR=1,PR=2}}", ok: cfV1 + "P=1{C=1{PR=1}}", want: "Priority given twice in a context"},
 	{id: "ReservedContextID", bad: cfV1 + "T=1{C=0{A=a}}", ok: cfV1 + "T=1{C=-{A=a}}", want: `2:7: context ID "0" is reserved`},
@@ -87,7 +90,7 @@ var cfRules = []struct {
 	{id: "AuditCapNoDigitMap", bad: cfV1 + "T=1{C=1{AC=a{AT{DM}}}}", ok: cfV1 + "T=1{C=1{AV=a{AT{DM}}}}", want: "DigitMap or Packages audited in an AuditCapability command"},
 	{id: "AuditCapNoPackages", bad: cfV1 + "T=1{C=1{AC=a{AT{PG}}}}", ok: cfV1 + "T=1{C=1{AV=a{AT{PG}}}}", want: "DigitMap or Packages audited in an AuditCapability command"},
 	{id: "IndAudLocalParmOnce", bad: cfV2 + "T=1{C=1{AV=a{AT{M{O{MO,MO}}}}}}", ok: cfV2 + "T=1{C=1{AV=a{AT{M{O{MO,RV}}}}}}", want: "Mode (audited) given twice in LocalControl"},
-	{id: "IndAudTerminationStateParmOnce", bad: cfV2 + "T=1{C=1{AV=a{AT{M{TS{SI,SI}}}}}}", ok: cfV2 + "T=1{C=1{AV=a{AT{M{TS{SI,BF}}}}}}", want: "ServiceStates (audited) given twice in TerminationState"},
+	{id: "IndAudTerminationStateParmOnce", bad: cfV2 + "T=1{C=1{AV=a{AT{M{TS{SI,SI}}}}}}", ok: cfV2 + "T=1{C=1{AV=a{AT{M{TS{SI}}}}}}", want: "ServiceStates (audited) given twice in TerminationState"},
 	{id: "IndAudSignalParmOnce", bad: cfV3 + "T=1{C=1{AV=a{AT{SG{cg/rt{ST=1,ST=2}}}}}}", ok: cfV3 + "T=1{C=1{AV=a{AT{SG{cg/rt{ST=1,SPARQ=2}}}}}}", want: "Stream given twice in a signal"},
 
 	// ServiceChange.
@@ -310,5 +313,84 @@ func TestFormPrivateNamesTextToText(t *testing.T) {
 	}
 	if err := mapping.ToBinary(m2, 3, nil); err == nil {
 		t.Errorf("binary form of unknown packages: no error")
+	}
+}
+
+// cfOTPAccepts lists the rules whose breach Erlang/OTP megaco accepts
+// (its decoder and BER encoder both take it): where the standard is
+// stricter than OTP we follow the standard (docs/text-conformance.md).
+// Every other breach OTP rejects too.
+var cfOTPAccepts = map[string]bool{
+	"AmmParameterOnce": true, "ModemTypeOnce": true, "StatisticOnce": true,
+	"KeepActiveNotWithEmbedSignals": true, "SecondKeepActiveNotWithEmbedSignals": true,
+	"AuditCapNoDigitMap": true, "AuditCapNoPackages": true,
+	"ServiceChangeReasonCode": true, "ServiceChangeExtension": true,
+	"TopologyOnce": true, "PathNameLength": true, "DigitMapTimerOnce": true, "ContextAuditOnce": true,
+	"EventParameterNameOnce": true, "ObservedEventParameterNameOnce": true, "SignalParameterNameOnce": true,
+}
+
+// cfOTPVerdict reads text_check.escript's line: OTP accepts a text it
+// decodes, even if its BER encoder then fails for want of a binary name
+// (a termination ID or package item its resolver lacks), which is no
+// verdict on the text.
+func cfOTPVerdict(line string) (accepted bool) {
+	return line == "ok" || strings.HasPrefix(line, "error\tber\t") &&
+		(strings.Contains(line, "bad_term_id") || strings.Contains(line, "name_resolver"))
+}
+
+// TestConformanceOTP asks OTP about every rule of cfRules: its valid form
+// must be accepted, and its breach must be rejected unless cfOTPAccepts
+// lists the rule. MEGACO_CF_OTP_REPORT=FILE writes OTP's verdicts, one
+// line per rule, for the docs' table.
+func TestConformanceOTP(t *testing.T) {
+	etNeedOTP(t)
+	dir := t.TempDir()
+	var names []string
+	// OTP's BER encoder takes termination IDs in layout form only.
+	ids := strings.NewReplacer("=a{", "=00000001/00000000/00000001{", "=a}", "=00000001/00000000/00000001}",
+		"{a,b,", "{00000001/00000000/00000001,00000001/00000000/00000010,",
+		",c,d,", ",00000001/00000000/00000011,00000001/00000000/00000100,", "{c,d,", "{00000001/00000000/00000011,00000001/00000000/00000100,")
+	for _, c := range cfRules {
+		for _, v := range []struct{ suffix, text string }{{".bad", c.bad}, {".ok", c.ok}} {
+			names = append(names, c.id+v.suffix)
+			if err := os.WriteFile(filepath.Join(dir, c.id+v.suffix+".txt"), []byte(ids.Replace(v.text)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmd := exec.Command("escript", append([]string{"../../../tools/otp/text_check.escript", dir}, names...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("text_check.escript: %v", err)
+	}
+	verdict := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "\t", 2)
+		if len(f) == 2 {
+			verdict[f[0]] = f[1]
+		}
+	}
+	var report strings.Builder
+	rejects := 0
+	for _, c := range cfRules {
+		bad, ok := verdict[c.id+".bad"], verdict[c.id+".ok"]
+		if !cfOTPVerdict(ok) {
+			t.Errorf("%s: OTP rejects the valid form %q: %s", c.id, c.ok, ok)
+		}
+		switch {
+		case cfOTPVerdict(bad) && !cfOTPAccepts[c.id]:
+			t.Errorf("%s: OTP accepts the breach %q; list it in cfOTPAccepts and the docs", c.id, c.bad)
+		case !cfOTPVerdict(bad) && cfOTPAccepts[c.id]:
+			t.Errorf("%s: OTP rejects the breach (%s) although cfOTPAccepts lists it", c.id, bad)
+		case !cfOTPVerdict(bad):
+			rejects++
+		}
+		report.WriteString(c.id + "\t" + bad + "\n")
+	}
+	t.Logf("text: OTP rejects %d of the %d rule breaches we reject; the rest it accepts (cfOTPAccepts)", rejects, len(cfRules))
+	if f := os.Getenv("MEGACO_CF_OTP_REPORT"); f != "" {
+		if err := os.WriteFile(f, []byte(report.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
