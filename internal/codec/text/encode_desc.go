@@ -1366,6 +1366,10 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 			return codecerr.At(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
 		}
 	}
+	// serviceChangeProfile = NAME SLASH Version, as the decoder reads it.
+	if i := strings.IndexByte(s, '/'); i <= 0 || i == len(s)-1 || strings.TrimLeft(s[i+1:], "0123456789") != "" {
+		return codecerr.At(encErrNoTextf("profile %q is not name/version", s), "profileName")
+	}
 	e.w(wProfile)
 	e.eq()
 	e.b = append(e.b, s...)
