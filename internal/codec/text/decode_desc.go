@@ -729,9 +729,9 @@ func (d *decoder) serviceChangeAddress(m *model.MId, at span) *model.ServiceChan
 
 // profile reads serviceChangeProfile = NAME SLASH Version.
 func (d *decoder) profile(s span) *model.ServiceChangeProfile {
-	name, version, ok := d.split(s, '/')
-	if !ok || name.end == name.pos || version.end == version.pos || !lexAllDigits(d.bytes(version)) {
-		d.failAt(s, "profile "+d.quote(s)+" is not name/version")
+	if !encProfile(d.bytes(s)) {
+		// serviceChangeProfile = ProfileToken EQUAL NAME SLASH Version
+		d.failAt(s, "profile "+d.quote(s)+" is not name/version (NAME: a letter, then letters, digits, '_'; Version: 1 or 2 digits)")
 	}
 	p := d.sl.ServiceChangeProfile.One()
 	p.ProfileName = d.str(s)

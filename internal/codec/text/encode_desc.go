@@ -1367,7 +1367,7 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 		}
 	}
 	// serviceChangeProfile = NAME SLASH Version, as the decoder reads it.
-	if i := strings.IndexByte(s, '/'); i <= 0 || i == len(s)-1 || strings.TrimLeft(s[i+1:], "0123456789") != "" {
+	if !encProfile(s) {
 		return codecerr.At(encErrNoTextf("profile %q is not name/version", s), "profileName")
 	}
 	e.w(wProfile)
@@ -1384,4 +1384,26 @@ func (e *textEncoder) serviceChangeResParm(p *model.ServiceChangeResParm, ind in
 		return err
 	}
 	return e.mgcIDAndTime(&l, ind, p.ServiceChangeMgcId, p.Timestamp, "timestamp")
+}
+
+// encProfile reports whether s is NAME SLASH Version: NAME = ALPHA
+// *63(ALPHA / DIGIT / "_"), Version = 1*2(DIGIT).
+func encProfile[S string | []byte](s S) bool {
+	i := 0
+	for i < len(s) && s[i] != '/' {
+		if charClass[s[i]]&chName == 0 || i == 0 && charClass[s[i]]&chDigit != 0 || s[0] == '_' {
+			return false
+		}
+		i++
+	}
+	v := len(s) - i - 1
+	if i == 0 || i > 64 || v < 1 || v > 2 {
+		return false
+	}
+	for _, c := range []byte(s[i+1:]) {
+		if charClass[c]&chDigit == 0 {
+			return false
+		}
+	}
+	return true
 }
