@@ -45,6 +45,7 @@ var cfRules = []struct {
 	{id: "ContextAuditPropertyOnce", bad: cfV2 + "T=1{C=1{CA{TP,TP},A=a}}", ok: cfV2 + "T=1{C=1{CA{TP},A=a}}", want: "Topology given twice in ContextAudit"},
 	{id: "ContextAuditSelectorOnce", bad: cfV3 + "T=1{C=*{CA{PR=1,PR=2}}}", ok: cfV3 + "T=1{C=*{CA{PR=1,PR}}}", want: "Priority given twice in ContextAudit"},
 	{id: "ContextReplyPropertyOnce", bad: cfV1 + "P=1{C=1{PR=1,PR=2}}", ok: cfV1 + "P=1{C=1{PR=1}}", want: "Priority given twice in a context"},
+	{id: "ActionReplyBracesBeforeV3", bad: cfV2 + "P=1{C=1}", ok: cfV3 + "P=1{C=1}", want: "2:5: an action reply without braces (Context = ID alone) is not in version 2"},
 	{id: "ReservedContextID", bad: cfV1 + "T=1{C=0{A=a}}", ok: cfV1 + "T=1{C=-{A=a}}", want: `2:7: context ID "0" is reserved`},
 	{id: "ReservedContextIDAll", bad: cfV1 + "T=1{C=4294967295{A=a}}", ok: cfV1 + "T=1{C=*{A=a}}", want: `context ID "4294967295" is reserved`},
 	{id: "ReservedContextIDChoose", bad: cfV1 + "T=1{C=4294967294{A=a}}", ok: cfV1 + "T=1{C=${A=a}}", want: `context ID "4294967294" is reserved`},

@@ -334,7 +334,7 @@ actionReplyList:
 // commandReply = ((contextProperties [COMMA commandReplyList]) /
 //                commandReplyList)
 actionReply:
-	ctxToken '=' safeChars                         { bld(yylex).actionReply($3, 0) }
+	ctxToken '=' safeChars                         { bld(yylex).need(3, $1, "an action reply without braces (Context = ID alone)"); bld(yylex).actionReply($3, 0) }
 |	ctxToken '=' safeChars '{' actionReplyBody '}' { bld(yylex).actionReply($3, $5) }
 
 actionReplyBody:

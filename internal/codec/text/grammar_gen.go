@@ -1915,6 +1915,7 @@ yydefault:
 		yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:337
 		{
+			bld(yylex).need(3, yyDollar[1].tok, "an action reply without braces (Context = ID alone)")
 			bld(yylex).actionReply(yyDollar[3].tok, 0)
 		}
 	case 88:
