@@ -242,13 +242,16 @@ func (d *decoder) valueOctets(s span) model.Octets {
 	if len(w) >= 2 && w[0] == '"' {
 		return d.octets(span{s.pos + 1, s.end - 1})
 	}
-	upper := false
 	for _, c := range w {
-		upper = upper || c-'A' < 26
+		if c-'A' < 26 {
+			return d.lowerValue(w)
+		}
 	}
-	if !upper {
-		return d.octets(s)
-	}
+	return d.octets(s)
+}
+
+// lowerValue is a copy of w in lower case.
+func (d *decoder) lowerValue(w []byte) model.Octets {
 	out := d.sl.bytes.Zeroed(len(w))
 	for i, c := range w {
 		if c-'A' < 26 {
@@ -748,7 +751,7 @@ func (d *decoder) packagesItem(s span) {
 
 // statisticsDone checks the n statistics of a Statistics descriptor.
 func (d *decoder) statisticsDone(kw span, n int) {
-	if n > 0 && n <= len(d.stats) {
+	if n > 1 && n <= len(d.stats) {
 		d.statsOnce(d.stats[len(d.stats)-n:], kw)
 	}
 }

@@ -52,9 +52,15 @@ var decOnceName = [...]string{
 // kind decOnceName names may not come twice. where names the list ("in
 // LocalControl"); at places an error whose item has no place of its own.
 func (d *decoder) once(ps []decParam, at span, where string) {
+	if len(ps) > 1 { // most lists have one item: no call for them
+		d.onceIn(ps, at, where)
+	}
+}
+
+func (d *decoder) onceIn(ps []decParam, at span, where string) {
 	var seen uint64
 	for _, p := range ps {
-		if decOnceName[p.kind] == "" {
+		if decOnceMask&(1<<p.kind) == 0 {
 			continue
 		}
 		bit := uint64(1) << p.kind
@@ -65,6 +71,16 @@ func (d *decoder) once(ps []decParam, at span, where string) {
 		seen |= bit
 	}
 }
+
+// decOnceMask has the bits of the kinds decOnceName names.
+var decOnceMask = func() (m uint64) {
+	for k, name := range decOnceName {
+		if name != "" {
+			m |= 1 << k
+		}
+	}
+	return m
+}()
 
 // decPlace is s, or at if s has no place.
 func decPlace(s, at span) span {
@@ -77,6 +93,12 @@ func decPlace(s, at span) span {
 // namesOnce checks "every ...Name at most once" over the items of kind k
 // among ps, whose tok is the name: names are case-insensitive (Annex B.1).
 func (d *decoder) namesOnce(ps []decParam, k decParamKind, what, where string) {
+	if len(ps) > 1 {
+		d.namesOnceIn(ps, k, what, where)
+	}
+}
+
+func (d *decoder) namesOnceIn(ps []decParam, k decParamKind, what, where string) {
 	for i, p := range ps {
 		if p.kind != k || p.tok.end <= p.tok.pos {
 			continue
@@ -92,7 +114,7 @@ func (d *decoder) namesOnce(ps []decParam, k decParamKind, what, where string) {
 
 // statsOnce checks "at-most-once per item" of a Statistics descriptor.
 func (d *decoder) statsOnce(ps []model.StatisticsParameter, at span) {
-	for i := range ps {
+	for i := 1; i < len(ps); i++ {
 		for j := range ps[:i] {
 			if bytes.EqualFold(ps[i].StatName, ps[j].StatName) {
 				d.failAt(at, "statistic "+`"`+string(ps[i].StatName)+`"`+" given twice in Statistics")
@@ -132,6 +154,12 @@ var decAmmNames = [...]string{
 // ammOnce checks "at-most-once" of the descriptors (ammParameter) of an
 // Add, Move or Modify.
 func (d *decoder) ammOnce(ds []model.AmmDescriptor, at span) {
+	if len(ds) > 1 {
+		d.ammOnceIn(ds, at)
+	}
+}
+
+func (d *decoder) ammOnceIn(ds []model.AmmDescriptor, at span) {
 	var seen uint64
 	for _, a := range ds {
 		bit := uint64(1) << (uint(a.Kind) & 63)
@@ -158,6 +186,12 @@ var decAuditNames = [...]string{
 // auditTokensOnce checks "at-most-once" of the audit tokens (auditItem)
 // of an Audit descriptor or a ServiceChange descriptor.
 func (d *decoder) auditTokensOnce(ps []decParam, at span, where string) {
+	if len(ps) > 1 {
+		d.auditTokensOnceIn(ps, at, where)
+	}
+}
+
+func (d *decoder) auditTokensOnceIn(ps []decParam, at span, where string) {
 	var seen uint64
 	for _, p := range ps {
 		if p.kind != pAuditToken {
@@ -181,13 +215,17 @@ func (d *decoder) auditTokensOnce(ps []decParam, at span, where string) {
 // both (embedWithSig, embedSig).
 func (d *decoder) eventActionsRules(ps []decParam, acts *decEventActions, at span) {
 	if acts.keepActive && acts.embed != nil && acts.embed.SignalsDescriptor != nil {
-		for _, p := range ps {
-			if p.kind == pEmbed {
-				at = decPlace(p.tok, at)
-			}
-		}
-		d.failAt(at, "KeepActive and an Embed with Signals both given for one event")
+		d.keepActiveWithSignals(ps, at)
 	}
+}
+
+func (d *decoder) keepActiveWithSignals(ps []decParam, at span) {
+	for _, p := range ps {
+		if p.kind == pEmbed {
+			at = decPlace(p.tok, at)
+		}
+	}
+	d.failAt(at, "KeepActive and an Embed with Signals both given for one event")
 }
 
 // reasonCode checks serviceChangeReason: "a decimal reason code,
