@@ -101,6 +101,7 @@ var cfRules = []struct {
 	{id: "ServiceChangeReasonCode", bad: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="cold"}}}}`, ok: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901 cold boot"}}}}`, want: `ServiceChange Reason "cold" does not start with a decimal reason code`},
 	{id: "ServiceChangeAddressOrMgcId", bad: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",AD=2944,MG=<m.net>}}}}`, ok: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",AD=2944}}}}`, want: "ServiceChangeAddress and MgcIdToTry both given in Services"},
 	{id: "ServiceChangeAuditItemOnce", bad: cfV2 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",M,M}}}}`, ok: cfV2 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",M,E}}}}`, want: "Media given twice in Services"},
+	{id: "ServiceChangeProfileForm", bad: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",PF=resgw/123}}}}`, ok: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",PF=resgw/1}}}}`, want: `profile "resgw/123" is not name/version`},
 	{id: "ServiceChangeExtension", bad: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901",X-foo=1}}}}`, ok: cfV1 + `T=1{C=-{SC=a{SV{MT=RS,RE="901"}}}}`, want: "an extension parameter in a ServiceChange descriptor has no field in the message model", kind: codecerr.Unsupported, sameKind: true},
 	{id: "ServiceChangeReplyParmOnce", bad: cfV1 + "P=1{C=-{SC=a{SV{V=1,V=2}}}}", ok: cfV1 + "P=1{C=-{SC=a{SV{V=1}}}}", want: "Version given twice in Services"},
 	{id: "ServiceChangeReplyAddressOrMgcId", bad: cfV1 + "P=1{C=-{SC=a{SV{AD=2944,MG=<m.net>}}}}", ok: cfV1 + "P=1{C=-{SC=a{SV{MG=<m.net>}}}}", want: "ServiceChangeAddress and MgcIdToTry both given in Services"},
