@@ -144,8 +144,9 @@ func (d *decoder) indAudProperties(ps []decParam) []model.IndAudPropertyParm {
 	return out[:k:k]
 }
 
-func (d *decoder) indAudLocalControl(n int) {
+func (d *decoder) indAudLocalControl(kw span, n int) {
 	ps, objs := d.items(n)
+	d.once(ps, kw, "LocalControl")
 	c := d.sl.IndAudLocalControlDescriptor.One()
 	for _, p := range ps {
 		switch p.kind {
@@ -167,8 +168,9 @@ func (d *decoder) indAudLocalControl(n int) {
 	d.pushObj(c)
 }
 
-func (d *decoder) indAudTerminationState(n int) {
+func (d *decoder) indAudTerminationState(kw span, n int) {
 	ps, objs := d.items(n)
+	d.once(ps, kw, "TerminationState")
 	t := d.sl.IndAudTerminationStateDescriptor.One()
 	for _, p := range ps {
 		switch p.kind {
@@ -208,6 +210,7 @@ func (d *decoder) indAudSignal(name span, n int) {
 	ps, objs := d.items(n)
 	s := d.sl.IndAudSignal.One()
 	s.SignalName = d.octets(name)
+	d.once(ps, name, "a signal")
 	for _, p := range ps {
 		switch p.kind {
 		case pStream:

@@ -36,6 +36,7 @@ func (d *decoder) mediaDescriptor(kw span, n int) {
 	if one != nil && nStreams > 0 {
 		d.failAt(kw, "a Media descriptor with both Stream descriptors and stream parameters outside them")
 	}
+	d.once(ps, kw, "Media")
 	switch {
 	case nStreams > 0:
 		m.Streams = d.sl.MediaDescriptorStreams.One()
@@ -79,12 +80,14 @@ func (d *decoder) streamDescriptor(id span, n int) {
 	for _, p := range ps {
 		d.streamParm(&s.StreamParms, p, objs, &oi, &stats)
 	}
+	d.once(ps, id, "Stream")
 	d.drop(ps, objs)
 	decPush(d, &d.streams, s)
 }
 
-func (d *decoder) localControl(n int) {
+func (d *decoder) localControl(kw span, n int) {
 	ps, objs := d.items(n)
+	d.once(ps, kw, "LocalControl")
 	c := d.sl.LocalControlDescriptor.One()
 	nProps := 0
 	for _, p := range ps {
@@ -104,8 +107,9 @@ func (d *decoder) localControl(n int) {
 	d.pushObj(c)
 }
 
-func (d *decoder) terminationState(n int) {
+func (d *decoder) terminationState(kw span, n int) {
 	ps, objs := d.items(n)
+	d.once(ps, kw, "TerminationState")
 	t := d.sl.TerminationStateDescriptor.One()
 	nProps := 0
 	for _, p := range ps {
@@ -225,8 +229,37 @@ func (d *decoder) unescape(s span) model.Octets {
 	return out
 }
 
+// value takes a VALUE: a quoted string's bytes as they are, bare
+// SafeChars in lower case, since "everything in the ABNF and text encoding
+// is case insensitive" except quoted strings (Annex B.1; OTP lowercases
+// them too). Copies only a value that has upper-case letters.
 func (d *decoder) value(s span) {
-	decPush(d, &d.octs, d.octets(s))
+	decPush(d, &d.octs, d.valueOctets(s))
+}
+
+func (d *decoder) valueOctets(s span) model.Octets {
+	w := d.bytes(s)
+	if len(w) >= 2 && w[0] == '"' {
+		return d.octets(span{s.pos + 1, s.end - 1})
+	}
+	for _, c := range w {
+		if c-'A' < 26 {
+			return d.lowerValue(w)
+		}
+	}
+	return d.octets(s)
+}
+
+// lowerValue is a copy of w in lower case.
+func (d *decoder) lowerValue(w []byte) model.Octets {
+	out := d.sl.bytes.Zeroed(len(w))
+	for i, c := range w {
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // extraInfo is the ASN.1 extraInfo of a PropertyParm, an EventParameter
@@ -292,16 +325,19 @@ func (d *decoder) muxDescriptor(typ, n int) {
 
 func (d *decoder) modemType(t int) { decPush(d, &d.modems, model.ModemType(t)) }
 
-func (d *decoder) modemDescriptor(nTypes, nProps int) {
+func (d *decoder) modemDescriptor(kw span, nTypes, nProps int) {
 	m := d.sl.ModemDescriptor.One()
 	m.Mpl = decTake(&d.props, &d.sl.PropertyParm, nProps)
 	m.Mtl = decTake(&d.modems, &d.sl.ModemType, nTypes)
+	d.modemTypesOnce(m.Mtl, kw)
 	d.pushObj(m)
 }
 
 func (d *decoder) eventSpec(name span, n int) {
 	ps, objs := d.items(n)
 	e := model.EventSpec{EventName: d.octets(name)}
+	d.once(ps, name, "an EventBuffer event")
+	d.namesOnce(ps, pEventParameter, "event parameter", "an EventBuffer event")
 	e.StreamID, e.EventParList = d.eventParameters(ps)
 	d.drop(ps, objs)
 	decPush(d, &d.evSpecs, e)
@@ -343,8 +379,10 @@ type decEventActions struct {
 
 // eventParams reads the parameters of a (second) requested event: the
 // stream, the actions, and the event parameters, taken from their stack.
-func (d *decoder) eventParams(n int) (stream model.Opt[uint32], acts decEventActions, pars []model.EventParameter) {
+func (d *decoder) eventParams(name span, n int) (stream model.Opt[uint32], acts decEventActions, pars []model.EventParameter) {
 	ps, objs := d.items(n)
+	d.once(ps, name, "an event's parameters")
+	d.namesOnce(ps, pEventParameter, "event parameter", "an event")
 	stream, pars = d.eventParameters(ps)
 	oi := 0
 	for _, p := range ps {
@@ -361,6 +399,7 @@ func (d *decoder) eventParams(n int) (stream model.Opt[uint32], acts decEventAct
 			acts.reset, acts.any = true, true
 		}
 	}
+	d.eventActionsRules(ps, &acts, name)
 	d.drop(ps, objs)
 	return stream, acts, pars
 }
@@ -368,7 +407,7 @@ func (d *decoder) eventParams(n int) (stream model.Opt[uint32], acts decEventAct
 func (d *decoder) requestedEvent(name span, n int) {
 	e := model.RequestedEvent{PkgdName: d.octets(name)}
 	var acts decEventActions
-	e.StreamID, acts, e.EvParList = d.eventParams(n)
+	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
 		a := d.sl.RequestedActions.One()
 		if acts.keepActive {
@@ -386,7 +425,7 @@ func (d *decoder) requestedEvent(name span, n int) {
 func (d *decoder) secondRequestedEvent(name span, n int) {
 	e := model.SecondRequestedEvent{PkgdName: d.octets(name)}
 	var acts decEventActions
-	e.StreamID, acts, e.EvParList = d.eventParams(n)
+	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
 		a := d.sl.SecondRequestedActions.One()
 		if acts.keepActive {
@@ -452,6 +491,8 @@ func (d *decoder) eventDM(name span, withValue bool) {
 func (d *decoder) signal(name span, n int) {
 	ps, objs := d.items(n)
 	s := model.Signal{SignalName: d.octets(name)}
+	d.once(ps, name, "a signal")
+	d.namesOnce(ps, pSigParameter, "signal parameter", "a signal")
 	nPars := 0
 	for _, p := range ps {
 		switch p.kind {
@@ -509,6 +550,8 @@ func (d *decoder) observedEvents(id span, n int) {
 func (d *decoder) observedEvent(ts, name span, n int) {
 	ps, objs := d.items(n)
 	e := model.ObservedEvent{EventName: d.octets(name)}
+	d.once(ps, name, "an observed event")
+	d.namesOnce(ps, pEventParameter, "event parameter", "an observed event")
 	if ts.end > ts.pos {
 		e.TimeNotation = d.timeNotation(ts)
 	}
@@ -531,8 +574,14 @@ func (d *decoder) digitMapDescriptor(name span, withValue bool) {
 func (d *decoder) digitMapValue(nTimers int, body span) {
 	ps, objs := d.items(nTimers)
 	v := d.sl.DigitMapValue.One()
+	var seen uint32
 	for _, p := range ps {
 		w := d.bytes(p.tok)
+		if bit := uint32(1) << (w[0] | 0x20 - 'a'); seen&bit != 0 {
+			d.failAt(p.tok, "digit map timer "+d.quote(p.tok)+": its letter given twice in a digit map")
+		} else {
+			seen |= bit
+		}
 		i := len(w)
 		for i > 0 && charClass[w[i-1]]&chDigit != 0 {
 			i--
@@ -574,6 +623,8 @@ func (d *decoder) serviceChangeParm(kw span, n int) {
 		}
 	}
 	s.ServiceChangeReason = decTake(&d.octs, &d.sl.Octets, nReason)
+	d.once(ps, kw, "Services")
+	d.auditTokensOnce(ps, kw, "Services")
 	for _, p := range ps {
 		switch p.kind {
 		case pMethod:
@@ -600,13 +651,27 @@ func (d *decoder) serviceChangeParm(kw span, n int) {
 	if !method {
 		d.failAt(kw, "ServiceChange descriptor without a Method")
 	}
+	for _, p := range ps {
+		if p.kind == pReason {
+			d.reasonCode(p.tok)
+		}
+	}
+	if nReason == 0 {
+		// Annex B: REQUIRED; Annex A: serviceChangeReason is not
+		// OPTIONAL, so there is nothing to put in the binary form.
+		d.failAt(kw, "ServiceChange without a Reason")
+	}
+	if s.ServiceChangeAddress != nil && s.ServiceChangeMgcId != nil {
+		d.failAt(kw, "ServiceChangeAddress and MgcIdToTry both given in Services")
+	}
 	d.drop(ps, objs)
 	d.pushObj(s)
 }
 
-func (d *decoder) serviceChangeResParm(n int) {
+func (d *decoder) serviceChangeResParm(kw span, n int) {
 	ps, objs := d.items(n)
 	r := d.sl.ServiceChangeResParm.One()
+	d.once(ps, kw, "Services")
 	oi := 0
 	for _, p := range ps {
 		switch p.kind {
@@ -622,16 +687,21 @@ func (d *decoder) serviceChangeResParm(n int) {
 			r.Timestamp = d.timeNotation(p.tok)
 		}
 	}
+	if r.ServiceChangeAddress != nil && r.ServiceChangeMgcId != nil {
+		d.failAt(kw, "ServiceChangeAddress and MgcIdToTry both given in Services")
+	}
 	d.drop(ps, objs)
 	d.pushObj(r)
 }
 
-// extension drops an extension parameter (X-... or X+...) of a
-// ServiceChange descriptor: the model has no field for it.
+// extension reads an extension parameter (X-... or X+...) of a
+// ServiceChange descriptor: the model has no field for it, and leaving it
+// out would drop it, so it is an error (Unsupported).
 func (d *decoder) extension(name span, code int) {
 	if w := d.bytes(name); len(w) < 3 || w[0]|0x20 != 'x' || (w[1] != '-' && w[1] != '+') {
 		d.failAt(name, "expected a ServiceChange parameter, found "+d.quote(name))
 	}
+	d.noModelField(name, "an extension parameter in a ServiceChange descriptor")
 	decTake(&d.octs, &d.sl.Octets, code>>3)
 	d.param(pExtension, name, 0)
 }
@@ -662,9 +732,9 @@ func (d *decoder) serviceChangeAddress(m *model.MId, at span) *model.ServiceChan
 
 // profile reads serviceChangeProfile = NAME SLASH Version.
 func (d *decoder) profile(s span) *model.ServiceChangeProfile {
-	name, version, ok := d.split(s, '/')
-	if !ok || name.end == name.pos || version.end == version.pos || !lexAllDigits(d.bytes(version)) {
-		d.failAt(s, "profile "+d.quote(s)+" is not name/version")
+	if !encProfile(d.bytes(s)) {
+		// serviceChangeProfile = ProfileToken EQUAL NAME SLASH Version
+		d.failAt(s, "profile "+d.quote(s)+" is not name/version (NAME: a letter, then letters, digits, '_'; Version: 1 or 2 digits)")
 	}
 	p := d.sl.ServiceChangeProfile.One()
 	p.ProfileName = d.str(s)
@@ -677,6 +747,13 @@ func (d *decoder) packagesItem(s span) {
 		d.failAt(s, "package "+d.quote(s)+" is not name-version")
 	}
 	decPush(d, &d.pkgItems, model.PackagesItem{PackageName: d.octets(name), PackageVersion: d.num(version, 99, "package version")})
+}
+
+// statisticsDone checks the n statistics of a Statistics descriptor.
+func (d *decoder) statisticsDone(kw span, n int) {
+	if n > 1 && n <= len(d.stats) {
+		d.statsOnce(d.stats[len(d.stats)-n:], kw)
+	}
 }
 
 func (d *decoder) statistic(name span, n int) {

@@ -2,6 +2,7 @@ package text
 
 import (
 	"net/netip"
+	"strconv"
 
 	"megaco/internal/model"
 )
@@ -121,6 +122,7 @@ func (d *decoder) segmentReply(kw, s span) {
 func (d *decoder) actionRequest(ctx span, n int) {
 	ps, objs := d.items(n)
 	a := model.ActionRequest{ContextId: d.contextIDValue(ctx)}
+	d.once(ps, ctx, "a context")
 	nCmd, oi := 0, 0
 	for _, p := range ps {
 		switch p.kind {
@@ -200,6 +202,7 @@ func (d *decoder) contextID(s span) {
 func (d *decoder) contextAudit(kw span, n int) {
 	ps, objs := d.items(n)
 	a := d.sl.ContextAttrAuditRequest.One()
+	d.once(ps, kw, "ContextAudit")
 	for _, p := range ps {
 		if p.kind == pProperty || p.kind == pAuditName {
 			d.need(3, kw, "a property in ContextAudit")
@@ -284,6 +287,7 @@ func (d *decoder) actionReply(ctx span, code int) {
 		a.ErrorDescriptor = decPop[model.ErrorDescriptor](d)
 	}
 	ps, objs := d.items(code >> replyShift)
+	d.once(ps, ctx, "a context")
 	nCmd := 0
 	for _, p := range ps {
 		if p.kind == pCommand {
@@ -300,6 +304,11 @@ func (d *decoder) actionReply(ctx span, code int) {
 // Commands.
 
 func (d *decoder) terminationID(s span) {
+	if s.end-s.pos > 64 {
+		// Annex B pathNAME: "Total length of pathNAME must not exceed 64
+		// chars."
+		d.failAt(s, "termination ID of "+strconv.Itoa(int(s.end-s.pos))+" characters (at most 64)")
+	}
 	decPush(d, &d.tids, model.TerminationID{Id: d.octets(s)})
 }
 
@@ -308,9 +317,10 @@ func (d *decoder) termIDs(code int) []model.TerminationID {
 	return decTake(&d.tids, &d.sl.TerminationID, code>>1)
 }
 
-func (d *decoder) ammRequest(cmd, ids, n int) {
+func (d *decoder) ammRequest(kw span, cmd, ids, n int) {
 	r := d.sl.AmmRequest.One()
 	r.Descriptors = decTake(&d.amms, &d.sl.AmmDescriptor, n)
+	d.ammOnce(r.Descriptors, kw)
 	r.TerminationID = d.termIDs(ids)
 	c := model.Command{Kind: model.CommandKind(cmd)}
 	switch c.Kind {
@@ -405,6 +415,9 @@ func (d *decoder) subtractRequest(ids int, withAudit bool) {
 func (d *decoder) auditRequest(kind, ids int) {
 	r := d.sl.AuditRequest.One()
 	r.AuditDescriptor = *decPop[model.AuditDescriptor](d)
+	if t := r.AuditDescriptor.AuditToken; kind == auditCap && t.Present && t.Value.Bits&(1<<auditDigitMap|1<<auditPackages) != 0 {
+		d.failAt(d.cur.s, "DigitMap or Packages audited in an AuditCapability command (Annex B auditItem: not allowed)")
+	}
 	list := d.termIDs(ids)
 	if len(list) > 0 {
 		r.TerminationID = list[0]
@@ -496,9 +509,10 @@ func (d *decoder) auditReturnItem(bit int) {
 	decPush(d, &d.arps, model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors, EmptyDescriptors: e})
 }
 
-func (d *decoder) auditDescriptor(n int) {
+func (d *decoder) auditDescriptor(kw span, n int) {
 	ps, objs := d.items(n)
 	a := d.sl.AuditDescriptor.One()
+	d.auditTokensOnce(ps, kw, "Audit")
 	d.auditItems(a, ps)
 	d.drop(ps, objs)
 	d.pushObj(a)

@@ -101,6 +101,10 @@ var decAppendixErrors = map[string]string{
 	// no "name=value" line.
 	"a1-14-mg2-to-mgc-add-reply-t50003.txt": `text: 9:4: SDP line "RTP/AVP 4 " has no '='`,
 	"a1-15-mgc-to-mg1-modify-t10005.txt":    `text: 11:4: SDP line "RTP/AVP 4" has no '='`,
+	// The RFC's ServiceChange has no Reason, which Annex B makes REQUIRED
+	// and Annex A mandatory (OTP: missing_required_serviceChangeParm);
+	// corrected/ adds one.
+	"a1-01-mg1-to-mgc-servicechange-t9998.txt": `text: 3:34: ServiceChange without a Reason`,
 }
 
 // TestDecodeAppendixA decodes the 28 messages of RFC 3525's example call
@@ -152,7 +156,7 @@ func TestDecodeAppendixA(t *testing.T) {
 		}
 		return m
 	}
-	m := read("a1-01-mg1-to-mgc-servicechange-t9998.txt")
+	m := read("corrected/a1-01-mg1-to-mgc-servicechange-t9998.txt")
 	if a := m.Mess.MId.Ip4Address; a == nil || a.PortNumber.Present || string(a.Address) != "\x7c\x7c\x7c\xde" {
 		t.Errorf("a1-01: mId %+v", m.Mess.MId)
 	}
@@ -406,7 +410,7 @@ func TestDecodeForms(t *testing.T) {
 	}
 
 	m = decSmall(t, "!/3 [1.2.3.4]\nT=1{C=${O-A=$,W-S=*,O-W-MF=[a,b,c]{M{TS{SI=TE,BF=SP,x/y>5}},"+
-		"E=3{al/of{ST=2,KA,EM{SG{al/ri},E=4{al/on}}}},EB{g/x{ST=1,p=v}},MD[V18,V32b]{m/p=1},MX=H221{t1,t2}}}}")
+		"E=3{al/of{ST=2,EM{SG{al/ri},E=4{al/on}}}},EB{g/x{ST=1,p=v}},MD[V18,V32b]{m/p=1},MX=H221{t1,t2}}}}")
 	a := m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0]
 	if a.ContextId != 0xFFFFFFFE || len(a.CommandRequests) != 3 {
 		t.Fatalf("action %s", decJSON(m))
@@ -425,7 +429,7 @@ func TestDecodeForms(t *testing.T) {
 		t.Errorf("termination state %+v", ts)
 	}
 	re := mod.Descriptors[1].EventsDescriptor.EventList[0]
-	if re.StreamID.Value != 2 || !re.EventAction.KeepActive.Value || re.EventAction.SecondEvent.RequestID.Value != 4 || len(re.EventAction.SignalsDescriptor) != 1 {
+	if re.StreamID.Value != 2 || re.EventAction.KeepActive.Present || re.EventAction.SecondEvent.RequestID.Value != 4 || len(re.EventAction.SignalsDescriptor) != 1 {
 		t.Errorf("requested event %s", decJSON(m))
 	}
 	if eb := mod.Descriptors[2].EventBufferDescriptor; len(eb) != 1 || eb[0].StreamID.Value != 1 || len(eb[0].EventParList) != 1 {
@@ -439,7 +443,7 @@ func TestDecodeForms(t *testing.T) {
 	}
 
 	m = decSmall(t, "!/3 [1.2.3.4]\nT=1{C=1{TP{a,b,OW,OWE,ST=2,c,d,IS},CA{ANDLgc,CT{x/y,x/z=3}},"+
-		"SC=root{SV{MT=FO,DL=100,MG=[1.2.3.4]:99,V=3,20040101T12000000,SIC,X-foo=bar,M,E,AD=<m.net>}}}}")
+		"SC=root{SV{MT=FO,DL=100,MG=[1.2.3.4]:99,V=3,20040101T12000000,SIC,RE=\"901 x\",M,E}}}}")
 	a = m.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0]
 	tp := a.ContextRequest.TopologyReq
 	if len(tp) != 2 || tp[0].StreamID.Value != 2 || tp[0].TopologyDirectionExtension.Value != model.TopologyRequestTopologyDirectionExtension_Onewayexternal ||
@@ -457,7 +461,7 @@ func TestDecodeForms(t *testing.T) {
 	if sp.ServiceChangeMethod != model.ServiceChangeMethod_Forced || sp.ServiceChangeDelay.Value != 100 ||
 		sp.ServiceChangeMgcId.Ip4Address.PortNumber.Value != 99 || sp.ServiceChangeVersion.Value != 3 ||
 		sp.TimeStamp.Date != "20040101" || !sp.ServiceChangeIncompleteFlag || sp.ServiceChangeInfo.AuditToken.Value.String() != "0011" ||
-		sp.ServiceChangeAddress.DomainName.Name != "m.net" || len(sp.ServiceChangeReason) != 0 || sp.ServiceChangeReason == nil {
+		sp.ServiceChangeAddress != nil || len(sp.ServiceChangeReason) != 1 || string(sp.ServiceChangeReason[0]) != "901 x" {
 		t.Errorf("service change %s", decJSON(m))
 	}
 

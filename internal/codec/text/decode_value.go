@@ -68,7 +68,13 @@ func (d *decoder) contextIDValue(s span) uint32 {
 	case "*":
 		return 0xFFFFFFFF
 	}
-	return d.num32(s, "context ID")
+	n := d.num32(s, "context ID")
+	if (n == 0 || n >= 0xFFFFFFFE) && d.err == nil {
+		// Annex B ContextID: "The values 0x0, 0xFFFFFFFE and 0xFFFFFFFF
+		// are reserved"; they are written "-", "$" and "*".
+		d.failAt(s, "context ID "+d.quote(s)+" is reserved (the null, choose and all contexts are written -, $ and *)")
+	}
+	return n
 }
 
 // requestID reads RequestID = (UINT32 / "*").

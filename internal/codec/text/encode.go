@@ -312,12 +312,16 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 // value writes a VALUE (property, parameter or statistic value) as OTP
 // does: bare when it is one or more SafeChars, else quoted. A double
 // quote, a control character (and, before v3, a line end or a non-ASCII
-// octet) has no text form.
+// octet) has no text form. Unlike OTP, a value with an upper-case letter
+// is quoted too: bare SafeChars are case-insensitive (Annex B.1; OTP's
+// decoder lowercases them), so only the quotedString form keeps "CT"
+// apart from "ct".
 func (e *textEncoder) value(s []byte) error {
 	quote := len(s) == 0
 	for _, c := range s {
 		k := charClass[c]
 		if k&chSafe != 0 {
+			quote = quote || c-'A' < 26
 			continue
 		}
 		if k&(chRest|chWSP) != 0 || (e.v >= 3 && k&(chEOL|chHigh) != 0) {

@@ -157,7 +157,7 @@ func (e *textEncoder) indAuditParameter(p *model.IndAuditParameter, ind int) err
 		}
 		e.w(wDigitMap)
 		e.eq()
-		return codecerr.At(codecerr.At(e.name(d.DigitMapName, "digit map name"), "digitMapName"), "indAudDigitMapDescriptor")
+		return codecerr.At(codecerr.At(e.safeName(d.DigitMapName, "digit map name"), "digitMapName"), "indAudDigitMapDescriptor")
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		d := p.IndAudStatisticsDescriptor
 		if d == nil {

@@ -738,7 +738,7 @@ func (e *textEncoder) eventDM(dm *model.EventDM, ind int) error {
 	case model.EventDM_DigitMapName:
 		e.w(wDigitMap)
 		e.eq()
-		return codecerr.At(e.name(dm.DigitMapName, "digit map name"), "digitMapName")
+		return codecerr.At(e.safeName(dm.DigitMapName, "digit map name"), "digitMapName")
 	case model.EventDM_DigitMapValue:
 		if dm.DigitMapValue == nil {
 			return codecerr.At(encErrNoText("missing digit map"), "digitMapValue")
@@ -1015,7 +1015,7 @@ func (e *textEncoder) digitMapDescriptor(d *model.DigitMapDescriptor, ind int) e
 	e.w(wDigitMap)
 	e.eq()
 	if d.DigitMapName != nil {
-		if err := e.name(d.DigitMapName, "digit map name"); err != nil {
+		if err := e.safeName(d.DigitMapName, "digit map name"); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -1210,7 +1210,9 @@ func (e *textEncoder) packagesDescriptor(ps []model.PackagesItem, ind int) error
 }
 
 func (e *textEncoder) packagesItem(name model.Octets, version uint32) error {
-	if err := e.name(name, "package name"); err != nil {
+	// No keyword check: "it-1" is one SafeChars word, never the keyword
+	// IT (Iteration), so a package named like a keyword reads back.
+	if err := e.safeName(name, "package name"); err != nil {
 		return codecerr.At(err, "packageName")
 	}
 	e.b = append(e.b, '-')
@@ -1364,6 +1366,10 @@ func (e *textEncoder) profile(p *model.ServiceChangeProfile) error {
 			return codecerr.At(encErrNoTextf("profile %q: character %q has no text form", s, s[i]), "profileName")
 		}
 	}
+	// serviceChangeProfile = NAME SLASH Version, as the decoder reads it.
+	if !encProfile(s) {
+		return codecerr.At(encErrNoTextf("profile %q is not name/version", s), "profileName")
+	}
 	e.w(wProfile)
 	e.eq()
 	e.b = append(e.b, s...)
@@ -1378,4 +1384,26 @@ func (e *textEncoder) serviceChangeResParm(p *model.ServiceChangeResParm, ind in
 		return err
 	}
 	return e.mgcIDAndTime(&l, ind, p.ServiceChangeMgcId, p.Timestamp, "timestamp")
+}
+
+// encProfile reports whether s is NAME SLASH Version: NAME = ALPHA
+// *63(ALPHA / DIGIT / "_"), Version = 1*2(DIGIT).
+func encProfile[S string | []byte](s S) bool {
+	i := 0
+	for i < len(s) && s[i] != '/' {
+		if charClass[s[i]]&chName == 0 || i == 0 && charClass[s[i]]&chDigit != 0 || s[0] == '_' {
+			return false
+		}
+		i++
+	}
+	v := len(s) - i - 1
+	if i == 0 || i > 64 || v < 1 || v > 2 {
+		return false
+	}
+	for _, c := range []byte(s[i+1:]) {
+		if charClass[c]&chDigit == 0 {
+			return false
+		}
+	}
+	return true
 }

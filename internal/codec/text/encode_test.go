@@ -179,7 +179,8 @@ func TestQuoting(t *testing.T) {
 		want  string // compact text of the property; "" = error
 	}{
 		{1, "40", `nt/jit=40`},
-		{1, "SendOnly", `nt/jit=SendOnly`}, // SafeChars, upper case included: bare
+		{1, "sendonly", `nt/jit=sendonly`},   // SafeChars: bare
+		{1, "SendOnly", `nt/jit="SendOnly"`}, // upper case: quoted, since bare SafeChars are case-insensitive
 		{1, "a+b-c&d!e_f/g'h?i@j^k`l~m*n$o\\p(q)r%s|t.u", "nt/jit=a+b-c&d!e_f/g'h?i@j^k`l~m*n$o\\p(q)r%s|t.u"},
 		{1, "", `nt/jit=""`},           // empty: quoted
 		{1, "a b", `nt/jit="a b"`},     // white space

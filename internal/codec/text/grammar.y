@@ -88,7 +88,7 @@ import "megaco/internal/model"
 %token <tok> v22bisToken v22Token v32bisToken v32Token v34Token v76Token
 %token <tok> v90Token v91Token versionToken
 
-%type <tok> TerminationID value pkgdName eventParameterName
+%type <tok> TerminationID value pkgdName eventParameterName digitMapName
 %type <tok> priority iepsValue eventStream
 %type <tok> termKeyword termKeywordNoCtx paramKeyword anyKeyword keywordName mId
 
@@ -334,7 +334,7 @@ actionReplyList:
 // commandReply = ((contextProperties [COMMA commandReplyList]) /
 //                commandReplyList)
 actionReply:
-	ctxToken '=' safeChars                         { bld(yylex).actionReply($3, 0) }
+	ctxToken '=' safeChars                         { bld(yylex).need(3, $1, "an action reply without braces (Context = ID alone)"); bld(yylex).actionReply($3, 0) }
 |	ctxToken '=' safeChars '{' actionReplyBody '}' { bld(yylex).actionReply($3, $5) }
 
 actionReplyBody:
@@ -362,9 +362,9 @@ commandReply:
 //              [LBRKT ammParameter *(COMMA ammParameter) RBRKT]
 ammRequest:
 	ammToken '=' termIDList
-	{ bld(yylex).ammRequest($1, $3, 0) }
+	{ bld(yylex).ammRequest($<tok>1, $1, $3, 0) }
 |	ammToken '=' termIDList '{' ammParameterList '}'
-	{ bld(yylex).ammRequest($1, $3, $5) }
+	{ bld(yylex).ammRequest($<tok>1, $1, $3, $5) }
 
 ammToken:
 	addToken    { $$ = int(model.Command_AddReq) }
@@ -385,6 +385,7 @@ ammParameter:
 |	eventBufferDescriptor { bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, $1) }
 |	auditDescriptor       { bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0) }
 |	statisticsDescriptor  { bld(yylex).need(3, $<tok>1, "a Statistics descriptor in a command"); bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, $1) }
+|	statsToken            { bld(yylex).need(3, $1, "a Statistics descriptor in a command"); bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, 0) }
 
 // ammsReply = (AddToken / MoveToken / ModifyToken / SubtractToken) EQUAL
 //             termIDList [LBRKT terminationAudit RBRKT]
@@ -466,8 +467,8 @@ auditReturnItem:
 
 // auditDescriptor = AuditToken LBRKT [auditItem *(COMMA auditItem)] RBRKT
 auditDescriptor:
-	auditToken '{' '}'               { bld(yylex).auditDescriptor(0) }
-|	auditToken '{' auditItemList '}' { bld(yylex).auditDescriptor($3) }
+	auditToken '{' '}'               { bld(yylex).auditDescriptor($1, 0) }
+|	auditToken '{' auditItemList '}' { bld(yylex).auditDescriptor($1, $3) }
 
 auditItemList:
 	auditItem                   { $$ = 1 }
@@ -477,7 +478,7 @@ auditItemList:
 //             EventsToken / indAudterminationAudit (v2 and later)
 // Each leaves one parameter for auditDescriptor or serviceChangeParm.
 auditItem:
-	auditReturnItem            { bld(yylex).param(pAuditToken, span{}, uint32($1)) }
+	auditReturnItem            { bld(yylex).param(pAuditToken, $<tok>1, uint32($1)) }
 |	signalsToken               { bld(yylex).param(pAuditToken, $1, auditSignals) }
 |	signalsToken '{' '}'       { bld(yylex).param(pAuditToken, $1, auditSignals) }
 |	eventBufferToken           { bld(yylex).param(pAuditToken, $1, auditEventBuffer) }
@@ -511,13 +512,13 @@ indAudmediaParms:
 indAudmediaParm:
 	indAudstreamParm
 |	indAudstreamDescriptor           { bld(yylex).param(pStreamDescriptor, span{}, 0) }
-|	indAudterminationStateDescriptor { bld(yylex).param(pTerminationState, span{}, 0) }
+|	indAudterminationStateDescriptor { bld(yylex).param(pTerminationState, $<tok>1, 0) }
 
 // indAudstreamParm = (indAudlocalControlDescriptor /
 //   indAudstatisticsDescriptor / indAudremoteDescriptor /
 //   indAudlocalDescriptor)
 indAudstreamParm:
-	indAudlocalControlDescriptor { bld(yylex).param(pLocalControl, span{}, 0) }
+	indAudlocalControlDescriptor { bld(yylex).param(pLocalControl, $<tok>1, 0) }
 |	indAudstatisticsDescriptor   { bld(yylex).need(3, $<tok>1, "a Statistics audit in a stream"); bld(yylex).param(pIndAudStatistics, $<tok>1, 0) }
 |	remoteToken '{' octetString '}' { bld(yylex).indAudLocalRemote($1, $3, pRemote) }
 |	localToken '{' octetString '}'  { bld(yylex).indAudLocalRemote($1, $3, pLocal) }
@@ -536,7 +537,7 @@ indAudstreamParms:
 // indAudlocalControlDescriptor = LocalControlToken LBRKT indAudlocalParm
 //                                *(COMMA indAudlocalParm) RBRKT
 indAudlocalControlDescriptor:
-	localControlToken '{' indAudlocalParms '}' { bld(yylex).indAudLocalControl($3) }
+	localControlToken '{' indAudlocalParms '}' { bld(yylex).indAudLocalControl($1, $3) }
 
 indAudlocalParms:
 	indAudlocalParm                      { $$ = 1 }
@@ -563,7 +564,7 @@ inequal:
 // (a list is read, as in a terminationStateDescriptor)
 indAudterminationStateDescriptor:
 	terminationStateToken '{' indAudterminationStateParms '}'
-	{ bld(yylex).indAudTerminationState($3) }
+	{ bld(yylex).indAudTerminationState($1, $3) }
 
 indAudterminationStateParms:
 	indAudterminationStateParm                                 { $$ = 1 }
@@ -624,7 +625,7 @@ indAudsignalRequestParm:
 
 // indAuddigitMapDescriptor = DigitMapToken EQUAL (digitMapName)
 indAuddigitMapDescriptor:
-	digitMapToken '=' safeChars { bld(yylex).indAudDigitMap($3) }
+	digitMapToken '=' digitMapName { bld(yylex).indAudDigitMap($3) }
 
 // indAudstatisticsDescriptor = StatsToken LBRKT pkgdName RBRKT
 indAudstatisticsDescriptor:
@@ -715,15 +716,16 @@ mediaParmList:
 mediaParm:
 	streamParm
 |	streamDescriptor           { bld(yylex).param(pStreamDescriptor, span{}, 0) }
-|	terminationStateDescriptor { bld(yylex).param(pTerminationState, span{}, 0) }
+|	terminationStateDescriptor { bld(yylex).param(pTerminationState, $<tok>1, 0) }
 
 // streamParm = (localDescriptor / remoteDescriptor / localControlDescriptor /
 //               statisticsDescriptor)
 streamParm:
 	localToken '{' octetString '}'  { bld(yylex).localRemote($1, $3, pLocal) }
 |	remoteToken '{' octetString '}' { bld(yylex).localRemote($1, $3, pRemote) }
-|	localControlDescriptor          { bld(yylex).param(pLocalControl, span{}, 0) }
+|	localControlDescriptor          { bld(yylex).param(pLocalControl, $<tok>1, 0) }
 |	statisticsDescriptor            { bld(yylex).need(3, $<tok>1, "a Statistics descriptor in a stream"); bld(yylex).param(pStatistics, $<tok>1, uint32($1)) }
+|	statsToken                      { bld(yylex).need(3, $1, "a Statistics descriptor in a stream"); bld(yylex).param(pStatistics, $1, 0) }
 
 // streamDescriptor = StreamToken EQUAL StreamID LBRKT streamParm
 //                    *(COMMA streamParm) RBRKT
@@ -738,7 +740,7 @@ streamParmList:
 // localControlDescriptor = LocalControlToken LBRKT localParm
 //                          *(COMMA localParm) RBRKT
 localControlDescriptor:
-	localControlToken '{' localParmList '}' { bld(yylex).localControl($3) }
+	localControlToken '{' localParmList '}' { bld(yylex).localControl($1, $3) }
 
 localParmList:
 	localParm                   { $$ = 1 }
@@ -787,9 +789,11 @@ valueList:
 |	valueList ',' value { bld(yylex).value($3); $$ = $1 + 1 }
 
 // VALUE = quotedString / 1*(SafeChar)
+// A quotedString's $$ keeps its quotes, so that the builder can tell the
+// forms apart: bare SafeChars are case-insensitive, a quoted string is not.
 value:
 	safeChars
-|	quotedString
+|	quotedString { $$ = span{$1.pos - 1, $1.end + 1} }
 |	anyKeyword
 
 // eventBufferDescriptor = EventBufferToken [LBRKT eventSpec
@@ -815,13 +819,13 @@ eventSpecParameterList:
 // eventSpecParameter = (eventStream / eventOther)
 eventSpecParameter:
 	eventStream { bld(yylex).param(pStream, $1, 0) }
-|	eventOther  { bld(yylex).param(pEventParameter, span{}, 0) }
+|	eventOther  { bld(yylex).param(pEventParameter, $<tok>1, 0) }
 
 // terminationStateDescriptor = TerminationStateToken LBRKT
 //   terminationStateParm *(COMMA terminationStateParm) RBRKT
 terminationStateDescriptor:
 	terminationStateToken '{' terminationStateParmList '}'
-	{ bld(yylex).terminationState($3) }
+	{ bld(yylex).terminationState($1, $3) }
 
 terminationStateParmList:
 	terminationStateParm                              { $$ = 1 }
@@ -885,13 +889,13 @@ eventParameterList:
 //                   eventStream / eventOther / notifyBehaviour /
 //                   ResetEventsDescriptorToken)
 eventParameter:
-	embedWithSig                { bld(yylex).param(pEmbed, span{}, 0) }
-|	embedNoSig                  { bld(yylex).param(pEmbed, span{}, 0) }
+	embedWithSig                { bld(yylex).param(pEmbed, $<tok>1, 0) }
+|	embedNoSig                  { bld(yylex).param(pEmbed, $<tok>1, 0) }
 |	keepActiveToken             { bld(yylex).param(pKeepActive, $1, 0) }
-|	eventDM                     { bld(yylex).param(pEventDM, span{}, 0) }
+|	eventDM                     { bld(yylex).param(pEventDM, $<tok>1, 0) }
 |	eventStream                 { bld(yylex).param(pStream, $1, 0) }
-|	eventOther                  { bld(yylex).param(pEventParameter, span{}, 0) }
-|	notifyBehaviour             { bld(yylex).param(pNotifyBehaviour, span{}, 0) }
+|	eventOther                  { bld(yylex).param(pEventParameter, $<tok>1, 0) }
+|	notifyBehaviour             { bld(yylex).param(pNotifyBehaviour, $<tok>1, 0) }
 |	resetEventsDescriptorToken  { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
 
 // notifyBehaviour = NeverNotifyToken / NotifyImmediateToken /
@@ -942,10 +946,10 @@ secondEventParameterList:
 secondEventParameter:
 	embedToken '{' signalsDescriptor '}' { bld(yylex).embed($3, false); bld(yylex).param(pEmbed, $1, 0) }
 |	keepActiveToken                      { bld(yylex).param(pKeepActive, $1, 0) }
-|	eventDM                              { bld(yylex).param(pEventDM, span{}, 0) }
+|	eventDM                              { bld(yylex).param(pEventDM, $<tok>1, 0) }
 |	eventStream                          { bld(yylex).param(pStream, $1, 0) }
-|	eventOther                           { bld(yylex).param(pEventParameter, span{}, 0) }
-|	notifyBehaviour                      { bld(yylex).param(pNotifyBehaviour, span{}, 0) }
+|	eventOther                           { bld(yylex).param(pEventParameter, $<tok>1, 0) }
+|	notifyBehaviour                      { bld(yylex).param(pNotifyBehaviour, $<tok>1, 0) }
 |	resetEventsDescriptorToken           { bld(yylex).need(3, $1, "ResetEventsDescriptor"); bld(yylex).param(pResetEvents, $1, 0) }
 
 // eventStream = StreamToken EQUAL StreamID
@@ -964,7 +968,7 @@ eventParameterName:
 // eventDM = DigitMapToken EQUAL ((digitMapName) / (LBRKT digitMapValue
 //           RBRKT))
 eventDM:
-	digitMapToken '=' safeChars               { bld(yylex).eventDM($3, false) }
+	digitMapToken '=' digitMapName               { bld(yylex).eventDM($3, false) }
 |	digitMapToken '=' '{' digitMapValue '}'   { bld(yylex).eventDM(span{}, true) }
 
 // signalsDescriptor = SignalsToken [LBRKT signalParm *(COMMA signalParm)
@@ -1075,16 +1079,16 @@ observedEventParameterList:
 // observedEventParameter = eventStream / eventOther
 observedEventParameter:
 	eventStream { bld(yylex).param(pStream, $1, 0) }
-|	eventOther  { bld(yylex).param(pEventParameter, span{}, 0) }
+|	eventOther  { bld(yylex).param(pEventParameter, $<tok>1, 0) }
 
 // modemDescriptor = ModemToken ((EQUAL modemType) / (LSBRKT modemType
 //                   *(COMMA modemType) RSBRKT)) [LBRKT propertyParm
 //                   *(COMMA propertyParm) RBRKT]
 modemDescriptor:
 	modemToken '=' modemType modemProperties
-	{ bld(yylex).modemType($3); bld(yylex).modemDescriptor(1, $4) }
+	{ bld(yylex).modemType($3); bld(yylex).modemDescriptor($1, 1, $4) }
 |	modemToken '[' modemTypeList ']' modemProperties
-	{ bld(yylex).modemDescriptor($3, $5) }
+	{ bld(yylex).modemDescriptor($1, $3, $5) }
 
 modemTypeList:
 	modemType                   { bld(yylex).modemType($1); $$ = 1 }
@@ -1118,9 +1122,9 @@ propertyParmList:
 digitMapDescriptor:
 	digitMapToken '=' '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor(span{}, true) }
-|	digitMapToken '=' safeChars
+|	digitMapToken '=' digitMapName
 	{ bld(yylex).digitMapDescriptor($3, false) }
-|	digitMapToken '=' safeChars '{' digitMapValue '}'
+|	digitMapToken '=' digitMapName '{' digitMapValue '}'
 	{ bld(yylex).digitMapDescriptor($3, true) }
 
 // digitMapValue = ["T" COLON Timer COMMA] ["S" COLON Timer COMMA]
@@ -1147,7 +1151,7 @@ serviceChangeParmList:
 //   ServiceChangeIncompleteToken / auditItem)
 serviceChangeParm:
 	methodToken '=' serviceChangeMethodValue  { bld(yylex).param(pMethod, $1, uint32($3)) }
-|	reasonToken '=' value                     { bld(yylex).value($3); bld(yylex).param(pReason, $1, 0) }
+|	reasonToken '=' value                     { bld(yylex).value($3); bld(yylex).param(pReason, $3, 0) }
 |	delayToken '=' safeChars                  { bld(yylex).param(pDelay, $3, 0) }
 |	serviceChangeAddress
 |	profileToken '=' safeChars                { bld(yylex).param(pProfile, $3, 0) }
@@ -1177,7 +1181,7 @@ serviceChangeMethodValue:
 // serviceChangeReplyDescriptor = ServicesToken LBRKT servChgReplyParm
 //                                *(COMMA servChgReplyParm) RBRKT
 serviceChangeReplyDescriptor:
-	servicesToken '{' servChgReplyParmList '}' { bld(yylex).serviceChangeResParm($3) }
+	servicesToken '{' servChgReplyParmList '}' { bld(yylex).serviceChangeResParm($1, $3) }
 
 servChgReplyParmList:
 	servChgReplyParm                          { $$ = 1 }
@@ -1208,7 +1212,7 @@ packagesItem:
 // statisticsDescriptor = StatsToken LBRKT statisticsParameter
 //                        *(COMMA statisticsParameter) RBRKT
 statisticsDescriptor:
-	statsToken '{' statisticsParameterList '}' { $$ = $3 }
+	statsToken '{' statisticsParameterList '}' { bld(yylex).statisticsDone($1, $3); $$ = $3 }
 
 statisticsParameterList:
 	statisticsParameter                             { $$ = 1 }
@@ -1220,6 +1224,11 @@ statisticsParameter:
 	pkgdName                      { bld(yylex).statistic($1, -1) }
 |	pkgdName '=' value            { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
 |	pkgdName '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
+
+// digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
+digitMapName:
+	safeChars
+|	anyKeyword
 
 // pkgdName = (PackageName SLASH ItemID) / (PackageName SLASH "*") /
 //            ("*" SLASH "*"): one SafeChars word.
