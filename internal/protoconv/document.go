@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -43,12 +44,11 @@ import (
 //     cannot convert (an ID the registry does not know) has no Text field.
 //
 // Reversible: every field of the mirror is in the document, octets in a
-// form that gives them back (text as its UTF-8 bytes, "0x..." as hex), so
-// a document read back (dropping the Text fields, "-", "$", "*" and the
-// addresses turned back into their numbers and octets) is the message.
-// Not reversible without that knowledge: telling text from "0x" hex needs
-// the rule above, and which fields are addresses or context IDs needs the
-// schema.
+// form that gives them back (text as its UTF-8 bytes, "0x..." as hex), and
+// FromDocument reads it back into the message (dropping the Text fields,
+// turning "-", "$", "*" and the addresses back into their numbers and
+// octets). A generic JSON reader cannot: telling text from "0x" hex needs
+// the rule above, and which fields are addresses or context IDs the schema.
 
 // Document renders m, which is in form (codec.Text or codec.Binary), as the
 // decode document. opts gives the mapping (registry, layout, names,
@@ -337,14 +337,13 @@ func (d *document) bytes(out *structpb.Struct, md protoreflect.MessageDescriptor
 		}
 		return
 	}
-	if fd.Name() == "address" {
-		switch md.FullName() {
-		case "megaco.v1.IP4Address", "megaco.v1.IP6Address":
-			if a, ok := netip.AddrFromSlice(b); ok {
-				out.Fields[name] = structpb.NewStringValue(a.String())
-				return
-			}
+	if isAddress(md, fd) {
+		if a, ok := netip.AddrFromSlice(b); ok {
+			out.Fields[name] = structpb.NewStringValue(a.String())
+		} else { // not an address: as octets, never text that could read as one
+			out.Fields[name] = structpb.NewStringValue(octets(b, true))
 		}
+		return
 	}
 	out.Fields[name] = structpb.NewStringValue(octets(b, false))
 }
@@ -454,4 +453,160 @@ func ParseDecodeView(s string) (pb.DecodeView, error) {
 		return pb.DecodeView_DECODE_VIEW_BOTH, nil
 	}
 	return 0, fmt.Errorf("unknown view %q (want document, message or both)", s)
+}
+
+// isAddress tells the address of an IP4Address or IP6Address.
+func isAddress(md protoreflect.MessageDescriptor, fd protoreflect.FieldDescriptor) bool {
+	n := md.FullName()
+	return fd.Name() == "address" && (n == "megaco.v1.IP4Address" || n == "megaco.v1.IP6Address")
+}
+
+// FromDocument reads a decode document back into the API message: what
+// Document wrote, so FromDocument(Document(m)) is ToProto(m). The Text
+// fields are skipped (the ID beside each is the message's), "-", "$" and
+// "*" are context IDs again, addresses their octets, and every other
+// octet string is hex after "0x" or else the UTF-8 bytes of its text.
+func FromDocument(doc *structpb.Struct) (*pb.MegacoMessage, error) {
+	out := &pb.MegacoMessage{}
+	if err := readMessage(out.ProtoReflect(), doc, ""); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func readMessage(m protoreflect.Message, s *structpb.Struct, path string) error {
+	fields := m.Descriptor().Fields()
+	for key, v := range s.GetFields() {
+		fd := fields.ByJSONName(key)
+		if fd == nil {
+			if base := fields.ByJSONName(strings.TrimSuffix(key, "Text")); base != nil && strings.HasSuffix(key, "Text") &&
+				(base.Kind() == protoreflect.BytesKind || base.Name() == "context_id") {
+				continue
+			}
+			return fmt.Errorf("%s%s: no such field in %s", path, key, m.Descriptor().Name())
+		}
+		p := path + key
+		if fd.IsList() {
+			l, ok := v.GetKind().(*structpb.Value_ListValue)
+			if !ok {
+				return fmt.Errorf("%s: want a list", p)
+			}
+			list := m.Mutable(fd).List()
+			for i, e := range l.ListValue.GetValues() {
+				x, err := readValue(m, list, fd, e, fmt.Sprintf("%s[%d]", p, i))
+				if err != nil {
+					return err
+				}
+				list.Append(x)
+			}
+			continue
+		}
+		x, err := readValue(m, nil, fd, v, p)
+		if err != nil {
+			return err
+		}
+		m.Set(fd, x)
+	}
+	return nil
+}
+
+// readValue reads one value of field fd of m (an element of list when
+// list is set).
+func readValue(m protoreflect.Message, list protoreflect.List, fd protoreflect.FieldDescriptor, v *structpb.Value, path string) (protoreflect.Value, error) {
+	bad := func(want string) (protoreflect.Value, error) {
+		return protoreflect.Value{}, fmt.Errorf("%s: want %s", path, want)
+	}
+	str, isStr := v.GetKind().(*structpb.Value_StringValue)
+	num, isNum := v.GetKind().(*structpb.Value_NumberValue)
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		st, ok := v.GetKind().(*structpb.Value_StructValue)
+		if !ok {
+			return bad("an object")
+		}
+		var x protoreflect.Value
+		if list != nil {
+			x = list.NewElement()
+		} else {
+			x = m.NewField(fd)
+		}
+		return x, readMessage(x.Message(), st.StructValue, path+".")
+	case protoreflect.BytesKind:
+		if !isStr {
+			return bad("a string")
+		}
+		if isAddress(m.Descriptor(), fd) {
+			if a, err := netip.ParseAddr(str.StringValue); err == nil {
+				return protoreflect.ValueOfBytes(a.AsSlice()), nil
+			}
+		}
+		if h, ok := strings.CutPrefix(str.StringValue, "0x"); ok {
+			b, err := hex.DecodeString(h)
+			if err != nil {
+				return bad("hex after 0x")
+			}
+			return protoreflect.ValueOfBytes(b), nil
+		}
+		return protoreflect.ValueOfBytes([]byte(str.StringValue)), nil
+	case protoreflect.StringKind:
+		if !isStr {
+			return bad("a string")
+		}
+		return protoreflect.ValueOfString(str.StringValue), nil
+	case protoreflect.BoolKind:
+		b, ok := v.GetKind().(*structpb.Value_BoolValue)
+		if !ok {
+			return bad("true or false")
+		}
+		return protoreflect.ValueOfBool(b.BoolValue), nil
+	case protoreflect.EnumKind:
+		if isStr {
+			if ev := fd.Enum().Values().ByName(protoreflect.Name(str.StringValue)); ev != nil {
+				return protoreflect.ValueOfEnum(ev.Number()), nil
+			}
+		} else if isNum && num.NumberValue == float64(int32(num.NumberValue)) {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(num.NumberValue)), nil
+		}
+		return bad("a name of " + string(fd.Enum().Name()))
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		if fd.Name() == "context_id" && isStr {
+			for id, t := range contextText {
+				if t == str.StringValue {
+					return protoreflect.ValueOfUint32(uint32(id)), nil
+				}
+			}
+		}
+		if !isNum || num.NumberValue < 0 || num.NumberValue > 0xFFFFFFFF || num.NumberValue != float64(uint32(num.NumberValue)) {
+			return bad("an unsigned 32-bit integer")
+		}
+		return protoreflect.ValueOfUint32(uint32(num.NumberValue)), nil
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		if !isNum || num.NumberValue != float64(int32(num.NumberValue)) {
+			return bad("a 32-bit integer")
+		}
+		return protoreflect.ValueOfInt32(int32(num.NumberValue)), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		n, err := strconv.ParseUint(v.GetStringValue(), 10, 64)
+		if !isStr || err != nil {
+			return bad("an unsigned 64-bit integer as a string")
+		}
+		return protoreflect.ValueOfUint64(n), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		n, err := strconv.ParseInt(v.GetStringValue(), 10, 64)
+		if !isStr || err != nil {
+			return bad("a 64-bit integer as a string")
+		}
+		return protoreflect.ValueOfInt64(n), nil
+	case protoreflect.FloatKind:
+		if !isNum {
+			return bad("a number")
+		}
+		return protoreflect.ValueOfFloat32(float32(num.NumberValue)), nil
+	case protoreflect.DoubleKind:
+		if !isNum {
+			return bad("a number")
+		}
+		return protoreflect.ValueOfFloat64(num.NumberValue), nil
+	}
+	return bad("a value of a known kind")
 }

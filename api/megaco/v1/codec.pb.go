@@ -670,7 +670,7 @@ type DecodeResponse struct {
 	// special context IDs in text form), other octets as "0x" and hex, and
 	// in binary form each ID is followed by its text form in a field of the
 	// same name plus "Text" ("eventName": "0x00090005", "eventNameText":
-	// "al/of"). README.md ("Decode document") shows one.
+	// "al/of"). README.md ("The decode document") shows one.
 	Document      *structpb.Struct `protobuf:"bytes,5,opt,name=document,proto3" json:"document,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
