@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "megaco/api/megaco/v1"
@@ -84,6 +86,9 @@ func TestDecodeOneDocument(t *testing.T) {
 		if !strings.Contains(string(g), want) {
 			t.Errorf("msg03 text form lacks %s: %s", want, g)
 		}
+	}
+	if _, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: read(t, "../../corpus/otp-time-test/msg03.per"), View: 9}); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("view 9: %v", err)
 	}
 	// Binary form: the ID and its name.
 	resp, _ = ts.client.Decode(ctx, &pb.DecodeRequest{Data: read(t, "../../corpus/otp-time-test/msg03.per")})

@@ -326,6 +326,9 @@ func (s *Service) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.Decode
 	if !ok {
 		return nil, grpcError(&RequestError{fmt.Sprintf("unknown codec %d", req.GetCodec())})
 	}
+	if _, ok := pb.DecodeView_name[int32(req.GetView())]; !ok {
+		return nil, grpcError(&RequestError{fmt.Sprintf("unknown view %d", req.GetView())})
+	}
 	want, wantSet := formOf(req.GetOptions().GetForm())
 	if !wantSet {
 		want = codec.InputForm
