@@ -291,3 +291,27 @@ func TestDocumentRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDocument: the cost of the document against the mirror alone
+// (what Decode returned before), for msg10 (SDP) in each form.
+func BenchmarkDocument(b *testing.B) {
+	data, _ := os.ReadFile("../../corpus/otp-time-test/msg10.ber")
+	for _, form := range []codec.Form{codec.Text, codec.Binary} {
+		m, _, err := codec.DecodeAs(data, "ber", form, codec.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("mirror/"+form.String(), func(b *testing.B) {
+			for b.Loop() {
+				ToProto(m)
+			}
+		})
+		b.Run("document/"+form.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Document(m, form, codec.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
