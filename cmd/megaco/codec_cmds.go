@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
+	"megaco/internal/protoconv"
 )
 
 var errUsage = errors.New("usage")
@@ -34,9 +34,10 @@ flags:
 
 const decodeUsage = `usage: megaco decode [flags] [FILE|-]
 
-Reads one message and prints it as JSON, in text form (names as written)
-or binary form (IDs as the binary encodings carry them); by default in the
-input codec's form. Codecs: %s.
+Reads one message and prints it as JSON, the document the service's Decode
+returns (gRPC and /v1/decode), in text form (names as written) or binary
+form (IDs as the binary encodings carry them, each with its text form
+beside it); by default in the input codec's form. Codecs: %s.
 
 Example:
   megaco decode --form text corpus/otp-time-test/msg03.per
@@ -214,6 +215,7 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("decode", decodeUsage, stderr)
 	form := f.fs.String("form", "", "print the message in text or binary form (default: the input codec's)")
+	viewName := f.fs.String("view", "document", "what to print: document (readable), message (the API's Message, as Encode takes it) or both")
 	opts, data, err := f.prepare(args, stdin, &f.from)
 	if err != nil {
 		return err
@@ -222,11 +224,26 @@ func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, _, err := codec.DecodeAs(data, f.from, want, opts)
+	view, err := protoconv.ParseDecodeView(*viewName)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(m)
+	m, from, err := codec.DecodeAs(data, f.from, want, opts)
+	if err != nil {
+		return err
+	}
+	if want == codec.InputForm {
+		want = codec.FormOf(from)
+	}
+	// The same document as the service's Decode (gRPC and HTTP).
+	resp, err := protoconv.NewDecodeResponse(m, from, want, view, opts)
+	if err != nil {
+		return err
+	}
+	out, err := protoconv.DecodeJSON(resp)
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(out)
+	return err
 }

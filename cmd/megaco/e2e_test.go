@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -113,8 +114,33 @@ func TestEndToEnd(t *testing.T) {
 
 	// curl: a JSON decode and an error.
 	var dec struct{ Codec string }
-	if err := json.Unmarshal(run(curl, "-sS", "--data-binary", "@"+paths[0], base+"/v1/decode"), &dec); err != nil || dec.Codec != "ber" {
+	if err := json.Unmarshal(run(curl, "-sS", "--data-binary", "@"+paths[0], base+"/v1/decode"), &dec); err != nil || dec.Codec != "CODEC_BER" {
 		t.Errorf("decode JSON: %v %+v", err, dec)
+	}
+	// One decode document: grpcurl's Decode, curl's /v1/decode and megaco
+	// decode print the same JSON, in both forms.
+	for _, p := range []string{filepath.Join(corpus, "msg03.ber"), filepath.Join(corpus, "msg10.per"), filepath.Join(corpus, "msg22a.pretty.txt")} {
+		data, _ := os.ReadFile(p)
+		for _, form := range []string{"text", "binary"} {
+			req := fmt.Sprintf(`{"data": %q, "options": {"form": "FORM_%s"}}`, base64.StdEncoding.EncodeToString(data), strings.ToUpper(form))
+			docs := [][]byte{
+				run(grpcurl, "-plaintext", "-d", req, grpcAddr, "megaco.v1.CodecService/Decode"),
+				run(curl, "-sS", "--fail-with-body", "--data-binary", "@"+p, base+"/v1/decode?form="+form),
+				run(megaco, "decode", "--form", form, p),
+			}
+			var vals [3]any
+			for i, d := range docs {
+				if err := json.Unmarshal(d, &vals[i]); err != nil {
+					t.Fatalf("%s %s: %v\n%s", filepath.Base(p), form, err, d)
+				}
+			}
+			if !reflect.DeepEqual(vals[0], vals[1]) || !reflect.DeepEqual(vals[0], vals[2]) {
+				t.Errorf("%s form %s: grpcurl, curl and megaco decode differ:\n%s\n%s\n%s", filepath.Base(p), form, docs[0], docs[1], docs[2])
+			}
+			if want := map[string]string{"text": `"al/of"`, "binary": `"eventNameText": "al/of"`}[form]; filepath.Base(p) == "msg03.ber" && !bytes.Contains(docs[0], []byte(want)) {
+				t.Errorf("grpcurl Decode of msg03 in %s form lacks %s:\n%s", form, want, docs[0])
+			}
+		}
 	}
 	errBody := run(curl, "-sS", "-w", "%{http_code}", "--data-binary", "junk", base+"/v1/transcode?to=ber")
 	if !bytes.HasSuffix(errBody, []byte("400")) || !bytes.Contains(errBody, []byte(`"error"`)) {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
+	"megaco/internal/protoconv"
 )
 
 const corpus = "../../corpus/otp-time-test"
@@ -79,16 +81,42 @@ func TestDecodeJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var m struct {
-		Mess struct {
-			Version int
-			MID     map[string]json.RawMessage `json:"mId"`
+		Codec    string
+		Form     string
+		Document struct {
+			Mess struct {
+				Version int
+				MID     map[string]json.RawMessage `json:"mId"`
+			}
 		}
 	}
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Mess.Version != 1 || m.Mess.MID["ip4Address"] == nil {
-		t.Errorf("unexpected JSON: %s", out[:min(len(out), 200)])
+	if m.Codec != "CODEC_BER" || m.Form != "FORM_BINARY" || m.Document.Mess.Version != 1 || m.Document.Mess.MID["ip4Address"] == nil ||
+		!bytes.Contains(out, []byte(`"eventName": "0x00090005",`+"\n"+`                                  "eventNameText": "al/of"`)) {
+		t.Errorf("unexpected JSON: %s", out)
+	}
+	// The document the service returns: protoconv's, in both forms.
+	data, _ := os.ReadFile(filepath.Join(corpus, "msg10.per"))
+	for _, form := range []codec.Form{codec.Text, codec.Binary} {
+		msg, from, err := codec.DecodeAs(data, "", form, codec.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, _ := protoconv.NewDecodeResponse(msg, from, form, pb.DecodeView_DECODE_VIEW_DOCUMENT, codec.Options{})
+		want, _ := protoconv.DecodeJSON(resp)
+		code, out, stderr := runCLI(t, data, "decode", "--form", form.String())
+		if code != 0 || !bytes.Equal(out, want) {
+			t.Errorf("form %s: exit %d %s\n%s\nwant\n%s", form, code, stderr, out, want)
+		}
+		if form == codec.Text && (!bytes.Contains(out, []byte(`"IN IP4 $ "`)) || !bytes.Contains(out, []byte(`"contextId": "$"`))) {
+			t.Errorf("text form not readable:\n%s", out)
+		}
+	}
+	code, out, _ = runCLI(t, data, "decode", "--view", "message")
+	if code != 0 || !bytes.Contains(out, []byte(`"message": {`)) || bytes.Contains(out, []byte(`"document"`)) {
+		t.Errorf("--view message: exit %d\n%s", code, out)
 	}
 }
 

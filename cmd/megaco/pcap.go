@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	pb "megaco/api/megaco/v1"
 	"megaco/internal/capture"
 	"megaco/internal/capture/stats"
 	"megaco/internal/codec"
 	"megaco/internal/model"
+	"megaco/internal/protoconv"
 )
 
 const pcapUsage = `usage: megaco pcap [flags] FILE|-
@@ -26,7 +28,8 @@ VLAN, Linux cooked capture, raw IP; IPv4 and IPv6): UDP datagrams and
 TPKT-framed TCP streams on ports 2944 and 2945 and any given with --port.
 For each message it prints the frame number, time, source -> destination,
 transport and detected codec, then the message (--output; json prints one
-object per message with those as fields), or writes it to a file in any
+object per message with those as fields and, as "decode", the document
+megaco decode prints), or writes it to a file in any
 codec (--write-dir, --write-codec). With --stats it prints
 the service response times by command type instead. A packet or message
 that cannot be read is reported on stderr with its frame number and
@@ -220,13 +223,15 @@ func (p *pcapPrinter) run(r *capture.Reader, stderr io.Writer) error {
 
 // pcapJSON is a message as --output json prints it.
 type pcapJSON struct {
-	Frame     int                  `json:"frame"`
-	Time      time.Time            `json:"time"`
-	Src       string               `json:"src"`
-	Dst       string               `json:"dst"`
-	Transport string               `json:"transport"`
-	Codec     string               `json:"codec"`
-	Message   *model.MegacoMessage `json:"message"`
+	Frame     int       `json:"frame"`
+	Time      time.Time `json:"time"`
+	Src       string    `json:"src"`
+	Dst       string    `json:"dst"`
+	Transport string    `json:"transport"`
+	Codec     string    `json:"codec"`
+	// Decode is the DecodeResponse of megaco decode and the service's
+	// Decode (codec, version, form and the readable document).
+	Decode json.RawMessage `json:"decode"`
 }
 
 // writeError is a failure to write the output, which ends the run.
@@ -257,10 +262,19 @@ func (p *pcapPrinter) message(c capture.Message) error {
 	var head string
 	var body []byte
 	if p.enc == nil { // json: one object per message, what it travelled in too
-		if err := codec.Convert(m, codec.FormOf(name), formOr(p.form, name), p.opts); err != nil {
+		form := formOr(p.form, name)
+		if err := codec.Convert(m, codec.FormOf(name), form, p.opts); err != nil {
 			return err
 		}
-		body, err = json.MarshalIndent(pcapJSON{c.Frame, c.Time.UTC(), c.Src.String(), c.Dst.String(), c.Transport, name, m}, "", "  ")
+		resp, err := protoconv.NewDecodeResponse(m, name, form, pb.DecodeView_DECODE_VIEW_DOCUMENT, p.opts)
+		if err != nil {
+			return err
+		}
+		doc, err := protoconv.DecodeJSON(resp)
+		if err != nil {
+			return err
+		}
+		body, err = json.MarshalIndent(pcapJSON{c.Frame, c.Time.UTC(), c.Src.String(), c.Dst.String(), c.Transport, name, doc}, "", "  ")
 		if err != nil {
 			return err
 		}

@@ -13,13 +13,16 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/protoconv"
 )
 
 // HTTPHandler serves the curl-friendly routes:
 //
 //	POST /v1/transcode?from=CODEC&to=CODEC[&version=N][&profile=otp|rfc][&layout=8,8,8]
 //	     body: the message; response: the message in the output codec
-//	POST /v1/decode?from=CODEC[&form=text|binary]   response: the message as JSON
+//	POST /v1/decode?from=CODEC[&form=text|binary][&view=document|message|both]
+//	     response: the DecodeResponse in protobuf's JSON mapping (as grpcurl
+//	     prints the gRPC Decode's)
 //	GET  /healthz                                   "ok" while serving
 //	GET  /readyz                                    "ok" while serving, 503 once draining
 //	GET  /metrics                                   Prometheus metrics
@@ -120,6 +123,11 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
+	view, err := protoconv.ParseDecodeView(r.URL.Query().Get("view"))
+	if err != nil {
+		writeHTTPError(w, &RequestError{err.Error()})
+		return
+	}
 	m, from, err := s.decode(data, r.URL.Query().Get("from"), want, opts)
 	if err != nil {
 		writeHTTPError(w, err)
@@ -128,11 +136,19 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 	if want == codec.InputForm {
 		want = codec.FormOf(from)
 	}
+	resp, err := protoconv.NewDecodeResponse(m, from, want, view, opts)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
+	body, err := protoconv.DecodeJSON(resp)
+	if err != nil {
+		writeHTTPError(w, err)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Megaco-From", from)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(map[string]any{"codec": from, "form": want.String(), "version": m.Mess.Version, "message": m})
+	_, _ = w.Write(body)
 }
 
 // httpErrorBody is the JSON error of the HTTP routes.

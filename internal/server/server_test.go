@@ -106,7 +106,7 @@ func TestGRPCTranscodeCorpus(t *testing.T) {
 			continue
 		}
 		// Decode then Encode gives the BER back.
-		dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: resp.Data, Codec: pb.Codec_CODEC_PER})
+		dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: resp.Data, Codec: pb.Codec_CODEC_PER, View: pb.DecodeView_DECODE_VIEW_MESSAGE})
 		if err != nil {
 			t.Errorf("%s: decode: %v", filepath.Base(p), err)
 			continue
@@ -163,7 +163,7 @@ func TestGRPCErrors(t *testing.T) {
 		t.Errorf("junk: %v", err)
 	}
 	// A v3-only field encoded as v1: the encoder's schema check.
-	dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: ber})
+	dec, err := ts.client.Decode(ctx, &pb.DecodeRequest{Data: ber, View: pb.DecodeView_DECODE_VIEW_MESSAGE})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestHTTP(t *testing.T) {
 		Version int
 		Message json.RawMessage
 	}
-	if resp.StatusCode != 200 || json.Unmarshal(out, &dec) != nil || dec.Codec != "ber" || dec.Version != 1 {
+	if resp.StatusCode != 200 || json.Unmarshal(out, &dec) != nil || dec.Codec != "CODEC_BER" || dec.Version != 1 {
 		t.Errorf("decode: %d %s", resp.StatusCode, out)
 	}
 	bad := append([]byte(nil), ber...)
@@ -428,6 +428,7 @@ func TestHTTP(t *testing.T) {
 		{"/v1/transcode", ber, 400, "to= parameter"},
 		{"/v1/transcode?to=ber&version=9", ber, 400, "unsupported protocol version 9"},
 		{"/v1/decode?form=yaml", ber, 400, "unknown form"},
+		{"/v1/decode?view=all", ber, 400, "unknown view"},
 	} {
 		resp, out := post(c.path, c.body)
 		if resp.StatusCode != c.code || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(string(out), c.want) {

@@ -326,6 +326,9 @@ func (s *Service) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.Decode
 	if !ok {
 		return nil, grpcError(&RequestError{fmt.Sprintf("unknown codec %d", req.GetCodec())})
 	}
+	if _, ok := pb.DecodeView_name[int32(req.GetView())]; !ok {
+		return nil, grpcError(&RequestError{fmt.Sprintf("unknown view %d", req.GetView())})
+	}
 	want, wantSet := formOf(req.GetOptions().GetForm())
 	if !wantSet {
 		want = codec.InputForm
@@ -337,11 +340,11 @@ func (s *Service) Decode(ctx context.Context, req *pb.DecodeRequest) (*pb.Decode
 	if want == codec.InputForm {
 		want = codec.FormOf(from)
 	}
-	form := pb.Form_FORM_BINARY
-	if want == codec.Text {
-		form = pb.Form_FORM_TEXT
+	resp, err := protoconv.NewDecodeResponse(m, from, want, req.GetView(), opts)
+	if err != nil {
+		return nil, grpcError(err)
 	}
-	return &pb.DecodeResponse{Message: protoconv.ToProto(m), Codec: codecEnum(from), Version: m.Mess.Version, Form: form}, nil
+	return resp, nil
 }
 
 func formOf(f pb.Form) (codec.Form, bool) {

@@ -9,6 +9,7 @@ package megacov1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -198,6 +199,63 @@ func (x Form) Number() protoreflect.EnumNumber {
 // Deprecated: Use Form.Descriptor instead.
 func (Form) EnumDescriptor() ([]byte, []int) {
 	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{2}
+}
+
+// DecodeView chooses the parts of a DecodeResponse.
+type DecodeView int32
+
+const (
+	// DECODE_VIEW_DOCUMENT.
+	DecodeView_DECODE_VIEW_UNSPECIFIED DecodeView = 0
+	// document only: what a person reads (grpcurl, curl, megaco decode).
+	DecodeView_DECODE_VIEW_DOCUMENT DecodeView = 1
+	// message only: what a program passes on to Encode.
+	DecodeView_DECODE_VIEW_MESSAGE DecodeView = 2
+	// Both.
+	DecodeView_DECODE_VIEW_BOTH DecodeView = 3
+)
+
+// Enum value maps for DecodeView.
+var (
+	DecodeView_name = map[int32]string{
+		0: "DECODE_VIEW_UNSPECIFIED",
+		1: "DECODE_VIEW_DOCUMENT",
+		2: "DECODE_VIEW_MESSAGE",
+		3: "DECODE_VIEW_BOTH",
+	}
+	DecodeView_value = map[string]int32{
+		"DECODE_VIEW_UNSPECIFIED": 0,
+		"DECODE_VIEW_DOCUMENT":    1,
+		"DECODE_VIEW_MESSAGE":     2,
+		"DECODE_VIEW_BOTH":        3,
+	}
+)
+
+func (x DecodeView) Enum() *DecodeView {
+	p := new(DecodeView)
+	*p = x
+	return p
+}
+
+func (x DecodeView) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DecodeView) Descriptor() protoreflect.EnumDescriptor {
+	return file_megaco_v1_codec_proto_enumTypes[3].Descriptor()
+}
+
+func (DecodeView) Type() protoreflect.EnumType {
+	return &file_megaco_v1_codec_proto_enumTypes[3]
+}
+
+func (x DecodeView) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DecodeView.Descriptor instead.
+func (DecodeView) EnumDescriptor() ([]byte, []int) {
+	return file_megaco_v1_codec_proto_rawDescGZIP(), []int{3}
 }
 
 // Options apply to any request.
@@ -528,10 +586,12 @@ func (x *TranscodeStreamResponse) GetBatch() []*TranscodeResponse {
 }
 
 type DecodeRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Data          []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
-	Codec         Codec                  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
-	Options       *Options               `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Data    []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	Codec   Codec                  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
+	Options *Options               `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
+	// What the response carries: by default the readable document.
+	View          DecodeView `protobuf:"varint,4,opt,name=view,proto3,enum=megaco.v1.DecodeView" json:"view,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -587,13 +647,31 @@ func (x *DecodeRequest) GetOptions() *Options {
 	return nil
 }
 
+func (x *DecodeRequest) GetView() DecodeView {
+	if x != nil {
+		return x.View
+	}
+	return DecodeView_DECODE_VIEW_UNSPECIFIED
+}
+
 type DecodeResponse struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Message *MegacoMessage         `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The message in the form asked for (DECODE_VIEW_MESSAGE or _BOTH).
+	Message *MegacoMessage `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
 	// The input encoding, as given or as detected.
-	Codec         Codec  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
-	Version       uint32 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
-	Form          Form   `protobuf:"varint,4,opt,name=form,proto3,enum=megaco.v1.Form" json:"form,omitempty"`
+	Codec   Codec  `protobuf:"varint,2,opt,name=codec,proto3,enum=megaco.v1.Codec" json:"codec,omitempty"`
+	Version uint32 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	Form    Form   `protobuf:"varint,4,opt,name=form,proto3,enum=megaco.v1.Form" json:"form,omitempty"`
+	// The same message as a readable JSON document (DECODE_VIEW_DOCUMENT,
+	// the default, or _BOTH): the field names and nesting of message in
+	// protobuf's JSON mapping, but OCTET STRINGs that have a readable form
+	// are shown in it (names such as "al/of", termination IDs as written,
+	// dotted IPv4 and RFC 5952 IPv6 addresses; "-", "$" and "*" for the
+	// special context IDs in text form), other octets as "0x" and hex, and
+	// in binary form each ID is followed by its text form in a field of the
+	// same name plus "Text" ("eventName": "0x00090005", "eventNameText":
+	// "al/of"). README.md ("The decode document") shows one.
+	Document      *structpb.Struct `protobuf:"bytes,5,opt,name=document,proto3" json:"document,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -654,6 +732,13 @@ func (x *DecodeResponse) GetForm() Form {
 		return x.Form
 	}
 	return Form_FORM_UNSPECIFIED
+}
+
+func (x *DecodeResponse) GetDocument() *structpb.Struct {
+	if x != nil {
+		return x.Document
+	}
+	return nil
 }
 
 type EncodeRequest struct {
@@ -844,7 +929,7 @@ var File_megaco_v1_codec_proto protoreflect.FileDescriptor
 
 const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\n" +
-	"\x15megaco/v1/codec.proto\x12\tmegaco.v1\x1a\x17megaco/v1/message.proto\"\xaa\x01\n" +
+	"\x15megaco/v1/codec.proto\x12\tmegaco.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x17megaco/v1/message.proto\"\xaa\x01\n" +
 	"\aOptions\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\rR\aversion\x12,\n" +
 	"\aprofile\x18\x02 \x01(\x0e2\x12.megaco.v1.ProfileR\aprofile\x12#\n" +
@@ -865,16 +950,18 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\x05batch\x18\x02 \x03(\v2\x1b.megaco.v1.TranscodeRequestR\x05batch\"\x87\x01\n" +
 	"\x17TranscodeStreamResponse\x128\n" +
 	"\bresponse\x18\x01 \x01(\v2\x1c.megaco.v1.TranscodeResponseR\bresponse\x122\n" +
-	"\x05batch\x18\x02 \x03(\v2\x1c.megaco.v1.TranscodeResponseR\x05batch\"y\n" +
+	"\x05batch\x18\x02 \x03(\v2\x1c.megaco.v1.TranscodeResponseR\x05batch\"\xa4\x01\n" +
 	"\rDecodeRequest\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12,\n" +
-	"\aoptions\x18\x03 \x01(\v2\x12.megaco.v1.OptionsR\aoptions\"\xab\x01\n" +
+	"\aoptions\x18\x03 \x01(\v2\x12.megaco.v1.OptionsR\aoptions\x12)\n" +
+	"\x04view\x18\x04 \x01(\x0e2\x15.megaco.v1.DecodeViewR\x04view\"\xe0\x01\n" +
 	"\x0eDecodeResponse\x122\n" +
 	"\amessage\x18\x01 \x01(\v2\x18.megaco.v1.MegacoMessageR\amessage\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\rR\aversion\x12#\n" +
-	"\x04form\x18\x04 \x01(\x0e2\x0f.megaco.v1.FormR\x04form\"\x99\x01\n" +
+	"\x04form\x18\x04 \x01(\x0e2\x0f.megaco.v1.FormR\x04form\x123\n" +
+	"\bdocument\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bdocument\"\x99\x01\n" +
 	"\rEncodeRequest\x122\n" +
 	"\amessage\x18\x01 \x01(\v2\x18.megaco.v1.MegacoMessageR\amessage\x12&\n" +
 	"\x05codec\x18\x02 \x01(\x0e2\x10.megaco.v1.CodecR\x05codec\x12,\n" +
@@ -903,7 +990,13 @@ const file_megaco_v1_codec_proto_rawDesc = "" +
 	"\x04Form\x12\x14\n" +
 	"\x10FORM_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vFORM_BINARY\x10\x01\x12\r\n" +
-	"\tFORM_TEXT\x10\x022\xb2\x02\n" +
+	"\tFORM_TEXT\x10\x02*r\n" +
+	"\n" +
+	"DecodeView\x12\x1b\n" +
+	"\x17DECODE_VIEW_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14DECODE_VIEW_DOCUMENT\x10\x01\x12\x17\n" +
+	"\x13DECODE_VIEW_MESSAGE\x10\x02\x12\x14\n" +
+	"\x10DECODE_VIEW_BOTH\x10\x032\xb2\x02\n" +
 	"\fCodecService\x12F\n" +
 	"\tTranscode\x12\x1b.megaco.v1.TranscodeRequest\x1a\x1c.megaco.v1.TranscodeResponse\x12\\\n" +
 	"\x0fTranscodeStream\x12!.megaco.v1.TranscodeStreamRequest\x1a\".megaco.v1.TranscodeStreamResponse(\x010\x01\x12=\n" +
@@ -922,57 +1015,61 @@ func file_megaco_v1_codec_proto_rawDescGZIP() []byte {
 	return file_megaco_v1_codec_proto_rawDescData
 }
 
-var file_megaco_v1_codec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_megaco_v1_codec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_megaco_v1_codec_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_megaco_v1_codec_proto_goTypes = []any{
 	(Codec)(0),                      // 0: megaco.v1.Codec
 	(Profile)(0),                    // 1: megaco.v1.Profile
 	(Form)(0),                       // 2: megaco.v1.Form
-	(*Options)(nil),                 // 3: megaco.v1.Options
-	(*TranscodeRequest)(nil),        // 4: megaco.v1.TranscodeRequest
-	(*TranscodeResponse)(nil),       // 5: megaco.v1.TranscodeResponse
-	(*TranscodeStreamRequest)(nil),  // 6: megaco.v1.TranscodeStreamRequest
-	(*TranscodeStreamResponse)(nil), // 7: megaco.v1.TranscodeStreamResponse
-	(*DecodeRequest)(nil),           // 8: megaco.v1.DecodeRequest
-	(*DecodeResponse)(nil),          // 9: megaco.v1.DecodeResponse
-	(*EncodeRequest)(nil),           // 10: megaco.v1.EncodeRequest
-	(*EncodeResponse)(nil),          // 11: megaco.v1.EncodeResponse
-	(*Error)(nil),                   // 12: megaco.v1.Error
-	(*MegacoMessage)(nil),           // 13: megaco.v1.MegacoMessage
+	(DecodeView)(0),                 // 3: megaco.v1.DecodeView
+	(*Options)(nil),                 // 4: megaco.v1.Options
+	(*TranscodeRequest)(nil),        // 5: megaco.v1.TranscodeRequest
+	(*TranscodeResponse)(nil),       // 6: megaco.v1.TranscodeResponse
+	(*TranscodeStreamRequest)(nil),  // 7: megaco.v1.TranscodeStreamRequest
+	(*TranscodeStreamResponse)(nil), // 8: megaco.v1.TranscodeStreamResponse
+	(*DecodeRequest)(nil),           // 9: megaco.v1.DecodeRequest
+	(*DecodeResponse)(nil),          // 10: megaco.v1.DecodeResponse
+	(*EncodeRequest)(nil),           // 11: megaco.v1.EncodeRequest
+	(*EncodeResponse)(nil),          // 12: megaco.v1.EncodeResponse
+	(*Error)(nil),                   // 13: megaco.v1.Error
+	(*MegacoMessage)(nil),           // 14: megaco.v1.MegacoMessage
+	(*structpb.Struct)(nil),         // 15: google.protobuf.Struct
 }
 var file_megaco_v1_codec_proto_depIdxs = []int32{
 	1,  // 0: megaco.v1.Options.profile:type_name -> megaco.v1.Profile
 	2,  // 1: megaco.v1.Options.form:type_name -> megaco.v1.Form
 	0,  // 2: megaco.v1.TranscodeRequest.from:type_name -> megaco.v1.Codec
 	0,  // 3: megaco.v1.TranscodeRequest.to:type_name -> megaco.v1.Codec
-	3,  // 4: megaco.v1.TranscodeRequest.options:type_name -> megaco.v1.Options
+	4,  // 4: megaco.v1.TranscodeRequest.options:type_name -> megaco.v1.Options
 	0,  // 5: megaco.v1.TranscodeResponse.from:type_name -> megaco.v1.Codec
-	12, // 6: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
-	4,  // 7: megaco.v1.TranscodeStreamRequest.request:type_name -> megaco.v1.TranscodeRequest
-	4,  // 8: megaco.v1.TranscodeStreamRequest.batch:type_name -> megaco.v1.TranscodeRequest
-	5,  // 9: megaco.v1.TranscodeStreamResponse.response:type_name -> megaco.v1.TranscodeResponse
-	5,  // 10: megaco.v1.TranscodeStreamResponse.batch:type_name -> megaco.v1.TranscodeResponse
+	13, // 6: megaco.v1.TranscodeResponse.error:type_name -> megaco.v1.Error
+	5,  // 7: megaco.v1.TranscodeStreamRequest.request:type_name -> megaco.v1.TranscodeRequest
+	5,  // 8: megaco.v1.TranscodeStreamRequest.batch:type_name -> megaco.v1.TranscodeRequest
+	6,  // 9: megaco.v1.TranscodeStreamResponse.response:type_name -> megaco.v1.TranscodeResponse
+	6,  // 10: megaco.v1.TranscodeStreamResponse.batch:type_name -> megaco.v1.TranscodeResponse
 	0,  // 11: megaco.v1.DecodeRequest.codec:type_name -> megaco.v1.Codec
-	3,  // 12: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
-	13, // 13: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 14: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
-	2,  // 15: megaco.v1.DecodeResponse.form:type_name -> megaco.v1.Form
-	13, // 16: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
-	0,  // 17: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
-	3,  // 18: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
-	4,  // 19: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
-	6,  // 20: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeStreamRequest
-	8,  // 21: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
-	10, // 22: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
-	5,  // 23: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
-	7,  // 24: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeStreamResponse
-	9,  // 25: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
-	11, // 26: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
-	23, // [23:27] is the sub-list for method output_type
-	19, // [19:23] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	4,  // 12: megaco.v1.DecodeRequest.options:type_name -> megaco.v1.Options
+	3,  // 13: megaco.v1.DecodeRequest.view:type_name -> megaco.v1.DecodeView
+	14, // 14: megaco.v1.DecodeResponse.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 15: megaco.v1.DecodeResponse.codec:type_name -> megaco.v1.Codec
+	2,  // 16: megaco.v1.DecodeResponse.form:type_name -> megaco.v1.Form
+	15, // 17: megaco.v1.DecodeResponse.document:type_name -> google.protobuf.Struct
+	14, // 18: megaco.v1.EncodeRequest.message:type_name -> megaco.v1.MegacoMessage
+	0,  // 19: megaco.v1.EncodeRequest.codec:type_name -> megaco.v1.Codec
+	4,  // 20: megaco.v1.EncodeRequest.options:type_name -> megaco.v1.Options
+	5,  // 21: megaco.v1.CodecService.Transcode:input_type -> megaco.v1.TranscodeRequest
+	7,  // 22: megaco.v1.CodecService.TranscodeStream:input_type -> megaco.v1.TranscodeStreamRequest
+	9,  // 23: megaco.v1.CodecService.Decode:input_type -> megaco.v1.DecodeRequest
+	11, // 24: megaco.v1.CodecService.Encode:input_type -> megaco.v1.EncodeRequest
+	6,  // 25: megaco.v1.CodecService.Transcode:output_type -> megaco.v1.TranscodeResponse
+	8,  // 26: megaco.v1.CodecService.TranscodeStream:output_type -> megaco.v1.TranscodeStreamResponse
+	10, // 27: megaco.v1.CodecService.Decode:output_type -> megaco.v1.DecodeResponse
+	12, // 28: megaco.v1.CodecService.Encode:output_type -> megaco.v1.EncodeResponse
+	25, // [25:29] is the sub-list for method output_type
+	21, // [21:25] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_megaco_v1_codec_proto_init() }
@@ -986,7 +1083,7 @@ func file_megaco_v1_codec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_megaco_v1_codec_proto_rawDesc), len(file_megaco_v1_codec_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
