@@ -160,6 +160,12 @@ func (c *tcpConn) readLoop() {
 		}
 		c.s.mu.Unlock()
 		p.handle(w, c.s.id, dest{conn: c}, msg)
+		if c.closed.Load() {
+			// Closed meanwhile, e.g. by a write to a peer that stopped
+			// reading: the messages still buffered would each be
+			// handled and fail to be answered (an I/O error apiece).
+			return
+		}
 	}
 }
 
