@@ -74,7 +74,7 @@ func flooder(t *testing.T, addr string, garbageEvery int, stop <-chan struct{}) 
 // bounded, the log a few lines a second, and the well-behaved pair gets
 // every answer (retransmitting what the flood cost it, as peers do).
 func TestUDPFlood(t *testing.T) {
-	pr := newPair(t, "udp")
+	pr := newPair(t, "udp", "udp")
 	p := start(t, pr, "--max-transactions", "1000")
 	before := p.figures()
 	pr.watch()
@@ -135,7 +135,7 @@ func checkLog(t *testing.T, p *proxy, offset int, d time.Duration) {
 // input's size; everything is counted; then a burst of each is sent and
 // the log stays rate-limited.
 func TestGarbage(t *testing.T) {
-	pr := newPair(t, "udp")
+	pr := newPair(t, "udp", "udp")
 	p := start(t, pr, "--max-message-size", "8192")
 	pr.watch()
 	huge := "!/1 [124.124.124.222]:55555\nT=78{C=-{MF=" + strings.Repeat("a", 60000) + "}}"
@@ -246,7 +246,7 @@ var tcpFlags = []string{"--max-conns", "50", "--handshake-timeout", "2s", "--wri
 // goroutines with the pair's connections open.
 func startTCP(t *testing.T) (*pair, *proxy, figures) {
 	t.Helper()
-	pr := newPair(t, "tcp")
+	pr := newPair(t, "tcp", "tcp")
 	p := start(t, pr, tcpFlags...)
 	pr.watch()
 	time.Sleep(200 * time.Millisecond)
@@ -445,7 +445,7 @@ func TestTCPNotReading(t *testing.T) {
 // waits --drain-timeout (3 s) for the rest and exits 0, well within the
 // margin.
 func TestSIGTERMDuringFlood(t *testing.T) {
-	pr := newPair(t, "udp")
+	pr := newPair(t, "udp", "udp")
 	p := start(t, pr, "--max-transactions", "1000", "--drain-timeout", "3s")
 	pr.watch()
 	stop := make(chan struct{})
@@ -467,4 +467,24 @@ func TestSIGTERMDuringFlood(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit status %d (-1: still running after the drain timeout and 20 s), want 0", code)
 	}
+}
+
+// TestMixedSilentConnections: with the MGC on UDP and the MG on TCP, the
+// MGC's requests go on the MG side's connection last active. Connections
+// to the proxy's MG side that send nothing (anyone may connect there)
+// must not become that connection and swallow the MGC's requests.
+func TestMixedSilentConnections(t *testing.T) {
+	pr := newPair(t, "udp", "tcp")
+	p := start(t, pr, "--handshake-timeout", "30s")
+	pr.watch()
+	for range 5 {
+		c, err := net.DialTimeout("tcp", p.mgAddr, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	time.Sleep(2 * time.Second)
+	pr.check()
+	t.Logf("figures: %v", p.figures())
 }

@@ -33,13 +33,13 @@ type proxy struct {
 var listeningLine = regexp.MustCompile(`msg="proxy listening" mgc_listen=(\S+) .* mg_listen=(\S+) .* http=(\S+)`)
 
 // start runs megaco proxy on loopback between the pair's MGC and MG, on
-// the pair's transport, with flags, until the test ends.
+// their transports, with flags, until the test ends.
 func start(t *testing.T, pr *pair, flags ...string) *proxy {
 	t.Helper()
-	n := pr.network
+	c, g := pr.mgc.network, pr.mg.network
 	args := append([]string{"proxy",
-		"--mgc-codec", "compact", "--mgc-listen", n + "://127.0.0.1:0", "--mgc", n + "://" + pr.mgc.addr(),
-		"--mg-codec", "ber", "--mg-listen", n + "://127.0.0.1:0", "--mg", n + "://" + pr.mg.addr(),
+		"--mgc-codec", "compact", "--mgc-listen", c + "://127.0.0.1:0", "--mgc", c + "://" + pr.mgc.addr(),
+		"--mg-codec", "ber", "--mg-listen", g + "://127.0.0.1:0", "--mg", g + "://" + pr.mg.addr(),
 		"--http-addr", "127.0.0.1:0", "--drain-timeout", "3s"}, flags...)
 	proc, a := testbin.Start(t, binary, args, listeningLine)
 	p := &proxy{Proc: proc, t: t, mgcAddr: a[0], mgAddr: a[1], httpAd: a[2]}
@@ -184,7 +184,6 @@ func (e *endpoint) addr() string {
 // the MG answers each request.
 type pair struct {
 	t        *testing.T
-	network  string
 	mgc, mg  *endpoint
 	next     int
 	answered atomic.Int64
@@ -197,40 +196,46 @@ type pair struct {
 	done     chan struct{}
 }
 
-func newPair(t *testing.T, network string) *pair {
+// newPair makes the pair, the MGC on transport mgcNet, the MG on mgNet.
+func newPair(t *testing.T, mgcNet, mgNet string) *pair {
 	t.Helper()
 	theExchange(t)
-	pr := &pair{t: t, network: network, mgc: &endpoint{network: network}, mg: &endpoint{network: network},
-		stop: make(chan struct{}), done: make(chan struct{})}
-	if network == "udp" {
-		for _, e := range []*endpoint{pr.mgc, pr.mg} {
-			c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			e.udp = c
-		}
+	pr := &pair{t: t, mgc: listen(t, mgcNet), mg: listen(t, mgNet), stop: make(chan struct{}), done: make(chan struct{})}
+	if mgNet == "udp" {
 		go pr.serveUDP()
-	} else {
-		for _, e := range []*endpoint{pr.mgc, pr.mg} {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ln.Close() })
-			e.ln = ln
-		}
-		t.Cleanup(func() {
-			pr.mu.Lock()
-			defer pr.mu.Unlock()
-			for _, c := range pr.mgConns {
-				c.Close()
-			}
-		})
-		go pr.serveTCP()
+		return pr
 	}
+	t.Cleanup(func() {
+		pr.mu.Lock()
+		defer pr.mu.Unlock()
+		for _, c := range pr.mgConns {
+			c.Close()
+		}
+	})
+	go pr.serveTCP()
 	return pr
+}
+
+// listen opens an endpoint's socket on loopback, until the test ends.
+func listen(t *testing.T, network string) *endpoint {
+	t.Helper()
+	e := &endpoint{network: network}
+	if network == "udp" {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		e.udp = c
+		return e
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	e.ln = ln
+	return e
 }
 
 // serveUDP is the MG over UDP: it answers the pair's requests, and drops
@@ -339,7 +344,7 @@ func (pr *pair) watch() {
 	t.Helper()
 	var conn net.Conn
 	var r *tpkt.Reader
-	if pr.network == "tcp" {
+	if pr.mgc.network == "tcp" {
 		var err error
 		if conn, err = net.DialTimeout("tcp", pr.mgc.proxyAddr, 10*time.Second); err != nil {
 			t.Fatal(err)
