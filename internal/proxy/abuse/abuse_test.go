@@ -70,12 +70,20 @@ func flooder(t *testing.T, addr string, garbageEvery int, stop <-chan struct{}) 
 
 // TestUDPFlood: one source floods the MGC side with requests (random
 // transaction IDs, never answered) and garbage for a few seconds. The
-// routing table stays at --max-transactions, the heap, RSS and goroutines
-// bounded, the log a few lines a second, and the well-behaved pair gets
-// every answer (retransmitting what the flood cost it, as peers do).
+// routing table stays at --max-transactions (a small bound, which the
+// flood passes many times, and the default, which it may fill), the
+// heap, RSS and goroutines bounded, the log a few lines a second, and the
+// well-behaved pair gets every answer (retransmitting what the flood cost
+// it, as peers do).
 func TestUDPFlood(t *testing.T) {
+	for _, bound := range []int{1000, 100000} {
+		t.Run(fmt.Sprint(bound), func(t *testing.T) { udpFlood(t, bound) })
+	}
+}
+
+func udpFlood(t *testing.T, bound int) {
 	pr := newPair(t, "udp", "udp")
-	p := start(t, pr, "--max-transactions", "1000")
+	p := start(t, pr, "--max-transactions", fmt.Sprint(bound))
 	before := p.figures()
 	pr.watch()
 	logBefore := p.Log.Len()
@@ -95,23 +103,28 @@ func TestUDPFlood(t *testing.T) {
 	t.Logf("flood: %d datagrams sent in %v; forwarded %.0f requests, %.0f undecodable, %.0f routes evicted", n, floodFor, forwarded, decode, evicted)
 	t.Logf("before: %v", before)
 	t.Logf("peak:   %v", pk)
-	if pk.remembered > 1000 {
-		t.Errorf("routing table reached %.0f entries, over --max-transactions 1000", pk.remembered)
+	if pk.remembered > float64(bound) {
+		t.Errorf("routing table reached %.0f entries, over --max-transactions %d", pk.remembered, bound)
 	}
-	if forwarded < 1000 || decode == 0 || evicted == 0 {
+	// The small bound is passed whatever the machine's speed.
+	if forwarded < 1000 || decode == 0 || bound == 1000 && evicted == 0 {
 		t.Errorf("the flood did not reach the proxy's bounds: forwarded %.0f, undecodable %.0f, evicted %.0f", forwarded, decode, evicted)
 	}
-	checkPeak(t, pk, 0)
+	checkPeak(t, pk, 0, bound)
 	checkLog(t, p, logBefore, floodFor)
 }
 
 // checkPeak bounds the peak heap, RSS and goroutines, allowing conns
-// accepted connections at most.
-func checkPeak(t *testing.T, pk figures, conns int) {
+// accepted connections and a routing table of routes entries at most.
+func checkPeak(t *testing.T, pk figures, conns, routes int) {
 	t.Helper()
 	g := maxGoroutines + 2*conns
-	if pk.heapMiB > maxHeapMiB || pk.rssMiB > maxRSSMiB || pk.goroutines > float64(g) {
-		t.Errorf("peak over the bounds (heap %d MiB, RSS %d MiB, %d goroutines): %v", maxHeapMiB, maxRSSMiB, g, pk)
+	// A route costs about 400 bytes (measured: 100,000 took the heap
+	// from 12 to 44 MiB); allow 1 KiB.
+	extra := float64(routes) / 1024
+	heap, rss := maxHeapMiB+extra, maxRSSMiB+extra
+	if pk.heapMiB > heap || pk.rssMiB > rss || pk.goroutines > float64(g) {
+		t.Errorf("peak over the bounds (heap %.0f MiB, RSS %.0f MiB, %d goroutines): %v", heap, rss, g, pk)
 	}
 }
 
@@ -234,7 +247,7 @@ func TestGarbage(t *testing.T) {
 		}
 	}
 	t.Logf("peak: %v", pk)
-	checkPeak(t, pk, 0)
+	checkPeak(t, pk, 0, 0)
 	checkLog(t, p, logBefore, took+time.Second)
 }
 
@@ -339,7 +352,7 @@ func TestTCPSilentConnections(t *testing.T) {
 	if l := m[`megaco_proxy_errors_total{reason="limit",side="mgc"}`]; l < n {
 		t.Errorf("limit errors: %.0f, want %d (refused or silent)", l, n)
 	}
-	checkPeak(t, pk, 50)
+	checkPeak(t, pk, 50, 0)
 	settle(t, p, base)
 }
 
@@ -436,7 +449,7 @@ func TestTCPNotReading(t *testing.T) {
 	pr.check()
 	t.Logf("before: %v", base)
 	t.Logf("peak:   %v", pk)
-	checkPeak(t, pk, 2)
+	checkPeak(t, pk, 2, 0)
 	settle(t, p, base)
 }
 
