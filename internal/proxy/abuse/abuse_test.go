@@ -253,7 +253,8 @@ func TestGarbage(t *testing.T) {
 
 // tcpFlags are the TCP tests' limits: short timeouts, so that the tests
 // see them act.
-var tcpFlags = []string{"--max-conns", "50", "--handshake-timeout", "2s", "--write-timeout", "2s", "--idle-timeout", "4s"}
+var tcpFlags = []string{"--max-conns", "50", "--handshake-timeout", "2s", "--write-timeout", "2s", "--idle-timeout", "4s",
+	"--max-transactions", "1000"}
 
 // startTCP starts the pair and the proxy over TCP, and returns the
 // goroutines with the pair's connections open.
@@ -450,6 +451,51 @@ func TestTCPNotReading(t *testing.T) {
 	t.Logf("before: %v", base)
 	t.Logf("peak:   %v", pk)
 	checkPeak(t, pk, 2, 0)
+	settle(t, p, base)
+}
+
+// TestTCPFlood: one connection sends requests (random transaction IDs,
+// never answered) as fast as it can for a few seconds. They go to the MG
+// on that connection's own pair; the pair's connection is served as
+// before, the routing table stays at --max-transactions, and when the
+// flooder leaves everything returns to the baseline.
+func TestTCPFlood(t *testing.T) {
+	pr, p, base := startTCP(t)
+	stop := make(chan struct{})
+	peak := p.peakFigures(stop)
+	var stream []byte
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		stream, _ = tpkt.AppendFrame(stream, []byte(requestText(1+r.Uint32N(hostileTIDs))))
+	}
+	c, err := net.DialTimeout("tcp", p.mgcAddr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const floodFor = 4 * time.Second
+	var wrote int
+	for began := time.Now(); time.Since(began) < floodFor; {
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		n, err := c.Write(stream)
+		wrote += n
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the flooding connection: %v", err)
+			break
+		}
+	}
+	c.Close()
+	close(stop)
+	pk := <-peak
+	pr.check()
+	m := p.metrics()
+	t.Logf("flood: %d KiB in %v; forwarded %.0f requests", wrote>>10, floodFor,
+		m[`megaco_proxy_messages_total{direction="mgc_to_mg",kind="request",outcome="forwarded"}`])
+	t.Logf("before: %v", base)
+	t.Logf("peak:   %v", pk)
+	if pk.remembered > 1000 {
+		t.Errorf("routing table reached %.0f entries, over --max-transactions 1000", pk.remembered)
+	}
+	checkPeak(t, pk, 2, 1000)
 	settle(t, p, base)
 }
 
