@@ -100,7 +100,13 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 	c := &tcpConn{s: s, c: nc, accepted: accepted}
 	c.lastRead.Store(time.Now().UnixNano())
 	s.conns[c] = struct{}{}
-	s.last = c
+	if !accepted {
+		// An accepted connection becomes the one messages from the
+		// other side go on only once it has sent a message (readLoop):
+		// anyone may connect, and a connection that sends nothing must
+		// not swallow the other side's requests.
+		s.last = c
+	}
 	n := len(s.conns)
 	s.mu.Unlock()
 	s.p.met.conns[s.id].Set(float64(n))
@@ -160,6 +166,12 @@ func (c *tcpConn) readLoop() {
 		}
 		c.s.mu.Unlock()
 		p.handle(w, c.s.id, dest{conn: c}, msg)
+		if c.closed.Load() {
+			// Closed meanwhile, e.g. by a write to a peer that stopped
+			// reading: the messages still buffered would each be
+			// handled and fail to be answered (an I/O error apiece).
+			return
+		}
 	}
 }
 
