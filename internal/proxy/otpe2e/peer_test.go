@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -184,6 +185,24 @@ func (p *proc) output() (log, result string) {
 	return p.log.String(), p.result
 }
 
+// terminate asks the process to stop (SIGTERM) and waits up to d for
+// it, then kills it. It returns how the process ended.
+func (p *proc) terminate(d time.Duration) error {
+	select {
+	case <-p.done:
+		return p.err()
+	default:
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return p.err()
+	case <-time.After(d):
+		p.stop()
+		return fmt.Errorf("%s did not exit within %v of SIGTERM: killed", p.name, d)
+	}
+}
+
 // stop kills the process by its PID if it has not exited, and waits for
 // it.
 func (p *proc) stop() {
@@ -234,16 +253,17 @@ func (f flow) args(role string) []string {
 }
 
 // run starts the MGC, waits for it to be ready, calls between (to start
-// what sits between the peers, if anything), starts the MG and checks
-// that both end with RESULT ok. It returns the two RESULT lines.
-func (f flow) run(t *testing.T, between func() error, extraLogs ...*proc) (mgcResult, mgResult string) {
+// what sits between the peers, if anything: its process's output is
+// reported with the peers' on failure), starts the MG and checks that
+// both end with RESULT ok. It returns the two RESULT lines.
+func (f flow) run(t *testing.T, between func() (*proc, error)) (mgcResult, mgResult string) {
 	t.Helper()
 	mgc := start(t, "MGC", "READY ", f.args("mgc")...)
-	var mg *proc
+	var mg, mid *proc
 	report := func(format string, a ...any) {
 		t.Helper()
 		var b strings.Builder
-		for _, p := range append([]*proc{mgc, mg}, extraLogs...) {
+		for _, p := range []*proc{mgc, mid, mg} {
 			if p == nil {
 				continue
 			}
@@ -256,7 +276,8 @@ func (f flow) run(t *testing.T, between func() error, extraLogs ...*proc) (mgcRe
 		report("%v", err)
 	}
 	if between != nil {
-		if err := between(); err != nil {
+		var err error
+		if mid, err = between(); err != nil {
 			report("%v", err)
 		}
 	}
