@@ -220,12 +220,16 @@ func (p *proc) stop() {
 
 // flow is one registration and call between an OTP MGC and an OTP MG.
 type flow struct {
-	transport string // udp or tcp
-	version   int
-	mgcEnc    string // pretty, compact or ber
-	mgEnc     string
-	mgcPort   int // the MGC's own port (UDP bound, TCP listened on)
-	mgPort    int // the MG's own port (UDP bound; its MId port over TCP)
+	transport string // udp or tcp: the MGC's, and the MG's unless mgTransport
+	// mgTransport is the MG's transport when it differs from the MGC's
+	// (a proxy between them then carries UDP on one side, TCP on the
+	// other).
+	mgTransport string
+	version     int
+	mgcEnc      string // pretty, compact or ber
+	mgEnc       string
+	mgcPort     int // the MGC's own port (UDP bound, TCP listened on)
+	mgPort      int // the MG's own port (UDP bound; its MId port over TCP)
 	// mgTo is where the MG sends (its controller's port: the MGC's, or
 	// the proxy's MG side); mgcFrom is where the MGC must see the MG's
 	// registration come from over UDP (the MG's port, or the proxy's MGC
@@ -236,16 +240,19 @@ type flow struct {
 }
 
 func (f flow) args(role string) []string {
-	enc, local, remote := f.mgcEnc, f.mgcPort, f.mgcFrom
+	transport, enc, local, remote := f.transport, f.mgcEnc, f.mgcPort, f.mgcFrom
 	if role == "mg" {
 		enc, local, remote = f.mgEnc, f.mgPort, f.mgTo
+		if f.mgTransport != "" {
+			transport = f.mgTransport
+		}
 	}
 	calls, timeout := max(f.calls, 1), f.timeout
 	if timeout <= 0 {
 		timeout = peerTimeout
 	}
 	return []string{"escript", peerScript, role,
-		"--transport", f.transport, "--encoding", enc,
+		"--transport", transport, "--encoding", enc,
 		"--version", strconv.Itoa(f.version),
 		"--local-port", strconv.Itoa(local), "--remote-port", strconv.Itoa(remote),
 		"--calls", strconv.Itoa(calls),

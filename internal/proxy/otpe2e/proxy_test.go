@@ -1,6 +1,7 @@
 package otpe2e
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -40,23 +41,78 @@ func buildMegaco(t *testing.T) string {
 	return bin
 }
 
-// proxyRun is one `megaco proxy` between the OTP peers of a flow.
-type proxyRun struct {
-	transport        string
-	mgcCodec         string // the MGC side's codec
-	mgCodec          string // the MG side's codec
-	mgcListen, mgcAt int    // the proxy's MGC side, and the MGC
-	mgListen, mgAt   int    // the proxy's MG side, and the MG
-	http             int
+// proxyCase is one `megaco proxy` between the OTP peers of a flow.
+type proxyCase struct {
+	mgcTransport, mgTransport string
+	version                   int
+	mgcCodec, mgCodec         string
 }
 
-func (r proxyRun) args(bin string) []string {
-	addr := func(p int) string { return r.transport + "://127.0.0.1:" + strconv.Itoa(p) }
-	return []string{bin, "proxy",
-		"--mgc-codec", r.mgcCodec, "--mgc-listen", addr(r.mgcListen), "--mgc", addr(r.mgcAt),
-		"--mg-codec", r.mgCodec, "--mg-listen", addr(r.mgListen), "--mg", addr(r.mgAt),
-		"--http-addr", "127.0.0.1:" + strconv.Itoa(r.http),
+func (c proxyCase) String() string {
+	tr := c.mgcTransport
+	if c.mgTransport != c.mgcTransport {
+		tr += "-" + c.mgTransport
+	}
+	return fmt.Sprintf("%s/v%d/%s-%s", tr, c.version, c.mgcCodec, c.mgCodec)
+}
+
+// TestOTPThroughProxy puts `megaco proxy` between an OTP MGC speaking text
+// (compact, and pretty) and an OTP MG speaking BER, and runs the MG's
+// registration and two RFC 3525 calls through it over UDP and over TCP,
+// versions 1 and 3; then UDP on one side and TCP on the other, and the
+// proxy in relay mode (one codec on both sides). Both peers must see
+// every transaction answered as the other side sent it, and the proxy
+// must count no rejected message and no error.
+func TestOTPThroughProxy(t *testing.T) {
+	needOTP(t)
+	if testing.Short() {
+		t.Skip("builds cmd/megaco: skipped in -short mode")
+	}
+	bin := buildMegaco(t)
+	var cases []proxyCase
+	for _, tr := range []string{"udp", "tcp"} {
+		for _, v := range []int{1, 3} {
+			for _, text := range []string{"compact", "pretty"} {
+				cases = append(cases, proxyCase{tr, tr, v, text, "ber"})
+			}
+		}
+	}
+	cases = append(cases,
+		proxyCase{"udp", "tcp", 3, "compact", "ber"},
+		proxyCase{"tcp", "udp", 1, "pretty", "ber"},
+		proxyCase{"udp", "udp", 3, "ber", "ber"},
+		proxyCase{"tcp", "tcp", 1, "compact", "compact"})
+	for _, c := range cases {
+		t.Run(c.String(), func(t *testing.T) { throughProxy(t, bin, c) })
+	}
+}
+
+func throughProxy(t *testing.T, bin string, c proxyCase) {
+	mgcSide := freePorts(t, c.mgcTransport, 2) // the proxy's MGC side, the MGC
+	mgSide := freePorts(t, c.mgTransport, 2)   // the proxy's MG side, the MG
+	httpPort := freePorts(t, "tcp", 1)[0]
+	addr := func(tr string, p int) string { return tr + "://127.0.0.1:" + strconv.Itoa(p) }
+	args := []string{bin, "proxy",
+		"--mgc-codec", c.mgcCodec, "--mgc-listen", addr(c.mgcTransport, mgcSide[0]),
+		"--mgc", addr(c.mgcTransport, mgcSide[1]),
+		"--mg-codec", c.mgCodec, "--mg-listen", addr(c.mgTransport, mgSide[0]),
+		"--mg", addr(c.mgTransport, mgSide[1]),
+		"--http-addr", "127.0.0.1:" + strconv.Itoa(httpPort),
 		"--log-level", "debug"}
+	f := flow{transport: c.mgcTransport, mgTransport: c.mgTransport, version: c.version,
+		mgcEnc: c.mgcCodec, mgEnc: c.mgCodec, calls: 2,
+		mgcPort: mgcSide[1], mgPort: mgSide[1], mgTo: mgSide[0], mgcFrom: mgcSide[0]}
+	var px *proc
+	mgc, mg := f.run(t, func() (*proc, error) {
+		px = start(t, "megaco proxy", "", args...)
+		return px, waitHealthy(px, httpPort, readyWait)
+	})
+	t.Logf("%s\n%s", mgc, mg)
+	checkMetrics(t, httpPort)
+	// Nothing is in flight: SIGTERM should end the proxy at once.
+	if err := px.terminate(15 * time.Second); err != nil {
+		t.Errorf("megaco proxy after SIGTERM: %v", err)
+	}
 }
 
 // waitHealthy polls /healthz until it answers 200.
@@ -82,44 +138,41 @@ func waitHealthy(p *proc, port int, d time.Duration) error {
 	return fmt.Errorf("megaco proxy: %s not 200 after %v", url, d)
 }
 
-// TestOTPThroughProxy puts `megaco proxy` between an OTP MGC speaking text
-// (compact, and pretty) and an OTP MG speaking BER, and runs the MG's
-// registration and the RFC 3525 call through it over UDP and over TCP,
-// versions 1 and 3. Both peers must see every transaction answered as
-// the other side sent it.
-func TestOTPThroughProxy(t *testing.T) {
-	needOTP(t)
-	if testing.Short() {
-		t.Skip("builds cmd/megaco: skipped in -short mode")
+// checkMetrics reads the proxy's message and error counters: it logs the
+// messages it forwarded and fails on a rejected message or an error. The
+// peers succeeding is the test; this says what the proxy saw.
+func checkMetrics(t *testing.T, port int) {
+	t.Helper()
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
+	if err != nil {
+		t.Errorf("megaco proxy /metrics: %v", err)
+		return
 	}
-	bin := buildMegaco(t)
-	for _, transport := range []string{"udp", "tcp"} {
-		for _, version := range []int{1, 3} {
-			for _, mgcCodec := range []string{"compact", "pretty"} {
-				name := fmt.Sprintf("%s/v%d/%s-ber", transport, version, mgcCodec)
-				t.Run(name, func(t *testing.T) {
-					throughProxy(t, bin, transport, version, mgcCodec, "ber")
-				})
+	defer resp.Body.Close()
+	var forwarded []string
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		name, value, ok := strings.Cut(line, " ")
+		if !ok || value == "0" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "megaco_proxy_messages_total{"):
+			if strings.Contains(name, `outcome="forwarded"`) {
+				forwarded = append(forwarded, strings.TrimPrefix(name, "megaco_proxy_messages_total")+"="+value)
+			} else {
+				t.Errorf("megaco proxy: %s", line)
 			}
+		case strings.HasPrefix(name, "megaco_proxy_errors_total{"):
+			t.Errorf("megaco proxy: %s", line)
 		}
 	}
-}
-
-func throughProxy(t *testing.T, bin, transport string, version int, mgcCodec, mgCodec string) {
-	ports := freePorts(t, transport, 4)
-	http := freePorts(t, "tcp", 1)[0]
-	r := proxyRun{transport: transport, mgcCodec: mgcCodec, mgCodec: mgCodec,
-		mgcListen: ports[0], mgcAt: ports[1], mgListen: ports[2], mgAt: ports[3], http: http}
-	f := flow{transport: transport, version: version, mgcEnc: mgcCodec, mgEnc: mgCodec,
-		mgcPort: r.mgcAt, mgPort: r.mgAt, mgTo: r.mgListen, mgcFrom: r.mgcListen}
-	var px *proc
-	mgc, mg := f.run(t, func() (*proc, error) {
-		px = start(t, "megaco proxy", "", r.args(bin)...)
-		return px, waitHealthy(px, r.http, readyWait)
-	})
-	t.Logf("%s\n%s", mgc, mg)
-	// Nothing is in flight: SIGTERM should end the proxy at once.
-	if err := px.terminate(15 * time.Second); err != nil {
-		t.Errorf("megaco proxy after SIGTERM: %v", err)
+	if len(forwarded) == 0 {
+		t.Logf("megaco proxy /metrics: no megaco_proxy_messages_total{outcome=\"forwarded\"} (renamed?)")
+		return
 	}
+	t.Logf("megaco proxy forwarded: %s", strings.Join(forwarded, " "))
 }
