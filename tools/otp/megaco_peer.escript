@@ -21,6 +21,10 @@
 %%     --remote-host H            (127.0.0.1)
 %%     --calls N                  calls the MGC drives after registration (1)
 %%     --timeout S                give up after S seconds (30)
+%%     --delay-reply STEP:MS      answer the request STEP (one of the steps
+%%                                below: modify_events, add, ...) MS ms late,
+%%                                so that a UDP peer retransmits it and OTP
+%%                                answers the copy with TransactionPending
 %%
 %% The MG registers (ServiceChange Restart on ROOT to its controller), the
 %% MGC replies, then the MGC drives the RFC 3525 Appendix A.1 call once per
@@ -98,6 +102,13 @@ options(["--remote-host", H | R], C) ->
     end;
 options(["--calls", N | R], C) -> options(R, C#{calls => count(N, 1, 100)});
 options(["--timeout", S | R], C) -> options(R, C#{timeout => count(S, 1, 600)});
+options(["--delay-reply", D | R], C) ->
+    case string:split(D, ":") of
+        [Step, Ms] ->
+            options(R, C#{delay => {list_to_atom(Step), count(Ms, 0, 60000)}});
+        _ ->
+            throw({usage, "bad --delay-reply " ++ D ++ " (STEP:MS)"})
+    end;
 options([Bad | _], _) -> throw({usage, "bad option or value: " ++ Bad}).
 
 port(S) -> count(S, 1, 65535).
@@ -114,7 +125,7 @@ usage(Why) ->
               "usage: megaco_peer.escript mgc|mg --local-port P [--remote-port Q]~n"
               "       [--remote-host H] [--transport udp|tcp]~n"
               "       [--encoding pretty|compact|ber] [--version 1|2|3]~n"
-              "       [--calls N] [--timeout S]~n", [Why]),
+              "       [--calls N] [--timeout S] [--delay-reply STEP:MS]~n", [Why]),
     halt(2).
 
 %% ---------------------------------------------------------------------
@@ -323,6 +334,10 @@ do_step({expect, Name}, #{n := N} = St) ->
                      end,
             case Result of
                 ok ->
+                    case Conf of
+                        #{delay := {Name, Ms}} -> receive after Ms -> ok end;
+                        _ -> ok
+                    end,
                     Reply = downgrade(V, reply(Name)),
                     From ! {reply, self(), {ack_action(Name), Reply}},
                     St#{ch => CH, n => N + 1};

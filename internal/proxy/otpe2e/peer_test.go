@@ -237,6 +237,7 @@ type flow struct {
 	mgTo, mgcFrom int
 	calls         int
 	timeout       time.Duration // each peer's own limit; 0: peerTimeout
+	mgExtra       []string      // more arguments for the MG
 }
 
 func (f flow) args(role string) []string {
@@ -251,12 +252,16 @@ func (f flow) args(role string) []string {
 	if timeout <= 0 {
 		timeout = peerTimeout
 	}
-	return []string{"escript", peerScript, role,
+	var extra []string
+	if role == "mg" {
+		extra = f.mgExtra
+	}
+	return append([]string{"escript", peerScript, role,
 		"--transport", transport, "--encoding", enc,
 		"--version", strconv.Itoa(f.version),
 		"--local-port", strconv.Itoa(local), "--remote-port", strconv.Itoa(remote),
 		"--calls", strconv.Itoa(calls),
-		"--timeout", strconv.Itoa(int(timeout / time.Second))}
+		"--timeout", strconv.Itoa(int(timeout / time.Second))}, extra...)
 }
 
 // run starts the MGC, waits for it to be ready, calls between (to start

@@ -46,6 +46,10 @@ type proxyCase struct {
 	mgcTransport, mgTransport string
 	version                   int
 	mgcCodec, mgCodec         string
+	// pending: the MG answers the Add late, so that the MGC (over UDP)
+	// retransmits it and the MG's OTP answers the copy with
+	// TransactionPending, which must come back through the proxy.
+	pending bool
 }
 
 func (c proxyCase) String() string {
@@ -53,7 +57,11 @@ func (c proxyCase) String() string {
 	if c.mgTransport != c.mgcTransport {
 		tr += "-" + c.mgTransport
 	}
-	return fmt.Sprintf("%s/v%d/%s-%s", tr, c.version, c.mgcCodec, c.mgCodec)
+	s := fmt.Sprintf("%s/v%d/%s-%s", tr, c.version, c.mgcCodec, c.mgCodec)
+	if c.pending {
+		s += "/pending"
+	}
+	return s
 }
 
 // TestOTPThroughProxy puts `megaco proxy` between an OTP MGC speaking text
@@ -73,15 +81,16 @@ func TestOTPThroughProxy(t *testing.T) {
 	for _, tr := range []string{"udp", "tcp"} {
 		for _, v := range []int{1, 3} {
 			for _, text := range []string{"compact", "pretty"} {
-				cases = append(cases, proxyCase{tr, tr, v, text, "ber"})
+				cases = append(cases, proxyCase{tr, tr, v, text, "ber", false})
 			}
 		}
 	}
 	cases = append(cases,
-		proxyCase{"udp", "tcp", 3, "compact", "ber"},
-		proxyCase{"tcp", "udp", 1, "pretty", "ber"},
-		proxyCase{"udp", "udp", 3, "ber", "ber"},
-		proxyCase{"tcp", "tcp", 1, "compact", "compact"})
+		proxyCase{"udp", "tcp", 3, "compact", "ber", false},
+		proxyCase{"tcp", "udp", 1, "pretty", "ber", false},
+		proxyCase{"udp", "udp", 3, "ber", "ber", false},
+		proxyCase{"tcp", "tcp", 1, "compact", "compact", false},
+		proxyCase{"udp", "udp", 3, "compact", "ber", true})
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) { throughProxy(t, bin, c) })
 	}
@@ -102,13 +111,24 @@ func throughProxy(t *testing.T, bin string, c proxyCase) {
 	f := flow{transport: c.mgcTransport, mgTransport: c.mgTransport, version: c.version,
 		mgcEnc: c.mgcCodec, mgEnc: c.mgCodec, calls: 2,
 		mgcPort: mgcSide[1], mgPort: mgSide[1], mgTo: mgSide[0], mgcFrom: mgcSide[0]}
+	if c.pending {
+		// The MGC retransmits after 2 s (megaco_peer.escript's UDP
+		// request timer); 5 s late gets at least one copy.
+		// One call: the wait is the test's longest.
+		f.mgExtra, f.calls = []string{"--delay-reply", "add:5000"}, 1
+	}
 	var px *proc
 	mgc, mg := f.run(t, func() (*proc, error) {
 		px = start(t, "megaco proxy", "", args...)
 		return px, waitHealthy(px, httpPort, readyWait)
 	})
 	t.Logf("%s\n%s", mgc, mg)
-	checkMetrics(t, httpPort)
+	counts := checkMetrics(t, httpPort)
+	if c.pending && counts != nil {
+		if n := counts[`{direction="mg_to_mgc",kind="pending",outcome="forwarded"}`]; n < 1 {
+			t.Errorf("the MG's TransactionPending did not come through the proxy (forwarded %v)", n)
+		}
+	}
 	// Nothing is in flight: SIGTERM should end the proxy at once.
 	if err := px.terminate(15 * time.Second); err != nil {
 		t.Errorf("megaco proxy after SIGTERM: %v", err)
@@ -140,17 +160,20 @@ func waitHealthy(p *proc, port int, d time.Duration) error {
 
 // checkMetrics reads the proxy's message and error counters: it logs the
 // messages it forwarded and fails on a rejected message or an error. The
-// peers succeeding is the test; this says what the proxy saw.
-func checkMetrics(t *testing.T, port int) {
+// peers succeeding is the test; this says what the proxy saw. It returns
+// the forwarded counts by label set ({direction=...,kind=...,outcome=...}),
+// nil when it found none.
+func checkMetrics(t *testing.T, port int) map[string]float64 {
 	t.Helper()
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
 	if err != nil {
 		t.Errorf("megaco proxy /metrics: %v", err)
-		return
+		return nil
 	}
 	defer resp.Body.Close()
 	var forwarded []string
+	counts := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -162,7 +185,9 @@ func checkMetrics(t *testing.T, port int) {
 		switch {
 		case strings.HasPrefix(name, "megaco_proxy_messages_total{"):
 			if strings.Contains(name, `outcome="forwarded"`) {
-				forwarded = append(forwarded, strings.TrimPrefix(name, "megaco_proxy_messages_total")+"="+value)
+				labels := strings.TrimPrefix(name, "megaco_proxy_messages_total")
+				forwarded = append(forwarded, labels+"="+value)
+				counts[labels], _ = strconv.ParseFloat(value, 64)
 			} else {
 				t.Errorf("megaco proxy: %s", line)
 			}
@@ -172,7 +197,8 @@ func checkMetrics(t *testing.T, port int) {
 	}
 	if len(forwarded) == 0 {
 		t.Logf("megaco proxy /metrics: no megaco_proxy_messages_total{outcome=\"forwarded\"} (renamed?)")
-		return
+		return nil
 	}
 	t.Logf("megaco proxy forwarded: %s", strings.Join(forwarded, " "))
+	return counts
 }
