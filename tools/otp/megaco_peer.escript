@@ -34,6 +34,9 @@
 %%   MGC -> MG  Modify A4444, Media LocalControl + Events 2222 {al/of}
 %%   MG -> MGC  Notify A4444, ObservedEvents 2222 {al/of}  (reply asks for
 %%              a TransactionResponseAck: the MG must send it)
+%%   MGC -> MG  Modify A4444, Events 2223 {al/on, dd/ce {DigitMap=
+%%              dialplan00}}, Signals {cg/dt}, DigitMap dialplan00 {...}
+%%   MG -> MGC  Notify A4444, ObservedEvents 2223 {dd/ce {ds, Meth}}
 %%   MGC -> MG  Add A4444 and Add $ with Local SDP, in context $
 %%   MGC -> MG  Modify A4444 Signals {cg/rt}, Modify A4445 Remote SDP
 %%   MGC -> MG  Subtract A4444 and A4445 with Audit {Statistics} (reply asks
@@ -288,12 +291,14 @@ connect(RH, SH, Pid) ->
 script(mgc, Calls) ->
     [{expect, service_change} |
      lists:append(lists:duplicate(Calls,
-       [{send, modify_events}, {expect, notify}, {send, add},
+       [{send, modify_events}, {expect, notify}, {send, modify_digits},
+        {expect, notify_digits}, {send, add},
         {send, modify_call}, {send, subtract}, {await_ack, notify}]))];
 script(mg, Calls) ->
     [{send, service_change} |
      lists:append(lists:duplicate(Calls,
-       [{expect, modify_events}, {send, notify}, {expect, add},
+       [{expect, modify_events}, {send, notify}, {expect, modify_digits},
+        {send, notify_digits}, {expect, add},
         {expect, modify_call}, {expect, subtract}, {await_ack, subtract}]))].
 
 step({Kind, Name} = Step, St) ->
@@ -518,6 +523,37 @@ request(notify) ->
                                          observedEventsDescriptor =
                                              #'ObservedEventsDescriptor'{requestId = 2222,
                                                                          observedEventLst = [Ev]}}}]);
+request(modify_digits) ->
+    On = #'RequestedEvent'{pkgdName = "al/on",
+                           evParList = [#'EventParameter'{eventParameterName = "strict",
+                                                          value = ["state"]}]},
+    Ce = #'RequestedEvent'{pkgdName = "dd/ce",
+                           eventAction = #'RequestedActions'{eventDM = {digitMapName, "dialplan00"}}},
+    Map = #'DigitMapDescriptor'{
+             digitMapName = "dialplan00",
+             digitMapValue = #'DigitMapValue'{
+                                digitMapBody = "(0|00|[1-7]xxx|8xxxxxxx|Fxxxxxxx|Exx|91xxxxxxxxxx|9011x.)"}},
+    action(?megaco_null_context_id,
+           [{modReq, #'AmmRequest'{terminationID = [tid(tdm)],
+                                   descriptors = [{eventsDescriptor,
+                                                   #'EventsDescriptor'{requestID = 2223,
+                                                                       eventList = [On, Ce]}},
+                                                  {signalsDescriptor,
+                                                   [{signal, #'Signal'{signalName = "cg/dt"}}]},
+                                                  {digitMapDescriptor, Map}]}}]);
+request(notify_digits) ->
+    Ev = #'ObservedEvent'{eventName = "dd/ce",
+                          timeNotation = #'TimeNotation'{date = "19990729",
+                                                         time = "22010001"},
+                          eventParList = [#'EventParameter'{eventParameterName = "ds",
+                                                            value = ["916135551212"]},
+                                          #'EventParameter'{eventParameterName = "Meth",
+                                                            value = ["UM"]}]},
+    action(?megaco_null_context_id,
+           [{notifyReq, #'NotifyRequest'{terminationID = [tid(tdm)],
+                                         observedEventsDescriptor =
+                                             #'ObservedEventsDescriptor'{requestId = 2223,
+                                                                         observedEventLst = [Ev]}}}]);
 request(add) ->
     LC = #'LocalControlDescriptor'{streamMode = recvOnly,
                                    propertyParms = [prop("nt/jit", "40")]},
@@ -563,6 +599,10 @@ reply(service_change) ->
 reply(modify_events) ->
     action_reply(?megaco_null_context_id,
                  [{modReply, #'AmmsReply'{terminationID = [tid(tdm)]}}]);
+reply(modify_digits) ->
+    reply(modify_events);
+reply(notify_digits) ->
+    reply(notify);
 reply(notify) ->
     action_reply(?megaco_null_context_id,
                  [{notifyReply, #'NotifyReply'{terminationID = [tid(tdm)]}}]);
@@ -603,20 +643,41 @@ reply(subtract) ->
                                                           {"rtp/delay", "48"},
                                                           {"nt/dur", "38000"}])}}]).
 
-%% downgrade trims the v3-only fields of the records this script uses
-%% (they are left at asn1_NOVALUE here) for a v1 or v2 encoder.
+%% downgrade trims, for a v1 or v2 encoder, the fields that v3 added to
+%% the records used here (they are left at asn1_NOVALUE): the records of
+%% each version are read from OTP's own megaco_message_vN.hrl.
 downgrade(3, T) -> T;
-downgrade(V, T) when is_tuple(T), tuple_size(T) > 0 ->
-    L = [downgrade(V, E) || E <- tuple_to_list(T)],
-    list_to_tuple(trim(V, L));
-downgrade(V, L) when is_list(L) -> [downgrade(V, E) || E <- L];
-downgrade(_, X) -> X.
+downgrade(V, T) -> downgrade(V, T, arities(V)).
 
-trim(V, ['ServiceChangeParm' | _] = L) when V < 3 -> lists:sublist(L, 10 + V - 1);
-trim(V, ['Signal' | _] = L) when V < 3 -> lists:sublist(L, 8);
-trim(V, ['StreamParms' | _] = L) when V < 3 -> lists:sublist(L, 4);
-trim(1, ['AuditDescriptor' | _] = L) -> lists:sublist(L, 2);
-trim(_, L) -> L.
+downgrade(V, T, Ar) when is_tuple(T), tuple_size(T) > 0 ->
+    L = [downgrade(V, E, Ar) || E <- tuple_to_list(T)],
+    case maps:find(hd(L), Ar) of
+        {ok, N} when N < length(L) ->
+            {Keep, Drop} = lists:split(N, L),
+            [asn1_NOVALUE] =:= lists:usort(Drop) orelse
+                throw({fail, {not_in_version, V, hd(L), Drop}}),
+            list_to_tuple(Keep);
+        _ ->
+            list_to_tuple(L)
+    end;
+downgrade(V, L, Ar) when is_list(L) -> [downgrade(V, E, Ar) || E <- L];
+downgrade(_, X, _) -> X.
+
+%% arities maps each record name of version V to its tuple size.
+arities(V) ->
+    Key = {?MODULE, arities, V},
+    case persistent_term:get(Key, undefined) of
+        undefined ->
+            File = filename:join(code:lib_dir(megaco, include),
+                                 "megaco_message_v" ++ integer_to_list(V) ++ ".hrl"),
+            {ok, Forms} = epp:parse_file(File, []),
+            Ar = maps:from_list([{Name, length(Fields) + 1}
+                                 || {attribute, _, record, {Name, Fields}} <- Forms]),
+            persistent_term:put(Key, Ar),
+            Ar;
+        Ar ->
+            Ar
+    end.
 
 %% canon_* give the form the peer's own decoder gives for what the other
 %% side is scripted to send: encode and decode with the peer's encoder.

@@ -22,6 +22,7 @@ func TestOTPDirect(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/v%d/%s", transport, version, enc), func(t *testing.T) {
+					t.Parallel()
 					ports := freePorts(t, transport, 2)
 					f := flow{transport: transport, version: version, mgcEnc: enc, mgEnc: enc,
 						mgcPort: ports[0], mgPort: ports[1], mgTo: ports[0], mgcFrom: ports[1]}
@@ -38,9 +39,10 @@ func TestOTPDirect(t *testing.T) {
 // not end in RESULT ok.
 func TestOTPMismatchFails(t *testing.T) {
 	needOTP(t)
+	t.Parallel()
 	ports := freePorts(t, "udp", 2)
 	f := flow{transport: "udp", version: 1, mgcEnc: "compact", mgEnc: "ber",
-		mgcPort: ports[0], mgPort: ports[1], mgTo: ports[0], mgcFrom: ports[1], timeout: 8 * time.Second}
+		mgcPort: ports[0], mgPort: ports[1], mgTo: ports[0], mgcFrom: ports[1], timeout: 6 * time.Second}
 	mgc := start(t, "MGC", "READY ", f.args("mgc")...)
 	if err := mgc.waitReady(readyWait); err != nil {
 		t.Fatal(err)

@@ -67,8 +67,9 @@ func (c proxyCase) String() string {
 // TestOTPThroughProxy puts `megaco proxy` between an OTP MGC speaking text
 // (compact, and pretty) and an OTP MG speaking BER, and runs the MG's
 // registration and two RFC 3525 calls through it over UDP and over TCP,
-// versions 1 and 3; then UDP on one side and TCP on the other, and the
-// proxy in relay mode (one codec on both sides). Both peers must see
+// versions 1 and 3; then UDP on one side and TCP on the other, the proxy
+// in relay mode (one codec on both sides), version 2, and a late reply
+// (retransmission and TransactionPending through the proxy). Both peers must see
 // every transaction answered as the other side sent it, and the proxy
 // must count no rejected message and no error.
 func TestOTPThroughProxy(t *testing.T) {
@@ -90,9 +91,13 @@ func TestOTPThroughProxy(t *testing.T) {
 		proxyCase{"tcp", "udp", 1, "pretty", "ber", false},
 		proxyCase{"udp", "udp", 3, "ber", "ber", false},
 		proxyCase{"tcp", "tcp", 1, "compact", "compact", false},
+		proxyCase{"tcp", "tcp", 2, "compact", "ber", false},
 		proxyCase{"udp", "udp", 3, "compact", "ber", true})
 	for _, c := range cases {
-		t.Run(c.String(), func(t *testing.T) { throughProxy(t, bin, c) })
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel() // the peers mostly wait: -parallel (GOMAXPROCS) at a time
+			throughProxy(t, bin, c)
+		})
 	}
 }
 
