@@ -21,6 +21,9 @@
 %%     --remote-host H            (127.0.0.1)
 %%     --calls N                  calls the MGC drives after registration (1)
 %%     --timeout S                give up after S seconds (30)
+%%     --segment                  v3: send every reply in segments; each
+%%                                must get a SegmentReply. For a text peer:
+%%                                OTP 25's BER encoder does not segment.
 %%     --delay-reply STEP:MS      answer the request STEP (one of the steps
 %%                                below: modify_events, add, ...) MS ms late,
 %%                                so that a UDP peer retransmits it and OTP
@@ -41,6 +44,7 @@
 %%   MGC -> MG  Modify A4444 Signals {cg/rt}, Modify A4445 Remote SDP
 %%   MGC -> MG  Subtract A4444 and A4445 with Audit {Statistics} (reply asks
 %%              for a TransactionResponseAck: the MGC must send it)
+%% and last, once: MGC -> MG three actions, each Modify A4444.
 %% Each side checks every request it receives and every reply it gets
 %% against what the other side is scripted to send: both are built here,
 %% taken through the peer's own encoder and decoder (the form its decoder
@@ -49,7 +53,7 @@
 %% Output, one line each on stdout:
 %%   READY role=R transport=T encoding=E version=V port=P   transport is up
 %%   STEP NAME ok                                            one step done
-%%   RESULT ok role=R transactions=N acks=A                  exit status 0
+%%   RESULT ok role=R transactions=N acks=A segment_replies=S  exit status 0
 %%   RESULT fail role=R step=NAME reason=TEXT                exit status 1
 %% Usage errors exit with status 2.
 
@@ -105,6 +109,7 @@ options(["--remote-host", H | R], C) ->
     end;
 options(["--calls", N | R], C) -> options(R, C#{calls => count(N, 1, 100)});
 options(["--timeout", S | R], C) -> options(R, C#{timeout => count(S, 1, 600)});
+options(["--segment" | R], C) -> options(R, C#{segment => true});
 options(["--delay-reply", D | R], C) ->
     case string:split(D, ":") of
         [Step, Ms] ->
@@ -128,7 +133,7 @@ usage(Why) ->
               "usage: megaco_peer.escript mgc|mg --local-port P [--remote-port Q]~n"
               "       [--remote-host H] [--transport udp|tcp]~n"
               "       [--encoding pretty|compact|ber] [--version 1|2|3]~n"
-              "       [--calls N] [--timeout S] [--delay-reply STEP:MS]~n", [Why]),
+              "       [--calls N] [--timeout S] [--delay-reply STEP:MS] [--segment]~n", [Why]),
     halt(2).
 
 %% ---------------------------------------------------------------------
@@ -150,9 +155,9 @@ wait(Role, Step) ->
     receive
         {step, Name} ->
             wait(Role, Name);
-        {done, Transactions, Acks} ->
-            finish(io_lib:format("RESULT ok role=~s transactions=~w acks=~w",
-                                 [Role, Transactions, Acks]), 0);
+        {done, Transactions, Acks, Segs} ->
+            finish(io_lib:format("RESULT ok role=~s transactions=~w acks=~w segment_replies=~w",
+                                 [Role, Transactions, Acks, Segs]), 0);
         {fail, Name, Reason} ->
             fail(Role, Name, Reason);
         {'EXIT', _, Reason} ->
@@ -189,17 +194,28 @@ request_timer(udp) ->
 request_timer(tcp) ->
     #megaco_incr_timer{wait_for = 15000, factor = 1, incr = 0, max_retries = 0}.
 
-start_user(#{mid := Mid, transport := T, encoding := E, version := V}) ->
+start_user(#{mid := Mid, transport := T, encoding := E, version := V} = Conf) ->
     {EM, EC} = encoding(E),
     Config = [{user_mod, ?MODULE}, {user_args, [self()]},
               {send_mod, send_mod(T)}, {encoding_mod, EM},
               {encoding_config, EC}, {protocol_version, V},
               {request_timer, request_timer(T)},
-              {long_request_timer, 15000}, {reply_timer, 20000}],
+              {long_request_timer, 15000}, {reply_timer, 20000}
+              | segment_config(Conf)],
     ok = megaco:start_user(Mid, Config),
     #megaco_receive_handle{local_mid = Mid, encoding_mod = EM,
                            encoding_config = EC, send_mod = send_mod(T),
                            protocol_version = receive_version(E, V)}.
+
+%% With --segment (v3), every reply is sent in segments (OTP segments a
+%% reply whose action replies take more than max_pdu_size - 128 bytes:
+%% 128 means all), one ActionReply each, all at once; the receiver answers
+%% each with a SegmentReply (H.248.1 v3 8.1.1; RFC 3525 has none). OTP
+%% 25 segments text only: with BER the reply goes whole.
+segment_config(#{segment := true, version := 3}) ->
+    [{segment_send, infinity}, {max_pdu_size, 128}, {segment_reply_ind, true}];
+segment_config(_) ->
+    [].
 
 %% A text message says its version in its header, so the receive handle
 %% can stay dynamic (OTP's default). OTP's BER decoder takes dynamic to
@@ -219,10 +235,24 @@ controller(#{role := Role} = Conf) ->
     #{transport := T, encoding := E, version := V, local_port := P} = Conf,
     io:format("READY role=~s transport=~s encoding=~s version=~w port=~w~n",
               [Role, T, E, V, P]),
-    Steps = script(Role, maps:get(calls, Conf)),
+    Steps = steps(Role, maps:get(calls, Conf)),
     St = lists:foldl(fun step/2, State#{n => 0, acks => 0}, Steps),
     linger(Role),
-    maps:get(main, Conf) ! {done, maps:get(n, St), maps:get(acks, St)}.
+    Segs = segment_replies(0),
+    case Conf of
+        #{segment := true, version := 3} when Segs =:= 0 ->
+            fail_now(segment_replies, no_segment_reply_came_back);
+        _ ->
+            maps:get(main, Conf) ! {done, maps:get(n, St), maps:get(acks, St), Segs}
+    end.
+
+%% segment_replies counts the SegmentReplies the peer's replies got.
+segment_replies(N) ->
+    receive
+        {segment_reply, _, _} -> segment_replies(N + 1)
+    after 300 ->
+            N
+    end.
 
 fail_now(Step, Why) ->
     #{main := Main} = persistent_term:get(?MODULE),
@@ -288,6 +318,12 @@ connect(RH, SH, Pid) ->
 
 %% The script of each role: what it sends (and the reply it expects) and
 %% what it receives (and the reply it gives), in order.
+%% steps ends the script with a request of three actions (each a Modify
+%% of A4444 in the null context): with --segment, its reply is sent in
+%% three segments.
+steps(mgc, Calls) -> script(mgc, Calls) ++ [{send, three_actions}];
+steps(mg, Calls) -> script(mg, Calls) ++ [{expect, three_actions}].
+
 script(mgc, Calls) ->
     [{expect, service_change} |
      lists:append(lists:duplicate(Calls,
@@ -395,6 +431,9 @@ check_reply(Name, {ok, Got}, Conf) -> check_replies(Name, Got, Conf);
 check_reply(Name, {ok, Got, _Extra}, Conf) -> check_replies(Name, Got, Conf);
 check_reply(_Name, Other, _Conf) -> throw({fail, {reply, Other}}).
 
+%% A segmented reply (v3) comes back as [{SegmentNo, ActionReplies}].
+check_replies(Name, [{N, L} | _] = Segments, Conf) when is_integer(N), is_list(L) ->
+    check_replies(Name, lists:append([ARs || {_, ARs} <- lists:keysort(1, Segments)]), Conf);
 check_replies(Name, Got, Conf) ->
     case diff(canon_replies(reply(Name), Conf), Got) of
         same -> ok;
@@ -446,7 +485,8 @@ handle_trans_request_abort(_CH, _V, TransNo, _Pid, _Ctl) ->
     note({request_abort, TransNo}),
     ok.
 
-handle_segment_reply(_CH, _V, _TransNo, _SegNo, _SegCompl, _Ctl) ->
+handle_segment_reply(_CH, _V, TransNo, SegNo, _SegCompl, Ctl) ->
+    Ctl ! {segment_reply, TransNo, SegNo},
     ok.
 
 %% Things the peers do not expect go to stderr; the test shows them when
@@ -554,6 +594,9 @@ request(notify_digits) ->
                                          observedEventsDescriptor =
                                              #'ObservedEventsDescriptor'{requestId = 2223,
                                                                          observedEventLst = [Ev]}}}]);
+request(three_actions) ->
+    [A || _ <- [1, 2, 3], A <- action(?megaco_null_context_id,
+                                      [{modReq, #'AmmRequest'{terminationID = [tid(tdm)]}}])];
 request(add) ->
     LC = #'LocalControlDescriptor'{streamMode = recvOnly,
                                    propertyParms = [prop("nt/jit", "40")]},
@@ -599,6 +642,8 @@ reply(service_change) ->
 reply(modify_events) ->
     action_reply(?megaco_null_context_id,
                  [{modReply, #'AmmsReply'{terminationID = [tid(tdm)]}}]);
+reply(three_actions) ->
+    [A || _ <- [1, 2, 3], A <- reply(modify_events)];
 reply(modify_digits) ->
     reply(modify_events);
 reply(notify_digits) ->

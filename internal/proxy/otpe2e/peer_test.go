@@ -237,6 +237,7 @@ type flow struct {
 	mgTo, mgcFrom int
 	calls         int
 	timeout       time.Duration // each peer's own limit; 0: peerTimeout
+	mgcExtra      []string      // more arguments for the MGC
 	mgExtra       []string      // more arguments for the MG
 }
 
@@ -252,7 +253,7 @@ func (f flow) args(role string) []string {
 	if timeout <= 0 {
 		timeout = peerTimeout
 	}
-	var extra []string
+	extra := f.mgcExtra
 	if role == "mg" {
 		extra = f.mgExtra
 	}

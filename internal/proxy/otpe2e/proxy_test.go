@@ -50,6 +50,9 @@ type proxyCase struct {
 	// retransmits it and the MG's OTP answers the copy with
 	// TransactionPending, which must come back through the proxy.
 	pending bool
+	// segment: the MGC (text: OTP 25 segments only text) sends its
+	// replies in segments (v3); the MG's SegmentReplies must come back.
+	segment bool
 }
 
 func (c proxyCase) String() string {
@@ -61,6 +64,9 @@ func (c proxyCase) String() string {
 	if c.pending {
 		s += "/pending"
 	}
+	if c.segment {
+		s += "/segmented"
+	}
 	return s
 }
 
@@ -68,8 +74,9 @@ func (c proxyCase) String() string {
 // (compact, and pretty) and an OTP MG speaking BER, and runs the MG's
 // registration and two RFC 3525 calls through it over UDP and over TCP,
 // versions 1 and 3; then UDP on one side and TCP on the other, the proxy
-// in relay mode (one codec on both sides), version 2, and a late reply
-// (retransmission and TransactionPending through the proxy). Both peers must see
+// in relay mode (one codec on both sides), version 2, a late reply
+// (retransmission and TransactionPending through the proxy) and segmented
+// replies (v3 SegmentReply through the proxy). Both peers must see
 // every transaction answered as the other side sent it, and the proxy
 // must count no rejected message and no error.
 func TestOTPThroughProxy(t *testing.T) {
@@ -78,21 +85,25 @@ func TestOTPThroughProxy(t *testing.T) {
 		t.Skip("builds cmd/megaco: skipped in -short mode")
 	}
 	bin := buildMegaco(t)
-	var cases []proxyCase
-	for _, tr := range []string{"udp", "tcp"} {
-		for _, v := range []int{1, 3} {
-			for _, text := range []string{"compact", "pretty"} {
-				cases = append(cases, proxyCase{tr, tr, v, text, "ber", false})
-			}
-		}
+	cases := []proxyCase{
+		// Text (compact) MGC, BER MG: both transports, v1 and v3.
+		{"udp", "udp", 1, "compact", "ber", false, false},
+		{"udp", "udp", 3, "compact", "ber", false, false},
+		{"tcp", "tcp", 1, "compact", "ber", false, false},
+		{"tcp", "tcp", 3, "compact", "ber", false, false},
+		// Pretty text; v3 replies of the MGC in segments.
+		{"udp", "udp", 1, "pretty", "ber", false, false},
+		{"tcp", "tcp", 3, "pretty", "ber", false, true},
+		// UDP on one side, TCP on the other.
+		{"udp", "tcp", 3, "pretty", "ber", false, true},
+		{"tcp", "udp", 1, "compact", "ber", false, false},
+		// Relay: one codec on both sides.
+		{"udp", "udp", 3, "ber", "ber", false, false},
+		{"tcp", "tcp", 1, "compact", "compact", false, false},
+		// Version 2; and a late reply: retransmission and pending.
+		{"tcp", "tcp", 2, "compact", "ber", false, false},
+		{"udp", "udp", 3, "compact", "ber", true, false},
 	}
-	cases = append(cases,
-		proxyCase{"udp", "tcp", 3, "compact", "ber", false},
-		proxyCase{"tcp", "udp", 1, "pretty", "ber", false},
-		proxyCase{"udp", "udp", 3, "ber", "ber", false},
-		proxyCase{"tcp", "tcp", 1, "compact", "compact", false},
-		proxyCase{"tcp", "tcp", 2, "compact", "ber", false},
-		proxyCase{"udp", "udp", 3, "compact", "ber", true})
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel() // the peers mostly wait: -parallel (GOMAXPROCS) at a time
@@ -116,6 +127,9 @@ func throughProxy(t *testing.T, bin string, c proxyCase) {
 	f := flow{transport: c.mgcTransport, mgTransport: c.mgTransport, version: c.version,
 		mgcEnc: c.mgcCodec, mgEnc: c.mgCodec, calls: 2,
 		mgcPort: mgcSide[1], mgPort: mgSide[1], mgTo: mgSide[0], mgcFrom: mgcSide[0]}
+	if c.segment {
+		f.mgcExtra = []string{"--segment"}
+	}
 	if c.pending {
 		// The MGC retransmits after 2 s (megaco_peer.escript's UDP
 		// request timer); 5 s late gets at least one copy.
