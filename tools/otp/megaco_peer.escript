@@ -316,14 +316,14 @@ connect(RH, SH, Pid) ->
         Error -> throw({fail, {connect, Error}})
     end.
 
-%% The script of each role: what it sends (and the reply it expects) and
-%% what it receives (and the reply it gives), in order.
 %% steps ends the script with a request of three actions (each a Modify
 %% of A4444 in the null context): with --segment, its reply is sent in
 %% three segments.
 steps(mgc, Calls) -> script(mgc, Calls) ++ [{send, three_actions}];
 steps(mg, Calls) -> script(mg, Calls) ++ [{expect, three_actions}].
 
+%% The script of each role: what it sends (and the reply it expects) and
+%% what it receives (and the reply it gives), in order.
 script(mgc, Calls) ->
     [{expect, service_change} |
      lists:append(lists:duplicate(Calls,
@@ -353,7 +353,7 @@ do_step({send, Name}, #{ch := CH, n := N} = St) ->
     Conf = persistent_term:get(?MODULE),
     Actions = canon_actions(request(Name), Conf),
     case megaco:call(CH, Actions, []) of
-        {V, Reply} when V =:= map_get(version, Conf) -> 
+        {V, Reply} when V =:= map_get(version, Conf) ->
             check_reply(Name, Reply, Conf),
             St#{n => N + 1};
         {V, Reply} ->

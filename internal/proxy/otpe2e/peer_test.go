@@ -112,7 +112,8 @@ func start(t *testing.T, name, readyPrefix string, argv ...string) *proc {
 	p.cmd.Stderr = writerFunc(func(b []byte) (int, error) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		return p.log.Write(b)
+		p.keep(b)
+		return len(b), nil
 	})
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -125,7 +126,7 @@ func start(t *testing.T, name, readyPrefix string, argv ...string) *proc {
 		for sc.Scan() {
 			line := sc.Text()
 			p.mu.Lock()
-			p.log.WriteString(line + "\n")
+			p.keep([]byte(line + "\n"))
 			if p.result == "" && strings.HasPrefix(line, "RESULT ") {
 				p.result = line
 			}
@@ -143,6 +144,17 @@ func start(t *testing.T, name, readyPrefix string, argv ...string) *proc {
 		close(p.done)
 	}()
 	return p
+}
+
+// maxLog bounds what is kept of a process's output.
+const maxLog = 1 << 20
+
+// keep adds b to the log, up to maxLog; p.mu is held.
+func (p *proc) keep(b []byte) {
+	if room := maxLog - p.log.Len(); len(b) > room {
+		b = b[:max(room, 0)]
+	}
+	p.log.Write(b)
 }
 
 type writerFunc func([]byte) (int, error)
