@@ -34,7 +34,7 @@ func buildMegaco(t *testing.T) string {
 		}
 	}
 	out, err := exec.Command(bin, "proxy", "--help").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--mg-listen") {
+	if err != nil || !strings.Contains(string(out), "mg-listen") {
 		t.Skipf("`megaco proxy` is not in this build (`megaco proxy --help`: %v: %.200s); "+
 			"TestOTPThroughProxy runs once the proxy is merged", err, out)
 	}
