@@ -52,10 +52,14 @@
 %%
 %% Output, one line each on stdout:
 %%   READY role=R transport=T encoding=E version=V port=P   transport is up
-%%   STEP NAME ok                                            one step done
+%%   PEER role=mgc addr=A port=P       where the MGC's megaco sends to (the
+%%                                     source of the registration)
+%%   STEP send|expect|await_ack NAME ok                     one step done
 %%   RESULT ok role=R transactions=N acks=A segment_replies=S  exit status 0
 %%   RESULT fail role=R step=NAME reason=TEXT                exit status 1
-%% Usage errors exit with status 2.
+%% and on stderr NOTE lines for what OTP reports that the script does not
+%% expect (syntax errors, unexpected transactions). Usage errors exit with
+%% status 2.
 
 -module(megaco_peer).
 -mode(compile).
