@@ -372,7 +372,7 @@ do_step({expect, Name}, #{n := N} = St) ->
         {request, From, CH, V, Actions} ->
             Conf = persistent_term:get(?MODULE),
             Want = canon_actions(request(Name), Conf),
-            Result = case {V =:= map_get(version, Conf), diff(Want, Actions)} of
+            Result = case {V =:= map_get(version, Conf), check_diff(Want, request(Name), Actions)} of
                          {false, _} -> {wrong_version, V};
                          {true, same} -> ok;
                          {true, D} -> {request_differs, D}
@@ -439,7 +439,7 @@ check_reply(_Name, Other, _Conf) -> throw({fail, {reply, Other}}).
 check_replies(Name, [{N, L} | _] = Segments, Conf) when is_integer(N), is_list(L) ->
     check_replies(Name, lists:append([ARs || {_, ARs} <- lists:keysort(1, Segments)]), Conf);
 check_replies(Name, Got, Conf) ->
-    case diff(canon_replies(reply(Name), Conf), Got) of
+    case check_diff(canon_replies(reply(Name), Conf), reply(Name), Got) of
         same -> ok;
         D -> throw({fail, {reply_differs, D}})
     end.
@@ -763,11 +763,38 @@ roundtrip(Trans, #{encoding := E, version := V, mid := Mid}) ->
     end.
 
 %% diff compares what was expected with what arrived; it returns same, or
-%% the path to the first difference and both values there.
-diff(A, B) ->
-    case diff(A, B, []) of
+%% the path to the first difference and both values there. Want is the
+%% scripted term as the peer's own encoder and decoder give it back; a
+%% value that arrives exactly as scripted (Raw) is right too: OTP's text
+%% decoder lower-cases unquoted values, while a transcoder in between may
+%% carry the sender's value unchanged (quoted), which is no difference.
+check_diff(Want, Raw, Got) ->
+    case diffr(Want, Raw, Got, []) of
         same -> same;
         {Path, X, Y} -> #{path => lists:reverse(Path), want => X, got => Y}
+    end.
+
+diffr(X, _, X, _) -> same;
+diffr(_, R, R, _) -> same;
+diffr(X, R, Y, P) when is_tuple(X), is_tuple(Y), tuple_size(X) =:= tuple_size(Y), tuple_size(X) > 0 ->
+    Rs = case is_tuple(R) andalso tuple_size(R) =:= tuple_size(X) of
+             true -> tuple_to_list(R);
+             false -> tuple_to_list(X)
+         end,
+    diffr_list(tuple_to_list(X), Rs, tuple_to_list(Y), element(1, X), 0, P);
+diffr(X, R, Y, P) when is_list(X), is_list(Y), length(X) =:= length(Y) ->
+    Rs = case is_list(R) andalso length(R) =:= length(X) of
+             true -> R;
+             false -> X
+         end,
+    diffr_list(X, Rs, Y, list, 0, P);
+diffr(X, _, Y, P) -> diff(X, Y, P).
+
+diffr_list([], [], [], _, _, _) -> same;
+diffr_list([X | Xs], [R | Rs], [Y | Ys], Tag, I, P) ->
+    case diffr(X, R, Y, [{Tag, I} | P]) of
+        same -> diffr_list(Xs, Rs, Ys, Tag, I + 1, P);
+        D -> D
     end.
 
 diff(X, X, _) -> same;
