@@ -189,6 +189,7 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.StringVar(&a.wire.MGListen, "mg-listen", a.wire.MGListen, "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
 	fs.Var(msDuration{&a.wire.RetransmitInitial}, "retransmit-initial", "with --transport udp: first retransmission timer of a request (doubles each time)")
 	fs.Var(msDuration{&a.wire.RetransmitMax}, "retransmit-max", "with --transport udp: largest retransmission timer")
+	fs.Var(msDuration{&a.wire.AnswerDelay}, "answer-delay", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
 	return fs, a
 }
 

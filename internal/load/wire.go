@@ -30,6 +30,9 @@ type Wire struct {
 	// RetransmitMax (D.1.3 suggests 4 s). --timeout bounds the whole
 	// transaction: after it, the request is lost.
 	RetransmitInitial, RetransmitMax time.Duration
+	// AnswerDelay is how long the receiving side waits before it answers
+	// a request: a slow peer, which keeps transactions in flight.
+	AnswerDelay time.Duration
 }
 
 // Bounds of the wire mode's sockets.
@@ -50,6 +53,8 @@ func (w *Wire) check() error {
 		return errors.New("the wire mode needs both targets and both listen addresses")
 	case w.RetransmitInitial <= 0 || w.RetransmitMax < w.RetransmitInitial:
 		return errors.New("retransmission timers: want 0 < initial <= max")
+	case w.AnswerDelay < 0:
+		return errors.New("negative answer delay")
 	}
 	return nil
 }

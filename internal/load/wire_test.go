@@ -151,10 +151,11 @@ func promValue(t *testing.T, reg *prometheus.Registry, name string, labels map[s
 }
 
 // TestWireProxySIGTERM stops the real megaco proxy with SIGTERM in the
-// middle of a run: the transactions in flight complete (the proxy logs
-// that it drained with none unanswered), new requests are refused, and the
-// calls they belong to fail as lost (UDP) or lost or transport (TCP),
-// never hang, never mismatch.
+// middle of a run, while the generator's peers take 100 ms to answer each
+// request (so that transactions are in flight): those complete (their
+// replies still arrive, and the proxy logs that it drained with none
+// unanswered), new requests are refused, and the calls they belong to fail
+// as lost (UDP) or lost or transport (TCP), never hang, never mismatch.
 func TestWireProxySIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the megaco binary")
@@ -169,8 +170,11 @@ func TestWireProxySIGTERM(t *testing.T) {
 }
 
 func sigtermRun(t *testing.T, bin, network string) {
-	cfg := wireConfig(t, network, 20, 4*time.Second)
+	cfg := wireConfig(t, network, 20, 5*time.Second)
 	cfg.Timeout = 2 * time.Second
+	cfg.Wire.AnswerDelay = 100 * time.Millisecond
+	reg := prometheus.NewRegistry()
+	cfg.Metrics = reg
 	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = freeAddr(t, network), freeAddr(t, network)
 	u := func(a string) string { return network + "://" + a }
 	cmd := exec.Command(bin, "proxy",
@@ -194,9 +198,11 @@ func sigtermRun(t *testing.T, bin, network string) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	okAtSignal := make(chan float64, 1)
 	go func() {
-		time.Sleep(1500 * time.Millisecond)
+		time.Sleep(3 * time.Second)
 		_ = cmd.Process.Signal(syscall.SIGTERM)
+		okAtSignal <- promValue(t, reg, "megaco_load_messages_total", map[string]string{"outcome": "ok"})
 	}()
 	res, sum := runLoad(t, ctx, cfg)
 	if ctx.Err() != nil {
@@ -214,6 +220,11 @@ func sigtermRun(t *testing.T, bin, network string) {
 		t.Errorf("the proxy did not drain every transaction in flight:\n%s", logs.String())
 	}
 	f := res.Final
+	if before, after := <-okAtSignal, float64(f.Msgs-f.MsgsFailed); after <= before {
+		t.Errorf("no message arrived after SIGTERM (%v before, %v in all): the transactions in flight did not complete\n%s", before, after, sum)
+	} else {
+		t.Logf("%v messages arrived after SIGTERM", after-before)
+	}
 	if f.OK == 0 {
 		t.Errorf("no call succeeded before SIGTERM:\n%s", sum)
 	}

@@ -70,6 +70,9 @@ func (c *callRun) exchange(ctx context.Context, i int) (cause Cause) {
 				if cause := c.arrived(i, a, a.at.Sub(sent)); cause != OK {
 					return cause
 				}
+				if d := w.cfg.AnswerDelay; d > 0 && !hold(ctx, d) {
+					return Aborted
+				}
 				repSent = time.Now()
 				if err := to.send(c.cm.In[i+1]); err != nil {
 					return c.fail(i+1, Transport, fmt.Errorf("send: %w", err))
