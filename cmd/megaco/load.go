@@ -217,6 +217,12 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 	case "udp", "tcp":
 		a.wire.Network = a.transport
 		a.cfg.Wire = &a.wire
+		for _, addr := range []*string{&a.wire.MGCTarget, &a.wire.MGTarget, &a.wire.MGCListen, &a.wire.MGListen} {
+			if err := stripScheme(addr, a.transport); err != nil {
+				fmt.Fprintf(stderr, "load: %v\n", err)
+				return errUsage
+			}
+		}
 	default:
 		fmt.Fprintf(stderr, "load: --transport %q: want grpc, udp or tcp\n", a.transport)
 		return errUsage
@@ -231,6 +237,20 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 		a.cfg.Live = stderr
 	}
 	a.cfg.Log = stderr
+	return nil
+}
+
+// stripScheme takes the proxy's form of an address (udp://host:port) as
+// well as host:port; the scheme must be the transport's.
+func stripScheme(addr *string, transport string) error {
+	scheme, rest, ok := strings.Cut(*addr, "://")
+	if !ok {
+		return nil
+	}
+	if scheme != transport {
+		return fmt.Errorf("address %s with --transport %s", *addr, transport)
+	}
+	*addr = rest
 	return nil
 }
 
