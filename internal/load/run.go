@@ -300,7 +300,11 @@ func (c *Config) check() error {
 		if c.Ramp.Max > top {
 			top = c.Ramp.Max
 		}
-		c.Limit = max(100, int(3*c.Ramp.PerSecond(top)*(c.Hold+time.Second).Seconds()))
+		hold := c.Hold
+		if c.Wire != nil { // a slow peer lengthens each call: 14 requests
+			hold += 14 * c.Wire.AnswerDelay
+		}
+		c.Limit = max(100, int(3*c.Ramp.PerSecond(top)*(hold+time.Second).Seconds()))
 		if c.FindMax != nil {
 			c.Limit = max(c.Limit, 10000)
 		}
