@@ -274,3 +274,62 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestWireLossRetransmits puts a forwarder that drops every fifth
+// datagram from the generator's MGC side to the proxy: the MGC's
+// lost requests are retransmitted (D.1.3), the MG's requests whose reply
+// was lost are retransmitted and answered again, and every call succeeds.
+func TestWireLossRetransmits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs load for seconds")
+	}
+	cfg := wireConfig(t, "udp", 20, 2*time.Second)
+	cfg.Wire.RetransmitInitial, cfg.Wire.RetransmitMax = 50*time.Millisecond, 400*time.Millisecond
+	p, err := proxy.New(proxy.Config{
+		MGC:      proxy.SideConfig{Codec: "compact", Listen: proxy.Addr{Network: "udp", Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: "udp", Address: cfg.Wire.MGCListen}},
+		MG:       proxy.SideConfig{Codec: "ber", Listen: proxy.Addr{Network: "udp", Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: "udp", Address: cfg.Wire.MGListen}},
+		Registry: prometheus.NewRegistry(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	fwd, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fwd.Close()
+	to := p.ListenAddr(true).(*net.UDPAddr).AddrPort()
+	mgc, err := resolveUDP(cfg.Wire.MGCListen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// The proxy sends its replies to the MGC's requests back where
+		// they came from, the forwarder: those pass unharmed.
+		buf := make([]byte, 65536)
+		for n := 1; ; n++ {
+			k, from, err := fwd.ReadFromUDPAddrPort(buf)
+			if err != nil {
+				return
+			}
+			switch {
+			case from.Port() == to.Port():
+				_, _ = fwd.WriteToUDPAddrPort(buf[:k], mgc)
+			case n%5 != 0:
+				_, _ = fwd.WriteToUDPAddrPort(buf[:k], to)
+			}
+		}
+	}()
+	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = fwd.LocalAddr().String(), p.ListenAddr(false).String()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, sum := runLoad(t, ctx, cfg)
+	f := res.Final
+	if f.OK == 0 || f.FailedCalls() != 0 || f.OK != f.Started || f.Retransmits == 0 {
+		t.Fatalf("want every call to succeed, with retransmissions:\n%s", sum)
+	}
+}
