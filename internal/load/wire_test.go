@@ -1,13 +1,11 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -181,8 +179,9 @@ func sigtermRun(t *testing.T, bin, network string) {
 		"--mgc-listen", u(cfg.Wire.MGCTarget), "--mgc", u(cfg.Wire.MGCListen),
 		"--mg-listen", u(cfg.Wire.MGTarget), "--mg", u(cfg.Wire.MGListen),
 		"--http-addr", freeAddr(t, "tcp"), "--drain-timeout", "10s")
-	var logs syncBuffer
-	cmd.Stderr = &logs
+	ready := make(chan struct{})
+	logs := &watchLog{want: "proxy listening", seen: func() { close(ready) }}
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +193,11 @@ func sigtermRun(t *testing.T, bin, network string) {
 			<-exited
 		}
 	}()
-	waitFor(t, &logs, "proxy listening")
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the proxy did not start:\n%s", logs.String())
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -235,101 +238,10 @@ func sigtermRun(t *testing.T, bin, network string) {
 	if f.FailedCalls() != refused || res.Unmatched != 0 {
 		t.Errorf("calls failed other than lost or refused:\n%s", sum)
 	}
-	if f.OK+f.FailedCalls()+f.Aborted != f.Started {
-		t.Errorf("calls did not end:\n%s", sum)
-	}
+	checkEnded(t, f)
 	for _, e := range res.Errors[Lost] {
 		if !strings.Contains(e, "no answer within") {
 			t.Errorf("lost call without the cause said: %s", e)
 		}
-	}
-}
-
-// waitFor waits (at most 30 s) until the proxy has logged s.
-func waitFor(t *testing.T, b *syncBuffer, s string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if strings.Contains(b.String(), s) {
-			return
-		}
-	}
-	t.Fatalf("the proxy did not log %q:\n%s", s, b.String())
-}
-
-// syncBuffer is a bytes.Buffer the process's stderr copier and the test
-// share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// TestWireLossRetransmits puts a forwarder that drops every fifth
-// datagram from the generator's MGC side to the proxy: the MGC's
-// lost requests are retransmitted (D.1.3), the MG's requests whose reply
-// was lost are retransmitted and answered again, and every call succeeds.
-func TestWireLossRetransmits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs load for seconds")
-	}
-	cfg := wireConfig(t, "udp", 20, 2*time.Second)
-	cfg.Wire.RetransmitInitial, cfg.Wire.RetransmitMax = 50*time.Millisecond, 400*time.Millisecond
-	p, err := proxy.New(proxy.Config{
-		MGC:      proxy.SideConfig{Codec: "compact", Listen: proxy.Addr{Network: "udp", Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: "udp", Address: cfg.Wire.MGCListen}},
-		MG:       proxy.SideConfig{Codec: "ber", Listen: proxy.Addr{Network: "udp", Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: "udp", Address: cfg.Wire.MGListen}},
-		Registry: prometheus.NewRegistry(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	fwd, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fwd.Close()
-	to := p.ListenAddr(true).(*net.UDPAddr).AddrPort()
-	mgc, err := resolveUDP(cfg.Wire.MGCListen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		// The proxy sends its replies to the MGC's requests back where
-		// they came from, the forwarder: those pass unharmed.
-		buf := make([]byte, 65536)
-		for n := 1; ; n++ {
-			k, from, err := fwd.ReadFromUDPAddrPort(buf)
-			if err != nil {
-				return
-			}
-			switch {
-			case from.Port() == to.Port():
-				_, _ = fwd.WriteToUDPAddrPort(buf[:k], mgc)
-			case n%5 != 0:
-				_, _ = fwd.WriteToUDPAddrPort(buf[:k], to)
-			}
-		}
-	}()
-	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = fwd.LocalAddr().String(), p.ListenAddr(false).String()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, sum := runLoad(t, ctx, cfg)
-	f := res.Final
-	if f.OK == 0 || f.FailedCalls() != 0 || f.OK != f.Started || f.Retransmits == 0 {
-		t.Fatalf("want every call to succeed, with retransmissions:\n%s", sum)
 	}
 }
