@@ -39,6 +39,17 @@ ratio exceeds --max-failed (with --find-max: when no level passed).
 SIGINT stops the run: the calls in progress are aborted and the summary
 tells what ran.
 
+With --transport udp or tcp the generator plays both peers instead,
+on real sockets, through a running megaco proxy: its MGC side sends from
+--mgc-listen to --mgc-target (the proxy's --mgc-listen), its MG side from
+--mg-listen to --mg-target (the proxy's --mg-listen); start the proxy with
+--mgc at the generator's --mgc-listen and --mg at its --mg-listen. Each
+message that arrives is compared with the expected bytes and decoded; the
+receiving side answers each request with the flow's reply. Over UDP
+unanswered requests are retransmitted (RFC 3525 D.1.3: the timer starts
+at --retransmit-initial and doubles up to --retransmit-max); --timeout
+bounds each transaction (then it is lost).
+
 Times: a plain number is milliseconds (as SIPp's), or give a unit (2s).
 
 flags:
@@ -126,13 +137,18 @@ type loadArgs struct {
 	quiet, findMax                  bool
 	p99                             time.Duration
 	tlsCA, tlsCert, tlsKey, tlsName string
+	transport                       string
+	wire                            load.Wire
 }
 
 // newLoadFlags defines megaco load's flags (SIPp's names where SIPp has
 // the option) with their defaults.
 func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs := newFlags("load", loadUsage, stderr)
-	a := &loadArgs{p99: 10 * time.Millisecond, cfg: load.Config{
+	a := &loadArgs{p99: 10 * time.Millisecond, transport: "grpc", wire: load.Wire{
+		MGCTarget: "127.0.0.1:2944", MGTarget: "127.0.0.1:2945", MGCListen: "127.0.0.1:3944", MGListen: "127.0.0.1:3945",
+		RetransmitInitial: 250 * time.Millisecond, RetransmitMax: 4 * time.Second,
+	}, cfg: load.Config{
 		Targets: []string{"127.0.0.1:9090"}, Mode: "unary", Streams: 4,
 		Ramp:    load.Ramp{Rate: 10, Period: time.Second, Interval: 5 * time.Second},
 		Timeout: 2 * time.Second, StatPeriod: 10 * time.Second,
@@ -166,6 +182,14 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.StringVar(&a.tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
 	fs.StringVar(&a.tlsKey, "tls-key", "", "with --tls-cert: its PEM private key")
 	fs.StringVar(&a.tlsName, "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
+	fs.StringVar(&a.transport, "transport", a.transport, "grpc (the codec service at --target), or udp or tcp: both peers through a megaco proxy")
+	fs.StringVar(&a.wire.MGCTarget, "mgc-target", a.wire.MGCTarget, "with --transport udp|tcp: the proxy's MGC-side address (its --mgc-listen)")
+	fs.StringVar(&a.wire.MGTarget, "mg-target", a.wire.MGTarget, "with --transport udp|tcp: the proxy's MG-side address (its --mg-listen)")
+	fs.StringVar(&a.wire.MGCListen, "mgc-listen", a.wire.MGCListen, "with --transport udp|tcp: the generator's MGC socket (the proxy's --mgc)")
+	fs.StringVar(&a.wire.MGListen, "mg-listen", a.wire.MGListen, "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
+	fs.Var(msDuration{&a.wire.RetransmitInitial}, "retransmit-initial", "with --transport udp: first retransmission timer of a request (doubles each time)")
+	fs.Var(msDuration{&a.wire.RetransmitMax}, "retransmit-max", "with --transport udp: largest retransmission timer")
+	fs.Var(msDuration{&a.wire.AnswerDelay}, "answer-delay", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
 	return fs, a
 }
 
@@ -188,6 +212,21 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 	if err := a.setCodecs(); err != nil {
 		return err
 	}
+	switch a.transport {
+	case "grpc":
+	case "udp", "tcp":
+		a.wire.Network = a.transport
+		a.cfg.Wire = &a.wire
+		for _, addr := range []*string{&a.wire.MGCTarget, &a.wire.MGTarget, &a.wire.MGCListen, &a.wire.MGListen} {
+			if err := stripScheme(addr, a.transport); err != nil {
+				fmt.Fprintf(stderr, "load: %v\n", err)
+				return errUsage
+			}
+		}
+	default:
+		fmt.Fprintf(stderr, "load: --transport %q: want grpc, udp or tcp\n", a.transport)
+		return errUsage
+	}
 	if err := a.setTLS(stderr); err != nil {
 		return err
 	}
@@ -198,6 +237,20 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 		a.cfg.Live = stderr
 	}
 	a.cfg.Log = stderr
+	return nil
+}
+
+// stripScheme takes the proxy's form of an address (udp://host:port) as
+// well as host:port; the scheme must be the transport's.
+func stripScheme(addr *string, transport string) error {
+	scheme, rest, ok := strings.Cut(*addr, "://")
+	if !ok {
+		return nil
+	}
+	if scheme != transport {
+		return fmt.Errorf("address %s with --transport %s", *addr, transport)
+	}
+	*addr = rest
 	return nil
 }
 

@@ -33,6 +33,12 @@ const (
 	Mismatch
 	// Transport: the connection or stream failed (unavailable, reset...).
 	Transport
+	// Lost (--transport udp|tcp): a request, retransmitted per RFC 3525
+	// Annex D.1 over UDP, got no answer within --timeout.
+	Lost
+	// Late (--transport udp|tcp): a message given up as lost arrived
+	// after all (after --timeout).
+	Late
 	// Aborted: the run was stopped (SIGINT) while the call was in progress;
 	// not a failure.
 	Aborted
@@ -40,7 +46,7 @@ const (
 )
 
 // FailureCauses are the causes of a failed call, in report order.
-var FailureCauses = []Cause{Timeout, Rejected, Mismatch, Transport}
+var FailureCauses = []Cause{Timeout, Rejected, Mismatch, Transport, Lost, Late}
 
 func (c Cause) String() string {
 	switch c {
@@ -54,6 +60,10 @@ func (c Cause) String() string {
 		return "mismatch"
 	case Transport:
 		return "transport"
+	case Lost:
+		return "lost"
+	case Late:
+		return "late"
 	case Aborted:
 		return "aborted"
 	}

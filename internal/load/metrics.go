@@ -14,12 +14,14 @@ type Registerer = prometheus.Registerer
 // scrape time (nothing is added to the per-message path).
 var (
 	mCalls = prometheus.NewDesc("megaco_load_calls_total",
-		"Calls that ended, by result: ok, timeout, rejected, mismatch, transport (the failure causes) or aborted.", []string{"result"}, nil)
+		"Calls that ended, by result: ok, timeout, rejected, mismatch, transport, lost, late (the failure causes) or aborted.", []string{"result"}, nil)
 	mStarted = prometheus.NewDesc("megaco_load_calls_started_total", "Calls started.", nil, nil)
 	mSkipped = prometheus.NewDesc("megaco_load_calls_skipped_total",
 		"Calls due that were not started: more than a second of calls waited (on -l or on the generator).", nil, nil)
 	mFailovers = prometheus.NewDesc("megaco_load_failovers_total",
 		"Messages sent again to the next target after a transport failure (an instance stopped or unreachable).", nil, nil)
+	mRetransmits = prometheus.NewDesc("megaco_load_retransmissions_total",
+		"Wire mode: requests retransmitted (RFC 3525 D.1.3) and replies sent again to a retransmitted request.", nil, nil)
 	mActive  = prometheus.NewDesc("megaco_load_calls_active", "Calls in progress.", nil, nil)
 	mLimit   = prometheus.NewDesc("megaco_load_calls_limit", "The limit on calls in progress (-l).", nil, nil)
 	mTarget  = prometheus.NewDesc("megaco_load_target_calls_per_second", "The target call rate.", nil, nil)
@@ -38,7 +40,7 @@ type collector struct{ e *engine }
 func (e *engine) registerMetrics(r Registerer) error { return r.Register(collector{e}) }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{mCalls, mStarted, mSkipped, mFailovers, mActive, mLimit, mTarget, mMsgs, mLatency, mCallLen, mLag} {
+	for _, d := range []*prometheus.Desc{mCalls, mStarted, mSkipped, mFailovers, mRetransmits, mActive, mLimit, mTarget, mMsgs, mLatency, mCallLen, mLag} {
 		ch <- d
 	}
 }
@@ -54,6 +56,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(mStarted, prometheus.CounterValue, float64(st.started.Load()))
 	ch <- prometheus.MustNewConstMetric(mSkipped, prometheus.CounterValue, float64(st.skipped.Load()))
 	ch <- prometheus.MustNewConstMetric(mFailovers, prometheus.CounterValue, float64(st.failovers.Load()))
+	ch <- prometheus.MustNewConstMetric(mRetransmits, prometheus.CounterValue, float64(st.retransmits.Load()))
 	ch <- prometheus.MustNewConstMetric(mActive, prometheus.GaugeValue, float64(st.active.Load()))
 	ch <- prometheus.MustNewConstMetric(mLimit, prometheus.GaugeValue, float64(e.cfg.Limit))
 	el := time.Since(e.start)

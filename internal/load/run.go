@@ -76,6 +76,10 @@ type Config struct {
 	// MaxFailed is the largest failed-call ratio (failed / (ok + failed))
 	// that Result.Failed accepts.
 	MaxFailed float64
+	// Wire, if set, plays both peers over UDP or TCP through a megaco
+	// proxy instead of calling the service (Targets, Mode, TLS and
+	// Failover are then unused).
+	Wire *Wire
 }
 
 // FindMax is the search for the highest sustained rate: the rate starts at
@@ -109,6 +113,10 @@ type Result struct {
 	CPU      time.Duration
 	FindMax  *FindMaxResult
 	Warnings int // generator-bottleneck warnings
+	// Late and Unmatched (wire mode) count the messages received for a
+	// transaction already given up, and those for none (a duplicate, or
+	// one that does not decode).
+	Late, Unmatched int64
 }
 
 // FailedRatio is failed / (ok + failed) calls.
@@ -140,6 +148,7 @@ type engine struct {
 	builders sync.Pool
 	msgs     sync.Pool
 	targets  []transport
+	wire     *wire
 	reqOpts  *pb.Options
 	enums    [2]pb.Codec // by Side
 	st       *stats
@@ -170,7 +179,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	connCtx, connCancel := context.WithCancel(context.Background())
 	defer connCancel()
 	defer e.closeTargets()
-	if err := e.openTargets(connCtx); err != nil {
+	if cfg.Wire != nil {
+		if e.wire, err = openWire(e); err != nil {
+			return nil, fmt.Errorf("wire: %w", err)
+		}
+		defer e.wire.close()
+	} else if err := e.openTargets(connCtx); err != nil {
 		return nil, err
 	}
 	if cfg.Metrics != nil {
@@ -243,10 +257,16 @@ func (e *engine) closeTargets() {
 }
 
 func (c *Config) check() error {
+	if c.Wire != nil {
+		if err := c.Wire.check(); err != nil {
+			return err
+		}
+		c.Targets, c.Mode = nil, c.Wire.Network
+	}
 	switch {
-	case len(c.Targets) == 0:
+	case c.Wire == nil && len(c.Targets) == 0:
 		return errors.New("no target")
-	case c.Mode != "unary" && c.Mode != "stream":
+	case c.Wire == nil && c.Mode != "unary" && c.Mode != "stream":
 		return fmt.Errorf("mode %q: want unary or stream", c.Mode)
 	case c.Ramp.Rate < 0 || math.IsNaN(c.Ramp.Rate) || math.IsInf(c.Ramp.Rate, 0):
 		return fmt.Errorf("bad rate %v", c.Ramp.Rate)
@@ -260,7 +280,7 @@ func (c *Config) check() error {
 		return errors.New("negative limit, call count, duration or hold")
 	}
 	for _, n := range []string{c.Codecs.MGC, c.Codecs.MG} {
-		if protoconv.CodecEnum(n) == pb.Codec_CODEC_UNSPECIFIED {
+		if c.Wire == nil && protoconv.CodecEnum(n) == pb.Codec_CODEC_UNSPECIFIED {
 			return fmt.Errorf("codec %q: the service has no such codec", n)
 		}
 	}
@@ -280,7 +300,11 @@ func (c *Config) check() error {
 		if c.Ramp.Max > top {
 			top = c.Ramp.Max
 		}
-		c.Limit = max(100, int(3*c.Ramp.PerSecond(top)*(c.Hold+time.Second).Seconds()))
+		hold := c.Hold
+		if c.Wire != nil { // a slow peer lengthens each call: 14 requests
+			hold += 14 * c.Wire.AnswerDelay
+		}
+		c.Limit = max(100, int(3*c.Ramp.PerSecond(top)*(hold+time.Second).Seconds()))
 		if c.FindMax != nil {
 			c.Limit = max(c.Limit, 10000)
 		}
@@ -320,6 +344,9 @@ func (e *engine) run(ctx context.Context, res *Result) {
 		res.CPU = c - cpu0
 	}
 	res.Final = rep.final()
+	if e.wire != nil {
+		res.Late, res.Unmatched = e.wire.late.Load(), e.wire.unmatched.Load()
+	}
 	res.FindMax = rep.findMaxResult()
 	res.Warnings = rep.warnings
 }
@@ -500,9 +527,16 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		e.noteError(Mismatch, "building the messages: "+err.Error())
 		return
 	}
-	c := callRun{e: e, n: n, b: b, cm: cm, target: int(n % uint64(len(e.targets))), req: &pb.TranscodeRequest{Options: e.reqOpts}}
+	c := callRun{e: e, n: n, b: b, cm: cm}
+	var cause Cause
+	var held time.Duration
 	start := time.Now()
-	cause, held := c.run(ctx)
+	if e.wire != nil {
+		cause, held = c.runWire(ctx)
+	} else {
+		c.target, c.req = int(n%uint64(len(e.targets))), &pb.TranscodeRequest{Options: e.reqOpts}
+		cause, held = c.run(ctx)
+	}
 	switch cause {
 	case OK:
 		st.ok.Add(1)
@@ -625,8 +659,13 @@ func (e *engine) noteError(c Cause, msg string) {
 func (r *Result) WriteSummary(w io.Writer) {
 	c := r.Final
 	cfg := r.Config
-	fmt.Fprintf(w, "megaco load: %s, %d target(s) %s; MGC %s <-> gateways %s; %d messages per call\n",
-		cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MGC, cfg.Codecs.MG, len(r.Flow.Steps))
+	if wc := cfg.Wire; wc != nil {
+		fmt.Fprintf(w, "megaco load: %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s); %d messages per call\n",
+			wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget, len(r.Flow.Steps))
+	} else {
+		fmt.Fprintf(w, "megaco load: %s, %d target(s) %s; MGC %s <-> gateways %s; %d messages per call\n",
+			cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MGC, cfg.Codecs.MG, len(r.Flow.Steps))
+	}
 	fmt.Fprintf(w, "stopped: %s\n", r.Stopped)
 	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); target %.1f cps at the end; achieved %.2f cps (%d of %d calls due started",
 		r.Elapsed.Seconds(), r.Sending.Seconds(), c.Target, r.AchievedCPS(), c.Started, c.Due)
@@ -646,6 +685,9 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "messages: %d (%.0f/s), failed %d", c.Msgs, rate(c.Msgs, r.Elapsed), c.MsgsFailed)
 	if c.Failovers > 0 {
 		fmt.Fprintf(w, ", sent again to another target %d", c.Failovers)
+	}
+	if cfg.Wire != nil {
+		fmt.Fprintf(w, ", retransmitted %d, late %d, unmatched %d", c.Retransmits, r.Late, r.Unmatched)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "response time ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (mean %s)\n",

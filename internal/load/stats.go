@@ -17,6 +17,7 @@ type stats struct {
 	msgs, msgsFailed              atomic.Int64
 	limited                       atomic.Int64 // times the scheduler waited on -l
 	failovers                     atomic.Int64 // messages sent again to another target
+	retransmits                   atomic.Int64 // wire mode: requests and replies sent again
 	rt, callLen, lag              Hist
 	types                         []Hist
 }
@@ -52,12 +53,15 @@ type Snapshot struct {
 	// Failovers counts messages sent again to the next target after a
 	// transport failure (an instance stopped or unreachable).
 	Failovers int64
-	Active    int64 // calls in progress at At
-	ActiveMax int64 // most calls in progress since the previous snapshot
-	RT        *HistSnap
-	CallLen   *HistSnap
-	Lag       *HistSnap
-	Types     []*HistSnap
+	// Retransmits counts requests retransmitted (Annex D.1) and replies
+	// sent again to a retransmitted request (wire mode).
+	Retransmits int64
+	Active      int64 // calls in progress at At
+	ActiveMax   int64 // most calls in progress since the previous snapshot
+	RT          *HistSnap
+	CallLen     *HistSnap
+	Lag         *HistSnap
+	Types       []*HistSnap
 }
 
 func (s *stats) snapshot(at time.Duration, target float64, due int64) *Snapshot {
@@ -66,8 +70,8 @@ func (s *stats) snapshot(at time.Duration, target float64, due int64) *Snapshot 
 		At: at, Target: target, Due: due,
 		Started: s.started.Load(), OK: s.ok.Load(), Aborted: s.aborted.Load(), Skipped: s.skipped.Load(),
 		Msgs: s.msgs.Load(), MsgsFailed: s.msgsFailed.Load(), Limited: s.limited.Load(),
-		Failovers: s.failovers.Load(),
-		Active:    a, ActiveMax: max(s.activeMax.Swap(a), a),
+		Failovers: s.failovers.Load(), Retransmits: s.retransmits.Load(),
+		Active: a, ActiveMax: max(s.activeMax.Swap(a), a),
 		RT: s.rt.Snapshot(), CallLen: s.callLen.Snapshot(), Lag: s.lag.Snapshot(),
 	}
 	for i := range s.failed {
@@ -104,6 +108,7 @@ func (s *Snapshot) Sub(prev *Snapshot) *Snapshot {
 	d.MsgsFailed -= prev.MsgsFailed
 	d.Limited -= prev.Limited
 	d.Failovers -= prev.Failovers
+	d.Retransmits -= prev.Retransmits
 	for i := range d.Failed {
 		d.Failed[i] -= prev.Failed[i]
 	}
