@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,9 +25,21 @@ func env(name, def string) string {
 	return def
 }
 
+const serveUsage = `usage: megaco serve [flags]
+
+Runs the codec service: gRPC (CodecService, health, reflection) and HTTP
+(/v1/transcode, /v1/decode, /metrics, /healthz, /readyz), on its embedded
+defaults without any flag. Every flag has an environment variable. SIGTERM
+drains and exits.
+
+Example:
+  megaco serve --grpc-addr 127.0.0.1:9090 --http-addr 127.0.0.1:8080
+
+flags:
+`
+
 func serve(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("serve", serveUsage, stderr)
 	def := server.DefaultConfig()
 	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":9090"), "gRPC listen address (MEGACO_GRPC_ADDR)")
 	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz, /readyz (MEGACO_HTTP_ADDR)")
@@ -50,11 +61,8 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	gcPercent := fs.String("gc-percent", env("MEGACO_GC_PERCENT", gcDefault), "garbage collector target as GOGC, 0 to leave GOGC's (MEGACO_GC_PERCENT; default 0 when GOGC is set)")
 	hardening := addHardeningFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	cfg := def
 	var err error

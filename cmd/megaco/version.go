@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -11,14 +10,10 @@ import (
 // versionCmd prints what the binary was built from (`megaco version`,
 // `megaco --version`): one line, or every field with -v.
 func versionCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("version", "usage: megaco version [-v]\n\nPrints the module version, VCS revision and Go version of this build.\n\nflags:\n", stderr)
 	verbose := fs.Bool("v", false, "print each field on its own line")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("version: unexpected argument %q", fs.Arg(0))
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	i := buildinfo.Read()
 	if !*verbose {

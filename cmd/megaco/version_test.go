@@ -21,7 +21,7 @@ func TestVersion(t *testing.T) {
 	if code := run([]string{"version", "-v"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "revision: ") {
 		t.Errorf("version -v: exit %d: %q %s", code, out.String(), errb.String())
 	}
-	if code := run([]string{"version", "extra"}, nil, &out, &errb); code != 1 {
-		t.Errorf("version extra: exit %d, want 1", code)
+	if code := run([]string{"version", "extra"}, nil, &out, &errb); code != 2 { // a usage error
+		t.Errorf("version extra: exit %d, want 2", code)
 	}
 }
