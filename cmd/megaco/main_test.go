@@ -240,7 +240,7 @@ func TestHelp(t *testing.T) {
 		if code, _, _ := runCLI(t, nil, cmd, "--no-such-flag"); code != 2 {
 			t.Errorf("%s --no-such-flag: exit %d, want 2", cmd, code)
 		}
-	}	// Every command: -h succeeds with a usage line, a bad flag is exit 2.
+	} // Every command: -h succeeds with a usage line, a bad flag is exit 2.
 	for _, cmd := range []string{"serve", "transcode", "decode", "bench", "load", "proxy", "pcap", "version"} {
 		if code, _, stderr := runCLI(t, nil, cmd, "-h"); code != 0 || !strings.Contains(stderr, "usage: megaco "+cmd) {
 			t.Errorf("%s -h: exit %d\n%s", cmd, code, stderr)
