@@ -370,7 +370,7 @@ func TestHugeNamesEchoed(t *testing.T) {
 	if n := s.rejected("grpc", "malformed_request"); n != 1 {
 		t.Errorf("malformed requests counted: %.0f, want 1", n)
 	}
-	for _, line := range strings.Split(s.log.String(), "\n") {
+	for _, line := range strings.Split(s.Log.String(), "\n") {
 		logMax = max(logMax, len(line))
 		if len(line) > 4096 {
 			t.Errorf("a log line of %d bytes: %.200s", len(line), line)
@@ -403,7 +403,7 @@ func TestTerminateWithStreamsOpen(t *testing.T) {
 		open = append(open, st)
 	}
 	t0 := time.Now()
-	s.terminate()
+	s.Terminate()
 	if !eventually(900*time.Millisecond, func() bool {
 		resp, err := http.Get("http://" + s.httpAddr + "/readyz")
 		if err != nil {
@@ -421,7 +421,7 @@ func TestTerminateWithStreamsOpen(t *testing.T) {
 			t.Errorf("stream %d ended with %v", i, err)
 		}
 	}
-	code := s.wait(15 * time.Second)
+	code := s.Wait(15 * time.Second)
 	t.Logf("%d open streams ended and the server exited %d after %v", streams, code, time.Since(t0).Round(time.Millisecond))
 	if code != 0 {
 		t.Errorf("exit status %d, want 0", code)
@@ -458,12 +458,12 @@ func TestDrainTimeoutExitStatus(t *testing.T) {
 				}
 			}
 			time.Sleep(500 * time.Millisecond) // the call is open
-			s.terminate()
-			code := s.wait(15 * time.Second)
+			s.Terminate()
+			code := s.Wait(15 * time.Second)
 			if code != 0 {
 				t.Errorf("exit status %d, want 0", code)
 			}
-			if !strings.Contains(s.log.String(), "drain timed out") {
+			if !strings.Contains(s.Log.String(), "drain timed out") {
 				t.Errorf("no warning that the drain cut calls off")
 			}
 		})

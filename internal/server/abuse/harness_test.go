@@ -1,21 +1,15 @@
 package abuse
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,168 +17,43 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/testbin"
 )
 
 // binary is the megaco binary TestMain builds.
 var binary string
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		fmt.Println("abuse: skipped: the go tool is not on PATH to build megaco")
-		return 0
-	}
-	dir, err := os.MkdirTemp("", "megaco-abuse")
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "megaco")
-	build := exec.Command(goTool, "build", "-o", binary, "megaco/cmd/megaco")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Println("abuse: building megaco:", err)
-		return 1
-	}
-	return m.Run()
+	os.Exit(testbin.Main(m, "megaco/cmd/megaco", &binary))
 }
 
 // server is a running `megaco serve`.
 type server struct {
+	*testbin.Proc
 	t                  *testing.T
-	cmd                *exec.Cmd
 	grpcAddr, httpAddr string
-	log                *lockedBuffer
-	exited             chan struct{}
-	exitErr            error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
 
 // start runs megaco serve on loopback ports with flags, until the test
-// ends (SIGKILL then, if it has not exited).
+// ends.
 func start(t *testing.T, flags ...string) *server {
 	t.Helper()
 	args := append([]string{"serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0", "--drain-timeout", "5s"}, flags...)
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{t: t, cmd: cmd, log: &lockedBuffer{}, exited: make(chan struct{})}
-	addrs := make(chan []string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		sent := false
-		for sc.Scan() {
-			line := sc.Text()
-			fmt.Fprintln(s.log, line)
-			if m := servingLine.FindStringSubmatch(line); m != nil && !sent {
-				addrs <- m[1:]
-				sent = true
-			}
-		}
-		_, _ = io.Copy(s.log, stderr)
-		s.exitErr = cmd.Wait()
-		close(s.exited)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill() // ours, by PID; harmless when it has exited
-		<-s.exited
-		if t.Failed() {
-			t.Logf("server log (last 4 KiB):\n%s", tail(s.log.String(), 4096))
-		}
-	})
-	select {
-	case a := <-addrs:
-		s.grpcAddr, s.httpAddr = a[0], a[1]
-	case <-s.exited:
-		t.Fatalf("megaco serve exited: %v\n%s", s.exitErr, s.log.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("megaco serve did not start\n%s", s.log.String())
-	}
-	return s
+	proc, a := testbin.Start(t, binary, args, servingLine)
+	return &server{Proc: proc, t: t, grpcAddr: a[0], httpAddr: a[1]}
 }
 
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
-}
-
-// signal sends SIGTERM.
-func (s *server) terminate() {
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		s.t.Fatal(err)
-	}
-}
-
-// wait waits for the exit, up to d, and returns its status (-1: still
-// running).
-func (s *server) wait(d time.Duration) int {
-	select {
-	case <-s.exited:
-		return s.cmd.ProcessState.ExitCode()
-	case <-time.After(d):
-		return -1
-	}
-}
-
-// metrics scrapes /metrics into series -> value (series as written:
-// name{labels}).
+// metrics scrapes /metrics (series as written: name{labels}, labels in
+// alphabetical order).
 func (s *server) metrics() map[string]float64 {
 	s.t.Helper()
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Get("http://" + s.httpAddr + "/metrics")
+	m, err := testbin.Scrape("http://" + s.httpAddr + "/metrics")
 	if err != nil {
 		s.t.Fatalf("scraping /metrics: %v", err)
 	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if i < 0 {
-			continue
-		}
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
-		}
-	}
-	return out
+	return m
 }
 
 // figures are what the tests report and bound.
@@ -213,30 +82,13 @@ func (s *server) rejected(transport, reason string) float64 {
 	return s.metrics()[fmt.Sprintf(`megaco_server_rejected_total{reason=%q,transport=%q}`, reason, transport)]
 }
 
-// peakFigures samples the figures every 100 ms until stop is closed and
-// returns the highest of each.
+// peakFigures samples the figures until stop is closed and returns the
+// highest of each.
 func (s *server) peakFigures(stop <-chan struct{}) <-chan figures {
-	out := make(chan figures, 1)
-	go func() {
-		var peak figures
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			f := s.figures()
-			peak.goroutines = max(peak.goroutines, f.goroutines)
-			peak.heapMiB = max(peak.heapMiB, f.heapMiB)
-			peak.rssMiB = max(peak.rssMiB, f.rssMiB)
-			peak.grpcConns = max(peak.grpcConns, f.grpcConns)
-			peak.httpConns = max(peak.httpConns, f.httpConns)
-			select {
-			case <-stop:
-				out <- peak
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return out
+	return testbin.Peak(stop, s.figures, func(a, b figures) figures {
+		return figures{max(a.goroutines, b.goroutines), max(a.heapMiB, b.heapMiB), max(a.rssMiB, b.rssMiB),
+			max(a.grpcConns, b.grpcConns), max(a.httpConns, b.httpConns)}
+	})
 }
 
 // msg is a small message every codec takes.
@@ -335,14 +187,4 @@ func (b *bystander) check(t *testing.T) {
 	}
 }
 
-// eventually polls cond every 100 ms for up to d.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return true
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return cond()
-}
+var eventually = testbin.Eventually
