@@ -75,6 +75,10 @@
          handle_trans_request_abort/5, handle_segment_reply/6]).
 
 -define(LOCALHOST, {127, 0, 0, 1}).
+%% Large socket buffers: a segmented reply is a burst of datagrams, and on a
+%% busy machine the default buffer drops some of it (a segment timeout
+%% that is the test machine's, not the peers').
+-define(UDP_OPTIONS, [{ip, ?LOCALHOST}, {recbuf, 1048576}, {sndbuf, 1048576}]).
 -define(CTX, 2000).
 -define(CALLBACK_WAIT, 20000).
 
@@ -272,7 +276,7 @@ linger(mg) -> ok.
 transport(mgc, RH, #{transport := udp, local_port := P}) ->
     {ok, Sup} = megaco_udp:start_transport(),
     case megaco_udp:open(Sup, [{port, P}, {receive_handle, RH},
-                               {udp_options, [{ip, ?LOCALHOST}]}]) of
+                               {udp_options, ?UDP_OPTIONS}]) of
         {ok, _Socket, _Pid} -> #{};
         Error -> throw({fail, {udp_open, Error}})
     end;
@@ -287,7 +291,7 @@ transport(mg, RH, #{transport := udp, local_port := P, remote_host := H,
                     remote_port := Q}) ->
     {ok, Sup} = megaco_udp:start_transport(),
     case megaco_udp:open(Sup, [{port, P}, {receive_handle, RH},
-                               {udp_options, [{ip, ?LOCALHOST}]}]) of
+                               {udp_options, ?UDP_OPTIONS}]) of
         {ok, Socket, Pid} ->
             SH = megaco_udp:create_send_handle(Socket, H, Q),
             connect(RH, SH, Pid);
