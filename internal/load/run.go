@@ -333,6 +333,9 @@ func (e *engine) targetRate(t time.Duration) float64 {
 	if e.cfg.FindMax != nil {
 		return math.Float64frombits(e.fmRate.Load())
 	}
+	if e.replay != nil && !e.replay.Paced { // no rate: the capture's timing
+		return 0
+	}
 	return e.cfg.Ramp.RateAt(t)
 }
 
@@ -690,8 +693,12 @@ func (r *Result) WriteSummary(w io.Writer) {
 			cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MGC, cfg.Codecs.MG, len(r.Flow.Steps))
 	}
 	fmt.Fprintf(w, "stopped: %s\n", r.Stopped)
-	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); target %.1f cps at the end; achieved %.2f cps (%d of %d calls due started",
-		r.Elapsed.Seconds(), r.Sending.Seconds(), c.Target, r.AchievedCPS(), c.Started, c.Due)
+	target := fmt.Sprintf("target %.1f cps at the end", c.Target)
+	if cfg.Replay != nil && !cfg.Replay.Paced {
+		target = "the capture's timing"
+	}
+	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); %s; achieved %.2f cps (%d of %d calls due started",
+		r.Elapsed.Seconds(), r.Sending.Seconds(), target, r.AchievedCPS(), c.Started, c.Due)
 	if c.Due > 0 {
 		fmt.Fprintf(w, ", %.1f %%", 100*float64(c.Started)/float64(c.Due))
 	}
