@@ -16,8 +16,12 @@ import (
 	"megaco/internal/protoconv"
 )
 
-// MaxReplayMessages bounds the messages a replay keeps in memory.
-const MaxReplayMessages = 1_000_000
+// MaxReplayMessages and MaxReplayBytes (captured and expected bytes
+// together) bound what a replay keeps in memory.
+const (
+	MaxReplayMessages = 1_000_000
+	MaxReplayBytes    = 256 << 20
+)
 
 // Replay is a capture's Megaco messages, ready to go through the service:
 // each is one call, sent at its offset from the capture's first message
@@ -54,6 +58,7 @@ func ReadReplay(r io.Reader, ports []uint16, codecs Codecs) (*Replay, error) {
 	rp := &Replay{}
 	types := map[string]int{}
 	var first time.Time
+	var size int
 	for {
 		m, err := cr.Next()
 		if err == io.EOF {
@@ -85,6 +90,9 @@ func ReadReplay(r io.Reader, ports []uint16, codecs Codecs) (*Replay, error) {
 			rp.Types = append(rp.Types, typ)
 		}
 		rm.Type, rm.Offset = i, max(m.Time.Sub(first), 0)
+		if size += len(rm.In) + len(rm.Want); size > MaxReplayBytes {
+			return nil, fmt.Errorf("the capture's messages take more than %d MiB", MaxReplayBytes>>20)
+		}
 		rp.Msgs = append(rp.Msgs, rm)
 	}
 	if len(rp.Msgs) == 0 {
