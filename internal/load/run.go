@@ -280,6 +280,10 @@ func (c *Config) check() error {
 		return errors.New("a capture replays through the service (gRPC) only")
 	case c.Replay != nil && len(c.Replay.Msgs) == 0:
 		return errors.New("the capture has no message to replay")
+	case c.Replay != nil && c.FindMax != nil:
+		return errors.New("a capture replays once: no rate search")
+	case c.Replay != nil && c.Replay.Paced && c.Ramp.Rate <= 0:
+		return errors.New("a paced replay needs a rate above 0")
 	case c.Wire == nil && len(c.Targets) == 0:
 		return errors.New("no target")
 	case c.Wire == nil && c.Mode != "unary" && c.Mode != "stream":
