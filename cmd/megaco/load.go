@@ -50,6 +50,14 @@ unanswered requests are retransmitted (RFC 3525 D.1.3: the timer starts
 at --retransmit-initial and doubles up to --retransmit-max); --timeout
 bounds each transaction (then it is lost).
 
+With --pcap FILE the generator replays a capture's Megaco messages
+through the service instead (gRPC only): each message is one call, sent
+at its time in the capture (or at -r calls per -rp when -r is given) and
+transcoded from its detected codec to the other side's (text to
+--mg-codec, binary to --mgc-codec); the output is compared with this
+program's own transcoding and decoded. Messages that do not transcode
+here (a name with no binary form, say) are skipped with a note.
+
 Times: a plain number is milliseconds (as SIPp's), or give a unit (2s).
 
 flags:
@@ -111,6 +119,9 @@ func loadCmd(args []string, stdout, stderr io.Writer) error {
 	if err := a.configure(stderr); err != nil {
 		return err
 	}
+	if err := a.replay.load(fs, &a.cfg, os.Stdin, stderr); err != nil {
+		return err
+	}
 	if a.statFile != "" {
 		f, err := os.Create(a.statFile)
 		if err != nil {
@@ -139,6 +150,7 @@ type loadArgs struct {
 	tlsCA, tlsCert, tlsKey, tlsName string
 	transport                       string
 	wire                            load.Wire
+	replay                          replayArgs
 }
 
 // newLoadFlags defines megaco load's flags (SIPp's names where SIPp has
@@ -190,6 +202,7 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.Var(msDuration{&a.wire.RetransmitInitial}, "retransmit-initial", "with --transport udp: first retransmission timer of a request (doubles each time)")
 	fs.Var(msDuration{&a.wire.RetransmitMax}, "retransmit-max", "with --transport udp: largest retransmission timer")
 	fs.Var(msDuration{&a.wire.AnswerDelay}, "answer-delay", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
+	a.replay.define(fs)
 	return fs, a
 }
 

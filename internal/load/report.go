@@ -61,6 +61,9 @@ func (r *reporter) tick() string {
 	// rate), or the generator itself (it cannot start the calls in time).
 	behind := p.Due >= 5 && float64(p.Started) < 0.95*float64(p.Due)
 	lagging := p.Lag.Count > 0 && p.Lag.Quantile(0.99) > 20*time.Millisecond
+	if s.Target == 0 { // a capture replayed at its own timing: no rate to keep (the lag is in the summary)
+		behind, lagging = false, false
+	}
 	switch {
 	case (behind || lagging) && p.Limited > 0:
 		if s.At-r.lastLimitN >= 10*time.Second {

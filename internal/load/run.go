@@ -80,6 +80,9 @@ type Config struct {
 	// proxy instead of calling the service (Targets, Mode, TLS and
 	// Failover are then unused).
 	Wire *Wire
+	// Replay, if set, sends a capture's messages (ReadReplay) instead of
+	// the call flow: gRPC modes only.
+	Replay *Replay
 }
 
 // FindMax is the search for the highest sustained rate: the rate starts at
@@ -149,6 +152,7 @@ type engine struct {
 	msgs     sync.Pool
 	targets  []transport
 	wire     *wire
+	replay   *Replay
 	reqOpts  *pb.Options
 	enums    [2]pb.Codec // by Side
 	st       *stats
@@ -195,6 +199,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	for _, n := range res.Notes {
 		fmt.Fprintln(e.log, "note:", n)
 	}
+	if e.replay != nil {
+		e.runReplay(ctx, res)
+		return res, nil
+	}
 	e.run(ctx, res)
 	return res, nil
 }
@@ -215,6 +223,10 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 		return nil, nil, err
 	}
 	e := &engine{cfg: cfg, flow: flow, base: b, st: newStats(len(flow.Types)), errors: res.Errors, log: cfg.Log}
+	if rp := cfg.Replay; rp != nil { // the capture's message types, no call flow
+		e.replay, e.flow, res.Flow, res.Notes = rp, &Flow{Types: rp.Types}, &Flow{Types: rp.Types}, nil
+		e.st = newStats(len(rp.Types))
+	}
 	if e.log == nil {
 		e.log = cfg.Live
 	}
@@ -264,6 +276,14 @@ func (c *Config) check() error {
 		c.Targets, c.Mode = nil, c.Wire.Network
 	}
 	switch {
+	case c.Replay != nil && c.Wire != nil:
+		return errors.New("a capture replays through the service (gRPC) only")
+	case c.Replay != nil && len(c.Replay.Msgs) == 0:
+		return errors.New("the capture has no message to replay")
+	case c.Replay != nil && c.FindMax != nil:
+		return errors.New("a capture replays once: no rate search")
+	case c.Replay != nil && c.Replay.Paced && c.Ramp.Rate <= 0:
+		return errors.New("a paced replay needs a rate above 0")
 	case c.Wire == nil && len(c.Targets) == 0:
 		return errors.New("no target")
 	case c.Wire == nil && c.Mode != "unary" && c.Mode != "stream":
@@ -316,6 +336,9 @@ func (c *Config) check() error {
 func (e *engine) targetRate(t time.Duration) float64 {
 	if e.cfg.FindMax != nil {
 		return math.Float64frombits(e.fmRate.Load())
+	}
+	if e.replay != nil && !e.replay.Paced { // no rate: the capture's timing
+		return 0
 	}
 	return e.cfg.Ramp.RateAt(t)
 }
@@ -659,7 +682,14 @@ func (e *engine) noteError(c Cause, msg string) {
 func (r *Result) WriteSummary(w io.Writer) {
 	c := r.Final
 	cfg := r.Config
-	if wc := cfg.Wire; wc != nil {
+	if rp := cfg.Replay; rp != nil {
+		how := "at the capture's timing"
+		if rp.Paced {
+			how = fmt.Sprintf("at %g calls per %v", cfg.Ramp.Rate, cfg.Ramp.Period)
+		}
+		fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
+			len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)
+	} else if wc := cfg.Wire; wc != nil {
 		fmt.Fprintf(w, "megaco load: %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s); %d messages per call\n",
 			wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget, len(r.Flow.Steps))
 	} else {
@@ -667,8 +697,12 @@ func (r *Result) WriteSummary(w io.Writer) {
 			cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MGC, cfg.Codecs.MG, len(r.Flow.Steps))
 	}
 	fmt.Fprintf(w, "stopped: %s\n", r.Stopped)
-	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); target %.1f cps at the end; achieved %.2f cps (%d of %d calls due started",
-		r.Elapsed.Seconds(), r.Sending.Seconds(), c.Target, r.AchievedCPS(), c.Started, c.Due)
+	target := fmt.Sprintf("target %.1f cps at the end", c.Target)
+	if cfg.Replay != nil && !cfg.Replay.Paced {
+		target = "the capture's timing"
+	}
+	fmt.Fprintf(w, "elapsed %.2f s (sending %.2f s); %s; achieved %.2f cps (%d of %d calls due started",
+		r.Elapsed.Seconds(), r.Sending.Seconds(), target, r.AchievedCPS(), c.Started, c.Due)
 	if c.Due > 0 {
 		fmt.Fprintf(w, ", %.1f %%", 100*float64(c.Started)/float64(c.Due))
 	}
