@@ -123,10 +123,13 @@ func BenchmarkUDP(b *testing.B) {
 // Reported: messages/s through the proxy (requests and replies).
 func BenchmarkUDPWindow(b *testing.B) {
 	for _, mode := range []struct{ name, mgc, mg string }{{"relay", "compact", "compact"}, {"transcode", "compact", "ber"}} {
-		for _, batch := range []int{1, 32} {
-			b.Run(fmt.Sprintf("%s/read%d", mode.name, batch), func(b *testing.B) {
-				defer func(old int) { readBatch = old }(readBatch)
-				readBatch = batch
+		for _, v := range []struct {
+			read  int
+			write bool
+		}{{1, false}, {32, false}, {32, true}} {
+			b.Run(fmt.Sprintf("%s/read%d/writebatch=%v", mode.name, v.read, v.write), func(b *testing.B) {
+				defer func(r int, w bool) { readBatch, writeBatch = r, w }(readBatch, writeBatch)
+				readBatch, writeBatch = v.read, v.write
 				udpWindow(b, mode.mgc, mode.mg)
 			})
 		}

@@ -18,6 +18,10 @@ import (
 // Linux); 0 reads one at a time.
 var readBatch = 32
 
+// writeBatch has a batched read loop write the datagrams it forwards
+// with one call per batch (sendmmsg on Linux).
+var writeBatch = true
+
 // udpLoop reads the side's socket: one message per datagram, handled in
 // this goroutine (no goroutine per datagram), until the socket closes.
 func (s *sideState) udpLoop() {
@@ -49,7 +53,7 @@ func (s *sideState) udpBatchLoop(n int) {
 	for i := range msgs {
 		msgs[i].Buffers = [][]byte{make([]byte, maxDatagram+1)}
 	}
-	w := new(worker)
+	w := &worker{batched: writeBatch}
 	for {
 		k, err := pc.ReadBatch(msgs, 0)
 		if err != nil {
@@ -68,6 +72,7 @@ func (s *sideState) udpBatchLoop(n int) {
 			s.p.handle(w, s.id, dest{addr: unmap(a.AddrPort())}, m.Buffers[0][:m.N])
 			m.Addr = nil
 		}
+		s.p.flush(&w.sends[s.id.other()], s.id.other()) // a lone datagram waits for nothing
 	}
 }
 
