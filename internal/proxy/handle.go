@@ -19,6 +19,10 @@ type worker struct {
 	dests             []dest
 	drop              []bool
 	sub               []model.Transaction
+	// batched is set in a loop that reads UDP in batches: datagrams to
+	// send wait in sends (by the socket's side) until the batch ends.
+	batched bool
+	sends   [2]sendQueue
 }
 
 // handle carries one message that arrived on side s from src to the
@@ -184,6 +188,10 @@ func (p *Proxy) seen(w *worker, i int, d dest) bool {
 // transactions for which in(j) holds as forwarded, or dropped on error.
 func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
 	o := s.other()
+	if w.batched && d.conn == nil && p.sides[o].batch != nil {
+		w.sends[o].queue(w, s, d, b, in)
+		return
+	}
 	err := p.sides[o].send(d, b)
 	out := forwarded
 	if err != nil {

@@ -18,8 +18,9 @@ type txEntry struct {
 	requester dest      // where the request came from: replies go there
 	start     time.Time // when the request was first forwarded
 	expires   time.Time
-	command   uint8 // index in commands
-	answered  bool  // a final reply went back; kept for retransmissions
+	seq       uint64 // tells this entry from an earlier one under its key
+	command   uint8  // index in commands
+	answered  bool   // a final reply went back; kept for retransmissions
 }
 
 // table remembers outstanding transactions, bounded in time (ttl from the
@@ -28,7 +29,8 @@ type table struct {
 	mu      sync.Mutex
 	ttl     time.Duration
 	max     int
-	m       map[txKey]*txEntry
+	m       map[txKey]txEntry // values, not pointers: no allocation per request
+	seq     uint64
 	queue   []queued // in order of insertion, hence of expiry
 	head    int
 	met     *metrics
@@ -39,12 +41,12 @@ type table struct {
 // was pushed back by a pending has a later place too.
 type queued struct {
 	key     txKey
-	e       *txEntry
+	seq     uint64
 	expires time.Time
 }
 
 func newTable(ttl time.Duration, max int, met *metrics) *table {
-	return &table{ttl: ttl, max: max, m: make(map[txKey]*txEntry), met: met}
+	return &table{ttl: ttl, max: max, m: make(map[txKey]txEntry), met: met}
 }
 
 // request records a request forwarded from side s; it reports false when
@@ -55,11 +57,12 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
-	if e := t.m[k]; e != nil {
+	if e, ok := t.m[k]; ok {
 		if !e.answered || !admitNew {
 			// A retransmission, maybe from another address; while
 			// draining also one whose reply was lost on the way back.
 			e.requester = from
+			t.m[k] = e
 			return true, false
 		}
 		t.remove(k, e) // a reused ID after its answer: a new transaction
@@ -71,9 +74,10 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 		t.evictOldest()
 		evicted = true
 	}
-	e := &txEntry{requester: from, start: now, expires: now.Add(t.ttl), command: command}
+	t.seq++
+	e := txEntry{requester: from, start: now, expires: now.Add(t.ttl), seq: t.seq, command: command}
 	t.m[k] = e
-	t.queue = append(t.queue, queued{k, e, e.expires})
+	t.queue = append(t.queue, queued{k, e.seq, e.expires})
 	if len(t.queue)-t.head > 2*t.max+64 {
 		t.sweep() // replaced entries left behind by reused IDs
 	}
@@ -90,18 +94,20 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
-	e := t.m[k]
-	if e == nil {
+	e, ok := t.m[k]
+	if !ok {
 		return dest{}, 0, 0, false, false
 	}
 	if final && !e.answered {
 		e.answered, first = true, true
+		t.m[k] = e
 		t.pending[k.from]--
 		t.gauges()
 	} else if !final && now.Add(t.ttl).Sub(e.expires) > t.ttl/8 {
 		// Pushed back in steps, so a stream of pendings adds few places.
 		e.expires = now.Add(t.ttl)
-		t.queue = append(t.queue, queued{k, e, e.expires})
+		t.m[k] = e
+		t.queue = append(t.queue, queued{k, e.seq, e.expires})
 		if len(t.queue)-t.head > 2*t.max+64 {
 			t.sweep()
 		}
@@ -114,7 +120,7 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 func (t *table) cancel(k txKey) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if e := t.m[k]; e != nil && !e.answered {
+	if e, ok := t.m[k]; ok && !e.answered {
 		t.remove(k, e)
 		t.gauges()
 	}
@@ -164,17 +170,16 @@ func (t *table) pop(now time.Time) (removed bool) {
 	q := t.queue[t.head]
 	t.queue[t.head] = queued{}
 	t.head++
-	if t.m[q.key] == q.e && (now.IsZero() || !now.Before(q.e.expires)) {
-		t.remove(q.key, q.e)
+	if e, ok := t.m[q.key]; ok && e.seq == q.seq && (now.IsZero() || !now.Before(e.expires)) {
+		t.remove(q.key, e)
 		return true
 	}
 	return false
 }
 
-func (t *table) remove(k txKey, e *txEntry) {
+func (t *table) remove(k txKey, e txEntry) {
 	delete(t.m, k)
 	if !e.answered {
-		e.answered = true
 		t.pending[k.from]--
 	}
 }
@@ -184,7 +189,7 @@ func (t *table) remove(k txKey, e *txEntry) {
 func (t *table) sweep() {
 	live := t.queue[:0]
 	for _, q := range t.queue[t.head:] {
-		if t.m[q.key] == q.e && q.expires.Equal(q.e.expires) {
+		if e, ok := t.m[q.key]; ok && e.seq == q.seq && q.expires.Equal(e.expires) {
 			live = append(live, q)
 		}
 	}

@@ -9,12 +9,26 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/net/ipv4"
+
 	"megaco/internal/proxy/tpkt"
 )
+
+// readBatch is how many datagrams one read takes at most (recvmmsg on
+// Linux); 0 reads one at a time.
+var readBatch = 32
+
+// writeBatch has a batched read loop write the datagrams it forwards
+// with one call per batch (sendmmsg on Linux).
+var writeBatch = true
 
 // udpLoop reads the side's socket: one message per datagram, handled in
 // this goroutine (no goroutine per datagram), until the socket closes.
 func (s *sideState) udpLoop() {
+	if readBatch > 1 {
+		s.udpBatchLoop(readBatch)
+		return
+	}
 	buf := make([]byte, maxDatagram+1)
 	w := new(worker)
 	for {
@@ -29,6 +43,36 @@ func (s *sideState) udpLoop() {
 			continue
 		}
 		s.p.handle(w, s.id, dest{addr: unmap(addr)}, buf[:n])
+	}
+}
+
+// udpBatchLoop is udpLoop taking up to n datagrams per system call.
+func (s *sideState) udpBatchLoop(n int) {
+	pc := ipv4.NewPacketConn(s.udp) // the batch calls do not depend on the family
+	msgs := make([]ipv4.Message, n)
+	for i := range msgs {
+		msgs[i].Buffers = [][]byte{make([]byte, maxDatagram+1)}
+	}
+	w := &worker{batched: writeBatch}
+	for {
+		k, err := pc.ReadBatch(msgs, 0)
+		if err != nil {
+			if s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			s.p.met.errors[s.id][reasonIO].Inc()
+			continue
+		}
+		for i := range k {
+			m := &msgs[i]
+			a, ok := m.Addr.(*net.UDPAddr)
+			if !ok {
+				continue
+			}
+			s.p.handle(w, s.id, dest{addr: unmap(a.AddrPort())}, m.Buffers[0][:m.N])
+			m.Addr = nil
+		}
+		s.p.flush(&w.sends[s.id.other()], s.id.other()) // a lone datagram waits for nothing
 	}
 }
 

@@ -1,0 +1,112 @@
+package proxy
+
+import (
+	"net"
+
+	"golang.org/x/net/ipv4"
+)
+
+// sendQueue holds the datagrams one read batch sends out of one UDP
+// socket, written with one call (sendmmsg on Linux) when the batch ends.
+// Each datagram keeps its place, so the order per destination holds; the
+// transactions it carries are counted when the write's outcome is known.
+type sendQueue struct {
+	data  []byte // the datagrams, end to end
+	ends  []int  // where each datagram ends in data
+	dests []dest
+	recs  []sendRec // the transactions each datagram carries
+	rends []int     // where each datagram's records end in recs
+	msgs  []ipv4.Message
+	addrs []net.UDPAddr
+}
+
+// sendRec is one transaction a queued datagram carries, from side s.
+type sendRec struct {
+	s    side
+	kind kind
+	tid  uint32
+}
+
+// queue adds b, bound for d, carrying the transactions of w.infos for
+// which in holds.
+func (q *sendQueue) queue(w *worker, s side, d dest, b []byte, in func(int) bool) {
+	q.data = append(q.data, b...)
+	q.ends = append(q.ends, len(q.data))
+	q.dests = append(q.dests, d)
+	for j, t := range w.infos {
+		if in(j) {
+			q.recs = append(q.recs, sendRec{s, t.kind, t.tid})
+		}
+	}
+	q.rends = append(q.rends, len(q.recs))
+}
+
+// flush writes the queued datagrams out of side o's socket and counts
+// their transactions as forwarded, or dropped when a write failed.
+func (p *Proxy) flush(q *sendQueue, o side) {
+	n := len(q.ends)
+	if n == 0 {
+		return
+	}
+	out := p.sides[o]
+	for len(q.msgs) < n {
+		q.msgs = append(q.msgs, ipv4.Message{Buffers: make([][]byte, 1)})
+		q.addrs = append(q.addrs, net.UDPAddr{})
+	}
+	start := 0
+	for i := range n {
+		a, ap := &q.addrs[i], q.dests[i].addr
+		if ap.Addr().Is4() {
+			ip := ap.Addr().As4()
+			a.IP = append(a.IP[:0], ip[:]...)
+		} else {
+			ip := ap.Addr().As16()
+			a.IP = append(a.IP[:0], ip[:]...)
+		}
+		a.Port, a.Zone = int(ap.Port()), ap.Addr().Zone()
+		q.msgs[i].Buffers[0] = q.data[start:q.ends[i]]
+		q.msgs[i].Addr = a
+		start = q.ends[i]
+	}
+	pc := out.batch
+	for sent := 0; sent < n; {
+		k, err := pc.WriteBatch(q.msgs[sent:n], 0)
+		if err != nil {
+			p.sent(q, o, sent, err) // the first one not written failed
+			k = 1
+		} else {
+			for i := sent; i < sent+k; i++ {
+				p.sent(q, o, i, nil)
+			}
+		}
+		sent += k
+	}
+	for i := range n {
+		q.msgs[i].Buffers[0], q.msgs[i].Addr = nil, nil
+	}
+	q.data, q.ends, q.dests = q.data[:0], q.ends[:0], q.dests[:0]
+	q.recs, q.rends = q.recs[:0], q.rends[:0]
+}
+
+// sent accounts for queued datagram i, written out of side o's socket or
+// failed with err.
+func (p *Proxy) sent(q *sendQueue, o side, i int, err error) {
+	res := forwarded
+	if err != nil {
+		res = dropped
+		p.met.errors[o][reasonIO].Inc()
+		p.limiter.warn("send failed", "to", q.dests[i].String(), "err", err)
+	} else {
+		p.sides[o].captureOut(q.dests[i], q.msgs[i].Buffers[0])
+	}
+	first := 0
+	if i > 0 {
+		first = q.rends[i-1]
+	}
+	for _, r := range q.recs[first:q.rends[i]] {
+		p.met.messages[r.s][r.kind][res].Inc()
+		if err != nil && r.kind == kindRequest {
+			p.table.cancel(txKey{r.s, r.tid})
+		}
+	}
+}
