@@ -7,7 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
+	"megaco/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,14 +24,7 @@ import (
 
 const grpcurlModule = "github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3"
 
-func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+func freePort(t *testing.T) string { return testbin.FreeAddr(t, "tcp") }
 
 // tools builds megaco and installs grpcurl (from the Go module proxy) into
 // a temporary directory.

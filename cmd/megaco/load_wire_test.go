@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
-	"net"
+	"megaco/internal/testbin"
 	"strings"
 	"testing"
 )
@@ -12,14 +12,7 @@ import (
 // proxy behind --mgc-target ends (every call lost after its
 // retransmissions) instead of hanging.
 func TestLoadWireFlags(t *testing.T) {
-	free := func() string {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		return c.LocalAddr().String()
-	}
+	free := func() string { return testbin.FreeAddr(t, "udp") }
 	for _, bad := range [][]string{
 		{"--transport", "quic"}, {"--transport", "udp", "--retransmit-initial", "0"},
 		{"--transport", "udp", "--retransmit-initial", "5s", "--retransmit-max", "1s"},

@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,27 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"megaco/internal/proxy"
+	"megaco/internal/testbin"
 )
-
-// freeAddr is an address of network on 127.0.0.1 that was free a moment
-// ago: the proxy must know the generator's addresses before either starts.
-func freeAddr(t *testing.T, network string) string {
-	t.Helper()
-	if network == "udp" {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		return c.LocalAddr().String()
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // wireConfig is a run of rate calls per second for d over network, the
 // generator's sockets on free ports.
@@ -41,7 +21,7 @@ func wireConfig(t *testing.T, network string, rate float64, d time.Duration) Con
 	return Config{
 		Codecs: DefaultCodecs, Ramp: Ramp{Rate: rate, Period: time.Second},
 		Duration: d, Timeout: 3 * time.Second, DecodeOutput: true,
-		Wire: &Wire{Network: network, MGCListen: freeAddr(t, network), MGListen: freeAddr(t, network),
+		Wire: &Wire{Network: network, MGCListen: testbin.FreeAddr(t, network), MGListen: testbin.FreeAddr(t, network),
 			RetransmitInitial: time.Second, RetransmitMax: 2 * time.Second},
 	}
 }
@@ -173,12 +153,12 @@ func sigtermRun(t *testing.T, bin, network string) {
 	cfg.Wire.AnswerDelay = 100 * time.Millisecond
 	reg := prometheus.NewRegistry()
 	cfg.Metrics = reg
-	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = freeAddr(t, network), freeAddr(t, network)
+	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = testbin.FreeAddr(t, network), testbin.FreeAddr(t, network)
 	u := func(a string) string { return network + "://" + a }
 	cmd := exec.Command(bin, "proxy",
 		"--mgc-listen", u(cfg.Wire.MGCTarget), "--mgc", u(cfg.Wire.MGCListen),
 		"--mg-listen", u(cfg.Wire.MGTarget), "--mg", u(cfg.Wire.MGListen),
-		"--http-addr", freeAddr(t, "tcp"), "--drain-timeout", "10s")
+		"--http-addr", testbin.FreeAddr(t, "tcp"), "--drain-timeout", "10s")
 	ready := make(chan struct{})
 	logs := &watchLog{want: "proxy listening", seen: func() { close(ready) }}
 	cmd.Stderr = logs

@@ -2,7 +2,7 @@ package proxy
 
 import (
 	"bytes"
-	"net"
+	"megaco/internal/testbin"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -10,25 +10,6 @@ import (
 	"testing"
 	"time"
 )
-
-// freePort returns a port of network on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T, network string) string {
-	t.Helper()
-	if network == "udp" {
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		return c.LocalAddr().String()
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // TestDrain runs the real binary: a request in flight when SIGTERM comes
 // still gets its reply through, /readyz turns 503, and the process exits 0.
@@ -42,8 +23,8 @@ func TestDrain(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	mgc, mg := newPeer(t, "udp"), newPeer(t, "udp")
-	mgc.proxyAddr, mg.proxyAddr = freePort(t, "udp"), freePort(t, "udp")
-	httpAddr := freePort(t, "tcp")
+	mgc.proxyAddr, mg.proxyAddr = testbin.FreeAddr(t, "udp"), testbin.FreeAddr(t, "udp")
+	httpAddr := testbin.FreeAddr(t, "tcp")
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, "proxy",
 		"--mgc-codec", "compact", "--mgc-listen", "udp://"+mgc.proxyAddr, "--mgc", "udp://"+mgc.addr().Address,

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"megaco/internal/testbin"
 	"net"
 	"os/exec"
 	"strconv"
@@ -53,31 +54,8 @@ func needOTP(t *testing.T) {
 func freePorts(t *testing.T, network string, n int) []int {
 	t.Helper()
 	var ports []int
-	var closers []io.Closer
-	defer func() {
-		for _, c := range closers {
-			c.Close()
-		}
-	}()
-	for len(ports) < n {
-		var c io.Closer
-		var addr net.Addr
-		switch network {
-		case "udp":
-			pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, addr = pc, pc.LocalAddr()
-		default:
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, addr = l, l.Addr()
-		}
-		closers = append(closers, c)
-		_, p, _ := net.SplitHostPort(addr.String())
+	for _, a := range testbin.FreeAddrs(t, network, n) {
+		_, p, _ := net.SplitHostPort(a)
 		port, _ := strconv.Atoi(p)
 		ports = append(ports, port)
 	}
