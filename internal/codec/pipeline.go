@@ -175,19 +175,18 @@ type Result struct {
 // length as given.
 func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result, error) {
 	var res Result
-	enc, err := Lookup(to, opts)
+	enc, err := lookup(to, opts)
 	if err != nil {
 		return out, res, err
 	}
-	d, _ := Describe(to)
-	m, release, from, err := decodeAs(data, from, d.Form, opts, true)
+	m, release, from, err := decodeAs(data, from, enc.d.Form, opts, true)
 	res.From = from
 	if err != nil {
 		return out, res, err
 	}
 	defer release()
 	res.Version = int(m.Mess.Version)
-	out, err = Encode(out, enc, d.Name, m, opts)
+	out, err = Encode(out, enc.c, enc.d.Name, m, opts)
 	return out, res, err
 }
 
@@ -229,10 +228,11 @@ func DecodeAs(data []byte, from string, want Form, opts Options) (*model.MegacoM
 func nop() {}
 
 func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), string, error) {
-	d, err := inputCodec(data, from, opts)
+	e, err := inputCodec(data, from, opts)
 	if err != nil {
 		return nil, nop, strings.ToLower(from), err
 	}
+	d := e.d
 	if want == InputForm {
 		want = d.Form
 	}
@@ -240,7 +240,7 @@ func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*m
 	if opts.Observer != nil {
 		start = time.Now()
 	}
-	m, release, err := decodeWith(data, d, want, opts, reuse)
+	m, release, err := decodeWith(data, e, want, opts, reuse)
 	if opts.Observer != nil {
 		if err != nil {
 			opts.Observer.Failed(d.Name, codecerr.Decode, err)
@@ -251,33 +251,26 @@ func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*m
 	return m, release, d.Name, err
 }
 
-// inputCodec finds the descriptor of from, detecting it when from is ""
-// or "auto".
-func inputCodec(data []byte, from string, opts Options) (*Descriptor, error) {
+// inputCodec finds the codec from and its descriptor, detecting it when
+// from is "" or "auto".
+func inputCodec(data []byte, from string, opts Options) (entry, error) {
 	if from == "" || strings.EqualFold(from, "auto") {
 		name, err := Detect(data)
 		if err != nil {
 			if opts.Observer != nil {
 				opts.Observer.Failed("", codecerr.Decode, err)
 			}
-			return nil, err
+			return entry{}, err
 		}
 		from = name
 	}
-	d, ok := Describe(from)
-	if !ok {
-		return nil, fmt.Errorf("%w %q (available: %s)", ErrUnknownCodec, strings.ToLower(from), strings.Join(Names(), ", "))
-	}
-	return d, nil
+	return lookup(from, opts)
 }
 
-// decodeWith decodes with d and converts to form want, into reused memory
-// when reuse is set and the codec can.
-func decodeWith(data []byte, d *Descriptor, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), error) {
-	dec, err := Lookup(d.Name, opts)
-	if err != nil {
-		return nil, nop, err
-	}
+// decodeWith decodes with e's codec and converts to form want, into reused
+// memory when reuse is set and the codec can.
+func decodeWith(data []byte, e entry, want Form, opts Options, reuse bool) (*model.MegacoMessage, func(), error) {
+	d, dec := e.d, e.c
 	r, ok := dec.(Reusing)
 	if !reuse || !ok {
 		m, err := dec.Decode(data)

@@ -175,30 +175,42 @@ var ErrUnknownCodec = errors.New("unknown codec")
 // Lookup returns the codec called name (any case) for opts' version and
 // limits.
 func Lookup(name string, opts Options) (Codec, error) {
+	e, err := lookup(name, opts)
+	return e.c, err
+}
+
+// entry is a codec made for some options, with its descriptor: the
+// pipeline needs both, and finds them with one cache read.
+type entry struct {
+	d *Descriptor
+	c Codec
+}
+
+func lookup(name string, opts Options) (entry, error) {
 	if opts.Version != 0 && !limits.ValidVersion(opts.Version) {
-		return nil, fmt.Errorf("unsupported protocol version %d (want 1, 2 or 3)", opts.Version)
+		return entry{}, fmt.Errorf("unsupported protocol version %d (want 1, 2 or 3)", opts.Version)
 	}
 	name = strings.ToLower(name) // no allocation when it already is
 	key := lookupKey{name, opts.Version, opts.Limits}
-	if c, ok := (*cached.Load())[key]; ok {
-		return c, nil
+	if e, ok := (*cached.Load())[key]; ok {
+		return e, nil
 	}
 	d, ok := Describe(name)
 	if !ok {
-		return nil, fmt.Errorf("%w %q (available: %s)", ErrUnknownCodec, name, strings.Join(Names(), ", "))
+		return entry{}, fmt.Errorf("%w %q (available: %s)", ErrUnknownCodec, name, strings.Join(Names(), ", "))
 	}
-	c := d.New(opts.Version, opts.Limits)
+	e := entry{d, d.New(opts.Version, opts.Limits)}
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	if old := *cached.Load(); len(old) < maxCached {
-		m := make(map[lookupKey]Codec, len(old)+1)
+		m := make(map[lookupKey]entry, len(old)+1)
 		for k, v := range old {
 			m[k] = v
 		}
-		m[key] = c
+		m[key] = e
 		cached.Store(&m)
 	}
-	return c, nil
+	return e, nil
 }
 
 // lookupKey is what a codec value depends on: Profile and Layout steer the
@@ -216,12 +228,12 @@ type lookupKey struct {
 // versions times the limits it is configured with), and past maxCached the
 // cache stops growing.
 var (
-	cached  atomic.Pointer[map[lookupKey]Codec]
+	cached  atomic.Pointer[map[lookupKey]entry]
 	cacheMu sync.Mutex
 )
 
 const maxCached = 256
 
 func init() {
-	cached.Store(&map[lookupKey]Codec{})
+	cached.Store(&map[lookupKey]entry{})
 }
