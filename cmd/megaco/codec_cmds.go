@@ -57,6 +57,26 @@ type codecFlags struct {
 	packages string
 }
 
+// parseInterleaved parses flags that may stand before and after the
+// arguments, and returns the arguments; after -h it returns errHelp.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
 func newCodecFlags(name, usage string, stderr io.Writer) *codecFlags {
 	f := &codecFlags{fs: newFlags(name, fmt.Sprintf(usage, strings.Join(codec.Names(), ", ")), stderr)}
 	f.fs.StringVar(&f.from, "from", "auto", "input codec, or auto to detect it")
@@ -71,20 +91,9 @@ func newCodecFlags(name, usage string, stderr io.Writer) *codecFlags {
 
 // parse accepts flags before and after the file argument.
 func (f *codecFlags) parse(args []string) (file string, err error) {
-	var rest []string
-	for {
-		if err := f.fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", errHelp
-			}
-			return "", errUsage
-		}
-		args = f.fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
+	rest, err := parseInterleaved(f.fs, args)
+	if err != nil {
+		return "", err
 	}
 	switch len(rest) {
 	case 0:

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -64,10 +63,15 @@ func pcapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f.fs.StringVar(&a.writeDir, "write-dir", "", "write each message to a file in this directory instead of printing it")
 	f.fs.StringVar(&a.writeCodec, "write-codec", "", "with --write-dir: the codec to write (default: the message's own)")
 	f.fs.BoolVar(&a.stats, "stats", false, "print response time statistics instead of the messages")
-	file, err := parseWithFile(f.fs, args)
-	if err != nil || file == "" {
+	rest, err := parseInterleaved(f.fs, args)
+	if err != nil {
 		return err
 	}
+	if len(rest) != 1 {
+		fmt.Fprintf(f.fs.Output(), "pcap: want one capture file, got %d\n", len(rest))
+		return errUsage
+	}
+	file := rest[0]
 	opts, err := f.options()
 	if err != nil {
 		return err
@@ -98,31 +102,6 @@ func pcapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		err = ferr
 	}
 	return err
-}
-
-// parseWithFile parses flags before and after the one file argument. It
-// returns "" and no error after -h (the usage was printed).
-func parseWithFile(fs *flag.FlagSet, args []string) (string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", nil
-			}
-			return "", errUsage
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
-	if len(rest) != 1 {
-		fmt.Fprintf(fs.Output(), "%s: want one capture file, got %d\n", fs.Name(), len(rest))
-		return "", errUsage
-	}
-	return rest[0], nil
 }
 
 type pcapPrinter struct {
