@@ -47,6 +47,12 @@ type Descriptor struct {
 	// for a codec that is never detected. Detection tries the table in
 	// order, so a cheap, certain test comes before a costly or vague one.
 	Detect func(data []byte) bool
+	// Scan reads what package scan reports without decoding (scan.go);
+	// nil where not done yet, and Scan says so.
+	Scan Scanner
+	// Rewrite copies a message with IDs changed (scan.Changes); nil
+	// where not done yet, and Rewrite says so.
+	Rewrite Rewriter
 }
 
 // table lists every codec. Its order is the order of detection.

@@ -1,0 +1,46 @@
+package codec
+
+import (
+	"fmt"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+)
+
+// Scanner fills s with what scan reports of data, without decoding it
+// (see package scan), within lim.
+type Scanner func(data []byte, s *scan.Summary, lim limits.Limits) error
+
+// Rewriter appends to dst a copy of data with the IDs ch names changed,
+// byte for byte what decode -> change -> encode would give, within lim.
+type Rewriter func(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error)
+
+// Scan fills s (after resetting it) from data in the codec called name.
+func Scan(name string, data []byte, s *scan.Summary, lim limits.Limits) error {
+	d, ok := Describe(name)
+	if !ok {
+		return fmt.Errorf("%w %q", ErrUnknownCodec, name)
+	}
+	s.Reset()
+	if d.Scan == nil {
+		return notDone(d.Name, codecerr.Decode, "scan")
+	}
+	return d.Scan(data, s, lim)
+}
+
+// Rewrite appends to dst data (in the codec called name) with ch applied.
+func Rewrite(name string, dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	d, ok := Describe(name)
+	if !ok {
+		return dst, fmt.Errorf("%w %q", ErrUnknownCodec, name)
+	}
+	if d.Rewrite == nil {
+		return dst, notDone(d.Name, codecerr.Encode, "rewrite")
+	}
+	return d.Rewrite(dst, data, ch, lim)
+}
+
+func notDone(codec string, op codecerr.Op, what string) error {
+	return codecerr.New(codec, op, codecerr.Unsupported, what+" is not implemented for this codec")
+}

@@ -1,0 +1,208 @@
+// Package scan is what a proxy, a load balancer or a metrics pipeline
+// reads of an encoded Megaco message without decoding it: the version,
+// the mId, each transaction's kind and ID, the context IDs, the command
+// kinds, the termination IDs and the error codes, with where each ID
+// sits in the encoded bytes. Everything else is skipped.
+//
+// Each codec package has a scanner that fills a Summary (ber.Scan,
+// per.Scan, text.Scan, native.Scan); codec.Scan finds it by codec name.
+// A Summary is reused from message to message: Reset keeps the capacity
+// of its lists, so a scanner allocates nothing once they have grown to
+// the size of the messages seen. The values that are bytes (the mId, a
+// termination ID) alias the scanned input and are valid as long as it is.
+//
+// A scanner checks the structure it walks (lengths, nesting, the
+// grammar's brackets) within the codec's limits and fails with a
+// *codecerr.Error as the decoder would, but it is not a validator: a
+// message that scans may still fail to decode.
+//
+// The positions (Span) are what Rewrite changes: IDs in place, lengths
+// and spacing adjusted around them.
+package scan
+
+import "megaco/internal/model"
+
+// TxKind is the kind of a transaction.
+type TxKind uint8
+
+const (
+	Request      TxKind = iota + 1 // TransactionRequest
+	Pending                        // TransactionPending
+	Reply                          // TransactionReply
+	ResponseAck                    // one range of a TransactionResponseAck
+	SegmentReply                   // SegmentReply (v3)
+)
+
+var txKindNames = [...]string{"", "request", "pending", "reply", "ack", "segment_reply"}
+
+func (k TxKind) String() string {
+	if int(k) < len(txKindNames) && k != 0 {
+		return txKindNames[k]
+	}
+	return "unknown"
+}
+
+// CommandKind is the kind of a command, request or reply (the order of
+// the Command and CommandReply CHOICEs, as model.CommandKind).
+type CommandKind uint8
+
+const (
+	Add CommandKind = iota + 1
+	Move
+	Modify
+	Subtract
+	AuditCapability
+	AuditValue
+	Notify
+	ServiceChange
+)
+
+var commandNames = [...]string{"", "add", "move", "modify", "subtract", "audit_capability", "audit_value", "notify", "service_change"}
+
+func (k CommandKind) String() string {
+	if int(k) < len(commandNames) && k != 0 {
+		return commandNames[k]
+	}
+	return "unknown"
+}
+
+// MIDKind is the alternative of the mId (as model.MIdKind).
+type MIDKind uint8
+
+const (
+	IP4Address MIDKind = iota + 1
+	IP6Address
+	DomainName
+	DeviceName
+	MTPAddress
+)
+
+// Span is where a value's encoding sits in the scanned bytes: text, the
+// characters of the value as written; BER, the contents octets; PER, the
+// value's octets (octet-aligned where the schema makes them so); native,
+// the field's value bytes. Len 0 with Off 0 means no position (absent).
+type Span struct {
+	Off, Len int
+}
+
+// End is the offset just past the span.
+func (s Span) End() int { return s.Off + s.Len }
+
+// MID is the message's mId.
+type MID struct {
+	Kind MIDKind
+	// Value: text, the mId as written without the port ("[124.124.124.222]",
+	// "<mg1.example.net>", "mg/1"); binary, the address octets, the domain
+	// or device name's characters, or the MTP address octets.
+	Value []byte
+	Port  int  // -1 when absent
+	Span  Span // the whole mId's encoding
+}
+
+// Transaction is one transaction of the message, in order (a
+// TransactionResponseAck is one entry per acknowledged range).
+type Transaction struct {
+	Kind TxKind
+	ID   uint32 // a ResponseAck: firstAck
+	// LastID: a ResponseAck, the range's lastAck (= ID when absent).
+	LastID uint32
+	IDSpan Span
+	// Segment: a v3 segmented reply's or SegmentReply's segment number,
+	// 0 when absent; Complete: segmentationComplete is set.
+	Segment  uint16
+	Complete bool
+	// ImmAckRequired (a request's or reply's, text "ImmAckRequired" / BER
+	// the NULL) is set.
+	ImmAckRequired bool
+}
+
+// Final reports whether a reply ends its transaction: unsegmented, or its
+// last segment.
+func (t *Transaction) Final() bool { return t.Kind == Reply && (t.Segment == 0 || t.Complete) }
+
+// Action is one action (request) or action reply, in order.
+type Action struct {
+	Tx        int // index in Summary.Transactions
+	ContextID uint32
+	Span      Span
+}
+
+// Command is one command request or command reply, in order.
+type Command struct {
+	Action   int // index in Summary.Actions
+	Kind     CommandKind
+	Reply    bool
+	Optional bool // a request marked optional ("O-")
+	Wildcard bool // a request with wildcard reply ("W-")
+}
+
+// Termination is one termination ID of a command (its terminationID or
+// terminationIDList; none for a command that has none, such as a reply
+// with no termination).
+type Termination struct {
+	Command int // index in Summary.Commands
+	// ID: text, the ID as written ("A4444", "11111111/00000000/$");
+	// binary, the id octets.
+	ID []byte
+	// Wildcarded: text, it contains '*' or '$'; binary, its wildcard list
+	// is not empty.
+	Wildcarded bool
+	Span       Span
+}
+
+// Error is one error descriptor.
+type Error struct {
+	Tx      int // index in Summary.Transactions, -1 for the message's own error
+	Command int // index in Summary.Commands, -1 when not inside a command
+	Code    uint16
+	Span    Span // the error code's encoding
+}
+
+// Summary is what a scan reports. Reuse one: Reset keeps its lists'
+// capacity.
+type Summary struct {
+	Version      int
+	MID          MID
+	Transactions []Transaction
+	Actions      []Action
+	Commands     []Command
+	Terminations []Termination
+	Errors       []Error // message-level, transaction-level and command-level error descriptors
+}
+
+// Reset empties s for the next scan, keeping its memory.
+func (s *Summary) Reset() {
+	*s = Summary{
+		Transactions: s.Transactions[:0],
+		Actions:      s.Actions[:0],
+		Commands:     s.Commands[:0],
+		Terminations: s.Terminations[:0],
+		Errors:       s.Errors[:0],
+	}
+}
+
+// MessageError is the message-level error descriptor's code, if the body
+// is an error rather than transactions.
+func (s *Summary) MessageError() (code uint16, ok bool) {
+	for _, e := range s.Errors {
+		if e.Tx < 0 {
+			return e.Code, true
+		}
+	}
+	return 0, false
+}
+
+// Changes are what Rewrite changes in a message: each map entry replaces
+// an ID by another wherever it occurs in its role. A nil or empty field
+// changes nothing.
+type Changes struct {
+	// TransactionIDs: old transaction ID -> new (requests, pendings,
+	// replies, segment replies, and both ends of acknowledged ranges).
+	TransactionIDs func(old uint32) uint32
+	// ContextIDs: old context ID -> new (not the special IDs 0 "-",
+	// 0xFFFFFFFE "$" and 0xFFFFFFFF "*", which are never passed).
+	ContextIDs func(old uint32) uint32
+	// MID, when non-nil, replaces the mId, written as the codec's
+	// encoder writes an mId.
+	MID *model.MId
+}
