@@ -3,6 +3,8 @@ package ber
 import (
 	"testing"
 
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
 )
 
@@ -72,6 +74,21 @@ func BenchmarkWalk(b *testing.B) {
 		for _, data := range msgs {
 			d.data, d.elems = data, 0
 			if err := walk(0, len(data)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BenchmarkScan scans every corpus message into one reused Summary: to
+// compare with BenchmarkDecodeReuse (issue 18: at least 10x faster).
+func BenchmarkScan(b *testing.B) {
+	msgs := corpus.List(b, ".ber")
+	var s scan.Summary
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+		for _, data := range msgs {
+			if err := Scan(data, &s, limits.Limits{}); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,8 @@ package ber
 import (
 	"testing"
 
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
 )
 
@@ -26,3 +28,33 @@ func FuzzDecode(f *testing.F) {
 }
 
 func withVersion(v int) corpus.Codec { return Codec{Options{Version: v}} }
+
+// FuzzScan: no input may panic or hang the scanner; it fails with a
+// *codecerr.Error, and whatever the decoder accepts it scans to what
+// scan.FromModel reads from the decoded message, with spans that hold
+// the IDs.
+func FuzzScan(f *testing.F) {
+	files := corpus.Seed(f, ".ber")
+	f.Add(toIndefinite(f, files["msg03"]))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got, want scan.Summary
+		err := Scan(data, &got, limits.Limits{})
+		if err != nil {
+			corpus.CodecError(t, err, "ber")
+		}
+		m, derr := Decode(data, Options{})
+		if derr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("decodes but does not scan: %v", err)
+		}
+		scan.FromModel(m, false, &want)
+		if msg := diffSummary(&got, &want); msg != "" {
+			t.Fatal(msg)
+		}
+		if msg := checkSpans(data, &got); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}
