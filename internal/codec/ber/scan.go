@@ -32,6 +32,9 @@ type scanner struct {
 	t  *scanTagSet
 	sh *shapeSet
 	s  *scan.Summary
+	// lastAcks, when not nil, collects the acknowledged ranges' lastAck
+	// with its span, which a Summary does not have (Rewrite needs it).
+	lastAcks *[]edit
 }
 
 // message reads the outer SEQUENCE and the version, which chooses the
@@ -335,6 +338,9 @@ func (d *scanner) ack(h *header) error {
 				return codecerr.At(err, "lastAck")
 			}
 			d.s.Transactions[tx].LastID = uint32(last)
+			if d.lastAcks != nil {
+				*d.lastAcks = append(*d.lastAcks, edit{span: span(&e), v: uint32(last)})
+			}
 		}
 	}
 	if !hasID {
