@@ -1,6 +1,7 @@
 package ber
 
 import (
+	"math/bits"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -34,6 +35,9 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	if err := rw.plan(ch); err != nil {
 		return dst, err
 	}
+	if !rw.odd && rw.sameLengths() {
+		return rw.patch(dst, data), nil
+	}
 	rw.r = reader{data: data, lim: lim}
 	rw.next = 0
 	out, ok := rw.emit(dst, 0, len(data))
@@ -53,7 +57,8 @@ type rewriter struct {
 	edits    []edit
 	mid      []byte // the new mId's encoding
 	r        reader
-	next     int // the first edit not yet written
+	next     int  // the first edit not yet written
+	odd      bool // the scan met a header not in the encoder's form
 	dec      Decoder
 }
 
@@ -72,7 +77,9 @@ func (rw *rewriter) scan(data []byte, lim limits.Limits) error {
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
 	sc := scanner{reader: reader{data: data, lim: lim}, s: &rw.s, lastAcks: &rw.lastAcks}
-	return sc.message()
+	err := sc.message()
+	rw.odd = sc.odd
+	return err
 }
 
 // plan lists the edits ch makes, in the order of the input.
@@ -173,4 +180,41 @@ func (rw *rewriter) recode(dst, data []byte, ch *scan.Changes, lim limits.Limits
 	}
 	scan.Apply(m, ch)
 	return Append(dst, m, Options{})
+}
+
+// sameLengths reports whether every edit keeps the length of what it
+// replaces: then no enclosing length changes, and the copy is patched in
+// place (a load generator's new IDs mostly have the old ones' length).
+func (rw *rewriter) sameLengths() bool {
+	for _, e := range rw.edits {
+		n := len(rw.mid)
+		if !e.mid {
+			n = intLen(e.v)
+		}
+		if n != e.span.Len {
+			return false
+		}
+	}
+	return true
+}
+
+// intLen is the length of v's INTEGER contents as the encoder writes
+// them: minimal two's complement.
+func intLen(v uint32) int { return bits.Len32(v)/8 + 1 }
+
+// patch appends data to dst and writes the edits over the copy.
+func (rw *rewriter) patch(dst, data []byte) []byte {
+	base := len(dst)
+	dst = append(dst, data...)
+	for _, e := range rw.edits {
+		c := dst[base+e.span.Off : base+e.span.End()]
+		if e.mid {
+			copy(c, rw.mid)
+			continue
+		}
+		for i := len(c) - 1; i >= 0; i-- {
+			c[i] = byte(e.v >> (8 * (len(c) - 1 - i)))
+		}
+	}
+	return dst
 }

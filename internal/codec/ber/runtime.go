@@ -64,6 +64,10 @@ type reader struct {
 	depth int
 	elems int
 	scan  int // nesting of indefinite-length scans in progress
+	// odd is set when a header read is not in the form the encoder
+	// writes: a length not definite and minimal, or a high tag number
+	// (which this schema has none of). Rewrite copies only input without.
+	odd bool
 }
 
 // decoder is a reader that builds the model, from its slabs.
@@ -117,8 +121,10 @@ func (d *reader) next(h *header, off, end int) error {
 				switch {
 				case l == 0x81 && len(b) >= 3:
 					l, p = int(b[2]), 3
+					d.odd = d.odd || l < 0x80
 				case l == 0x82 && len(b) >= 4:
 					l, p = int(b[2])<<8|int(b[3]), 4
+					d.odd = d.odd || b[2] == 0
 				default:
 					return d.nextSlow(h, off, end)
 				}
@@ -137,6 +143,7 @@ func (d *reader) next(h *header, off, end int) error {
 }
 
 func (d *reader) nextSlow(h *header, off, end int) error {
+	d.odd = true
 	var err error
 	*h, err = d.headerSlow(off, end)
 	return err

@@ -47,14 +47,9 @@ func (d *scanner) message() error {
 	if h.next != len(d.data) {
 		return d.errorf(h.next, "%d bytes after the message", len(d.data)-h.next)
 	}
-	v, err := d.peekVersion(h)
-	if err != nil {
-		return err
+	if h.tag != 16 || !h.cons {
+		return d.unexpected(h, "[UNIVERSAL 16] (MegacoMessage)")
 	}
-	if !limits.ValidVersion(v) {
-		return limits.VersionError("ber", codecerr.Decode, codecerr.AtByte(0), v)
-	}
-	d.s.Version, d.t, d.sh = v, &scanTags[v], &shapes[v]
 	if err := d.enter(&h); err != nil {
 		return err
 	}
@@ -63,20 +58,27 @@ func (d *scanner) message() error {
 		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
-		if e.tag == d.t.MegacoMessageMess {
+		if e.tag == anyVersion.MegacoMessageMess {
 			return d.mess(&e)
 		}
 	}
 	return d.missing(&h, "mess")
 }
 
+// anyVersion has the tags down to the version, which are every version's
+// (init checks): the version then chooses the tags of the rest.
+var anyVersion = &scanTags[limits.MaxVersion]
+
 func (d *scanner) mess(h *header) error {
 	if err := d.enter(h); err != nil {
 		return err
 	}
 	var e header
+	if err := d.version(h, &e); err != nil {
+		return codecerr.At(err, "mess")
+	}
 	seen := 0
-	for off := h.start; off < h.end; off = e.next {
+	for off := e.next; off < h.end; off = e.next {
 		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -100,6 +102,28 @@ func (d *scanner) mess(h *header) error {
 		return d.missing(h, "messageBody")
 	}
 	d.leave()
+	return nil
+}
+
+// version reads the version, the first component of Message (into e).
+func (d *scanner) version(h, e *header) error {
+	if h.start >= h.end {
+		return d.missing(h, "version")
+	}
+	if err := d.next(e, h.start, h.end); err != nil {
+		return err
+	}
+	if e.tag != anyVersion.MessageVersion {
+		return codecerr.At(d.unexpected(*e, "[0]"), "version")
+	}
+	v, err := d.integer(*e, 0, 99)
+	if err != nil {
+		return codecerr.At(err, "version")
+	}
+	if !limits.ValidVersion(int(v)) {
+		return limits.VersionError("ber", codecerr.Decode, codecerr.AtByte(e.start), int(v))
+	}
+	d.s.Version, d.t, d.sh = int(v), &scanTags[v], &shapes[v]
 	return nil
 }
 

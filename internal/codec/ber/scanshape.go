@@ -45,6 +45,9 @@ var shapes [4]shapeSet
 func init() {
 	for v := 1; v < len(scanTags); v++ {
 		shapes[v] = newShapes(&scanTags[v])
+		if t := &scanTags[v]; t.MegacoMessageMess != anyVersion.MegacoMessageMess || t.MessageVersion != anyVersion.MessageVersion {
+			panic("ber: the scanner reads the version before it knows the version's tags, and they differ")
+		}
 	}
 }
 
