@@ -181,6 +181,7 @@ func (e *engine) runReplay(ctx context.Context, res *Result) {
 		res.CPU = c - cpu0
 	}
 	res.Final = rep.final()
+	res.Warnings, res.OtherLoad = rep.warnings, rep.otherLoad
 }
 
 // when is the time call n is due.

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -113,9 +114,14 @@ type Result struct {
 	Stopped string             // why the run ended
 	// CPU is the CPU time this process used during the run (0 where it
 	// cannot be read): the generator's own cost.
-	CPU      time.Duration
-	FindMax  *FindMaxResult
-	Warnings int // generator-bottleneck warnings
+	CPU     time.Duration
+	FindMax *FindMaxResult
+	// Warnings counts the seconds behind the rate in which the generator
+	// measurably lacked CPU (it used the cores it has, or its goroutines
+	// waited to run and its CPU time cannot be read); OtherLoad those in
+	// which it waited for a CPU with cores to spare: the machine's other
+	// processes took them.
+	Warnings, OtherLoad int
 	// Late and Unmatched (wire mode) count the messages received for a
 	// transaction already given up, and those for none (a duplicate, or
 	// one that does not decode).
@@ -371,7 +377,7 @@ func (e *engine) run(ctx context.Context, res *Result) {
 		res.Late, res.Unmatched = e.wire.late.Load(), e.wire.unmatched.Load()
 	}
 	res.FindMax = rep.findMaxResult()
-	res.Warnings = rep.warnings
+	res.Warnings, res.OtherLoad = rep.warnings, rep.otherLoad
 }
 
 // startReporter ticks the reporter every second in its own goroutine: a
@@ -734,13 +740,16 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "%-22s %9d %9s %9s %9s %9s\n", t, h.Count, ms(h.Quantile(.5)), ms(h.Quantile(.9)), ms(h.Quantile(.99)), ms(time.Duration(h.Max)))
 	}
 	if r.CPU > 0 {
-		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds())
+		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f of its %d cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds(), runtime.GOMAXPROCS(0))
 	}
 	if r.FindMax != nil {
 		r.FindMax.write(w)
 	}
 	if r.Warnings > 0 {
-		fmt.Fprintf(w, "warning: in %d second(s) the generator could not keep the target rate itself (see the warnings above)\n", r.Warnings)
+		fmt.Fprintf(w, "warning: in %d second(s) the generator lacked the CPU to keep the target rate (see the warnings above)\n", r.Warnings)
+	}
+	if r.OtherLoad > 0 {
+		fmt.Fprintf(w, "note: in %d second(s) behind the rate the generator had cores to spare but waited for a CPU: the machine's other load, not the generator, held it back\n", r.OtherLoad)
 	}
 	causes := make([]Cause, 0, len(r.Errors))
 	for c := range r.Errors {
