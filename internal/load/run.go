@@ -81,8 +81,9 @@ type Config struct {
 	// proxy instead of calling the service (Targets, Mode, TLS and
 	// Failover are then unused).
 	Wire *Wire
-	// Replay, if set, sends a capture's messages (ReadReplay) instead of
-	// the call flow: gRPC modes only.
+	// Replay, if set, sends a capture's messages instead of the call flow:
+	// through the service as ReadReplay reads them, through the proxy
+	// (Wire) as ReadWireReplay does.
 	Replay *Replay
 }
 
@@ -230,7 +231,7 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 	}
 	e := &engine{cfg: cfg, flow: flow, base: b, st: newStats(len(flow.Types)), errors: res.Errors, log: cfg.Log}
 	if rp := cfg.Replay; rp != nil { // the capture's message types, no call flow
-		e.replay, e.flow, res.Flow, res.Notes = rp, &Flow{Types: rp.Types}, &Flow{Types: rp.Types}, nil
+		e.replay, e.flow, res.Flow, res.Notes = rp, &Flow{Types: rp.Types}, &Flow{Types: rp.Types}, rp.Notes
 		e.st = newStats(len(rp.Types))
 	}
 	if e.log == nil {
@@ -282,8 +283,8 @@ func (c *Config) check() error {
 		c.Targets, c.Mode = nil, c.Wire.Network
 	}
 	switch {
-	case c.Replay != nil && c.Wire != nil:
-		return errors.New("a capture replays through the service (gRPC) only")
+	case c.Replay != nil && c.Replay.Wire != (c.Wire != nil):
+		return errors.New("a capture replays through the proxy as read by ReadWireReplay, through the service as read by ReadReplay")
 	case c.Replay != nil && len(c.Replay.Msgs) == 0:
 		return errors.New("the capture has no message to replay")
 	case c.Replay != nil && c.FindMax != nil:
@@ -566,15 +567,7 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		c.target, c.req = int(n%uint64(len(e.targets))), &pb.TranscodeRequest{Options: e.reqOpts}
 		cause, held = c.run(ctx)
 	}
-	switch cause {
-	case OK:
-		st.ok.Add(1)
-		st.callLen.Record(time.Since(start) - held)
-	case Aborted:
-		st.aborted.Add(1)
-	default:
-		st.failed[cause].Add(1)
-	}
+	st.callEnded(cause, time.Since(start)-held)
 }
 
 // callRun is a call in progress.
@@ -693,8 +686,13 @@ func (r *Result) WriteSummary(w io.Writer) {
 		if rp.Paced {
 			how = fmt.Sprintf("at %g calls per %v", cfg.Ramp.Rate, cfg.Ramp.Period)
 		}
-		fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
-			len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)
+		if wc := cfg.Wire; wc != nil {
+			fmt.Fprintf(w, "megaco load: capture replay, %d transactions (one call each: request and reply, %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
+				len(rp.Msgs), how, len(rp.Skipped), wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget)
+		} else {
+			fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
+				len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)
+		}
 	} else if wc := cfg.Wire; wc != nil {
 		fmt.Fprintf(w, "megaco load: %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s); %d messages per call\n",
 			wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget, len(r.Flow.Steps))

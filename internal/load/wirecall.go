@@ -29,23 +29,49 @@ func (c *callRun) runWire(ctx context.Context) (cause Cause, held time.Duration)
 }
 
 // exchange runs the transaction of request step i and reply step i+1.
-// Over UDP an unanswered request is retransmitted per RFC 3525 D.1.3
-// (the timer doubles, up to Wire.RetransmitMax), a retransmitted request
-// that reaches the answering side is answered again (at-most-once: the
-// same reply), and a TransactionPending restarts the timer at its
-// maximum. --timeout bounds the whole transaction: after it the request is
-// lost.
-func (c *callRun) exchange(ctx context.Context, i int) (cause Cause) {
-	e, w := c.e, c.e.wire
-	req := &e.flow.Steps[i]
-	from, to := w.sides[req.From], w.sides[1-req.From]
-	tid := CallTransactionID(w.tids[i], uint32(len(e.flow.tids)), c.n)
-	tx := w.begin(tid)
-	defer func() { w.end(tid, tx, cause) }()
+func (c *callRun) exchange(ctx context.Context, i int) Cause {
+	w := c.e.wire
+	return w.exchange(ctx, wireTxn{
+		from: c.e.flow.Steps[i].From, base: i, party: c,
+		tid: CallTransactionID(w.tids[i], uint32(len(c.e.flow.tids)), c.n),
+		req: c.cm.In[i], rep: c.cm.In[i+1],
+	})
+}
+
+// wireTxn is one transaction on the wire: a request sent by side from and
+// the reply the other side answers with, each in its sender's codec. The
+// party checks and counts what arrives as message base (the request) and
+// base+1 (the reply).
+type wireTxn struct {
+	from     Side
+	tid      uint32
+	req, rep []byte
+	base     int
+	party    wireParty
+}
+
+// wireParty is what a transaction's messages are counted against: a call
+// of the flow, or a captured transaction replayed.
+type wireParty interface {
+	arrived(i int, a arrival, lat time.Duration) Cause
+	fail(i int, cause Cause, err error) Cause
+}
+
+// exchange runs transaction x. Over UDP an unanswered request is
+// retransmitted per RFC 3525 D.1.3 (the timer doubles, up to
+// Wire.RetransmitMax), a retransmitted request that reaches the answering
+// side is answered again (at-most-once: the same reply), and a
+// TransactionPending restarts the timer at its maximum. --timeout bounds
+// the whole transaction: after it the request is lost.
+func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
+	e, p, i := w.e, x.party, x.base
+	from, to := w.sides[x.from], w.sides[1-x.from]
+	tx := w.begin(x.tid)
+	defer func() { w.end(x.tid, tx, cause) }()
 
 	sent := time.Now()
-	if err := from.send(c.cm.In[i]); err != nil {
-		return c.fail(i, Transport, fmt.Errorf("send: %w", err))
+	if err := from.send(x.req); err != nil {
+		return p.fail(i, Transport, fmt.Errorf("send: %w", err))
 	}
 	retrans := w.network() == "udp"
 	interval := w.cfg.RetransmitInitial
@@ -62,31 +88,31 @@ func (c *callRun) exchange(ctx context.Context, i int) (cause Cause) {
 			case a.side == to.side && a.kind == model.Transaction_TransactionRequest:
 				if !repSent.IsZero() { // a retransmission got through: answer again
 					e.st.retransmits.Add(1)
-					if err := to.send(c.cm.In[i+1]); err != nil {
-						return c.fail(i+1, Transport, fmt.Errorf("send: %w", err))
+					if err := to.send(x.rep); err != nil {
+						return p.fail(i+1, Transport, fmt.Errorf("send: %w", err))
 					}
 					continue
 				}
-				if cause := c.arrived(i, a, a.at.Sub(sent)); cause != OK {
+				if cause := p.arrived(i, a, a.at.Sub(sent)); cause != OK {
 					return cause
 				}
 				if d := w.cfg.AnswerDelay; d > 0 && !hold(ctx, d) {
 					return Aborted
 				}
 				repSent = time.Now()
-				if err := to.send(c.cm.In[i+1]); err != nil {
-					return c.fail(i+1, Transport, fmt.Errorf("send: %w", err))
+				if err := to.send(x.rep); err != nil {
+					return p.fail(i+1, Transport, fmt.Errorf("send: %w", err))
 				}
 			case a.side == from.side && a.kind == model.Transaction_TransactionReply:
 				if repSent.IsZero() { // the proxy answered the request itself
-					return c.fail(i, Rejected, replyError(a))
+					return p.fail(i, Rejected, replyError(a))
 				}
-				return c.arrived(i+1, a, a.at.Sub(repSent))
+				return p.arrived(i+1, a, a.at.Sub(repSent))
 			case a.side == from.side && a.kind == model.Transaction_TransactionPending:
 				interval = w.cfg.RetransmitMax
 				timer.Reset(min(interval, time.Until(deadline)))
 			default:
-				return c.fail(i, Mismatch, fmt.Errorf("the %s side received a %v of this transaction", a.side, a.kind))
+				return p.fail(i, Mismatch, fmt.Errorf("the %s side received a %v of this transaction", a.side, a.kind))
 			}
 		case now := <-timer.C:
 			if !now.Before(deadline) {
@@ -94,12 +120,12 @@ func (c *callRun) exchange(ctx context.Context, i int) (cause Cause) {
 				if !repSent.IsZero() {
 					step = i + 1
 				}
-				return c.fail(step, Lost, fmt.Errorf("no answer within %v (%s)", e.cfg.Timeout, w.network()))
+				return p.fail(step, Lost, fmt.Errorf("no answer within %v (%s)", e.cfg.Timeout, w.network()))
 			}
 			if retrans {
 				e.st.retransmits.Add(1)
-				if err := from.send(c.cm.In[i]); err != nil {
-					return c.fail(i, Transport, fmt.Errorf("retransmission: %w", err))
+				if err := from.send(x.req); err != nil {
+					return p.fail(i, Transport, fmt.Errorf("retransmission: %w", err))
 				}
 				interval = min(2*interval, w.cfg.RetransmitMax)
 			}

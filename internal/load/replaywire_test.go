@@ -1,0 +1,191 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"megaco/internal/testbin"
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// TestMain removes the binary megacoBinary built, if it did.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// megacoBinary builds cmd/megaco once for this test binary, on first use.
+func megacoBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "loadtest"); binErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "megaco"), "megaco/cmd/megaco").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("go build: %v", binErr)
+	}
+	return filepath.Join(binDir, "megaco")
+}
+
+// startProxy runs the real megaco proxy between cfg's two sides and
+// points cfg's targets at it.
+func startProxy(t *testing.T, cfg *Config) {
+	t.Helper()
+	network := cfg.Wire.Network
+	addrs := testbin.FreeAddrs(t, network, 2)
+	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = addrs[0], addrs[1]
+	u := func(a string) string { return network + "://" + a }
+	testbin.Start(t, megacoBinary(t), []string{"proxy",
+		"--mgc-listen", u(cfg.Wire.MGCTarget), "--mgc", u(cfg.Wire.MGCListen), "--mgc-codec", cfg.Codecs.MGC,
+		"--mg-listen", u(cfg.Wire.MGTarget), "--mg", u(cfg.Wire.MGListen), "--mg-codec", cfg.Codecs.MG,
+		"--http-addr", testbin.FreeAddr(t, "tcp")}, regexp.MustCompile(`proxy listening()`))
+}
+
+// TestReplayThroughProxy replays captures of the RFC 3525 call flow
+// through a real megaco proxy over UDP and TCP: the whole flow as BER
+// (each request answered with its captured reply), and its requests
+// alone as compact text (each answered with a plain reply; the sides
+// told by the commands). Every transaction completes, each message
+// arrives as this library transcodes it, and the counts per type add up.
+func TestReplayThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the megaco binary")
+	}
+	a1 := globSorted(t, "flow/a1-*.ber")
+	var requests []string
+	for _, f := range compactCopies(t, a1) {
+		if !strings.Contains(f, "-reply-") {
+			requests = append(requests, f)
+		}
+	}
+	for _, network := range []string{"udp", "tcp"} {
+		for _, tc := range []struct {
+			name    string
+			files   []string
+			replies int // captured
+		}{{"flow-ber", a1, 14}, {"requests-text", requests, 0}} {
+			t.Run(network+"-"+tc.name, func(t *testing.T) {
+				pcap := writeCapture(t, tc.files, func(f string) bool { return strings.Contains(f, "-mgc-to-") })
+				rp, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkWireReplay(t, rp, tc.replies)
+				cfg := wireConfig(t, network, 0, 0)
+				cfg.Replay = rp
+				startProxy(t, &cfg)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				res, sum := runLoad(t, ctx, cfg)
+				n := int64(len(rp.Msgs))
+				if f := res.Final; f.Started != n || f.OK != n || f.FailedCalls() != 0 || f.Msgs != 2*n || res.Unmatched != 0 {
+					t.Fatalf("want %d transactions, all ok, %d messages:\n%s", n, 2*n, sum)
+				}
+				var perType uint64
+				for _, h := range res.Final.Types {
+					perType += h.Count
+				}
+				if perType != uint64(2*n) {
+					t.Errorf("per-type counts add up to %d, want %d", perType, 2*n)
+				}
+				if !strings.Contains(sum, "capture replay, 14 transactions") || !strings.Contains(sum, network+" through a proxy") {
+					t.Errorf("summary header:\n%s", sum)
+				}
+			})
+		}
+	}
+}
+
+// checkWireReplay: 14 transactions, each sent by the side that sent it
+// in the capture (Notify and the first ServiceChange by the gateways),
+// with replies captured or made here.
+func checkWireReplay(t *testing.T, rp *Replay, captured int) {
+	t.Helper()
+	if len(rp.Msgs) != 14 || len(rp.Skipped) != 0 || len(rp.Notes) != 0 {
+		t.Fatalf("%d transactions, skipped %q, notes %q", len(rp.Msgs), rp.Skipped, rp.Notes)
+	}
+	got := 0
+	for _, m := range rp.Msgs {
+		typ := rp.Types[m.Type]
+		fromMG := strings.HasPrefix(m.Src, mgAddr.String())
+		if (m.Side == MG) != fromMG {
+			t.Errorf("frame %d (%s from %s) sent by the %s side", m.Frame, typ, m.Src, m.Side)
+		}
+		if m.ReplyFrame != 0 {
+			got++
+		}
+		if want := typ + "Reply"; rp.Types[m.ReplyType] != want {
+			t.Errorf("frame %d (%s) answered with a %s", m.Frame, typ, rp.Types[m.ReplyType])
+		}
+	}
+	if got != captured {
+		t.Errorf("%d captured replies used, want %d", got, captured)
+	}
+}
+
+// TestReadWireReplaySides: --pcap-mgc decides the sides over what the
+// messages say, a reply to no request and a pending are skipped with
+// why, and a bad MGC address is refused.
+func TestReadWireReplaySides(t *testing.T) {
+	a1 := globSorted(t, "flow/a1-*.ber")
+	pcap := writeCapture(t, a1[1:], func(f string) bool { return strings.Contains(f, "-mgc-to-") })
+	rp, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, mgAddr.Addr().String()+":2945")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rp.Skipped) != 1 || !strings.Contains(rp.Skipped[0], "a reply (transaction 9998) to no captured request") {
+		t.Errorf("skipped %q", rp.Skipped)
+	}
+	for _, m := range rp.Msgs {
+		if want := sideIf(m.Src == mgAddr.String()); m.Side != want {
+			t.Errorf("frame %d from %s sent by the %s side, want %s (--pcap-mgc)", m.Frame, m.Src, m.Side, want)
+		}
+	}
+	if _, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, "mgc.example"); err == nil || !strings.Contains(err.Error(), "want an IP address") {
+		t.Errorf("a host name as the MGC address: %v", err)
+	}
+}
+
+// FuzzReadWireReplay: a capture made of random bytes, or a valid one
+// with a message mangled, is read or refused with an error, never a panic
+// or a hang; every transaction kept has both messages in both codecs.
+func FuzzReadWireReplay(f *testing.F) {
+	files := globSorted(f, "flow/a1-0*.ber")
+	f.Add(writeCapture(f, files, func(s string) bool { return strings.Contains(s, "-mgc-to-") }), uint16(0))
+	f.Fuzz(func(t *testing.T, pcap []byte, flip uint16) {
+		if len(pcap) > 0 {
+			pcap[int(flip)%len(pcap)] ^= byte(flip >> 8)
+		}
+		rp, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, "")
+		if err != nil {
+			return
+		}
+		for _, m := range rp.Msgs {
+			if len(m.In) == 0 || len(m.Want) == 0 || len(m.Reply) == 0 || len(m.ReplyWant) == 0 {
+				t.Fatalf("frame %d: a transaction without all its messages", m.Frame)
+			}
+		}
+	})
+}
