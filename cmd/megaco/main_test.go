@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"transcode", "--to", "xml"}, golden, 1, `unknown codec "xml"`},
 		{[]string{"decode", "--version", "4"}, golden, 1, "unsupported protocol version 4"},
 		{[]string{"decode", "--profile", "wireshark"}, golden, 1, `unknown profile "wireshark"`},
-		{[]string{"decode", "--max-size", "10"}, golden, 1, "input exceeds the limit of 10 bytes"},
+		{[]string{"decode", "--max-size", "10"}, golden, 1, fmt.Sprintf("input of %d bytes exceeds the limit of 10 bytes", len(golden))},
+		{[]string{"transcode", "--to", "per", "--max-size", "10", filepath.Join(corpus, "msg03.ber")}, nil, 1, fmt.Sprintf("input of %d bytes exceeds the limit of 10 bytes", len(golden))},
 		{[]string{"decode", "/nonexistent/x.ber"}, nil, 1, "no such file"},
 		{[]string{"decode", "a", "b"}, nil, 2, "at most one input file"},
 		{[]string{"frobnicate"}, nil, 2, "unknown command"},
