@@ -61,6 +61,7 @@ type ReplayMsg struct {
 	Reply, ReplyWant []byte
 	ReplyType        int
 	ReplyFrame       int
+	Ack              bool // an acknowledgement, sent on its own: no reply
 	dst              netip.AddrPort
 }
 

@@ -19,8 +19,9 @@ import (
 // side with the reply captured for it (the first from the request's
 // destination with its transaction ID), or else with a plain reply made
 // here (each command answered with its termination IDs). Replies are not
-// sent on their own; pendings, acknowledgements and replies to no
-// captured request are skipped with a note. mgc, when not empty, is the
+// sent on their own; an acknowledgement (TransactionResponseAck) is, by
+// its side, and must reach the other; pendings, replies to no captured
+// request and retransmitted requests are skipped with a note. mgc, when not empty, is the
 // MGC's address in the capture (an IP address, or address:port): what it
 // sends is the MGC side's; else each address's side is told by what it
 // sends (see sideVotes).
@@ -110,6 +111,9 @@ func readWireCaptured(m capture.Message, offset time.Duration, votes map[netip.A
 	c.Data = append([]byte(nil), m.Data...) // the reader reuses its buffer
 	if ts := msg.Mess.MessageBody.Transactions; len(ts) > 0 {
 		c.kind, c.tid = ts[0].Kind, transactionID(&ts[0])
+		if ack := ts[0].TransactionResponseAck; c.kind == model.Transaction_TransactionResponseAck && len(ack) > 0 {
+			c.tid = ack[0].FirstAck
+		}
 		for i := range ts {
 			vote(votes, m.Src, m.Dst, &ts[i])
 		}
@@ -211,13 +215,27 @@ func (p *wirePrep) add(c *wireCaptured) error {
 		}
 		delete(p.open, wireKey{c.Dst, c.Src, c.tid})
 		return p.reply(i, c.Data, c.from, c.typ, c.Frame)
+	case model.Transaction_TransactionResponseAck:
+		return p.message(c, true)
 	}
 	p.rp.skip(fmt.Sprintf("frame %d: a %s is not replayed over the wire (the answering side replies at once)", c.Frame, c.typ))
 	return nil
 }
 
-// request adds captured request c, sent by its address's side.
+// request adds captured request c, sent by its address's side; the same
+// request again before its reply is a retransmission, which the
+// generator makes by itself over UDP when its own goes unanswered.
 func (p *wirePrep) request(c *wireCaptured) error {
+	if i, ok := p.open[wireKey{c.Src, c.Dst, c.tid}]; ok {
+		p.rp.skip(fmt.Sprintf("frame %d: a retransmission of frame %d (transaction %d)", c.Frame, p.rp.Msgs[i].Frame, c.tid))
+		return nil
+	}
+	return p.message(c, false)
+}
+
+// message adds c, a request or (ack) an acknowledgement sent on its own,
+// sent by its address's side.
+func (p *wirePrep) message(c *wireCaptured, ack bool) error {
 	s, ok := p.side(c.Src)
 	if !ok {
 		if d, known := p.side(c.Dst); known {
@@ -235,11 +253,13 @@ func (p *wirePrep) request(c *wireCaptured) error {
 	}
 	rm := ReplayMsg{Frame: c.Frame, Offset: c.offset, Src: c.Src.String(), Dst: c.Dst.String(), From: from, To: to,
 		Type: p.rp.typeIndex(p.types, c.typ), In: in, Want: want, Side: s, TID: c.tid, ReplyType: -1,
-		dst: c.Dst}
+		Ack: ack, dst: c.Dst}
 	if err := p.grow(len(in) + len(want)); err != nil {
 		return err
 	}
-	p.open[wireKey{c.Src, c.Dst, c.tid}] = len(p.rp.Msgs)
+	if !ack {
+		p.open[wireKey{c.Src, c.Dst, c.tid}] = len(p.rp.Msgs)
+	}
 	p.rp.Msgs = append(p.rp.Msgs, rm)
 	return nil
 }
@@ -259,7 +279,7 @@ func (p *wirePrep) reply(i int, data []byte, from, typ string, frame int) error 
 func (p *wirePrep) plainReplies() error {
 	for i := range p.rp.Msgs {
 		m := &p.rp.Msgs[i]
-		if m.ReplyType >= 0 {
+		if m.ReplyType >= 0 || m.Ack {
 			continue
 		}
 		req, _, err := codec.DecodeAs(m.In, m.From, codec.Binary, Options())
@@ -371,8 +391,40 @@ func (e *engine) replayWireCall(ctx context.Context, n int) {
 	defer st.active.Add(-1)
 	m := &e.replay.Msgs[n]
 	start := time.Now()
-	cause := e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, party: replayParty{e, m}})
+	var cause Cause
+	if m.Ack {
+		cause = e.wire.sendAck(ctx, m, replayParty{e, m})
+	} else {
+		cause = e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, party: replayParty{e, m}})
+	}
 	st.callEnded(cause, time.Since(start))
+}
+
+// sendAck sends captured acknowledgement m from its side, message 0 of
+// party, and waits for it at the other. It is not retransmitted: RFC 3525
+// D.1.4 repeats an acknowledgement only with the reply it acknowledges,
+// which the replay answers at once.
+func (w *wire) sendAck(ctx context.Context, m *ReplayMsg, p wireParty) (cause Cause) {
+	id := ackBit | wireID(m.TID)
+	tx := w.begin(id)
+	defer func() { w.end(id, tx, cause) }()
+	sent := time.Now()
+	if err := w.sides[m.Side].send(m.In); err != nil {
+		return p.fail(0, Transport, fmt.Errorf("send: %w", err))
+	}
+	timer := time.NewTimer(w.e.cfg.Timeout)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return Aborted
+	case a := <-tx.inbox:
+		if a.side == m.Side {
+			return p.fail(0, Mismatch, fmt.Errorf("the %s side received its own acknowledgement", a.side))
+		}
+		return p.arrived(0, a, a.at.Sub(sent))
+	case <-timer.C:
+		return p.fail(0, Lost, fmt.Errorf("not received within %v (%s)", w.e.cfg.Timeout, w.network()))
+	}
 }
 
 // replayParty checks and counts a replayed transaction's messages: 0 the

@@ -80,37 +80,45 @@ func TestReplayThroughProxy(t *testing.T) {
 			requests = append(requests, f)
 		}
 	}
+	// mg1 acknowledges the reply to its ServiceChange (compact text in
+	// a BER capture: sent by the MG side, in BER).
+	ack := filepath.Join(t.TempDir(), "a1-02b-mg1-to-mgc-ack.txt")
+	if err := os.WriteFile(ack, []byte("!/1 [124.124.124.222]:55555\nK{9998}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flow := append(append(append([]string(nil), a1[:2]...), ack), a1[2:]...)
 	for _, network := range []string{"udp", "tcp"} {
 		for _, tc := range []struct {
 			name    string
 			files   []string
 			replies int // captured
-		}{{"flow-ber", a1, 14}, {"requests-text", requests, 0}} {
+			acks    int
+		}{{"flow-ber", flow, 14, 1}, {"requests-text", requests, 0, 0}} {
 			t.Run(network+"-"+tc.name, func(t *testing.T) {
 				pcap := writeCapture(t, tc.files, func(f string) bool { return strings.Contains(f, "-mgc-to-") })
 				rp, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, "")
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkWireReplay(t, rp, tc.replies)
+				checkWireReplay(t, rp, tc.replies, tc.acks)
 				cfg := wireConfig(t, network, 0, 0)
 				cfg.Replay = rp
 				startProxy(t, &cfg)
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				res, sum := runLoad(t, ctx, cfg)
-				n := int64(len(rp.Msgs))
-				if f := res.Final; f.Started != n || f.OK != n || f.FailedCalls() != 0 || f.Msgs != 2*n || res.Unmatched != 0 {
-					t.Fatalf("want %d transactions, all ok, %d messages:\n%s", n, 2*n, sum)
+				n, msgs := int64(len(rp.Msgs)), int64(2*14+tc.acks)
+				if f := res.Final; f.Started != n || f.OK != n || f.FailedCalls() != 0 || f.Msgs != msgs || res.Unmatched != 0 {
+					t.Fatalf("want %d calls, all ok, %d messages:\n%s", n, msgs, sum)
 				}
 				var perType uint64
 				for _, h := range res.Final.Types {
 					perType += h.Count
 				}
-				if perType != uint64(2*n) {
-					t.Errorf("per-type counts add up to %d, want %d", perType, 2*n)
+				if perType != uint64(msgs) {
+					t.Errorf("per-type counts add up to %d, want %d", perType, msgs)
 				}
-				if !strings.Contains(sum, "capture replay, 14 transactions") || !strings.Contains(sum, network+" through a proxy") {
+				if !strings.Contains(sum, fmt.Sprintf("capture replay, 14 transactions and %d acknowledgements", tc.acks)) || !strings.Contains(sum, network+" through a proxy") {
 					t.Errorf("summary header:\n%s", sum)
 				}
 			})
@@ -121,10 +129,10 @@ func TestReplayThroughProxy(t *testing.T) {
 // checkWireReplay: 14 transactions, each sent by the side that sent it
 // in the capture (Notify and the first ServiceChange by the gateways),
 // with replies captured or made here.
-func checkWireReplay(t *testing.T, rp *Replay, captured int) {
+func checkWireReplay(t *testing.T, rp *Replay, captured, acks int) {
 	t.Helper()
-	if len(rp.Msgs) != 14 || len(rp.Skipped) != 0 || len(rp.Notes) != 0 {
-		t.Fatalf("%d transactions, skipped %q, notes %q", len(rp.Msgs), rp.Skipped, rp.Notes)
+	if len(rp.Msgs) != 14+acks || len(rp.Skipped) != 0 || len(rp.Notes) != 0 {
+		t.Fatalf("%d calls, skipped %q, notes %q", len(rp.Msgs), rp.Skipped, rp.Notes)
 	}
 	got := 0
 	for _, m := range rp.Msgs {
@@ -133,6 +141,13 @@ func checkWireReplay(t *testing.T, rp *Replay, captured int) {
 		if (m.Side == MG) != fromMG {
 			t.Errorf("frame %d (%s from %s) sent by the %s side", m.Frame, typ, m.Src, m.Side)
 		}
+		if m.Ack {
+			if typ != "ResponseAck" || m.TID != 9998 || m.Reply != nil {
+				t.Errorf("frame %d: an acknowledgement read as %s of %d", m.Frame, typ, m.TID)
+			}
+			acks--
+			continue
+		}
 		if m.ReplyFrame != 0 {
 			got++
 		}
@@ -140,14 +155,14 @@ func checkWireReplay(t *testing.T, rp *Replay, captured int) {
 			t.Errorf("frame %d (%s) answered with a %s", m.Frame, typ, rp.Types[m.ReplyType])
 		}
 	}
-	if got != captured {
-		t.Errorf("%d captured replies used, want %d", got, captured)
+	if got != captured || acks != 0 {
+		t.Errorf("%d captured replies used, want %d; %d acknowledgements missing", got, captured, acks)
 	}
 }
 
 // TestReadWireReplaySides: --pcap-mgc decides the sides over what the
-// messages say, a reply to no request and a pending are skipped with
-// why, and a bad MGC address is refused.
+// messages say, a reply to no request and a retransmitted request are
+// skipped with why, and a bad MGC address is refused.
 func TestReadWireReplaySides(t *testing.T) {
 	a1 := globSorted(t, "flow/a1-*.ber")
 	pcap := writeCapture(t, a1[1:], func(f string) bool { return strings.Contains(f, "-mgc-to-") })
@@ -163,6 +178,16 @@ func TestReadWireReplaySides(t *testing.T) {
 			t.Errorf("frame %d from %s sent by the %s side, want %s (--pcap-mgc)", m.Frame, m.Src, m.Side, want)
 		}
 	}
+	// The capture's retransmission of a request is skipped: the
+	// generator retransmits by itself.
+	again := append([]string{a1[0], a1[0]}, a1[1:]...)
+	rp, err = ReadWireReplay(bytes.NewReader(writeCapture(t, again, func(f string) bool { return strings.Contains(f, "-mgc-to-") })), nil, DefaultCodecs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rp.Msgs) != 14 || len(rp.Skipped) != 1 || !strings.Contains(rp.Skipped[0], "frame 2: a retransmission of frame 1 (transaction 9998)") || rp.Msgs[0].ReplyFrame != 3 {
+		t.Errorf("a retransmitted request: %d transactions, the first answered by frame %d, skipped %q", len(rp.Msgs), rp.Msgs[0].ReplyFrame, rp.Skipped)
+	}
 	if _, err := ReadWireReplay(bytes.NewReader(pcap), nil, DefaultCodecs, "mgc.example"); err == nil || !strings.Contains(err.Error(), "want an IP address") {
 		t.Errorf("a host name as the MGC address: %v", err)
 	}
@@ -170,7 +195,8 @@ func TestReadWireReplaySides(t *testing.T) {
 
 // FuzzReadWireReplay: a capture made of random bytes, or a valid one
 // with a message mangled, is read or refused with an error, never a panic
-// or a hang; every transaction kept has both messages in both codecs.
+// or a hang; every transaction kept has both messages in both codecs (an
+// acknowledgement, its own).
 func FuzzReadWireReplay(f *testing.F) {
 	files := globSorted(f, "flow/a1-0*.ber")
 	f.Add(writeCapture(f, files, func(s string) bool { return strings.Contains(s, "-mgc-to-") }), uint16(0))
@@ -183,7 +209,7 @@ func FuzzReadWireReplay(f *testing.F) {
 			return
 		}
 		for _, m := range rp.Msgs {
-			if len(m.In) == 0 || len(m.Want) == 0 || len(m.Reply) == 0 || len(m.ReplyWant) == 0 {
+			if len(m.In) == 0 || len(m.Want) == 0 || !m.Ack && (len(m.Reply) == 0 || len(m.ReplyWant) == 0) {
 				t.Fatalf("frame %d: a transaction without all its messages", m.Frame)
 			}
 		}

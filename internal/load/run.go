@@ -687,8 +687,14 @@ func (r *Result) WriteSummary(w io.Writer) {
 			how = fmt.Sprintf("at %g calls per %v", cfg.Ramp.Rate, cfg.Ramp.Period)
 		}
 		if wc := cfg.Wire; wc != nil {
-			fmt.Fprintf(w, "megaco load: capture replay, %d transactions (one call each: request and reply, %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
-				len(rp.Msgs), how, len(rp.Skipped), wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget)
+			acks := 0
+			for i := range rp.Msgs {
+				if rp.Msgs[i].Ack {
+					acks++
+				}
+			}
+			fmt.Fprintf(w, "megaco load: capture replay, %d transactions and %d acknowledgements (one call each: request and reply, or the acknowledgement; %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
+				len(rp.Msgs)-acks, acks, how, len(rp.Skipped), wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget)
 		} else {
 			fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
 				len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)

@@ -66,8 +66,8 @@ type wireParty interface {
 func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 	e, p, i := w.e, x.party, x.base
 	from, to := w.sides[x.from], w.sides[1-x.from]
-	tx := w.begin(x.tid)
-	defer func() { w.end(x.tid, tx, cause) }()
+	tx := w.begin(wireID(x.tid))
+	defer func() { w.end(wireID(x.tid), tx, cause) }()
 
 	sent := time.Now()
 	if err := from.send(x.req); err != nil {
