@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -236,8 +237,24 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isTerminal(stdout) && codec.FormOf(*to) == codec.Text && !bytes.HasSuffix(out, []byte("\n")) {
+		// The encoding has no final newline; on a terminal the prompt
+		// would follow the message on its last line. Files and pipes get
+		// the encoding's bytes exactly.
+		out = append(out, '\n')
+	}
 	_, err = stdout.Write(out)
 	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -63,10 +63,10 @@ whose replies answer Notify), the other side receives it and answers with
 the reply captured for that transaction (transcoded) or, if there is
 none, a plain reply (each command with its termination IDs); an
 acknowledgement is sent on its own; pendings, replies to no captured
-request and retransmitted requests are skipped. Each
-output is compared with this program's own transcoding. Messages that do
-not transcode here (a name with no binary form, say) are skipped with a
-note; the report counts per message type as for the call flow.
+request and retransmitted requests are skipped. Each output is compared
+with this program's own transcoding. Messages that do not transcode here
+(a name with no binary form, say) are skipped with a note; the report
+counts per message type as for the call flow.
 
 Times: a plain number is milliseconds (as SIPp's), or give a unit (2s).
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,6 +250,37 @@ func TestHelp(t *testing.T) {
 		}
 		if code, _, _ := runCLI(t, nil, cmd, "--no-such-flag"); code != 2 {
 			t.Errorf("%s --no-such-flag: exit %d, want 2", cmd, code)
+		}
+	}
+}
+
+// TestTranscodeTerminalNewline: text written to a file or a pipe is the
+// encoding's bytes exactly; a character device (a terminal) is told
+// apart, where the output gets a final newline.
+func TestTranscodeTerminalNewline(t *testing.T) {
+	file, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	in := filepath.Join(corpus, "msg03.ber")
+	if err := transcode([]string{"--to", "compact", in}, nil, file, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(file.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 || bytes.HasSuffix(out, []byte("\n")) {
+		t.Errorf("to a file: %q, want the compact encoding without a newline added", out)
+	}
+	if isTerminal(file) || isTerminal(&bytes.Buffer{}) {
+		t.Error("a file or a buffer taken for a terminal")
+	}
+	if dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		defer dev.Close()
+		if !isTerminal(dev) {
+			t.Errorf("%s is a character device", os.DevNull)
 		}
 	}
 }
