@@ -104,3 +104,22 @@ func TestHistQuantile(t *testing.T) {
 		t.Errorf("nothing counted: %v", got)
 	}
 }
+
+// TestFindMaxLagWhy: a find-max level that missed its rate says whom the
+// seconds behind it were put down to, within its window only.
+func TestFindMaxLagWhy(t *testing.T) {
+	f := &findMax{}
+	f.lag = [3]int{lagGenerator: 2, lagOtherLoad: 1}
+	f.lagFrom = f.lag
+	if got := f.lagWhy(); !strings.Contains(got, "not short of CPU") {
+		t.Errorf("nothing in the window: %q", got)
+	}
+	f.lag[lagOtherLoad] += 3
+	if got := f.lagWhy(); !strings.Contains(got, "other load held the generator back in 3 s") {
+		t.Errorf("other load: %q", got)
+	}
+	f.lag[lagGenerator]++
+	if got := f.lagWhy(); !strings.Contains(got, "the generator lacked CPU in 1 s") {
+		t.Errorf("generator: %q", got)
+	}
+}

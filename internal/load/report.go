@@ -96,6 +96,9 @@ func (r *reporter) tick() string {
 func (r *reporter) behind(s, p *Snapshot, interval time.Duration, m cpuMeasure) {
 	e := r.e
 	cause, why := m.verdict()
+	if r.fm != nil {
+		r.fm.lag[cause]++
+	}
 	what := fmt.Sprintf("%d of %d calls due started in the last %.1f s, scheduling lag p99 %s ms, not for want of -l", p.Started, p.Due, interval.Seconds(), ms(p.Lag.Quantile(0.99)))
 	if cause == lagGenerator {
 		r.warnings++
@@ -151,6 +154,25 @@ type findMax struct {
 	coolFrom time.Duration
 	retried  bool // the current level failed once and is being tried again
 	done     string
+	// lag counts the seconds behind the rate by cause (the reporter's
+	// verdicts), lagFrom at the start of the level's window.
+	lag, lagFrom [3]int
+}
+
+// lagWhy says whom the seconds behind the rate in the level's window
+// were put down to.
+func (f *findMax) lagWhy() string {
+	var d [3]int
+	for i := range d {
+		d[i] = f.lag[i] - f.lagFrom[i]
+	}
+	switch {
+	case d[lagGenerator] > 0:
+		return fmt.Sprintf("the generator lacked CPU in %d s (see the warnings)", d[lagGenerator])
+	case d[lagOtherLoad] > 0:
+		return fmt.Sprintf("the machine's other load held the generator back in %d s (see the notes)", d[lagOtherLoad])
+	}
+	return "calls due were not started in time, and the generator was not short of CPU"
 }
 
 // FindMaxLevel is one level of the search.
@@ -197,6 +219,7 @@ func (f *findMax) tick(s *Snapshot) string {
 	f.ticks++
 	if f.ticks == 1 { // the first second of a level settles
 		f.anchor, f.winMax = s, 0
+		f.lagFrom = f.lag
 		return ""
 	}
 	f.winMax = max(f.winMax, s.ActiveMax)
@@ -219,7 +242,7 @@ func (f *findMax) tick(s *Snapshot) string {
 		if w.Limited > 0 {
 			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: the -l limit held calls back", lv.Achieved, lv.Target)
 		} else {
-			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: calls due were not started in time, not for want of -l (see the notes and warnings on CPU)", lv.Achieved, lv.Target)
+			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved, not for want of -l: %s", lv.Achieved, lv.Target, f.lagWhy())
 		}
 	}
 	f.levels = append(f.levels, lv)
