@@ -391,23 +391,31 @@ func (e *engine) replayWireCall(ctx context.Context, n int) {
 	defer st.active.Add(-1)
 	m := &e.replay.Msgs[n]
 	start := time.Now()
-	var cause Cause
+	id := wireID(m.TID)
 	if m.Ack {
-		cause = e.wire.sendAck(ctx, m, replayParty{e, m})
-	} else {
-		cause = e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, party: replayParty{e, m}})
+		id |= ackBit
+	}
+	// Another call may have the ID in flight (the capture's gateways
+	// number their transactions each on its own): this one waits.
+	tx, ok := e.wire.claim(ctx, id)
+	var cause Cause
+	switch {
+	case !ok:
+		cause = Aborted
+	case m.Ack:
+		cause = e.wire.sendAck(ctx, m, tx, replayParty{e, m})
+	default:
+		cause = e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, party: replayParty{e, m}, claimed: tx})
 	}
 	st.callEnded(cause, time.Since(start))
 }
 
 // sendAck sends captured acknowledgement m from its side, message 0 of
-// party, and waits for it at the other. It is not retransmitted: RFC 3525
+// party, and waits for it at the other (as tx, claimed). It is not retransmitted: RFC 3525
 // D.1.4 repeats an acknowledgement only with the reply it acknowledges,
 // which the replay answers at once.
-func (w *wire) sendAck(ctx context.Context, m *ReplayMsg, p wireParty) (cause Cause) {
-	id := ackBit | wireID(m.TID)
-	tx := w.begin(id)
-	defer func() { w.end(id, tx, cause) }()
+func (w *wire) sendAck(ctx context.Context, m *ReplayMsg, tx *wireTx, p wireParty) (cause Cause) {
+	defer func() { w.end(ackBit|wireID(m.TID), tx, cause) }()
 	sent := time.Now()
 	if err := w.sides[m.Side].send(m.In); err != nil {
 		return p.fail(0, Transport, fmt.Errorf("send: %w", err))

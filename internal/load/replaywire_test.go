@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"megaco/internal/capture/pcapng"
 	"megaco/internal/testbin"
 )
 
@@ -214,4 +216,61 @@ func FuzzReadWireReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplaySameIDThroughProxy: two gateways of a capture use the same
+// transaction ID at the same time; through one proxy (the generator's MG
+// side is one socket) the second waits for the first to end instead of
+// being taken for its retransmission: both complete, each checked.
+func TestReplaySameIDThroughProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the megaco binary")
+	}
+	read := func(f string, from, to string) []byte {
+		data, err := os.ReadFile("flow/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []byte(strings.ReplaceAll(string(data), from, to))
+	}
+	mg2 := netip.MustParseAddrPort("127.0.0.3:2945")
+	var buf bytes.Buffer
+	w, err := pcapng.NewWriter(&buf, pcapng.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, m := range []struct {
+		ms       int
+		src, dst netip.AddrPort
+		data     []byte
+	}{
+		{0, mgAddr, mgcAddr, read("a1-05-mg1-to-mgc-notify-t10000.txt", "", "")},
+		{0, mg2, mgcAddr, read("a1-17-mg2-to-mgc-notify-t50005.txt", "50005", "10000")},
+		{1, mgcAddr, mgAddr, read("a1-06-mgc-to-mg1-notify-reply-t10000.txt", "", "")},
+		{1, mgcAddr, mg2, read("a1-18-mgc-to-mg2-notify-reply-t50005.txt", "50005", "10000")},
+	} {
+		if err := w.UDP(at.Add(time.Duration(m.ms)*time.Millisecond), m.src, m.dst, m.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rp, err := ReadWireReplay(bytes.NewReader(buf.Bytes()), nil, DefaultCodecs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rp.Msgs) != 2 || rp.Msgs[0].ReplyFrame != 3 || rp.Msgs[1].ReplyFrame != 4 {
+		t.Fatalf("%d transactions %+v, skipped %q", len(rp.Msgs), rp.Msgs, rp.Skipped)
+	}
+	cfg := wireConfig(t, "udp", 0, 0)
+	cfg.Replay = rp
+	startProxy(t, &cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, sum := runLoad(t, ctx, cfg)
+	if f := res.Final; f.OK != 2 || f.FailedCalls() != 0 || f.Msgs != 4 || res.Unmatched != 0 {
+		t.Fatalf("want both transactions ok:\n%s", sum)
+	}
 }

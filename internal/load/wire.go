@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -431,15 +432,41 @@ func (s *wireSide) deliver(data []byte, at time.Time) {
 
 // begin registers call transaction tid.
 func (w *wire) begin(tid wireID) *wireTx {
-	tx := &wireTx{inbox: make(chan arrival, 8)}
+	tx, _ := w.tryBegin(tid, true)
+	return tx
+}
+
+// tryBegin registers transaction tid unless (force false) another call
+// has it in flight.
+func (w *wire) tryBegin(tid wireID, force bool) (*wireTx, bool) {
 	sh := &w.shards[tid%wireShards]
 	sh.mu.Lock()
-	if old := sh.m[tid]; old != nil && old.gaveUp {
+	defer sh.mu.Unlock()
+	old := sh.m[tid]
+	if old != nil && !old.gaveUp && !force {
+		return nil, false
+	}
+	if old != nil && old.gaveUp {
 		w.kept.Add(-1)
 	}
+	tx := &wireTx{inbox: make(chan arrival, 8)}
 	sh.m[tid] = tx
-	sh.mu.Unlock()
-	return tx
+	return tx, true
+}
+
+// claim registers transaction tid once no other call has it in flight,
+// within --timeout (then it takes it over): two transactions with one ID
+// at once would be one to the proxy, which sees both from one socket.
+func (w *wire) claim(ctx context.Context, tid wireID) (*wireTx, bool) {
+	deadline := time.Now().Add(w.e.cfg.Timeout)
+	for {
+		if tx, ok := w.tryBegin(tid, time.Now().After(deadline)); ok {
+			return tx, true
+		}
+		if !hold(ctx, time.Millisecond) {
+			return nil, false
+		}
+	}
 }
 
 // end removes a finished transaction, or keeps a failed one for a

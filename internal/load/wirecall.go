@@ -48,6 +48,8 @@ type wireTxn struct {
 	req, rep []byte
 	base     int
 	party    wireParty
+	// claimed is the transaction already registered (claim), if it is.
+	claimed *wireTx
 }
 
 // wireParty is what a transaction's messages are counted against: a call
@@ -66,7 +68,10 @@ type wireParty interface {
 func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 	e, p, i := w.e, x.party, x.base
 	from, to := w.sides[x.from], w.sides[1-x.from]
-	tx := w.begin(wireID(x.tid))
+	tx := x.claimed
+	if tx == nil {
+		tx = w.begin(wireID(x.tid))
+	}
 	defer func() { w.end(wireID(x.tid), tx, cause) }()
 
 	sent := time.Now()
