@@ -21,26 +21,20 @@ import (
 // here (each command answered with its termination IDs). Replies are not
 // sent on their own; an acknowledgement (TransactionResponseAck) is, by
 // its side, and must reach the other; pendings, replies to no captured
-// request and retransmitted requests are skipped with a note. mgc, when not empty, is the
-// MGC's address in the capture (an IP address, or address:port): what it
-// sends is the MGC side's; else each address's side is told by what it
-// sends (see sideVotes).
+// request and retransmitted requests are skipped with a note. mgc, when
+// not empty, is the MGC's address in the capture (an IP address, or
+// address:port): what it sends is the MGC side's; else each address's
+// side is told by the commands it sends and answers (see vote).
 func ReadWireReplay(r io.Reader, ports []uint16, codecs Codecs, mgc string) (*Replay, error) {
-	var mgcAddr netip.Addr
-	var mgcPort netip.AddrPort
-	if mgc != "" {
-		var err error
-		if mgcPort, err = netip.ParseAddrPort(mgc); err != nil {
-			if mgcAddr, err = netip.ParseAddr(mgc); err != nil {
-				return nil, fmt.Errorf("MGC address %q: want an IP address or address:port", mgc)
-			}
-		}
+	named, err := namedSide(mgc)
+	if err != nil {
+		return nil, err
 	}
 	rp := &Replay{Wire: true}
 	var caps []wireCaptured
 	votes := map[netip.AddrPort]*[2]int{}
 	var size int
-	err := readCaptured(r, ports, rp, func(m capture.Message, offset time.Duration) error {
+	err = readCaptured(r, ports, rp, func(m capture.Message, offset time.Duration) error {
 		c, err := readWireCaptured(m, offset, votes)
 		if err != nil {
 			rp.skip(fmt.Sprintf("frame %d: %v", m.Frame, err))
@@ -56,11 +50,8 @@ func ReadWireReplay(r io.Reader, ports []uint16, codecs Codecs, mgc string) (*Re
 		return nil, err
 	}
 	side := func(a netip.AddrPort) (Side, bool) {
-		switch {
-		case mgcPort.IsValid():
-			return sideIf(a == mgcPort), true
-		case mgcAddr.IsValid():
-			return sideIf(a.Addr() == mgcAddr), true
+		if named != nil {
+			return named(a), true
 		}
 		return votedSide(votes[a])
 	}
@@ -77,6 +68,22 @@ func ReadWireReplay(r io.Reader, ports []uint16, codecs Codecs, mgc string) (*Re
 		rp.Notes = append(rp.Notes, fmt.Sprintf("%d requests between addresses whose side none of their messages tells (ServiceChange only): sent by the MGC side when text, the MG side when binary (--pcap-mgc names the MGC)", p.guessed))
 	}
 	return rp, rp.check()
+}
+
+// namedSide tells an address's side by the MGC's address mgc (an IP
+// address, or address:port); nil when mgc is empty.
+func namedSide(mgc string) (func(netip.AddrPort) Side, error) {
+	if mgc == "" {
+		return nil, nil
+	}
+	if ap, err := netip.ParseAddrPort(mgc); err == nil {
+		return func(a netip.AddrPort) Side { return sideIf(a == ap) }, nil
+	}
+	ip, err := netip.ParseAddr(mgc)
+	if err != nil {
+		return nil, fmt.Errorf("MGC address %q: want an IP address or address:port", mgc)
+	}
+	return func(a netip.AddrPort) Side { return sideIf(a.Addr() == ip) }, nil
 }
 
 func sideIf(mgc bool) Side {
