@@ -61,10 +61,11 @@ that side's codec (the MGC side's is the address --pcap-mgc names, else
 the address whose requests are Add, Modify, Subtract, Move or audits, or
 whose replies answer Notify), the other side receives it and answers with
 the reply captured for that transaction (transcoded) or, if there is
-none, a plain reply (each command with its termination IDs); an
-acknowledgement is sent on its own; pendings, replies to no captured
-request and retransmitted requests are skipped. Each output is compared
-with this program's own transcoding. Messages that do not transcode here
+none, a plain reply (each command with its termination IDs), after the
+pending captured for it if there is one; an acknowledgement is sent on
+its own; replies and pendings to no captured request and retransmitted
+requests are skipped. Each output is compared with this program's own
+transcoding. Messages that do not transcode here
 (a name with no binary form, say) are skipped with a note; the report
 counts per message type as for the call flow.
 

@@ -62,7 +62,12 @@ type ReplayMsg struct {
 	ReplyType        int
 	ReplyFrame       int
 	Ack              bool // an acknowledgement, sent on its own: no reply
-	dst              netip.AddrPort
+	// The pending the other side answers with first, if captured: as it
+	// sends it and as the requester must receive it.
+	Pending, PendingWant []byte
+	PendingType          int
+	PendingFrame         int
+	dst                  netip.AddrPort
 }
 
 // ReadReplay reads a pcap or pcapng capture (Megaco on ports, nil: the

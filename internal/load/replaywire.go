@@ -19,9 +19,11 @@ import (
 // side with the reply captured for it (the first from the request's
 // destination with its transaction ID), or else with a plain reply made
 // here (each command answered with its termination IDs). Replies are not
-// sent on their own; an acknowledgement (TransactionResponseAck) is, by
-// its side, and must reach the other; pendings, replies to no captured
-// request and retransmitted requests are skipped with a note. mgc, when
+// sent on their own; a pending captured for a request is sent before its
+// reply, once that has arrived; an acknowledgement
+// (TransactionResponseAck) is sent on its own by its side and must reach
+// the other; replies and pendings to no captured request and
+// retransmitted requests are skipped with a note. mgc, when
 // not empty, is the MGC's address in the capture (an IP address, or
 // address:port): what it sends is the MGC side's; else each address's
 // side is told by the commands it sends and answers (see vote).
@@ -224,6 +226,8 @@ func (p *wirePrep) add(c *wireCaptured) error {
 		return p.reply(i, c.Data, c.from, c.typ, c.Frame)
 	case model.Transaction_TransactionResponseAck:
 		return p.message(c, true)
+	case model.Transaction_TransactionPending:
+		return p.pending(c)
 	}
 	p.rp.skip(fmt.Sprintf("frame %d: a %s is not replayed over the wire (the answering side replies at once)", c.Frame, c.typ))
 	return nil
@@ -279,6 +283,24 @@ func (p *wirePrep) reply(i int, data []byte, from, typ string, frame int) error 
 		return fmt.Errorf("frame %d, the reply to frame %d: %w", frame, m.Frame, err)
 	}
 	m.Reply, m.ReplyWant, m.ReplyType, m.ReplyFrame = in, want, p.rp.typeIndex(p.types, typ), frame
+	return p.grow(len(in) + len(want))
+}
+
+// pending makes captured pending c the answering side's first answer to
+// its request (the first pending of it; later ones are skipped).
+func (p *wirePrep) pending(c *wireCaptured) error {
+	i, ok := p.open[wireKey{c.Dst, c.Src, c.tid}]
+	if !ok || p.rp.Msgs[i].PendingFrame != 0 {
+		p.rp.skip(fmt.Sprintf("frame %d: a pending (transaction %d) to no captured request awaiting its first", c.Frame, c.tid))
+		return nil
+	}
+	m := &p.rp.Msgs[i]
+	in, want, err := transcodeBoth(c.Data, c.from, m.To, m.From)
+	if err != nil {
+		p.rp.skip(fmt.Sprintf("frame %d: %v", c.Frame, err))
+		return nil
+	}
+	m.Pending, m.PendingWant, m.PendingType, m.PendingFrame = in, want, p.rp.typeIndex(p.types, c.typ), c.Frame
 	return p.grow(len(in) + len(want))
 }
 
@@ -412,7 +434,7 @@ func (e *engine) replayWireCall(ctx context.Context, n int) {
 	case m.Ack:
 		cause = e.wire.sendAck(ctx, m, tx, replayParty{e, m})
 	default:
-		cause = e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, party: replayParty{e, m}, claimed: tx})
+		cause = e.wire.exchange(ctx, wireTxn{from: m.Side, tid: m.TID, req: m.In, rep: m.Reply, pend: m.Pending, party: replayParty{e, m}, claimed: tx})
 	}
 	st.callEnded(cause, time.Since(start))
 }
@@ -452,8 +474,11 @@ type replayParty struct {
 func (r replayParty) arrived(i int, a arrival, lat time.Duration) Cause {
 	st, m := r.e.st, r.m
 	want, typ, codec := m.Want, m.Type, m.To
-	if i == 1 {
+	switch i {
+	case 1:
 		want, typ, codec = m.ReplyWant, m.ReplyType, m.From
+	case 2:
+		want, typ, codec = m.PendingWant, m.PendingType, m.From
 	}
 	st.msgs.Add(1)
 	st.rt.Record(lat)
@@ -478,12 +503,15 @@ func (r replayParty) fail(i int, cause Cause, err error) Cause {
 
 func (r replayParty) note(i int, cause Cause, err error) {
 	m, what := r.m, fmt.Sprintf("frame %d, %s from the %s side (%s -> %s)", r.m.Frame, r.e.replay.Types[r.m.Type], r.m.Side, r.m.Src, r.m.Dst)
-	if i == 1 {
+	switch i {
+	case 1:
 		from := fmt.Sprintf("frame %d", m.ReplyFrame)
 		if m.ReplyFrame == 0 {
 			from = "a plain reply"
 		}
 		what = fmt.Sprintf("frame %d's %s (%s) from the %s side", m.Frame, r.e.replay.Types[m.ReplyType], from, 1-m.Side)
+	case 2:
+		what = fmt.Sprintf("frame %d's pending (frame %d) from the %s side", m.Frame, m.PendingFrame, 1-m.Side)
 	}
 	r.e.noteError(cause, fmt.Sprintf("%s: %v", what, err))
 }

@@ -82,19 +82,24 @@ func TestReplayThroughProxy(t *testing.T) {
 			requests = append(requests, f)
 		}
 	}
-	// mg1 acknowledges the reply to its ServiceChange (compact text in
-	// a BER capture: sent by the MG side, in BER).
-	ack := filepath.Join(t.TempDir(), "a1-02b-mg1-to-mgc-ack.txt")
+	// The MGC answers mg1's ServiceChange with a pending first, and mg1
+	// acknowledges the reply (compact text in a BER capture: each sent in
+	// its side's codec).
+	dir := t.TempDir()
+	pend, ack := filepath.Join(dir, "a1-01b-mgc-to-mg1-pending.txt"), filepath.Join(dir, "a1-02b-mg1-to-mgc-ack.txt")
+	if err := os.WriteFile(pend, []byte("!/1 [123.123.123.4]:55555\nPN=9998{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(ack, []byte("!/1 [124.124.124.222]:55555\nK{9998}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	flow := append(append(append([]string(nil), a1[:2]...), ack), a1[2:]...)
+	flow := append([]string{a1[0], pend, a1[1], ack}, a1[2:]...)
 	for _, network := range []string{"udp", "tcp"} {
 		for _, tc := range []struct {
 			name    string
 			files   []string
 			replies int // captured
-			acks    int
+			acks    int // and pendings: one each or none
 		}{{"flow-ber", flow, 14, 1}, {"requests-text", requests, 0, 0}} {
 			t.Run(network+"-"+tc.name, func(t *testing.T) {
 				pcap := writeCapture(t, tc.files, func(f string) bool { return strings.Contains(f, "-mgc-to-") })
@@ -109,7 +114,7 @@ func TestReplayThroughProxy(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				res, sum := runLoad(t, ctx, cfg)
-				n, msgs := int64(len(rp.Msgs)), int64(2*14+tc.acks)
+				n, msgs := int64(len(rp.Msgs)), int64(2*14+2*tc.acks)
 				if f := res.Final; f.Started != n || f.OK != n || f.FailedCalls() != 0 || f.Msgs != msgs || res.Unmatched != 0 {
 					t.Fatalf("want %d calls, all ok, %d messages:\n%s", n, msgs, sum)
 				}
@@ -152,6 +157,9 @@ func checkWireReplay(t *testing.T, rp *Replay, captured, acks int) {
 		}
 		if m.ReplyFrame != 0 {
 			got++
+		}
+		if m.PendingFrame != 0 && (m.TID != 9998 || rp.Types[m.PendingType] != "Pending" || acks == 0) {
+			t.Errorf("frame %d (%d): pending from frame %d", m.Frame, m.TID, m.PendingFrame)
 		}
 		if want := typ + "Reply"; rp.Types[m.ReplyType] != want {
 			t.Errorf("frame %d (%s) answered with a %s", m.Frame, typ, rp.Types[m.ReplyType])
