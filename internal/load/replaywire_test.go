@@ -125,7 +125,7 @@ func TestReplayThroughProxy(t *testing.T) {
 				if perType != uint64(msgs) {
 					t.Errorf("per-type counts add up to %d, want %d", perType, msgs)
 				}
-				if !strings.Contains(sum, fmt.Sprintf("capture replay, 14 transactions and %d acknowledgements", tc.acks)) || !strings.Contains(sum, network+" through a proxy") {
+				if !strings.Contains(sum, fmt.Sprintf("capture replay, 14 transactions and %d acknowledgement(s)", tc.acks)) || !strings.Contains(sum, network+" through a proxy") {
 					t.Errorf("summary header:\n%s", sum)
 				}
 			})

@@ -693,7 +693,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 					acks++
 				}
 			}
-			fmt.Fprintf(w, "megaco load: capture replay, %d transactions and %d acknowledgements (one call each: request and reply, or the acknowledgement; %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
+			fmt.Fprintf(w, "megaco load: capture replay, %d transactions and %d acknowledgement(s) (one call each: request and reply, or the acknowledgement; %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
 				len(rp.Msgs)-acks, acks, how, len(rp.Skipped), wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget)
 		} else {
 			fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
