@@ -4,6 +4,7 @@ package native
 
 import (
 	"google.golang.org/protobuf/encoding/protowire"
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -27,7 +28,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 			if n > 0 {
 				again := m.AuthHeader != nil
 				if m.AuthHeader == nil {
-					m.AuthHeader = new(model.AuthenticationHeader)
+					m.AuthHeader = slab.One(&bud.mem.AuthenticationHeader)
 				}
 				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud, again); err != nil {
 					return wireFail("MegacoMessage.authHeader", err)
@@ -217,7 +218,7 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 						*m = model.MessageMessageBody{Kind: model.MessageMessageBody_MessageError}
 					}
 					if m.MessageError == nil {
-						m.MessageError = new(model.ErrorDescriptor)
+						m.MessageError = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud, again); err != nil {
 						return wireFail("MessageMessageBody.messageError", err)
@@ -276,7 +277,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = new(model.IP4Address)
+						m.Ip4Address = slab.One(&bud.mem.IP4Address)
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip4Address", err)
@@ -297,7 +298,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = new(model.IP6Address)
+						m.Ip6Address = slab.One(&bud.mem.IP6Address)
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip6Address", err)
@@ -318,7 +319,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = new(model.DomainName)
+						m.DomainName = slab.One(&bud.mem.DomainName)
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("MId.domainName", err)
@@ -340,7 +341,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 					if m.Kind != model.MId_DeviceName {
 						*m = model.MId{Kind: model.MId_DeviceName}
 					}
-					m.DeviceName = string(v)
+					m.DeviceName = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -390,7 +391,7 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("DomainName.name", err)
 				}
-				m.Name = string(v)
+				m.Name = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -525,7 +526,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionRequest}
 					}
 					if m.TransactionRequest == nil {
-						m.TransactionRequest = new(model.TransactionRequest)
+						m.TransactionRequest = slab.One(&bud.mem.TransactionRequest)
 					}
 					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionRequest", err)
@@ -546,7 +547,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionPending}
 					}
 					if m.TransactionPending == nil {
-						m.TransactionPending = new(model.TransactionPending)
+						m.TransactionPending = slab.One(&bud.mem.TransactionPending)
 					}
 					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionPending", err)
@@ -567,7 +568,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionReply}
 					}
 					if m.TransactionReply == nil {
-						m.TransactionReply = new(model.TransactionReply)
+						m.TransactionReply = slab.One(&bud.mem.TransactionReply)
 					}
 					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionReply", err)
@@ -605,7 +606,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_SegmentReply}
 					}
 					if m.SegmentReply == nil {
-						m.SegmentReply = new(model.SegmentReply)
+						m.SegmentReply = slab.One(&bud.mem.SegmentReply)
 					}
 					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.segmentReply", err)
@@ -646,7 +647,7 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListActionRequest(b, typ, &m.Actions, depth, bud)
+			n, err := unwireAddListActionRequest(b, num, typ, &m.Actions, depth, bud)
 			if err != nil {
 				return wireFail("TransactionRequest.actions", err)
 			}
@@ -802,7 +803,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 						*m = model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_TransactionError}
 					}
 					if m.TransactionError == nil {
-						m.TransactionError = new(model.ErrorDescriptor)
+						m.TransactionError = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud, again); err != nil {
 						return wireFail("TransactionReplyTransactionResult.transactionError", err)
@@ -909,7 +910,7 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("ErrorDescriptor.errorText", err)
 				}
-				m.ErrorText = model.Some(string(v))
+				m.ErrorText = model.Some(unwireString(v))
 				b = b[n:]
 				continue
 			}
@@ -952,7 +953,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextRequest != nil
 				if m.ContextRequest == nil {
-					m.ContextRequest = new(model.ContextRequest)
+					m.ContextRequest = slab.One(&bud.mem.ContextRequest)
 				}
 				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextRequest", err)
@@ -968,7 +969,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextAttrAuditReq != nil
 				if m.ContextAttrAuditReq == nil {
-					m.ContextAttrAuditReq = new(model.ContextAttrAuditRequest)
+					m.ContextAttrAuditReq = slab.One(&bud.mem.ContextAttrAuditRequest)
 				}
 				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextAttrAuditReq", err)
@@ -977,7 +978,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandRequest(b, typ, &m.CommandRequests, depth, bud)
+			n, err := unwireAddListCommandRequest(b, num, typ, &m.CommandRequests, depth, bud)
 			if err != nil {
 				return wireFail("ActionRequest.commandRequests", err)
 			}
@@ -1027,7 +1028,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.errorDescriptor", err)
@@ -1043,7 +1044,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ContextReply != nil
 				if m.ContextReply == nil {
-					m.ContextReply = new(model.ContextRequest)
+					m.ContextReply = slab.One(&bud.mem.ContextRequest)
 				}
 				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.contextReply", err)
@@ -1052,7 +1053,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandReply(b, typ, &m.CommandReply, depth, bud)
+			n, err := unwireAddListCommandReply(b, num, typ, &m.CommandReply, depth, bud)
 			if err != nil {
 				return wireFail("ActionReply.commandReply", err)
 			}
@@ -1261,7 +1262,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 			if n > 0 {
 				again := m.SelectLogic != nil
 				if m.SelectLogic == nil {
-					m.SelectLogic = new(model.SelectLogic)
+					m.SelectLogic = slab.One(&bud.mem.SelectLogic)
 				}
 				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud, again); err != nil {
 					return wireFail("ContextAttrAuditRequest.selectLogic", err)
@@ -1363,7 +1364,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AddReq}
 					}
 					if m.AddReq == nil {
-						m.AddReq = new(model.AmmRequest)
+						m.AddReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.addReq", err)
@@ -1384,7 +1385,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_MoveReq}
 					}
 					if m.MoveReq == nil {
-						m.MoveReq = new(model.AmmRequest)
+						m.MoveReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.moveReq", err)
@@ -1405,7 +1406,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ModReq}
 					}
 					if m.ModReq == nil {
-						m.ModReq = new(model.AmmRequest)
+						m.ModReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.modReq", err)
@@ -1426,7 +1427,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_SubtractReq}
 					}
 					if m.SubtractReq == nil {
-						m.SubtractReq = new(model.SubtractRequest)
+						m.SubtractReq = slab.One(&bud.mem.SubtractRequest)
 					}
 					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.subtractReq", err)
@@ -1447,7 +1448,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditCapRequest}
 					}
 					if m.AuditCapRequest == nil {
-						m.AuditCapRequest = new(model.AuditRequest)
+						m.AuditCapRequest = slab.One(&bud.mem.AuditRequest)
 					}
 					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditCapRequest", err)
@@ -1468,7 +1469,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditValueRequest}
 					}
 					if m.AuditValueRequest == nil {
-						m.AuditValueRequest = new(model.AuditRequest)
+						m.AuditValueRequest = slab.One(&bud.mem.AuditRequest)
 					}
 					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditValueRequest", err)
@@ -1489,7 +1490,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_NotifyReq}
 					}
 					if m.NotifyReq == nil {
-						m.NotifyReq = new(model.NotifyRequest)
+						m.NotifyReq = slab.One(&bud.mem.NotifyRequest)
 					}
 					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.notifyReq", err)
@@ -1510,7 +1511,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ServiceChangeReq}
 					}
 					if m.ServiceChangeReq == nil {
-						m.ServiceChangeReq = new(model.ServiceChangeRequest)
+						m.ServiceChangeReq = slab.One(&bud.mem.ServiceChangeRequest)
 					}
 					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.serviceChangeReq", err)
@@ -1552,7 +1553,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AddReply}
 					}
 					if m.AddReply == nil {
-						m.AddReply = new(model.AmmsReply)
+						m.AddReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.addReply", err)
@@ -1573,7 +1574,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_MoveReply}
 					}
 					if m.MoveReply == nil {
-						m.MoveReply = new(model.AmmsReply)
+						m.MoveReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.moveReply", err)
@@ -1594,7 +1595,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ModReply}
 					}
 					if m.ModReply == nil {
-						m.ModReply = new(model.AmmsReply)
+						m.ModReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.modReply", err)
@@ -1615,7 +1616,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_SubtractReply}
 					}
 					if m.SubtractReply == nil {
-						m.SubtractReply = new(model.AmmsReply)
+						m.SubtractReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.subtractReply", err)
@@ -1636,7 +1637,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditCapReply}
 					}
 					if m.AuditCapReply == nil {
-						m.AuditCapReply = new(model.AuditReply)
+						m.AuditCapReply = slab.One(&bud.mem.AuditReply)
 					}
 					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditCapReply", err)
@@ -1657,7 +1658,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditValueReply}
 					}
 					if m.AuditValueReply == nil {
-						m.AuditValueReply = new(model.AuditReply)
+						m.AuditValueReply = slab.One(&bud.mem.AuditReply)
 					}
 					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditValueReply", err)
@@ -1678,7 +1679,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_NotifyReply}
 					}
 					if m.NotifyReply == nil {
-						m.NotifyReply = new(model.NotifyReply)
+						m.NotifyReply = slab.One(&bud.mem.NotifyReply)
 					}
 					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.notifyReply", err)
@@ -1699,7 +1700,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ServiceChangeReply}
 					}
 					if m.ServiceChangeReply == nil {
-						m.ServiceChangeReply = new(model.ServiceChangeReply)
+						m.ServiceChangeReply = slab.One(&bud.mem.ServiceChangeReply)
 					}
 					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.serviceChangeReply", err)
@@ -1823,7 +1824,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, mer
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.terminationID", err)
 			}
@@ -1832,7 +1833,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAmmDescriptor(b, typ, &m.Descriptors, depth, bud)
+			n, err := unwireAddListAmmDescriptor(b, num, typ, &m.Descriptors, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.descriptors", err)
 			}
@@ -1879,7 +1880,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = new(model.MediaDescriptor)
+						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.mediaDescriptor", err)
@@ -1900,7 +1901,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = new(model.ModemDescriptor)
+						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.modemDescriptor", err)
@@ -1921,7 +1922,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = new(model.MuxDescriptor)
+						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.muxDescriptor", err)
@@ -1942,7 +1943,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = new(model.EventsDescriptor)
+						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.eventsDescriptor", err)
@@ -1997,7 +1998,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
+						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.digitMapDescriptor", err)
@@ -2018,7 +2019,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_AuditDescriptor}
 					}
 					if m.AuditDescriptor == nil {
-						m.AuditDescriptor = new(model.AuditDescriptor)
+						m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
 					}
 					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.auditDescriptor", err)
@@ -2066,7 +2067,7 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *budget, merge
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmsReply.terminationID", err)
 			}
@@ -2111,7 +2112,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("SubtractRequest.terminationID", err)
 			}
@@ -2127,7 +2128,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 			if n > 0 {
 				again := m.AuditDescriptor != nil
 				if m.AuditDescriptor == nil {
-					m.AuditDescriptor = new(model.AuditDescriptor)
+					m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
 				}
 				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("SubtractRequest.auditDescriptor", err)
@@ -2260,7 +2261,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_Error}
 					}
 					if m.Error == nil {
-						m.Error = new(model.ErrorDescriptor)
+						m.Error = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.error", err)
@@ -2281,7 +2282,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResult}
 					}
 					if m.AuditResult == nil {
-						m.AuditResult = new(model.AuditResult)
+						m.AuditResult = slab.One(&bud.mem.AuditResult)
 					}
 					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResult", err)
@@ -2302,7 +2303,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResultTermList}
 					}
 					if m.AuditResultTermList == nil {
-						m.AuditResultTermList = new(model.TermListAuditResult)
+						m.AuditResultTermList = slab.One(&bud.mem.TermListAuditResult)
 					}
 					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResultTermList", err)
@@ -2348,7 +2349,7 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, m
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("AuditResult.terminationAuditResult", err)
 			}
@@ -2397,7 +2398,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = new(model.ErrorDescriptor)
+						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.errorDescriptor", err)
@@ -2418,7 +2419,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = new(model.MediaDescriptor)
+						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.mediaDescriptor", err)
@@ -2439,7 +2440,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = new(model.ModemDescriptor)
+						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.modemDescriptor", err)
@@ -2460,7 +2461,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = new(model.MuxDescriptor)
+						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.muxDescriptor", err)
@@ -2481,7 +2482,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = new(model.EventsDescriptor)
+						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.eventsDescriptor", err)
@@ -2536,7 +2537,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
+						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.digitMapDescriptor", err)
@@ -2557,7 +2558,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ObservedEventsDescriptor}
 					}
 					if m.ObservedEventsDescriptor == nil {
-						m.ObservedEventsDescriptor = new(model.ObservedEventsDescriptor)
+						m.ObservedEventsDescriptor = slab.One(&bud.mem.ObservedEventsDescriptor)
 					}
 					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
@@ -2612,7 +2613,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors}
 					}
 					if m.EmptyDescriptors == nil {
-						m.EmptyDescriptors = new(model.AuditDescriptor)
+						m.EmptyDescriptors = slab.One(&bud.mem.AuditDescriptor)
 					}
 					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.emptyDescriptors", err)
@@ -2690,7 +2691,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyRequest.terminationID", err)
 			}
@@ -2720,7 +2721,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyRequest.errorDescriptor", err)
@@ -2758,7 +2759,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyReply.terminationID", err)
 			}
@@ -2774,7 +2775,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyReply.errorDescriptor", err)
@@ -2817,7 +2818,7 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListObservedEvent(b, typ, &m.ObservedEventLst, depth, bud)
+			n, err := unwireAddListObservedEvent(b, num, typ, &m.ObservedEventLst, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEventsDescriptor.observedEventLst", err)
 			}
@@ -2873,7 +2874,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEvent.eventParList", err)
 			}
@@ -2889,7 +2890,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 			if n > 0 {
 				again := m.TimeNotation != nil
 				if m.TimeNotation == nil {
-					m.TimeNotation = new(model.TimeNotation)
+					m.TimeNotation = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud, again); err != nil {
 					return wireFail("ObservedEvent.timeNotation", err)
@@ -2935,7 +2936,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("EventParameter.value", err)
 			}
@@ -2951,7 +2952,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.EventParameterExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.EventParameterExtraInfo)
 				}
 				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("EventParameter.extraInfo", err)
@@ -3051,7 +3052,7 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeRequest.terminationID", err)
 			}
@@ -3104,7 +3105,7 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeReply.terminationID", err)
 			}
@@ -3167,7 +3168,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = new(model.ErrorDescriptor)
+						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.errorDescriptor", err)
@@ -3188,7 +3189,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ServiceChangeResParms}
 					}
 					if m.ServiceChangeResParms == nil {
-						m.ServiceChangeResParms = new(model.ServiceChangeResParm)
+						m.ServiceChangeResParms = slab.One(&bud.mem.ServiceChangeResParm)
 					}
 					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.serviceChangeResParms", err)
@@ -3219,7 +3220,7 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListOctets(b, typ, &m.Wildcard, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Wildcard, depth, bud)
 			if err != nil {
 				return wireFail("TerminationID.wildcard", err)
 			}
@@ -3272,7 +3273,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = new(model.TerminationStateDescriptor)
+					m.TermStateDescr = slab.One(&bud.mem.TerminationStateDescriptor)
 				}
 				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.termStateDescr", err)
@@ -3288,7 +3289,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = new(model.MediaDescriptorStreams)
+					m.Streams = slab.One(&bud.mem.MediaDescriptorStreams)
 				}
 				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.streams", err)
@@ -3329,7 +3330,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 						*m = model.MediaDescriptorStreams{Kind: model.MediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = new(model.StreamParms)
+						m.OneStream = slab.One(&bud.mem.StreamParms)
 					}
 					if err := unwireStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("MediaDescriptorStreams.oneStream", err)
@@ -3435,7 +3436,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = new(model.LocalControlDescriptor)
+					m.LocalControlDescriptor = slab.One(&bud.mem.LocalControlDescriptor)
 				}
 				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localControlDescriptor", err)
@@ -3451,7 +3452,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = new(model.LocalRemoteDescriptor)
+					m.LocalDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localDescriptor", err)
@@ -3467,7 +3468,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = new(model.LocalRemoteDescriptor)
+					m.RemoteDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.remoteDescriptor", err)
@@ -3539,7 +3540,7 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 				continue
 			}
 		case 4:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("LocalControlDescriptor.propertyParms", err)
 			}
@@ -3585,7 +3586,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("PropertyParm.value", err)
 			}
@@ -3601,7 +3602,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.PropertyParmExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.PropertyParmExtraInfo)
 				}
 				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("PropertyParm.extraInfo", err)
@@ -3700,7 +3701,7 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListListPropertyParm(b, typ, &m.PropGrps, depth, bud)
+			n, err := unwireAddListListPropertyParm(b, num, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("LocalRemoteDescriptor.propGrps", err)
 			}
@@ -3733,7 +3734,7 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("TerminationStateDescriptor.propertyParms", err)
 			}
@@ -3799,7 +3800,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 				continue
 			}
 		case 2:
-			n, err := unwireAddListTerminationID(b, typ, &m.TermList, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TermList, depth, bud)
 			if err != nil {
 				return wireFail("MuxDescriptor.termList", err)
 			}
@@ -3815,7 +3816,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("MuxDescriptor.nonStandardData", err)
@@ -3858,7 +3859,7 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListRequestedEvent(b, typ, &m.EventList, depth, bud)
+			n, err := unwireAddListRequestedEvent(b, num, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("EventsDescriptor.eventList", err)
 			}
@@ -3921,7 +3922,7 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = new(model.RequestedActions)
+					m.EventAction = slab.One(&bud.mem.RequestedActions)
 				}
 				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("RequestedEvent.eventAction", err)
@@ -3930,7 +3931,7 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("RequestedEvent.evParList", err)
 			}
@@ -3980,7 +3981,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = new(model.EventDM)
+					m.EventDM = slab.One(&bud.mem.EventDM)
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.eventDM", err)
@@ -3996,7 +3997,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = new(model.SecondEventsDescriptor)
+					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.secondEvent", err)
@@ -4024,7 +4025,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = new(model.NotifyBehaviour)
+					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.notifyBehaviour", err)
@@ -4090,7 +4091,7 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 						*m = model.EventDM{Kind: model.EventDM_DigitMapValue}
 					}
 					if m.DigitMapValue == nil {
-						m.DigitMapValue = new(model.DigitMapValue)
+						m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
 					}
 					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 						return wireFail("EventDM.digitMapValue", err)
@@ -4131,7 +4132,7 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSecondRequestedEvent(b, typ, &m.EventList, depth, bud)
+			n, err := unwireAddListSecondRequestedEvent(b, num, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("SecondEventsDescriptor.eventList", err)
 			}
@@ -4194,7 +4195,7 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = new(model.SecondRequestedActions)
+					m.EventAction = slab.One(&bud.mem.SecondRequestedActions)
 				}
 				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedEvent.eventAction", err)
@@ -4203,7 +4204,7 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("SecondRequestedEvent.evParList", err)
 			}
@@ -4253,7 +4254,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = new(model.EventDM)
+					m.EventDM = slab.One(&bud.mem.EventDM)
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.eventDM", err)
@@ -4281,7 +4282,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = new(model.NotifyBehaviour)
+					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.notifyBehaviour", err)
@@ -4344,7 +4345,7 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("EventSpec.eventParList", err)
 			}
@@ -4388,7 +4389,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = new(model.Signal)
+						m.Signal = slab.One(&bud.mem.Signal)
 					}
 					if err := unwireSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.signal", err)
@@ -4409,7 +4410,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = new(model.SeqSigList)
+						m.SeqSigList = slab.One(&bud.mem.SeqSigList)
 					}
 					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.seqSigList", err)
@@ -4450,7 +4451,7 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSignal(b, typ, &m.SignalList, depth, bud)
+			n, err := unwireAddListSignal(b, num, typ, &m.SignalList, depth, bud)
 			if err != nil {
 				return wireFail("SeqSigList.signalList", err)
 			}
@@ -4549,7 +4550,7 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 7:
-			n, err := unwireAddListSigParameter(b, typ, &m.SigParList, depth, bud)
+			n, err := unwireAddListSigParameter(b, num, typ, &m.SigParList, depth, bud)
 			if err != nil {
 				return wireFail("Signal.sigParList", err)
 			}
@@ -4625,7 +4626,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("SigParameter.value", err)
 			}
@@ -4641,7 +4642,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.SigParameterExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.SigParameterExtraInfo)
 				}
 				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("SigParameter.extraInfo", err)
@@ -4740,7 +4741,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListModemType(b, typ, &m.Mtl, depth, bud)
+			n, err := unwireAddListModemType(b, num, typ, &m.Mtl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mtl", err)
 			}
@@ -4749,7 +4750,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 				continue
 			}
 		case 2:
-			n, err := unwireAddListPropertyParm(b, typ, &m.Mpl, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.Mpl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mpl", err)
 			}
@@ -4765,7 +4766,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ModemDescriptor.nonStandardData", err)
@@ -4818,7 +4819,7 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 			if n > 0 {
 				again := m.DigitMapValue != nil
 				if m.DigitMapValue == nil {
-					m.DigitMapValue = new(model.DigitMapValue)
+					m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
 				}
 				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 					return wireFail("DigitMapDescriptor.digitMapValue", err)
@@ -4886,7 +4887,7 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("DigitMapValue.digitMapBody", err)
 				}
-				m.DigitMapBody = string(v)
+				m.DigitMapBody = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -4942,7 +4943,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
+					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeAddress", err)
@@ -4968,7 +4969,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
+					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeProfile", err)
@@ -4977,7 +4978,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 5:
-			n, err := unwireAddListOctets(b, typ, &m.ServiceChangeReason, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.ServiceChangeReason, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeReason", err)
 			}
@@ -5003,7 +5004,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = new(model.MId)
+					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
@@ -5019,7 +5020,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.TimeStamp != nil
 				if m.TimeStamp == nil {
-					m.TimeStamp = new(model.TimeNotation)
+					m.TimeStamp = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.timeStamp", err)
@@ -5035,7 +5036,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.nonStandardData", err)
@@ -5051,7 +5052,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeInfo != nil
 				if m.ServiceChangeInfo == nil {
-					m.ServiceChangeInfo = new(model.AuditDescriptor)
+					m.ServiceChangeInfo = slab.One(&bud.mem.AuditDescriptor)
 				}
 				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeInfo", err)
@@ -5120,7 +5121,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = new(model.IP4Address)
+						m.Ip4Address = slab.One(&bud.mem.IP4Address)
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip4Address", err)
@@ -5141,7 +5142,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = new(model.IP6Address)
+						m.Ip6Address = slab.One(&bud.mem.IP6Address)
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip6Address", err)
@@ -5162,7 +5163,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = new(model.DomainName)
+						m.DomainName = slab.One(&bud.mem.DomainName)
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.domainName", err)
@@ -5184,7 +5185,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					if m.Kind != model.ServiceChangeAddress_DeviceName {
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DeviceName}
 					}
-					m.DeviceName = string(v)
+					m.DeviceName = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -5233,7 +5234,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = new(model.MId)
+					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
@@ -5249,7 +5250,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
+					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
@@ -5275,7 +5276,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
+					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
@@ -5291,7 +5292,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.Timestamp != nil
 				if m.Timestamp == nil {
-					m.Timestamp = new(model.TimeNotation)
+					m.Timestamp = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.timestamp", err)
@@ -5329,7 +5330,7 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("ServiceChangeProfile.profileName", err)
 				}
-				m.ProfileName = string(v)
+				m.ProfileName = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5527,7 +5528,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_H221NonStandard}
 					}
 					if m.H221NonStandard == nil {
-						m.H221NonStandard = new(model.H221NonStandard)
+						m.H221NonStandard = slab.One(&bud.mem.H221NonStandard)
 					}
 					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud, again); err != nil {
 						return wireFail("NonStandardIdentifier.h221NonStandard", err)
@@ -5549,7 +5550,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 					if m.Kind != model.NonStandardIdentifier_Experimental {
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_Experimental}
 					}
-					m.Experimental = string(v)
+					m.Experimental = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -5645,7 +5646,7 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("TimeNotation.date", err)
 				}
-				m.Date = string(v)
+				m.Date = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5658,7 +5659,7 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("TimeNotation.time", err)
 				}
-				m.Time = string(v)
+				m.Time = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5695,7 +5696,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudMediaDescriptor}
 					}
 					if m.IndAudMediaDescriptor == nil {
-						m.IndAudMediaDescriptor = new(model.IndAudMediaDescriptor)
+						m.IndAudMediaDescriptor = slab.One(&bud.mem.IndAudMediaDescriptor)
 					}
 					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
@@ -5716,7 +5717,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventsDescriptor}
 					}
 					if m.IndAudEventsDescriptor == nil {
-						m.IndAudEventsDescriptor = new(model.IndAudEventsDescriptor)
+						m.IndAudEventsDescriptor = slab.One(&bud.mem.IndAudEventsDescriptor)
 					}
 					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
@@ -5737,7 +5738,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventBufferDescriptor}
 					}
 					if m.IndAudEventBufferDescriptor == nil {
-						m.IndAudEventBufferDescriptor = new(model.IndAudEventBufferDescriptor)
+						m.IndAudEventBufferDescriptor = slab.One(&bud.mem.IndAudEventBufferDescriptor)
 					}
 					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
@@ -5758,7 +5759,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudSignalsDescriptor}
 					}
 					if m.IndAudSignalsDescriptor == nil {
-						m.IndAudSignalsDescriptor = new(model.IndAudSignalsDescriptor)
+						m.IndAudSignalsDescriptor = slab.One(&bud.mem.IndAudSignalsDescriptor)
 					}
 					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
@@ -5779,7 +5780,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudDigitMapDescriptor}
 					}
 					if m.IndAudDigitMapDescriptor == nil {
-						m.IndAudDigitMapDescriptor = new(model.IndAudDigitMapDescriptor)
+						m.IndAudDigitMapDescriptor = slab.One(&bud.mem.IndAudDigitMapDescriptor)
 					}
 					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
@@ -5800,7 +5801,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudStatisticsDescriptor}
 					}
 					if m.IndAudStatisticsDescriptor == nil {
-						m.IndAudStatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
+						m.IndAudStatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
 					}
 					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
@@ -5821,7 +5822,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudPackagesDescriptor}
 					}
 					if m.IndAudPackagesDescriptor == nil {
-						m.IndAudPackagesDescriptor = new(model.IndAudPackagesDescriptor)
+						m.IndAudPackagesDescriptor = slab.One(&bud.mem.IndAudPackagesDescriptor)
 					}
 					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
@@ -5859,7 +5860,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = new(model.IndAudTerminationStateDescriptor)
+					m.TermStateDescr = slab.One(&bud.mem.IndAudTerminationStateDescriptor)
 				}
 				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.termStateDescr", err)
@@ -5875,7 +5876,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = new(model.IndAudMediaDescriptorStreams)
+					m.Streams = slab.One(&bud.mem.IndAudMediaDescriptorStreams)
 				}
 				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.streams", err)
@@ -5916,7 +5917,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 						*m = model.IndAudMediaDescriptorStreams{Kind: model.IndAudMediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = new(model.IndAudStreamParms)
+						m.OneStream = slab.One(&bud.mem.IndAudStreamParms)
 					}
 					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
@@ -6022,7 +6023,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = new(model.IndAudLocalControlDescriptor)
+					m.LocalControlDescriptor = slab.One(&bud.mem.IndAudLocalControlDescriptor)
 				}
 				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localControlDescriptor", err)
@@ -6038,7 +6039,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = new(model.IndAudLocalRemoteDescriptor)
+					m.LocalDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localDescriptor", err)
@@ -6054,7 +6055,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = new(model.IndAudLocalRemoteDescriptor)
+					m.RemoteDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.remoteDescriptor", err)
@@ -6070,7 +6071,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.StatisticsDescriptor != nil
 				if m.StatisticsDescriptor == nil {
-					m.StatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
+					m.StatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
 				}
 				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.statisticsDescriptor", err)
@@ -6193,7 +6194,7 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 			if n > 0 {
 				again := m.PropertyParms != nil
 				if m.PropertyParms == nil {
-					m.PropertyParms = new(model.PropertyParm)
+					m.PropertyParms = slab.One(&bud.mem.PropertyParm)
 				}
 				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud, again); err != nil {
 					return wireFail("IndAudPropertyParm.propertyParms", err)
@@ -6233,7 +6234,7 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 				continue
 			}
 		case 2:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropGrps, depth, bud)
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("IndAudLocalRemoteDescriptor.propGrps", err)
 			}
@@ -6266,7 +6267,7 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.propertyParms", err)
 			}
@@ -6438,7 +6439,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = new(model.IndAudSignal)
+						m.Signal = slab.One(&bud.mem.IndAudSignal)
 					}
 					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.signal", err)
@@ -6459,7 +6460,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = new(model.IndAudSeqSigList)
+						m.SeqSigList = slab.One(&bud.mem.IndAudSeqSigList)
 					}
 					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.seqSigList", err)
@@ -6507,7 +6508,7 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 			if n > 0 {
 				again := m.SignalList != nil
 				if m.SignalList == nil {
-					m.SignalList = new(model.IndAudSignal)
+					m.SignalList = slab.One(&bud.mem.IndAudSignal)
 				}
 				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud, again); err != nil {
 					return wireFail("IndAudSeqSigList.signalList", err)
@@ -6806,7 +6807,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationIDList, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationIDList, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationIDList", err)
 			}
@@ -6815,7 +6816,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationAuditResult", err)
 			}
@@ -6858,7 +6859,7 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = new(model.SecondEventsDescriptor)
+					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
@@ -6928,7 +6929,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NotifyRegulated}
 					}
 					if m.NotifyRegulated == nil {
-						m.NotifyRegulated = new(model.RegulatedEmbeddedDescriptor)
+						m.NotifyRegulated = slab.One(&bud.mem.RegulatedEmbeddedDescriptor)
 					}
 					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud, again); err != nil {
 						return wireFail("NotifyBehaviour.notifyRegulated", err)
@@ -6964,11 +6965,12 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 	return nil
 }
 
-func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
+func unwireAddListActionReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ActionReply, l, b, num, bud)
 	*l = append(*l, model.ActionReply{})
 	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -6984,7 +6986,7 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionReply(b, typ, l, depth, bud)
+		n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -6992,11 +6994,12 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 	})
 }
 
-func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
+func unwireAddListActionRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ActionRequest, l, b, num, bud)
 	*l = append(*l, model.ActionRequest{})
 	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7012,7 +7015,7 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7020,11 +7023,12 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 	})
 }
 
-func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListAmmDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.AmmDescriptor, l, b, num, bud)
 	*l = append(*l, model.AmmDescriptor{})
 	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7040,7 +7044,7 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAmmDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7048,11 +7052,12 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 	})
 }
 
-func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
+func unwireAddListAuditReturnParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.AuditReturnParameter, l, b, num, bud)
 	*l = append(*l, model.AuditReturnParameter{})
 	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7068,7 +7073,7 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAuditReturnParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7076,11 +7081,12 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	})
 }
 
-func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
+func unwireAddListCommandReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.CommandReply, l, b, num, bud)
 	*l = append(*l, model.CommandReply{})
 	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7096,7 +7102,7 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandReply(b, typ, l, depth, bud)
+		n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7104,11 +7110,12 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 	})
 }
 
-func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
+func unwireAddListCommandRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.CommandRequest, l, b, num, bud)
 	*l = append(*l, model.CommandRequest{})
 	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7124,7 +7131,7 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7132,11 +7139,12 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	})
 }
 
-func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
+func unwireAddListEventParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.EventParameter, l, b, num, bud)
 	*l = append(*l, model.EventParameter{})
 	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7152,7 +7160,7 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7160,11 +7168,12 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	})
 }
 
-func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
+func unwireAddListEventSpec(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.EventSpec, l, b, num, bud)
 	*l = append(*l, model.EventSpec{})
 	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7180,7 +7189,7 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventSpec(b, typ, l, depth, bud)
+		n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7188,11 +7197,12 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 	})
 }
 
-func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListIndAudPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAudPropertyParm, l, b, num, bud)
 	*l = append(*l, model.IndAudPropertyParm{})
 	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7208,7 +7218,7 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7216,11 +7226,12 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	})
 }
 
-func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListIndAudStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAudStreamDescriptor, l, b, num, bud)
 	*l = append(*l, model.IndAudStreamDescriptor{})
 	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7236,7 +7247,7 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudStreamDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7244,11 +7255,12 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	})
 }
 
-func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
+func unwireAddListIndAuditParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAuditParameter, l, b, num, bud)
 	*l = append(*l, model.IndAuditParameter{})
 	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7264,7 +7276,7 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAuditParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7272,7 +7284,8 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	})
 }
 
-func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
+func unwireAddListModemType(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
+	unwireRoomPacked(&bud.mem.ModemType, l, b, typ, bud)
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, model.ModemType(int32(v)-1))
 	})
@@ -7286,7 +7299,7 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListModemType(b, typ, l, depth, bud)
+		n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7294,11 +7307,12 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 	})
 }
 
-func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListObservedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ObservedEvent, l, b, num, bud)
 	*l = append(*l, model.ObservedEvent{})
 	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7314,7 +7328,7 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListObservedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7322,11 +7336,12 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 	})
 }
 
-func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
+func unwireAddListOctets(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Octets, l, b, num, bud)
 	if err := unwireSpend(bud); err != nil {
 		return 0, err
 	}
@@ -7342,7 +7357,7 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListOctets(b, typ, l, depth, bud)
+		n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7350,11 +7365,12 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 	})
 }
 
-func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
+func unwireAddListPackagesItem(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.PackagesItem, l, b, num, bud)
 	*l = append(*l, model.PackagesItem{})
 	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7370,7 +7386,7 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPackagesItem(b, typ, l, depth, bud)
+		n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7378,11 +7394,12 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 	})
 }
 
-func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.PropertyParm, l, b, num, bud)
 	*l = append(*l, model.PropertyParm{})
 	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7398,7 +7415,7 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7406,11 +7423,12 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 	})
 }
 
-func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.RequestedEvent, l, b, num, bud)
 	*l = append(*l, model.RequestedEvent{})
 	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7426,7 +7444,7 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListRequestedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7434,11 +7452,12 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	})
 }
 
-func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListSecondRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SecondRequestedEvent, l, b, num, bud)
 	*l = append(*l, model.SecondRequestedEvent{})
 	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7454,7 +7473,7 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSecondRequestedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7462,11 +7481,12 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	})
 }
 
-func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
+func unwireAddListSigParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SigParameter, l, b, num, bud)
 	*l = append(*l, model.SigParameter{})
 	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7482,7 +7502,7 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSigParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7490,11 +7510,12 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 	})
 }
 
-func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
+func unwireAddListSignal(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Signal, l, b, num, bud)
 	*l = append(*l, model.Signal{})
 	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7510,7 +7531,7 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignal(b, typ, l, depth, bud)
+		n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7518,11 +7539,12 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 	})
 }
 
-func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
+func unwireAddListSignalRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SignalRequest, l, b, num, bud)
 	*l = append(*l, model.SignalRequest{})
 	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7538,7 +7560,7 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignalRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7546,11 +7568,12 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 	})
 }
 
-func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
+func unwireAddListStatisticsParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.StatisticsParameter, l, b, num, bud)
 	*l = append(*l, model.StatisticsParameter{})
 	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7566,7 +7589,7 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStatisticsParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7574,11 +7597,12 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	})
 }
 
-func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.StreamDescriptor, l, b, num, bud)
 	*l = append(*l, model.StreamDescriptor{})
 	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7594,7 +7618,7 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStreamDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7602,11 +7626,12 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	})
 }
 
-func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
+func unwireAddListTerminationID(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TerminationID, l, b, num, bud)
 	*l = append(*l, model.TerminationID{})
 	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7622,7 +7647,7 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTerminationID(b, typ, l, depth, bud)
+		n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7630,11 +7655,12 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 	})
 }
 
-func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
+func unwireAddListTopologyRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TopologyRequest, l, b, num, bud)
 	*l = append(*l, model.TopologyRequest{})
 	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7650,7 +7676,7 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTopologyRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7658,11 +7684,12 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	})
 }
 
-func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
+func unwireAddListTransaction(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Transaction, l, b, num, bud)
 	*l = append(*l, model.Transaction{})
 	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7678,7 +7705,7 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransaction(b, typ, l, depth, bud)
+		n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7686,11 +7713,12 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 	})
 }
 
-func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
+func unwireAddListTransactionAck(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TransactionAck, l, b, num, bud)
 	*l = append(*l, model.TransactionAck{})
 	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7706,7 +7734,7 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransactionAck(b, typ, l, depth, bud)
+		n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7714,11 +7742,12 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	})
 }
 
-func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ListPropertyParm, l, b, num, bud)
 	*l = append(*l, nil)
 	if err := unwireWrapListPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
@@ -7734,7 +7763,7 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListListPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7742,7 +7771,8 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	})
 }
 
-func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
+func unwireAddListuint32(b []byte, num protowire.Number, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
+	unwireRoomPacked(&bud.mem.Uint32, l, b, typ, bud)
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, uint32(v))
 	})
@@ -7756,7 +7786,7 @@ func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *budget) error {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListuint32(b, typ, l, depth, bud)
+		n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
