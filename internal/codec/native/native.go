@@ -124,12 +124,54 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// Decode decodes one message. The message does not point into data.
+// Decode decodes one message, which is the caller's to keep. It does not
+// point into data.
+//
+// The message's values come from a pooled decoder's slabs, which hand
+// them out for good (slab.Model.Keep): chunks are shared by the messages
+// decoded one after the other, so that a decode makes a few allocations,
+// not one per value, or a set of slabs of its own.
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
-	var d Decoder
+	k, release := keepers.Get()
+	defer release()
+	d := &k.Decoder
+	if !k.kept {
+		d.mem.Keep()
+		k.kept = true
+	}
 	d.Options = c.Options
-	return d.Decode(data)
+	lim := d.Options.Limits.OrDefault()
+	if err := lim.CheckSize("native", codecerr.Pos{}, len(data)); err != nil {
+		return nil, err
+	}
+	if cap(d.wire)-len(d.wire) < len(data) {
+		d.wire = make([]byte, 0, max(len(data), keptWireChunk))
+	}
+	wire, err := d.Options.decompress(d.wire[len(d.wire):], data, lim.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	// What follows the message's bytes stays free for the next one (a
+	// decompressor may have made new memory: then the old chunk goes).
+	d.wire = wire[len(wire):]
+	m := new(model.MegacoMessage)
+	if err := unwire(wire, m, lim, &d.mem); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
+
+// keepers are the decoders of Decode, whose messages are kept.
+var keepers slab.Pool[keeper]
+
+type keeper struct {
+	Decoder
+	kept bool // its slabs hand out values for good
+}
+
+// keptWireChunk is the size of the buffers Decode shares between the wire
+// forms of its messages: the model points into them.
+const keptWireChunk = 4 << 10
 
 // A Decoder decodes messages one after the other, reusing its memory: the
 // message Decode returns is valid until the next call of Decode. Use it

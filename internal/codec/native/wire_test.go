@@ -297,6 +297,33 @@ func TestDecoderAllocs(t *testing.T) {
 	}
 }
 
+// TestDecodeKeeps: the messages of Codec.Decode share memory chunks but
+// keep their values: decoding the whole corpus one message after the
+// other changes none of the earlier messages.
+func TestDecodeKeeps(t *testing.T) {
+	_, msgs, _ := corpusMessages(t)
+	var wires [][]byte
+	var kept []*model.MegacoMessage
+	for _, m := range msgs {
+		w := mustWire(t, m)
+		d, err := plain.Decode(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wires, kept = append(wires, w), append(kept, d)
+	}
+	for i, w := range wires {
+		var fresh native.Decoder
+		want, err := fresh.Decode(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(kept[i], want) {
+			t.Fatalf("message %d changed after the later decodes", i)
+		}
+	}
+}
+
 // moveField moves the k-th length-delimited field of message b (in
 // pre-order, counting those in nested messages) to the end of the
 // message that holds it; *k < 0 when it was found.
