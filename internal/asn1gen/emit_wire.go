@@ -270,7 +270,9 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	if !choice {
 		g.unwireFresh(t)
 	}
-	w.WriteString("for len(b) > 0 {\nnum, typ, n, err := unwireTag(b)\nif err != nil {\nreturn err\n}\nb = b[n:]\nswitch num {\n")
+	// The one-byte tag of fields 1..15, almost every tag, is read in
+	// line: unwireTag does not inline.
+	w.WriteString("for len(b) > 0 {\nnum, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1\nif c := b[0]; c < 0x08 || c >= 0x80 {\nvar err error\nif num, typ, n, err = unwireTagSlow(b); err != nil {\nreturn err\n}\n}\nb = b[n:]\nswitch num {\n")
 	for i, fl := range t.Fields {
 		if strings.HasPrefix(fl.GoType, "[]") {
 			lists[fl.GoType] = true

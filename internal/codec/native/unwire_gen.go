@@ -14,9 +14,12 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -70,9 +73,12 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -131,9 +137,12 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge boo
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -200,9 +209,12 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -259,9 +271,12 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -376,9 +391,12 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -420,9 +438,12 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -464,9 +485,12 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -508,9 +532,12 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -630,9 +657,12 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -673,9 +703,12 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -705,9 +738,12 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -785,9 +821,12 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -844,9 +883,12 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -885,9 +927,12 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -929,9 +974,12 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1004,9 +1052,12 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1079,9 +1130,12 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1166,9 +1220,12 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1286,9 +1343,12 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *bud
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1346,9 +1406,12 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1535,9 +1598,12 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1728,9 +1794,12 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1817,9 +1886,12 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1862,9 +1934,12 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2060,9 +2135,12 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *budget, merge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2105,9 +2183,12 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2155,9 +2236,12 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget,
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2226,9 +2310,12 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2328,9 +2415,12 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, m
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2380,9 +2470,12 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2637,9 +2730,12 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2684,9 +2780,12 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2752,9 +2851,12 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2801,9 +2903,12 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2844,9 +2949,12 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2916,9 +3024,12 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2978,9 +3089,12 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3045,9 +3159,12 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3098,9 +3215,12 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3150,9 +3270,12 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3213,9 +3336,12 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3259,9 +3385,12 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3312,9 +3441,12 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3372,9 +3504,12 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3422,9 +3557,12 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3503,9 +3641,12 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3566,9 +3707,12 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3628,9 +3772,12 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3694,9 +3841,12 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3727,9 +3877,12 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3783,9 +3936,12 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 		m.MuxType = -1
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3842,9 +3998,12 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3885,9 +4044,12 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3957,9 +4119,12 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4058,9 +4223,12 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4115,9 +4283,12 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4158,9 +4329,12 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4230,9 +4404,12 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4315,9 +4492,12 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4371,9 +4551,12 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4434,9 +4617,12 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4477,9 +4663,12 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4606,9 +4795,12 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4668,9 +4860,12 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4734,9 +4929,12 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4795,9 +4993,12 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4842,9 +5043,12 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4919,9 +5123,12 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 		m.ServiceChangeMethod = -1
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5088,9 +5295,12 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5220,9 +5430,12 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5315,9 +5528,12 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5349,9 +5565,12 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5393,9 +5612,12 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5440,9 +5662,12 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *b
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5493,9 +5718,12 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5570,9 +5798,12 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5631,9 +5862,12 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5678,9 +5912,12 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5846,9 +6083,12 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5899,9 +6139,12 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5959,9 +6202,12 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6009,9 +6255,12 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6094,9 +6343,12 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6167,9 +6419,12 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6217,9 +6472,12 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6260,9 +6518,12 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6323,9 +6584,12 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6377,9 +6641,12 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6421,9 +6688,12 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6484,9 +6754,12 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6531,9 +6804,12 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6585,9 +6861,12 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6616,9 +6895,12 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6650,9 +6932,12 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6694,9 +6979,12 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6745,9 +7033,12 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6800,9 +7091,12 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6845,9 +7139,12 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6894,9 +7191,12 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
