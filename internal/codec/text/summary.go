@@ -720,16 +720,23 @@ func (k *skimmer) terminationList(cmd int, closer byte) bool {
 }
 
 func (k *skimmer) termination(cmd int) bool {
-	s, e := k.word()
+	k.blank()
+	// A word, as word reads it, noting whether it has a wildcard.
+	src, s := k.src, k.pos
+	e, classes := s, uint8(0)
+	for e < len(src) {
+		c := skimClass[src[e]]
+		if c&skWord == 0 {
+			break
+		}
+		classes |= c
+		e++
+	}
+	k.pos = e
 	if s == e {
 		return k.fail(s, "expected a termination ID"+k.found())
 	}
-	id := k.src[s:e:e]
-	var cl uint8
-	for _, c := range id {
-		cl |= skimClass[c]
-	}
-	wild := cl&skWild != 0
+	id, wild := src[s:e:e], classes&skWild != 0
 	k.s.Terminations = append(k.s.Terminations, scan.Termination{Command: cmd, ID: id, Wildcarded: wild, Span: scan.Span{Off: s, Len: e - s}})
 	return k.count()
 }
@@ -791,10 +798,7 @@ func (k *skimmer) skipBody() bool {
 // the SDP of Local and Remote descriptors (in which braces do not count).
 func (k *skimmer) skipItem() bool {
 	src, base := k.src, k.depth
-	for i := k.pos; i < len(src); i++ {
-		if skimClass[src[i]]&skStop == 0 {
-			continue
-		}
+	for i := nextStop(src, k.pos); i < len(src); i = nextStop(src, i+1) {
 		switch src[i] {
 		case '{':
 			k.depth++
@@ -820,14 +824,11 @@ func (k *skimmer) skipItem() bool {
 				return true
 			}
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				j++
-			}
-			if j == len(src) {
+			j := bytes.IndexByte(src[i+1:], '"')
+			if j < 0 {
 				return k.fail(i, "quoted string not closed")
 			}
-			i = j
+			i += 1 + j
 		case ';':
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
@@ -835,6 +836,15 @@ func (k *skimmer) skipItem() bool {
 		}
 	}
 	return k.fail(len(src), "expected '}', found the end of the message")
+}
+
+// nextStop returns the offset of the first byte from i on that skipItem
+// looks at (a brace, a comma, a quote or a comment), or len(src).
+func nextStop(src []byte, i int) int {
+	for i < len(src) && skimClass[src[i]]&skStop == 0 {
+		i++
+	}
+	return i
 }
 
 // opensSDP tells whether the "{" at i opens the SDP of a Local or Remote
@@ -878,23 +888,25 @@ func opensSDP(src []byte, i int) bool {
 // skipSDP returns the offset of the first "}" from i that is not escaped
 // as "\}", or -1.
 func skipSDP(src []byte, i int) int {
-	for ; i < len(src); i++ {
-		switch src[i] {
-		case '}':
-			return i
-		case '\\':
-			if i+1 < len(src) && src[i+1] == '}' {
-				i++
-			}
+	for {
+		j := bytes.IndexByte(src[i:], '}')
+		if j < 0 {
+			return -1
 		}
+		// The decoder reads a backslash only as the start of an
+		// escaped brace: any "}" right after one is escaped.
+		if j == 0 || src[i+j-1] != '\\' {
+			return i + j
+		}
+		i += j + 1
 	}
-	return -1
 }
 
 // skimKeyword returns the token of the keywords the skimmer reads
 // (transactions, Context, commands, Error, ImmAckRequired,
 // Authentication), long or short in any case, and 0 for any other word:
-// a switch on the length is quicker than the decoder's hash table.
+// a switch on the length (and a letter where two share it) leaves one
+// spelling to compare, quicker than the decoder's hash table.
 func skimKeyword(w []byte) int {
 	switch len(w) {
 	case 1:
@@ -940,20 +952,56 @@ func skimKeyword(w []byte) int {
 		}
 		return 0
 	}
-	for _, k := range skimLongKeywords {
-		if len(k.word) == len(w) && lexEqualFold(w, k.word) {
-			return k.tok
+	var k lexKeyword
+	switch len(w) {
+	case 3:
+		k = lexKeyword{"add", addToken}
+	case 4:
+		k = lexKeyword{"move", moveToken}
+	case 5:
+		if w[0]|0x20 == 'r' {
+			k = lexKeyword{"reply", replyToken}
+		} else {
+			k = lexKeyword{"error", errorToken}
 		}
+	case 6:
+		if w[0]|0x20 == 'm' {
+			k = lexKeyword{"modify", modifyToken}
+		} else {
+			k = lexKeyword{"notify", notifyToken}
+		}
+	case 7:
+		switch w[0] | 0x20 {
+		case 'p':
+			k = lexKeyword{"pending", pendingToken}
+		case 's':
+			k = lexKeyword{"segment", messageSegmentToken}
+		default:
+			k = lexKeyword{"context", ctxToken}
+		}
+	case 8:
+		k = lexKeyword{"subtract", subtractToken}
+	case 10:
+		k = lexKeyword{"auditvalue", auditValueToken}
+	case 11:
+		k = lexKeyword{"transaction", transToken}
+	case 13:
+		k = lexKeyword{"servicechange", serviceChangeToken}
+	case 14:
+		if w[0]|0x20 == 'i' {
+			k = lexKeyword{"immackrequired", immAckRequiredToken}
+		} else {
+			k = lexKeyword{"authentication", authToken}
+		}
+	case 15:
+		k = lexKeyword{"auditcapability", auditCapToken}
+	case 22:
+		k = lexKeyword{"transactionresponseack", responseAckToken}
+	default:
+		return 0
+	}
+	if lexEqualFold(w, k.word) {
+		return k.tok
 	}
 	return 0
-}
-
-// skimLongKeywords are the long spellings skimKeyword knows, lower case.
-var skimLongKeywords = [...]lexKeyword{
-	{"add", addToken}, {"move", moveToken}, {"reply", replyToken}, {"error", errorToken},
-	{"modify", modifyToken}, {"notify", notifyToken}, {"pending", pendingToken},
-	{"segment", messageSegmentToken}, {"context", ctxToken}, {"subtract", subtractToken},
-	{"auditvalue", auditValueToken}, {"transaction", transToken}, {"servicechange", serviceChangeToken},
-	{"immackrequired", immAckRequiredToken}, {"authentication", authToken},
-	{"auditcapability", auditCapToken}, {"transactionresponseack", responseAckToken},
 }
