@@ -50,6 +50,7 @@ const (
 	skDigit                   // DIGIT
 	skBlank                   // white space, line ends, or ';' starting a comment
 	skStop                    // what skipItem stops at: { } , " ;
+	skToken                   // chToken: a word where parentheses are no braces, as a termination ID
 )
 
 var skimClass = func() (t [256]uint8) {
@@ -60,6 +61,9 @@ var skimClass = func() (t [256]uint8) {
 		}
 		if cl&chDigit != 0 {
 			t[c] |= skDigit
+		}
+		if cl&chToken != 0 {
+			t[c] |= skToken
 		}
 		if cl&chBlank != 0 {
 			t[c] |= skBlank
@@ -261,20 +265,20 @@ func (k *skimmer) header() bool {
 	}
 	w := k.src[start:end]
 	var v []byte
-	switch {
-	case len(w) > 2 && w[0] == '!' && w[1] == '/':
-		v = w[2:]
-	case len(w) > 7 && w[6] == '/' && lexEqualFold(w[:6], "megaco"):
-		v = w[7:]
-	default:
+	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
+	// and digits.
+	if len(w) == 0 || !(w[0] == '!' || len(w) > 7 && w[6] == '/' && lexEqualFold(w[:6], "megaco")) {
 		return k.fail(start, "expected the message header MEGACO/ or !/")
 	}
-	if len(v) > 2 || !lexAllDigits(v) {
+	if i := lexIndexByte(w, '/'); i >= 0 {
+		v = w[i+1:]
+	}
+	if len(v) == 0 || !lexAllDigits(v) {
 		return k.fail(start, "expected the protocol version after '/'")
 	}
-	n := int(v[0] - '0')
-	if len(v) == 2 {
-		n = n*10 + int(v[1]-'0')
+	n := 0
+	for _, c := range v {
+		n = min(n*10+int(c-'0'), 1000)
 	}
 	if !limits.ValidVersion(n) {
 		k.err = limits.VersionError(k.name, codecerr.Decode, placeIn(k.src, start), n)
@@ -726,7 +730,7 @@ func (k *skimmer) termination(cmd int) bool {
 	e, classes := s, uint8(0)
 	for e < len(src) {
 		c := skimClass[src[e]]
-		if c&skWord == 0 {
+		if c&skToken == 0 {
 			break
 		}
 		classes |= c
@@ -794,8 +798,9 @@ func (k *skimmer) skipBody() bool {
 }
 
 // skipItem steps over the rest of an item: up to the "," or "}" that ends
-// it at this depth, balancing braces, over quoted strings, comments and
-// the SDP of Local and Remote descriptors (in which braces do not count).
+// it at this depth, balancing braces, over quoted strings, comments, the
+// SDP of Local and Remote descriptors and digit maps (in which braces and
+// quotes do not count).
 func (k *skimmer) skipItem() bool {
 	src, base := k.src, k.depth
 	for i := nextStop(src, k.pos); i < len(src); i = nextStop(src, i+1) {
@@ -805,12 +810,19 @@ func (k *skimmer) skipItem() bool {
 			if k.depth > k.maxDepth {
 				return k.failKind(codecerr.TooLarge, i, "nesting deeper than the limit")
 			}
-			if opensSDP(src, i) {
+			switch rawBody(src, i) {
+			case rawSDP:
 				j := skipSDP(src, i+1)
 				if j < 0 {
 					return k.fail(i, "Local or Remote descriptor not closed by '}'")
 				}
 				i = j - 1
+			case rawDigitMap:
+				j := bytes.IndexByte(src[i+1:], '}')
+				if j < 0 {
+					return k.fail(i, "digit map not closed by '}'")
+				}
+				i += j
 			}
 		case '}':
 			if k.depth == base {
@@ -847,42 +859,71 @@ func nextStop(src []byte, i int) int {
 	return i
 }
 
-// opensSDP tells whether the "{" at i opens the SDP of a Local or Remote
-// descriptor: the word before it is Local, L, Remote or R, and the token
-// before that a "{" or "," (as the decoder's scanner tells).
-func opensSDP(src []byte, i int) bool {
-	j := i
-	for j > 0 && charClass[src[j-1]]&chBlank != 0 {
-		j--
-	}
-	// Local, L, Remote and R end in l, e or r.
+// What a "{" opens that its content is not tokens (rawBody).
+const (
+	rawNone     = iota
+	rawSDP      // the SDP of a Local or Remote descriptor, to "}" not escaped as "\}"
+	rawDigitMap // a digitMapValue, to the first "}"
+)
+
+// rawBody tells what the "{" at i opens, as the decoder's scanner does:
+// the SDP after Local, L, Remote or R that follows a "{" or ",", or the
+// digit map after "DigitMap =" or "DigitMap = name".
+func rawBody(src []byte, i int) int {
+	j := backBlanks(src, i)
 	if j == 0 {
-		return false
+		return rawNone
 	}
-	if c := src[j-1] | 0x20; c != 'l' && c != 'e' && c != 'r' {
-		return false
-	}
-	end := j
-	for j > 0 && charClass[src[j-1]]&chWord != 0 {
-		j--
-	}
-	w := src[j:end]
-	switch len(w) {
-	case 1:
-		if c := w[0] | 0x20; c != 'l' && c != 'r' {
-			return false
+	switch src[j-1] | 0x20 {
+	case 'l', 'e', 'r': // Local, L, Remote, R; or a digit map's name
+		w0 := backWord(src, j)
+		w := src[w0:j]
+		k := backBlanks(src, w0)
+		if ok := len(w) == 1 && (w[0]|0x20 == 'l' || w[0]|0x20 == 'r') || lexEqualFold(w, "local") || lexEqualFold(w, "remote"); ok {
+			if k > 0 && (src[k-1] == '{' || src[k-1] == ',') {
+				return rawSDP
+			}
+			return rawNone
 		}
-	case 5, 6:
-		if !lexEqualFold(w, "local") && !lexEqualFold(w, "remote") {
-			return false
+		if k > 0 && src[k-1] == '=' && lexLookup(w) == 0 && isDigitMapKeyword(src, k-1) {
+			return rawDigitMap
+		}
+	case '=':
+		if isDigitMapKeyword(src, j-1) {
+			return rawDigitMap
 		}
 	default:
-		return false
+		if charClass[src[j-1]]&chWord != 0 { // a digit map's name
+			w0 := backWord(src, j)
+			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && lexLookup(src[w0:j]) == 0 && isDigitMapKeyword(src, k-1) {
+				return rawDigitMap
+			}
+		}
 	}
-	for j > 0 && charClass[src[j-1]]&chBlank != 0 {
-		j--
+	return rawNone
+}
+
+// isDigitMapKeyword tells whether the word before the "=" at eq is
+// DigitMap or DM.
+func isDigitMapKeyword(src []byte, eq int) bool {
+	end := backBlanks(src, eq)
+	return lexLookup(src[backWord(src, end):end]) == digitMapToken
+}
+
+// backBlanks returns where the blanks that end at i start.
+func backBlanks(src []byte, i int) int {
+	for i > 0 && charClass[src[i-1]]&chBlank != 0 {
+		i--
 	}
-	return j > 0 && (src[j-1] == '{' || src[j-1] == ',')
+	return i
+}
+
+// backWord returns where the word that ends at i starts.
+func backWord(src []byte, i int) int {
+	for i > 0 && charClass[src[i-1]]&chWord != 0 {
+		i--
+	}
+	return i
 }
 
 // skipSDP returns the offset of the first "}" from i that is not escaped

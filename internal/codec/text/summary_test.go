@@ -291,7 +291,8 @@ func TestScanAllocs(t *testing.T) {
 }
 
 // Scanning arbitrary bytes ends with a summary or an error, never a
-// panic, and the spans of a summary hold what it reports.
+// panic; the spans of a summary hold what it reports, and a message the
+// decoder takes scans to FromModel's summary of it.
 func FuzzScan(f *testing.F) {
 	for _, c := range scanCases(f) {
 		f.Add(c.data)
@@ -299,13 +300,25 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got scan.Summary
 		err := Scan(data, &got, limits.Limits{})
+		m, derr := Decode(data, Options{})
 		if err != nil {
 			if _, ok := codecerr.As(err); !ok {
 				t.Fatalf("error %v is not a *codecerr.Error", err)
 			}
+			if derr == nil {
+				t.Fatalf("the message decodes, but Scan: %v", err)
+			}
 			return
 		}
 		if msg := checkSpans(data, &got); msg != "" {
+			t.Fatal(msg)
+		}
+		if derr != nil {
+			return
+		}
+		var want scan.Summary
+		scan.FromModel(m, true, &want)
+		if msg := summaryDiff(&got, &want); msg != "" {
 			t.Fatal(msg)
 		}
 	})
