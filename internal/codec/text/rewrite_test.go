@@ -165,3 +165,34 @@ func FuzzRewrite(f *testing.F) {
 		}
 	})
 }
+
+// Rewrites from several goroutines share the templates safely (run with
+// -race) and agree with one another.
+func TestRewriteConcurrent(t *testing.T) {
+	cases := scanCases(t)[:40]
+	want := make([][]byte, len(cases))
+	ch := &scan.Changes{TransactionIDs: func(v uint32) uint32 { return v + 5 }}
+	for i, c := range cases {
+		want[i], _ = decodeChangeEncode(c.data, ch, Compact)
+	}
+	done := make(chan string, 4)
+	for range 4 {
+		go func() {
+			for range 3 {
+				for i, c := range cases {
+					got, err := Rewrite(nil, c.data, ch, Compact, limits.Limits{})
+					if err != nil || !bytes.Equal(got, want[i]) {
+						done <- c.name
+						return
+					}
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 4 {
+		if name := <-done; name != "" {
+			t.Errorf("%s: a concurrent rewrite differs", name)
+		}
+	}
+}

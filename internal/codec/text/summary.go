@@ -885,7 +885,7 @@ func rawBody(src []byte, i int) int {
 			}
 			return rawNone
 		}
-		if k > 0 && src[k-1] == '=' && lexLookup(w) == 0 && isDigitMapKeyword(src, k-1) {
+		if k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(w) == 0 {
 			return rawDigitMap
 		}
 	case '=':
@@ -895,7 +895,7 @@ func rawBody(src []byte, i int) int {
 	default:
 		if charClass[src[j-1]]&chWord != 0 { // a digit map's name
 			w0 := backWord(src, j)
-			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && lexLookup(src[w0:j]) == 0 && isDigitMapKeyword(src, k-1) {
+			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(src[w0:j]) == 0 {
 				return rawDigitMap
 			}
 		}
@@ -907,7 +907,8 @@ func rawBody(src []byte, i int) int {
 // DigitMap or DM.
 func isDigitMapKeyword(src []byte, eq int) bool {
 	end := backBlanks(src, eq)
-	return lexLookup(src[backWord(src, end):end]) == digitMapToken
+	w := src[backWord(src, end):end]
+	return lexEqualFold(w, "dm") || lexEqualFold(w, "digitmap")
 }
 
 // backBlanks returns where the blanks that end at i start.
