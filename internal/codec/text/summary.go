@@ -119,6 +119,9 @@ func (k *skimmer) blank() {
 	k.blanks()
 }
 
+// blanks is blank's slow path, kept apart so that blank inlines.
+//
+//go:noinline
 func (k *skimmer) blanks() { k.pos = skipLWSP(k.src, k.pos) }
 
 // peek returns the next character after blanks, 0 at the end.
@@ -144,6 +147,13 @@ func (k *skimmer) expect(c byte) bool {
 	if k.punct(c) {
 		return true
 	}
+	return k.expected(c)
+}
+
+// expected fails at pos, where c was expected.
+//
+//go:noinline
+func (k *skimmer) expected(c byte) bool {
 	return k.fail(k.pos, "expected "+lexQuoteByte(c)+k.found())
 }
 
