@@ -220,6 +220,24 @@ func TestScanConstructs(t *testing.T) {
 	}
 }
 
+// An audit request's v3 list of termination IDs counts each ID once, as
+// FromModel does.
+func TestScanAuditList(t *testing.T) {
+	msg := []byte("!/3 [1.2.3.4] T=1{C=1{AV=[a,b]{AT{}}}}")
+	m, err := Decode(msg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want scan.Summary
+	if err := Scan(msg, &got, limits.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	scan.FromModel(m, true, &want)
+	if msg := summaryDiff(&got, &want); msg != "" || len(got.Terminations) != 2 {
+		t.Errorf("%d terminations: %s", len(got.Terminations), msg)
+	}
+}
+
 // A message-level error, an MTP mId, a device name and a domain name.
 func TestScanHeaders(t *testing.T) {
 	for _, c := range []struct {
