@@ -58,9 +58,9 @@ type Descriptor struct {
 // table lists every codec. Its order is the order of detection.
 var table = []Descriptor{
 	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty),
-		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }},
+		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }, Scan: text.Pretty.Scan, Rewrite: text.Pretty.Rewrite},
 	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
-		Detect: func(d []byte) bool { return textHeader(d) == "compact" }},
+		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
 		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) }},
 	// A MegacoMessage in BER is a SEQUENCE, first octet 0x30. No PER
