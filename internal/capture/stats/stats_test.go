@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"megaco/internal/capture/stats"
-	"megaco/internal/codec"
 )
 
 var (
@@ -21,11 +20,12 @@ var (
 
 func add(t *testing.T, st *stats.Stats, ms float64, src, dst netip.AddrPort, body string) {
 	t.Helper()
-	m, _, err := codec.DecodeAs([]byte("!/1 [10.0.0.9]:2944\n"+body), "compact", codec.InputForm, codec.Options{})
+	z := stats.Summarizer{From: "compact"}
+	sum, _, err := z.Summarize([]byte("!/1 [10.0.0.9]:2944\n" + body))
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	st.Add(base.Add(time.Duration(ms*float64(time.Millisecond))), src, dst, m)
+	st.Add(base.Add(time.Duration(ms*float64(time.Millisecond))), src, dst, sum)
 }
 
 func TestStats(t *testing.T) {
