@@ -84,3 +84,19 @@ func TestScanAgreesWithDecode(t *testing.T) {
 	}
 	t.Logf("%d messages:\n%s", len(msgs), scanned)
 }
+
+// FuzzAdd: whatever the bytes, a message is summarized or refused with an
+// error, and counting a summary does not panic.
+func FuzzAdd(f *testing.F) {
+	for _, m := range corpus(f) {
+		f.Add(m)
+	}
+	st, z := stats.New(), &stats.Summarizer{From: "auto"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sum, _, err := z.Summarize(data)
+		if err == nil {
+			st.Add(base, mgc, mg, sum)
+			st.Add(base, mg, mgc, sum)
+		}
+	})
+}
