@@ -243,6 +243,9 @@ func (d *scanner) transaction(h *header) error {
 			if err := d.txID(&e, tx); err != nil {
 				return err
 			}
+			if kind == scan.Request && !d.s.Want.Reaches(scan.Actions) {
+				break // the rest is the actions
+			}
 			continue
 		}
 		if err := d.txPart(kind, &e, tx); err != nil {
@@ -407,9 +410,12 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 	}
 	act := len(d.s.Actions)
 	d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx})
+	// rest: something after the context ID is wanted (a reply's error
+	// descriptor, the commands).
+	rest := errTag != noTag || d.s.Want.Reaches(scan.Commands)
 	var e header
 	hasID := false
-	for off := h.start; off < h.end; off = e.next {
+	for off := h.start; off < h.end && (rest || !hasID); off = e.next {
 		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
