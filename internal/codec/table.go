@@ -77,7 +77,8 @@ var table = []Descriptor{
 	// PER has no signature at all: last, and only when its header reads
 	// as a known version.
 	{Name: "per", Form: Binary, API: "CODEC_PER", New: perCodec,
-		Detect: func(d []byte) bool { v, err := per.PeekVersion(d); return err == nil && limits.ValidVersion(v) }},
+		Detect: func(d []byte) bool { v, err := per.PeekVersion(d); return err == nil && limits.ValidVersion(v) },
+		Scan:   per.Scan, Rewrite: per.Rewrite},
 }
 
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}

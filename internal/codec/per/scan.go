@@ -37,6 +37,7 @@ type scanner struct {
 	terms        bool // in a command's own termination IDs
 	midAt        int  // bit offset of the mId
 	open         int  // open types entered and not left
+	reassembled  bool // an open type entered was fragmented
 	// sites, when not nil, collects the IDs for Rewrite.
 	sites *[]site
 }
@@ -96,6 +97,9 @@ func (d *scanner) openType() (x691.Reader, error) {
 	sub, err := d.OpenType()
 	if err != nil {
 		return d.Reader, err
+	}
+	if d.BitOffset()-sub.BitOffset() != sub.Remaining() {
+		d.reassembled = true // fragmented: sub reads a copy
 	}
 	outer := d.Reader
 	d.Reader = sub
