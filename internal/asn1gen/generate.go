@@ -88,6 +88,9 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/codec/native/wire_gen.go"], err = f.EmitWire("native"); err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
 	}
+	if out["internal/codec/native/fields_gen.go"], err = f.EmitWireFields("native"); err != nil {
+		return nil, fmt.Errorf("wire fields: %w", err)
+	}
 	if out["internal/codec/native/unwire_gen.go"], err = f.EmitUnwire("native"); err != nil {
 		return nil, fmt.Errorf("unwire: %w", err)
 	}

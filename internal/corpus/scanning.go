@@ -2,6 +2,8 @@ package corpus
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"megaco/internal/codec/limits"
@@ -89,4 +91,54 @@ func CheckRewrite(t *testing.T, ext string, c Codec, rewrite Rewriter, to func([
 		}
 	}
 	t.Logf("%s: %d rewrites byte-identical to decode -> change -> encode", ext, n)
+}
+
+// SameSummary compares two summaries but for the spans, which FromModel
+// does not have: "" when they agree, else what differs.
+func SameSummary(got, want *scan.Summary) string {
+	g, w := noSpans(got), noSpans(want)
+	switch {
+	case g.Version != w.Version:
+		return fmt.Sprintf("version %d, want %d", g.Version, w.Version)
+	case !reflect.DeepEqual(g.MID, w.MID):
+		return fmt.Sprintf("mId %+v, want %+v", g.MID, w.MID)
+	case !reflect.DeepEqual(g.Transactions, w.Transactions):
+		return fmt.Sprintf("transactions\n %+v\nwant %+v", g.Transactions, w.Transactions)
+	case !reflect.DeepEqual(g.Actions, w.Actions):
+		return fmt.Sprintf("actions\n %+v\nwant %+v", g.Actions, w.Actions)
+	case !reflect.DeepEqual(g.Commands, w.Commands):
+		return fmt.Sprintf("commands\n %+v\nwant %+v", g.Commands, w.Commands)
+	case !reflect.DeepEqual(g.Terminations, w.Terminations):
+		return fmt.Sprintf("terminations\n %+v\nwant %+v", g.Terminations, w.Terminations)
+	case !reflect.DeepEqual(g.Errors, w.Errors):
+		return fmt.Sprintf("errors\n %+v\nwant %+v", g.Errors, w.Errors)
+	}
+	return ""
+}
+
+// noSpans is a copy of s with the spans zeroed and empty lists nil.
+func noSpans(s *scan.Summary) scan.Summary {
+	c := scan.Summary{Version: s.Version, MID: s.MID}
+	c.MID.Span = scan.Span{}
+	for _, t := range s.Transactions {
+		t.IDSpan = scan.Span{}
+		c.Transactions = append(c.Transactions, t)
+	}
+	for _, a := range s.Actions {
+		a.Span = scan.Span{}
+		c.Actions = append(c.Actions, a)
+	}
+	c.Commands = append(c.Commands, s.Commands...)
+	for _, t := range s.Terminations {
+		t.Span = scan.Span{}
+		if len(t.ID) == 0 {
+			t.ID = nil
+		}
+		c.Terminations = append(c.Terminations, t)
+	}
+	for _, e := range s.Errors {
+		e.Span = scan.Span{}
+		c.Errors = append(c.Errors, e)
+	}
+	return c
 }

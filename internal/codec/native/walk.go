@@ -1,0 +1,250 @@
+package native
+
+import (
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+)
+
+// walker follows the path of messages from a MegacoMessage down to what
+// a scan.Summary reports, in the wire form, by the field numbers the
+// generator emits (fields_gen.go). It scans (out unused) or rewrites: then
+// the messages on the path to an ID are written again to out, with their
+// lengths as wireEnd sets them, and every other field is copied as it is.
+type walker struct {
+	s     *scan.Summary
+	ch    *scan.Changes // nil: scan only
+	out   []byte
+	lim   limits.Limits
+	depth int
+	elems int
+	cmd   int  // the current command's index in s.Commands, -1 outside one
+	terms bool // in a command's own termination IDs
+}
+
+// fieldIter reads the fields of one message.
+type fieldIter struct {
+	b    []byte // the fields not read yet
+	base int    // offset of b in the wire form
+	num  protowire.Number
+	typ  protowire.Type
+	raw  []byte // the whole field, tag included
+	val  []byte // a length-delimited field's contents
+	v    uint64 // a varint field's value
+	off  int    // offset of the value (the contents, or the varint)
+	err  error
+}
+
+func iter(b []byte, base int) fieldIter { return fieldIter{b: b, base: base} }
+
+// next reads the next field; false at the end or on an error (it.err).
+func (it *fieldIter) next() bool {
+	if len(it.b) == 0 || it.err != nil {
+		return false
+	}
+	num, typ, n := protowire.ConsumeTag(it.b)
+	if n < 0 || num > protowire.MaxValidNumber {
+		return it.fail("invalid field tag")
+	}
+	m := protowire.ConsumeFieldValue(num, typ, it.b[n:])
+	if m < 0 {
+		return it.fail(protowire.ParseError(m).Error())
+	}
+	it.num, it.typ, it.raw, it.val = num, typ, it.b[:n+m], nil
+	switch typ {
+	case protowire.VarintType:
+		it.v, _ = protowire.ConsumeVarint(it.b[n:])
+		it.off = it.base + n
+	case protowire.BytesType:
+		_, k := protowire.ConsumeVarint(it.b[n:])
+		it.val, it.off = it.b[n+k:n+m], it.base+n+k
+	}
+	it.b, it.base = it.b[n+m:], it.base+n+m
+	return true
+}
+
+//go:noinline
+func (it *fieldIter) fail(msg string) bool {
+	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
+	e.Pos = codecerr.AtByte(it.base)
+	it.err = e
+	return false
+}
+
+// is reports whether the field is number num with a length-delimited
+// value (a message, bytes or a string).
+func (it *fieldIter) is(num protowire.Number) bool {
+	return it.num == num && it.typ == protowire.BytesType
+}
+
+// isVarint reports whether the field is number num with a varint value.
+func (it *fieldIter) isVarint(num protowire.Number) bool {
+	return it.num == num && it.typ == protowire.VarintType
+}
+
+func (it *fieldIter) span() scan.Span { return scan.Span{Off: it.off, Len: len(it.val)} }
+
+// varintSpan is the span of a varint field's value.
+func (it *fieldIter) varintSpan() scan.Span {
+	return scan.Span{Off: it.off, Len: protowire.SizeVarint(it.v)}
+}
+
+// copy writes the field as it is (rewriting).
+func (w *walker) copy(it *fieldIter) {
+	if w.ch != nil {
+		w.out = append(w.out, it.raw...)
+	}
+}
+
+// enter starts a message on the path: one level deeper and, rewriting,
+// its tag and a length to be set by leave.
+func (w *walker) enter(it *fieldIter) (int, error) {
+	w.depth++
+	if w.depth > w.lim.MaxDepth {
+		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireDepth.Error())
+		e.Pos = codecerr.AtByte(it.off)
+		return 0, e
+	}
+	if w.elems++; w.elems > w.lim.MaxElements {
+		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireElems.Error())
+		e.Pos = codecerr.AtByte(it.off)
+		return 0, e
+	}
+	start := 0
+	if w.ch != nil {
+		w.out, start = wireBegin(w.out, it.num)
+	}
+	return start, nil
+}
+
+func (w *walker) leave(start int, err error) error {
+	w.depth--
+	if w.ch != nil && err == nil {
+		w.out = wireEnd(w.out, start)
+	}
+	return err
+}
+
+// nested walks the message of kind k in field it.
+func (w *walker) nested(it *fieldIter, k msgKind) error {
+	start, err := w.enter(it)
+	if err != nil {
+		return err
+	}
+	return w.leave(start, w.walk(k, it.val, it.off))
+}
+
+// items walks a list field of items of kind k: a repeated field is one
+// item per occurrence; a wrapped one (a wrapper message) holds its items
+// in field 1.
+func (w *walker) items(it *fieldIter, wrapped bool, k msgKind) error {
+	if !wrapped {
+		return w.nested(it, k)
+	}
+	start, err := w.enter(it)
+	if err != nil {
+		return err
+	}
+	in := iter(it.val, it.off)
+	for err == nil && in.next() {
+		if in.is(1) {
+			err = w.nested(&in, k)
+		} else {
+			w.copy(&in)
+		}
+	}
+	if err == nil {
+		err = in.err
+	}
+	return w.leave(start, err)
+}
+
+// id handles the ID field num of a transaction, an ack or an action (a
+// varint, left out when zero: proto3), before the field it. Scanning, it
+// records the ID. Rewriting, it writes the new ID where the encoder would:
+// in its place, or before the first field of a higher number when it was
+// absent (zero). It reports whether it was the ID field.
+func (w *walker) id(it *fieldIter, num protowire.Number, k siteKind, seen *bool) bool {
+	if *seen || it.num < num {
+		return false
+	}
+	*seen = true
+	if !it.isVarint(num) {
+		w.putID(num, k, 0)
+		return false
+	}
+	w.found(k, uint32(it.v), it.varintSpan())
+	w.putID(num, k, uint32(it.v))
+	return true
+}
+
+// idEnd is id at the end of the message, for an ID that was absent.
+func (w *walker) idEnd(num protowire.Number, k siteKind, seen bool) {
+	if !seen {
+		w.putID(num, k, 0)
+	}
+}
+
+func (w *walker) putID(num protowire.Number, k siteKind, old uint32) {
+	if w.ch == nil {
+		return
+	}
+	if v := w.newID(k, old); v != 0 {
+		w.putVarint(num, uint64(v))
+	}
+}
+
+// putVarint writes varint field num (rewriting).
+func (w *walker) putVarint(num protowire.Number, v uint64) {
+	w.out = protowire.AppendTag(w.out, num, protowire.VarintType)
+	w.out = protowire.AppendVarint(w.out, v)
+}
+
+// siteKind tells the IDs apart.
+type siteKind uint8
+
+const (
+	txSite siteKind = iota + 1
+	contextSite
+)
+
+// found records an ID in the summary.
+func (w *walker) found(k siteKind, v uint32, sp scan.Span) {
+	if k == contextSite {
+		a := &w.s.Actions[len(w.s.Actions)-1]
+		a.ContextID, a.Span = v, sp
+		return
+	}
+	t := w.lastTx()
+	t.ID, t.LastID, t.IDSpan = v, v, sp
+}
+
+// newID is the value an ID takes under the changes.
+func (w *walker) newID(k siteKind, v uint32) uint32 {
+	switch {
+	case k == txSite && w.ch.TransactionIDs != nil:
+		return w.ch.TransactionIDs(v)
+	case k == contextSite && w.ch.ContextIDs != nil && v != 0 && v < 0xFFFFFFFE:
+		return w.ch.ContextIDs(v)
+	}
+	return v
+}
+
+func (w *walker) tx(k scan.TxKind) {
+	w.s.Transactions = append(w.s.Transactions, scan.Transaction{Kind: k})
+	w.cmd = -1
+}
+
+func (w *walker) lastTx() *scan.Transaction { return &w.s.Transactions[len(w.s.Transactions)-1] }
+
+func (w *walker) action() {
+	w.s.Actions = append(w.s.Actions, scan.Action{Tx: len(w.s.Transactions) - 1})
+	w.cmd = -1
+}
+
+func (w *walker) command(k scan.CommandKind, reply bool) {
+	w.cmd = len(w.s.Commands)
+	w.s.Commands = append(w.s.Commands, scan.Command{Action: len(w.s.Actions) - 1, Kind: k, Reply: reply})
+}
