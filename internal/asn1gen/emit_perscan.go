@@ -1,8 +1,10 @@
 package asn1gen
 
 import (
+	"bytes"
 	"fmt"
 	"go/format"
+	"math/bits"
 	"sort"
 )
 
@@ -179,24 +181,43 @@ func (g *perScanGen) scanFunc(tf typeFunc) error {
 	if t.Kind == KindChoice {
 		return g.scanChoice(tf, root, ext)
 	}
-	if def.Extensible {
-		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
-	}
 	var optional int
 	for _, c := range root {
 		if c.Optional || c.Default != "" {
 			optional++
 		}
 	}
-	if optional > 64 {
-		return fmt.Errorf("%s: more than 64 optional components", t.Name)
+	if optional > 63 {
+		return fmt.Errorf("%s: more than 63 optional components", t.Name)
 	}
-	if optional > 0 {
-		fmt.Fprintf(w, "opt, err := d.GetBits(%d)\nif err != nil {\nreturn err\n}\n", optional)
+	// The extension bit and the presence bits, read at once.
+	switch {
+	case def.Extensible && optional > 0:
+		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nhasExt := opt&(1<<%d) != 0\n", optional+1, optional)
+	case def.Extensible:
+		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
+	case optional > 0:
+		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\n", optional)
 	}
-	oi := 0
+	oi, run, runName := 0, 0, ""
+	flush := func() {
+		if run > 0 {
+			fmt.Fprintf(w, "if err := d.SkipBits(%d); err != nil {\nreturn codecerr.At(err, %q)\n}\n", run, runName)
+		}
+		run = 0
+	}
 	for _, c := range root {
-		if c.Optional || c.Default != "" {
+		mandatory := !c.Optional && c.Default == ""
+		if n, ok := g.fixedBits(tf.v, c.Type, 0); ok && mandatory && perScanHooks[t.Name+"."+c.Name] == (scanHook{}) {
+			// A bit-field of fixed size: merged with its neighbours.
+			if run == 0 {
+				runName = c.Name
+			}
+			run += n
+			continue
+		}
+		flush()
+		if !mandatory {
 			fmt.Fprintf(w, "if opt&(1<<%d) != 0 {\n", optional-1-oi)
 			oi++
 		} else {
@@ -207,6 +228,7 @@ func (g *perScanGen) scanFunc(tf typeFunc) error {
 		}
 		w.WriteString("}\n")
 	}
+	flush()
 	if def.Extensible {
 		pv := "present"
 		if len(ext) == 0 {
@@ -228,14 +250,22 @@ func (g *perScanGen) scanFunc(tf typeFunc) error {
 
 func (g *perScanGen) scanChoice(tf typeFunc, root, ext []*Component) error {
 	t, w := tf.t, &g.w
-	fmt.Fprintf(w, "idx, _, err := d.GetChoiceIndex(%d, %v)\nif err != nil {\nreturn err\n}\nswitch idx {\n", len(root), tf.def.Extensible)
+	// The index of a root alternative in as many bits as the count needs
+	// (one past the last is the default case); an extension's, a normally
+	// small number after the extension bit.
+	k := bits.Len(uint(len(root) - 1))
+	if tf.def.Extensible {
+		fmt.Fprintf(w, "ext, err := d.GetBool()\nif err != nil {\nreturn err\n}\nvar idx uint64\nif ext {\nn, err := d.GetNormallySmall()\nif err != nil {\nreturn err\n}\nidx = %d + uint64(n)\n} else if idx, err = d.ReadBits(%d); err != nil {\nreturn err\n}\nswitch idx {\n", len(root), k)
+	} else {
+		fmt.Fprintf(w, "idx, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nswitch idx {\n", k)
+	}
 	for idx, c := range append(append([]*Component{}, root...), ext...) {
 		fmt.Fprintf(w, "case %d:\n", idx)
 		if err := g.scanComp(tf, c); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "default:\nreturn d.errorf(\"unknown extension alternative %%d of %s\", idx)\n}\nd.leave()\nreturn nil\n}\n\n", t.Name)
+	fmt.Fprintf(w, "default:\nreturn d.errorf(\"unknown alternative %%d of %s\", idx)\n}\nd.leave()\nreturn nil\n}\n\n", t.Name)
 	return nil
 }
 
@@ -282,6 +312,10 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 	case KindInteger:
 		form, bounds := intForm(r.Value)
 		if val == "" {
+			if n, aligned, ok := constrainedBits(r.Value); ok {
+				skipBits(w, n, aligned, fail)
+				break
+			}
 			fmt.Fprintf(w, "if _, err := d.Get%s(%s); err != nil {\n%s\n}\n", form, bounds, fail)
 			break
 		}
@@ -292,11 +326,37 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 		fmt.Fprintf(w, "at := d.BitOffset()\n%s, err := d.GetConstrained(%s)\nif err != nil {\n%s\n}\nd.%s(%s, at)\n", x, bounds, fail, val, x)
 	case KindEnumerated:
 		root, _ := enumIndexes(r)
+		if !r.Extensible {
+			skipBits(w, bits.Len(uint(len(root)-1)), false, fail)
+			break
+		}
 		fmt.Fprintf(w, "if _, _, err := d.GetEnumerated(%d, %v); err != nil {\n%s\n}\n", len(root), r.Extensible, fail)
 	case KindBoolean:
-		fmt.Fprintf(w, "if _, err := d.GetBool(); err != nil {\n%s\n}\n", fail)
+		skipBits(w, 1, false, fail)
 	case KindNull:
 	case KindOctetString:
+		if z := r.Size; val == "" && z != nil && z.HasLower && z.HasUpper && z.Lower == z.Upper && !z.Extensible && z.Upper < 1<<16 {
+			// Fixed size: a bit-field up to two octets, else aligned.
+			skipBits(w, int(8*z.Upper), z.Upper > 2, fail)
+			break
+		}
+		if z := r.Size; z == nil && val == "" {
+			fmt.Fprintf(w, "if err := d.SkipUnboundedOctets(); err != nil {\n%s\n}\n", fail)
+			break
+		}
+		if z := r.Size; z != nil && z.HasLower && z.HasUpper && !z.Extensible && z.Lower < z.Upper && z.Upper < 1<<16 && z.Upper > 1 {
+			// X.691 16.8: the count in bits of the range, then the octets,
+			// aligned.
+			n := g.tmp("n")
+			fmt.Fprintf(w, "%s, err := d.ReadBits(%d)\nif err != nil {\n%s\n}\nif %s > %d {\nreturn %s\n}\nd.Align()\n", n, bits.Len64(uint64(z.Upper-z.Lower)), fail, n, z.Upper-z.Lower,
+				fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"length %%d outside SIZE(%d..%d)\", %s+%d)", z.Lower, z.Upper, n, z.Lower)))
+			if val == "" {
+				fmt.Fprintf(w, "if err := d.SkipBits(8 * (int(%s) + %d)); err != nil {\n%s\n}\n", n, z.Lower, fail)
+			} else {
+				fmt.Fprintf(w, "b, err := d.TakeOctets(int(%s) + %d)\nif err != nil {\n%s\n}\nd.%s(b)\n", n, z.Lower, fail, val)
+			}
+			break
+		}
 		if val == "" {
 			fmt.Fprintf(w, "if err := d.SkipOctetString(%s, %s, %v); err != nil {\n%s\n}\n", lb, ub, ext, fail)
 			break
@@ -334,7 +394,11 @@ func (g *perScanGen) scanList(v *Version, r *Type, val, ret string) error {
 	fail := "return " + fmt.Sprintf(ret, "err")
 	lb, ub, ext := sizeArgs(r.Size)
 	k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
-	fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
+	if r.Size == nil {
+		fmt.Fprintf(w, "{\n%s, %s, err := d.GetShortLength(0)\nif err != nil {\n%s\n}\n", k, more, fail)
+	} else {
+		fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
+	}
 	if val != "" {
 		fmt.Fprintf(w, "d.%s(%s)\n", val, k)
 	}
@@ -358,4 +422,73 @@ func (g *perScanGen) scanCharset(r *Type) string {
 	n := fmt.Sprintf("scanCharset%d", len(g.charsets)+1)
 	g.charsets[r.Alphabet] = n
 	return n
+}
+
+// constrainedBits is the layout of a constrained whole number of range
+// rg (X.691 10.5.7) when it has a fixed size: n bits, after padding to an
+// octet boundary if aligned.
+func constrainedBits(rg *Range) (n int, aligned, ok bool) {
+	if rg == nil || !rg.HasLower || !rg.HasUpper || rg.Extensible {
+		return 0, false, false
+	}
+	switch rng1 := uint64(rg.Upper) - uint64(rg.Lower); {
+	case rng1 < 255:
+		return bits.Len64(rng1), false, true
+	case rng1 == 255:
+		return 8, true, true
+	case rng1 <= 0xFFFF:
+		return 16, true, true
+	}
+	return 0, false, false
+}
+
+// skipBits emits the passing of a fixed-size field of n bits.
+func skipBits(w *bytes.Buffer, n int, aligned bool, fail string) {
+	if aligned {
+		w.WriteString("d.Align()\n")
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "if err := d.SkipBits(%d); err != nil {\n%s\n}\n", n, fail)
+	}
+}
+
+// fixedBits is the size of a value of type t when it is a bit-field of
+// fixed size (nothing aligned, nothing the scanner reports), which a run
+// of them can be skipped at once.
+func (g *perScanGen) fixedBits(v *Version, t *Type, depth int) (int, bool) {
+	r, err := v.Resolve(t)
+	if err != nil || depth > 8 {
+		return 0, false
+	}
+	switch r.Kind {
+	case KindBoolean:
+		return 1, true
+	case KindNull:
+		return 0, true
+	case KindInteger:
+		n, aligned, ok := constrainedBits(r.Value)
+		return n, ok && !aligned
+	case KindEnumerated:
+		root, _ := enumIndexes(r)
+		return bits.Len(uint(len(root) - 1)), !r.Extensible
+	case KindOctetString:
+		if z := r.Size; z != nil && z.HasLower && z.HasUpper && z.Lower == z.Upper && !z.Extensible && z.Upper <= 2 {
+			return int(8 * z.Upper), true
+		}
+	case KindSequence:
+		name := g.f.named[r]
+		if r.Extensible || perScanHooks[name] != (scanHook{}) {
+			return 0, false
+		}
+		total := 0
+		for _, c := range r.Components {
+			n, ok := g.fixedBits(v, c.Type, depth+1)
+			if !ok || c.Optional || c.Default != "" || perScanHooks[name+"."+c.Name] != (scanHook{}) {
+				return 0, false
+			}
+			total += n
+		}
+		return total, true
+	}
+	return 0, false
 }

@@ -71,12 +71,18 @@ func (d *scanner) errorf(format string, args ...any) error {
 	return d.Errorf(codecerr.Malformed, format, args...)
 }
 
+// enter and count are small enough to inline, called at every value:
+// their errors are built out of line.
 func (d *scanner) enter() error {
-	d.depth++
-	if d.depth > d.lim.MaxDepth {
-		return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
+	if d.depth++; d.depth > d.lim.MaxDepth {
+		return d.tooDeep()
 	}
 	return nil
+}
+
+//go:noinline
+func (d *scanner) tooDeep() error {
+	return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
 }
 
 func (d *scanner) leave() { d.depth-- }
@@ -84,11 +90,15 @@ func (d *scanner) leave() { d.depth-- }
 // count charges n list elements against the element limit: elements may
 // take no bits at all, and nested lists would otherwise multiply.
 func (d *scanner) count(n int) error {
-	d.elems += n
-	if d.elems > d.lim.MaxElements {
-		return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
+	if d.elems += n; d.elems > d.lim.MaxElements {
+		return d.tooMany()
 	}
 	return nil
+}
+
+//go:noinline
+func (d *scanner) tooMany() error {
+	return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
 }
 
 // openType enters the open type that follows (an extension addition that

@@ -12,7 +12,7 @@ func scanMegacoMessageV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func scanMegacoMessageV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func scanMegacoMessageV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -79,17 +79,27 @@ func scanAuthenticationHeaderV123(d *scanner) error {
 		return err
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "secParmIndex")
 		}
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "seqNum")
 		}
 	}
 	{
-		if err := d.SkipOctetString(12, 32, false); err != nil {
+		n1, err := d.ReadBits(5)
+		if err != nil {
+			return codecerr.At(err, "ad")
+		}
+		if n1 > 20 {
+			return codecerr.At(d.errorf("length %d outside SIZE(12..32)", n1+12), "ad")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n1) + 12)); err != nil {
 			return codecerr.At(err, "ad")
 		}
 	}
@@ -105,10 +115,8 @@ func scanMessageV1(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	{
-		if _, err := d.GetConstrained(0, 99); err != nil {
-			return codecerr.At(err, "version")
-		}
+	if err := d.SkipBits(7); err != nil {
+		return codecerr.At(err, "version")
 	}
 	{
 		d.midBegin()
@@ -143,10 +151,8 @@ func scanMessageV2(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	{
-		if _, err := d.GetConstrained(0, 99); err != nil {
-			return codecerr.At(err, "version")
-		}
+	if err := d.SkipBits(7); err != nil {
+		return codecerr.At(err, "version")
 	}
 	{
 		d.midBegin()
@@ -181,10 +187,8 @@ func scanMessageV3(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	{
-		if _, err := d.GetConstrained(0, 99); err != nil {
-			return codecerr.At(err, "version")
-		}
+	if err := d.SkipBits(7); err != nil {
+		return codecerr.At(err, "version")
 	}
 	{
 		d.midBegin()
@@ -215,7 +219,7 @@ func scanMessageMessageBodyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -226,29 +230,29 @@ func scanMessageMessageBodyV1(d *scanner) error {
 		}
 	case 1:
 		{
-			k1, more2, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k2, more3, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
-				if err = d.count(k1); err != nil {
+				if err = d.count(k2); err != nil {
 					return codecerr.At(err, "transactions")
 				}
-				for i3 := 0; i3 < k1; i3++ {
+				for i4 := 0; i4 < k2; i4++ {
 					if err := scanTransactionV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i3), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i4), "transactions")
 					}
 				}
-				if !more2 {
+				if !more3 {
 					break
 				}
-				if k1, more2, err = d.GetLengthChunk(0); err != nil {
+				if k2, more3, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactions")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of MessageMessageBody", idx)
+		return d.errorf("unknown alternative %d of MessageMessageBody", idx)
 	}
 	d.leave()
 	return nil
@@ -258,7 +262,7 @@ func scanMessageMessageBodyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -269,29 +273,29 @@ func scanMessageMessageBodyV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k4, more5, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k5, more6, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
-				if err = d.count(k4); err != nil {
+				if err = d.count(k5); err != nil {
 					return codecerr.At(err, "transactions")
 				}
-				for i6 := 0; i6 < k4; i6++ {
+				for i7 := 0; i7 < k5; i7++ {
 					if err := scanTransactionV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i6), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i7), "transactions")
 					}
 				}
-				if !more5 {
+				if !more6 {
 					break
 				}
-				if k4, more5, err = d.GetLengthChunk(0); err != nil {
+				if k5, more6, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactions")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of MessageMessageBody", idx)
+		return d.errorf("unknown alternative %d of MessageMessageBody", idx)
 	}
 	d.leave()
 	return nil
@@ -301,7 +305,7 @@ func scanMessageMessageBodyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -312,29 +316,29 @@ func scanMessageMessageBodyV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k7, more8, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k8, more9, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
-				if err = d.count(k7); err != nil {
+				if err = d.count(k8); err != nil {
 					return codecerr.At(err, "transactions")
 				}
-				for i9 := 0; i9 < k7; i9++ {
+				for i10 := 0; i10 < k8; i10++ {
 					if err := scanTransactionV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i9), "transactions")
+						return codecerr.At(codecerr.AtIndex(err, i10), "transactions")
 					}
 				}
-				if !more8 {
+				if !more9 {
 					break
 				}
-				if k7, more8, err = d.GetLengthChunk(0); err != nil {
+				if k8, more9, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactions")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of MessageMessageBody", idx)
+		return d.errorf("unknown alternative %d of MessageMessageBody", idx)
 	}
 	d.leave()
 	return nil
@@ -344,8 +348,18 @@ func scanMIdV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(5, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 5 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -373,13 +387,21 @@ func scanMIdV123(d *scanner) error {
 		d.midValue(b)
 	case 4:
 		d.midKind(scan.MTPAddress)
-		b, err := d.GetOctetString(2, 4, false)
+		n11, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "mtpAddress")
+		}
+		if n11 > 2 {
+			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n11+2), "mtpAddress")
+		}
+		d.Align()
+		b, err := d.TakeOctets(int(n11) + 2)
 		if err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 		d.midValue(b)
 	default:
-		return d.errorf("unknown extension alternative %d of MId", idx)
+		return d.errorf("unknown alternative %d of MId", idx)
 	}
 	d.leave()
 	return nil
@@ -389,7 +411,7 @@ func scanDomainNameV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -397,60 +419,6 @@ func scanDomainNameV123(d *scanner) error {
 		b, err := d.GetString(0, x691.Unbounded, false, x691.IA5String)
 		if err != nil {
 			return codecerr.At(err, "name")
-		}
-		d.midValue(b)
-	}
-	if opt&(1<<0) != 0 {
-		at := d.BitOffset()
-		x10, err := d.GetConstrained(0, 65535)
-		if err != nil {
-			return codecerr.At(err, "portNumber")
-		}
-		d.midPort(x10, at)
-	}
-	d.leave()
-	return nil
-}
-
-func scanIP4AddressV123(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	{
-		b, err := d.GetOctetString(4, 4, false)
-		if err != nil {
-			return codecerr.At(err, "address")
-		}
-		d.midValue(b)
-	}
-	if opt&(1<<0) != 0 {
-		at := d.BitOffset()
-		x11, err := d.GetConstrained(0, 65535)
-		if err != nil {
-			return codecerr.At(err, "portNumber")
-		}
-		d.midPort(x11, at)
-	}
-	d.leave()
-	return nil
-}
-
-func scanIP6AddressV123(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	{
-		b, err := d.GetOctetString(16, 16, false)
-		if err != nil {
-			return codecerr.At(err, "address")
 		}
 		d.midValue(b)
 	}
@@ -466,12 +434,76 @@ func scanIP6AddressV123(d *scanner) error {
 	return nil
 }
 
+func scanIP4AddressV123(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	opt, err := d.ReadBits(1)
+	if err != nil {
+		return err
+	}
+	{
+		b, err := d.GetOctetString(4, 4, false)
+		if err != nil {
+			return codecerr.At(err, "address")
+		}
+		d.midValue(b)
+	}
+	if opt&(1<<0) != 0 {
+		at := d.BitOffset()
+		x13, err := d.GetConstrained(0, 65535)
+		if err != nil {
+			return codecerr.At(err, "portNumber")
+		}
+		d.midPort(x13, at)
+	}
+	d.leave()
+	return nil
+}
+
+func scanIP6AddressV123(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	opt, err := d.ReadBits(1)
+	if err != nil {
+		return err
+	}
+	{
+		b, err := d.GetOctetString(16, 16, false)
+		if err != nil {
+			return codecerr.At(err, "address")
+		}
+		d.midValue(b)
+	}
+	if opt&(1<<0) != 0 {
+		at := d.BitOffset()
+		x14, err := d.GetConstrained(0, 65535)
+		if err != nil {
+			return codecerr.At(err, "portNumber")
+		}
+		d.midPort(x14, at)
+	}
+	d.leave()
+	return nil
+}
+
 func scanTransactionV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(4, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 4 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -492,29 +524,29 @@ func scanTransactionV1(d *scanner) error {
 		}
 	case 3:
 		{
-			k13, more14, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k15, more16, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k13); err != nil {
+				if err = d.count(k15); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i15 := 0; i15 < k13; i15++ {
+				for i17 := 0; i17 < k15; i17++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i15), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i17), "transactionResponseAck")
 					}
 				}
-				if !more14 {
+				if !more16 {
 					break
 				}
-				if k13, more14, err = d.GetLengthChunk(0); err != nil {
+				if k15, more16, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of Transaction", idx)
+		return d.errorf("unknown alternative %d of Transaction", idx)
 	}
 	d.leave()
 	return nil
@@ -524,8 +556,18 @@ func scanTransactionV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(4, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 4 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -546,29 +588,29 @@ func scanTransactionV2(d *scanner) error {
 		}
 	case 3:
 		{
-			k16, more17, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k18, more19, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k16); err != nil {
+				if err = d.count(k18); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i18 := 0; i18 < k16; i18++ {
+				for i20 := 0; i20 < k18; i20++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i18), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i20), "transactionResponseAck")
 					}
 				}
-				if !more17 {
+				if !more19 {
 					break
 				}
-				if k16, more17, err = d.GetLengthChunk(0); err != nil {
+				if k18, more19, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of Transaction", idx)
+		return d.errorf("unknown alternative %d of Transaction", idx)
 	}
 	d.leave()
 	return nil
@@ -578,8 +620,18 @@ func scanTransactionV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(4, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 4 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -600,23 +652,23 @@ func scanTransactionV3(d *scanner) error {
 		}
 	case 3:
 		{
-			k19, more20, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k21, more22, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k19); err != nil {
+				if err = d.count(k21); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i21 := 0; i21 < k19; i21++ {
+				for i23 := 0; i23 < k21; i23++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i21), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i23), "transactionResponseAck")
 					}
 				}
-				if !more20 {
+				if !more22 {
 					break
 				}
-				if k19, more20, err = d.GetLengthChunk(0); err != nil {
+				if k21, more22, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
@@ -632,7 +684,7 @@ func scanTransactionV3(d *scanner) error {
 		}
 		d.closeOpenType(outer)
 	default:
-		return d.errorf("unknown extension alternative %d of Transaction", idx)
+		return d.errorf("unknown alternative %d of Transaction", idx)
 	}
 	d.leave()
 	return nil
@@ -648,31 +700,31 @@ func scanTransactionRequestV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x22, err := d.GetConstrained(0, 4294967295)
+		x24, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x22, at)
+		d.txID(x24, at)
 	}
 	{
 		{
-			k23, more24, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k25, more26, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k23); err != nil {
+				if err = d.count(k25); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i25 := 0; i25 < k23; i25++ {
+				for i27 := 0; i27 < k25; i27++ {
 					if err := scanActionRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i25), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i27), "actions")
 					}
 				}
-				if !more24 {
+				if !more26 {
 					break
 				}
-				if k23, more24, err = d.GetLengthChunk(0); err != nil {
+				if k25, more26, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -701,31 +753,31 @@ func scanTransactionRequestV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x26, err := d.GetConstrained(0, 4294967295)
+		x28, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x26, at)
+		d.txID(x28, at)
 	}
 	{
 		{
-			k27, more28, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k29, more30, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k27); err != nil {
+				if err = d.count(k29); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i29 := 0; i29 < k27; i29++ {
+				for i31 := 0; i31 < k29; i31++ {
 					if err := scanActionRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i29), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i31), "actions")
 					}
 				}
-				if !more28 {
+				if !more30 {
 					break
 				}
-				if k27, more28, err = d.GetLengthChunk(0); err != nil {
+				if k29, more30, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -754,31 +806,31 @@ func scanTransactionRequestV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x30, err := d.GetConstrained(0, 4294967295)
+		x32, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x30, at)
+		d.txID(x32, at)
 	}
 	{
 		{
-			k31, more32, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k33, more34, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k31); err != nil {
+				if err = d.count(k33); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i33 := 0; i33 < k31; i33++ {
+				for i35 := 0; i35 < k33; i35++ {
 					if err := scanActionRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i33), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i35), "actions")
 					}
 				}
-				if !more32 {
+				if !more34 {
 					break
 				}
-				if k31, more32, err = d.GetLengthChunk(0); err != nil {
+				if k33, more34, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -807,11 +859,11 @@ func scanTransactionPendingV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x34, err := d.GetConstrained(0, 4294967295)
+		x36, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x34, at)
+		d.txID(x36, at)
 	}
 	if hasExt {
 		_, unknown, err := d.GetExtensionBitmap(0)
@@ -830,21 +882,18 @@ func scanTransactionReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x35, err := d.GetConstrained(0, 4294967295)
+		x37, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x35, at)
+		d.txID(x37, at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -871,21 +920,18 @@ func scanTransactionReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x36, err := d.GetConstrained(0, 4294967295)
+		x38, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x36, at)
+		d.txID(x38, at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -912,21 +958,18 @@ func scanTransactionReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x37, err := d.GetConstrained(0, 4294967295)
+		x39, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x37, at)
+		d.txID(x39, at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -947,11 +990,11 @@ func scanTransactionReplyV3(d *scanner) error {
 				return codecerr.At(err, "segmentNumber")
 			}
 			at := d.BitOffset()
-			x38, err := d.GetConstrained(0, 65535)
+			x40, err := d.GetConstrained(0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			d.segment(x38, at)
+			d.segment(x40, at)
 			d.closeOpenType(outer)
 		}
 		if present&(1<<1) != 0 {
@@ -974,7 +1017,7 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -985,29 +1028,29 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 		}
 	case 1:
 		{
-			k39, more40, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k41, more42, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k39); err != nil {
+				if err = d.count(k41); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i41 := 0; i41 < k39; i41++ {
+				for i43 := 0; i43 < k41; i43++ {
 					if err := scanActionReplyV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i41), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i43), "actionReplies")
 					}
 				}
-				if !more40 {
+				if !more42 {
 					break
 				}
-				if k39, more40, err = d.GetLengthChunk(0); err != nil {
+				if k41, more42, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of TransactionReplyTransactionResult", idx)
+		return d.errorf("unknown alternative %d of TransactionReplyTransactionResult", idx)
 	}
 	d.leave()
 	return nil
@@ -1017,7 +1060,7 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -1028,29 +1071,29 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k42, more43, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k44, more45, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k42); err != nil {
+				if err = d.count(k44); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i44 := 0; i44 < k42; i44++ {
+				for i46 := 0; i46 < k44; i46++ {
 					if err := scanActionReplyV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i44), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i46), "actionReplies")
 					}
 				}
-				if !more43 {
+				if !more45 {
 					break
 				}
-				if k42, more43, err = d.GetLengthChunk(0); err != nil {
+				if k44, more45, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of TransactionReplyTransactionResult", idx)
+		return d.errorf("unknown alternative %d of TransactionReplyTransactionResult", idx)
 	}
 	d.leave()
 	return nil
@@ -1060,7 +1103,7 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -1071,29 +1114,29 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k45, more46, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k47, more48, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k45); err != nil {
+				if err = d.count(k47); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i47 := 0; i47 < k45; i47++ {
+				for i49 := 0; i49 < k47; i49++ {
 					if err := scanActionReplyV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i47), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i49), "actionReplies")
 					}
 				}
-				if !more46 {
+				if !more48 {
 					break
 				}
-				if k45, more46, err = d.GetLengthChunk(0); err != nil {
+				if k47, more48, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of TransactionReplyTransactionResult", idx)
+		return d.errorf("unknown alternative %d of TransactionReplyTransactionResult", idx)
 	}
 	d.leave()
 	return nil
@@ -1104,25 +1147,25 @@ func scanTransactionAckV123(d *scanner) error {
 		return err
 	}
 	d.tx(scan.ResponseAck)
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x48, err := d.GetConstrained(0, 4294967295)
+		x50, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "firstAck")
 		}
-		d.txID(x48, at)
+		d.txID(x50, at)
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x49, err := d.GetConstrained(0, 4294967295)
+		x51, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "lastAck")
 		}
-		d.lastID(x49, at)
+		d.lastID(x51, at)
 	}
 	d.leave()
 	return nil
@@ -1132,17 +1175,17 @@ func scanErrorDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x50, err := d.GetConstrained(0, 65535)
+		x52, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "errorCode")
 		}
-		d.errorCode(x50, at)
+		d.errorCode(x52, at)
 	}
 	if opt&(1<<0) != 0 {
 		if err := d.SkipString(0, x691.Unbounded, false, x691.IA5String); err != nil {
@@ -1157,17 +1200,17 @@ func scanActionRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x51, err := d.GetConstrained(0, 4294967295)
+		x53, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x51, at)
+		d.action(x53, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV1(d); err != nil {
@@ -1181,23 +1224,23 @@ func scanActionRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k52, more53, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k54, more55, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k52); err != nil {
+				if err = d.count(k54); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i54 := 0; i54 < k52; i54++ {
+				for i56 := 0; i56 < k54; i56++ {
 					if err := scanCommandRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i54), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i56), "commandRequests")
 					}
 				}
-				if !more53 {
+				if !more55 {
 					break
 				}
-				if k52, more53, err = d.GetLengthChunk(0); err != nil {
+				if k54, more55, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1211,17 +1254,17 @@ func scanActionRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x55, err := d.GetConstrained(0, 4294967295)
+		x57, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x55, at)
+		d.action(x57, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV2(d); err != nil {
@@ -1235,23 +1278,23 @@ func scanActionRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k56, more57, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k58, more59, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k56); err != nil {
+				if err = d.count(k58); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i58 := 0; i58 < k56; i58++ {
+				for i60 := 0; i60 < k58; i60++ {
 					if err := scanCommandRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i58), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i60), "commandRequests")
 					}
 				}
-				if !more57 {
+				if !more59 {
 					break
 				}
-				if k56, more57, err = d.GetLengthChunk(0); err != nil {
+				if k58, more59, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1265,17 +1308,17 @@ func scanActionRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x59, err := d.GetConstrained(0, 4294967295)
+		x61, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x59, at)
+		d.action(x61, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV3(d); err != nil {
@@ -1289,23 +1332,23 @@ func scanActionRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k60, more61, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k62, more63, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k60); err != nil {
+				if err = d.count(k62); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i62 := 0; i62 < k60; i62++ {
+				for i64 := 0; i64 < k62; i64++ {
 					if err := scanCommandRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i62), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i64), "commandRequests")
 					}
 				}
-				if !more61 {
+				if !more63 {
 					break
 				}
-				if k60, more61, err = d.GetLengthChunk(0); err != nil {
+				if k62, more63, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1319,17 +1362,17 @@ func scanActionReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x63, err := d.GetConstrained(0, 4294967295)
+		x65, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x63, at)
+		d.action(x65, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1343,23 +1386,23 @@ func scanActionReplyV1(d *scanner) error {
 	}
 	{
 		{
-			k64, more65, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k66, more67, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k64); err != nil {
+				if err = d.count(k66); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i66 := 0; i66 < k64; i66++ {
+				for i68 := 0; i68 < k66; i68++ {
 					if err := scanCommandReplyV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i66), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i68), "commandReply")
 					}
 				}
-				if !more65 {
+				if !more67 {
 					break
 				}
-				if k64, more65, err = d.GetLengthChunk(0); err != nil {
+				if k66, more67, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1373,17 +1416,17 @@ func scanActionReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x67, err := d.GetConstrained(0, 4294967295)
+		x69, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x67, at)
+		d.action(x69, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1397,23 +1440,23 @@ func scanActionReplyV2(d *scanner) error {
 	}
 	{
 		{
-			k68, more69, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k70, more71, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k68); err != nil {
+				if err = d.count(k70); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i70 := 0; i70 < k68; i70++ {
+				for i72 := 0; i72 < k70; i72++ {
 					if err := scanCommandReplyV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i70), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i72), "commandReply")
 					}
 				}
-				if !more69 {
+				if !more71 {
 					break
 				}
-				if k68, more69, err = d.GetLengthChunk(0); err != nil {
+				if k70, more71, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1427,17 +1470,17 @@ func scanActionReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
 		at := d.BitOffset()
-		x71, err := d.GetConstrained(0, 4294967295)
+		x73, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x71, at)
+		d.action(x73, at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1451,23 +1494,23 @@ func scanActionReplyV3(d *scanner) error {
 	}
 	{
 		{
-			k72, more73, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k74, more75, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k72); err != nil {
+				if err = d.count(k74); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i74 := 0; i74 < k72; i74++ {
+				for i76 := 0; i76 < k74; i76++ {
 					if err := scanCommandReplyV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i74), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i76), "commandReply")
 					}
 				}
-				if !more73 {
+				if !more75 {
 					break
 				}
-				if k72, more73, err = d.GetLengthChunk(0); err != nil {
+				if k74, more75, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1481,43 +1524,40 @@ func scanContextRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 15); err != nil {
+		if err := d.SkipBits(4); err != nil {
 			return codecerr.At(err, "priority")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k75, more76, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k77, more78, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k75); err != nil {
+				if err = d.count(k77); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i77 := 0; i77 < k75; i77++ {
+				for i79 := 0; i79 < k77; i79++ {
 					if err := scanTopologyRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i77), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i79), "topologyReq")
 					}
 				}
-				if !more76 {
+				if !more78 {
 					break
 				}
-				if k75, more76, err = d.GetLengthChunk(0); err != nil {
+				if k77, more78, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1540,43 +1580,40 @@ func scanContextRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 15); err != nil {
+		if err := d.SkipBits(4); err != nil {
 			return codecerr.At(err, "priority")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k78, more79, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k80, more81, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k78); err != nil {
+				if err = d.count(k80); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i80 := 0; i80 < k78; i80++ {
+				for i82 := 0; i82 < k80; i82++ {
 					if err := scanTopologyRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i80), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i82), "topologyReq")
 					}
 				}
-				if !more79 {
+				if !more81 {
 					break
 				}
-				if k78, more79, err = d.GetLengthChunk(0); err != nil {
+				if k80, more81, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1599,43 +1636,40 @@ func scanContextRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 15); err != nil {
+		if err := d.SkipBits(4); err != nil {
 			return codecerr.At(err, "priority")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "emergency")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k81, more82, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k83, more84, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k81); err != nil {
+				if err = d.count(k83); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i83 := 0; i83 < k81; i83++ {
+				for i85 := 0; i85 < k83; i85++ {
 					if err := scanTopologyRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i83), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i85), "topologyReq")
 					}
 				}
-				if !more82 {
+				if !more84 {
 					break
 				}
-				if k81, more82, err = d.GetLengthChunk(0); err != nil {
+				if k83, more84, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1673,14 +1707,11 @@ func scanContextAttrAuditRequestV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 	}
 	if opt&(1<<1) != 0 {
@@ -1704,14 +1735,11 @@ func scanContextAttrAuditRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 	}
 	if opt&(1<<1) != 0 {
@@ -1765,14 +1793,11 @@ func scanCommandRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err := scanCommandV1(d); err != nil {
 			return codecerr.At(err, "command")
@@ -1801,14 +1826,11 @@ func scanCommandRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err := scanCommandV2(d); err != nil {
 			return codecerr.At(err, "command")
@@ -1837,14 +1859,11 @@ func scanCommandRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err := scanCommandV3(d); err != nil {
 			return codecerr.At(err, "command")
@@ -1873,8 +1892,18 @@ func scanCommandV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -1919,7 +1948,7 @@ func scanCommandV1(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of Command", idx)
+		return d.errorf("unknown alternative %d of Command", idx)
 	}
 	d.leave()
 	return nil
@@ -1929,8 +1958,18 @@ func scanCommandV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -1975,7 +2014,7 @@ func scanCommandV2(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of Command", idx)
+		return d.errorf("unknown alternative %d of Command", idx)
 	}
 	d.leave()
 	return nil
@@ -1985,8 +2024,18 @@ func scanCommandV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2031,7 +2080,7 @@ func scanCommandV3(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of Command", idx)
+		return d.errorf("unknown alternative %d of Command", idx)
 	}
 	d.leave()
 	return nil
@@ -2041,8 +2090,18 @@ func scanCommandReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2087,7 +2146,7 @@ func scanCommandReplyV1(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of CommandReply", idx)
+		return d.errorf("unknown alternative %d of CommandReply", idx)
 	}
 	d.leave()
 	return nil
@@ -2097,8 +2156,18 @@ func scanCommandReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2143,7 +2212,7 @@ func scanCommandReplyV2(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of CommandReply", idx)
+		return d.errorf("unknown alternative %d of CommandReply", idx)
 	}
 	d.leave()
 	return nil
@@ -2153,8 +2222,18 @@ func scanCommandReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2199,7 +2278,7 @@ func scanCommandReplyV3(d *scanner) error {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of CommandReply", idx)
+		return d.errorf("unknown alternative %d of CommandReply", idx)
 	}
 	d.leave()
 	return nil
@@ -2219,10 +2298,8 @@ func scanTopologyRequestV1(d *scanner) error {
 			return codecerr.At(err, "terminationTo")
 		}
 	}
-	{
-		if _, _, err := d.GetEnumerated(3, false); err != nil {
-			return codecerr.At(err, "topologyDirection")
-		}
+	if err := d.SkipBits(2); err != nil {
+		return codecerr.At(err, "topologyDirection")
 	}
 	d.leave()
 	return nil
@@ -2246,10 +2323,8 @@ func scanTopologyRequestV2(d *scanner) error {
 			return codecerr.At(err, "terminationTo")
 		}
 	}
-	{
-		if _, _, err := d.GetEnumerated(3, false); err != nil {
-			return codecerr.At(err, "topologyDirection")
-		}
+	if err := d.SkipBits(2); err != nil {
+		return codecerr.At(err, "topologyDirection")
 	}
 	if hasExt {
 		present, unknown, err := d.GetExtensionBitmap(1)
@@ -2287,10 +2362,8 @@ func scanTopologyRequestV3(d *scanner) error {
 			return codecerr.At(err, "terminationTo")
 		}
 	}
-	{
-		if _, _, err := d.GetEnumerated(3, false); err != nil {
-			return codecerr.At(err, "topologyDirection")
-		}
+	if err := d.SkipBits(2); err != nil {
+		return codecerr.At(err, "topologyDirection")
 	}
 	if hasExt {
 		present, unknown, err := d.GetExtensionBitmap(2)
@@ -2326,23 +2399,23 @@ func scanAmmRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k84, more85, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k86, more87, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k84); err != nil {
+				if err = d.count(k86); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i86 := 0; i86 < k84; i86++ {
+				for i88 := 0; i88 < k86; i88++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i86), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i88), "terminationID")
 					}
 				}
-				if !more85 {
+				if !more87 {
 					break
 				}
-				if k84, more85, err = d.GetLengthChunk(0); err != nil {
+				if k86, more87, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2351,23 +2424,23 @@ func scanAmmRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k87, more88, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k89, more90, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k87); err != nil {
+				if err = d.count(k89); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i89 := 0; i89 < k87; i89++ {
+				for i91 := 0; i91 < k89; i91++ {
 					if err := scanAmmDescriptorV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i89), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i91), "descriptors")
 					}
 				}
-				if !more88 {
+				if !more90 {
 					break
 				}
-				if k87, more88, err = d.GetLengthChunk(0); err != nil {
+				if k89, more90, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2397,23 +2470,23 @@ func scanAmmRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k90, more91, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k92, more93, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k90); err != nil {
+				if err = d.count(k92); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i92 := 0; i92 < k90; i92++ {
+				for i94 := 0; i94 < k92; i94++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i92), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i94), "terminationID")
 					}
 				}
-				if !more91 {
+				if !more93 {
 					break
 				}
-				if k90, more91, err = d.GetLengthChunk(0); err != nil {
+				if k92, more93, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2422,23 +2495,23 @@ func scanAmmRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k93, more94, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k95, more96, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k93); err != nil {
+				if err = d.count(k95); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i95 := 0; i95 < k93; i95++ {
+				for i97 := 0; i97 < k95; i97++ {
 					if err := scanAmmDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i95), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i97), "descriptors")
 					}
 				}
-				if !more94 {
+				if !more96 {
 					break
 				}
-				if k93, more94, err = d.GetLengthChunk(0); err != nil {
+				if k95, more96, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2468,23 +2541,23 @@ func scanAmmRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k96, more97, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k98, more99, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k96); err != nil {
+				if err = d.count(k98); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i98 := 0; i98 < k96; i98++ {
+				for i100 := 0; i100 < k98; i100++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i98), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i100), "terminationID")
 					}
 				}
-				if !more97 {
+				if !more99 {
 					break
 				}
-				if k96, more97, err = d.GetLengthChunk(0); err != nil {
+				if k98, more99, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2493,23 +2566,23 @@ func scanAmmRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k99, more100, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k101, more102, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k99); err != nil {
+				if err = d.count(k101); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i101 := 0; i101 < k99; i101++ {
+				for i103 := 0; i103 < k101; i103++ {
 					if err := scanAmmDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i101), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i103), "descriptors")
 					}
 				}
-				if !more100 {
+				if !more102 {
 					break
 				}
-				if k99, more100, err = d.GetLengthChunk(0); err != nil {
+				if k101, more102, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2532,8 +2605,18 @@ func scanAmmDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2555,46 +2638,46 @@ func scanAmmDescriptorV1(d *scanner) error {
 		}
 	case 4:
 		{
-			k102, more103, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k104, more105, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k102); err != nil {
+				if err = d.count(k104); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i104 := 0; i104 < k102; i104++ {
+				for i106 := 0; i106 < k104; i106++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i104), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i106), "eventBufferDescriptor")
 					}
 				}
-				if !more103 {
+				if !more105 {
 					break
 				}
-				if k102, more103, err = d.GetLengthChunk(0); err != nil {
+				if k104, more105, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k105, more106, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k107, more108, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k105); err != nil {
+				if err = d.count(k107); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i107 := 0; i107 < k105; i107++ {
+				for i109 := 0; i109 < k107; i109++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i107), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i109), "signalsDescriptor")
 					}
 				}
-				if !more106 {
+				if !more108 {
 					break
 				}
-				if k105, more106, err = d.GetLengthChunk(0); err != nil {
+				if k107, more108, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2608,7 +2691,7 @@ func scanAmmDescriptorV1(d *scanner) error {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AmmDescriptor", idx)
+		return d.errorf("unknown alternative %d of AmmDescriptor", idx)
 	}
 	d.leave()
 	return nil
@@ -2618,8 +2701,18 @@ func scanAmmDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2641,46 +2734,46 @@ func scanAmmDescriptorV2(d *scanner) error {
 		}
 	case 4:
 		{
-			k108, more109, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k110, more111, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k108); err != nil {
+				if err = d.count(k110); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i110 := 0; i110 < k108; i110++ {
+				for i112 := 0; i112 < k110; i112++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i110), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i112), "eventBufferDescriptor")
 					}
 				}
-				if !more109 {
+				if !more111 {
 					break
 				}
-				if k108, more109, err = d.GetLengthChunk(0); err != nil {
+				if k110, more111, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k111, more112, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k113, more114, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k111); err != nil {
+				if err = d.count(k113); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i113 := 0; i113 < k111; i113++ {
+				for i115 := 0; i115 < k113; i115++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i113), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i115), "signalsDescriptor")
 					}
 				}
-				if !more112 {
+				if !more114 {
 					break
 				}
-				if k111, more112, err = d.GetLengthChunk(0); err != nil {
+				if k113, more114, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2694,7 +2787,7 @@ func scanAmmDescriptorV2(d *scanner) error {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AmmDescriptor", idx)
+		return d.errorf("unknown alternative %d of AmmDescriptor", idx)
 	}
 	d.leave()
 	return nil
@@ -2704,8 +2797,18 @@ func scanAmmDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(8, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 8 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2727,46 +2830,46 @@ func scanAmmDescriptorV3(d *scanner) error {
 		}
 	case 4:
 		{
-			k114, more115, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k116, more117, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k114); err != nil {
+				if err = d.count(k116); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i116 := 0; i116 < k114; i116++ {
+				for i118 := 0; i118 < k116; i118++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i116), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i118), "eventBufferDescriptor")
 					}
 				}
-				if !more115 {
+				if !more117 {
 					break
 				}
-				if k114, more115, err = d.GetLengthChunk(0); err != nil {
+				if k116, more117, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k117, more118, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k119, more120, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k117); err != nil {
+				if err = d.count(k119); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i119 := 0; i119 < k117; i119++ {
+				for i121 := 0; i121 < k119; i121++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i119), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i121), "signalsDescriptor")
 					}
 				}
-				if !more118 {
+				if !more120 {
 					break
 				}
-				if k117, more118, err = d.GetLengthChunk(0); err != nil {
+				if k119, more120, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2784,7 +2887,7 @@ func scanAmmDescriptorV3(d *scanner) error {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AmmDescriptor", idx)
+		return d.errorf("unknown alternative %d of AmmDescriptor", idx)
 	}
 	d.leave()
 	return nil
@@ -2794,34 +2897,31 @@ func scanAmmsReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k120, more121, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k122, more123, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k120); err != nil {
+				if err = d.count(k122); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i122 := 0; i122 < k120; i122++ {
+				for i124 := 0; i124 < k122; i124++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i122), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i124), "terminationID")
 					}
 				}
-				if !more121 {
+				if !more123 {
 					break
 				}
-				if k120, more121, err = d.GetLengthChunk(0); err != nil {
+				if k122, more123, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2830,23 +2930,23 @@ func scanAmmsReplyV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k123, more124, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k125, more126, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k123); err != nil {
+				if err = d.count(k125); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i125 := 0; i125 < k123; i125++ {
+				for i127 := 0; i127 < k125; i127++ {
 					if err := scanAuditReturnParameterV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i125), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i127), "terminationAudit")
 					}
 				}
-				if !more124 {
+				if !more126 {
 					break
 				}
-				if k123, more124, err = d.GetLengthChunk(0); err != nil {
+				if k125, more126, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -2869,34 +2969,31 @@ func scanAmmsReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k126, more127, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k128, more129, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k126); err != nil {
+				if err = d.count(k128); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i128 := 0; i128 < k126; i128++ {
+				for i130 := 0; i130 < k128; i130++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i128), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i130), "terminationID")
 					}
 				}
-				if !more127 {
+				if !more129 {
 					break
 				}
-				if k126, more127, err = d.GetLengthChunk(0); err != nil {
+				if k128, more129, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2905,23 +3002,23 @@ func scanAmmsReplyV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k129, more130, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k131, more132, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k129); err != nil {
+				if err = d.count(k131); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i131 := 0; i131 < k129; i131++ {
+				for i133 := 0; i133 < k131; i133++ {
 					if err := scanAuditReturnParameterV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i131), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i133), "terminationAudit")
 					}
 				}
-				if !more130 {
+				if !more132 {
 					break
 				}
-				if k129, more130, err = d.GetLengthChunk(0); err != nil {
+				if k131, more132, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -2944,34 +3041,31 @@ func scanAmmsReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k132, more133, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k134, more135, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k132); err != nil {
+				if err = d.count(k134); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i134 := 0; i134 < k132; i134++ {
+				for i136 := 0; i136 < k134; i136++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i134), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i136), "terminationID")
 					}
 				}
-				if !more133 {
+				if !more135 {
 					break
 				}
-				if k132, more133, err = d.GetLengthChunk(0); err != nil {
+				if k134, more135, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2980,23 +3074,23 @@ func scanAmmsReplyV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k135, more136, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k137, more138, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k135); err != nil {
+				if err = d.count(k137); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i137 := 0; i137 < k135; i137++ {
+				for i139 := 0; i139 < k137; i139++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i137), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i139), "terminationAudit")
 					}
 				}
-				if !more136 {
+				if !more138 {
 					break
 				}
-				if k135, more136, err = d.GetLengthChunk(0); err != nil {
+				if k137, more138, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -3019,34 +3113,31 @@ func scanSubtractRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k138, more139, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k140, more141, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k138); err != nil {
+				if err = d.count(k140); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i140 := 0; i140 < k138; i140++ {
+				for i142 := 0; i142 < k140; i142++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i140), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i142), "terminationID")
 					}
 				}
-				if !more139 {
+				if !more141 {
 					break
 				}
-				if k138, more139, err = d.GetLengthChunk(0); err != nil {
+				if k140, more141, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3075,34 +3166,31 @@ func scanSubtractRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k141, more142, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k143, more144, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k141); err != nil {
+				if err = d.count(k143); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i143 := 0; i143 < k141; i143++ {
+				for i145 := 0; i145 < k143; i145++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i143), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i145), "terminationID")
 					}
 				}
-				if !more142 {
+				if !more144 {
 					break
 				}
-				if k141, more142, err = d.GetLengthChunk(0); err != nil {
+				if k143, more144, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3131,34 +3219,31 @@ func scanSubtractRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k144, more145, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k146, more147, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k144); err != nil {
+				if err = d.count(k146); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i146 := 0; i146 < k144; i146++ {
+				for i148 := 0; i148 < k146; i148++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i146), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i148), "terminationID")
 					}
 				}
-				if !more145 {
+				if !more147 {
 					break
 				}
-				if k144, more145, err = d.GetLengthChunk(0); err != nil {
+				if k146, more147, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3281,23 +3366,23 @@ func scanAuditRequestV3(d *scanner) error {
 			}
 			d.terms = true
 			{
-				k147, more148, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k149, more150, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 				for {
-					if err = d.count(k147); err != nil {
+					if err = d.count(k149); err != nil {
 						return codecerr.At(err, "terminationIDList")
 					}
-					for i149 := 0; i149 < k147; i149++ {
+					for i151 := 0; i151 < k149; i151++ {
 						if err := scanTerminationIDV123(d); err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i149), "terminationIDList")
+							return codecerr.At(codecerr.AtIndex(err, i151), "terminationIDList")
 						}
 					}
-					if !more148 {
+					if !more150 {
 						break
 					}
-					if k147, more148, err = d.GetLengthChunk(0); err != nil {
+					if k149, more150, err = d.GetLengthChunk(0); err != nil {
 						return codecerr.At(err, "terminationIDList")
 					}
 				}
@@ -3317,31 +3402,41 @@ func scanAuditReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 3 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k150, more151, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k152, more153, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k150); err != nil {
+				if err = d.count(k152); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i152 := 0; i152 < k150; i152++ {
+				for i154 := 0; i154 < k152; i154++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i152), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i154), "contextAuditResult")
 					}
 				}
-				if !more151 {
+				if !more153 {
 					break
 				}
-				if k150, more151, err = d.GetLengthChunk(0); err != nil {
+				if k152, more153, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3356,7 +3451,7 @@ func scanAuditReplyV1(d *scanner) error {
 			return codecerr.At(err, "auditResult")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReply", idx)
+		return d.errorf("unknown alternative %d of AuditReply", idx)
 	}
 	d.leave()
 	return nil
@@ -3366,31 +3461,41 @@ func scanAuditReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 3 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k153, more154, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k155, more156, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k153); err != nil {
+				if err = d.count(k155); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i155 := 0; i155 < k153; i155++ {
+				for i157 := 0; i157 < k155; i157++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i155), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i157), "contextAuditResult")
 					}
 				}
-				if !more154 {
+				if !more156 {
 					break
 				}
-				if k153, more154, err = d.GetLengthChunk(0); err != nil {
+				if k155, more156, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3405,7 +3510,7 @@ func scanAuditReplyV2(d *scanner) error {
 			return codecerr.At(err, "auditResult")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReply", idx)
+		return d.errorf("unknown alternative %d of AuditReply", idx)
 	}
 	d.leave()
 	return nil
@@ -3415,31 +3520,41 @@ func scanAuditReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 3 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k156, more157, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k158, more159, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k156); err != nil {
+				if err = d.count(k158); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i158 := 0; i158 < k156; i158++ {
+				for i160 := 0; i160 < k158; i160++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i158), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i160), "contextAuditResult")
 					}
 				}
-				if !more157 {
+				if !more159 {
 					break
 				}
-				if k156, more157, err = d.GetLengthChunk(0); err != nil {
+				if k158, more159, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3463,7 +3578,7 @@ func scanAuditReplyV3(d *scanner) error {
 		}
 		d.closeOpenType(outer)
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReply", idx)
+		return d.errorf("unknown alternative %d of AuditReply", idx)
 	}
 	d.leave()
 	return nil
@@ -3482,23 +3597,23 @@ func scanAuditResultV1(d *scanner) error {
 	}
 	{
 		{
-			k159, more160, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k161, more162, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k159); err != nil {
+				if err = d.count(k161); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i161 := 0; i161 < k159; i161++ {
+				for i163 := 0; i163 < k161; i163++ {
 					if err := scanAuditReturnParameterV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i161), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i163), "terminationAuditResult")
 					}
 				}
-				if !more160 {
+				if !more162 {
 					break
 				}
-				if k159, more160, err = d.GetLengthChunk(0); err != nil {
+				if k161, more162, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3521,23 +3636,23 @@ func scanAuditResultV2(d *scanner) error {
 	}
 	{
 		{
-			k162, more163, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k164, more165, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k162); err != nil {
+				if err = d.count(k164); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i164 := 0; i164 < k162; i164++ {
+				for i166 := 0; i166 < k164; i166++ {
 					if err := scanAuditReturnParameterV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i164), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i166), "terminationAuditResult")
 					}
 				}
-				if !more163 {
+				if !more165 {
 					break
 				}
-				if k162, more163, err = d.GetLengthChunk(0); err != nil {
+				if k164, more165, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3560,23 +3675,23 @@ func scanAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k165, more166, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k167, more168, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k165); err != nil {
+				if err = d.count(k167); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i167 := 0; i167 < k165; i167++ {
+				for i169 := 0; i169 < k167; i169++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i167), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i169), "terminationAuditResult")
 					}
 				}
-				if !more166 {
+				if !more168 {
 					break
 				}
-				if k165, more166, err = d.GetLengthChunk(0); err != nil {
+				if k167, more168, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3590,8 +3705,18 @@ func scanAuditReturnParameterV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(12, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 12 + uint64(n)
+	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -3617,46 +3742,46 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 5:
 		{
-			k168, more169, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k170, more171, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k168); err != nil {
+				if err = d.count(k170); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i170 := 0; i170 < k168; i170++ {
+				for i172 := 0; i172 < k170; i172++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i170), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i172), "eventBufferDescriptor")
 					}
 				}
-				if !more169 {
+				if !more171 {
 					break
 				}
-				if k168, more169, err = d.GetLengthChunk(0); err != nil {
+				if k170, more171, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k171, more172, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k173, more174, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k171); err != nil {
+				if err = d.count(k173); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i173 := 0; i173 < k171; i173++ {
+				for i175 := 0; i175 < k173; i175++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i173), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i175), "signalsDescriptor")
 					}
 				}
-				if !more172 {
+				if !more174 {
 					break
 				}
-				if k171, more172, err = d.GetLengthChunk(0); err != nil {
+				if k173, more174, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -3671,46 +3796,46 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 9:
 		{
-			k174, more175, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k176, more177, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k174); err != nil {
+				if err = d.count(k176); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i176 := 0; i176 < k174; i176++ {
+				for i178 := 0; i178 < k176; i178++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i176), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i178), "statisticsDescriptor")
 					}
 				}
-				if !more175 {
+				if !more177 {
 					break
 				}
-				if k174, more175, err = d.GetLengthChunk(0); err != nil {
+				if k176, more177, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k177, more178, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k179, more180, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k177); err != nil {
+				if err = d.count(k179); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i179 := 0; i179 < k177; i179++ {
+				for i181 := 0; i181 < k179; i181++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i179), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i181), "packagesDescriptor")
 					}
 				}
-				if !more178 {
+				if !more180 {
 					break
 				}
-				if k177, more178, err = d.GetLengthChunk(0); err != nil {
+				if k179, more180, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -3720,7 +3845,7 @@ func scanAuditReturnParameterV1(d *scanner) error {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReturnParameter", idx)
+		return d.errorf("unknown alternative %d of AuditReturnParameter", idx)
 	}
 	d.leave()
 	return nil
@@ -3730,8 +3855,18 @@ func scanAuditReturnParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(12, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 12 + uint64(n)
+	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -3757,46 +3892,46 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 5:
 		{
-			k180, more181, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k182, more183, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k180); err != nil {
+				if err = d.count(k182); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i182 := 0; i182 < k180; i182++ {
+				for i184 := 0; i184 < k182; i184++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i182), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i184), "eventBufferDescriptor")
 					}
 				}
-				if !more181 {
+				if !more183 {
 					break
 				}
-				if k180, more181, err = d.GetLengthChunk(0); err != nil {
+				if k182, more183, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k183, more184, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k185, more186, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k183); err != nil {
+				if err = d.count(k185); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i185 := 0; i185 < k183; i185++ {
+				for i187 := 0; i187 < k185; i187++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i185), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i187), "signalsDescriptor")
 					}
 				}
-				if !more184 {
+				if !more186 {
 					break
 				}
-				if k183, more184, err = d.GetLengthChunk(0); err != nil {
+				if k185, more186, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -3811,46 +3946,46 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 9:
 		{
-			k186, more187, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k188, more189, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k186); err != nil {
+				if err = d.count(k188); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i188 := 0; i188 < k186; i188++ {
+				for i190 := 0; i190 < k188; i190++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i188), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i190), "statisticsDescriptor")
 					}
 				}
-				if !more187 {
+				if !more189 {
 					break
 				}
-				if k186, more187, err = d.GetLengthChunk(0); err != nil {
+				if k188, more189, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k189, more190, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k191, more192, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k189); err != nil {
+				if err = d.count(k191); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i191 := 0; i191 < k189; i191++ {
+				for i193 := 0; i193 < k191; i193++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i191), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i193), "packagesDescriptor")
 					}
 				}
-				if !more190 {
+				if !more192 {
 					break
 				}
-				if k189, more190, err = d.GetLengthChunk(0); err != nil {
+				if k191, more192, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -3860,7 +3995,7 @@ func scanAuditReturnParameterV2(d *scanner) error {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReturnParameter", idx)
+		return d.errorf("unknown alternative %d of AuditReturnParameter", idx)
 	}
 	d.leave()
 	return nil
@@ -3870,8 +4005,18 @@ func scanAuditReturnParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(12, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 12 + uint64(n)
+	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -3897,46 +4042,46 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 5:
 		{
-			k192, more193, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k194, more195, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k192); err != nil {
+				if err = d.count(k194); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i194 := 0; i194 < k192; i194++ {
+				for i196 := 0; i196 < k194; i196++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i194), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i196), "eventBufferDescriptor")
 					}
 				}
-				if !more193 {
+				if !more195 {
 					break
 				}
-				if k192, more193, err = d.GetLengthChunk(0); err != nil {
+				if k194, more195, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k195, more196, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k197, more198, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k195); err != nil {
+				if err = d.count(k197); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i197 := 0; i197 < k195; i197++ {
+				for i199 := 0; i199 < k197; i199++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i197), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i199), "signalsDescriptor")
 					}
 				}
-				if !more196 {
+				if !more198 {
 					break
 				}
-				if k195, more196, err = d.GetLengthChunk(0); err != nil {
+				if k197, more198, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -3951,46 +4096,46 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 9:
 		{
-			k198, more199, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k200, more201, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k198); err != nil {
+				if err = d.count(k200); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i200 := 0; i200 < k198; i200++ {
+				for i202 := 0; i202 < k200; i202++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i200), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i202), "statisticsDescriptor")
 					}
 				}
-				if !more199 {
+				if !more201 {
 					break
 				}
-				if k198, more199, err = d.GetLengthChunk(0); err != nil {
+				if k200, more201, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k201, more202, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k203, more204, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k201); err != nil {
+				if err = d.count(k203); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i203 := 0; i203 < k201; i203++ {
+				for i205 := 0; i205 < k203; i205++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i203), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i205), "packagesDescriptor")
 					}
 				}
-				if !more202 {
+				if !more204 {
 					break
 				}
-				if k201, more202, err = d.GetLengthChunk(0); err != nil {
+				if k203, more204, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -4000,7 +4145,7 @@ func scanAuditReturnParameterV3(d *scanner) error {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of AuditReturnParameter", idx)
+		return d.errorf("unknown alternative %d of AuditReturnParameter", idx)
 	}
 	d.leave()
 	return nil
@@ -4010,14 +4155,11 @@ func scanAuditDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		if err := d.SkipBitString(0, x691.Unbounded, false); err != nil {
 			return codecerr.At(err, "auditToken")
@@ -4040,14 +4182,11 @@ func scanAuditDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		if err := d.SkipBitString(0, x691.Unbounded, false); err != nil {
 			return codecerr.At(err, "auditToken")
@@ -4075,14 +4214,11 @@ func scanAuditDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		if err := d.SkipBitString(0, x691.Unbounded, false); err != nil {
 			return codecerr.At(err, "auditToken")
@@ -4110,34 +4246,31 @@ func scanNotifyRequestV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k204, more205, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k206, more207, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k204); err != nil {
+				if err = d.count(k206); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i206 := 0; i206 < k204; i206++ {
+				for i208 := 0; i208 < k206; i208++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i206), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i208), "terminationID")
 					}
 				}
-				if !more205 {
+				if !more207 {
 					break
 				}
-				if k204, more205, err = d.GetLengthChunk(0); err != nil {
+				if k206, more207, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4171,34 +4304,31 @@ func scanNotifyReplyV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k207, more208, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k209, more210, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k207); err != nil {
+				if err = d.count(k209); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i209 := 0; i209 < k207; i209++ {
+				for i211 := 0; i211 < k209; i211++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i209), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i211), "terminationID")
 					}
 				}
-				if !more208 {
+				if !more210 {
 					break
 				}
-				if k207, more208, err = d.GetLengthChunk(0); err != nil {
+				if k209, more210, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4234,23 +4364,23 @@ func scanObservedEventsDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k210, more211, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k212, more213, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
 			for {
-				if err = d.count(k210); err != nil {
+				if err = d.count(k212); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				for i212 := 0; i212 < k210; i212++ {
+				for i214 := 0; i214 < k212; i214++ {
 					if err := scanObservedEventV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i212), "observedEventLst")
+						return codecerr.At(codecerr.AtIndex(err, i214), "observedEventLst")
 					}
 				}
-				if !more211 {
+				if !more213 {
 					break
 				}
-				if k210, more211, err = d.GetLengthChunk(0); err != nil {
+				if k212, more213, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
 			}
@@ -4264,43 +4394,42 @@ func scanObservedEventV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		{
-			k213, more214, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k215, more216, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k213); err != nil {
+				if err = d.count(k215); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i215 := 0; i215 < k213; i215++ {
+				for i217 := 0; i217 < k215; i217++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i215), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i217), "eventParList")
 					}
 				}
-				if !more214 {
+				if !more216 {
 					break
 				}
-				if k213, more214, err = d.GetLengthChunk(0); err != nil {
+				if k215, more216, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -4328,38 +4457,33 @@ func scanEventParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	{
-		if err := d.SkipOctetString(2, 2, false); err != nil {
-			return codecerr.At(err, "eventParameterName")
-		}
+	hasExt := opt&(1<<1) != 0
+	if err := d.SkipBits(16); err != nil {
+		return codecerr.At(err, "eventParameterName")
 	}
 	{
 		{
-			k216, more217, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k218, more219, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k216); err != nil {
+				if err = d.count(k218); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i218 := 0; i218 < k216; i218++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i218), "value")
+				for i220 := 0; i220 < k218; i220++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i220), "value")
 					}
 				}
-				if !more217 {
+				if !more219 {
 					break
 				}
-				if k216, more217, err = d.GetLengthChunk(0); err != nil {
+				if k218, more219, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -4387,7 +4511,7 @@ func scanEventParameterExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, false)
+	idx, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
@@ -4397,15 +4521,15 @@ func scanEventParameterExtraInfoV123(d *scanner) error {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
 		}
 	case 2:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "sublist")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of EventParameterExtraInfo", idx)
+		return d.errorf("unknown alternative %d of EventParameterExtraInfo", idx)
 	}
 	d.leave()
 	return nil
@@ -4422,23 +4546,23 @@ func scanServiceChangeRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k219, more220, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k221, more222, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k219); err != nil {
+				if err = d.count(k221); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i221 := 0; i221 < k219; i221++ {
+				for i223 := 0; i223 < k221; i223++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i221), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i223), "terminationID")
 					}
 				}
-				if !more220 {
+				if !more222 {
 					break
 				}
-				if k219, more220, err = d.GetLengthChunk(0); err != nil {
+				if k221, more222, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4474,23 +4598,23 @@ func scanServiceChangeRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k222, more223, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k224, more225, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k222); err != nil {
+				if err = d.count(k224); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i224 := 0; i224 < k222; i224++ {
+				for i226 := 0; i226 < k224; i226++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i224), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i226), "terminationID")
 					}
 				}
-				if !more223 {
+				if !more225 {
 					break
 				}
-				if k222, more223, err = d.GetLengthChunk(0); err != nil {
+				if k224, more225, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4526,23 +4650,23 @@ func scanServiceChangeRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k225, more226, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k227, more228, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k225); err != nil {
+				if err = d.count(k227); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i227 := 0; i227 < k225; i227++ {
+				for i229 := 0; i229 < k227; i229++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i229), "terminationID")
 					}
 				}
-				if !more226 {
+				if !more228 {
 					break
 				}
-				if k225, more226, err = d.GetLengthChunk(0); err != nil {
+				if k227, more228, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4578,23 +4702,23 @@ func scanServiceChangeReplyV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k228, more229, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k230, more231, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k228); err != nil {
+				if err = d.count(k230); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i230 := 0; i230 < k228; i230++ {
+				for i232 := 0; i232 < k230; i232++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i230), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i232), "terminationID")
 					}
 				}
-				if !more229 {
+				if !more231 {
 					break
 				}
-				if k228, more229, err = d.GetLengthChunk(0); err != nil {
+				if k230, more231, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4630,23 +4754,23 @@ func scanServiceChangeReplyV23(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k231, more232, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k233, more234, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k231); err != nil {
+				if err = d.count(k233); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i233 := 0; i233 < k231; i233++ {
+				for i235 := 0; i235 < k233; i235++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i233), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i235), "terminationID")
 					}
 				}
-				if !more232 {
+				if !more234 {
 					break
 				}
-				if k231, more232, err = d.GetLengthChunk(0); err != nil {
+				if k233, more234, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4675,7 +4799,7 @@ func scanServiceChangeResultV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -4689,7 +4813,7 @@ func scanServiceChangeResultV1(d *scanner) error {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of ServiceChangeResult", idx)
+		return d.errorf("unknown alternative %d of ServiceChangeResult", idx)
 	}
 	d.leave()
 	return nil
@@ -4699,7 +4823,7 @@ func scanServiceChangeResultV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -4713,7 +4837,7 @@ func scanServiceChangeResultV23(d *scanner) error {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of ServiceChangeResult", idx)
+		return d.errorf("unknown alternative %d of ServiceChangeResult", idx)
 	}
 	d.leave()
 	return nil
@@ -4730,31 +4854,39 @@ func scanTerminationIDV123(d *scanner) error {
 	}
 	{
 		{
-			k234, more235, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k236, more237, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			d.termWildcards(k234)
+			d.termWildcards(k236)
 			for {
-				if err = d.count(k234); err != nil {
+				if err = d.count(k236); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				for i236 := 0; i236 < k234; i236++ {
-					if err := d.SkipOctetString(1, 1, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i236), "wildcard")
+				for i238 := 0; i238 < k236; i238++ {
+					if err := d.SkipBits(8); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i238), "wildcard")
 					}
 				}
-				if !more235 {
+				if !more237 {
 					break
 				}
-				if k234, more235, err = d.GetLengthChunk(0); err != nil {
+				if k236, more237, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
 			}
 		}
 	}
 	{
-		b, err := d.GetOctetString(1, 8, false)
+		n239, err := d.ReadBits(3)
+		if err != nil {
+			return codecerr.At(err, "id")
+		}
+		if n239 > 7 {
+			return codecerr.At(d.errorf("length %d outside SIZE(1..8)", n239+1), "id")
+		}
+		d.Align()
+		b, err := d.TakeOctets(int(n239) + 1)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -4777,14 +4909,11 @@ func scanMediaDescriptorV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if err := scanTerminationStateDescriptorV123(d); err != nil {
 			return codecerr.At(err, "termStateDescr")
@@ -4812,14 +4941,11 @@ func scanMediaDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if err := scanTerminationStateDescriptorV123(d); err != nil {
 			return codecerr.At(err, "termStateDescr")
@@ -4847,7 +4973,7 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -4858,50 +4984,7 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 		}
 	case 1:
 		{
-			k237, more238, err := d.GetLength(0, x691.Unbounded, false, 0)
-			if err != nil {
-				return codecerr.At(err, "multiStream")
-			}
-			for {
-				if err = d.count(k237); err != nil {
-					return codecerr.At(err, "multiStream")
-				}
-				for i239 := 0; i239 < k237; i239++ {
-					if err := scanStreamDescriptorV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i239), "multiStream")
-					}
-				}
-				if !more238 {
-					break
-				}
-				if k237, more238, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "multiStream")
-				}
-			}
-		}
-	default:
-		return d.errorf("unknown extension alternative %d of MediaDescriptorStreams", idx)
-	}
-	d.leave()
-	return nil
-}
-
-func scanMediaDescriptorStreamsV3(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	idx, _, err := d.GetChoiceIndex(2, false)
-	if err != nil {
-		return err
-	}
-	switch idx {
-	case 0:
-		if err := scanStreamParmsV3(d); err != nil {
-			return codecerr.At(err, "oneStream")
-		}
-	case 1:
-		{
-			k240, more241, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k240, more241, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -4910,7 +4993,7 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 					return codecerr.At(err, "multiStream")
 				}
 				for i242 := 0; i242 < k240; i242++ {
-					if err := scanStreamDescriptorV3(d); err != nil {
+					if err := scanStreamDescriptorV12(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i242), "multiStream")
 					}
 				}
@@ -4923,7 +5006,50 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of MediaDescriptorStreams", idx)
+		return d.errorf("unknown alternative %d of MediaDescriptorStreams", idx)
+	}
+	d.leave()
+	return nil
+}
+
+func scanMediaDescriptorStreamsV3(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	idx, err := d.ReadBits(1)
+	if err != nil {
+		return err
+	}
+	switch idx {
+	case 0:
+		if err := scanStreamParmsV3(d); err != nil {
+			return codecerr.At(err, "oneStream")
+		}
+	case 1:
+		{
+			k243, more244, err := d.GetShortLength(0)
+			if err != nil {
+				return codecerr.At(err, "multiStream")
+			}
+			for {
+				if err = d.count(k243); err != nil {
+					return codecerr.At(err, "multiStream")
+				}
+				for i245 := 0; i245 < k243; i245++ {
+					if err := scanStreamDescriptorV3(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i245), "multiStream")
+					}
+				}
+				if !more244 {
+					break
+				}
+				if k243, more244, err = d.GetLengthChunk(0); err != nil {
+					return codecerr.At(err, "multiStream")
+				}
+			}
+		}
+	default:
+		return d.errorf("unknown alternative %d of MediaDescriptorStreams", idx)
 	}
 	d.leave()
 	return nil
@@ -4934,7 +5060,8 @@ func scanStreamDescriptorV12(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -4952,7 +5079,8 @@ func scanStreamDescriptorV3(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -4969,14 +5097,11 @@ func scanStreamParmsV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		if err := scanLocalControlDescriptorV123(d); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
@@ -5009,14 +5134,11 @@ func scanStreamParmsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		if err := scanLocalControlDescriptorV123(d); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
@@ -5054,48 +5176,45 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		if _, _, err := d.GetEnumerated(5, true); err != nil {
 			return codecerr.At(err, "streamMode")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "reserveValue")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "reserveGroup")
 		}
 	}
 	{
 		{
-			k243, more244, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k246, more247, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k243); err != nil {
+				if err = d.count(k246); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i245 := 0; i245 < k243; i245++ {
+				for i248 := 0; i248 < k246; i248++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i245), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i248), "propertyParms")
 					}
 				}
-				if !more244 {
+				if !more247 {
 					break
 				}
-				if k243, more244, err = d.GetLengthChunk(0); err != nil {
+				if k246, more247, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5118,38 +5237,36 @@ func scanPropertyParmV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
 	{
 		{
-			k246, more247, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k249, more250, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k246); err != nil {
+				if err = d.count(k249); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i248 := 0; i248 < k246; i248++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i248), "value")
+				for i251 := 0; i251 < k249; i251++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i251), "value")
 					}
 				}
-				if !more247 {
+				if !more250 {
 					break
 				}
-				if k246, more247, err = d.GetLengthChunk(0); err != nil {
+				if k249, more250, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -5177,7 +5294,7 @@ func scanPropertyParmExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, false)
+	idx, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
@@ -5187,15 +5304,15 @@ func scanPropertyParmExtraInfoV123(d *scanner) error {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
 		}
 	case 2:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "sublist")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of PropertyParmExtraInfo", idx)
+		return d.errorf("unknown alternative %d of PropertyParmExtraInfo", idx)
 	}
 	d.leave()
 	return nil
@@ -5211,42 +5328,42 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k249, more250, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k252, more253, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k249); err != nil {
+				if err = d.count(k252); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i251 := 0; i251 < k249; i251++ {
+				for i254 := 0; i254 < k252; i254++ {
 					{
-						k252, more253, err := d.GetLength(0, x691.Unbounded, false, 0)
+						k255, more256, err := d.GetShortLength(0)
 						if err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i251), "propGrps")
+							return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
 						}
 						for {
-							if err = d.count(k252); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i251), "propGrps")
+							if err = d.count(k255); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
 							}
-							for i254 := 0; i254 < k252; i254++ {
+							for i257 := 0; i257 < k255; i257++ {
 								if err := scanPropertyParmV123(d); err != nil {
-									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i254), i251), "propGrps")
+									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i257), i254), "propGrps")
 								}
 							}
-							if !more253 {
+							if !more256 {
 								break
 							}
-							if k252, more253, err = d.GetLengthChunk(0); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i251), "propGrps")
+							if k255, more256, err = d.GetLengthChunk(0); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
 							}
 						}
 					}
 				}
-				if !more250 {
+				if !more253 {
 					break
 				}
-				if k249, more250, err = d.GetLengthChunk(0); err != nil {
+				if k252, more253, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -5269,33 +5386,30 @@ func scanTerminationStateDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k255, more256, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k258, more259, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k255); err != nil {
+				if err = d.count(k258); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i257 := 0; i257 < k255; i257++ {
+				for i260 := 0; i260 < k258; i260++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i257), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i260), "propertyParms")
 					}
 				}
-				if !more256 {
+				if !more259 {
 					break
 				}
-				if k255, more256, err = d.GetLengthChunk(0); err != nil {
+				if k258, more259, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5328,14 +5442,11 @@ func scanMuxDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		if _, _, err := d.GetEnumerated(4, true); err != nil {
 			return codecerr.At(err, "muxType")
@@ -5343,66 +5454,7 @@ func scanMuxDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k258, more259, err := d.GetLength(0, x691.Unbounded, false, 0)
-			if err != nil {
-				return codecerr.At(err, "termList")
-			}
-			for {
-				if err = d.count(k258); err != nil {
-					return codecerr.At(err, "termList")
-				}
-				for i260 := 0; i260 < k258; i260++ {
-					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i260), "termList")
-					}
-				}
-				if !more259 {
-					break
-				}
-				if k258, more259, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "termList")
-				}
-			}
-		}
-	}
-	if opt&(1<<0) != 0 {
-		if err := scanNonStandardDataV123(d); err != nil {
-			return codecerr.At(err, "nonStandardData")
-		}
-	}
-	if hasExt {
-		_, unknown, err := d.GetExtensionBitmap(0)
-		if err != nil {
-			return err
-		}
-		if err = d.skipOpenTypes(unknown); err != nil {
-			return err
-		}
-	}
-	d.leave()
-	return nil
-}
-
-func scanMuxDescriptorV23(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	hasExt, err := d.GetBool()
-	if err != nil {
-		return err
-	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	{
-		if _, _, err := d.GetEnumerated(4, true); err != nil {
-			return codecerr.At(err, "muxType")
-		}
-	}
-	{
-		{
-			k261, more262, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k261, more262, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
@@ -5442,41 +5494,47 @@ func scanMuxDescriptorV23(d *scanner) error {
 	return nil
 }
 
-func scanEventsDescriptorV1(d *scanner) error {
+func scanMuxDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
-			return codecerr.At(err, "requestID")
+		if _, _, err := d.GetEnumerated(4, true); err != nil {
+			return codecerr.At(err, "muxType")
 		}
 	}
 	{
 		{
-			k264, more265, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k264, more265, err := d.GetShortLength(0)
 			if err != nil {
-				return codecerr.At(err, "eventList")
+				return codecerr.At(err, "termList")
 			}
 			for {
 				if err = d.count(k264); err != nil {
-					return codecerr.At(err, "eventList")
+					return codecerr.At(err, "termList")
 				}
 				for i266 := 0; i266 < k264; i266++ {
-					if err := scanRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i266), "eventList")
+					if err := scanTerminationIDV123(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i266), "termList")
 					}
 				}
 				if !more265 {
 					break
 				}
 				if k264, more265, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "eventList")
+					return codecerr.At(err, "termList")
 				}
 			}
+		}
+	}
+	if opt&(1<<0) != 0 {
+		if err := scanNonStandardDataV123(d); err != nil {
+			return codecerr.At(err, "nonStandardData")
 		}
 	}
 	if hasExt {
@@ -5492,7 +5550,7 @@ func scanEventsDescriptorV1(d *scanner) error {
 	return nil
 }
 
-func scanEventsDescriptorV2(d *scanner) error {
+func scanEventsDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
@@ -5500,18 +5558,14 @@ func scanEventsDescriptorV2(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	if opt&(1<<0) != 0 {
+	{
 		if _, err := d.GetConstrained(0, 4294967295); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k267, more268, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k267, more268, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -5520,7 +5574,7 @@ func scanEventsDescriptorV2(d *scanner) error {
 					return codecerr.At(err, "eventList")
 				}
 				for i269 := 0; i269 < k267; i269++ {
-					if err := scanRequestedEventV2(d); err != nil {
+					if err := scanRequestedEventV1(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i269), "eventList")
 					}
 				}
@@ -5546,18 +5600,15 @@ func scanEventsDescriptorV2(d *scanner) error {
 	return nil
 }
 
-func scanEventsDescriptorV3(d *scanner) error {
+func scanEventsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		if _, err := d.GetConstrained(0, 4294967295); err != nil {
 			return codecerr.At(err, "requestID")
@@ -5565,7 +5616,7 @@ func scanEventsDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k270, more271, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k270, more271, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -5574,7 +5625,7 @@ func scanEventsDescriptorV3(d *scanner) error {
 					return codecerr.At(err, "eventList")
 				}
 				for i272 := 0; i272 < k270; i272++ {
-					if err := scanRequestedEventV3(d); err != nil {
+					if err := scanRequestedEventV2(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i272), "eventList")
 					}
 				}
@@ -5600,53 +5651,40 @@ func scanEventsDescriptorV3(d *scanner) error {
 	return nil
 }
 
-func scanRequestedEventV1(d *scanner) error {
+func scanEventsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
-	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
-	}
-	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
-			return codecerr.At(err, "streamID")
-		}
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if err := scanRequestedActionsV1(d); err != nil {
-			return codecerr.At(err, "eventAction")
+		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k273, more274, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k273, more274, err := d.GetShortLength(0)
 			if err != nil {
-				return codecerr.At(err, "evParList")
+				return codecerr.At(err, "eventList")
 			}
 			for {
 				if err = d.count(k273); err != nil {
-					return codecerr.At(err, "evParList")
+					return codecerr.At(err, "eventList")
 				}
 				for i275 := 0; i275 < k273; i275++ {
-					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i275), "evParList")
+					if err := scanRequestedEventV3(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i275), "eventList")
 					}
 				}
 				if !more274 {
 					break
 				}
 				if k273, more274, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "evParList")
+					return codecerr.At(err, "eventList")
 				}
 			}
 		}
@@ -5664,36 +5702,35 @@ func scanRequestedEventV1(d *scanner) error {
 	return nil
 }
 
-func scanRequestedEventV2(d *scanner) error {
+func scanRequestedEventV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if err := scanRequestedActionsV2(d); err != nil {
+		if err := scanRequestedActionsV1(d); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k276, more277, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k276, more277, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -5728,36 +5765,35 @@ func scanRequestedEventV2(d *scanner) error {
 	return nil
 }
 
-func scanRequestedEventV3(d *scanner) error {
+func scanRequestedEventV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if err := scanRequestedActionsV3(d); err != nil {
+		if err := scanRequestedActionsV2(d); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k279, more280, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k279, more280, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -5792,53 +5828,52 @@ func scanRequestedEventV3(d *scanner) error {
 	return nil
 }
 
-func scanRequestedActionsV1(d *scanner) error {
+func scanRequestedEventV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
-	if opt&(1<<3) != 0 {
-		if _, err := d.GetBool(); err != nil {
-			return codecerr.At(err, "keepActive")
-		}
-	}
-	if opt&(1<<2) != 0 {
-		if err := scanEventDMV1(d); err != nil {
-			return codecerr.At(err, "eventDM")
+	hasExt := opt&(1<<2) != 0
+	{
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if err := scanSecondEventsDescriptorV1(d); err != nil {
-			return codecerr.At(err, "secondEvent")
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
+		if err := scanRequestedActionsV3(d); err != nil {
+			return codecerr.At(err, "eventAction")
+		}
+	}
+	{
 		{
-			k282, more283, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k282, more283, err := d.GetShortLength(0)
 			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+				return codecerr.At(err, "evParList")
 			}
 			for {
 				if err = d.count(k282); err != nil {
-					return codecerr.At(err, "signalsDescriptor")
+					return codecerr.At(err, "evParList")
 				}
 				for i284 := 0; i284 < k282; i284++ {
-					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i284), "signalsDescriptor")
+					if err := scanEventParameterV123(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i284), "evParList")
 					}
 				}
 				if !more283 {
 					break
 				}
 				if k282, more283, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "signalsDescriptor")
+					return codecerr.At(err, "evParList")
 				}
 			}
 		}
@@ -5856,36 +5891,33 @@ func scanRequestedActionsV1(d *scanner) error {
 	return nil
 }
 
-func scanRequestedActionsV2(d *scanner) error {
+func scanRequestedActionsV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<2) != 0 {
-		if err := scanEventDMV23(d); err != nil {
+		if err := scanEventDMV1(d); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if err := scanSecondEventsDescriptorV2(d); err != nil {
+		if err := scanSecondEventsDescriptorV1(d); err != nil {
 			return codecerr.At(err, "secondEvent")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k285, more286, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k285, more286, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -5920,20 +5952,78 @@ func scanRequestedActionsV2(d *scanner) error {
 	return nil
 }
 
+func scanRequestedActionsV2(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	opt, err := d.ReadBits(5)
+	if err != nil {
+		return err
+	}
+	hasExt := opt&(1<<4) != 0
+	if opt&(1<<3) != 0 {
+		if err := d.SkipBits(1); err != nil {
+			return codecerr.At(err, "keepActive")
+		}
+	}
+	if opt&(1<<2) != 0 {
+		if err := scanEventDMV23(d); err != nil {
+			return codecerr.At(err, "eventDM")
+		}
+	}
+	if opt&(1<<1) != 0 {
+		if err := scanSecondEventsDescriptorV2(d); err != nil {
+			return codecerr.At(err, "secondEvent")
+		}
+	}
+	if opt&(1<<0) != 0 {
+		{
+			k288, more289, err := d.GetShortLength(0)
+			if err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
+			for {
+				if err = d.count(k288); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
+				for i290 := 0; i290 < k288; i290++ {
+					if err := scanSignalRequestV12(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i290), "signalsDescriptor")
+					}
+				}
+				if !more289 {
+					break
+				}
+				if k288, more289, err = d.GetLengthChunk(0); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
+			}
+		}
+	}
+	if hasExt {
+		_, unknown, err := d.GetExtensionBitmap(0)
+		if err != nil {
+			return err
+		}
+		if err = d.skipOpenTypes(unknown); err != nil {
+			return err
+		}
+	}
+	d.leave()
+	return nil
+}
+
 func scanRequestedActionsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
@@ -5949,23 +6039,23 @@ func scanRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k288, more289, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k291, more292, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k288); err != nil {
+				if err = d.count(k291); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i290 := 0; i290 < k288; i290++ {
+				for i293 := 0; i293 < k291; i293++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i290), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i293), "signalsDescriptor")
 					}
 				}
-				if !more289 {
+				if !more292 {
 					break
 				}
-				if k288, more289, err = d.GetLengthChunk(0); err != nil {
+				if k291, more292, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -5998,13 +6088,13 @@ func scanEventDMV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
-		if err := d.SkipOctetString(2, 2, false); err != nil {
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
@@ -6012,7 +6102,7 @@ func scanEventDMV1(d *scanner) error {
 			return codecerr.At(err, "digitMapValue")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of EventDM", idx)
+		return d.errorf("unknown alternative %d of EventDM", idx)
 	}
 	d.leave()
 	return nil
@@ -6022,13 +6112,13 @@ func scanEventDMV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
-		if err := d.SkipOctetString(2, 2, false); err != nil {
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	case 1:
@@ -6036,7 +6126,7 @@ func scanEventDMV23(d *scanner) error {
 			return codecerr.At(err, "digitMapValue")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of EventDM", idx)
+		return d.errorf("unknown alternative %d of EventDM", idx)
 	}
 	d.leave()
 	return nil
@@ -6057,61 +6147,7 @@ func scanSecondEventsDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k291, more292, err := d.GetLength(0, x691.Unbounded, false, 0)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			for {
-				if err = d.count(k291); err != nil {
-					return codecerr.At(err, "eventList")
-				}
-				for i293 := 0; i293 < k291; i293++ {
-					if err := scanSecondRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i293), "eventList")
-					}
-				}
-				if !more292 {
-					break
-				}
-				if k291, more292, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "eventList")
-				}
-			}
-		}
-	}
-	if hasExt {
-		_, unknown, err := d.GetExtensionBitmap(0)
-		if err != nil {
-			return err
-		}
-		if err = d.skipOpenTypes(unknown); err != nil {
-			return err
-		}
-	}
-	d.leave()
-	return nil
-}
-
-func scanSecondEventsDescriptorV2(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	hasExt, err := d.GetBool()
-	if err != nil {
-		return err
-	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
-			return codecerr.At(err, "requestID")
-		}
-	}
-	{
-		{
-			k294, more295, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k294, more295, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -6120,7 +6156,7 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 					return codecerr.At(err, "eventList")
 				}
 				for i296 := 0; i296 < k294; i296++ {
-					if err := scanSecondRequestedEventV2(d); err != nil {
+					if err := scanSecondRequestedEventV1(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i296), "eventList")
 					}
 				}
@@ -6146,18 +6182,15 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	return nil
 }
 
-func scanSecondEventsDescriptorV3(d *scanner) error {
+func scanSecondEventsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		if _, err := d.GetConstrained(0, 4294967295); err != nil {
 			return codecerr.At(err, "requestID")
@@ -6165,7 +6198,7 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k297, more298, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k297, more298, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -6174,7 +6207,7 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 					return codecerr.At(err, "eventList")
 				}
 				for i299 := 0; i299 < k297; i299++ {
-					if err := scanSecondRequestedEventV3(d); err != nil {
+					if err := scanSecondRequestedEventV2(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i299), "eventList")
 					}
 				}
@@ -6200,53 +6233,40 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedEventV1(d *scanner) error {
+func scanSecondEventsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
-	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
-	}
-	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
-			return codecerr.At(err, "streamID")
-		}
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if err := scanSecondRequestedActionsV1(d); err != nil {
-			return codecerr.At(err, "eventAction")
+		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k300, more301, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k300, more301, err := d.GetShortLength(0)
 			if err != nil {
-				return codecerr.At(err, "evParList")
+				return codecerr.At(err, "eventList")
 			}
 			for {
 				if err = d.count(k300); err != nil {
-					return codecerr.At(err, "evParList")
+					return codecerr.At(err, "eventList")
 				}
 				for i302 := 0; i302 < k300; i302++ {
-					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i302), "evParList")
+					if err := scanSecondRequestedEventV3(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i302), "eventList")
 					}
 				}
 				if !more301 {
 					break
 				}
 				if k300, more301, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "evParList")
+					return codecerr.At(err, "eventList")
 				}
 			}
 		}
@@ -6264,36 +6284,35 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedEventV2(d *scanner) error {
+func scanSecondRequestedEventV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if err := scanSecondRequestedActionsV2(d); err != nil {
+		if err := scanSecondRequestedActionsV1(d); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k303, more304, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k303, more304, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -6328,36 +6347,35 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedEventV3(d *scanner) error {
+func scanSecondRequestedEventV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if err := scanSecondRequestedActionsV3(d); err != nil {
+		if err := scanSecondRequestedActionsV2(d); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
 	}
 	{
 		{
-			k306, more307, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k306, more307, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -6392,48 +6410,52 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedActionsV1(d *scanner) error {
+func scanSecondRequestedEventV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
-	if opt&(1<<2) != 0 {
-		if _, err := d.GetBool(); err != nil {
-			return codecerr.At(err, "keepActive")
+	hasExt := opt&(1<<2) != 0
+	{
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
+			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if err := scanEventDMV1(d); err != nil {
-			return codecerr.At(err, "eventDM")
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
+			return codecerr.At(err, "streamID")
 		}
 	}
 	if opt&(1<<0) != 0 {
+		if err := scanSecondRequestedActionsV3(d); err != nil {
+			return codecerr.At(err, "eventAction")
+		}
+	}
+	{
 		{
-			k309, more310, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k309, more310, err := d.GetShortLength(0)
 			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+				return codecerr.At(err, "evParList")
 			}
 			for {
 				if err = d.count(k309); err != nil {
-					return codecerr.At(err, "signalsDescriptor")
+					return codecerr.At(err, "evParList")
 				}
 				for i311 := 0; i311 < k309; i311++ {
-					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i311), "signalsDescriptor")
+					if err := scanEventParameterV123(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i311), "evParList")
 					}
 				}
 				if !more310 {
 					break
 				}
 				if k309, more310, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "signalsDescriptor")
+					return codecerr.At(err, "evParList")
 				}
 			}
 		}
@@ -6451,31 +6473,28 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedActionsV2(d *scanner) error {
+func scanSecondRequestedActionsV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if err := scanEventDMV23(d); err != nil {
+		if err := scanEventDMV1(d); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k312, more313, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k312, more313, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -6510,20 +6529,17 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	return nil
 }
 
-func scanSecondRequestedActionsV3(d *scanner) error {
+func scanSecondRequestedActionsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
@@ -6534,7 +6550,7 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k315, more316, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k315, more316, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -6543,7 +6559,7 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				for i317 := 0; i317 < k315; i317++ {
-					if err := scanSignalRequestV3(d); err != nil {
+					if err := scanSignalRequestV12(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i317), "signalsDescriptor")
 					}
 				}
@@ -6551,6 +6567,62 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 					break
 				}
 				if k315, more316, err = d.GetLengthChunk(0); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
+			}
+		}
+	}
+	if hasExt {
+		_, unknown, err := d.GetExtensionBitmap(0)
+		if err != nil {
+			return err
+		}
+		if err = d.skipOpenTypes(unknown); err != nil {
+			return err
+		}
+	}
+	d.leave()
+	return nil
+}
+
+func scanSecondRequestedActionsV3(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	opt, err := d.ReadBits(4)
+	if err != nil {
+		return err
+	}
+	hasExt := opt&(1<<3) != 0
+	if opt&(1<<2) != 0 {
+		if err := d.SkipBits(1); err != nil {
+			return codecerr.At(err, "keepActive")
+		}
+	}
+	if opt&(1<<1) != 0 {
+		if err := scanEventDMV23(d); err != nil {
+			return codecerr.At(err, "eventDM")
+		}
+	}
+	if opt&(1<<0) != 0 {
+		{
+			k318, more319, err := d.GetShortLength(0)
+			if err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
+			for {
+				if err = d.count(k318); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
+				for i320 := 0; i320 < k318; i320++ {
+					if err := scanSignalRequestV3(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i320), "signalsDescriptor")
+					}
+				}
+				if !more319 {
+					break
+				}
+				if k318, more319, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6583,43 +6655,42 @@ func scanEventSpecV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
 	{
 		{
-			k318, more319, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k321, more322, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k318); err != nil {
+				if err = d.count(k321); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i320 := 0; i320 < k318; i320++ {
+				for i323 := 0; i323 < k321; i323++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i320), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i323), "eventParList")
 					}
 				}
-				if !more319 {
+				if !more322 {
 					break
 				}
-				if k318, more319, err = d.GetLengthChunk(0); err != nil {
+				if k321, more322, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -6642,8 +6713,18 @@ func scanSignalRequestV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 2 + uint64(n)
+	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -6656,7 +6737,7 @@ func scanSignalRequestV12(d *scanner) error {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of SignalRequest", idx)
+		return d.errorf("unknown alternative %d of SignalRequest", idx)
 	}
 	d.leave()
 	return nil
@@ -6666,8 +6747,18 @@ func scanSignalRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 2 + uint64(n)
+	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -6680,7 +6771,7 @@ func scanSignalRequestV3(d *scanner) error {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of SignalRequest", idx)
+		return d.errorf("unknown alternative %d of SignalRequest", idx)
 	}
 	d.leave()
 	return nil
@@ -6691,50 +6782,14 @@ func scanSeqSigListV12(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "id")
 		}
 	}
 	{
 		{
-			k321, more322, err := d.GetLength(0, x691.Unbounded, false, 0)
-			if err != nil {
-				return codecerr.At(err, "signalList")
-			}
-			for {
-				if err = d.count(k321); err != nil {
-					return codecerr.At(err, "signalList")
-				}
-				for i323 := 0; i323 < k321; i323++ {
-					if err := scanSignalV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i323), "signalList")
-					}
-				}
-				if !more322 {
-					break
-				}
-				if k321, more322, err = d.GetLengthChunk(0); err != nil {
-					return codecerr.At(err, "signalList")
-				}
-			}
-		}
-	}
-	d.leave()
-	return nil
-}
-
-func scanSeqSigListV3(d *scanner) error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
-			return codecerr.At(err, "id")
-		}
-	}
-	{
-		{
-			k324, more325, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k324, more325, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -6743,7 +6798,7 @@ func scanSeqSigListV3(d *scanner) error {
 					return codecerr.At(err, "signalList")
 				}
 				for i326 := 0; i326 < k324; i326++ {
-					if err := scanSignalV3(d); err != nil {
+					if err := scanSignalV12(d); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i326), "signalList")
 					}
 				}
@@ -6760,25 +6815,62 @@ func scanSeqSigListV3(d *scanner) error {
 	return nil
 }
 
+func scanSeqSigListV3(d *scanner) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	{
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
+			return codecerr.At(err, "id")
+		}
+	}
+	{
+		{
+			k327, more328, err := d.GetShortLength(0)
+			if err != nil {
+				return codecerr.At(err, "signalList")
+			}
+			for {
+				if err = d.count(k327); err != nil {
+					return codecerr.At(err, "signalList")
+				}
+				for i329 := 0; i329 < k327; i329++ {
+					if err := scanSignalV3(d); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i329), "signalList")
+					}
+				}
+				if !more328 {
+					break
+				}
+				if k327, more328, err = d.GetLengthChunk(0); err != nil {
+					return codecerr.At(err, "signalList")
+				}
+			}
+		}
+	}
+	d.leave()
+	return nil
+}
+
 func scanSignalV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<4) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -6788,7 +6880,8 @@ func scanSignalV12(d *scanner) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "duration")
 		}
 	}
@@ -6798,29 +6891,29 @@ func scanSignalV12(d *scanner) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k327, more328, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k330, more331, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k327); err != nil {
+				if err = d.count(k330); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i329 := 0; i329 < k327; i329++ {
+				for i332 := 0; i332 < k330; i332++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i329), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i332), "sigParList")
 					}
 				}
-				if !more328 {
+				if !more331 {
 					break
 				}
-				if k327, more328, err = d.GetLengthChunk(0); err != nil {
+				if k330, more331, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -6843,21 +6936,20 @@ func scanSignalV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<4) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -6867,7 +6959,8 @@ func scanSignalV3(d *scanner) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "duration")
 		}
 	}
@@ -6877,29 +6970,29 @@ func scanSignalV3(d *scanner) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "keepActive")
 		}
 	}
 	{
 		{
-			k330, more331, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k333, more334, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k330); err != nil {
+				if err = d.count(k333); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i332 := 0; i332 < k330; i332++ {
+				for i335 := 0; i335 < k333; i335++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i332), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i335), "sigParList")
 					}
 				}
-				if !more331 {
+				if !more334 {
 					break
 				}
-				if k330, more331, err = d.GetLengthChunk(0); err != nil {
+				if k333, more334, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -6937,38 +7030,33 @@ func scanSigParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
-	{
-		if err := d.SkipOctetString(2, 2, false); err != nil {
-			return codecerr.At(err, "sigParameterName")
-		}
+	hasExt := opt&(1<<1) != 0
+	if err := d.SkipBits(16); err != nil {
+		return codecerr.At(err, "sigParameterName")
 	}
 	{
 		{
-			k333, more334, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k336, more337, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k333); err != nil {
+				if err = d.count(k336); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i335 := 0; i335 < k333; i335++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i335), "value")
+				for i338 := 0; i338 < k336; i338++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i338), "value")
 					}
 				}
-				if !more334 {
+				if !more337 {
 					break
 				}
-				if k333, more334, err = d.GetLengthChunk(0); err != nil {
+				if k336, more337, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -6996,7 +7084,7 @@ func scanSigParameterExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, false)
+	idx, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
@@ -7006,15 +7094,15 @@ func scanSigParameterExtraInfoV123(d *scanner) error {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
 		}
 	case 2:
-		if _, err := d.GetBool(); err != nil {
+		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "sublist")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of SigParameterExtraInfo", idx)
+		return d.errorf("unknown alternative %d of SigParameterExtraInfo", idx)
 	}
 	d.leave()
 	return nil
@@ -7024,29 +7112,29 @@ func scanModemDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
 		{
-			k336, more337, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k339, more340, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			for {
-				if err = d.count(k336); err != nil {
+				if err = d.count(k339); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				for i338 := 0; i338 < k336; i338++ {
+				for i341 := 0; i341 < k339; i341++ {
 					if _, _, err := d.GetEnumerated(9, true); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i338), "mtl")
+						return codecerr.At(codecerr.AtIndex(err, i341), "mtl")
 					}
 				}
-				if !more337 {
+				if !more340 {
 					break
 				}
-				if k336, more337, err = d.GetLengthChunk(0); err != nil {
+				if k339, more340, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mtl")
 				}
 			}
@@ -7054,23 +7142,23 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k339, more340, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k342, more343, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			for {
-				if err = d.count(k339); err != nil {
+				if err = d.count(k342); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				for i341 := 0; i341 < k339; i341++ {
+				for i344 := 0; i344 < k342; i344++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i341), "mpl")
+						return codecerr.At(codecerr.AtIndex(err, i344), "mpl")
 					}
 				}
-				if !more340 {
+				if !more343 {
 					break
 				}
-				if k339, more340, err = d.GetLengthChunk(0); err != nil {
+				if k342, more343, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mpl")
 				}
 			}
@@ -7089,12 +7177,12 @@ func scanDigitMapDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if err := d.SkipOctetString(2, 2, false); err != nil {
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -7111,12 +7199,12 @@ func scanDigitMapDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	if opt&(1<<1) != 0 {
-		if err := d.SkipOctetString(2, 2, false); err != nil {
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -7133,26 +7221,23 @@ func scanDigitMapValueV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "startTimer")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "shortTimer")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "longTimer")
 		}
 	}
@@ -7178,26 +7263,23 @@ func scanDigitMapValueV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "startTimer")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "shortTimer")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "longTimer")
 		}
 	}
@@ -7228,14 +7310,11 @@ func scanServiceChangeParmV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
 		if _, _, err := d.GetEnumerated(6, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
@@ -7247,7 +7326,7 @@ func scanServiceChangeParmV1(d *scanner) error {
 		}
 	}
 	if opt&(1<<5) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
@@ -7258,23 +7337,23 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	{
 		{
-			k342, more343, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k345, more346, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k342); err != nil {
+				if err = d.count(k345); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i344 := 0; i344 < k342; i344++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i344), "serviceChangeReason")
+				for i347 := 0; i347 < k345; i347++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i347), "serviceChangeReason")
 					}
 				}
-				if !more343 {
+				if !more346 {
 					break
 				}
-				if k342, more343, err = d.GetLengthChunk(0); err != nil {
+				if k345, more346, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
@@ -7317,14 +7396,11 @@ func scanServiceChangeParmV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
 		if _, _, err := d.GetEnumerated(6, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
@@ -7336,7 +7412,7 @@ func scanServiceChangeParmV2(d *scanner) error {
 		}
 	}
 	if opt&(1<<5) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
@@ -7347,23 +7423,23 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	{
 		{
-			k345, more346, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k348, more349, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k345); err != nil {
+				if err = d.count(k348); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i347 := 0; i347 < k345; i347++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i347), "serviceChangeReason")
+				for i350 := 0; i350 < k348; i350++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i350), "serviceChangeReason")
 					}
 				}
-				if !more346 {
+				if !more349 {
 					break
 				}
-				if k345, more346, err = d.GetLengthChunk(0); err != nil {
+				if k348, more349, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
@@ -7411,14 +7487,11 @@ func scanServiceChangeParmV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
 		if _, _, err := d.GetEnumerated(6, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
@@ -7430,7 +7503,7 @@ func scanServiceChangeParmV3(d *scanner) error {
 		}
 	}
 	if opt&(1<<5) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
@@ -7441,23 +7514,23 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	{
 		{
-			k348, more349, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k351, more352, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k348); err != nil {
+				if err = d.count(k351); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i350 := 0; i350 < k348; i350++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i350), "serviceChangeReason")
+				for i353 := 0; i353 < k351; i353++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i353), "serviceChangeReason")
 					}
 				}
-				if !more349 {
+				if !more352 {
 					break
 				}
-				if k348, more349, err = d.GetLengthChunk(0); err != nil {
+				if k351, more352, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
@@ -7510,13 +7583,24 @@ func scanServiceChangeAddressV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(6, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 6 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "portNumber")
 		}
 	case 1:
@@ -7536,11 +7620,19 @@ func scanServiceChangeAddressV123(d *scanner) error {
 			return codecerr.At(err, "deviceName")
 		}
 	case 5:
-		if err := d.SkipOctetString(2, 4, false); err != nil {
+		n354, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "mtpAddress")
+		}
+		if n354 > 2 {
+			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n354+2), "mtpAddress")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n354) + 2)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of ServiceChangeAddress", idx)
+		return d.errorf("unknown alternative %d of ServiceChangeAddress", idx)
 	}
 	d.leave()
 	return nil
@@ -7550,14 +7642,11 @@ func scanServiceChangeResParmV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
 		if err := scanMIdV123(d); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
@@ -7569,7 +7658,7 @@ func scanServiceChangeResParmV1(d *scanner) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
@@ -7600,14 +7689,11 @@ func scanServiceChangeResParmV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
 		if err := scanMIdV123(d); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
@@ -7619,7 +7705,7 @@ func scanServiceChangeResParmV23(d *scanner) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		if _, err := d.GetConstrained(0, 99); err != nil {
+		if err := d.SkipBits(7); err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
 	}
@@ -7667,15 +7753,8 @@ func scanPackagesItemV123(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	{
-		if err := d.SkipOctetString(2, 2, false); err != nil {
-			return codecerr.At(err, "packageName")
-		}
-	}
-	{
-		if _, err := d.GetConstrained(0, 99); err != nil {
-			return codecerr.At(err, "packageVersion")
-		}
+	if err := d.SkipBits(23); err != nil {
+		return codecerr.At(err, "packageName")
 	}
 	if hasExt {
 		_, unknown, err := d.GetExtensionBitmap(0)
@@ -7694,34 +7773,35 @@ func scanStatisticsParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "statName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k351, more352, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k355, more356, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			for {
-				if err = d.count(k351); err != nil {
+				if err = d.count(k355); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				for i353 := 0; i353 < k351; i353++ {
-					if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i353), "statValue")
+				for i357 := 0; i357 < k355; i357++ {
+					if err := d.SkipUnboundedOctets(); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i357), "statValue")
 					}
 				}
-				if !more352 {
+				if !more356 {
 					break
 				}
-				if k351, more352, err = d.GetLengthChunk(0); err != nil {
+				if k355, more356, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statValue")
 				}
 			}
@@ -7741,7 +7821,7 @@ func scanNonStandardDataV123(d *scanner) error {
 		}
 	}
 	{
-		if err := d.SkipOctetString(0, x691.Unbounded, false); err != nil {
+		if err := d.SkipUnboundedOctets(); err != nil {
 			return codecerr.At(err, "data")
 		}
 	}
@@ -7753,8 +7833,18 @@ func scanNonStandardIdentifierV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 3 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -7771,7 +7861,7 @@ func scanNonStandardIdentifierV123(d *scanner) error {
 			return codecerr.At(err, "experimental")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of NonStandardIdentifier", idx)
+		return d.errorf("unknown alternative %d of NonStandardIdentifier", idx)
 	}
 	d.leave()
 	return nil
@@ -7786,22 +7876,26 @@ func scanH221NonStandardV123(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 255); err != nil {
+		d.Align()
+		if err := d.SkipBits(8); err != nil {
 			return codecerr.At(err, "t35CountryCode1")
 		}
 	}
 	{
-		if _, err := d.GetConstrained(0, 255); err != nil {
+		d.Align()
+		if err := d.SkipBits(8); err != nil {
 			return codecerr.At(err, "t35CountryCode2")
 		}
 	}
 	{
-		if _, err := d.GetConstrained(0, 255); err != nil {
+		d.Align()
+		if err := d.SkipBits(8); err != nil {
 			return codecerr.At(err, "t35Extension")
 		}
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "manufacturerCode")
 		}
 	}
@@ -7840,8 +7934,18 @@ func scanIndAuditParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(7, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 7 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -7874,7 +7978,7 @@ func scanIndAuditParameterV2(d *scanner) error {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAuditParameter", idx)
+		return d.errorf("unknown alternative %d of IndAuditParameter", idx)
 	}
 	d.leave()
 	return nil
@@ -7884,8 +7988,18 @@ func scanIndAuditParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(7, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 7 + uint64(n)
+	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -7918,7 +8032,7 @@ func scanIndAuditParameterV3(d *scanner) error {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAuditParameter", idx)
+		return d.errorf("unknown alternative %d of IndAuditParameter", idx)
 	}
 	d.leave()
 	return nil
@@ -7928,14 +8042,11 @@ func scanIndAudMediaDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if err := scanIndAudTerminationStateDescriptorV2(d); err != nil {
 			return codecerr.At(err, "termStateDescr")
@@ -7963,14 +8074,11 @@ func scanIndAudMediaDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if err := scanIndAudTerminationStateDescriptorV3(d); err != nil {
 			return codecerr.At(err, "termStateDescr")
@@ -7998,7 +8106,7 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -8009,29 +8117,29 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k354, more355, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k358, more359, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k354); err != nil {
+				if err = d.count(k358); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i356 := 0; i356 < k354; i356++ {
+				for i360 := 0; i360 < k358; i360++ {
 					if err := scanIndAudStreamDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i356), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i360), "multiStream")
 					}
 				}
-				if !more355 {
+				if !more359 {
 					break
 				}
-				if k354, more355, err = d.GetLengthChunk(0); err != nil {
+				if k358, more359, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAudMediaDescriptorStreams", idx)
+		return d.errorf("unknown alternative %d of IndAudMediaDescriptorStreams", idx)
 	}
 	d.leave()
 	return nil
@@ -8041,7 +8149,7 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, false)
+	idx, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -8052,29 +8160,29 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k357, more358, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k361, more362, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k357); err != nil {
+				if err = d.count(k361); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i359 := 0; i359 < k357; i359++ {
+				for i363 := 0; i363 < k361; i363++ {
 					if err := scanIndAudStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i359), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i363), "multiStream")
 					}
 				}
-				if !more358 {
+				if !more362 {
 					break
 				}
-				if k357, more358, err = d.GetLengthChunk(0); err != nil {
+				if k361, more362, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAudMediaDescriptorStreams", idx)
+		return d.errorf("unknown alternative %d of IndAudMediaDescriptorStreams", idx)
 	}
 	d.leave()
 	return nil
@@ -8085,7 +8193,8 @@ func scanIndAudStreamDescriptorV2(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8103,7 +8212,8 @@ func scanIndAudStreamDescriptorV3(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8120,14 +8230,11 @@ func scanIndAudStreamParmsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		if err := scanIndAudLocalControlDescriptorV2(d); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
@@ -8160,14 +8267,11 @@ func scanIndAudStreamParmsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		if err := scanIndAudLocalControlDescriptorV3(d); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
@@ -8205,14 +8309,11 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 	}
 	if opt&(1<<2) != 0 {
@@ -8221,23 +8322,23 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k360, more361, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k364, more365, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k360); err != nil {
+				if err = d.count(k364); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i362 := 0; i362 < k360; i362++ {
+				for i366 := 0; i366 < k364; i366++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i362), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i366), "propertyParms")
 					}
 				}
-				if !more361 {
+				if !more365 {
 					break
 				}
-				if k360, more361, err = d.GetLengthChunk(0); err != nil {
+				if k364, more365, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8260,14 +8361,11 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 	}
 	if opt&(1<<2) != 0 {
@@ -8276,23 +8374,23 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k363, more364, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k367, more368, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k363); err != nil {
+				if err = d.count(k367); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i365 := 0; i365 < k363; i365++ {
+				for i369 := 0; i369 < k367; i369++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i365), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i369), "propertyParms")
 					}
 				}
-				if !more364 {
+				if !more368 {
 					break
 				}
-				if k363, more364, err = d.GetLengthChunk(0); err != nil {
+				if k367, more368, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8325,7 +8423,8 @@ func scanIndAudPropertyParmV2(d *scanner) error {
 		return err
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
@@ -8351,7 +8450,8 @@ func scanIndAudPropertyParmV3(d *scanner) error {
 		return err
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
@@ -8377,38 +8477,36 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "propGroupID")
 		}
 	}
 	{
 		{
-			k366, more367, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k370, more371, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k366); err != nil {
+				if err = d.count(k370); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i368 := 0; i368 < k366; i368++ {
+				for i372 := 0; i372 < k370; i372++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i368), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i372), "propGrps")
 					}
 				}
-				if !more367 {
+				if !more371 {
 					break
 				}
-				if k366, more367, err = d.GetLengthChunk(0); err != nil {
+				if k370, more371, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8431,38 +8529,36 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "propGroupID")
 		}
 	}
 	{
 		{
-			k369, more370, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k373, more374, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k369); err != nil {
+				if err = d.count(k373); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i371 := 0; i371 < k369; i371++ {
+				for i375 := 0; i375 < k373; i375++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i371), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i375), "propGrps")
 					}
 				}
-				if !more370 {
+				if !more374 {
 					break
 				}
-				if k369, more370, err = d.GetLengthChunk(0); err != nil {
+				if k373, more374, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8485,33 +8581,30 @@ func scanIndAudTerminationStateDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k372, more373, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k376, more377, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k372); err != nil {
+				if err = d.count(k376); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i374 := 0; i374 < k372; i374++ {
+				for i378 := 0; i378 < k376; i378++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i374), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i378), "propertyParms")
 					}
 				}
-				if !more373 {
+				if !more377 {
 					break
 				}
-				if k372, more373, err = d.GetLengthChunk(0); err != nil {
+				if k376, more377, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8538,33 +8631,30 @@ func scanIndAudTerminationStateDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k375, more376, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k379, more380, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k375); err != nil {
+				if err = d.count(k379); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i377 := 0; i377 < k375; i377++ {
+				for i381 := 0; i381 < k379; i381++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i377), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i381), "propertyParms")
 					}
 				}
-				if !more376 {
+				if !more380 {
 					break
 				}
-				if k375, more376, err = d.GetLengthChunk(0); err != nil {
+				if k379, more380, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8596,26 +8686,25 @@ func scanIndAudEventsDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if _, err := d.GetConstrained(0, 4294967295); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8636,21 +8725,20 @@ func scanIndAudEventBufferDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8671,8 +8759,18 @@ func scanIndAudSignalsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 2 + uint64(n)
+	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -8685,7 +8783,7 @@ func scanIndAudSignalsDescriptorV2(d *scanner) error {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAudSignalsDescriptor", idx)
+		return d.errorf("unknown alternative %d of IndAudSignalsDescriptor", idx)
 	}
 	d.leave()
 	return nil
@@ -8695,8 +8793,18 @@ func scanIndAudSignalsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 2 + uint64(n)
+	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -8709,7 +8817,7 @@ func scanIndAudSignalsDescriptorV3(d *scanner) error {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
-		return d.errorf("unknown extension alternative %d of IndAudSignalsDescriptor", idx)
+		return d.errorf("unknown alternative %d of IndAudSignalsDescriptor", idx)
 	}
 	d.leave()
 	return nil
@@ -8719,12 +8827,13 @@ func scanIndAudSeqSigListV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "id")
 		}
 	}
@@ -8741,12 +8850,13 @@ func scanIndAudSeqSigListV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "id")
 		}
 	}
@@ -8763,21 +8873,20 @@ func scanIndAudSignalV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8798,21 +8907,20 @@ func scanIndAudSignalV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 65535); err != nil {
+		d.Align()
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "streamID")
 		}
 	}
@@ -8838,12 +8946,12 @@ func scanIndAudDigitMapDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	if opt&(1<<0) != 0 {
-		if err := d.SkipOctetString(2, 2, false); err != nil {
+		if err := d.SkipBits(16); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 	}
@@ -8856,7 +8964,8 @@ func scanIndAudStatisticsDescriptorV23(d *scanner) error {
 		return err
 	}
 	{
-		if err := d.SkipOctetString(4, 4, false); err != nil {
+		d.Align()
+		if err := d.SkipBits(32); err != nil {
 			return codecerr.At(err, "statName")
 		}
 	}
@@ -8872,15 +8981,8 @@ func scanIndAudPackagesDescriptorV23(d *scanner) error {
 	if err != nil {
 		return err
 	}
-	{
-		if err := d.SkipOctetString(2, 2, false); err != nil {
-			return codecerr.At(err, "packageName")
-		}
-	}
-	{
-		if _, err := d.GetConstrained(0, 99); err != nil {
-			return codecerr.At(err, "packageVersion")
-		}
+	if err := d.SkipBits(23); err != nil {
+		return codecerr.At(err, "packageName")
 	}
 	if hasExt {
 		_, unknown, err := d.GetExtensionBitmap(0)
@@ -8899,29 +9001,26 @@ func scanSegmentReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x378, err := d.GetConstrained(0, 4294967295)
+		x382, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x378, at)
+		d.txID(x382, at)
 	}
 	{
 		at := d.BitOffset()
-		x379, err := d.GetConstrained(0, 65535)
+		x383, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
-		d.segment(x379, at)
+		d.segment(x383, at)
 	}
 	if opt&(1<<0) != 0 {
 		d.complete()
@@ -8943,15 +9042,25 @@ func scanSelectLogicV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(2, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 2 + uint64(n)
+	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 	case 1:
 	default:
-		return d.errorf("unknown extension alternative %d of SelectLogic", idx)
+		return d.errorf("unknown alternative %d of SelectLogic", idx)
 	}
 	d.leave()
 	return nil
@@ -8968,23 +9077,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k380, more381, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k384, more385, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			for {
-				if err = d.count(k380); err != nil {
+				if err = d.count(k384); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				for i382 := 0; i382 < k380; i382++ {
+				for i386 := 0; i386 < k384; i386++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i382), "terminationIDList")
+						return codecerr.At(codecerr.AtIndex(err, i386), "terminationIDList")
 					}
 				}
-				if !more381 {
+				if !more385 {
 					break
 				}
-				if k380, more381, err = d.GetLengthChunk(0); err != nil {
+				if k384, more385, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
@@ -8993,23 +9102,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k383, more384, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k387, more388, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k383); err != nil {
+				if err = d.count(k387); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i385 := 0; i385 < k383; i385++ {
+				for i389 := 0; i389 < k387; i389++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i385), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i389), "terminationAuditResult")
 					}
 				}
-				if !more384 {
+				if !more388 {
 					break
 				}
-				if k383, more384, err = d.GetLengthChunk(0); err != nil {
+				if k387, more388, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -9032,14 +9141,11 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		if err := scanSecondEventsDescriptorV3(d); err != nil {
 			return codecerr.At(err, "secondEvent")
@@ -9047,23 +9153,23 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k386, more387, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k390, more391, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k386); err != nil {
+				if err = d.count(k390); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i388 := 0; i388 < k386; i388++ {
+				for i392 := 0; i392 < k390; i392++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i388), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i392), "signalsDescriptor")
 					}
 				}
-				if !more387 {
+				if !more391 {
 					break
 				}
-				if k386, more387, err = d.GetLengthChunk(0); err != nil {
+				if k390, more391, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -9086,8 +9192,18 @@ func scanNotifyBehaviourV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetChoiceIndex(3, true)
+	ext, err := d.GetBool()
 	if err != nil {
+		return err
+	}
+	var idx uint64
+	if ext {
+		n, err := d.GetNormallySmall()
+		if err != nil {
+			return err
+		}
+		idx = 3 + uint64(n)
+	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -9098,7 +9214,7 @@ func scanNotifyBehaviourV3(d *scanner) error {
 		}
 	case 2:
 	default:
-		return d.errorf("unknown extension alternative %d of NotifyBehaviour", idx)
+		return d.errorf("unknown alternative %d of NotifyBehaviour", idx)
 	}
 	d.leave()
 	return nil
