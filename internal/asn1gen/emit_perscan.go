@@ -316,6 +316,14 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 				skipBits(w, n, aligned, fail)
 				break
 			}
+			if rg := r.Value; form == "Constrained" && uint64(rg.Upper)-uint64(rg.Lower) > 0xFFFF {
+				// X.691 10.5.7.4: the octet count less one in as many bits
+				// as the largest count needs, then the octets, aligned.
+				n := g.tmp("n")
+				maxOctets := (bits.Len64(uint64(rg.Upper)-uint64(rg.Lower)) + 7) / 8
+				fmt.Fprintf(w, "%s, err := d.ReadBits(%d)\nif err != nil {\n%s\n}\nd.Align()\nif err := d.SkipBits(8 * (int(%s) + 1)); err != nil {\n%s\n}\n", n, bits.Len(uint(maxOctets-1)), fail, n, fail)
+				break
+			}
 			fmt.Fprintf(w, "if _, err := d.Get%s(%s); err != nil {\n%s\n}\n", form, bounds, fail)
 			break
 		}

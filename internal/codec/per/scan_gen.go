@@ -4358,29 +4358,34 @@ func scanObservedEventsDescriptorV123(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n212, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestId")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n212) + 1)); err != nil {
 			return codecerr.At(err, "requestId")
 		}
 	}
 	{
 		{
-			k212, more213, err := d.GetShortLength(0)
+			k213, more214, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
 			for {
-				if err = d.count(k212); err != nil {
+				if err = d.count(k213); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				for i214 := 0; i214 < k212; i214++ {
+				for i215 := 0; i215 < k213; i215++ {
 					if err := scanObservedEventV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i214), "observedEventLst")
+						return codecerr.At(codecerr.AtIndex(err, i215), "observedEventLst")
 					}
 				}
-				if !more213 {
+				if !more214 {
 					break
 				}
-				if k212, more213, err = d.GetLengthChunk(0); err != nil {
+				if k213, more214, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
 			}
@@ -4413,23 +4418,23 @@ func scanObservedEventV123(d *scanner) error {
 	}
 	{
 		{
-			k215, more216, err := d.GetShortLength(0)
+			k216, more217, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k215); err != nil {
+				if err = d.count(k216); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i217 := 0; i217 < k215; i217++ {
+				for i218 := 0; i218 < k216; i218++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i217), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i218), "eventParList")
 					}
 				}
-				if !more216 {
+				if !more217 {
 					break
 				}
-				if k215, more216, err = d.GetLengthChunk(0); err != nil {
+				if k216, more217, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -4467,23 +4472,23 @@ func scanEventParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k218, more219, err := d.GetShortLength(0)
+			k219, more220, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k218); err != nil {
+				if err = d.count(k219); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i220 := 0; i220 < k218; i220++ {
+				for i221 := 0; i221 < k219; i221++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i220), "value")
+						return codecerr.At(codecerr.AtIndex(err, i221), "value")
 					}
 				}
-				if !more219 {
+				if !more220 {
 					break
 				}
-				if k218, more219, err = d.GetLengthChunk(0); err != nil {
+				if k219, more220, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -4546,23 +4551,23 @@ func scanServiceChangeRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k221, more222, err := d.GetShortLength(0)
+			k222, more223, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k221); err != nil {
+				if err = d.count(k222); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i223 := 0; i223 < k221; i223++ {
+				for i224 := 0; i224 < k222; i224++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i223), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i224), "terminationID")
 					}
 				}
-				if !more222 {
+				if !more223 {
 					break
 				}
-				if k221, more222, err = d.GetLengthChunk(0); err != nil {
+				if k222, more223, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4598,23 +4603,23 @@ func scanServiceChangeRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k224, more225, err := d.GetShortLength(0)
+			k225, more226, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k224); err != nil {
+				if err = d.count(k225); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i226 := 0; i226 < k224; i226++ {
+				for i227 := 0; i227 < k225; i227++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i226), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
 					}
 				}
-				if !more225 {
+				if !more226 {
 					break
 				}
-				if k224, more225, err = d.GetLengthChunk(0); err != nil {
+				if k225, more226, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4650,23 +4655,23 @@ func scanServiceChangeRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k227, more228, err := d.GetShortLength(0)
+			k228, more229, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k227); err != nil {
+				if err = d.count(k228); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i229 := 0; i229 < k227; i229++ {
+				for i230 := 0; i230 < k228; i230++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i229), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i230), "terminationID")
 					}
 				}
-				if !more228 {
+				if !more229 {
 					break
 				}
-				if k227, more228, err = d.GetLengthChunk(0); err != nil {
+				if k228, more229, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4702,23 +4707,23 @@ func scanServiceChangeReplyV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k230, more231, err := d.GetShortLength(0)
+			k231, more232, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k230); err != nil {
+				if err = d.count(k231); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i232 := 0; i232 < k230; i232++ {
+				for i233 := 0; i233 < k231; i233++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i232), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i233), "terminationID")
 					}
 				}
-				if !more231 {
+				if !more232 {
 					break
 				}
-				if k230, more231, err = d.GetLengthChunk(0); err != nil {
+				if k231, more232, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4754,23 +4759,23 @@ func scanServiceChangeReplyV23(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k233, more234, err := d.GetShortLength(0)
+			k234, more235, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k233); err != nil {
+				if err = d.count(k234); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i235 := 0; i235 < k233; i235++ {
+				for i236 := 0; i236 < k234; i236++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i235), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i236), "terminationID")
 					}
 				}
-				if !more234 {
+				if !more235 {
 					break
 				}
-				if k233, more234, err = d.GetLengthChunk(0); err != nil {
+				if k234, more235, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4854,39 +4859,39 @@ func scanTerminationIDV123(d *scanner) error {
 	}
 	{
 		{
-			k236, more237, err := d.GetShortLength(0)
+			k237, more238, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			d.termWildcards(k236)
+			d.termWildcards(k237)
 			for {
-				if err = d.count(k236); err != nil {
+				if err = d.count(k237); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				for i238 := 0; i238 < k236; i238++ {
+				for i239 := 0; i239 < k237; i239++ {
 					if err := d.SkipBits(8); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i238), "wildcard")
+						return codecerr.At(codecerr.AtIndex(err, i239), "wildcard")
 					}
 				}
-				if !more237 {
+				if !more238 {
 					break
 				}
-				if k236, more237, err = d.GetLengthChunk(0); err != nil {
+				if k237, more238, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
 			}
 		}
 	}
 	{
-		n239, err := d.ReadBits(3)
+		n240, err := d.ReadBits(3)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
-		if n239 > 7 {
-			return codecerr.At(d.errorf("length %d outside SIZE(1..8)", n239+1), "id")
+		if n240 > 7 {
+			return codecerr.At(d.errorf("length %d outside SIZE(1..8)", n240+1), "id")
 		}
 		d.Align()
-		b, err := d.TakeOctets(int(n239) + 1)
+		b, err := d.TakeOctets(int(n240) + 1)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -4984,23 +4989,23 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 		}
 	case 1:
 		{
-			k240, more241, err := d.GetShortLength(0)
+			k241, more242, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k240); err != nil {
+				if err = d.count(k241); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i242 := 0; i242 < k240; i242++ {
+				for i243 := 0; i243 < k241; i243++ {
 					if err := scanStreamDescriptorV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i242), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i243), "multiStream")
 					}
 				}
-				if !more241 {
+				if !more242 {
 					break
 				}
-				if k240, more241, err = d.GetLengthChunk(0); err != nil {
+				if k241, more242, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5027,23 +5032,23 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k243, more244, err := d.GetShortLength(0)
+			k244, more245, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k243); err != nil {
+				if err = d.count(k244); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i245 := 0; i245 < k243; i245++ {
+				for i246 := 0; i246 < k244; i246++ {
 					if err := scanStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i245), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i246), "multiStream")
 					}
 				}
-				if !more244 {
+				if !more245 {
 					break
 				}
-				if k243, more244, err = d.GetLengthChunk(0); err != nil {
+				if k244, more245, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5198,23 +5203,23 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k246, more247, err := d.GetShortLength(0)
+			k247, more248, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k246); err != nil {
+				if err = d.count(k247); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i248 := 0; i248 < k246; i248++ {
+				for i249 := 0; i249 < k247; i249++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i248), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i249), "propertyParms")
 					}
 				}
-				if !more247 {
+				if !more248 {
 					break
 				}
-				if k246, more247, err = d.GetLengthChunk(0); err != nil {
+				if k247, more248, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5250,23 +5255,23 @@ func scanPropertyParmV123(d *scanner) error {
 	}
 	{
 		{
-			k249, more250, err := d.GetShortLength(0)
+			k250, more251, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k249); err != nil {
+				if err = d.count(k250); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i251 := 0; i251 < k249; i251++ {
+				for i252 := 0; i252 < k250; i252++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i251), "value")
+						return codecerr.At(codecerr.AtIndex(err, i252), "value")
 					}
 				}
-				if !more250 {
+				if !more251 {
 					break
 				}
-				if k249, more250, err = d.GetLengthChunk(0); err != nil {
+				if k250, more251, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -5328,42 +5333,42 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k252, more253, err := d.GetShortLength(0)
+			k253, more254, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k252); err != nil {
+				if err = d.count(k253); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i254 := 0; i254 < k252; i254++ {
+				for i255 := 0; i255 < k253; i255++ {
 					{
-						k255, more256, err := d.GetShortLength(0)
+						k256, more257, err := d.GetShortLength(0)
 						if err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
+							return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
 						}
 						for {
-							if err = d.count(k255); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
+							if err = d.count(k256); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
 							}
-							for i257 := 0; i257 < k255; i257++ {
+							for i258 := 0; i258 < k256; i258++ {
 								if err := scanPropertyParmV123(d); err != nil {
-									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i257), i254), "propGrps")
+									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i258), i255), "propGrps")
 								}
 							}
-							if !more256 {
+							if !more257 {
 								break
 							}
-							if k255, more256, err = d.GetLengthChunk(0); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i254), "propGrps")
+							if k256, more257, err = d.GetLengthChunk(0); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
 							}
 						}
 					}
 				}
-				if !more253 {
+				if !more254 {
 					break
 				}
-				if k252, more253, err = d.GetLengthChunk(0); err != nil {
+				if k253, more254, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -5393,23 +5398,23 @@ func scanTerminationStateDescriptorV123(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k258, more259, err := d.GetShortLength(0)
+			k259, more260, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k258); err != nil {
+				if err = d.count(k259); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i260 := 0; i260 < k258; i260++ {
+				for i261 := 0; i261 < k259; i261++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i260), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i261), "propertyParms")
 					}
 				}
-				if !more259 {
+				if !more260 {
 					break
 				}
-				if k258, more259, err = d.GetLengthChunk(0); err != nil {
+				if k259, more260, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5454,23 +5459,23 @@ func scanMuxDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k261, more262, err := d.GetShortLength(0)
+			k262, more263, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k261); err != nil {
+				if err = d.count(k262); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i263 := 0; i263 < k261; i263++ {
+				for i264 := 0; i264 < k262; i264++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i263), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i264), "termList")
 					}
 				}
-				if !more262 {
+				if !more263 {
 					break
 				}
-				if k261, more262, err = d.GetLengthChunk(0); err != nil {
+				if k262, more263, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5510,23 +5515,23 @@ func scanMuxDescriptorV23(d *scanner) error {
 	}
 	{
 		{
-			k264, more265, err := d.GetShortLength(0)
+			k265, more266, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k264); err != nil {
+				if err = d.count(k265); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i266 := 0; i266 < k264; i266++ {
+				for i267 := 0; i267 < k265; i267++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i266), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i267), "termList")
 					}
 				}
-				if !more265 {
+				if !more266 {
 					break
 				}
-				if k264, more265, err = d.GetLengthChunk(0); err != nil {
+				if k265, more266, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5559,29 +5564,34 @@ func scanEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n268, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n268) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k267, more268, err := d.GetShortLength(0)
+			k269, more270, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k267); err != nil {
+				if err = d.count(k269); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i269 := 0; i269 < k267; i269++ {
+				for i271 := 0; i271 < k269; i271++ {
 					if err := scanRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i269), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i271), "eventList")
 					}
 				}
-				if !more268 {
+				if !more270 {
 					break
 				}
-				if k267, more268, err = d.GetLengthChunk(0); err != nil {
+				if k269, more270, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5610,29 +5620,34 @@ func scanEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n272, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n272) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k270, more271, err := d.GetShortLength(0)
+			k273, more274, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k270); err != nil {
+				if err = d.count(k273); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i272 := 0; i272 < k270; i272++ {
+				for i275 := 0; i275 < k273; i275++ {
 					if err := scanRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i272), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i275), "eventList")
 					}
 				}
-				if !more271 {
+				if !more274 {
 					break
 				}
-				if k270, more271, err = d.GetLengthChunk(0); err != nil {
+				if k273, more274, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5661,29 +5676,34 @@ func scanEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n276, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n276) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k273, more274, err := d.GetShortLength(0)
+			k277, more278, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k273); err != nil {
+				if err = d.count(k277); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i275 := 0; i275 < k273; i275++ {
+				for i279 := 0; i279 < k277; i279++ {
 					if err := scanRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i275), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i279), "eventList")
 					}
 				}
-				if !more274 {
+				if !more278 {
 					break
 				}
-				if k273, more274, err = d.GetLengthChunk(0); err != nil {
+				if k277, more278, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5730,23 +5750,23 @@ func scanRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k276, more277, err := d.GetShortLength(0)
+			k280, more281, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k276); err != nil {
+				if err = d.count(k280); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i278 := 0; i278 < k276; i278++ {
+				for i282 := 0; i282 < k280; i282++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i278), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i282), "evParList")
 					}
 				}
-				if !more277 {
+				if !more281 {
 					break
 				}
-				if k276, more277, err = d.GetLengthChunk(0); err != nil {
+				if k280, more281, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5793,23 +5813,23 @@ func scanRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k279, more280, err := d.GetShortLength(0)
+			k283, more284, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k279); err != nil {
+				if err = d.count(k283); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i281 := 0; i281 < k279; i281++ {
+				for i285 := 0; i285 < k283; i285++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i281), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i285), "evParList")
 					}
 				}
-				if !more280 {
+				if !more284 {
 					break
 				}
-				if k279, more280, err = d.GetLengthChunk(0); err != nil {
+				if k283, more284, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5856,23 +5876,23 @@ func scanRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k282, more283, err := d.GetShortLength(0)
+			k286, more287, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k282); err != nil {
+				if err = d.count(k286); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i284 := 0; i284 < k282; i284++ {
+				for i288 := 0; i288 < k286; i288++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i284), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i288), "evParList")
 					}
 				}
-				if !more283 {
+				if !more287 {
 					break
 				}
-				if k282, more283, err = d.GetLengthChunk(0); err != nil {
+				if k286, more287, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5917,23 +5937,23 @@ func scanRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k285, more286, err := d.GetShortLength(0)
+			k289, more290, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k285); err != nil {
+				if err = d.count(k289); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i287 := 0; i287 < k285; i287++ {
+				for i291 := 0; i291 < k289; i291++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i287), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i291), "signalsDescriptor")
 					}
 				}
-				if !more286 {
+				if !more290 {
 					break
 				}
-				if k285, more286, err = d.GetLengthChunk(0); err != nil {
+				if k289, more290, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -5978,23 +5998,23 @@ func scanRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k288, more289, err := d.GetShortLength(0)
+			k292, more293, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k288); err != nil {
+				if err = d.count(k292); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i290 := 0; i290 < k288; i290++ {
+				for i294 := 0; i294 < k292; i294++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i290), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i294), "signalsDescriptor")
 					}
 				}
-				if !more289 {
+				if !more293 {
 					break
 				}
-				if k288, more289, err = d.GetLengthChunk(0); err != nil {
+				if k292, more293, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6039,23 +6059,23 @@ func scanRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k291, more292, err := d.GetShortLength(0)
+			k295, more296, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k291); err != nil {
+				if err = d.count(k295); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i293 := 0; i293 < k291; i293++ {
+				for i297 := 0; i297 < k295; i297++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i293), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i297), "signalsDescriptor")
 					}
 				}
-				if !more292 {
+				if !more296 {
 					break
 				}
-				if k291, more292, err = d.GetLengthChunk(0); err != nil {
+				if k295, more296, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6141,29 +6161,34 @@ func scanSecondEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n298, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n298) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k294, more295, err := d.GetShortLength(0)
+			k299, more300, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k294); err != nil {
+				if err = d.count(k299); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i296 := 0; i296 < k294; i296++ {
+				for i301 := 0; i301 < k299; i301++ {
 					if err := scanSecondRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i296), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i301), "eventList")
 					}
 				}
-				if !more295 {
+				if !more300 {
 					break
 				}
-				if k294, more295, err = d.GetLengthChunk(0); err != nil {
+				if k299, more300, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6192,29 +6217,34 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n302, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n302) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k297, more298, err := d.GetShortLength(0)
+			k303, more304, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k297); err != nil {
+				if err = d.count(k303); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i299 := 0; i299 < k297; i299++ {
+				for i305 := 0; i305 < k303; i305++ {
 					if err := scanSecondRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i299), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i305), "eventList")
 					}
 				}
-				if !more298 {
+				if !more304 {
 					break
 				}
-				if k297, more298, err = d.GetLengthChunk(0); err != nil {
+				if k303, more304, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6243,29 +6273,34 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n306, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n306) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k300, more301, err := d.GetShortLength(0)
+			k307, more308, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k300); err != nil {
+				if err = d.count(k307); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i302 := 0; i302 < k300; i302++ {
+				for i309 := 0; i309 < k307; i309++ {
 					if err := scanSecondRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i302), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i309), "eventList")
 					}
 				}
-				if !more301 {
+				if !more308 {
 					break
 				}
-				if k300, more301, err = d.GetLengthChunk(0); err != nil {
+				if k307, more308, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6312,23 +6347,23 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k303, more304, err := d.GetShortLength(0)
+			k310, more311, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k303); err != nil {
+				if err = d.count(k310); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i305 := 0; i305 < k303; i305++ {
+				for i312 := 0; i312 < k310; i312++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i305), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i312), "evParList")
 					}
 				}
-				if !more304 {
+				if !more311 {
 					break
 				}
-				if k303, more304, err = d.GetLengthChunk(0); err != nil {
+				if k310, more311, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6375,23 +6410,23 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k306, more307, err := d.GetShortLength(0)
+			k313, more314, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k306); err != nil {
+				if err = d.count(k313); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i308 := 0; i308 < k306; i308++ {
+				for i315 := 0; i315 < k313; i315++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i308), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i315), "evParList")
 					}
 				}
-				if !more307 {
+				if !more314 {
 					break
 				}
-				if k306, more307, err = d.GetLengthChunk(0); err != nil {
+				if k313, more314, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6438,23 +6473,23 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k309, more310, err := d.GetShortLength(0)
+			k316, more317, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k309); err != nil {
+				if err = d.count(k316); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i311 := 0; i311 < k309; i311++ {
+				for i318 := 0; i318 < k316; i318++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i311), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i318), "evParList")
 					}
 				}
-				if !more310 {
+				if !more317 {
 					break
 				}
-				if k309, more310, err = d.GetLengthChunk(0); err != nil {
+				if k316, more317, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6494,23 +6529,23 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k312, more313, err := d.GetShortLength(0)
+			k319, more320, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k312); err != nil {
+				if err = d.count(k319); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i314 := 0; i314 < k312; i314++ {
+				for i321 := 0; i321 < k319; i321++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i314), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i321), "signalsDescriptor")
 					}
 				}
-				if !more313 {
+				if !more320 {
 					break
 				}
-				if k312, more313, err = d.GetLengthChunk(0); err != nil {
+				if k319, more320, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6550,23 +6585,23 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k315, more316, err := d.GetShortLength(0)
+			k322, more323, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k315); err != nil {
+				if err = d.count(k322); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i317 := 0; i317 < k315; i317++ {
+				for i324 := 0; i324 < k322; i324++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i317), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i324), "signalsDescriptor")
 					}
 				}
-				if !more316 {
+				if !more323 {
 					break
 				}
-				if k315, more316, err = d.GetLengthChunk(0); err != nil {
+				if k322, more323, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6606,23 +6641,23 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k318, more319, err := d.GetShortLength(0)
+			k325, more326, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k318); err != nil {
+				if err = d.count(k325); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i320 := 0; i320 < k318; i320++ {
+				for i327 := 0; i327 < k325; i327++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i320), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i327), "signalsDescriptor")
 					}
 				}
-				if !more319 {
+				if !more326 {
 					break
 				}
-				if k318, more319, err = d.GetLengthChunk(0); err != nil {
+				if k325, more326, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6674,23 +6709,23 @@ func scanEventSpecV123(d *scanner) error {
 	}
 	{
 		{
-			k321, more322, err := d.GetShortLength(0)
+			k328, more329, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k321); err != nil {
+				if err = d.count(k328); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i323 := 0; i323 < k321; i323++ {
+				for i330 := 0; i330 < k328; i330++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i323), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i330), "eventParList")
 					}
 				}
-				if !more322 {
+				if !more329 {
 					break
 				}
-				if k321, more322, err = d.GetLengthChunk(0); err != nil {
+				if k328, more329, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -6789,23 +6824,23 @@ func scanSeqSigListV12(d *scanner) error {
 	}
 	{
 		{
-			k324, more325, err := d.GetShortLength(0)
+			k331, more332, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k324); err != nil {
+				if err = d.count(k331); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i326 := 0; i326 < k324; i326++ {
+				for i333 := 0; i333 < k331; i333++ {
 					if err := scanSignalV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i326), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i333), "signalList")
 					}
 				}
-				if !more325 {
+				if !more332 {
 					break
 				}
-				if k324, more325, err = d.GetLengthChunk(0); err != nil {
+				if k331, more332, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -6827,23 +6862,23 @@ func scanSeqSigListV3(d *scanner) error {
 	}
 	{
 		{
-			k327, more328, err := d.GetShortLength(0)
+			k334, more335, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k327); err != nil {
+				if err = d.count(k334); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i329 := 0; i329 < k327; i329++ {
+				for i336 := 0; i336 < k334; i336++ {
 					if err := scanSignalV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i329), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i336), "signalList")
 					}
 				}
-				if !more328 {
+				if !more335 {
 					break
 				}
-				if k327, more328, err = d.GetLengthChunk(0); err != nil {
+				if k334, more335, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -6897,23 +6932,23 @@ func scanSignalV12(d *scanner) error {
 	}
 	{
 		{
-			k330, more331, err := d.GetShortLength(0)
+			k337, more338, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k330); err != nil {
+				if err = d.count(k337); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i332 := 0; i332 < k330; i332++ {
+				for i339 := 0; i339 < k337; i339++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i332), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i339), "sigParList")
 					}
 				}
-				if !more331 {
+				if !more338 {
 					break
 				}
-				if k330, more331, err = d.GetLengthChunk(0); err != nil {
+				if k337, more338, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -6976,23 +7011,23 @@ func scanSignalV3(d *scanner) error {
 	}
 	{
 		{
-			k333, more334, err := d.GetShortLength(0)
+			k340, more341, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k333); err != nil {
+				if err = d.count(k340); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i335 := 0; i335 < k333; i335++ {
+				for i342 := 0; i342 < k340; i342++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i335), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i342), "sigParList")
 					}
 				}
-				if !more334 {
+				if !more341 {
 					break
 				}
-				if k333, more334, err = d.GetLengthChunk(0); err != nil {
+				if k340, more341, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -7040,23 +7075,23 @@ func scanSigParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k336, more337, err := d.GetShortLength(0)
+			k343, more344, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k336); err != nil {
+				if err = d.count(k343); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i338 := 0; i338 < k336; i338++ {
+				for i345 := 0; i345 < k343; i345++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i338), "value")
+						return codecerr.At(codecerr.AtIndex(err, i345), "value")
 					}
 				}
-				if !more337 {
+				if !more344 {
 					break
 				}
-				if k336, more337, err = d.GetLengthChunk(0); err != nil {
+				if k343, more344, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -7118,23 +7153,23 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k339, more340, err := d.GetShortLength(0)
+			k346, more347, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			for {
-				if err = d.count(k339); err != nil {
+				if err = d.count(k346); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				for i341 := 0; i341 < k339; i341++ {
+				for i348 := 0; i348 < k346; i348++ {
 					if _, _, err := d.GetEnumerated(9, true); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i341), "mtl")
+						return codecerr.At(codecerr.AtIndex(err, i348), "mtl")
 					}
 				}
-				if !more340 {
+				if !more347 {
 					break
 				}
-				if k339, more340, err = d.GetLengthChunk(0); err != nil {
+				if k346, more347, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mtl")
 				}
 			}
@@ -7142,23 +7177,23 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k342, more343, err := d.GetShortLength(0)
+			k349, more350, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			for {
-				if err = d.count(k342); err != nil {
+				if err = d.count(k349); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				for i344 := 0; i344 < k342; i344++ {
+				for i351 := 0; i351 < k349; i351++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i344), "mpl")
+						return codecerr.At(codecerr.AtIndex(err, i351), "mpl")
 					}
 				}
-				if !more343 {
+				if !more350 {
 					break
 				}
-				if k342, more343, err = d.GetLengthChunk(0); err != nil {
+				if k349, more350, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mpl")
 				}
 			}
@@ -7337,30 +7372,35 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	{
 		{
-			k345, more346, err := d.GetShortLength(0)
+			k352, more353, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k345); err != nil {
+				if err = d.count(k352); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i347 := 0; i347 < k345; i347++ {
+				for i354 := 0; i354 < k352; i354++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i347), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i354), "serviceChangeReason")
 					}
 				}
-				if !more346 {
+				if !more353 {
 					break
 				}
-				if k345, more346, err = d.GetLengthChunk(0); err != nil {
+				if k352, more353, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n355, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "serviceChangeDelay")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n355) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7423,30 +7463,35 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	{
 		{
-			k348, more349, err := d.GetShortLength(0)
+			k356, more357, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k348); err != nil {
+				if err = d.count(k356); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i350 := 0; i350 < k348; i350++ {
+				for i358 := 0; i358 < k356; i358++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i350), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i358), "serviceChangeReason")
 					}
 				}
-				if !more349 {
+				if !more357 {
 					break
 				}
-				if k348, more349, err = d.GetLengthChunk(0); err != nil {
+				if k356, more357, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n359, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "serviceChangeDelay")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n359) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7514,30 +7559,35 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	{
 		{
-			k351, more352, err := d.GetShortLength(0)
+			k360, more361, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k351); err != nil {
+				if err = d.count(k360); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i353 := 0; i353 < k351; i353++ {
+				for i362 := 0; i362 < k360; i362++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i353), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i362), "serviceChangeReason")
 					}
 				}
-				if !more352 {
+				if !more361 {
 					break
 				}
-				if k351, more352, err = d.GetLengthChunk(0); err != nil {
+				if k360, more361, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n363, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "serviceChangeDelay")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n363) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7620,15 +7670,15 @@ func scanServiceChangeAddressV123(d *scanner) error {
 			return codecerr.At(err, "deviceName")
 		}
 	case 5:
-		n354, err := d.ReadBits(2)
+		n364, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
-		if n354 > 2 {
-			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n354+2), "mtpAddress")
+		if n364 > 2 {
+			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n364+2), "mtpAddress")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n354) + 2)); err != nil {
+		if err := d.SkipBits(8 * (int(n364) + 2)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
@@ -7785,23 +7835,23 @@ func scanStatisticsParameterV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k355, more356, err := d.GetShortLength(0)
+			k365, more366, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			for {
-				if err = d.count(k355); err != nil {
+				if err = d.count(k365); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				for i357 := 0; i357 < k355; i357++ {
+				for i367 := 0; i367 < k365; i367++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i357), "statValue")
+						return codecerr.At(codecerr.AtIndex(err, i367), "statValue")
 					}
 				}
-				if !more356 {
+				if !more366 {
 					break
 				}
-				if k355, more356, err = d.GetLengthChunk(0); err != nil {
+				if k365, more366, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statValue")
 				}
 			}
@@ -8117,23 +8167,23 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k358, more359, err := d.GetShortLength(0)
+			k368, more369, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k358); err != nil {
+				if err = d.count(k368); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i360 := 0; i360 < k358; i360++ {
+				for i370 := 0; i370 < k368; i370++ {
 					if err := scanIndAudStreamDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i360), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i370), "multiStream")
 					}
 				}
-				if !more359 {
+				if !more369 {
 					break
 				}
-				if k358, more359, err = d.GetLengthChunk(0); err != nil {
+				if k368, more369, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8160,23 +8210,23 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k361, more362, err := d.GetShortLength(0)
+			k371, more372, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k361); err != nil {
+				if err = d.count(k371); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i363 := 0; i363 < k361; i363++ {
+				for i373 := 0; i373 < k371; i373++ {
 					if err := scanIndAudStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i363), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i373), "multiStream")
 					}
 				}
-				if !more362 {
+				if !more372 {
 					break
 				}
-				if k361, more362, err = d.GetLengthChunk(0); err != nil {
+				if k371, more372, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8322,23 +8372,23 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k364, more365, err := d.GetShortLength(0)
+			k374, more375, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k364); err != nil {
+				if err = d.count(k374); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i366 := 0; i366 < k364; i366++ {
+				for i376 := 0; i376 < k374; i376++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i366), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i376), "propertyParms")
 					}
 				}
-				if !more365 {
+				if !more375 {
 					break
 				}
-				if k364, more365, err = d.GetLengthChunk(0); err != nil {
+				if k374, more375, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8374,23 +8424,23 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k367, more368, err := d.GetShortLength(0)
+			k377, more378, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k367); err != nil {
+				if err = d.count(k377); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i369 := 0; i369 < k367; i369++ {
+				for i379 := 0; i379 < k377; i379++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i369), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i379), "propertyParms")
 					}
 				}
-				if !more368 {
+				if !more378 {
 					break
 				}
-				if k367, more368, err = d.GetLengthChunk(0); err != nil {
+				if k377, more378, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8490,23 +8540,23 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	}
 	{
 		{
-			k370, more371, err := d.GetShortLength(0)
+			k380, more381, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k370); err != nil {
+				if err = d.count(k380); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i372 := 0; i372 < k370; i372++ {
+				for i382 := 0; i382 < k380; i382++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i372), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i382), "propGrps")
 					}
 				}
-				if !more371 {
+				if !more381 {
 					break
 				}
-				if k370, more371, err = d.GetLengthChunk(0); err != nil {
+				if k380, more381, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8542,23 +8592,23 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k373, more374, err := d.GetShortLength(0)
+			k383, more384, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k373); err != nil {
+				if err = d.count(k383); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i375 := 0; i375 < k373; i375++ {
+				for i385 := 0; i385 < k383; i385++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i375), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i385), "propGrps")
 					}
 				}
-				if !more374 {
+				if !more384 {
 					break
 				}
-				if k373, more374, err = d.GetLengthChunk(0); err != nil {
+				if k383, more384, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8588,23 +8638,23 @@ func scanIndAudTerminationStateDescriptorV2(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k376, more377, err := d.GetShortLength(0)
+			k386, more387, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k376); err != nil {
+				if err = d.count(k386); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i378 := 0; i378 < k376; i378++ {
+				for i388 := 0; i388 < k386; i388++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i378), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i388), "propertyParms")
 					}
 				}
-				if !more377 {
+				if !more387 {
 					break
 				}
-				if k376, more377, err = d.GetLengthChunk(0); err != nil {
+				if k386, more387, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8638,23 +8688,23 @@ func scanIndAudTerminationStateDescriptorV3(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k379, more380, err := d.GetShortLength(0)
+			k389, more390, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k379); err != nil {
+				if err = d.count(k389); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i381 := 0; i381 < k379; i381++ {
+				for i391 := 0; i391 < k389; i391++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i381), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i391), "propertyParms")
 					}
 				}
-				if !more380 {
+				if !more390 {
 					break
 				}
-				if k379, more380, err = d.GetLengthChunk(0); err != nil {
+				if k389, more390, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8692,7 +8742,12 @@ func scanIndAudEventsDescriptorV23(d *scanner) error {
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		if _, err := d.GetConstrained(0, 4294967295); err != nil {
+		n392, err := d.ReadBits(2)
+		if err != nil {
+			return codecerr.At(err, "requestID")
+		}
+		d.Align()
+		if err := d.SkipBits(8 * (int(n392) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
@@ -9008,19 +9063,19 @@ func scanSegmentReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x382, err := d.GetConstrained(0, 4294967295)
+		x393, err := d.GetConstrained(0, 4294967295)
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x382, at)
+		d.txID(x393, at)
 	}
 	{
 		at := d.BitOffset()
-		x383, err := d.GetConstrained(0, 65535)
+		x394, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
-		d.segment(x383, at)
+		d.segment(x394, at)
 	}
 	if opt&(1<<0) != 0 {
 		d.complete()
@@ -9077,23 +9132,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k384, more385, err := d.GetShortLength(0)
+			k395, more396, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			for {
-				if err = d.count(k384); err != nil {
+				if err = d.count(k395); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				for i386 := 0; i386 < k384; i386++ {
+				for i397 := 0; i397 < k395; i397++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i386), "terminationIDList")
+						return codecerr.At(codecerr.AtIndex(err, i397), "terminationIDList")
 					}
 				}
-				if !more385 {
+				if !more396 {
 					break
 				}
-				if k384, more385, err = d.GetLengthChunk(0); err != nil {
+				if k395, more396, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
@@ -9102,23 +9157,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k387, more388, err := d.GetShortLength(0)
+			k398, more399, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k387); err != nil {
+				if err = d.count(k398); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i389 := 0; i389 < k387; i389++ {
+				for i400 := 0; i400 < k398; i400++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i389), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i400), "terminationAuditResult")
 					}
 				}
-				if !more388 {
+				if !more399 {
 					break
 				}
-				if k387, more388, err = d.GetLengthChunk(0); err != nil {
+				if k398, more399, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -9153,23 +9208,23 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k390, more391, err := d.GetShortLength(0)
+			k401, more402, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k390); err != nil {
+				if err = d.count(k401); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i392 := 0; i392 < k390; i392++ {
+				for i403 := 0; i403 < k401; i403++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i392), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i403), "signalsDescriptor")
 					}
 				}
-				if !more391 {
+				if !more402 {
 					break
 				}
-				if k390, more391, err = d.GetLengthChunk(0); err != nil {
+				if k401, more402, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
