@@ -40,29 +40,55 @@ type fieldIter struct {
 func iter(b []byte, base int) fieldIter { return fieldIter{b: b, base: base} }
 
 // next reads the next field; false at the end or on an error (it.err).
+// Tags and lengths of one octet, nearly all of them, are read inline.
 func (it *fieldIter) next() bool {
-	if len(it.b) == 0 || it.err != nil {
+	b := it.b
+	if len(b) == 0 || it.err != nil {
 		return false
 	}
-	num, typ, n := protowire.ConsumeTag(it.b)
-	if n < 0 || num > protowire.MaxValidNumber {
-		return it.fail("invalid field tag")
+	tag, n := uint64(b[0]), 1
+	if tag >= 0x80 {
+		if tag, n = protowire.ConsumeVarint(b); n < 0 {
+			return it.fail(protowire.ParseError(n).Error())
+		}
 	}
-	m := protowire.ConsumeFieldValue(num, typ, it.b[n:])
-	if m < 0 {
-		return it.fail(protowire.ParseError(m).Error())
+	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
+	if num < protowire.MinValidNumber || num > protowire.MaxValidNumber {
+		return it.fail("invalid field number")
 	}
-	it.num, it.typ, it.raw, it.val = num, typ, it.b[:n+m], nil
+	rest := b[n:]
+	it.num, it.typ, it.val = num, typ, nil
+	size := 0
 	switch typ {
 	case protowire.VarintType:
-		it.v, _ = protowire.ConsumeVarint(it.b[n:])
-		it.off = it.base + n
+		v, m := varint(rest)
+		if m < 0 {
+			return it.fail(protowire.ParseError(m).Error())
+		}
+		it.v, it.off, size = v, it.base+n, n+m
 	case protowire.BytesType:
-		_, k := protowire.ConsumeVarint(it.b[n:])
-		it.val, it.off = it.b[n+k:n+m], it.base+n+k
+		l, m := varint(rest)
+		if m < 0 || l > uint64(len(rest)-m) {
+			return it.fail("truncated length-delimited field")
+		}
+		it.val, it.off, size = rest[m:m+int(l)], it.base+n+m, n+m+int(l)
+	default:
+		m := protowire.ConsumeFieldValue(num, typ, rest)
+		if m < 0 {
+			return it.fail(protowire.ParseError(m).Error())
+		}
+		size = n + m
 	}
-	it.b, it.base = it.b[n+m:], it.base+n+m
+	it.raw, it.b, it.base = b[:size], b[size:], it.base+size
 	return true
+}
+
+// varint reads a varint, inline when it is one octet.
+func varint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return protowire.ConsumeVarint(b)
 }
 
 //go:noinline
