@@ -146,10 +146,10 @@ func walkMId(w *walker, b []byte, base int) error {
 			mid.Kind = scan.DomainName
 			err = w.nested(&it, kAddress)
 		case it.is(numMIdDeviceName):
-			mid.Kind, mid.Value = scan.DeviceName, it.val
+			mid.Kind, mid.Value = scan.DeviceName, it.val()
 			w.copy(&it)
 		case it.is(numMIdMtpAddress):
-			mid.Kind, mid.Value = scan.MTPAddress, it.val
+			mid.Kind, mid.Value = scan.MTPAddress, it.val()
 			w.copy(&it)
 		default:
 			w.copy(&it)
@@ -176,7 +176,7 @@ func walkAddress(w *walker, b []byte, base int) error {
 	for it.next() {
 		switch {
 		case it.is(numIP4AddressAddress):
-			w.s.MID.Value = it.val
+			w.s.MID.Value = it.val()
 		case it.isVarint(numIP4AddressPortNumber):
 			w.s.MID.Port = int(uint32(it.v))
 		}
@@ -542,7 +542,7 @@ func walkTerminationID(w *walker, b []byte, base int) error {
 		case it.is(numTerminationIDWildcard):
 			t.Wildcarded = true
 		case it.is(numTerminationIDId):
-			t.ID, t.Span = it.val, it.span()
+			t.ID, t.Span = it.val(), it.span()
 		}
 	}
 	return it.err

@@ -24,28 +24,39 @@ type walker struct {
 	terms bool // in a command's own termination IDs
 }
 
-// fieldIter reads the fields of one message.
+// fieldIter reads the fields of one message. It keeps offsets rather
+// than slices: next, called for every field, writes a few words.
 type fieldIter struct {
-	b    []byte // the fields not read yet
-	base int    // offset of b in the wire form
-	num  protowire.Number
-	typ  protowire.Type
-	raw  []byte // the whole field, tag included
-	val  []byte // a length-delimited field's contents
-	v    uint64 // a varint field's value
-	off  int    // offset of the value (the contents, or the varint)
-	err  error
+	msg   []byte // the message's fields
+	base  int    // offset of msg in the wire form
+	pos   int    // offset in msg of the next field
+	start int    // offset in msg of the current field
+	num   protowire.Number
+	typ   protowire.Type
+	v     uint64 // a varint field's value, a length-delimited one's length
+	voff  int    // offset in msg of the value (the varint, or the contents)
+	err   error
 }
 
-func iter(b []byte, base int) fieldIter { return fieldIter{b: b, base: base} }
+func iter(b []byte, base int) fieldIter { return fieldIter{msg: b, base: base} }
+
+// val is a length-delimited field's contents.
+func (it *fieldIter) val() []byte { return it.msg[it.voff : it.voff+int(it.v)] }
+
+// off is the offset of the value in the wire form.
+func (it *fieldIter) off() int { return it.base + it.voff }
+
+// raw is the whole field, tag included.
+func (it *fieldIter) raw() []byte { return it.msg[it.start:it.pos] }
 
 // next reads the next field; false at the end or on an error (it.err).
 // Tags and lengths of one octet, nearly all of them, are read inline.
 func (it *fieldIter) next() bool {
-	b := it.b
-	if len(b) == 0 || it.err != nil {
+	p := it.pos
+	if p >= len(it.msg) || it.err != nil {
 		return false
 	}
+	b := it.msg[p:]
 	tag, n := uint64(b[0]), 1
 	if tag >= 0x80 {
 		if tag, n = protowire.ConsumeVarint(b); n < 0 {
@@ -57,7 +68,6 @@ func (it *fieldIter) next() bool {
 		return it.fail("invalid field number")
 	}
 	rest := b[n:]
-	it.num, it.typ, it.val = num, typ, nil
 	size := 0
 	switch typ {
 	case protowire.VarintType:
@@ -65,13 +75,14 @@ func (it *fieldIter) next() bool {
 		if m < 0 {
 			return it.fail(protowire.ParseError(m).Error())
 		}
-		it.v, it.off, size = v, it.base+n, n+m
+		it.v, size = v, n+m
 	case protowire.BytesType:
 		l, m := varint(rest)
 		if m < 0 || l > uint64(len(rest)-m) {
 			return it.fail("truncated length-delimited field")
 		}
-		it.val, it.off, size = rest[m:m+int(l)], it.base+n+m, n+m+int(l)
+		it.v, size = l, n+m+int(l)
+		n += m
 	default:
 		m := protowire.ConsumeFieldValue(num, typ, rest)
 		if m < 0 {
@@ -79,7 +90,7 @@ func (it *fieldIter) next() bool {
 		}
 		size = n + m
 	}
-	it.raw, it.b, it.base = b[:size], b[size:], it.base+size
+	it.num, it.typ, it.start, it.voff, it.pos = num, typ, p, p+n, p+size
 	return true
 }
 
@@ -94,7 +105,7 @@ func varint(b []byte) (uint64, int) {
 //go:noinline
 func (it *fieldIter) fail(msg string) bool {
 	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
-	e.Pos = codecerr.AtByte(it.base)
+	e.Pos = codecerr.AtByte(it.base + it.pos)
 	it.err = e
 	return false
 }
@@ -110,17 +121,17 @@ func (it *fieldIter) isVarint(num protowire.Number) bool {
 	return it.num == num && it.typ == protowire.VarintType
 }
 
-func (it *fieldIter) span() scan.Span { return scan.Span{Off: it.off, Len: len(it.val)} }
+func (it *fieldIter) span() scan.Span { return scan.Span{Off: it.off(), Len: int(it.v)} }
 
 // varintSpan is the span of a varint field's value.
 func (it *fieldIter) varintSpan() scan.Span {
-	return scan.Span{Off: it.off, Len: protowire.SizeVarint(it.v)}
+	return scan.Span{Off: it.off(), Len: protowire.SizeVarint(it.v)}
 }
 
 // copy writes the field as it is (rewriting).
 func (w *walker) copy(it *fieldIter) {
 	if w.ch != nil {
-		w.out = append(w.out, it.raw...)
+		w.out = append(w.out, it.raw()...)
 	}
 }
 
@@ -130,12 +141,12 @@ func (w *walker) enter(it *fieldIter) (int, error) {
 	w.depth++
 	if w.depth > w.lim.MaxDepth {
 		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireDepth.Error())
-		e.Pos = codecerr.AtByte(it.off)
+		e.Pos = codecerr.AtByte(it.off())
 		return 0, e
 	}
 	if w.elems++; w.elems > w.lim.MaxElements {
 		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireElems.Error())
-		e.Pos = codecerr.AtByte(it.off)
+		e.Pos = codecerr.AtByte(it.off())
 		return 0, e
 	}
 	start := 0
@@ -159,7 +170,7 @@ func (w *walker) nested(it *fieldIter, k msgKind) error {
 	if err != nil {
 		return err
 	}
-	return w.leave(start, w.walk(k, it.val, it.off))
+	return w.leave(start, w.walk(k, it.val(), it.off()))
 }
 
 // items walks a list field of items of kind k: a repeated field is one
@@ -173,7 +184,7 @@ func (w *walker) items(it *fieldIter, wrapped bool, k msgKind) error {
 	if err != nil {
 		return err
 	}
-	in := iter(it.val, it.off)
+	in := iter(it.val(), it.off())
 	for err == nil && in.next() {
 		if in.is(1) {
 			err = w.nested(&in, k)
