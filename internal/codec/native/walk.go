@@ -20,8 +20,7 @@ type walker struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	cmd   int  // the current command's index in s.Commands, -1 outside one
-	terms bool // in a command's own termination IDs
+	cmd   int // the current command's index in s.Commands, -1 outside one
 }
 
 // fieldIter reads the fields of one message. It keeps offsets rather
