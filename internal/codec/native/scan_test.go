@@ -218,3 +218,27 @@ func BenchmarkRewrite(b *testing.B) {
 		})
 	}
 }
+
+// A truncated message fails with the codec's error, and the limits are
+// kept: size, depth and elements.
+func TestScanErrors(t *testing.T) {
+	var s scan.Summary
+	for i, data := range encoded(t, native.None)[:30] {
+		for _, n := range []int{1, len(data) / 3, len(data) - 1} {
+			err := native.None.Scan(data[:n], &s, limits.Limits{})
+			if err == nil {
+				t.Errorf("message %d cut to %d octets: no error", i, n)
+				continue
+			}
+			corpus.CodecError(t, err, "native")
+		}
+		for _, lim := range []limits.Limits{{MaxSize: len(data) - 1}, {MaxDepth: 3}, {MaxElements: 3}} {
+			if err := native.None.Scan(data, &s, lim); err == nil {
+				t.Errorf("message %d: limits %+v not kept", i, lim)
+			}
+			if _, err := native.None.Rewrite(nil, data, &scan.Changes{}, lim); err == nil {
+				t.Errorf("message %d: rewrite: limits %+v not kept", i, lim)
+			}
+		}
+	}
+}
