@@ -7,6 +7,7 @@ import (
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
+	"megaco/internal/model"
 )
 
 // TestRewriteCorpus: Rewrite is decode -> change -> encode, byte for
@@ -76,4 +77,48 @@ func benchRewrite(b *testing.B, rw corpus.Rewriter) {
 		}
 		return nil
 	})
+}
+
+// A v3 SegmentReply is an extension alternative, an open type: a new ID
+// of the same octet count is written in place, one of another count goes
+// decode -> change -> encode; both agree with it, and so does the scan.
+func TestRewriteOpenType(t *testing.T) {
+	m := &model.MegacoMessage{Mess: model.Message{Version: 3,
+		MId: model.MId{Kind: model.MId_DeviceName, DeviceName: "mg1"},
+		MessageBody: model.MessageMessageBody{Kind: model.MessageMessageBody_Transactions, Transactions: []model.Transaction{
+			{Kind: model.Transaction_SegmentReply, SegmentReply: &model.SegmentReply{TransactionId: 300, SegmentNumber: 2, SegmentationComplete: true}},
+			{Kind: model.Transaction_TransactionPending, TransactionPending: &model.TransactionPending{TransactionId: 70000}},
+		}}}}
+	data, err := Append(nil, m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s, want scan.Summary
+	if err := Scan(data, &s, limits.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	scan.FromModel(m, false, &want)
+	if msg := corpus.SameSummary(&s, &want); msg != "" {
+		t.Fatal(msg)
+	}
+	for _, f := range []func(uint32) uint32{
+		func(v uint32) uint32 { return v + 1 },          // same counts: in place
+		func(v uint32) uint32 { return v * 1000 },       // longer: the long way
+		func(v uint32) uint32 { return v & 0xff },       // shorter
+		func(v uint32) uint32 { return 0xFFFFFFFF - v }, // 4 octets
+	} {
+		ch := scan.Changes{TransactionIDs: f}
+		got, err := Rewrite(nil, data, &ch, limits.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mm, err := Decode(data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch.Apply(mm)
+		if wantB, _ := Append(nil, mm, Options{}); !bytes.Equal(got, wantB) {
+			t.Errorf("rewrite %x, want %x", got, wantB)
+		}
+	}
 }
