@@ -5,7 +5,9 @@ import (
 	"sync"
 
 	"megaco/internal/codec/limits"
+	"megaco/internal/codec/per/x691"
 	"megaco/internal/codec/scan"
+	"megaco/internal/model"
 )
 
 // Rewrite appends to dst data with the IDs ch names changed, as decode ->
@@ -19,13 +21,12 @@ import (
 // are, so does the padding after them, and everything after the octets
 // moves by whole octets, so that every later alignment is unchanged. No
 // length counts octets but an open type's (an extension addition's): an ID
-// inside one whose octet count changes, or a new mId (whose bits change
-// the alignment of what follows), goes the long way, decode -> change ->
-// encode: correct, not faster.
+// inside one whose octet count changes goes the long way, decode ->
+// change -> encode: correct, not faster. A new mId of as many bits as the
+// old one (an IPv4 address for another) is written over it; one of
+// another size would move what follows by bits, changing its alignment,
+// and goes the long way too.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
-	if ch.MID != nil {
-		return rewriteByModel(dst, data, ch, lim)
-	}
 	w := rewriters.Get().(*rewriter)
 	defer rewriters.Put(w)
 	w.sites = w.sites[:0]
@@ -35,6 +36,12 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	}
 	if d.reassembled {
 		return rewriteByModel(dst, data, ch, lim) // positions are in a copy
+	}
+	if ch.MID != nil {
+		if !w.newMID(&d, data, ch.MID) {
+			return rewriteByModel(dst, data, ch, lim)
+		}
+		data = w.buf
 	}
 	for i := range w.sites {
 		st := &w.sites[i]
@@ -60,8 +67,35 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s     scan.Summary
-	sites []site
+	s        scan.Summary
+	sites    []site
+	mid, buf []byte
+}
+
+// newMID writes mid over the message's mId in a copy of data (w.buf)
+// when its encoding has the same number of bits, which is all it takes
+// (an address for another, a name for one as long); false when it has
+// not, or does not encode: the caller then goes the long way, which says
+// why.
+func (w *rewriter) newMID(d *scanner, data []byte, mid *model.MId) bool {
+	phase := d.midAt & 7
+	e := x691.NewWriter(w.mid[:0])
+	e.PutBits(0, phase) // the same alignment as in the message
+	if appendMIdV123(e, mid) != nil || e.BitLen()-phase != d.midTo-d.midAt {
+		return false
+	}
+	w.mid = e.Bytes()
+	w.buf = append(w.buf[:0], data...)
+	first := d.midAt >> 3
+	for k, b := range w.mid {
+		lo, hi := max(d.midAt-8*(first+k), 0), min(d.midTo-8*(first+k), 8)
+		if hi <= lo {
+			continue
+		}
+		mask := byte(0xFF>>lo) &^ byte(0xFF>>hi) // the mId's bits of this octet
+		w.buf[first+k] = w.buf[first+k]&^mask | b&mask
+	}
+	return true
 }
 
 var rewriters = sync.Pool{New: func() any { return new(rewriter) }}

@@ -35,7 +35,7 @@ type scanner struct {
 	cmd          int  // the current command's index in s.Commands, -1 outside one
 	inMID        bool // in the message's mId (not a service change's)
 	terms        bool // in a command's own termination IDs
-	midAt        int  // bit offset of the mId
+	midAt, midTo int  // bit offsets of the mId and of what follows it
 	open         int  // open types entered and not left
 	reassembled  bool // an open type entered was fragmented
 	// sites, when not nil, collects the IDs for Rewrite.
@@ -149,7 +149,7 @@ func (d *scanner) id32Span(at int) scan.Span {
 func (d *scanner) midBegin() { d.inMID, d.midAt, d.s.MID.Port = true, d.BitOffset(), -1 }
 
 func (d *scanner) midEnd() {
-	d.inMID = false
+	d.inMID, d.midTo = false, d.BitOffset()
 	start := d.midAt >> 3
 	d.s.MID.Span = scan.Span{Off: start, Len: (d.BitOffset()+7)>>3 - start}
 }
