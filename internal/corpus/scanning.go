@@ -71,7 +71,7 @@ func CheckRewrite(t *testing.T, ext string, c Codec, rewrite Rewriter, to func([
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			cc.Changes.Apply(m)
+			scan.Apply(m, &cc.Changes)
 			want, werr := c.Append(nil, m)
 			got, err := rewrite([]byte("prefix"), data, &cc.Changes, limits.Limits{})
 			switch {

@@ -47,7 +47,7 @@ func (w *walker) message(wire []byte) error {
 }
 
 // Rewrite appends to dst data with the IDs ch names changed: byte for
-// byte what decode -> ch.Apply -> encode gives for data as the encoder
+// byte what decode -> scan.Apply -> encode gives for data as the encoder
 // writes it. The messages on the way to the IDs are written again (their
 // lengths change with their contents); the rest is copied. A compressed
 // message is decompressed, rewritten and compressed again as the

@@ -154,7 +154,7 @@ func FuzzScanRewrite(f *testing.F) {
 		}
 		for _, cc := range cases {
 			m, _ := codec.Decode(data)
-			cc.Changes.Apply(m)
+			scan.Apply(m, &cc.Changes)
 			wantB, werr := codec.Append(nil, m)
 			gotB, err := native.None.Rewrite(nil, data, &cc.Changes, limits.Limits{})
 			if werr == nil && (err != nil || !bytes.Equal(gotB, wantB)) {
@@ -208,7 +208,7 @@ func BenchmarkRewrite(b *testing.B) {
 					if err != nil {
 						return err
 					}
-					ch.Apply(m)
+					scan.Apply(m, &ch)
 					if buf, err = codec.Append(buf[:0], m); err != nil {
 						return err
 					}

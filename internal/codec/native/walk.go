@@ -262,7 +262,7 @@ func (w *walker) newID(k siteKind, v uint32) uint32 {
 	switch {
 	case k == txSite && w.ch.TransactionIDs != nil:
 		return w.ch.TransactionIDs(v)
-	case k == contextSite && w.ch.ContextIDs != nil && v != 0 && v < 0xFFFFFFFE:
+	case k == contextSite && w.ch.ContextIDs != nil && !scan.Special(v):
 		return w.ch.ContextIDs(v)
 	}
 	return v

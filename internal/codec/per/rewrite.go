@@ -11,7 +11,7 @@ import (
 )
 
 // Rewrite appends to dst data with the IDs ch names changed, as decode ->
-// ch.Apply -> encode would write it (for data as an encoder writes it:
+// scan.Apply -> encode would write it (for data as an encoder writes it:
 // other bytes are copied as they are).
 //
 // A transaction or context ID is an INTEGER (0..4294967295): X.691 10.5.7.4
@@ -106,7 +106,7 @@ func newID(st *site, ch *scan.Changes) uint32 {
 	switch {
 	case st.kind == txSite && ch.TransactionIDs != nil:
 		return ch.TransactionIDs(v)
-	case st.kind == contextSite && ch.ContextIDs != nil && v != 0 && v < 0xFFFFFFFE:
+	case st.kind == contextSite && ch.ContextIDs != nil && !scan.Special(v):
 		return ch.ContextIDs(v)
 	}
 	return v
@@ -144,6 +144,6 @@ func rewriteByModel(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]by
 	if err != nil {
 		return dst, err
 	}
-	ch.Apply(m)
+	scan.Apply(m, ch)
 	return Append(dst, m, Options{})
 }

@@ -33,7 +33,7 @@ func FuzzRewrite(f *testing.F) {
 			if again, _ := Append(nil, m, Options{}); !bytes.Equal(again, data) {
 				return // not canonical: only the IDs are rewritten
 			}
-			cc.Changes.Apply(m)
+			scan.Apply(m, &cc.Changes)
 			want, werr := Append(nil, m, Options{})
 			if werr == nil && err == nil && !bytes.Equal(got, want) {
 				t.Fatalf("%s: rewrite %x, want %x", cc.Name, got, want)
@@ -58,7 +58,7 @@ func BenchmarkRewriteByModel(b *testing.B) {
 		if err != nil {
 			return dst, err
 		}
-		ch.Apply(m)
+		scan.Apply(m, ch)
 		return Append(dst, m, Options{})
 	})
 }
@@ -116,7 +116,7 @@ func TestRewriteOpenType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch.Apply(mm)
+		scan.Apply(mm, &ch)
 		if wantB, _ := Append(nil, mm, Options{}); !bytes.Equal(got, wantB) {
 			t.Errorf("rewrite %x, want %x", got, wantB)
 		}

@@ -2,12 +2,20 @@ package scan
 
 import "megaco/internal/model"
 
-// Apply makes in a decoded message the changes ch describes: what a
-// Rewrite must give is the encoding of m after Apply (decode -> change ->
-// encode), and a rewriter that cannot work on the bytes does just that.
-// The context IDs changed are the actions' and action replies'; the
-// special IDs (0, 0xFFFFFFFE, 0xFFFFFFFF) are left alone.
-func (ch *Changes) Apply(m *model.MegacoMessage) {
+// Special context IDs, which Changes.ContextIDs never sees: they name no
+// context of their own.
+const (
+	NullContext   = 0          // "-"
+	ChooseContext = 0xFFFFFFFE // "$"
+	AllContexts   = 0xFFFFFFFF // "*"
+)
+
+// Apply makes ch's changes in a decoded message: what a rewriter does to
+// the encoded bytes, and so its reference (decode -> Apply -> encode) and
+// its fallback. Transaction IDs are those of requests, pendings, replies,
+// segment replies and both ends of acknowledged ranges; context IDs those
+// of actions and action replies (the IDs a Summary reports).
+func Apply(m *model.MegacoMessage, ch *Changes) {
 	if ch.MID != nil {
 		m.Mess.MId = *ch.MID
 	}
@@ -16,49 +24,52 @@ func (ch *Changes) Apply(m *model.MegacoMessage) {
 		return
 	}
 	for i := range body.Transactions {
-		ch.applyTransaction(&body.Transactions[i])
+		applyTransaction(&body.Transactions[i], ch)
 	}
 }
 
-func (ch *Changes) tx(id *uint32) {
-	if ch.TransactionIDs != nil {
-		*id = ch.TransactionIDs(*id)
+func applyTransaction(t *model.Transaction, ch *Changes) {
+	tx := func(id *uint32) {
+		if ch.TransactionIDs != nil {
+			*id = ch.TransactionIDs(*id)
+		}
 	}
-}
-
-func (ch *Changes) context(id *uint32) {
-	if ch.ContextIDs != nil && *id != 0 && *id < 0xFFFFFFFE {
-		*id = ch.ContextIDs(*id)
-	}
-}
-
-func (ch *Changes) applyTransaction(t *model.Transaction) {
 	switch t.Kind {
 	case model.Transaction_TransactionRequest:
 		r := t.TransactionRequest
-		ch.tx(&r.TransactionId)
+		tx(&r.TransactionId)
 		for i := range r.Actions {
-			ch.context(&r.Actions[i].ContextId)
+			applyContext(&r.Actions[i].ContextId, ch)
 		}
 	case model.Transaction_TransactionPending:
-		ch.tx(&t.TransactionPending.TransactionId)
+		tx(&t.TransactionPending.TransactionId)
 	case model.Transaction_TransactionReply:
 		r := t.TransactionReply
-		ch.tx(&r.TransactionId)
+		tx(&r.TransactionId)
 		if r.TransactionResult.Kind == model.TransactionReplyTransactionResult_ActionReplies {
 			for i := range r.TransactionResult.ActionReplies {
-				ch.context(&r.TransactionResult.ActionReplies[i].ContextId)
+				applyContext(&r.TransactionResult.ActionReplies[i].ContextId, ch)
 			}
 		}
 	case model.Transaction_TransactionResponseAck:
 		for i := range t.TransactionResponseAck {
 			a := &t.TransactionResponseAck[i]
-			ch.tx(&a.FirstAck)
+			tx(&a.FirstAck)
 			if a.LastAck.Present {
-				ch.tx(&a.LastAck.Value)
+				tx(&a.LastAck.Value)
 			}
 		}
 	case model.Transaction_SegmentReply:
-		ch.tx(&t.SegmentReply.TransactionId)
+		tx(&t.SegmentReply.TransactionId)
 	}
 }
+
+func applyContext(id *uint32, ch *Changes) {
+	if ch.ContextIDs != nil && !Special(*id) {
+		*id = ch.ContextIDs(*id)
+	}
+}
+
+// Special reports whether a context ID is one of the special ones
+// (null, choose, all), which Changes.ContextIDs leaves alone.
+func Special(id uint32) bool { return id == NullContext || id == ChooseContext || id == AllContexts }
