@@ -142,3 +142,24 @@ func noSpans(s *scan.Summary) scan.Summary {
 	}
 	return c
 }
+
+// Scanner is a codec's scanner (codec.Scanner).
+type Scanner func(data []byte, s *scan.Summary, lim limits.Limits) error
+
+// CheckScanAllocs checks that once a Summary has grown, scanning msgs
+// again allocates nothing.
+func CheckScanAllocs(t *testing.T, msgs [][]byte, sc Scanner) {
+	t.Helper()
+	var s scan.Summary
+	run := func() {
+		for _, data := range msgs {
+			if err := sc(data, &s, limits.Limits{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run()
+	if n := testing.AllocsPerRun(5, run); n != 0 {
+		t.Errorf("%v allocations per scan of %d messages, want 0", n, len(msgs))
+	}
+}

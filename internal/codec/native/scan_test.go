@@ -81,19 +81,7 @@ func varint(b []byte) uint64 {
 // compressed variants decompress into the Summary's Scratch).
 func TestScanAllocs(t *testing.T) {
 	for _, v := range variants {
-		msgs := encoded(t, v.c)
-		var s scan.Summary
-		run := func() {
-			for _, data := range msgs {
-				if err := v.c.Scan(data, &s, limits.Limits{}); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		run()
-		if n := testing.AllocsPerRun(5, run); n != 0 {
-			t.Errorf("%s: %v allocations per corpus scan, want 0", v.name, n)
-		}
+		corpus.CheckScanAllocs(t, encoded(t, v.c), v.c.Scan)
 	}
 }
 

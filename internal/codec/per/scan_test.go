@@ -72,25 +72,7 @@ func checkSpans(data []byte, s *scan.Summary) string {
 }
 
 // A scan into a grown Summary allocates nothing.
-func TestScanAllocs(t *testing.T) {
-	msgs := corpus.List(t, ".per")
-	var s scan.Summary
-	for _, data := range msgs {
-		if err := Scan(data, &s, limits.Limits{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	n := testing.AllocsPerRun(5, func() {
-		for _, data := range msgs {
-			if err := Scan(data, &s, limits.Limits{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
-	if n != 0 {
-		t.Errorf("%v allocations per corpus scan, want 0", n)
-	}
-}
+func TestScanAllocs(t *testing.T) { corpus.CheckScanAllocs(t, corpus.List(t, ".per"), Scan) }
 
 // A truncated message fails with a per error, and so does a message of
 // a version with no schema; limits are kept.
