@@ -109,7 +109,7 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		return b, err
 	}
 	*scratch = wire
-	return c.Options.Compression.compress(b, wire)
+	return c.Options.Compression.compress(b, wire, nil)
 }
 
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}

@@ -80,13 +80,13 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 		return w.out, nil
 	}
 	rw.out = w.out
-	return c.compress(dst, w.out)
+	return c.compress(dst, w.out, &rw.block)
 }
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s         scan.Summary
-	wire, out []byte
+	s                scan.Summary
+	wire, out, block []byte
 }
 
 var rewriters = sync.Pool{New: func() any { return new(rewriter) }}
@@ -112,8 +112,9 @@ func (w *walker) newMID() error {
 	return nil
 }
 
-// compress compresses wire as Append does, appending to dst.
-func (c Compression) compress(dst, wire []byte) ([]byte, error) {
+// compress compresses wire as Append does, appending to dst; S2 encodes
+// a block in memory of its own first, *scratch when it is not nil.
+func (c Compression) compress(dst, wire []byte, scratch *[]byte) ([]byte, error) {
 	switch c {
 	case Zstd:
 		enc, _, err := zstdCodecs()
@@ -122,7 +123,15 @@ func (c Compression) compress(dst, wire []byte) ([]byte, error) {
 		}
 		return enc.EncodeAll(wire, dst), nil
 	case S2:
-		return append(dst, s2dict().Encode(nil, wire)...), nil
+		var buf []byte
+		if scratch != nil {
+			buf = (*scratch)[:cap(*scratch)] // Encode uses it when long enough
+		}
+		block := s2dict().Encode(buf, wire)
+		if scratch != nil {
+			*scratch = block
+		}
+		return append(dst, block...), nil
 	}
 	return dst, fail(codecerr.Encode, codecerr.Unsupported, "unknown compression %d", c)
 }
