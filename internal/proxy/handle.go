@@ -188,7 +188,7 @@ func (p *Proxy) seen(w *worker, i int, d dest) bool {
 // transactions for which in(j) holds as forwarded, or dropped on error.
 func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
 	o := s.other()
-	if w.batched && d.conn == nil && p.sides[o].batch != nil {
+	if w.batched && d.conn == nil && p.sides[o].udp != nil {
 		w.sends[o].queue(w, s, d, b, in)
 		return
 	}

@@ -25,8 +25,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"golang.org/x/net/ipv4"
-
 	"megaco/internal/codec"
 	"megaco/internal/model"
 )
@@ -153,15 +151,14 @@ type Proxy struct {
 
 // sideState is one side at run time.
 type sideState struct {
-	p     *Proxy
-	id    side
-	cfg   SideConfig
-	enc   codec.Codec // encodes messages sent to this side
-	form  codec.Form
-	udp   *net.UDPConn
-	batch *ipv4.PacketConn // udp, for batched writes
-	ln    net.Listener
-	peer  netip.AddrPort // the peer's resolved UDP address
+	p    *Proxy
+	id   side
+	cfg  SideConfig
+	enc  codec.Codec // encodes messages sent to this side
+	form codec.Form
+	udp  *net.UDPConn
+	ln   net.Listener
+	peer netip.AddrPort // the peer's resolved UDP address
 	// mid is the identity this side's peer last sent: the proxy answers
 	// the other side with it when it must speak for that peer.
 	mid atomic.Pointer[model.MId]
@@ -236,7 +233,6 @@ func (s *sideState) open() error {
 			return err
 		}
 		s.udp = c.(*net.UDPConn)
-		s.batch = ipv4.NewPacketConn(s.udp)
 		// Room for bursts while the one read loop transcodes: the kernel
 		// drops what does not fit (it may cap the size; best effort).
 		s.udp.SetReadBuffer(udpBuffer)
