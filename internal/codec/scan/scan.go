@@ -153,7 +153,7 @@ type Termination struct {
 // Error is one error descriptor.
 type Error struct {
 	Tx      int // index in Summary.Transactions, -1 for the message's own error
-	Command int // index in Summary.Commands, -1 when not inside a command
+	Command int // index in Summary.Commands, -1 when not inside a command (a transaction's or action reply's)
 	Code    uint16
 	Span    Span // the error code's encoding
 }
@@ -167,7 +167,13 @@ type Summary struct {
 	Actions      []Action
 	Commands     []Command
 	Terminations []Termination
-	Errors       []Error // message-level, transaction-level and command-level error descriptors
+	// Errors lists every error descriptor, in order: the message's,
+	// a reply's transactionError, an action reply's, and inside commands
+	// (a notify request's or reply's, a service change result, an audit
+	// reply's error, and an error among a termination's audit results).
+	Errors []Error
+
+	text bool // FromModel: the model is in text form
 }
 
 // Reset empties s for the next scan, keeping its memory.
