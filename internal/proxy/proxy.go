@@ -162,6 +162,8 @@ type sideState struct {
 	// mid is the identity this side's peer last sent: the proxy answers
 	// the other side with it when it must speak for that peer.
 	mid atomic.Pointer[model.MId]
+	// scanned is mid as a scanner reports it (relaying without decoding).
+	scanned atomic.Pointer[scannedMID]
 
 	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
