@@ -51,6 +51,8 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	in.learnMID(&m.Mess.MId)
 	if scanned {
 		in.rememberMID(&w.sum.MID) // the next messages with it need no decoding
+	} else if relay {
+		in.forgetMID() // the mId just learnt may differ from the one scanned before
 	}
 	payload := data
 	if !relay {

@@ -94,3 +94,11 @@ func (s *sideState) rememberMID(id *scan.MID) {
 		s.scanned.Store(&scannedMID{id.Kind, id.Port, bytes.Clone(id.Value)})
 	}
 }
+
+// forgetMID drops the scanned mId after a decoding without a scan: the
+// next message is decoded, and so keeps what is learnt right.
+func (s *sideState) forgetMID() {
+	if s.scanned.Load() != nil {
+		s.scanned.Store(nil)
+	}
+}
