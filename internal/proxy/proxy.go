@@ -3,9 +3,10 @@
 // between the codecs each side speaks, over UDP (RFC 3525 Annex D.1, one
 // message per datagram) and TCP (Annex D.2, TPKT framing), in any mix.
 //
-// Every message is decoded (for routing and metrics, also when both sides
-// speak the same codec, when its bytes are relayed unchanged), encoded in
-// the other side's codec and sent on. Replies, pendings and
+// Every message is decoded (for routing and metrics), encoded in the
+// other side's codec and sent on; when both sides speak the same codec
+// its bytes are relayed unchanged, routed from a scan when the codec has
+// a scanner (relayscan.go). Replies, pendings and
 // acknowledgements go back to where their request came from, by a table
 // of outstanding transactions bounded in time and size. A request that
 // cannot be decoded or transcoded is answered to its sender, in its own
