@@ -63,7 +63,15 @@ func TestBenchCSV(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
+	scans := 0
 	for _, r := range recs[1:] {
+		if k := r[col["kind"]]; k == "scan" || k == "rewrite" {
+			scans++
+			if v, err := strconv.ParseFloat(r[col["speedup"]], 64); err != nil || v <= 0 {
+				t.Errorf("%s: speedup %q", r[col["config"]], r[col["speedup"]])
+			}
+			continue
+		}
 		if r[col["impl"]] != "megaco" {
 			t.Errorf("impl %q without --otp", r[col["impl"]])
 		}
@@ -90,6 +98,9 @@ func TestBenchCSV(t *testing.T) {
 		if !seen[n] {
 			t.Errorf("no row for registered codec %s", n)
 		}
+	}
+	if scans == 0 {
+		t.Error("no scan rows")
 	}
 }
 
@@ -124,7 +135,7 @@ func TestBenchText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"Codec and config", "Size", "Encode", "Decode", "Total", "ber bin [native]", "ber bin", "Throughput", "2 goroutines", "scaling", "The run took"} {
+	for _, want := range []string{"Codec and config", "Size", "Encode", "Decode", "Total", "ber bin [native]", "ber bin", "ber scan", "ber rewrite", "Throughput", "2 goroutines", "scaling", "The run took"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}

@@ -72,6 +72,9 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/codec/ber/enum_gen.go"], err = f.EmitEnumChecks("ber"); err != nil {
 		return nil, fmt.Errorf("ber enums: %w", err)
 	}
+	if out["internal/codec/ber/scantags_gen.go"], err = f.EmitScanTags("ber"); err != nil {
+		return nil, fmt.Errorf("ber scan tags: %w", err)
+	}
 	if out["internal/codec/slab/model_gen.go"], err = f.EmitSlabs("slab", "megaco/internal/model"); err != nil {
 		return nil, fmt.Errorf("slabs: %w", err)
 	}

@@ -175,3 +175,19 @@ func TestModuleRoot(t *testing.T) {
 		}
 	}
 }
+
+// A scan path no version has is an error, not a table of absent tags.
+func TestScanTagsRejectUnknownPath(t *testing.T) {
+	f, err := LoadFamily(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := ScanComponents
+	defer func() { ScanComponents = saved }()
+	for _, p := range []string{"Message.verzion", "TransactionReply.transactionResult.nothing", "Nothing.*"} {
+		ScanComponents = []string{p}
+		if _, err := f.EmitScanTags("ber"); err == nil {
+			t.Errorf("%s: no error", p)
+		}
+	}
+}

@@ -134,6 +134,49 @@ func TestRunShape(t *testing.T) {
 	}
 }
 
+// Every codec with a scanner (rewriter) gets a scan (rewrite) row, on the
+// messages of its own encoding, compared with its full decode (decode ->
+// change -> encode): generic over the codec table.
+func TestScanRows(t *testing.T) {
+	r := tinyRun(t, Options{})
+	rows := map[string]ScanRow{}
+	for _, s := range r.Scans {
+		rows[s.Config] = s
+		if s.Messages != len(benchtest.Msgs) || s.US <= 0 || s.BaselineUS <= 0 || s.Versus == "" {
+			t.Errorf("%s: %+v", s.Config, s)
+		}
+		if d := s.Speedup - s.BaselineUS/s.US; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: speedup %v is not %v / %v", s.Config, s.Speedup, s.BaselineUS, s.US)
+		}
+	}
+	n := 0
+	for _, d := range codec.All() {
+		_, scanned := rows[d.Name+" scan"]
+		_, rewritten := rows[d.Name+" rewrite"]
+		if scanned != (d.Scan != nil) || rewritten != (d.Rewrite != nil) {
+			t.Errorf("%s: scan row %v, rewrite row %v; scanner %v, rewriter %v", d.Name, scanned, rewritten, d.Scan != nil, d.Rewrite != nil)
+		}
+		if d.Scan != nil {
+			n++
+		}
+	}
+	if n == 0 || len(rows) != len(r.Scans) {
+		t.Errorf("%d scanners, scan rows %v", n, r.Scans)
+	}
+	if s := rows["ber scan"]; s.Allocs != 0 {
+		t.Errorf("ber scan: %v allocations per message, want 0", s.Allocs)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Scans {
+		if !strings.Contains(text.String(), s.Config+" ") {
+			t.Errorf("no %s line in\n%s", s.Config, text.String())
+		}
+	}
+}
+
 func TestFormats(t *testing.T) {
 	r := tinyRun(t, Options{Codecs: []string{"ber"}, CPUs: 2, CPUTime: 20 * time.Millisecond})
 	if len(r.Throughput) != len(r.Rows) {
@@ -159,7 +202,7 @@ func TestFormats(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CSV: %v\n%s", err, cb.String())
 	}
-	if want := 1 + len(r.Rows) + 2*len(r.Throughput); len(recs) != want {
+	if want := 1 + len(r.Rows) + len(r.Scans) + 2*len(r.Throughput); len(recs) != want {
 		t.Errorf("%d CSV records, want %d", len(recs), want)
 	}
 	if strings.Join(recs[0], ",") != strings.Join(CSVHeader, ",") {

@@ -89,6 +89,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.OTP != nil {
 		b.WriteString("OTP rows are compared with the megaco row of the same codec and configuration (otp profile, no reuse).\n")
 	}
+	writeScans(b, r.Scans, nameW)
 
 	if len(r.Throughput) > 0 {
 		fmt.Fprintf(b, "\nThroughput (mstone-style): messages decoded and re-encoded per second, 1..%d goroutines, %v each\n\n",
@@ -152,10 +153,28 @@ var CSVHeader = []string{
 	"kind", "impl", "config", "codec", "family", "profile", "native", "mapped", "reuse",
 	"messages", "size_bytes", "encode_us", "decode_us", "total_us", "encode_allocs", "decode_allocs",
 	"versus", "ratio_encode", "ratio_decode", "ratio_total", "goroutines", "msgs_per_sec", "scaling",
+	"op_us", "baseline_us", "op_allocs", "baseline_allocs", "speedup",
 }
 
-// WriteCSV writes one record per row ("codec") and per throughput
-// measurement ("throughput"), all with CSVHeader's fields.
+// writeScans writes the scan and rewrite rows under the table.
+func writeScans(b *strings.Builder, rows []ScanRow, nameW int) {
+	if len(rows) == 0 {
+		return
+	}
+	for _, r := range rows {
+		nameW = max(nameW, len(r.Config))
+	}
+	b.WriteString("\nWithout decoding: scan vs the same codec's full decode, rewrite (new transaction and context IDs)\nvs decode -> change -> encode, on the same messages in the same rounds\n\n")
+	fmt.Fprintf(b, "%-*s  %4s %8s %9s %7s  %7s %7s  %s\n", nameW, "Codec and config", "Msgs", "µs", "vs µs", "faster", "allocs", "vs", "vs what")
+	for _, r := range rows {
+		fmt.Fprintf(b, "%-*s  %4d %8s %9s %7s  %7.1f %7.1f  %s\n", nameW, r.Config, r.Messages, us(r.US), us(r.BaselineUS),
+			times(r.Speedup), r.Allocs, r.BaselineAllocs, r.Versus)
+	}
+}
+
+// WriteCSV writes one record per row ("codec"), per scan row ("scan",
+// "rewrite") and per throughput measurement ("throughput"), all with
+// CSVHeader's fields.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CSVHeader)
@@ -175,7 +194,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			"codec", row.Impl, row.Config, row.Codec, row.Family, row.Profile,
 			strconv.FormatBool(row.Native), strconv.FormatBool(row.Mapped), strconv.FormatBool(row.Reuse),
 			strconv.Itoa(row.Messages), f(row.Size), f(row.EncodeUS), f(row.DecodeUS), f(row.TotalUS), ea, da,
-			"", "", "", "", "", "", "",
+			"", "", "", "", "", "", "", "", "", "", "", "",
 		}
 		if len(row.Versus) == 0 {
 			cw.Write(rec)
@@ -186,12 +205,19 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			cw.Write(rec)
 		}
 	}
+	for _, s := range r.Scans {
+		cw.Write([]string{
+			s.Op, "megaco", s.Config, s.Codec, s.Family, "", "", "", "",
+			strconv.Itoa(s.Messages), "", "", "", "", "", "", s.Versus, "", "", "", "", "", "",
+			f(s.US), f(s.BaselineUS), f(s.Allocs), f(s.BaselineAllocs), opt(s.Speedup),
+		})
+	}
 	for _, t := range r.Throughput {
 		for i, v := range t.PerSec {
 			cw.Write([]string{
 				"throughput", "megaco", t.Config, t.Codec, "", "", "", "", "",
 				"", "", "", "", "", "", "", "", "", "", "",
-				strconv.Itoa(i + 1), f(v), f(v / t.PerSec[0]),
+				strconv.Itoa(i + 1), f(v), f(v / t.PerSec[0]), "", "", "", "", "",
 			})
 		}
 	}

@@ -111,6 +111,7 @@ type Report struct {
 	NumCPU     int          `json:"num_cpu"`
 	OTP        *OTPInfo     `json:"otp,omitempty"`
 	Rows       []Row        `json:"rows"`
+	Scans      []ScanRow    `json:"scans,omitempty"`
 	CPUs       int          `json:"cpus,omitempty"`
 	CPUTime    Duration     `json:"cpu_time,omitempty"`
 	Throughput []Throughput `json:"throughput,omitempty"`
@@ -136,6 +137,7 @@ var ErrUsage = errors.New("bench: bad options")
 type group struct {
 	family string
 	ours   []*prepared
+	scans  []*scanBench // the codecs' scanners and rewriters
 	otp    []otpConfig
 	otpRes map[string]map[string]*otpAcc // config -> message -> accumulated
 	otpErr map[string]string             // config -> why it was dropped
@@ -288,6 +290,9 @@ func (m *measurement) prepareOurs() ([]string, error) {
 		m.r.Notes = append(m.r.Notes, notes...)
 		g := m.group(family(name))
 		g.ours = append(g.ours, ps...)
+		if sb := newScanBench(name, ps); sb != nil {
+			g.scans = append(g.scans, sb)
+		}
 	}
 	return families, nil
 }
@@ -342,8 +347,18 @@ func (m *measurement) measureRounds(ctx context.Context) error {
 			for _, oc := range g.otp {
 				m.measureOTPRound(g, oc, round, budget)
 			}
+			for _, sb := range g.scans {
+				m.progress("megaco %s scan and rewrite: round %d/%d", sb.d.Name, round, m.o.Rounds)
+				sb.measureRound(budget)
+			}
 		}
 		m.r.Rows = append(m.r.Rows, g.rows(m.o.Fastest)...)
+		for _, sb := range g.scans {
+			m.r.Scans = append(m.r.Scans, sb.rows(m.o.Fastest)...)
+			for _, sk := range sb.skips {
+				m.note("%s scan or rewrite: %s left out: %s", sb.d.Name, sk.msg, sk.err)
+			}
+		}
 	}
 	m.r.Notes = append(m.r.Notes, skipNotes(m.ours(), len(m.corpus.Msgs))...)
 	return nil

@@ -68,7 +68,7 @@ var table = []Descriptor{
 	// nor can text, native or zstd; a truncated or damaged BER message
 	// still goes to the BER decoder, which says precisely what is wrong.
 	{Name: "ber", Form: Binary, API: "CODEC_BER", New: berCodec,
-		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }},
+		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }, Scan: ber.Scan, Rewrite: ber.Rewrite},
 	// Native and S2 have no signature: they are recognised by decoding.
 	{Name: "native", Form: Binary, API: "CODEC_NATIVE", New: nativeCodec(native.None),
 		Detect: decodes(nativeCodec(native.None))},

@@ -3,6 +3,8 @@ package ber
 import (
 	"testing"
 
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
 )
 
@@ -77,4 +79,66 @@ func BenchmarkWalk(b *testing.B) {
 		}
 		return nil
 	})
+}
+
+// BenchmarkScan scans every corpus message into one reused Summary: to
+// compare with BenchmarkDecodeReuse (issue 18: at least 10x faster).
+func BenchmarkScan(b *testing.B) {
+	msgs := corpus.List(b, ".ber")
+	var s scan.Summary
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+		for _, data := range msgs {
+			if err := Scan(data, &s, limits.Limits{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BenchmarkRewrite changes the transaction and context IDs of every corpus
+// message in its bytes: to compare with BenchmarkRecode (issue 18: at
+// least 5x faster).
+func BenchmarkRewrite(b *testing.B) {
+	msgs := corpus.List(b, ".ber")
+	ch := benchChanges()
+	buf := make([]byte, 0, 64<<10)
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() (err error) {
+		for _, data := range msgs {
+			if buf, err = Rewrite(buf[:0], data, ch, limits.Limits{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BenchmarkRecode makes the same changes by decode (reused decoder) ->
+// change -> encode (reused buffer).
+func BenchmarkRecode(b *testing.B) {
+	msgs := corpus.List(b, ".ber")
+	ch := benchChanges()
+	var dec Decoder
+	buf := make([]byte, 0, 64<<10)
+	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+		for _, data := range msgs {
+			m, err := dec.Decode(data)
+			if err != nil {
+				return err
+			}
+			scan.Apply(m, ch)
+			if buf, err = Append(buf[:0], m, Options{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// benchChanges are a load generator's: new transaction and context IDs.
+func benchChanges() *scan.Changes {
+	return &scan.Changes{
+		TransactionIDs: func(x uint32) uint32 { return x + 1000 },
+		ContextIDs:     func(x uint32) uint32 { return x + 1000 },
+	}
 }

@@ -31,7 +31,7 @@ type Options struct {
 // without decoding the rest: it is the first component of Message in
 // every version's schema.
 func PeekVersion(data []byte) (int, error) {
-	d := &decoder{data: data, lim: limits.Default}
+	d := &reader{data: data, lim: limits.Default}
 	h, err := d.header(0, len(data))
 	if err != nil {
 		return 0, err
@@ -39,7 +39,7 @@ func PeekVersion(data []byte) (int, error) {
 	return d.peekVersion(h)
 }
 
-func (d *decoder) peekVersion(h header) (int, error) {
+func (d *reader) peekVersion(h header) (int, error) {
 	elems := d.elems
 	defer func() { d.elems = elems }()
 	if h.tag != 16 || !h.cons {

@@ -1,8 +1,12 @@
 package ber
 
 import (
+	"bytes"
+
 	"testing"
 
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
 )
 
@@ -26,3 +30,75 @@ func FuzzDecode(f *testing.F) {
 }
 
 func withVersion(v int) corpus.Codec { return Codec{Options{Version: v}} }
+
+// FuzzScan: no input may panic or hang the scanner; it fails with a
+// *codecerr.Error, and whatever the decoder accepts it scans to what
+// scan.FromModel reads from the decoded message, with spans that hold
+// the IDs.
+func FuzzScan(f *testing.F) {
+	files := corpus.Seed(f, ".ber")
+	f.Add(toIndefinite(f, files["msg03"]))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got, want scan.Summary
+		err := Scan(data, &got, limits.Limits{})
+		if err != nil {
+			corpus.CodecError(t, err, "ber")
+		}
+		m, derr := Decode(data, Options{})
+		if derr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("decodes but does not scan: %v", err)
+		}
+		scan.FromModel(m, false, &want)
+		if msg := diffSummary(&got, &want); msg != "" {
+			t.Fatal(msg)
+		}
+		if msg := checkSpans(data, &got); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}
+
+// FuzzRewrite: no input may panic or hang Rewrite. Whatever the decoder
+// accepts, Rewrite rewrites to decode -> change -> encode: byte for byte
+// when the input is in the encoder's form (it re-encodes to itself), and
+// otherwise to bytes that decode to the same message (Rewrite keeps what
+// it copies whole as it is); or it fails with a *codecerr.Error where the
+// reference fails to encode.
+func FuzzRewrite(f *testing.F) {
+	files := corpus.Seed(f, ".ber")
+	f.Add(toIndefinite(f, files["msg03"]))
+	ch := testChanges()["all"]
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Rewrite(nil, data, ch, limits.Limits{})
+		if err != nil {
+			corpus.CodecError(t, err, "ber")
+		}
+		m, derr := Decode(data, Options{})
+		if derr != nil {
+			return
+		}
+		canonical, _ := Append(nil, m, Options{})
+		want, werr := recoded(t, data, ch)
+		switch {
+		case werr != nil:
+			if err == nil {
+				t.Fatalf("rewrote what does not encode (%v)", werr)
+			}
+			return
+		case err != nil:
+			t.Fatalf("decodes but does not rewrite: %v", err)
+		case bytes.Equal(canonical, data) && !bytes.Equal(got, want):
+			t.Fatalf("rewrite differs from decode -> change -> encode\n got %x\nwant %x", got, want)
+		}
+		again, err := Decode(got, Options{})
+		if err != nil {
+			t.Fatalf("the rewrite does not decode: %v\n%x", err, got)
+		}
+		if enc, _ := Append(nil, again, Options{}); !bytes.Equal(enc, want) {
+			t.Fatalf("the rewrite decodes to another message\n got %x\nwant %x", enc, want)
+		}
+	})
+}

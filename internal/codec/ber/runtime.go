@@ -56,26 +56,37 @@ type header struct {
 	next       int // offset after the element (after the end-of-contents octets if any)
 }
 
-type decoder struct {
+// reader walks the TLVs of an input within limits, counting elements and
+// nesting: the decoder's and the scanner's common part.
+type reader struct {
 	data  []byte
 	lim   limits.Limits
 	depth int
 	elems int
 	scan  int // nesting of indefinite-length scans in progress
-	s     slab.Model
+	// odd is set when a header read is not in the form the encoder
+	// writes: a length not definite and minimal, or a high tag number
+	// (which this schema has none of). Rewrite copies only input without.
+	odd bool
+}
+
+// decoder is a reader that builds the model, from its slabs.
+type decoder struct {
+	reader
+	s slab.Model
 }
 
 // errorf reports input that breaks the encoding.
 //
 //go:noinline
-func (d *decoder) errorf(off int, format string, args ...any) error {
+func (d *reader) errorf(off int, format string, args ...any) error {
 	return decodeError(codecerr.Malformed, off, fmt.Sprintf(format, args...))
 }
 
 // tooLarge reports input that goes past a limit of the decoder.
 //
 //go:noinline
-func (d *decoder) tooLarge(off int, format string, args ...any) error {
+func (d *reader) tooLarge(off int, format string, args ...any) error {
 	return decodeError(codecerr.TooLarge, off, fmt.Sprintf(format, args...))
 }
 
@@ -84,15 +95,15 @@ func tagString(tag uint32) string {
 	return "[" + cls + strconv.Itoa(int(tag&(1<<30-1))) + "]"
 }
 
-func (d *decoder) unexpected(h header, want string) error {
+func (d *reader) unexpected(h header, want string) error {
 	return d.errorf(h.off, "unexpected tag %s, want %s", tagString(h.tag), want)
 }
 
-func (d *decoder) unknownAlternative(h header, what, typ string) error {
+func (d *reader) unknownAlternative(h header, what, typ string) error {
 	return d.errorf(h.off, "unknown %s %s of %s", what, tagString(h.tag), typ)
 }
 
-func (d *decoder) missing(h *header, name string) error {
+func (d *reader) missing(h *header, name string) error {
 	return d.errorf(h.off, "mandatory component %s is missing", name)
 }
 
@@ -101,7 +112,7 @@ func (d *decoder) missing(h *header, name string) error {
 // up to two octets) take the short path; the rest goes to headerSlow.
 // Filling *h rather than returning a header keeps the hot path out of
 // memory: it is the decoder's most frequent call.
-func (d *decoder) next(h *header, off, end int) error {
+func (d *reader) next(h *header, off, end int) error {
 	if uint(off) < uint(end) && uint(end) <= uint(len(d.data)) && d.elems < d.lim.MaxElements {
 		b := d.data[off:end]
 		if len(b) >= 2 && b[0]&0x1f != 0x1f {
@@ -110,8 +121,10 @@ func (d *decoder) next(h *header, off, end int) error {
 				switch {
 				case l == 0x81 && len(b) >= 3:
 					l, p = int(b[2]), 3
+					d.odd = d.odd || l < 0x80
 				case l == 0x82 && len(b) >= 4:
 					l, p = int(b[2])<<8|int(b[3]), 4
+					d.odd = d.odd || b[2] == 0
 				default:
 					return d.nextSlow(h, off, end)
 				}
@@ -129,20 +142,21 @@ func (d *decoder) next(h *header, off, end int) error {
 	return d.nextSlow(h, off, end)
 }
 
-func (d *decoder) nextSlow(h *header, off, end int) error {
+func (d *reader) nextSlow(h *header, off, end int) error {
+	d.odd = true
 	var err error
 	*h, err = d.headerSlow(off, end)
 	return err
 }
 
 // header is next for callers that want the header as a value.
-func (d *decoder) header(off, end int) (header, error) {
+func (d *reader) header(off, end int) (header, error) {
 	var h header
 	err := d.next(&h, off, end)
 	return h, err
 }
 
-func (d *decoder) headerSlow(off, end int) (header, error) {
+func (d *reader) headerSlow(off, end int) (header, error) {
 	h := header{off: off}
 	d.elems++
 	if d.elems > d.lim.MaxElements {
@@ -228,7 +242,7 @@ func (d *decoder) headerSlow(off, end int) (header, error) {
 
 // findEOC returns the offset of the end-of-contents octets that close an
 // indefinite-length element whose contents start at off.
-func (d *decoder) findEOC(off, end int) (int, error) {
+func (d *reader) findEOC(off, end int) (int, error) {
 	// Each nested indefinite element recurses once: bound it like the
 	// nesting of decoded elements.
 	d.scan++
@@ -252,7 +266,7 @@ func (d *decoder) findEOC(off, end int) (int, error) {
 }
 
 // enter starts decoding the contents of a constructed element.
-func (d *decoder) enter(h *header) error {
+func (d *reader) enter(h *header) error {
 	d.depth++
 	if !h.cons || d.depth > d.lim.MaxDepth {
 		return d.enterError(h)
@@ -260,17 +274,17 @@ func (d *decoder) enter(h *header) error {
 	return nil
 }
 
-func (d *decoder) enterError(h *header) error {
+func (d *reader) enterError(h *header) error {
 	if !h.cons {
 		return d.errorf(h.off, "primitive encoding of a constructed type")
 	}
 	return d.tooLarge(h.off, "nesting deeper than %d", d.lim.MaxDepth)
 }
 
-func (d *decoder) leave() { d.depth-- }
+func (d *reader) leave() { d.depth-- }
 
 // explicit reads the single element inside an explicit tag.
-func (d *decoder) explicit(e *header, h *header, want uint32) error {
+func (d *reader) explicit(e *header, h *header, want uint32) error {
 	if !h.cons {
 		return d.errorf(h.off, "primitive encoding of an explicit tag")
 	}
@@ -289,7 +303,7 @@ func (d *decoder) explicit(e *header, h *header, want uint32) error {
 // count returns the number of elements in h's contents. It only hops
 // over definite lengths; anything unusual (or wrong) is left to the full
 // header parser, which reports it.
-func (d *decoder) count(h header) (int, error) {
+func (d *reader) count(h header) (int, error) {
 	if !h.cons {
 		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
@@ -322,7 +336,7 @@ func (d *decoder) count(h header) (int, error) {
 	return n, nil
 }
 
-func (d *decoder) countSlow(h header) (int, error) {
+func (d *reader) countSlow(h header) (int, error) {
 	n, elems := 0, d.elems
 	for off := h.start; off < h.end; n++ {
 		e, err := d.header(off, h.end)
@@ -335,7 +349,7 @@ func (d *decoder) countSlow(h header) (int, error) {
 	return n, nil
 }
 
-func (d *decoder) primitive(h header) error {
+func (d *reader) primitive(h header) error {
 	if h.cons {
 		return d.errorf(h.off, "constructed encoding of a primitive type")
 	}
@@ -343,7 +357,7 @@ func (d *decoder) primitive(h header) error {
 }
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
-func (d *decoder) integer(h header, lo, hi int64) (int64, error) {
+func (d *reader) integer(h header, lo, hi int64) (int64, error) {
 	if n := h.end - h.start; !h.cons && n >= 1 && n <= 4 {
 		c := d.data[h.start:h.end]
 		v := int64(int8(c[0]))
@@ -357,7 +371,7 @@ func (d *decoder) integer(h header, lo, hi int64) (int64, error) {
 	return d.integerSlow(h, lo, hi)
 }
 
-func (d *decoder) integerSlow(h header, lo, hi int64) (int64, error) {
+func (d *reader) integerSlow(h header, lo, hi int64) (int64, error) {
 	if err := d.primitive(h); err != nil {
 		return 0, err
 	}
@@ -387,7 +401,7 @@ func (d *decoder) integerSlow(h header, lo, hi int64) (int64, error) {
 	return v, nil
 }
 
-func (d *decoder) boolean(h header) (bool, error) {
+func (d *reader) boolean(h header) (bool, error) {
 	if err := d.primitive(h); err != nil {
 		return false, err
 	}
@@ -397,7 +411,7 @@ func (d *decoder) boolean(h header) (bool, error) {
 	return d.data[h.start] != 0, nil
 }
 
-func (d *decoder) null(h header) error {
+func (d *reader) null(h header) error {
 	if err := d.primitive(h); err != nil {
 		return err
 	}
@@ -410,7 +424,7 @@ func (d *decoder) null(h header) error {
 // octets returns the contents of an OCTET STRING. A primitive one is a
 // sub-slice of the decoder's private copy of the input; a constructed
 // (segmented) one is joined into a new slice.
-func (d *decoder) octets(h header) (model.Octets, error) {
+func (d *reader) octets(h header) (model.Octets, error) {
 	if !h.cons {
 		return d.data[h.start:h.end:h.end], nil
 	}
@@ -422,7 +436,7 @@ func (d *decoder) octets(h header) (model.Octets, error) {
 	return out, err
 }
 
-func (d *decoder) segments(h header, out *[]byte) error {
+func (d *reader) segments(h header, out *[]byte) error {
 	if err := d.enter(&h); err != nil {
 		return err
 	}
@@ -449,7 +463,7 @@ func (d *decoder) segments(h header, out *[]byte) error {
 
 // str decodes a character string. alphabet "ia5" accepts 0..127; any
 // other non-empty value is the permitted alphabet.
-func (d *decoder) str(h header, alphabet string) (string, error) {
+func (d *reader) str(h header, alphabet string) (string, error) {
 	b, err := d.octets(h)
 	if err != nil {
 		return "", err
@@ -477,7 +491,7 @@ func (d *decoder) str(h header, alphabet string) (string, error) {
 	return unsafe.String(&b[0], len(b)), nil
 }
 
-func (d *decoder) bits(h header) (model.BitString, error) {
+func (d *reader) bits(h header) (model.BitString, error) {
 	var bs model.BitString
 	if err := d.primitive(h); err != nil {
 		return bs, err
@@ -503,7 +517,7 @@ func (d *decoder) bits(h header) (model.BitString, error) {
 	return bs, nil
 }
 
-func (d *decoder) oid(h header) (model.ObjectIdentifier, error) {
+func (d *reader) oid(h header) (model.ObjectIdentifier, error) {
 	if err := d.primitive(h); err != nil {
 		return nil, err
 	}

@@ -11,7 +11,9 @@ import (
 	"megaco/internal/model"
 )
 
-func newDecoder(data []byte) *decoder { return &decoder{data: data, lim: limits.Default} }
+func newDecoder(data []byte) *decoder {
+	return &decoder{reader: reader{data: data, lim: limits.Default}}
+}
 
 func TestHeaderForms(t *testing.T) {
 	cases := []struct {

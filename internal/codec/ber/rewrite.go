@@ -1,0 +1,220 @@
+package ber
+
+import (
+	"math/bits"
+	"slices"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+	"megaco/internal/codec/slab"
+)
+
+// Rewrite appends to dst a copy of the BER message data with the IDs ch
+// names changed: what decode -> scan.Apply -> encode gives, without the
+// decode and the encode. The scanner finds the IDs; the copy re-writes
+// only the elements on the way to them (each ID as the encoder writes an
+// INTEGER, minimal two's complement; a new mId as the encoder writes it;
+// every enclosing length anew, long form where it grows past 127) and
+// copies the rest as it is.
+//
+// Copying is exact for input in the encoder's form (ours and OTP's):
+// definite, minimal lengths. Where an element the copy reads is not in
+// that form (an indefinite or a non-minimal length), Rewrite decodes and
+// re-encodes instead, which normalises everything. Inside the elements
+// it copies whole, it does not look: a non-canonical encoding there (say
+// a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would write
+// 0xFF; both decode to the same message.
+func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	lim = lim.OrDefault()
+	rw, release := rewriters.Get()
+	defer release()
+	if err := rw.scan(data, lim); err != nil {
+		return dst, err
+	}
+	if err := rw.plan(ch); err != nil {
+		return dst, err
+	}
+	if !rw.odd && rw.sameLengths() {
+		return rw.patch(dst, data), nil
+	}
+	rw.r = reader{data: data, lim: lim}
+	rw.next = 0
+	out, ok := rw.emit(dst, 0, len(data))
+	rw.r = reader{} // the pool keeps no reference to data
+	if ok {
+		return out, nil
+	}
+	return rw.recode(dst, data, ch, lim)
+}
+
+var rewriters slab.Pool[rewriter]
+
+// rewriter is the memory of a Rewrite, reused from call to call.
+type rewriter struct {
+	s        scan.Summary
+	lastAcks []edit // each range's lastAck, with its value
+	edits    []edit
+	mid      []byte // the new mId's encoding
+	r        reader
+	next     int  // the first edit not yet written
+	odd      bool // the scan met a header not in the encoder's form
+	dec      Decoder
+}
+
+// edit is one element to write anew: an INTEGER with a new value, or the
+// mId's alternative (the element its span covers).
+type edit struct {
+	span scan.Span
+	v    uint32
+	mid  bool
+}
+
+func (rw *rewriter) scan(data []byte, lim limits.Limits) error {
+	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
+		return err
+	}
+	rw.s.Reset()
+	rw.lastAcks = rw.lastAcks[:0]
+	sc := scanner{reader: reader{data: data, lim: lim}, s: &rw.s, lastAcks: &rw.lastAcks}
+	err := sc.message()
+	rw.odd = sc.odd
+	return err
+}
+
+// plan lists the edits ch makes, in the order of the input.
+func (rw *rewriter) plan(ch *scan.Changes) error {
+	rw.edits = rw.edits[:0]
+	s := &rw.s
+	if ch.MID != nil {
+		var err error
+		if rw.mid, err = appendMIdV123(rw.mid[:0], ch.MID); err != nil {
+			return codecerr.At(err, "mId")
+		}
+		rw.edits = append(rw.edits, edit{span: s.MID.Span, mid: true})
+	}
+	if f := ch.TransactionIDs; f != nil {
+		for _, t := range s.Transactions {
+			rw.edits = append(rw.edits, edit{span: t.IDSpan, v: f(t.ID)})
+		}
+		for _, a := range rw.lastAcks {
+			rw.edits = append(rw.edits, edit{span: a.span, v: f(a.v)})
+		}
+	}
+	if f := ch.ContextIDs; f != nil {
+		for _, a := range s.Actions {
+			if !scan.Special(a.ContextID) {
+				rw.edits = append(rw.edits, edit{span: a.Span, v: f(a.ContextID)})
+			}
+		}
+	}
+	slices.SortFunc(rw.edits, func(a, b edit) int { return a.span.Off - b.span.Off })
+	return nil
+}
+
+// emit copies the elements of data[off:end] to b, writing anew those that
+// are or hold an edit. It reports false when an element it reads is not in
+// the encoder's form (the caller then re-encodes).
+func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
+	var h header
+	for off < end {
+		if rw.r.next(&h, off, end) != nil {
+			return b, false
+		}
+		idEnd, ok := rw.r.canonical(&h)
+		if !ok {
+			return b, false
+		}
+		if rw.next >= len(rw.edits) || rw.edits[rw.next].span.Off >= h.next {
+			b = append(b, rw.r.data[h.off:h.next]...)
+			off = h.next
+			continue
+		}
+		e := &rw.edits[rw.next]
+		switch {
+		case e.mid && e.span.Off == h.off && e.span.End() == h.next:
+			b = append(b, rw.mid...)
+			rw.next++
+		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
+			b = appendUint(b, string(rw.r.data[h.off:idEnd]), uint64(e.v))
+			rw.next++
+		case h.cons:
+			b = append(b, rw.r.data[h.off:idEnd]...)
+			mark := len(b)
+			b = append(b, 0)
+			if b, ok = rw.emit(b, h.start, h.end); !ok {
+				return b, false
+			}
+			b = endLen(b, mark)
+		default:
+			return b, false // an edit inside a primitive: not what the scanner reports
+		}
+		off = h.next
+	}
+	return b, true
+}
+
+// canonical returns where h's length octets start, and whether they are
+// as the encoder writes them: definite and minimal.
+func (d *reader) canonical(h *header) (int, bool) {
+	p := h.off + 1
+	if d.data[h.off]&0x1f == 0x1f {
+		for d.data[p]&0x80 != 0 {
+			p++
+		}
+		p++
+	}
+	n, l := h.start-p, h.end-h.start
+	if n == 1 {
+		return p, d.data[p] < 0x80
+	}
+	return p, l >= 0x80 && d.data[p] == 0x80|byte(n-1) && d.data[p+1] != 0
+}
+
+// recode is Rewrite the slow way, for input not in the encoder's form.
+func (rw *rewriter) recode(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	rw.dec.Options = Options{Limits: lim}
+	m, err := rw.dec.Decode(data)
+	if err != nil {
+		return dst, err
+	}
+	scan.Apply(m, ch)
+	return Append(dst, m, Options{})
+}
+
+// sameLengths reports whether every edit keeps the length of what it
+// replaces: then no enclosing length changes, and the copy is patched in
+// place (a load generator's new IDs mostly have the old ones' length).
+func (rw *rewriter) sameLengths() bool {
+	for _, e := range rw.edits {
+		n := len(rw.mid)
+		if !e.mid {
+			n = intLen(e.v)
+		}
+		if n != e.span.Len {
+			return false
+		}
+	}
+	return true
+}
+
+// intLen is the length of v's INTEGER contents as the encoder writes
+// them: minimal two's complement.
+func intLen(v uint32) int { return bits.Len32(v)/8 + 1 }
+
+// patch appends data to dst and writes the edits over the copy.
+func (rw *rewriter) patch(dst, data []byte) []byte {
+	base := len(dst)
+	dst = append(dst, data...)
+	for _, e := range rw.edits {
+		c := dst[base+e.span.Off : base+e.span.End()]
+		if e.mid {
+			copy(c, rw.mid)
+			continue
+		}
+		for i := len(c) - 1; i >= 0; i-- {
+			c[i] = byte(e.v >> (8 * (len(c) - 1 - i)))
+		}
+	}
+	return dst
+}
