@@ -165,6 +165,7 @@ type sideState struct {
 	mid atomic.Pointer[model.MId]
 	// scanned is mid as a scanner reports it (relaying without decoding).
 	scanned atomic.Pointer[scannedMID]
+	scans   bool // the peer's codec has a scanner
 
 	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
@@ -198,7 +199,8 @@ func New(cfg Config) (*Proxy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
-		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{})}
+		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
+			scans: hasScanner(sc.Codec, p.opts.Limits)}
 	}
 	return p, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"megaco/internal/codec"
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 )
 
@@ -30,7 +32,7 @@ type scannedMID struct {
 // not where one such transaction ends and the next begins).
 func (p *Proxy) scanRelay(w *worker, s side, data []byte) (listed, scanned bool) {
 	sum := &w.sum
-	if scanner(p.sides[s].cfg.Codec, data, sum, p.opts.Limits) != nil {
+	if !p.sides[s].scans || scanner(p.sides[s].cfg.Codec, data, sum, p.opts.Limits) != nil {
 		return false, false
 	}
 	if !p.sides[s].knownMID(&sum.MID) {
@@ -79,6 +81,15 @@ func firstScannedCommand(sum *scan.Summary, tx int) uint8 {
 		return commandNone // the first action has no command
 	}
 	return commandNone
+}
+
+// hasScanner reports whether the codec called name has a scanner: a scan
+// of nothing fails as Unsupported when it has none (asked once, not per
+// message: that error is made anew each time).
+func hasScanner(name string, lim limits.Limits) bool {
+	var s scan.Summary
+	e, ok := codecerr.As(scanner(name, nil, &s, lim))
+	return !ok || e.Kind != codecerr.Unsupported
 }
 
 // knownMID reports whether id is the mId last learnt from this side's
