@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -178,9 +179,28 @@ func readInput(file string, stdin io.Reader, max int) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > max {
-		return nil, fmt.Errorf("input exceeds the limit of %d bytes (--max-size)", max)
+		return nil, fmt.Errorf("input of %s exceeds the limit of %d bytes (--max-size)", inputSize(r, len(data)), max)
 	}
 	return data, nil
+}
+
+// maxCount bounds the rest of an oversized input read to tell its size.
+const maxCount = 64 << 20
+
+// inputSize says the size of an input of which read bytes were read: a
+// regular file's size, or else the bytes counted to its end (or to
+// maxCount: an endless stream is not read for ever).
+func inputSize(r io.Reader, read int) string {
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fmt.Sprintf("%d bytes", fi.Size())
+		}
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(r, maxCount))
+	if n == maxCount {
+		return fmt.Sprintf("more than %d bytes", int64(read)+n)
+	}
+	return fmt.Sprintf("%d bytes", int64(read)+n)
 }
 
 // prepare parses the flags, checks the codecs named (before reading a
@@ -217,8 +237,24 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isTerminal(stdout) && codec.FormOf(*to) == codec.Text && !bytes.HasSuffix(out, []byte("\n")) {
+		// The encoding has no final newline; on a terminal the prompt
+		// would follow the message on its last line. Files and pipes get
+		// the encoding's bytes exactly.
+		out = append(out, '\n')
+	}
 	_, err = stdout.Write(out)
 	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

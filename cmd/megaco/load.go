@@ -51,12 +51,23 @@ at --retransmit-initial and doubles up to --retransmit-max); --timeout
 bounds each transaction (then it is lost).
 
 With --pcap FILE the generator replays a capture's Megaco messages
-through the service instead (gRPC only): each message is one call, sent
-at its time in the capture (or at -r calls per -rp when -r is given) and
-transcoded from its detected codec to the other side's (text to
---mg-codec, binary to --mgc-codec); the output is compared with this
-program's own transcoding and decoded. Messages that do not transcode
-here (a name with no binary form, say) are skipped with a note.
+instead of the call flow, at their times in the capture (relative to the
+first) or, when -r is given, at -r calls per -rp in capture order.
+Through the service (gRPC) each message is one call, transcoded from its
+detected codec to the other side's (text to --mg-codec, binary to
+--mgc-codec). Through the proxy (--transport udp|tcp) each captured
+request is one call: the side that sent it in the capture sends it in
+that side's codec (the MGC side's is the address --pcap-mgc names, else
+the address whose requests are Add, Modify, Subtract, Move or audits, or
+whose replies answer Notify), the other side receives it and answers with
+the reply captured for that transaction (transcoded) or, if there is
+none, a plain reply (each command with its termination IDs), after the
+pending captured for it if there is one; an acknowledgement is sent on
+its own; replies and pendings to no captured request and retransmitted
+requests are skipped. Each output is compared with this program's own
+transcoding. Messages that do not transcode here
+(a name with no binary form, say) are skipped with a note; the report
+counts per message type as for the call flow.
 
 Times: a plain number is milliseconds (as SIPp's), or give a unit (2s).
 

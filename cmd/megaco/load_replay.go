@@ -15,25 +15,31 @@ import (
 type replayArgs struct {
 	pcap  string
 	ports []string
+	mgc   string
 }
 
 func (r *replayArgs) define(fs *flag.FlagSet) {
-	fs.StringVar(&r.pcap, "pcap", "", "replay this capture's Megaco messages (pcap or pcapng; - for stdin) through the service instead of the call flow: one call per message, at the capture's timing, or at -r calls per -rp when -r is given")
+	fs.StringVar(&r.pcap, "pcap", "", "replay this capture's Megaco messages (pcap or pcapng; - for stdin) instead of the call flow, at the capture's timing, or at -r calls per -rp when -r is given: through the service one call per message, through the proxy (--transport udp|tcp) one call per transaction")
 	fs.Var(&listFlag{vals: &r.ports}, "pcap-port", "with --pcap: also look for Megaco on this UDP/TCP port (repeatable)")
+	fs.StringVar(&r.mgc, "pcap-mgc", "", "with --pcap through the proxy: the MGC's IP address (or address:port) in the capture; what it sends goes from the MGC side, the rest from the MG side (default: told by the commands each address sends)")
 }
 
 // load reads the capture into cfg.Replay when --pcap is given; -r given
 // on the command line paces the replay instead of the capture's timing.
 func (r *replayArgs) load(fs *flag.FlagSet, cfg *load.Config, stdin io.Reader, stderr io.Writer) error {
 	if r.pcap == "" {
-		if len(r.ports) > 0 {
-			fmt.Fprintln(stderr, "load: --pcap-port needs --pcap")
+		if len(r.ports) > 0 || r.mgc != "" {
+			fmt.Fprintln(stderr, "load: --pcap-port and --pcap-mgc need --pcap")
 			return errUsage
 		}
 		return nil
 	}
-	if cfg.Wire != nil || cfg.FindMax != nil {
-		fmt.Fprintln(stderr, "load: --pcap replays through the service (--transport grpc), without --find-max")
+	if cfg.FindMax != nil {
+		fmt.Fprintln(stderr, "load: --pcap replays the capture once: no --find-max")
+		return errUsage
+	}
+	if r.mgc != "" && cfg.Wire == nil {
+		fmt.Fprintln(stderr, "load: --pcap-mgc is for a replay through the proxy (--transport udp|tcp): through the service a message's codec tells its side")
 		return errUsage
 	}
 	ports := append([]uint16(nil), capture.DefaultPorts...)
@@ -54,7 +60,13 @@ func (r *replayArgs) load(fs *flag.FlagSet, cfg *load.Config, stdin io.Reader, s
 		defer f.Close()
 		in = f
 	}
-	rp, err := load.ReadReplay(in, ports, cfg.Codecs)
+	var rp *load.Replay
+	var err error
+	if cfg.Wire != nil {
+		rp, err = load.ReadWireReplay(in, ports, cfg.Codecs, r.mgc)
+	} else {
+		rp, err = load.ReadReplay(in, ports, cfg.Codecs)
+	}
 	if err != nil {
 		return fmt.Errorf("load: %s: %w", r.pcap, err)
 	}

@@ -19,7 +19,7 @@ commands:
   transcode  read a message in one encoding, write it in another (to stdout)
   decode     read a message and print it as JSON
   bench      time every codec over a corpus (--otp: Erlang/OTP's too)
-  load       replay the RFC 3525 call flow through the service at a call rate (SIPp-style)
+  load       replay the RFC 3525 call flow or a capture through the service or the proxy (SIPp-style)
   proxy      carry live Megaco traffic between an MGC and an MG, transcoding (UDP/TCP)
   pcap       print the Megaco messages of a pcap/pcapng capture, or their response times (--stats)
   version    print the module version, VCS revision and Go version (also --version)

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +138,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"transcode", "--to", "xml"}, golden, 1, `unknown codec "xml"`},
 		{[]string{"decode", "--version", "4"}, golden, 1, "unsupported protocol version 4"},
 		{[]string{"decode", "--profile", "wireshark"}, golden, 1, `unknown profile "wireshark"`},
-		{[]string{"decode", "--max-size", "10"}, golden, 1, "input exceeds the limit of 10 bytes"},
+		{[]string{"decode", "--max-size", "10"}, golden, 1, fmt.Sprintf("input of %d bytes exceeds the limit of 10 bytes", len(golden))},
+		{[]string{"transcode", "--to", "per", "--max-size", "10", filepath.Join(corpus, "msg03.ber")}, nil, 1, fmt.Sprintf("input of %d bytes exceeds the limit of 10 bytes", len(golden))},
 		{[]string{"decode", "/nonexistent/x.ber"}, nil, 1, "no such file"},
 		{[]string{"decode", "a", "b"}, nil, 2, "at most one input file"},
 		{[]string{"frobnicate"}, nil, 2, "unknown command"},
@@ -247,6 +250,37 @@ func TestHelp(t *testing.T) {
 		}
 		if code, _, _ := runCLI(t, nil, cmd, "--no-such-flag"); code != 2 {
 			t.Errorf("%s --no-such-flag: exit %d, want 2", cmd, code)
+		}
+	}
+}
+
+// TestTranscodeTerminalNewline: text written to a file or a pipe is the
+// encoding's bytes exactly; a character device (a terminal) is told
+// apart, where the output gets a final newline.
+func TestTranscodeTerminalNewline(t *testing.T) {
+	file, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	in := filepath.Join(corpus, "msg03.ber")
+	if err := transcode([]string{"--to", "compact", in}, nil, file, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(file.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 || bytes.HasSuffix(out, []byte("\n")) {
+		t.Errorf("to a file: %q, want the compact encoding without a newline added", out)
+	}
+	if isTerminal(file) || isTerminal(&bytes.Buffer{}) {
+		t.Error("a file or a buffer taken for a terminal")
+	}
+	if dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		defer dev.Close()
+		if !isTerminal(dev) {
+			t.Errorf("%s is a character device", os.DevNull)
 		}
 	}
 }

@@ -95,6 +95,10 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 	for _, n := range names {
 		fmt.Fprintf(&w, "s.%s.Reset()\n", n)
 	}
+	w.WriteString("}\n\n// Keep makes every slab hand out values for keeps.\nfunc (s *Model) Keep() {\n")
+	for _, n := range names {
+		fmt.Fprintf(&w, "s.%s.Keep()\n", n)
+	}
 	w.WriteString("}\n")
 	return format.Source(w.Bytes())
 }

@@ -75,6 +75,7 @@ type protoGen struct {
 	f        *Family
 	wrappers map[string]string // wrapper message name -> element proto type
 	pb, conv bytes.Buffer
+	slabs    map[string]string // the wire decoder's: as berGen's
 }
 
 // protoScalar gives the proto type of a Go model type that is not a list.

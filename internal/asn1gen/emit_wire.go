@@ -22,10 +22,14 @@ func (f *Family) EmitWire(pkg string) ([]byte, error) {
 
 // emitWireFile writes a file of package pkg with typeFn's functions
 // for every message type and listFn's for every list type they use.
-func (g *protoGen) emitWireFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string)) ([]byte, error) {
+func (g *protoGen) emitWireFile(pkg, what string, typeFn func(*GoType, map[string]bool), listFn func(string), imports ...string) ([]byte, error) {
 	w := &g.conv
 	w.WriteString(Header)
-	fmt.Fprintf(w, "package %s\n\nimport (\n\"google.golang.org/protobuf/encoding/protowire\"\n\"megaco/internal/model\"\n)\n\n", pkg)
+	fmt.Fprintf(w, "package %s\n\nimport (\n\"google.golang.org/protobuf/encoding/protowire\"\n\"megaco/internal/model\"\n", pkg)
+	for _, imp := range imports {
+		fmt.Fprintf(w, "%q\n", imp)
+	}
+	w.WriteString(")\n\n")
 	lists := map[string]bool{}
 	for _, t := range g.f.Types {
 		if t.Kind != KindEnumerated {
@@ -181,8 +185,20 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 // that is there is never nil, bytes with presence are never nil, implicit
 // empty bytes are.
 func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
-	g := &protoGen{f: f, wrappers: map[string]string{}}
-	return g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList)
+	g := &protoGen{f: f, wrappers: map[string]string{}, slabs: map[string]string{}}
+	out, err := g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList, "megaco/internal/codec/slab")
+	if err != nil {
+		return out, err
+	}
+	return out, f.checkSlabs("native", g.slabs)
+}
+
+// slab returns the decode's slab (a field of slab.Model, through the
+// budget) that allocates values of goT.
+func (g *protoGen) slab(goT string) string {
+	name := slabName(goT)
+	g.slabs[name] = g.f.qualify(goT, "model.")
+	return "bud.mem." + name
 }
 
 // unwireRead is the code that reads one value of scalar or message type
@@ -213,7 +229,7 @@ func (g *protoGen) unwireRead(goT, set, field string, explicit bool) string {
 		}
 		return bytesThen("if len(v) == 0 {\nv = nil\n}\n" + fmt.Sprintf(set, "model.Octets(v)") + "\n")
 	case goT == "string":
-		return bytesThen("if err := unwireUTF8(v); err != nil {\n" + fail + "\n}\n" + fmt.Sprintf(set, "string(v)") + "\n")
+		return bytesThen("if err := unwireUTF8(v); err != nil {\n" + fail + "\n}\n" + fmt.Sprintf(set, "unwireString(v)") + "\n")
 	}
 	panic("unwire: unhandled type " + goT)
 }
@@ -254,7 +270,9 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	if !choice {
 		g.unwireFresh(t)
 	}
-	w.WriteString("for len(b) > 0 {\nnum, typ, n, err := unwireTag(b)\nif err != nil {\nreturn err\n}\nb = b[n:]\nswitch num {\n")
+	// The one-byte tag of fields 1..15, almost every tag, is read in
+	// line: unwireTag does not inline.
+	w.WriteString("for len(b) > 0 {\nnum, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1\nif c := b[0]; c < 0x08 || c >= 0x80 {\nvar err error\nif num, typ, n, err = unwireTagSlow(b); err != nil {\nreturn err\n}\n}\nb = b[n:]\nswitch num {\n")
 	for i, fl := range t.Fields {
 		if strings.HasPrefix(fl.GoType, "[]") {
 			lists[fl.GoType] = true
@@ -331,7 +349,7 @@ func (g *protoGen) unwireMember(t *GoType, fl *Field) string {
 	case g.shape(fl, true) == shapeWrapped:
 		return g.unwireWrapRead(fl.GoType, x, field, reset)
 	case fl.Rep == RepPointer:
-		return g.unwireInto(fl.GoType, x, x+" != nil", reset+newIfNil(x, fl.GoType), field)
+		return g.unwireInto(fl.GoType, x, x+" != nil", reset+g.newIfNil(x, fl.GoType), field)
 	case g.isScalar(fl.GoType):
 		return g.unwireRead(fl.GoType, reset+x+" = %s", field, true)
 	}
@@ -346,7 +364,7 @@ func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
 	case shapeWrapped:
 		return g.unwireWrapRead(fl.GoType, x, field, "")
 	case shapeRepeated:
-		return fmt.Sprintf("n, err := unwireAdd%s(b, typ, &%s, depth, bud)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
+		return fmt.Sprintf("n, err := unwireAdd%s(b, num, typ, &%s, depth, bud)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\nb = b[n:]\ncontinue\n}\n", listFuncName(fl.GoType), x, field)
 	case shapeOptional:
 		switch {
 		case fl.Rep == RepNil:
@@ -360,7 +378,7 @@ func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
 	case fl.Rep == RepFlag:
 		return g.unwireRead("bool", x+" = %s", field, false)
 	case fl.Rep == RepPointer:
-		return g.unwireInto(fl.GoType, x, x+" != nil", newIfNil(x, fl.GoType), field)
+		return g.unwireInto(fl.GoType, x, x+" != nil", g.newIfNil(x, fl.GoType), field)
 	case fl.Rep == RepOpt: // a message-typed optional (BitString, OID)
 		return g.unwireInto(fl.GoType, "&"+x+".Value", x+".Present", x+".Present = true\n", field)
 	case g.isScalar(fl.GoType):
@@ -369,9 +387,10 @@ func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
 	return g.unwireInto(fl.GoType, "&"+x, fmt.Sprintf("merge || seen&(1<<%d) != 0", i), fmt.Sprintf("seen |= 1 << %d\n", i), field)
 }
 
-// newIfNil is the code that allocates pointer x to a goT if it is nil.
-func newIfNil(x, goT string) string {
-	return "if " + x + " == nil {\n" + x + " = new(model." + goT + ")\n}\n"
+// newIfNil is the code that allocates pointer x to a goT, from the
+// decode's slab, if it is nil.
+func (g *protoGen) newIfNil(x, goT string) string {
+	return "if " + x + " == nil {\n" + x + " = slab.One(&" + g.slab(goT) + ")\n}\n"
 }
 
 // unwireWrapRead is the code that reads a list in its wrapper message
@@ -388,7 +407,7 @@ func (g *protoGen) unwireList(goT string) {
 	name := listFuncName(goT)
 	elem := goT[2:]
 	mt := g.modelType(goT)
-	fmt.Fprintf(w, "func unwireAdd%s(b []byte, typ protowire.Type, l *%s, depth int, bud *budget) (int, error) {\n", name, mt)
+	fmt.Fprintf(w, "func unwireAdd%s(b []byte, num protowire.Number, typ protowire.Type, l *%s, depth int, bud *budget) (int, error) {\n", name, mt)
 	switch {
 	case g.isPacked(elem):
 		conv := "uint32(v)"
@@ -400,16 +419,18 @@ func (g *protoGen) unwireList(goT string) {
 		case g.isEnum(elem):
 			conv = "model." + elem + "(int32(v)-1)"
 		}
+		fmt.Fprintf(w, "unwireRoomPacked(&%s, l, b, typ, bud)\n", g.slab(elem))
 		fmt.Fprintf(w, "return unwirePacked(b, typ, bud, func(v uint64) {\n*l = append(*l, %s)\n})\n", conv)
 	default:
 		w.WriteString("v, n, err := unwireBytes(b, typ)\nif n == 0 || err != nil {\nreturn 0, err\n}\n")
+		fmt.Fprintf(w, "unwireRoom(&%s, l, b, num, bud)\n", g.slab(elem))
 		switch {
 		case strings.HasPrefix(elem, "[]"):
 			fmt.Fprintf(w, "*l = append(*l, nil)\nif err := unwireWrap%s(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {\nreturn 0, err\n}\n", listFuncName(elem))
 		case elem == "Octets":
 			w.WriteString("if err := unwireSpend(bud); err != nil {\nreturn 0, err\n}\n*l = append(*l, model.Octets(v))\n")
 		case elem == "string":
-			w.WriteString("if err := unwireSpend(bud); err != nil {\nreturn 0, err\n}\nif err := unwireUTF8(v); err != nil {\nreturn 0, err\n}\n*l = append(*l, string(v))\n")
+			w.WriteString("if err := unwireSpend(bud); err != nil {\nreturn 0, err\n}\nif err := unwireUTF8(v); err != nil {\nreturn 0, err\n}\n*l = append(*l, unwireString(v))\n")
 		default:
 			zero := "model." + elem + "{}"
 			if elem == "ObjectIdentifier" {
@@ -432,7 +453,7 @@ return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type
 if num != 1 {
 return 0, nil
 }
-n, err := unwireAdd%s(b, typ, l, depth, bud)
+n, err := unwireAdd%s(b, num, typ, l, depth, bud)
 if err != nil {
 return 0, wireFail("items", err)
 }

@@ -98,14 +98,11 @@ func sameShape(a, b *scan.Summary) string {
 // at least the lists the depth names, as a full scan fills them (it may
 // fill more: one that ignores Want is correct).
 func TestScanDepthContract(t *testing.T) {
-	bc, _ := Lookup("ber", Options{})
-	var msgs []*model.MegacoMessage
-	for _, data := range corpus.List(t, ".ber") {
-		m, err := bc.Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msgs = append(msgs, m)
+	// The messages in each form: decoded from BER and from compact text.
+	msgs := map[Form][]*model.MegacoMessage{}
+	for form, src := range map[Form][2]string{Binary: {"ber", ".ber"}, Text: {"compact", ".compact.txt"}} {
+		c, _ := Lookup(src[0], Options{})
+		msgs[form] = corpus.Decoded(t, src[1], c)
 	}
 	var full, s scan.Summary
 	for _, d := range All() {
@@ -113,7 +110,7 @@ func TestScanDepthContract(t *testing.T) {
 			continue
 		}
 		c := d.New(0, limits.Limits{})
-		for i, m := range msgs {
+		for i, m := range msgs[d.Form] {
 			enc, err := c.Append(nil, m)
 			if err != nil {
 				t.Fatalf("%s: message %d: %v", d.Name, i, err)

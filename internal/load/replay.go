@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -36,6 +37,11 @@ type Replay struct {
 	Skipped []string
 	// Paced: at Config.Ramp's rate instead of the capture's timing.
 	Paced bool
+	// Wire: prepared by ReadWireReplay for the wire mode: each message is
+	// a captured request, with the reply its receiver answers with.
+	Wire bool
+	// Notes say how the capture was read (the wire mode's sides).
+	Notes []string
 }
 
 // ReplayMsg is one captured message and what the service must make of it.
@@ -46,23 +52,64 @@ type ReplayMsg struct {
 	From, To string // codec names
 	Type     int    // index in Replay.Types
 	In, Want []byte
+	// The wire mode's: the side that sends the request (From is its
+	// codec, To the other side's), its transaction ID, and the reply as
+	// the other side sends it and as the requester must receive it: the
+	// one captured in frame ReplyFrame, or a plain reply (ReplyFrame 0).
+	Side             Side
+	TID              uint32
+	Reply, ReplyWant []byte
+	ReplyType        int
+	ReplyFrame       int
+	Ack              bool // an acknowledgement, sent on its own: no reply
+	// The pending the other side answers with first, if captured: as it
+	// sends it and as the requester must receive it.
+	Pending, PendingWant []byte
+	PendingType          int
+	PendingFrame         int
+	dst                  netip.AddrPort
 }
 
 // ReadReplay reads a pcap or pcapng capture (Megaco on ports, nil: the
 // default ports) and prepares its messages for codecs.
 func ReadReplay(r io.Reader, ports []uint16, codecs Codecs) (*Replay, error) {
-	cr, err := capture.NewReader(r, capture.Options{Ports: ports})
+	rp := &Replay{}
+	types := map[string]int{}
+	var size int
+	err := readCaptured(r, ports, rp, func(m capture.Message, offset time.Duration) error {
+		rm, typ, err := prepareReplayMsg(m, codecs)
+		if err != nil {
+			rp.skip(fmt.Sprintf("frame %d: %v", m.Frame, err))
+			return nil
+		}
+		rm.Type, rm.Offset = rp.typeIndex(types, typ), offset
+		if size += len(rm.In) + len(rm.Want); size > MaxReplayBytes {
+			return errReplayBytes
+		}
+		rp.Msgs = append(rp.Msgs, rm)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	rp := &Replay{}
-	types := map[string]int{}
+	return rp, rp.check()
+}
+
+var errReplayBytes = fmt.Errorf("the capture's messages take more than %d MiB", MaxReplayBytes>>20)
+
+// readCaptured reads a capture's Megaco messages in order and hands each
+// to add with its offset from the first; the frames that cannot be read
+// are skipped (noted in rp).
+func readCaptured(r io.Reader, ports []uint16, rp *Replay, add func(capture.Message, time.Duration) error) error {
+	cr, err := capture.NewReader(r, capture.Options{Ports: ports})
+	if err != nil {
+		return err
+	}
 	var first time.Time
-	var size int
-	for {
+	for n := 0; ; n++ {
 		m, err := cr.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		var fe *capture.FrameError
 		if errors.As(err, &fe) {
@@ -70,35 +117,36 @@ func ReadReplay(r io.Reader, ports []uint16, codecs Codecs) (*Replay, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(rp.Msgs) == MaxReplayMessages {
-			return nil, fmt.Errorf("more than %d messages in the capture", MaxReplayMessages)
+		if n == MaxReplayMessages {
+			return fmt.Errorf("more than %d messages in the capture", MaxReplayMessages)
 		}
 		if first.IsZero() {
 			first = m.Time
 		}
-		rm, typ, err := prepareReplayMsg(m, codecs)
-		if err != nil {
-			rp.skip(fmt.Sprintf("frame %d: %v", m.Frame, err))
-			continue
+		if err := add(m, max(m.Time.Sub(first), 0)); err != nil {
+			return err
 		}
-		i, ok := types[typ]
-		if !ok {
-			i = len(rp.Types)
-			types[typ] = i
-			rp.Types = append(rp.Types, typ)
-		}
-		rm.Type, rm.Offset = i, max(m.Time.Sub(first), 0)
-		if size += len(rm.In) + len(rm.Want); size > MaxReplayBytes {
-			return nil, fmt.Errorf("the capture's messages take more than %d MiB", MaxReplayBytes>>20)
-		}
-		rp.Msgs = append(rp.Msgs, rm)
 	}
+}
+
+// typeIndex is type typ's index in rp.Types, added when new.
+func (rp *Replay) typeIndex(types map[string]int, typ string) int {
+	i, ok := types[typ]
+	if !ok {
+		i = len(rp.Types)
+		types[typ] = i
+		rp.Types = append(rp.Types, typ)
+	}
+	return i
+}
+
+func (rp *Replay) check() error {
 	if len(rp.Msgs) == 0 {
-		return nil, fmt.Errorf("no Megaco message to replay in the capture (%d skipped)", len(rp.Skipped))
+		return fmt.Errorf("no Megaco message to replay in the capture (%d skipped)", len(rp.Skipped))
 	}
-	return rp, nil
+	return nil
 }
 
 func (rp *Replay) skip(why string) {
@@ -181,6 +229,10 @@ func (e *engine) runReplay(ctx context.Context, res *Result) {
 		res.CPU = c - cpu0
 	}
 	res.Final = rep.final()
+	res.Warnings, res.OtherLoad = rep.warnings, rep.otherLoad
+	if e.wire != nil {
+		res.Late, res.Unmatched = e.wire.late.Load(), e.wire.unmatched.Load()
+	}
 }
 
 // when is the time call n is due.
@@ -228,10 +280,18 @@ func (e *engine) sendReplay(ctx, callCtx context.Context, wg *sync.WaitGroup) st
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			e.replayCall(callCtx, n)
+			if e.wire != nil {
+				e.replayWireCall(callCtx, n)
+			} else {
+				e.replayCall(callCtx, n)
+			}
 		}()
 	}
-	return fmt.Sprintf("the capture's %d messages sent", len(msgs))
+	what := "messages"
+	if e.replay.Wire {
+		what = "transactions"
+	}
+	return fmt.Sprintf("the capture's %d %s sent", len(msgs), what)
 }
 
 // replayCall transcodes captured message n at the service and checks it.

@@ -23,7 +23,7 @@ var (
 
 // writeCapture writes files (in name order) as UDP datagrams 10 ms apart,
 // from the MGC when pick says so, and returns the capture.
-func writeCapture(t *testing.T, files []string, fromMGC func(string) bool) []byte {
+func writeCapture(t testing.TB, files []string, fromMGC func(string) bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := pcapng.NewWriter(&buf, pcapng.Options{})
@@ -74,7 +74,7 @@ func compactCopies(t *testing.T, files []string) []string {
 	return out
 }
 
-func globSorted(t *testing.T, pattern string) []string {
+func globSorted(t testing.TB, pattern string) []string {
 	t.Helper()
 	files, err := filepath.Glob(pattern)
 	if err != nil || len(files) == 0 {

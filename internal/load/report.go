@@ -21,12 +21,17 @@ type reporter struct {
 	csv        *statWriter
 	warnings   int
 	lastLimitN time.Duration
-	fm         *findMax
+	lastLagN   time.Duration
+	cpu        *cpuWatch
+	// otherLoad counts the seconds behind the rate in which the generator
+	// waited for a CPU it did not use up: the machine's other load.
+	otherLoad int
+	fm        *findMax
 }
 
 func newReporter(e *engine, res *Result) *reporter {
 	z := e.st.snapshot(0, e.cfg.Ramp.PerSecond(e.targetRate(0)), 0)
-	r := &reporter{e: e, res: res, zero: z, prev: z, lastRow: z, lastLimitN: -time.Hour}
+	r := &reporter{e: e, res: res, zero: z, prev: z, lastRow: z, lastLimitN: -time.Hour, lastLagN: -time.Hour, cpu: newCPUWatch()}
 	if e.cfg.Stat != nil {
 		var err error
 		if r.csv, err = newStatWriter(e.cfg.Stat, e.flow.Types, e.start); err != nil {
@@ -57,6 +62,7 @@ func (r *reporter) tick() string {
 	if e.cfg.Live != nil {
 		fmt.Fprintln(e.cfg.Live, liveLine(p, s, interval))
 	}
+	m := r.cpu.measure()
 	// Who holds the rate back: the -l limit (the service is slower than the
 	// rate), or the generator itself (it cannot start the calls in time).
 	behind := p.Due >= 5 && float64(p.Started) < 0.95*float64(p.Due)
@@ -71,9 +77,7 @@ func (r *reporter) tick() string {
 			fmt.Fprintf(e.log, "note: %d calls in progress reached the limit (-l %d): calls wait, the service is slower than the rate\n", s.Active, e.cfg.Limit)
 		}
 	case behind || lagging:
-		r.warnings++
-		fmt.Fprintf(e.log, "warning: the generator cannot keep %.1f cps itself: %d of %d calls due started in the last %.1f s, scheduling lag p99 %s ms, and not for want of -l: the generator's CPU is the bottleneck (a service on the same machine competes for it)\n",
-			s.Target, p.Started, p.Due, interval.Seconds(), ms(p.Lag.Quantile(0.99)))
+		r.behind(s, p, interval, m)
 	}
 	if r.csv != nil && s.At-r.lastRow.At >= e.cfg.StatPeriod-500*time.Millisecond {
 		r.row(s)
@@ -84,6 +88,30 @@ func (r *reporter) tick() string {
 	}
 	r.prev = s
 	return why
+}
+
+// behind says who held the calls back in a second behind the rate without
+// -l holding them: a warning when the generator measurably lacked CPU, else
+// a note (at most every 10 s) with what it measured.
+func (r *reporter) behind(s, p *Snapshot, interval time.Duration, m cpuMeasure) {
+	e := r.e
+	cause, why := m.verdict()
+	if r.fm != nil {
+		r.fm.lag[cause]++
+	}
+	what := fmt.Sprintf("%d of %d calls due started in the last %.1f s, scheduling lag p99 %s ms, not for want of -l", p.Started, p.Due, interval.Seconds(), ms(p.Lag.Quantile(0.99)))
+	if cause == lagGenerator {
+		r.warnings++
+		fmt.Fprintf(e.log, "warning: the generator cannot keep %.1f cps itself: %s; %s\n", s.Target, what, why)
+		return
+	}
+	if cause == lagOtherLoad {
+		r.otherLoad++
+	}
+	if s.At-r.lastLagN >= 10*time.Second {
+		r.lastLagN = s.At
+		fmt.Fprintf(e.log, "note: behind the rate of %.1f cps: %s; %s\n", s.Target, what, why)
+	}
 }
 
 func (r *reporter) row(s *Snapshot) {
@@ -126,6 +154,25 @@ type findMax struct {
 	coolFrom time.Duration
 	retried  bool // the current level failed once and is being tried again
 	done     string
+	// lag counts the seconds behind the rate by cause (the reporter's
+	// verdicts), lagFrom at the start of the level's window.
+	lag, lagFrom [3]int
+}
+
+// lagWhy says whom the seconds behind the rate in the level's window
+// were put down to.
+func (f *findMax) lagWhy() string {
+	var d [3]int
+	for i := range d {
+		d[i] = f.lag[i] - f.lagFrom[i]
+	}
+	switch {
+	case d[lagGenerator] > 0:
+		return fmt.Sprintf("the generator lacked CPU in %d s (see the warnings)", d[lagGenerator])
+	case d[lagOtherLoad] > 0:
+		return fmt.Sprintf("the machine's other load held the generator back in %d s (see the notes)", d[lagOtherLoad])
+	}
+	return "calls due were not started in time, and the generator was not short of CPU"
 }
 
 // FindMaxLevel is one level of the search.
@@ -172,6 +219,7 @@ func (f *findMax) tick(s *Snapshot) string {
 	f.ticks++
 	if f.ticks == 1 { // the first second of a level settles
 		f.anchor, f.winMax = s, 0
+		f.lagFrom = f.lag
 		return ""
 	}
 	f.winMax = max(f.winMax, s.ActiveMax)
@@ -194,7 +242,7 @@ func (f *findMax) tick(s *Snapshot) string {
 		if w.Limited > 0 {
 			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: the -l limit held calls back", lv.Achieved, lv.Target)
 		} else {
-			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved: the generator could not keep the rate", lv.Achieved, lv.Target)
+			lv.Why = fmt.Sprintf("%.1f of %.1f cps achieved, not for want of -l: %s", lv.Achieved, lv.Target, f.lagWhy())
 		}
 	}
 	f.levels = append(f.levels, lv)

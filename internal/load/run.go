@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -80,8 +81,9 @@ type Config struct {
 	// proxy instead of calling the service (Targets, Mode, TLS and
 	// Failover are then unused).
 	Wire *Wire
-	// Replay, if set, sends a capture's messages (ReadReplay) instead of
-	// the call flow: gRPC modes only.
+	// Replay, if set, sends a capture's messages instead of the call flow:
+	// through the service as ReadReplay reads them, through the proxy
+	// (Wire) as ReadWireReplay does.
 	Replay *Replay
 }
 
@@ -113,9 +115,14 @@ type Result struct {
 	Stopped string             // why the run ended
 	// CPU is the CPU time this process used during the run (0 where it
 	// cannot be read): the generator's own cost.
-	CPU      time.Duration
-	FindMax  *FindMaxResult
-	Warnings int // generator-bottleneck warnings
+	CPU     time.Duration
+	FindMax *FindMaxResult
+	// Warnings counts the seconds behind the rate in which the generator
+	// measurably lacked CPU (it used the cores it has, or its goroutines
+	// waited to run and its CPU time cannot be read); OtherLoad those in
+	// which it waited for a CPU with cores to spare: the machine's other
+	// processes took them.
+	Warnings, OtherLoad int
 	// Late and Unmatched (wire mode) count the messages received for a
 	// transaction already given up, and those for none (a duplicate, or
 	// one that does not decode).
@@ -224,7 +231,7 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 	}
 	e := &engine{cfg: cfg, flow: flow, base: b, st: newStats(len(flow.Types)), errors: res.Errors, log: cfg.Log}
 	if rp := cfg.Replay; rp != nil { // the capture's message types, no call flow
-		e.replay, e.flow, res.Flow, res.Notes = rp, &Flow{Types: rp.Types}, &Flow{Types: rp.Types}, nil
+		e.replay, e.flow, res.Flow, res.Notes = rp, &Flow{Types: rp.Types}, &Flow{Types: rp.Types}, rp.Notes
 		e.st = newStats(len(rp.Types))
 	}
 	if e.log == nil {
@@ -276,8 +283,8 @@ func (c *Config) check() error {
 		c.Targets, c.Mode = nil, c.Wire.Network
 	}
 	switch {
-	case c.Replay != nil && c.Wire != nil:
-		return errors.New("a capture replays through the service (gRPC) only")
+	case c.Replay != nil && c.Replay.Wire != (c.Wire != nil):
+		return errors.New("a capture replays through the proxy as read by ReadWireReplay, through the service as read by ReadReplay")
 	case c.Replay != nil && len(c.Replay.Msgs) == 0:
 		return errors.New("the capture has no message to replay")
 	case c.Replay != nil && c.FindMax != nil:
@@ -371,7 +378,7 @@ func (e *engine) run(ctx context.Context, res *Result) {
 		res.Late, res.Unmatched = e.wire.late.Load(), e.wire.unmatched.Load()
 	}
 	res.FindMax = rep.findMaxResult()
-	res.Warnings = rep.warnings
+	res.Warnings, res.OtherLoad = rep.warnings, rep.otherLoad
 }
 
 // startReporter ticks the reporter every second in its own goroutine: a
@@ -560,15 +567,7 @@ func (e *engine) call(ctx context.Context, n uint64) {
 		c.target, c.req = int(n%uint64(len(e.targets))), &pb.TranscodeRequest{Options: e.reqOpts}
 		cause, held = c.run(ctx)
 	}
-	switch cause {
-	case OK:
-		st.ok.Add(1)
-		st.callLen.Record(time.Since(start) - held)
-	case Aborted:
-		st.aborted.Add(1)
-	default:
-		st.failed[cause].Add(1)
-	}
+	st.callEnded(cause, time.Since(start)-held)
 }
 
 // callRun is a call in progress.
@@ -687,8 +686,19 @@ func (r *Result) WriteSummary(w io.Writer) {
 		if rp.Paced {
 			how = fmt.Sprintf("at %g calls per %v", cfg.Ramp.Rate, cfg.Ramp.Period)
 		}
-		fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
-			len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)
+		if wc := cfg.Wire; wc != nil {
+			acks := 0
+			for i := range rp.Msgs {
+				if rp.Msgs[i].Ack {
+					acks++
+				}
+			}
+			fmt.Fprintf(w, "megaco load: capture replay, %d transactions and %d acknowledgement(s) (one call each: request and reply, or the acknowledgement; %s, %d messages skipped), %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s)\n",
+				len(rp.Msgs)-acks, acks, how, len(rp.Skipped), wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget)
+		} else {
+			fmt.Fprintf(w, "megaco load: capture replay, %d messages (one call each, %s, %d skipped), %s, %d target(s) %s; text -> %s, binary -> %s\n",
+				len(rp.Msgs), how, len(rp.Skipped), cfg.Mode, len(cfg.Targets), strings.Join(cfg.Targets, ","), cfg.Codecs.MG, cfg.Codecs.MGC)
+		}
 	} else if wc := cfg.Wire; wc != nil {
 		fmt.Fprintf(w, "megaco load: %s through a proxy; MGC %s (from %s to %s) <-> gateways %s (from %s to %s); %d messages per call\n",
 			wc.Network, cfg.Codecs.MGC, wc.MGCListen, wc.MGCTarget, cfg.Codecs.MG, wc.MGListen, wc.MGTarget, len(r.Flow.Steps))
@@ -734,13 +744,16 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "%-22s %9d %9s %9s %9s %9s\n", t, h.Count, ms(h.Quantile(.5)), ms(h.Quantile(.9)), ms(h.Quantile(.99)), ms(time.Duration(h.Max)))
 	}
 	if r.CPU > 0 {
-		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds())
+		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f of its %d cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds(), runtime.GOMAXPROCS(0))
 	}
 	if r.FindMax != nil {
 		r.FindMax.write(w)
 	}
 	if r.Warnings > 0 {
-		fmt.Fprintf(w, "warning: in %d second(s) the generator could not keep the target rate itself (see the warnings above)\n", r.Warnings)
+		fmt.Fprintf(w, "warning: in %d second(s) the generator lacked the CPU to keep the target rate (see the warnings above)\n", r.Warnings)
+	}
+	if r.OtherLoad > 0 {
+		fmt.Fprintf(w, "note: in %d second(s) behind the rate the generator had cores to spare but waited for a CPU: the machine's other load, not the generator, held it back\n", r.OtherLoad)
 	}
 	causes := make([]Cause, 0, len(r.Errors))
 	for c := range r.Errors {

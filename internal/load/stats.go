@@ -216,3 +216,17 @@ func (sw *statWriter) row(p, c *Snapshot, period time.Duration) error {
 	sw.w.Flush()
 	return sw.w.Error()
 }
+
+// callEnded counts a call that ended with cause, and its length if it
+// succeeded.
+func (s *stats) callEnded(cause Cause, length time.Duration) {
+	switch cause {
+	case OK:
+		s.ok.Add(1)
+		s.callLen.Record(length)
+	case Aborted:
+		s.aborted.Add(1)
+	default:
+		s.failed[cause].Add(1)
+	}
+}

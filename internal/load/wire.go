@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"megaco/internal/codec/ber"
 	"megaco/internal/model"
 	"megaco/internal/proxy/tpkt"
+	"megaco/internal/udpbatch"
 )
 
 // Wire configures the wire mode (--transport udp|tcp): the generator is
@@ -43,6 +45,7 @@ const (
 	wireIdle      = 5 * time.Minute
 	wireWriteWait = 5 * time.Second
 	wireShards    = 64
+	wireReadBatch = 32 // datagrams per read
 )
 
 func (w *Wire) check() error {
@@ -80,7 +83,21 @@ type wireTx struct {
 
 type wireShard struct {
 	mu sync.Mutex
-	m  map[uint32]*wireTx
+	m  map[wireID]*wireTx
+}
+
+// wireID is what a call waits on: a transaction ID, or (ackBit set) the
+// acknowledgement of one, which a replayed capture sends on its own.
+type wireID uint64
+
+const ackBit wireID = 1 << 32
+
+// idOf is the wireID a received transaction answers to.
+func idOf(t *model.Transaction) wireID {
+	if t.Kind == model.Transaction_TransactionResponseAck && len(t.TransactionResponseAck) > 0 {
+		return ackBit | wireID(t.TransactionResponseAck[0].FirstAck)
+	}
+	return wireID(transactionID(t))
 }
 
 // wire is the running wire mode: the two sides' sockets, their read
@@ -130,7 +147,7 @@ func openWire(e *engine) (*wire, error) {
 	cfg := e.cfg.Wire
 	w := &wire{cfg: cfg, e: e, quit: make(chan struct{})}
 	for i := range w.shards {
-		w.shards[i].m = map[uint32]*wireTx{}
+		w.shards[i].m = map[wireID]*wireTx{}
 	}
 	var err error
 	if w.tids, err = stepTransactions(e.flow); err != nil {
@@ -225,19 +242,27 @@ func resolveUDP(addr string) (netip.AddrPort, error) {
 	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
-// readUDP is the side's one read loop: no goroutine per datagram.
+// readUDP is the side's one read loop: no goroutine per datagram, and
+// the datagrams queued are taken several per system call.
 func (s *wireSide) readUDP() {
 	defer s.w.wg.Done()
-	buf := make([]byte, wireReadBuf)
+	r, err := udpbatch.NewReader(s.udp, wireReadBatch, wireReadBuf)
+	if err != nil {
+		return // closed already
+	}
 	for {
-		n, _, err := s.udp.ReadFromUDPAddrPort(buf)
+		n, err := r.Read()
 		if err != nil {
 			if s.w.closing.Load() {
 				return
 			}
 			continue // an ICMP error on the socket: the next read goes on
 		}
-		s.deliver(buf[:n], time.Now())
+		at := time.Now()
+		for i := range n {
+			b, _ := r.Datagram(i)
+			s.deliver(b, at)
+		}
 	}
 }
 
@@ -377,7 +402,7 @@ func (s *wireSide) deliver(data []byte, at time.Time) {
 	}
 	t := &body.Transactions[0]
 	a := arrival{side: s.side, kind: t.Kind, at: at}
-	tid := transactionID(t)
+	tid := idOf(t)
 	if t.Kind == model.Transaction_TransactionReply {
 		if r := &t.TransactionReply.TransactionResult; r.Kind == model.TransactionReplyTransactionResult_TransactionError && r.TransactionError != nil {
 			d := *r.TransactionError
@@ -416,21 +441,47 @@ func (s *wireSide) deliver(data []byte, at time.Time) {
 }
 
 // begin registers call transaction tid.
-func (w *wire) begin(tid uint32) *wireTx {
-	tx := &wireTx{inbox: make(chan arrival, 8)}
+func (w *wire) begin(tid wireID) *wireTx {
+	tx, _ := w.tryBegin(tid, true)
+	return tx
+}
+
+// tryBegin registers transaction tid unless (force false) another call
+// has it in flight.
+func (w *wire) tryBegin(tid wireID, force bool) (*wireTx, bool) {
 	sh := &w.shards[tid%wireShards]
 	sh.mu.Lock()
-	if old := sh.m[tid]; old != nil && old.gaveUp {
+	defer sh.mu.Unlock()
+	old := sh.m[tid]
+	if old != nil && !old.gaveUp && !force {
+		return nil, false
+	}
+	if old != nil && old.gaveUp {
 		w.kept.Add(-1)
 	}
+	tx := &wireTx{inbox: make(chan arrival, 8)}
 	sh.m[tid] = tx
-	sh.mu.Unlock()
-	return tx
+	return tx, true
+}
+
+// claim registers transaction tid once no other call has it in flight,
+// within --timeout (then it takes it over): two transactions with one ID
+// at once would be one to the proxy, which sees both from one socket.
+func (w *wire) claim(ctx context.Context, tid wireID) (*wireTx, bool) {
+	deadline := time.Now().Add(w.e.cfg.Timeout)
+	for {
+		if tx, ok := w.tryBegin(tid, time.Now().After(deadline)); ok {
+			return tx, true
+		}
+		if !hold(ctx, time.Millisecond) {
+			return nil, false
+		}
+	}
 }
 
 // end removes a finished transaction, or keeps a failed one for a
 // --timeout more to tell late answers apart, within a bound.
-func (w *wire) end(tid uint32, tx *wireTx, cause Cause) {
+func (w *wire) end(tid wireID, tx *wireTx, cause Cause) {
 	sh := &w.shards[tid%wireShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,10 +137,7 @@ func TestWireProxySIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the megaco binary")
 	}
-	bin := filepath.Join(t.TempDir(), "megaco")
-	if out, err := exec.Command("go", "build", "-o", bin, "megaco/cmd/megaco").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := megacoBinary(t)
 	for _, network := range []string{"udp", "tcp"} {
 		t.Run(network, func(t *testing.T) { sigtermRun(t, bin, network) })
 	}

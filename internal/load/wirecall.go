@@ -29,83 +29,170 @@ func (c *callRun) runWire(ctx context.Context) (cause Cause, held time.Duration)
 }
 
 // exchange runs the transaction of request step i and reply step i+1.
-// Over UDP an unanswered request is retransmitted per RFC 3525 D.1.3
-// (the timer doubles, up to Wire.RetransmitMax), a retransmitted request
-// that reaches the answering side is answered again (at-most-once: the
-// same reply), and a TransactionPending restarts the timer at its
-// maximum. --timeout bounds the whole transaction: after it the request is
-// lost.
-func (c *callRun) exchange(ctx context.Context, i int) (cause Cause) {
-	e, w := c.e, c.e.wire
-	req := &e.flow.Steps[i]
-	from, to := w.sides[req.From], w.sides[1-req.From]
-	tid := CallTransactionID(w.tids[i], uint32(len(e.flow.tids)), c.n)
-	tx := w.begin(tid)
-	defer func() { w.end(tid, tx, cause) }()
+func (c *callRun) exchange(ctx context.Context, i int) Cause {
+	w := c.e.wire
+	return w.exchange(ctx, wireTxn{
+		from: c.e.flow.Steps[i].From, base: i, party: c,
+		tid: CallTransactionID(w.tids[i], uint32(len(c.e.flow.tids)), c.n),
+		req: c.cm.In[i], rep: c.cm.In[i+1],
+	})
+}
 
-	sent := time.Now()
-	if err := from.send(c.cm.In[i]); err != nil {
-		return c.fail(i, Transport, fmt.Errorf("send: %w", err))
+// wireTxn is one transaction on the wire: a request sent by side from and
+// the reply the other side answers with (after a pending, when pend is
+// set), each in its sender's codec. The party checks and counts what
+// arrives as message base (the request), base+1 (the reply) and base+2
+// (the pending).
+type wireTxn struct {
+	from           Side
+	tid            uint32
+	req, rep, pend []byte
+	base           int
+	party          wireParty
+	// claimed is the transaction already registered (claim), if it is.
+	claimed *wireTx
+}
+
+// wireParty is what a transaction's messages are counted against: a call
+// of the flow, or a captured transaction replayed.
+type wireParty interface {
+	arrived(i int, a arrival, lat time.Duration) Cause
+	fail(i int, cause Cause, err error) Cause
+}
+
+// exchange runs transaction x. Over UDP an unanswered request is
+// retransmitted per RFC 3525 D.1.3 (the timer doubles, up to
+// Wire.RetransmitMax), a retransmitted request that reaches the answering
+// side is answered again (at-most-once: the same answer), and a
+// TransactionPending restarts the timer at its maximum. --timeout bounds
+// the whole transaction: after it the request is lost. The answering
+// side's pending, when there is one, goes first; the reply once the
+// pending has arrived.
+func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
+	tx := x.claimed
+	if tx == nil {
+		tx = w.begin(wireID(x.tid))
 	}
-	retrans := w.network() == "udp"
-	interval := w.cfg.RetransmitInitial
-	deadline := sent.Add(e.cfg.Timeout)
-	timer := time.NewTimer(min(interval, e.cfg.Timeout))
-	defer timer.Stop()
-	var repSent time.Time
+	defer func() { w.end(wireID(x.tid), tx, cause) }()
+	r := exchangeRun{w: w, x: &x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now()}
+	if err := r.from.send(x.req); err != nil {
+		return r.p.fail(x.base, Transport, fmt.Errorf("send: %w", err))
+	}
+	r.interval, r.deadline = w.cfg.RetransmitInitial, r.sent.Add(w.e.cfg.Timeout)
+	r.timer = time.NewTimer(min(r.interval, w.e.cfg.Timeout))
+	defer r.timer.Stop()
 	for {
+		var done bool
 		select {
 		case <-ctx.Done():
 			return Aborted
 		case a := <-tx.inbox:
-			switch {
-			case a.side == to.side && a.kind == model.Transaction_TransactionRequest:
-				if !repSent.IsZero() { // a retransmission got through: answer again
-					e.st.retransmits.Add(1)
-					if err := to.send(c.cm.In[i+1]); err != nil {
-						return c.fail(i+1, Transport, fmt.Errorf("send: %w", err))
-					}
-					continue
-				}
-				if cause := c.arrived(i, a, a.at.Sub(sent)); cause != OK {
-					return cause
-				}
-				if d := w.cfg.AnswerDelay; d > 0 && !hold(ctx, d) {
-					return Aborted
-				}
-				repSent = time.Now()
-				if err := to.send(c.cm.In[i+1]); err != nil {
-					return c.fail(i+1, Transport, fmt.Errorf("send: %w", err))
-				}
-			case a.side == from.side && a.kind == model.Transaction_TransactionReply:
-				if repSent.IsZero() { // the proxy answered the request itself
-					return c.fail(i, Rejected, replyError(a))
-				}
-				return c.arrived(i+1, a, a.at.Sub(repSent))
-			case a.side == from.side && a.kind == model.Transaction_TransactionPending:
-				interval = w.cfg.RetransmitMax
-				timer.Reset(min(interval, time.Until(deadline)))
-			default:
-				return c.fail(i, Mismatch, fmt.Errorf("the %s side received a %v of this transaction", a.side, a.kind))
-			}
-		case now := <-timer.C:
-			if !now.Before(deadline) {
-				step := i
-				if !repSent.IsZero() {
-					step = i + 1
-				}
-				return c.fail(step, Lost, fmt.Errorf("no answer within %v (%s)", e.cfg.Timeout, w.network()))
-			}
-			if retrans {
-				e.st.retransmits.Add(1)
-				if err := from.send(c.cm.In[i]); err != nil {
-					return c.fail(i, Transport, fmt.Errorf("retransmission: %w", err))
-				}
-				interval = min(2*interval, w.cfg.RetransmitMax)
-			}
-			timer.Reset(min(interval, time.Until(deadline)))
+			cause, done = r.arrival(ctx, a)
+		case now := <-r.timer.C:
+			cause, done = r.expired(now)
+		}
+		if done {
+			return cause
 		}
 	}
+}
+
+// exchangeRun is a transaction in progress (exchange).
+type exchangeRun struct {
+	w                       *wire
+	x                       *wireTxn
+	p                       wireParty
+	from, to                *wireSide
+	sent, pendSent, repSent time.Time
+	interval                time.Duration
+	deadline                time.Time
+	timer                   *time.Timer
+}
+
+// arrival handles a message of the transaction; done: it ended.
+func (r *exchangeRun) arrival(ctx context.Context, a arrival) (Cause, bool) {
+	i := r.x.base
+	switch {
+	case a.side == r.to.side && a.kind == model.Transaction_TransactionRequest:
+		return r.requestArrived(ctx, a)
+	case a.side == r.from.side && a.kind == model.Transaction_TransactionReply:
+		if r.repSent.IsZero() { // the proxy answered the request itself
+			return r.p.fail(i, Rejected, replyError(a)), true
+		}
+		return r.p.arrived(i+1, a, a.at.Sub(r.repSent)), true
+	case a.side == r.from.side && a.kind == model.Transaction_TransactionPending:
+		r.interval = r.w.cfg.RetransmitMax
+		r.timer.Reset(min(r.interval, time.Until(r.deadline)))
+		if r.pendSent.IsZero() || !r.repSent.IsZero() {
+			return OK, false // not ours to check
+		}
+		if cause := r.p.arrived(i+2, a, a.at.Sub(r.pendSent)); cause != OK {
+			return cause, true
+		}
+		r.repSent = time.Now()
+		return r.answer(i+1, r.x.rep)
+	}
+	return r.p.fail(i, Mismatch, fmt.Errorf("the %s side received a %v of this transaction", a.side, a.kind)), true
+}
+
+// requestArrived checks the request at the answering side and answers
+// it: with the pending first if there is one; a retransmission gets the
+// answer sent last again.
+func (r *exchangeRun) requestArrived(ctx context.Context, a arrival) (Cause, bool) {
+	i, st := r.x.base, r.w.e.st
+	switch {
+	case !r.repSent.IsZero():
+		st.retransmits.Add(1)
+		return r.answer(i+1, r.x.rep)
+	case !r.pendSent.IsZero():
+		st.retransmits.Add(1)
+		return r.answer(i+2, r.x.pend)
+	}
+	if cause := r.p.arrived(i, a, a.at.Sub(r.sent)); cause != OK {
+		return cause, true
+	}
+	if d := r.w.cfg.AnswerDelay; d > 0 && !hold(ctx, d) {
+		return Aborted, true
+	}
+	if r.x.pend != nil {
+		r.pendSent = time.Now()
+		return r.answer(i+2, r.x.pend)
+	}
+	r.repSent = time.Now()
+	return r.answer(i+1, r.x.rep)
+}
+
+// answer sends message i from the answering side.
+func (r *exchangeRun) answer(i int, msg []byte) (Cause, bool) {
+	if err := r.to.send(msg); err != nil {
+		return r.p.fail(i, Transport, fmt.Errorf("send: %w", err)), true
+	}
+	return OK, false
+}
+
+// expired handles the timer: the transaction is lost at its deadline,
+// else the request is retransmitted (UDP) and the timer doubles.
+func (r *exchangeRun) expired(now time.Time) (Cause, bool) {
+	i := r.x.base
+	if !now.Before(r.deadline) {
+		step := i
+		switch {
+		case !r.repSent.IsZero():
+			step = i + 1
+		case !r.pendSent.IsZero():
+			step = i + 2
+		}
+		return r.p.fail(step, Lost, fmt.Errorf("no answer within %v (%s)", r.w.e.cfg.Timeout, r.w.network())), true
+	}
+	if r.w.network() == "udp" {
+		r.w.e.st.retransmits.Add(1)
+		if err := r.from.send(r.x.req); err != nil {
+			return r.p.fail(i, Transport, fmt.Errorf("retransmission: %w", err)), true
+		}
+		r.interval = min(2*r.interval, r.w.cfg.RetransmitMax)
+	}
+	r.timer.Reset(min(r.interval, time.Until(r.deadline)))
+	return OK, false
 }
 
 func (w *wire) network() string { return w.cfg.Network }

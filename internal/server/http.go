@@ -58,10 +58,25 @@ func (s *Service) readBody(r *http.Request) ([]byte, error) {
 	}
 	if len(data) > s.cfg.MaxMessageSize {
 		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
+		err.Size, err.AtLeast = bodySize(r, len(data))
 		s.metrics.failed(nameOr(r.URL.Query().Get("from")), opDecode, err)
 		return nil, err
 	}
 	return data, nil
+}
+
+// maxDrain bounds the rest of an oversized body read to tell its size.
+const maxDrain = 64 << 20
+
+// bodySize is the size of a body of which read bytes were read: its
+// Content-Length, or else read and the rest counted up to maxDrain
+// (atLeast: there was more).
+func bodySize(r *http.Request, read int) (size int, atLeast bool) {
+	if r.ContentLength >= int64(read) {
+		return int(r.ContentLength), false
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(r.Body, maxDrain))
+	return read + int(n), n == maxDrain
 }
 
 func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {

@@ -421,7 +421,8 @@ func TestHTTP(t *testing.T) {
 		want string
 	}{
 		{"/v1/transcode?to=per", bad, 400, `"position":"offset 24"`},
-		{"/v1/transcode?to=per", make([]byte, 1001), 413, "exceeds the limit of 1000"},
+		{"/v1/transcode?to=per", make([]byte, 1001), 413, "message of 1001 bytes exceeds the limit of 1000"},
+		{"/v1/decode", make([]byte, 5000), 413, "message of 5000 bytes exceeds the limit of 1000"},
 		{"/v1/transcode?to=xml", ber, 400, "unknown codec"},
 		{"/v1/transcode?from=xml&to=ber", ber, 400, `unknown codec \"xml\"`},
 		{"/v1/decode?from=xml", ber, 400, `unknown codec \"xml\"`},
@@ -435,6 +436,16 @@ func TestHTTP(t *testing.T) {
 			t.Errorf("%s: %d %s", c.path, resp.StatusCode, out)
 		}
 	}
+	// A body without Content-Length (chunked): its size is counted.
+	chunked, err := http.Post(base+"/v1/transcode?to=ber", "application/octet-stream", io.MultiReader(bytes.NewReader(make([]byte, 3000))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ = io.ReadAll(chunked.Body)
+	chunked.Body.Close()
+	if chunked.StatusCode != 413 || !strings.Contains(string(out), "message of 3000 bytes exceeds the limit of 1000") {
+		t.Errorf("chunked body: %d %s", chunked.StatusCode, out)
+	}
 	r, err := http.Get(base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +456,7 @@ func TestHTTP(t *testing.T) {
 		`megaco_codec_duration_seconds_bucket{codec="ber",op="decode",version="1"`,
 		`megaco_message_size_bytes_bucket{codec="per",op="encode"`,
 		`megaco_codec_errors_total{codec="ber",op="decode",reason="malformed"} 1`,
-		`megaco_codec_errors_total{codec="unknown",op="decode",reason="too_large"} 1`,
+		`megaco_codec_errors_total{codec="unknown",op="decode",reason="too_large"} 3`,
 		`grpc_server_started_total`,
 	} {
 		if !strings.Contains(string(metrics), want) {

@@ -74,11 +74,16 @@ type TooLargeError struct {
 	What      string // "" is a message
 	Size, Max int
 	Unit      string // "" is bytes
+	AtLeast   bool   // Size is a lower bound: the rest was not read
 }
 
 func (e *TooLargeError) Error() string {
 	if e.What == "" {
-		return fmt.Sprintf("message of %d bytes exceeds the limit of %d", e.Size, e.Max)
+		more := ""
+		if e.AtLeast {
+			more = "more than "
+		}
+		return fmt.Sprintf("message of %s%d bytes exceeds the limit of %d", more, e.Size, e.Max)
 	}
 	return fmt.Sprintf("%s of %d %s exceeds the limit of %d", e.What, e.Size, e.Unit, e.Max)
 }

@@ -35,6 +35,18 @@ func benchCodec(b *testing.B, c native.Compression) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
 	})
+	b.Run("decode-reuse", func(b *testing.B) {
+		dec := native.Decoder{Options: codec.Options}
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, e := range encs {
+				if _, err := dec.Decode(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
+	})
 }
 
 func BenchmarkNative(b *testing.B)     { benchCodec(b, native.None) }

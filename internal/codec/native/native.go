@@ -10,7 +10,6 @@
 package native
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -109,48 +109,123 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		return b, err
 	}
 	*scratch = wire
-	switch c.Options.Compression {
-	case Zstd:
-		enc, _, err := zstdCodecs()
-		if err != nil {
-			return b, failOn(codecerr.Encode, codecerr.Unsupported, "", err)
-		}
-		return enc.EncodeAll(wire, b), nil
-	case S2:
-		return append(b, s2dict().Encode(nil, wire)...), nil
-	}
-	return b, fail(codecerr.Encode, codecerr.Unsupported, "unknown compression %d", c.Options.Compression)
+	return c.Options.Compression.compress(b, wire, nil)
 }
 
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// Decode decodes one message. The message does not point into data.
+// Decode decodes one message, which is the caller's to keep. It does not
+// point into data.
+//
+// The message's values come from a pooled decoder's slabs, which hand
+// them out for good (slab.Model.Keep): chunks are shared by the messages
+// decoded one after the other, so that a decode makes a few allocations,
+// not one per value, or a set of slabs of its own.
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
-	lim := c.Options.Limits.OrDefault()
+	k, release := keepers.Get()
+	defer release()
+	d := &k.Decoder
+	if !k.kept {
+		d.mem.Keep()
+		k.kept = true
+	}
+	d.Options = c.Options
+	lim := d.Options.Limits.OrDefault()
 	if err := lim.CheckSize("native", codecerr.Pos{}, len(data)); err != nil {
 		return nil, err
 	}
-	wire, err := c.decompress(data, lim.MaxSize)
+	if cap(d.wire)-len(d.wire) < len(data) {
+		d.wire = make([]byte, 0, max(len(data), keptWireChunk))
+	}
+	wire, err := d.Options.decompress(d.wire[len(d.wire):], data, lim.MaxSize)
 	if err != nil {
 		return nil, err
 	}
-	return unwire(wire, lim)
+	// What follows the message's bytes stays free for the next one (a
+	// decompressor may have made new memory: then the old chunk goes).
+	d.wire = wire[len(wire):]
+	m := new(model.MegacoMessage)
+	if err := unwire(wire, m, lim, &d.mem); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
-// decompress returns the wire form of data, in memory of its own: the
+// keepers are the decoders of Decode, whose messages are kept.
+var keepers slab.Pool[keeper]
+
+type keeper struct {
+	Decoder
+	kept bool // its slabs hand out values for good
+}
+
+// keptWireChunk is the size of the buffers Decode shares between the wire
+// forms of its messages: the model points into them.
+const keptWireChunk = 4 << 10
+
+// A Decoder decodes messages one after the other, reusing its memory: the
+// message Decode returns is valid until the next call of Decode. Use it
+// where messages are handled one at a time (a transcoder's loop); use
+// Codec.Decode to keep messages. A Decoder is not safe for concurrent use.
+type Decoder struct {
+	Options Options
+	mem     slab.Model
+	msg     model.MegacoMessage
+	wire    []byte // the wire form the message points into
+}
+
+// Decode decodes data; see the type's documentation for the lifetime of
+// the result. The message does not point into data.
+func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
+	lim := dec.Options.Limits.OrDefault()
+	if err := lim.CheckSize("native", codecerr.Pos{}, len(data)); err != nil {
+		return nil, err
+	}
+	wire, err := dec.Options.decompress(dec.wire[:0], data, lim.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	dec.wire = wire
+	dec.mem.Reset()
+	m := &dec.msg
+	*m = model.MegacoMessage{}
+	if err := unwire(wire, m, lim, &dec.mem); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+var decoders slab.Pool[Decoder]
+
+// DecodeReused decodes into a pooled Decoder's memory: the message is
+// valid until release is called. Transcoding, where the message lives
+// only until it is encoded again, then allocates nothing once warm.
+func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
+	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
+}
+
+// decompress puts the wire form of data in dst's memory (dst is empty:
+// from dst[0], growing it if need be), which is the decoder's own: the
 // model points into it.
-func (c Codec) decompress(data []byte, max int) ([]byte, error) {
-	var wire []byte
-	switch c.Options.Compression {
-	case None:
+func (o Options) decompress(dst, data []byte, max int) ([]byte, error) {
+	if o.Compression == None {
 		// A copy, so that the caller's buffer stays the caller's.
-		return bytes.Clone(data), nil
+		return append(dst[:0], data...), nil
+	}
+	return o.Compression.decompress(dst, data, max)
+}
+
+// decompress decompresses data into dst's memory (from dst[0], growing
+// it if need be).
+func (c Compression) decompress(dst, data []byte, max int) ([]byte, error) {
+	var wire []byte
+	switch c {
 	case Zstd:
 		_, dec, err := zstdCodecs()
 		if err != nil {
 			return nil, failOn(codecerr.Decode, codecerr.Unsupported, "", err)
 		}
-		if wire, err = dec.DecodeAll(data, nil); err != nil {
+		if wire, err = dec.DecodeAll(data, dst[:0]); err != nil {
 			kind := codecerr.Malformed
 			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 				kind = codecerr.TooLarge
@@ -165,11 +240,12 @@ func (c Codec) decompress(data []byte, max int) ([]byte, error) {
 		if n > max {
 			return nil, fail(codecerr.Decode, codecerr.TooLarge, "s2: decompressed size %d exceeds the limit of %d", n, max)
 		}
-		if wire, err = s2dict().Decode(nil, data); err != nil {
+		// Decode uses dst when its length (not its capacity) is enough.
+		if wire, err = s2dict().Decode(dst[:cap(dst)], data); err != nil {
 			return nil, failOn(codecerr.Decode, codecerr.Malformed, "s2: ", err)
 		}
 	default:
-		return nil, fail(codecerr.Decode, codecerr.Unsupported, "unknown compression %d", c.Options.Compression)
+		return nil, fail(codecerr.Decode, codecerr.Unsupported, "unknown compression %d", c)
 	}
 	if len(wire) > max {
 		return nil, fail(codecerr.Decode, codecerr.TooLarge, "decompressed size %d exceeds the limit of %d", len(wire), max)

@@ -4,6 +4,7 @@ package native
 
 import (
 	"google.golang.org/protobuf/encoding/protowire"
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -13,9 +14,12 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -27,7 +31,7 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 			if n > 0 {
 				again := m.AuthHeader != nil
 				if m.AuthHeader == nil {
-					m.AuthHeader = new(model.AuthenticationHeader)
+					m.AuthHeader = slab.One(&bud.mem.AuthenticationHeader)
 				}
 				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud, again); err != nil {
 					return wireFail("MegacoMessage.authHeader", err)
@@ -69,9 +73,12 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -130,9 +137,12 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge boo
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -199,9 +209,12 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -217,7 +230,7 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 						*m = model.MessageMessageBody{Kind: model.MessageMessageBody_MessageError}
 					}
 					if m.MessageError == nil {
-						m.MessageError = new(model.ErrorDescriptor)
+						m.MessageError = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud, again); err != nil {
 						return wireFail("MessageMessageBody.messageError", err)
@@ -258,9 +271,12 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -276,7 +292,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = new(model.IP4Address)
+						m.Ip4Address = slab.One(&bud.mem.IP4Address)
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip4Address", err)
@@ -297,7 +313,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = new(model.IP6Address)
+						m.Ip6Address = slab.One(&bud.mem.IP6Address)
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip6Address", err)
@@ -318,7 +334,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = new(model.DomainName)
+						m.DomainName = slab.One(&bud.mem.DomainName)
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("MId.domainName", err)
@@ -340,7 +356,7 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 					if m.Kind != model.MId_DeviceName {
 						*m = model.MId{Kind: model.MId_DeviceName}
 					}
-					m.DeviceName = string(v)
+					m.DeviceName = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -375,9 +391,12 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -390,7 +409,7 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("DomainName.name", err)
 				}
-				m.Name = string(v)
+				m.Name = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -419,9 +438,12 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -463,9 +485,12 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -507,9 +532,12 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -525,7 +553,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionRequest}
 					}
 					if m.TransactionRequest == nil {
-						m.TransactionRequest = new(model.TransactionRequest)
+						m.TransactionRequest = slab.One(&bud.mem.TransactionRequest)
 					}
 					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionRequest", err)
@@ -546,7 +574,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionPending}
 					}
 					if m.TransactionPending == nil {
-						m.TransactionPending = new(model.TransactionPending)
+						m.TransactionPending = slab.One(&bud.mem.TransactionPending)
 					}
 					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionPending", err)
@@ -567,7 +595,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionReply}
 					}
 					if m.TransactionReply == nil {
-						m.TransactionReply = new(model.TransactionReply)
+						m.TransactionReply = slab.One(&bud.mem.TransactionReply)
 					}
 					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionReply", err)
@@ -605,7 +633,7 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_SegmentReply}
 					}
 					if m.SegmentReply == nil {
-						m.SegmentReply = new(model.SegmentReply)
+						m.SegmentReply = slab.One(&bud.mem.SegmentReply)
 					}
 					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.segmentReply", err)
@@ -629,9 +657,12 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -646,7 +677,7 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListActionRequest(b, typ, &m.Actions, depth, bud)
+			n, err := unwireAddListActionRequest(b, num, typ, &m.Actions, depth, bud)
 			if err != nil {
 				return wireFail("TransactionRequest.actions", err)
 			}
@@ -672,9 +703,12 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -704,9 +738,12 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -784,9 +821,12 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -802,7 +842,7 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 						*m = model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_TransactionError}
 					}
 					if m.TransactionError == nil {
-						m.TransactionError = new(model.ErrorDescriptor)
+						m.TransactionError = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud, again); err != nil {
 						return wireFail("TransactionReplyTransactionResult.transactionError", err)
@@ -843,9 +883,12 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -884,9 +927,12 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -909,7 +955,7 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("ErrorDescriptor.errorText", err)
 				}
-				m.ErrorText = model.Some(string(v))
+				m.ErrorText = model.Some(unwireString(v))
 				b = b[n:]
 				continue
 			}
@@ -928,9 +974,12 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -952,7 +1001,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextRequest != nil
 				if m.ContextRequest == nil {
-					m.ContextRequest = new(model.ContextRequest)
+					m.ContextRequest = slab.One(&bud.mem.ContextRequest)
 				}
 				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextRequest", err)
@@ -968,7 +1017,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextAttrAuditReq != nil
 				if m.ContextAttrAuditReq == nil {
-					m.ContextAttrAuditReq = new(model.ContextAttrAuditRequest)
+					m.ContextAttrAuditReq = slab.One(&bud.mem.ContextAttrAuditRequest)
 				}
 				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextAttrAuditReq", err)
@@ -977,7 +1026,7 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandRequest(b, typ, &m.CommandRequests, depth, bud)
+			n, err := unwireAddListCommandRequest(b, num, typ, &m.CommandRequests, depth, bud)
 			if err != nil {
 				return wireFail("ActionRequest.commandRequests", err)
 			}
@@ -1003,9 +1052,12 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1027,7 +1079,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.errorDescriptor", err)
@@ -1043,7 +1095,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ContextReply != nil
 				if m.ContextReply == nil {
-					m.ContextReply = new(model.ContextRequest)
+					m.ContextReply = slab.One(&bud.mem.ContextRequest)
 				}
 				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.contextReply", err)
@@ -1052,7 +1104,7 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 				continue
 			}
 		case 4:
-			n, err := unwireAddListCommandReply(b, typ, &m.CommandReply, depth, bud)
+			n, err := unwireAddListCommandReply(b, num, typ, &m.CommandReply, depth, bud)
 			if err != nil {
 				return wireFail("ActionReply.commandReply", err)
 			}
@@ -1078,9 +1130,12 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1165,9 +1220,12 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1261,7 +1319,7 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 			if n > 0 {
 				again := m.SelectLogic != nil
 				if m.SelectLogic == nil {
-					m.SelectLogic = new(model.SelectLogic)
+					m.SelectLogic = slab.One(&bud.mem.SelectLogic)
 				}
 				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud, again); err != nil {
 					return wireFail("ContextAttrAuditRequest.selectLogic", err)
@@ -1285,9 +1343,12 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *bud
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1345,9 +1406,12 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1363,7 +1427,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AddReq}
 					}
 					if m.AddReq == nil {
-						m.AddReq = new(model.AmmRequest)
+						m.AddReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.addReq", err)
@@ -1384,7 +1448,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_MoveReq}
 					}
 					if m.MoveReq == nil {
-						m.MoveReq = new(model.AmmRequest)
+						m.MoveReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.moveReq", err)
@@ -1405,7 +1469,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ModReq}
 					}
 					if m.ModReq == nil {
-						m.ModReq = new(model.AmmRequest)
+						m.ModReq = slab.One(&bud.mem.AmmRequest)
 					}
 					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.modReq", err)
@@ -1426,7 +1490,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_SubtractReq}
 					}
 					if m.SubtractReq == nil {
-						m.SubtractReq = new(model.SubtractRequest)
+						m.SubtractReq = slab.One(&bud.mem.SubtractRequest)
 					}
 					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.subtractReq", err)
@@ -1447,7 +1511,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditCapRequest}
 					}
 					if m.AuditCapRequest == nil {
-						m.AuditCapRequest = new(model.AuditRequest)
+						m.AuditCapRequest = slab.One(&bud.mem.AuditRequest)
 					}
 					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditCapRequest", err)
@@ -1468,7 +1532,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditValueRequest}
 					}
 					if m.AuditValueRequest == nil {
-						m.AuditValueRequest = new(model.AuditRequest)
+						m.AuditValueRequest = slab.One(&bud.mem.AuditRequest)
 					}
 					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditValueRequest", err)
@@ -1489,7 +1553,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_NotifyReq}
 					}
 					if m.NotifyReq == nil {
-						m.NotifyReq = new(model.NotifyRequest)
+						m.NotifyReq = slab.One(&bud.mem.NotifyRequest)
 					}
 					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.notifyReq", err)
@@ -1510,7 +1574,7 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ServiceChangeReq}
 					}
 					if m.ServiceChangeReq == nil {
-						m.ServiceChangeReq = new(model.ServiceChangeRequest)
+						m.ServiceChangeReq = slab.One(&bud.mem.ServiceChangeRequest)
 					}
 					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.serviceChangeReq", err)
@@ -1534,9 +1598,12 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1552,7 +1619,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AddReply}
 					}
 					if m.AddReply == nil {
-						m.AddReply = new(model.AmmsReply)
+						m.AddReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.addReply", err)
@@ -1573,7 +1640,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_MoveReply}
 					}
 					if m.MoveReply == nil {
-						m.MoveReply = new(model.AmmsReply)
+						m.MoveReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.moveReply", err)
@@ -1594,7 +1661,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ModReply}
 					}
 					if m.ModReply == nil {
-						m.ModReply = new(model.AmmsReply)
+						m.ModReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.modReply", err)
@@ -1615,7 +1682,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_SubtractReply}
 					}
 					if m.SubtractReply == nil {
-						m.SubtractReply = new(model.AmmsReply)
+						m.SubtractReply = slab.One(&bud.mem.AmmsReply)
 					}
 					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.subtractReply", err)
@@ -1636,7 +1703,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditCapReply}
 					}
 					if m.AuditCapReply == nil {
-						m.AuditCapReply = new(model.AuditReply)
+						m.AuditCapReply = slab.One(&bud.mem.AuditReply)
 					}
 					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditCapReply", err)
@@ -1657,7 +1724,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditValueReply}
 					}
 					if m.AuditValueReply == nil {
-						m.AuditValueReply = new(model.AuditReply)
+						m.AuditValueReply = slab.One(&bud.mem.AuditReply)
 					}
 					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditValueReply", err)
@@ -1678,7 +1745,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_NotifyReply}
 					}
 					if m.NotifyReply == nil {
-						m.NotifyReply = new(model.NotifyReply)
+						m.NotifyReply = slab.One(&bud.mem.NotifyReply)
 					}
 					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.notifyReply", err)
@@ -1699,7 +1766,7 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ServiceChangeReply}
 					}
 					if m.ServiceChangeReply == nil {
-						m.ServiceChangeReply = new(model.ServiceChangeReply)
+						m.ServiceChangeReply = slab.One(&bud.mem.ServiceChangeReply)
 					}
 					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.serviceChangeReply", err)
@@ -1727,9 +1794,12 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1816,14 +1886,17 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.terminationID", err)
 			}
@@ -1832,7 +1905,7 @@ func unwireAmmRequest(b []byte, m *model.AmmRequest, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAmmDescriptor(b, typ, &m.Descriptors, depth, bud)
+			n, err := unwireAddListAmmDescriptor(b, num, typ, &m.Descriptors, depth, bud)
 			if err != nil {
 				return wireFail("AmmRequest.descriptors", err)
 			}
@@ -1861,9 +1934,12 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -1879,7 +1955,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = new(model.MediaDescriptor)
+						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.mediaDescriptor", err)
@@ -1900,7 +1976,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = new(model.ModemDescriptor)
+						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.modemDescriptor", err)
@@ -1921,7 +1997,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = new(model.MuxDescriptor)
+						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.muxDescriptor", err)
@@ -1942,7 +2018,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = new(model.EventsDescriptor)
+						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.eventsDescriptor", err)
@@ -1997,7 +2073,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
+						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.digitMapDescriptor", err)
@@ -2018,7 +2094,7 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_AuditDescriptor}
 					}
 					if m.AuditDescriptor == nil {
-						m.AuditDescriptor = new(model.AuditDescriptor)
+						m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
 					}
 					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.auditDescriptor", err)
@@ -2059,14 +2135,17 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *budget, merge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("AmmsReply.terminationID", err)
 			}
@@ -2104,14 +2183,17 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("SubtractRequest.terminationID", err)
 			}
@@ -2127,7 +2209,7 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 			if n > 0 {
 				again := m.AuditDescriptor != nil
 				if m.AuditDescriptor == nil {
-					m.AuditDescriptor = new(model.AuditDescriptor)
+					m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
 				}
 				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("SubtractRequest.auditDescriptor", err)
@@ -2154,9 +2236,12 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget,
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2225,9 +2310,12 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2260,7 +2348,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_Error}
 					}
 					if m.Error == nil {
-						m.Error = new(model.ErrorDescriptor)
+						m.Error = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.error", err)
@@ -2281,7 +2369,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResult}
 					}
 					if m.AuditResult == nil {
-						m.AuditResult = new(model.AuditResult)
+						m.AuditResult = slab.One(&bud.mem.AuditResult)
 					}
 					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResult", err)
@@ -2302,7 +2390,7 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResultTermList}
 					}
 					if m.AuditResultTermList == nil {
-						m.AuditResultTermList = new(model.TermListAuditResult)
+						m.AuditResultTermList = slab.One(&bud.mem.TermListAuditResult)
 					}
 					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResultTermList", err)
@@ -2327,9 +2415,12 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, m
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2348,7 +2439,7 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, m
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("AuditResult.terminationAuditResult", err)
 			}
@@ -2379,9 +2470,12 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2397,7 +2491,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = new(model.ErrorDescriptor)
+						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.errorDescriptor", err)
@@ -2418,7 +2512,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = new(model.MediaDescriptor)
+						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.mediaDescriptor", err)
@@ -2439,7 +2533,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = new(model.ModemDescriptor)
+						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.modemDescriptor", err)
@@ -2460,7 +2554,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = new(model.MuxDescriptor)
+						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.muxDescriptor", err)
@@ -2481,7 +2575,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = new(model.EventsDescriptor)
+						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.eventsDescriptor", err)
@@ -2536,7 +2630,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = new(model.DigitMapDescriptor)
+						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.digitMapDescriptor", err)
@@ -2557,7 +2651,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ObservedEventsDescriptor}
 					}
 					if m.ObservedEventsDescriptor == nil {
-						m.ObservedEventsDescriptor = new(model.ObservedEventsDescriptor)
+						m.ObservedEventsDescriptor = slab.One(&bud.mem.ObservedEventsDescriptor)
 					}
 					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
@@ -2612,7 +2706,7 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors}
 					}
 					if m.EmptyDescriptors == nil {
-						m.EmptyDescriptors = new(model.AuditDescriptor)
+						m.EmptyDescriptors = slab.One(&bud.mem.AuditDescriptor)
 					}
 					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.emptyDescriptors", err)
@@ -2636,9 +2730,12 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2683,14 +2780,17 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyRequest.terminationID", err)
 			}
@@ -2720,7 +2820,7 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyRequest.errorDescriptor", err)
@@ -2751,14 +2851,17 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("NotifyReply.terminationID", err)
 			}
@@ -2774,7 +2877,7 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = new(model.ErrorDescriptor)
+					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyReply.errorDescriptor", err)
@@ -2800,9 +2903,12 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2817,7 +2923,7 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListObservedEvent(b, typ, &m.ObservedEventLst, depth, bud)
+			n, err := unwireAddListObservedEvent(b, num, typ, &m.ObservedEventLst, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEventsDescriptor.observedEventLst", err)
 			}
@@ -2843,9 +2949,12 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2873,7 +2982,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("ObservedEvent.eventParList", err)
 			}
@@ -2889,7 +2998,7 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 			if n > 0 {
 				again := m.TimeNotation != nil
 				if m.TimeNotation == nil {
-					m.TimeNotation = new(model.TimeNotation)
+					m.TimeNotation = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud, again); err != nil {
 					return wireFail("ObservedEvent.timeNotation", err)
@@ -2915,9 +3024,12 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -2935,7 +3047,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("EventParameter.value", err)
 			}
@@ -2951,7 +3063,7 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.EventParameterExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.EventParameterExtraInfo)
 				}
 				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("EventParameter.extraInfo", err)
@@ -2977,9 +3089,12 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3044,14 +3159,17 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeRequest.terminationID", err)
 			}
@@ -3097,14 +3215,17 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationID, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationID, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeReply.terminationID", err)
 			}
@@ -3149,9 +3270,12 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3167,7 +3291,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = new(model.ErrorDescriptor)
+						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.errorDescriptor", err)
@@ -3188,7 +3312,7 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ServiceChangeResParms}
 					}
 					if m.ServiceChangeResParms == nil {
-						m.ServiceChangeResParms = new(model.ServiceChangeResParm)
+						m.ServiceChangeResParms = slab.One(&bud.mem.ServiceChangeResParm)
 					}
 					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.serviceChangeResParms", err)
@@ -3212,14 +3336,17 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListOctets(b, typ, &m.Wildcard, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Wildcard, depth, bud)
 			if err != nil {
 				return wireFail("TerminationID.wildcard", err)
 			}
@@ -3258,9 +3385,12 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3272,7 +3402,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = new(model.TerminationStateDescriptor)
+					m.TermStateDescr = slab.One(&bud.mem.TerminationStateDescriptor)
 				}
 				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.termStateDescr", err)
@@ -3288,7 +3418,7 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = new(model.MediaDescriptorStreams)
+					m.Streams = slab.One(&bud.mem.MediaDescriptorStreams)
 				}
 				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.streams", err)
@@ -3311,9 +3441,12 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3329,7 +3462,7 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 						*m = model.MediaDescriptorStreams{Kind: model.MediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = new(model.StreamParms)
+						m.OneStream = slab.One(&bud.mem.StreamParms)
 					}
 					if err := unwireStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("MediaDescriptorStreams.oneStream", err)
@@ -3371,9 +3504,12 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3421,9 +3557,12 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3435,7 +3574,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = new(model.LocalControlDescriptor)
+					m.LocalControlDescriptor = slab.One(&bud.mem.LocalControlDescriptor)
 				}
 				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localControlDescriptor", err)
@@ -3451,7 +3590,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = new(model.LocalRemoteDescriptor)
+					m.LocalDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localDescriptor", err)
@@ -3467,7 +3606,7 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = new(model.LocalRemoteDescriptor)
+					m.RemoteDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.remoteDescriptor", err)
@@ -3502,9 +3641,12 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3539,7 +3681,7 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 				continue
 			}
 		case 4:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("LocalControlDescriptor.propertyParms", err)
 			}
@@ -3565,9 +3707,12 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3585,7 +3730,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("PropertyParm.value", err)
 			}
@@ -3601,7 +3746,7 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.PropertyParmExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.PropertyParmExtraInfo)
 				}
 				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("PropertyParm.extraInfo", err)
@@ -3627,9 +3772,12 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3693,14 +3841,17 @@ func unwireLocalRemoteDescriptor(b []byte, m *model.LocalRemoteDescriptor, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListListPropertyParm(b, typ, &m.PropGrps, depth, bud)
+			n, err := unwireAddListListPropertyParm(b, num, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("LocalRemoteDescriptor.propGrps", err)
 			}
@@ -3726,14 +3877,17 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("TerminationStateDescriptor.propertyParms", err)
 			}
@@ -3782,9 +3936,12 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 		m.MuxType = -1
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3799,7 +3956,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 				continue
 			}
 		case 2:
-			n, err := unwireAddListTerminationID(b, typ, &m.TermList, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TermList, depth, bud)
 			if err != nil {
 				return wireFail("MuxDescriptor.termList", err)
 			}
@@ -3815,7 +3972,7 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("MuxDescriptor.nonStandardData", err)
@@ -3841,9 +3998,12 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3858,7 +4018,7 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 				continue
 			}
 		case 2:
-			n, err := unwireAddListRequestedEvent(b, typ, &m.EventList, depth, bud)
+			n, err := unwireAddListRequestedEvent(b, num, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("EventsDescriptor.eventList", err)
 			}
@@ -3884,9 +4044,12 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3921,7 +4084,7 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = new(model.RequestedActions)
+					m.EventAction = slab.One(&bud.mem.RequestedActions)
 				}
 				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("RequestedEvent.eventAction", err)
@@ -3930,7 +4093,7 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("RequestedEvent.evParList", err)
 			}
@@ -3956,9 +4119,12 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -3980,7 +4146,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = new(model.EventDM)
+					m.EventDM = slab.One(&bud.mem.EventDM)
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.eventDM", err)
@@ -3996,7 +4162,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = new(model.SecondEventsDescriptor)
+					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.secondEvent", err)
@@ -4024,7 +4190,7 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = new(model.NotifyBehaviour)
+					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.notifyBehaviour", err)
@@ -4057,9 +4223,12 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4090,7 +4259,7 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 						*m = model.EventDM{Kind: model.EventDM_DigitMapValue}
 					}
 					if m.DigitMapValue == nil {
-						m.DigitMapValue = new(model.DigitMapValue)
+						m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
 					}
 					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 						return wireFail("EventDM.digitMapValue", err)
@@ -4114,9 +4283,12 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4131,7 +4303,7 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSecondRequestedEvent(b, typ, &m.EventList, depth, bud)
+			n, err := unwireAddListSecondRequestedEvent(b, num, typ, &m.EventList, depth, bud)
 			if err != nil {
 				return wireFail("SecondEventsDescriptor.eventList", err)
 			}
@@ -4157,9 +4329,12 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4194,7 +4369,7 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = new(model.SecondRequestedActions)
+					m.EventAction = slab.One(&bud.mem.SecondRequestedActions)
 				}
 				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedEvent.eventAction", err)
@@ -4203,7 +4378,7 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				continue
 			}
 		case 4:
-			n, err := unwireAddListEventParameter(b, typ, &m.EvParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EvParList, depth, bud)
 			if err != nil {
 				return wireFail("SecondRequestedEvent.evParList", err)
 			}
@@ -4229,9 +4404,12 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4253,7 +4431,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = new(model.EventDM)
+					m.EventDM = slab.One(&bud.mem.EventDM)
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.eventDM", err)
@@ -4281,7 +4459,7 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = new(model.NotifyBehaviour)
+					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.notifyBehaviour", err)
@@ -4314,9 +4492,12 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4344,7 +4525,7 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 				continue
 			}
 		case 3:
-			n, err := unwireAddListEventParameter(b, typ, &m.EventParList, depth, bud)
+			n, err := unwireAddListEventParameter(b, num, typ, &m.EventParList, depth, bud)
 			if err != nil {
 				return wireFail("EventSpec.eventParList", err)
 			}
@@ -4370,9 +4551,12 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4388,7 +4572,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = new(model.Signal)
+						m.Signal = slab.One(&bud.mem.Signal)
 					}
 					if err := unwireSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.signal", err)
@@ -4409,7 +4593,7 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = new(model.SeqSigList)
+						m.SeqSigList = slab.One(&bud.mem.SeqSigList)
 					}
 					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.seqSigList", err)
@@ -4433,9 +4617,12 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, mer
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4450,7 +4637,7 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			n, err := unwireAddListSignal(b, typ, &m.SignalList, depth, bud)
+			n, err := unwireAddListSignal(b, num, typ, &m.SignalList, depth, bud)
 			if err != nil {
 				return wireFail("SeqSigList.signalList", err)
 			}
@@ -4476,9 +4663,12 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4549,7 +4739,7 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 7:
-			n, err := unwireAddListSigParameter(b, typ, &m.SigParList, depth, bud)
+			n, err := unwireAddListSigParameter(b, num, typ, &m.SigParList, depth, bud)
 			if err != nil {
 				return wireFail("Signal.sigParList", err)
 			}
@@ -4605,9 +4795,12 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4625,7 +4818,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			n, err := unwireAddListOctets(b, typ, &m.Value, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.Value, depth, bud)
 			if err != nil {
 				return wireFail("SigParameter.value", err)
 			}
@@ -4641,7 +4834,7 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = new(model.SigParameterExtraInfo)
+					m.ExtraInfo = slab.One(&bud.mem.SigParameterExtraInfo)
 				}
 				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("SigParameter.extraInfo", err)
@@ -4667,9 +4860,12 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4733,14 +4929,17 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListModemType(b, typ, &m.Mtl, depth, bud)
+			n, err := unwireAddListModemType(b, num, typ, &m.Mtl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mtl", err)
 			}
@@ -4749,7 +4948,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 				continue
 			}
 		case 2:
-			n, err := unwireAddListPropertyParm(b, typ, &m.Mpl, depth, bud)
+			n, err := unwireAddListPropertyParm(b, num, typ, &m.Mpl, depth, bud)
 			if err != nil {
 				return wireFail("ModemDescriptor.mpl", err)
 			}
@@ -4765,7 +4964,7 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ModemDescriptor.nonStandardData", err)
@@ -4794,9 +4993,12 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4818,7 +5020,7 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 			if n > 0 {
 				again := m.DigitMapValue != nil
 				if m.DigitMapValue == nil {
-					m.DigitMapValue = new(model.DigitMapValue)
+					m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
 				}
 				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 					return wireFail("DigitMapDescriptor.digitMapValue", err)
@@ -4841,9 +5043,12 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4886,7 +5091,7 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("DigitMapValue.digitMapBody", err)
 				}
-				m.DigitMapBody = string(v)
+				m.DigitMapBody = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -4918,9 +5123,12 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 		m.ServiceChangeMethod = -1
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -4942,7 +5150,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
+					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeAddress", err)
@@ -4968,7 +5176,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
+					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeProfile", err)
@@ -4977,7 +5185,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 5:
-			n, err := unwireAddListOctets(b, typ, &m.ServiceChangeReason, depth, bud)
+			n, err := unwireAddListOctets(b, num, typ, &m.ServiceChangeReason, depth, bud)
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeReason", err)
 			}
@@ -5003,7 +5211,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = new(model.MId)
+					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
@@ -5019,7 +5227,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.TimeStamp != nil
 				if m.TimeStamp == nil {
-					m.TimeStamp = new(model.TimeNotation)
+					m.TimeStamp = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.timeStamp", err)
@@ -5035,7 +5243,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = new(model.NonStandardData)
+					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.nonStandardData", err)
@@ -5051,7 +5259,7 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeInfo != nil
 				if m.ServiceChangeInfo == nil {
-					m.ServiceChangeInfo = new(model.AuditDescriptor)
+					m.ServiceChangeInfo = slab.One(&bud.mem.AuditDescriptor)
 				}
 				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeInfo", err)
@@ -5087,9 +5295,12 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5120,7 +5331,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = new(model.IP4Address)
+						m.Ip4Address = slab.One(&bud.mem.IP4Address)
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip4Address", err)
@@ -5141,7 +5352,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = new(model.IP6Address)
+						m.Ip6Address = slab.One(&bud.mem.IP6Address)
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip6Address", err)
@@ -5162,7 +5373,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = new(model.DomainName)
+						m.DomainName = slab.One(&bud.mem.DomainName)
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.domainName", err)
@@ -5184,7 +5395,7 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 					if m.Kind != model.ServiceChangeAddress_DeviceName {
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DeviceName}
 					}
-					m.DeviceName = string(v)
+					m.DeviceName = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -5219,9 +5430,12 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5233,7 +5447,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = new(model.MId)
+					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
@@ -5249,7 +5463,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = new(model.ServiceChangeAddress)
+					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
@@ -5275,7 +5489,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = new(model.ServiceChangeProfile)
+					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
@@ -5291,7 +5505,7 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.Timestamp != nil
 				if m.Timestamp == nil {
-					m.Timestamp = new(model.TimeNotation)
+					m.Timestamp = slab.One(&bud.mem.TimeNotation)
 				}
 				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.timestamp", err)
@@ -5314,9 +5528,12 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5329,7 +5546,7 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("ServiceChangeProfile.profileName", err)
 				}
-				m.ProfileName = string(v)
+				m.ProfileName = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5348,9 +5565,12 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5392,9 +5612,12 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5439,9 +5662,12 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *b
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5492,9 +5718,12 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5527,7 +5756,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_H221NonStandard}
 					}
 					if m.H221NonStandard == nil {
-						m.H221NonStandard = new(model.H221NonStandard)
+						m.H221NonStandard = slab.One(&bud.mem.H221NonStandard)
 					}
 					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud, again); err != nil {
 						return wireFail("NonStandardIdentifier.h221NonStandard", err)
@@ -5549,7 +5778,7 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 					if m.Kind != model.NonStandardIdentifier_Experimental {
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_Experimental}
 					}
-					m.Experimental = string(v)
+					m.Experimental = unwireString(v)
 					b = b[n:]
 					continue
 				}
@@ -5569,9 +5798,12 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5630,9 +5862,12 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5645,7 +5880,7 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("TimeNotation.date", err)
 				}
-				m.Date = string(v)
+				m.Date = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5658,7 +5893,7 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 				if err := unwireUTF8(v); err != nil {
 					return wireFail("TimeNotation.time", err)
 				}
-				m.Time = string(v)
+				m.Time = unwireString(v)
 				b = b[n:]
 				continue
 			}
@@ -5677,9 +5912,12 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5695,7 +5933,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudMediaDescriptor}
 					}
 					if m.IndAudMediaDescriptor == nil {
-						m.IndAudMediaDescriptor = new(model.IndAudMediaDescriptor)
+						m.IndAudMediaDescriptor = slab.One(&bud.mem.IndAudMediaDescriptor)
 					}
 					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
@@ -5716,7 +5954,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventsDescriptor}
 					}
 					if m.IndAudEventsDescriptor == nil {
-						m.IndAudEventsDescriptor = new(model.IndAudEventsDescriptor)
+						m.IndAudEventsDescriptor = slab.One(&bud.mem.IndAudEventsDescriptor)
 					}
 					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
@@ -5737,7 +5975,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventBufferDescriptor}
 					}
 					if m.IndAudEventBufferDescriptor == nil {
-						m.IndAudEventBufferDescriptor = new(model.IndAudEventBufferDescriptor)
+						m.IndAudEventBufferDescriptor = slab.One(&bud.mem.IndAudEventBufferDescriptor)
 					}
 					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
@@ -5758,7 +5996,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudSignalsDescriptor}
 					}
 					if m.IndAudSignalsDescriptor == nil {
-						m.IndAudSignalsDescriptor = new(model.IndAudSignalsDescriptor)
+						m.IndAudSignalsDescriptor = slab.One(&bud.mem.IndAudSignalsDescriptor)
 					}
 					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
@@ -5779,7 +6017,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudDigitMapDescriptor}
 					}
 					if m.IndAudDigitMapDescriptor == nil {
-						m.IndAudDigitMapDescriptor = new(model.IndAudDigitMapDescriptor)
+						m.IndAudDigitMapDescriptor = slab.One(&bud.mem.IndAudDigitMapDescriptor)
 					}
 					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
@@ -5800,7 +6038,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudStatisticsDescriptor}
 					}
 					if m.IndAudStatisticsDescriptor == nil {
-						m.IndAudStatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
+						m.IndAudStatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
 					}
 					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
@@ -5821,7 +6059,7 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudPackagesDescriptor}
 					}
 					if m.IndAudPackagesDescriptor == nil {
-						m.IndAudPackagesDescriptor = new(model.IndAudPackagesDescriptor)
+						m.IndAudPackagesDescriptor = slab.One(&bud.mem.IndAudPackagesDescriptor)
 					}
 					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
@@ -5845,9 +6083,12 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5859,7 +6100,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = new(model.IndAudTerminationStateDescriptor)
+					m.TermStateDescr = slab.One(&bud.mem.IndAudTerminationStateDescriptor)
 				}
 				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.termStateDescr", err)
@@ -5875,7 +6116,7 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = new(model.IndAudMediaDescriptorStreams)
+					m.Streams = slab.One(&bud.mem.IndAudMediaDescriptorStreams)
 				}
 				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.streams", err)
@@ -5898,9 +6139,12 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -5916,7 +6160,7 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 						*m = model.IndAudMediaDescriptorStreams{Kind: model.IndAudMediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = new(model.IndAudStreamParms)
+						m.OneStream = slab.One(&bud.mem.IndAudStreamParms)
 					}
 					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
@@ -5958,9 +6202,12 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 	}
 	var seen uint64
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6008,9 +6255,12 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6022,7 +6272,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = new(model.IndAudLocalControlDescriptor)
+					m.LocalControlDescriptor = slab.One(&bud.mem.IndAudLocalControlDescriptor)
 				}
 				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localControlDescriptor", err)
@@ -6038,7 +6288,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = new(model.IndAudLocalRemoteDescriptor)
+					m.LocalDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localDescriptor", err)
@@ -6054,7 +6304,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = new(model.IndAudLocalRemoteDescriptor)
+					m.RemoteDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.remoteDescriptor", err)
@@ -6070,7 +6320,7 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.StatisticsDescriptor != nil
 				if m.StatisticsDescriptor == nil {
-					m.StatisticsDescriptor = new(model.IndAudStatisticsDescriptor)
+					m.StatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
 				}
 				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.statisticsDescriptor", err)
@@ -6093,9 +6343,12 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6166,9 +6419,12 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6193,7 +6449,7 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 			if n > 0 {
 				again := m.PropertyParms != nil
 				if m.PropertyParms == nil {
-					m.PropertyParms = new(model.PropertyParm)
+					m.PropertyParms = slab.One(&bud.mem.PropertyParm)
 				}
 				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud, again); err != nil {
 					return wireFail("IndAudPropertyParm.propertyParms", err)
@@ -6216,9 +6472,12 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6233,7 +6492,7 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 				continue
 			}
 		case 2:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropGrps, depth, bud)
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, &m.PropGrps, depth, bud)
 			if err != nil {
 				return wireFail("IndAudLocalRemoteDescriptor.propGrps", err)
 			}
@@ -6259,14 +6518,17 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListIndAudPropertyParm(b, typ, &m.PropertyParms, depth, bud)
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, &m.PropertyParms, depth, bud)
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.propertyParms", err)
 			}
@@ -6322,9 +6584,12 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6376,9 +6641,12 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6420,9 +6688,12 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6438,7 +6709,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = new(model.IndAudSignal)
+						m.Signal = slab.One(&bud.mem.IndAudSignal)
 					}
 					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.signal", err)
@@ -6459,7 +6730,7 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = new(model.IndAudSeqSigList)
+						m.SeqSigList = slab.One(&bud.mem.IndAudSeqSigList)
 					}
 					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.seqSigList", err)
@@ -6483,9 +6754,12 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6507,7 +6781,7 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 			if n > 0 {
 				again := m.SignalList != nil
 				if m.SignalList == nil {
-					m.SignalList = new(model.IndAudSignal)
+					m.SignalList = slab.One(&bud.mem.IndAudSignal)
 				}
 				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud, again); err != nil {
 					return wireFail("IndAudSeqSigList.signalList", err)
@@ -6530,9 +6804,12 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6584,9 +6861,12 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6615,9 +6895,12 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6649,9 +6932,12 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6693,9 +6979,12 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget,
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6744,9 +7033,12 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *budget, m
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6799,14 +7091,17 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
 		case 1:
-			n, err := unwireAddListTerminationID(b, typ, &m.TerminationIDList, depth, bud)
+			n, err := unwireAddListTerminationID(b, num, typ, &m.TerminationIDList, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationIDList", err)
 			}
@@ -6815,7 +7110,7 @@ func unwireTermListAuditResult(b []byte, m *model.TermListAuditResult, depth int
 				continue
 			}
 		case 2:
-			n, err := unwireAddListAuditReturnParameter(b, typ, &m.TerminationAuditResult, depth, bud)
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, &m.TerminationAuditResult, depth, bud)
 			if err != nil {
 				return wireFail("TermListAuditResult.terminationAuditResult", err)
 			}
@@ -6844,9 +7139,12 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6858,7 +7156,7 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = new(model.SecondEventsDescriptor)
+					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
@@ -6893,9 +7191,12 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 		return err
 	}
 	for len(b) > 0 {
-		num, typ, n, err := unwireTag(b)
-		if err != nil {
-			return err
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		switch num {
@@ -6928,7 +7229,7 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NotifyRegulated}
 					}
 					if m.NotifyRegulated == nil {
-						m.NotifyRegulated = new(model.RegulatedEmbeddedDescriptor)
+						m.NotifyRegulated = slab.One(&bud.mem.RegulatedEmbeddedDescriptor)
 					}
 					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud, again); err != nil {
 						return wireFail("NotifyBehaviour.notifyRegulated", err)
@@ -6964,11 +7265,12 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 	return nil
 }
 
-func unwireAddListActionReply(b []byte, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
+func unwireAddListActionReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ActionReply, l, b, num, bud)
 	*l = append(*l, model.ActionReply{})
 	if err := unwireActionReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -6984,7 +7286,7 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionReply(b, typ, l, depth, bud)
+		n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -6992,11 +7294,12 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 	})
 }
 
-func unwireAddListActionRequest(b []byte, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
+func unwireAddListActionRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ActionRequest, l, b, num, bud)
 	*l = append(*l, model.ActionRequest{})
 	if err := unwireActionRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7012,7 +7315,7 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListActionRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7020,11 +7323,12 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 	})
 }
 
-func unwireAddListAmmDescriptor(b []byte, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListAmmDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.AmmDescriptor, l, b, num, bud)
 	*l = append(*l, model.AmmDescriptor{})
 	if err := unwireAmmDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7040,7 +7344,7 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAmmDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7048,11 +7352,12 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 	})
 }
 
-func unwireAddListAuditReturnParameter(b []byte, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
+func unwireAddListAuditReturnParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.AuditReturnParameter, l, b, num, bud)
 	*l = append(*l, model.AuditReturnParameter{})
 	if err := unwireAuditReturnParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7068,7 +7373,7 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListAuditReturnParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7076,11 +7381,12 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	})
 }
 
-func unwireAddListCommandReply(b []byte, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
+func unwireAddListCommandReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.CommandReply, l, b, num, bud)
 	*l = append(*l, model.CommandReply{})
 	if err := unwireCommandReply(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7096,7 +7402,7 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandReply(b, typ, l, depth, bud)
+		n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7104,11 +7410,12 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 	})
 }
 
-func unwireAddListCommandRequest(b []byte, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
+func unwireAddListCommandRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.CommandRequest, l, b, num, bud)
 	*l = append(*l, model.CommandRequest{})
 	if err := unwireCommandRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7124,7 +7431,7 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListCommandRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7132,11 +7439,12 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	})
 }
 
-func unwireAddListEventParameter(b []byte, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
+func unwireAddListEventParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.EventParameter, l, b, num, bud)
 	*l = append(*l, model.EventParameter{})
 	if err := unwireEventParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7152,7 +7460,7 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7160,11 +7468,12 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	})
 }
 
-func unwireAddListEventSpec(b []byte, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
+func unwireAddListEventSpec(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.EventSpec, l, b, num, bud)
 	*l = append(*l, model.EventSpec{})
 	if err := unwireEventSpec(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7180,7 +7489,7 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListEventSpec(b, typ, l, depth, bud)
+		n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7188,11 +7497,12 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 	})
 }
 
-func unwireAddListIndAudPropertyParm(b []byte, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListIndAudPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAudPropertyParm, l, b, num, bud)
 	*l = append(*l, model.IndAudPropertyParm{})
 	if err := unwireIndAudPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7208,7 +7518,7 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7216,11 +7526,12 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	})
 }
 
-func unwireAddListIndAudStreamDescriptor(b []byte, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListIndAudStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAudStreamDescriptor, l, b, num, bud)
 	*l = append(*l, model.IndAudStreamDescriptor{})
 	if err := unwireIndAudStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7236,7 +7547,7 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAudStreamDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7244,11 +7555,12 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	})
 }
 
-func unwireAddListIndAuditParameter(b []byte, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
+func unwireAddListIndAuditParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.IndAuditParameter, l, b, num, bud)
 	*l = append(*l, model.IndAuditParameter{})
 	if err := unwireIndAuditParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7264,7 +7576,7 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListIndAuditParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7272,7 +7584,8 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	})
 }
 
-func unwireAddListModemType(b []byte, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
+func unwireAddListModemType(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
+	unwireRoomPacked(&bud.mem.ModemType, l, b, typ, bud)
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, model.ModemType(int32(v)-1))
 	})
@@ -7286,7 +7599,7 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListModemType(b, typ, l, depth, bud)
+		n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7294,11 +7607,12 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 	})
 }
 
-func unwireAddListObservedEvent(b []byte, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListObservedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ObservedEvent, l, b, num, bud)
 	*l = append(*l, model.ObservedEvent{})
 	if err := unwireObservedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7314,7 +7628,7 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListObservedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7322,11 +7636,12 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 	})
 }
 
-func unwireAddListOctets(b []byte, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
+func unwireAddListOctets(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Octets, l, b, num, bud)
 	if err := unwireSpend(bud); err != nil {
 		return 0, err
 	}
@@ -7342,7 +7657,7 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListOctets(b, typ, l, depth, bud)
+		n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7350,11 +7665,12 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 	})
 }
 
-func unwireAddListPackagesItem(b []byte, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
+func unwireAddListPackagesItem(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.PackagesItem, l, b, num, bud)
 	*l = append(*l, model.PackagesItem{})
 	if err := unwirePackagesItem(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7370,7 +7686,7 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPackagesItem(b, typ, l, depth, bud)
+		n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7378,11 +7694,12 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 	})
 }
 
-func unwireAddListPropertyParm(b []byte, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.PropertyParm, l, b, num, bud)
 	*l = append(*l, model.PropertyParm{})
 	if err := unwirePropertyParm(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7398,7 +7715,7 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7406,11 +7723,12 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 	})
 }
 
-func unwireAddListRequestedEvent(b []byte, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.RequestedEvent, l, b, num, bud)
 	*l = append(*l, model.RequestedEvent{})
 	if err := unwireRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7426,7 +7744,7 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListRequestedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7434,11 +7752,12 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	})
 }
 
-func unwireAddListSecondRequestedEvent(b []byte, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
+func unwireAddListSecondRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SecondRequestedEvent, l, b, num, bud)
 	*l = append(*l, model.SecondRequestedEvent{})
 	if err := unwireSecondRequestedEvent(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7454,7 +7773,7 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSecondRequestedEvent(b, typ, l, depth, bud)
+		n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7462,11 +7781,12 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	})
 }
 
-func unwireAddListSigParameter(b []byte, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
+func unwireAddListSigParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SigParameter, l, b, num, bud)
 	*l = append(*l, model.SigParameter{})
 	if err := unwireSigParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7482,7 +7802,7 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSigParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7490,11 +7810,12 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 	})
 }
 
-func unwireAddListSignal(b []byte, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
+func unwireAddListSignal(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Signal, l, b, num, bud)
 	*l = append(*l, model.Signal{})
 	if err := unwireSignal(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7510,7 +7831,7 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignal(b, typ, l, depth, bud)
+		n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7518,11 +7839,12 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 	})
 }
 
-func unwireAddListSignalRequest(b []byte, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
+func unwireAddListSignalRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.SignalRequest, l, b, num, bud)
 	*l = append(*l, model.SignalRequest{})
 	if err := unwireSignalRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7538,7 +7860,7 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListSignalRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7546,11 +7868,12 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 	})
 }
 
-func unwireAddListStatisticsParameter(b []byte, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
+func unwireAddListStatisticsParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.StatisticsParameter, l, b, num, bud)
 	*l = append(*l, model.StatisticsParameter{})
 	if err := unwireStatisticsParameter(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7566,7 +7889,7 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStatisticsParameter(b, typ, l, depth, bud)
+		n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7574,11 +7897,12 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	})
 }
 
-func unwireAddListStreamDescriptor(b []byte, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
+func unwireAddListStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.StreamDescriptor, l, b, num, bud)
 	*l = append(*l, model.StreamDescriptor{})
 	if err := unwireStreamDescriptor(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7594,7 +7918,7 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListStreamDescriptor(b, typ, l, depth, bud)
+		n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7602,11 +7926,12 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	})
 }
 
-func unwireAddListTerminationID(b []byte, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
+func unwireAddListTerminationID(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TerminationID, l, b, num, bud)
 	*l = append(*l, model.TerminationID{})
 	if err := unwireTerminationID(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7622,7 +7947,7 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTerminationID(b, typ, l, depth, bud)
+		n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7630,11 +7955,12 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 	})
 }
 
-func unwireAddListTopologyRequest(b []byte, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
+func unwireAddListTopologyRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TopologyRequest, l, b, num, bud)
 	*l = append(*l, model.TopologyRequest{})
 	if err := unwireTopologyRequest(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7650,7 +7976,7 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTopologyRequest(b, typ, l, depth, bud)
+		n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7658,11 +7984,12 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	})
 }
 
-func unwireAddListTransaction(b []byte, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
+func unwireAddListTransaction(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.Transaction, l, b, num, bud)
 	*l = append(*l, model.Transaction{})
 	if err := unwireTransaction(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7678,7 +8005,7 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransaction(b, typ, l, depth, bud)
+		n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7686,11 +8013,12 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 	})
 }
 
-func unwireAddListTransactionAck(b []byte, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
+func unwireAddListTransactionAck(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.TransactionAck, l, b, num, bud)
 	*l = append(*l, model.TransactionAck{})
 	if err := unwireTransactionAck(v, &(*l)[len(*l)-1], depth+1, bud, false); err != nil {
 		return 0, err
@@ -7706,7 +8034,7 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListTransactionAck(b, typ, l, depth, bud)
+		n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7714,11 +8042,12 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	})
 }
 
-func unwireAddListListPropertyParm(b []byte, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
+func unwireAddListListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
 	v, n, err := unwireBytes(b, typ)
 	if n == 0 || err != nil {
 		return 0, err
 	}
+	unwireRoom(&bud.mem.ListPropertyParm, l, b, num, bud)
 	*l = append(*l, nil)
 	if err := unwireWrapListPropertyParm(v, &(*l)[len(*l)-1], depth+1, bud); err != nil {
 		return 0, err
@@ -7734,7 +8063,7 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListListPropertyParm(b, typ, l, depth, bud)
+		n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}
@@ -7742,7 +8071,8 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	})
 }
 
-func unwireAddListuint32(b []byte, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
+func unwireAddListuint32(b []byte, num protowire.Number, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
+	unwireRoomPacked(&bud.mem.Uint32, l, b, typ, bud)
 	return unwirePacked(b, typ, bud, func(v uint64) {
 		*l = append(*l, uint32(v))
 	})
@@ -7756,7 +8086,7 @@ func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *budget) error {
 		if num != 1 {
 			return 0, nil
 		}
-		n, err := unwireAddListuint32(b, typ, l, depth, bud)
+		n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
 		if err != nil {
 			return 0, wireFail("items", err)
 		}

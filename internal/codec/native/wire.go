@@ -10,11 +10,13 @@ package native
 import (
 	"errors"
 	"unicode/utf8"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
+	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -110,23 +112,24 @@ func wireBool(v bool) uint64 {
 	return 0
 }
 
-// unwire decodes the protobuf encoding of an API message into the model:
-// what FromProto gives for the message proto.Unmarshal reads (with a
-// recursion limit of lim.MaxDepth, protobuf's 64 by default), without
-// building the mirror. The model points into b, which must not change
-// while it is in use. At most lim.MaxElements messages and list items are
-// made (protobuf has no such bound; it keeps a small input from filling
-// memory). lim has its defaults filled in (Limits.OrDefault).
-func unwire(b []byte, lim limits.Limits) (*model.MegacoMessage, error) {
-	m := new(model.MegacoMessage)
-	bud := budget{elements: lim.MaxElements, maxDepth: lim.MaxDepth}
+// unwire decodes the protobuf encoding of an API message into m, which
+// must be zero: what FromProto gives for the message proto.Unmarshal
+// reads (with a recursion limit of lim.MaxDepth, protobuf's 64 by
+// default), without building the mirror. The model points into b (its
+// strings too), which must not change while it is in use, and into mem,
+// where every value it holds by pointer or in a list comes from. At most
+// lim.MaxElements messages and list items are made (protobuf has no such
+// bound; it keeps a small input from filling memory). lim has its
+// defaults filled in (Limits.OrDefault).
+func unwire(b []byte, m *model.MegacoMessage, lim limits.Limits, mem *slab.Model) error {
+	bud := budget{elements: lim.MaxElements, maxDepth: lim.MaxDepth, mem: mem}
 	if err := unwireMegacoMessage(b, m, 1, &bud, false); err != nil {
-		return nil, decodeError(err)
+		return decodeError(err)
 	}
 	if !hasMessageField(b, 2) {
-		return nil, decodeError(errNoMess)
+		return decodeError(errNoMess)
 	}
-	return m, nil
+	return nil
 }
 
 // errNoMess: the message has no mess field (MegacoMessage.mess), which
@@ -147,10 +150,12 @@ func hasMessageField(b []byte, num protowire.Number) bool {
 	return false
 }
 
-// budget is what a decode may still make, and how deep it may go.
+// budget is what a decode may still make, how deep it may go, and the
+// memory it makes values in.
 type budget struct {
 	elements int // messages and list items
 	maxDepth int // message nesting, as proto.UnmarshalOptions' RecursionLimit (the top message is depth 1)
+	mem      *slab.Model
 }
 
 var (
@@ -202,7 +207,17 @@ var errFieldNumber = errors.New("invalid field number")
 
 // unwireTag reads a field's tag, refusing field numbers protobuf does not
 // allow (protowire reads up to 2^31-1, protobuf allows up to 2^29-1).
+// Almost every tag of the model is one byte: that case is inlined where
+// the generated code calls it (protowire's functions are not).
 func unwireTag(b []byte) (protowire.Number, protowire.Type, int, error) {
+	if len(b) > 0 && b[0]-1<<3 < 0x80-1<<3 { // 0x08..0x7f: field number 1..15
+		c := b[0]
+		return protowire.Number(c >> 3), protowire.Type(c & 7), 1, nil
+	}
+	return unwireTagSlow(b)
+}
+
+func unwireTagSlow(b []byte) (protowire.Number, protowire.Type, int, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return 0, 0, 0, protowire.ParseError(n)
@@ -219,6 +234,13 @@ func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
 	if typ != protowire.VarintType {
 		return 0, 0, nil
 	}
+	if len(b) > 0 && b[0] < 0x80 { // one byte, as unwireTag
+		return uint64(b[0]), 1, nil
+	}
+	return unwireVarintSlow(b)
+}
+
+func unwireVarintSlow(b []byte) (v uint64, n int, err error) {
 	v, n = protowire.ConsumeVarint(b)
 	if n < 0 {
 		return 0, 0, protowire.ParseError(n)
@@ -232,11 +254,94 @@ func unwireBytes(b []byte, typ protowire.Type) (v []byte, n int, err error) {
 	if typ != protowire.BytesType {
 		return nil, 0, nil
 	}
+	if len(b) > 0 && int(b[0]) < min(len(b), 0x80) { // a one-byte length, as unwireTag
+		l := int(b[0]) + 1
+		return b[1:l], l, nil
+	}
+	return unwireBytesSlow(b)
+}
+
+func unwireBytesSlow(b []byte) (v []byte, n int, err error) {
 	v, n = protowire.ConsumeBytes(b)
 	if n < 0 {
 		return nil, 0, protowire.ParseError(n)
 	}
 	return v, n, nil
+}
+
+// unwireString is v, a value in the decode's private copy of the input,
+// as a string sharing its memory: nothing writes to that copy while the
+// message is in use, and a copy per string was most of a decode's
+// allocations.
+func unwireString(v []byte) string {
+	return unsafe.String(unsafe.SliceData(v), len(v))
+}
+
+// unwireRoom makes room in list l for one more item, the value at b of
+// field num (b runs from just after its tag to the end of the message).
+// A full list grows once, from s, to hold every later occurrence of num
+// too, which protobuf may spread anywhere in the message: one count of
+// the tags instead of a heap slice doubling item by item. The room is
+// bounded by the element budget (a decode fails beyond it).
+func unwireRoom[T any](s *slab.Slab[T], l *[]T, b []byte, num protowire.Number, bud *budget) {
+	if len(*l) < cap(*l) {
+		return
+	}
+	n := unwireCount(b, num, bud.elements+1)
+	grown := s.Raw(len(*l) + n)[:len(*l)]
+	copy(grown, *l)
+	*l = grown
+}
+
+// unwireRoomPacked makes room in numeric list l for the values at b, of
+// wire type typ: one varint, or packed ones, counted by their last bytes
+// (bounded by the element budget). The list at least doubles when it
+// grows, so that a list sent as single varints grows a few times only.
+func unwireRoomPacked[T any](s *slab.Slab[T], l *[]T, b []byte, typ protowire.Type, bud *budget) {
+	need := 1
+	if typ == protowire.BytesType {
+		p, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return
+		}
+		need = 0
+		for _, c := range p {
+			if c < 0x80 {
+				need++
+			}
+		}
+		need = min(need, bud.elements+1)
+	}
+	if cap(*l)-len(*l) >= need {
+		return
+	}
+	grown := s.Raw(max(len(*l)+need, 2*cap(*l)))[:len(*l)]
+	copy(grown, *l)
+	*l = grown
+}
+
+// unwireCount counts the length-delimited values of field num in b, which
+// starts at one of them; at most max. It stops at anything malformed,
+// which the decode then reports.
+func unwireCount(b []byte, num protowire.Number, max int) int {
+	n := 1
+	k := protowire.ConsumeFieldValue(num, protowire.BytesType, b)
+	for k >= 0 && n < max {
+		b = b[k:]
+		if len(b) == 0 {
+			break
+		}
+		f, typ, t := protowire.ConsumeTag(b)
+		if t < 0 {
+			break
+		}
+		b = b[t:]
+		if f == num && typ == protowire.BytesType {
+			n++
+		}
+		k = protowire.ConsumeFieldValue(f, typ, b)
+	}
+	return n
 }
 
 var errUTF8 = errors.New("string field contains invalid UTF-8")

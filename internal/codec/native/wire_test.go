@@ -135,13 +135,21 @@ func FuzzAppendWire(f *testing.F) {
 	})
 }
 
+// reused decodes every input of unwireCheck in the memory the previous
+// ones left behind.
+var reused = native.Decoder{Options: plain.Options}
+
 // unwireCheck compares Decode with FromProto of protobuf-go's decoding:
-// both fail, or both give the same model.
+// both fail, or both give the same model; and a reused Decoder gives what
+// Decode gives.
 func unwireCheck(t *testing.T, what string, b []byte) {
 	t.Helper()
 	var p pb.MegacoMessage
 	perr := proto.UnmarshalOptions{RecursionLimit: wireMaxDepth}.Unmarshal(b, &p)
 	m, err := plain.Decode(b)
+	if r, rerr := reused.Decode(b); (rerr == nil) != (err == nil) || (err != nil && rerr.Error() != err.Error()) || !reflect.DeepEqual(r, m) {
+		t.Fatalf("%s: a reused Decoder gives %v, %v; Decode %v, %v", what, r, rerr, m, err)
+	}
 	switch {
 	case perr != nil && err != nil:
 		return
@@ -245,6 +253,110 @@ func TestUnwireMerge(t *testing.T) {
 		}
 	}
 	t.Logf("%d inputs with a field repeated", cases)
+}
+
+// TestUnwireSpread: the items of a list may come anywhere in their
+// message, between other fields (protobuf allows it; the decoder sizes a
+// list by counting them all). Each length-delimited field of every corpus
+// message is in turn moved to the end of its message.
+func TestUnwireSpread(t *testing.T) {
+	names, msgs, _ := corpusMessages(t)
+	cases := 0
+	for i, name := range names {
+		wire := mustWire(t, msgs[i])
+		for k := 0; ; k++ {
+			left := k
+			b := moveField(wire, &left)
+			if left >= 0 {
+				break
+			}
+			cases++
+			unwireCheck(t, fmt.Sprintf("%s field %d moved", name, k), b)
+		}
+	}
+	t.Logf("%d inputs with a field moved", cases)
+}
+
+// TestDecoderAllocs: a warm reused Decoder allocates nothing.
+func TestDecoderAllocs(t *testing.T) {
+	_, msgs, _ := corpusMessages(t)
+	var wires [][]byte
+	for _, m := range msgs {
+		wires = append(wires, mustWire(t, m))
+	}
+	var dec native.Decoder
+	allocs := testing.AllocsPerRun(5, func() {
+		for _, w := range wires {
+			if _, err := dec.Decode(w); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per pass over the corpus", allocs)
+	}
+}
+
+// TestDecodeKeeps: the messages of Codec.Decode share memory chunks but
+// keep their values: decoding the whole corpus one message after the
+// other changes none of the earlier messages.
+func TestDecodeKeeps(t *testing.T) {
+	_, msgs, _ := corpusMessages(t)
+	var wires [][]byte
+	var kept []*model.MegacoMessage
+	for _, m := range msgs {
+		w := mustWire(t, m)
+		d, err := plain.Decode(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wires, kept = append(wires, w), append(kept, d)
+	}
+	for i, w := range wires {
+		var fresh native.Decoder
+		want, err := fresh.Decode(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(kept[i], want) {
+			t.Fatalf("message %d changed after the later decodes", i)
+		}
+	}
+}
+
+// moveField moves the k-th length-delimited field of message b (in
+// pre-order, counting those in nested messages) to the end of the
+// message that holds it; *k < 0 when it was found.
+func moveField(b []byte, k *int) []byte {
+	var out, moved []byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return nil
+		}
+		field := b[:n+m]
+		b = b[n+m:]
+		if typ != protowire.BytesType || *k < 0 {
+			out = append(out, field...)
+			continue
+		}
+		*k--
+		if *k < 0 {
+			moved = field
+			continue
+		}
+		v, _ := protowire.ConsumeBytes(field[n:])
+		if inner := moveField(v, k); *k < 0 && inner != nil {
+			v = inner
+		}
+		out = protowire.AppendTag(out, num, typ)
+		out = protowire.AppendBytes(out, v)
+	}
+	return append(out, moved...)
 }
 
 // repeatField rewrites the k-th length-delimited field of message b (in

@@ -41,12 +41,24 @@ func (d *decoder) errorf(format string, args ...any) error {
 	return d.Errorf(codecerr.Malformed, format, args...)
 }
 
+// enter and count are called for every value and list: their errors are
+// built out of line, so that they inline.
 func (d *decoder) enter() error {
 	d.depth++
 	if d.depth > d.lim.MaxDepth {
-		return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
+		return d.tooDeep()
 	}
 	return nil
+}
+
+//go:noinline
+func (d *decoder) tooDeep() error {
+	return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
+}
+
+//go:noinline
+func (d *decoder) tooMany() error {
+	return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
 }
 
 func (d *decoder) leave() { d.depth-- }
@@ -56,7 +68,7 @@ func (d *decoder) leave() { d.depth-- }
 func (d *decoder) count(n int) error {
 	d.elems += n
 	if d.elems > d.lim.MaxElements {
-		return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
+		return d.tooMany()
 	}
 	return nil
 }
@@ -77,7 +89,11 @@ func (d *decoder) openType() (x691.Reader, error) {
 // which X.691 16.6 sends as a bit-field, not octet-aligned: its octets
 // are copied into the decoder's memory instead of a new slice.
 func (d *decoder) shortOctets(n int) ([]byte, error) {
-	return d.AppendOctetString(slab.Alloc(&d.bytes, n)[:0], n, n, false)
+	b := d.bytes.Raw(n)
+	if d.GetFieldOctets(b) {
+		return b, nil
+	}
+	return d.AppendOctetString(b[:0], n, n, false)
 }
 
 // str reads a character string; the result shares memory with the

@@ -157,9 +157,15 @@ func (s *Summary) addCommandRequest(tx, cmd int, c *model.Command) {
 	}
 }
 
+// addAuditRequest adds the v3 terminationIDList when there is one, else
+// the terminationID: with a list, the terminationID repeats its first ID
+// (the text decoder fills both from "[a,b]"; the encoder writes the list).
 func (s *Summary) addAuditRequest(cmd int, r *model.AuditRequest) {
+	if len(r.TerminationIDList) > 0 {
+		s.addTerms(cmd, r.TerminationIDList)
+		return
+	}
 	s.addTerm(cmd, &r.TerminationID)
-	s.addTerms(cmd, r.TerminationIDList)
 }
 
 func (s *Summary) addCommandReply(tx, act int, c *model.CommandReply) {

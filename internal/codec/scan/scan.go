@@ -234,6 +234,11 @@ type Summary struct {
 	// reply's error, and an error among a termination's audit results).
 	Errors []Error
 
+	// Scratch is memory a scanner may keep from scan to scan: one of a
+	// compressed encoding decompresses into it, and its byte values and
+	// spans are then in Scratch rather than in the scanned input.
+	Scratch []byte
+
 	text bool // FromModel: the model is in text form
 }
 
@@ -246,6 +251,7 @@ func (s *Summary) Reset() {
 		Commands:     s.Commands[:0],
 		Terminations: s.Terminations[:0],
 		Errors:       s.Errors[:0],
+		Scratch:      s.Scratch[:0],
 	}
 }
 

@@ -9,16 +9,29 @@ package slab
 
 import (
 	"sync"
+	"unsafe"
 
 	"megaco/internal/model"
 )
 
 // Slab is a source of T values. The zero value is ready to use.
+//
+// A slab serves either one message at a time (Reset between them: a
+// reused decoder) or, after Keep, many messages that each keep their
+// values: chunks are shared, and a message's values live as long as any
+// value of their chunk does.
 type Slab[T any] struct {
-	buf []T
+	buf   []T
+	chunk int  // the size of the current chunk
+	kept  bool // Keep was called: small chunks, never reused
 }
 
-const minChunk = 1
+const (
+	minChunk = 1
+	// maxKept bounds, in bytes, the chunks of a slab after Keep, so that
+	// a message kept long keeps little of the others alive.
+	maxKept = 4 << 10
+)
 
 // Alloc returns n zeroed values. n == 0 gives a non-nil empty slice:
 // in the message model a present but empty list differs from an absent
@@ -34,7 +47,18 @@ func One[T any](s *Slab[T]) *T { return &Alloc(s, 1)[0] }
 
 // Reset makes the slab's current chunk available again. Values handed out
 // before must no longer be used.
-func (s *Slab[T]) Reset() { s.buf = s.buf[:0] }
+func (s *Slab[T]) Reset() {
+	if s.kept {
+		panic("slab: Reset after Keep")
+	}
+	s.buf = s.buf[:0]
+}
+
+// Keep makes the slab hand out values for good, to messages that are
+// kept: it must not be Reset afterwards (values are only ever handed out
+// after the ones before them, so nothing is handed out twice), and its
+// new chunks stay small.
+func (s *Slab[T]) Keep() { s.kept = true }
 
 // One returns a pointer to one zeroed value.
 func (s *Slab[T]) One() *T { return One(s) }
@@ -50,7 +74,12 @@ func (s *Slab[T]) Raw(n int) []T {
 		return []T{}
 	}
 	if cap(s.buf)-len(s.buf) < n {
-		s.buf = make([]T, 0, max(2*cap(s.buf), n, minChunk))
+		s.chunk = max(2*s.chunk, n, minChunk)
+		if s.kept {
+			var t T
+			s.chunk = max(min(s.chunk, maxKept/max(int(unsafe.Sizeof(t)), 1)), n)
+		}
+		s.buf = make([]T, 0, s.chunk)
 	}
 	start := len(s.buf)
 	s.buf = s.buf[:start+n]

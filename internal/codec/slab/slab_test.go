@@ -59,3 +59,34 @@ func TestPool(t *testing.T) {
 		t.Errorf("Get and release allocate %v times", n)
 	}
 }
+
+// TestKeep: after Keep, what was handed out is never handed out again,
+// chunks stay within maxKept bytes (unless one request needs more), and
+// Reset is refused.
+func TestKeep(t *testing.T) {
+	var s Slab[[64]byte]
+	s.Keep()
+	var got []*[64]byte
+	for i := range 200 {
+		p := One(&s)
+		p[0] = byte(i)
+		got = append(got, p)
+	}
+	for i, p := range got {
+		if p[0] != byte(i) {
+			t.Fatalf("value %d overwritten: %d", i, p[0])
+		}
+	}
+	if s.chunk*64 > maxKept {
+		t.Errorf("chunk of %d values of 64 bytes, over %d bytes", s.chunk, maxKept)
+	}
+	if big := Alloc(&s, 100); len(big) != 100 {
+		t.Errorf("a request over the chunk bound: %d values", len(big))
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Reset after Keep did not panic")
+		}
+	}()
+	s.Reset()
+}

@@ -30,9 +30,13 @@ func (d *decoder) errorAt(kind codecerr.Kind, off int32, msg string) *codecerr.E
 }
 
 // place gives the line and column of an offset.
-func (d *decoder) place(off int32) codecerr.Pos {
+func (d *decoder) place(off int32) codecerr.Pos { return placeIn(d.src, int(off)) }
+
+// placeIn gives the line and column of the byte offset off of src, for
+// the errors of the decoder and of Scan alike.
+func placeIn(src []byte, off int) codecerr.Pos {
 	line, col := 1, 1
-	src := d.src[:min(int(off), len(d.src))]
+	src = src[:min(off, len(src))]
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\n':

@@ -15,4 +15,8 @@
 // error is a *codecerr.Error: a decode's at line:column, an encode's at a
 // field path with ErrBinaryForm, ErrNotInVersion or ErrNoTextForm as the
 // cause.
+//
+// Scan (summary.go) reads what package scan reports of a message without
+// the parser, and Rewrite (rewrite.go) changes its IDs as decode ->
+// change -> encode would, from a template once it has seen the message.
 package text

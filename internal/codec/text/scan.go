@@ -158,8 +158,11 @@ func (sc *scanner) afterOpenBrace() {
 }
 
 // skipLWSP skips white space, line ends and comments.
-func (sc *scanner) skipLWSP() {
-	src, i := sc.src, sc.pos
+func (sc *scanner) skipLWSP() { sc.pos = skipLWSP(sc.src, sc.pos) }
+
+// skipLWSP returns the offset of the first byte from i on that is not
+// white space, a line end or in a comment.
+func skipLWSP(src []byte, i int) int {
 	for i < len(src) {
 		c := src[i]
 		if charClass[c]&chBlank != 0 {
@@ -173,7 +176,7 @@ func (sc *scanner) skipLWSP() {
 			i++
 		}
 	}
-	sc.pos = i
+	return i
 }
 
 // word reads a SafeChars word starting at start: a keyword, the message

@@ -364,6 +364,42 @@ func (d *Reader) GetLengthChunk(unitBits int) (n int, more bool, err error) {
 	return n, more, nil
 }
 
+// shortLength reads the common case of an unconstrained length
+// determinant at once: one octet, n < 128, at least lb, within the maximum
+// length and the bits left (n units of unitBits bits, as checkLen). ok
+// false: d is unchanged, and GetLengthChunk reads it (or reports it).
+func (d *Reader) shortLength(lb, unitBits int) (n int, ok bool) {
+	p := (d.pos + 7) &^ 7
+	i := p >> 3
+	if i >= len(d.buf) {
+		return 0, false
+	}
+	n = int(d.buf[i])
+	if n >= 0x80 || n < lb || n > d.maxLen || n*unitBits > len(d.buf)*8-p-8 {
+		return 0, false
+	}
+	d.pos = p + 8
+	return n, true
+}
+
+// GetFieldOctets reads len(dst) octets, at most 8, sent as a bit-field
+// (X.691 16.6: an OCTET STRING of a fixed size of one or two octets is
+// not octet-aligned) into dst, in one read. ok false: d is unchanged and
+// dst untouched (too few bits left, or more octets than the maximum
+// length); AppendOctetString then reads, or reports, the same value.
+func (d *Reader) GetFieldOctets(dst []byte) (ok bool) {
+	n := len(dst) * 8
+	if n > 64 || len(dst) > d.maxLen || len(d.buf)*8-d.pos < n {
+		return false
+	}
+	v := d.bits(n)
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = byte(v)
+		v >>= 8
+	}
+	return true
+}
+
 // checkLen rejects a length of n units of unitBits bits that exceeds the
 // maximum length or the bits left after the current (aligned or not)
 // position.
@@ -395,6 +431,11 @@ func (d *Reader) checkSize(lb, ub int) error {
 // checkBits the least size of a unit, used to check that n units fit in
 // the bits left.
 func (d *Reader) sizePrefix(lb, ub int, ext bool, unitBits, checkBits int, varAligned bool) (n int, m sizeMode, more bool, err error) {
+	if !ext && (ub == Unbounded || ub >= k64) && lb >= 0 {
+		if n, ok := d.shortLength(lb, checkBits); ok {
+			return n, modeFragmented, false, nil
+		}
+	}
 	if err := d.checkSize(lb, ub); err != nil {
 		return 0, 0, false, err
 	}

@@ -454,3 +454,39 @@ func TestRoundTripObjectIdentifier(t *testing.T) {
 		return true
 	})
 }
+
+// TestGetFieldOctets: the one-read bit-field octets equal what
+// AppendOctetString reads for a fixed size, at every bit offset; short of
+// bits (or over the length limit) they leave the reader as it was, for
+// AppendOctetString to report.
+func TestGetFieldOctets(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for n := 1; n <= 2; n++ {
+		for skip := range 8 {
+			buf := make([]byte, 4)
+			rng.Read(buf)
+			a, b := NewReader(buf), NewReader(buf)
+			a.pos, b.pos = skip, skip
+			want, err := a.AppendOctetString(nil, n, n, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]byte, n)
+			if !b.GetFieldOctets(got) || !bytes.Equal(got, want) || a.pos != b.pos {
+				t.Errorf("n %d at bit %d: %x (pos %d), want %x (pos %d)", n, skip, got, b.pos, want, a.pos)
+			}
+			short := NewReader(buf[:1])
+			short.pos = skip
+			if n == 2 || skip > 0 {
+				if short.GetFieldOctets(got) || short.pos != skip {
+					t.Errorf("n %d at bit %d of one octet: read, pos %d", n, skip, short.pos)
+				}
+			}
+		}
+	}
+	r := NewReader([]byte{1, 2})
+	r.SetMaxLength(1)
+	if r.GetFieldOctets(make([]byte, 2)) {
+		t.Error("two octets read under a length limit of one")
+	}
+}

@@ -1,0 +1,276 @@
+package text
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+	"sync"
+
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+	"megaco/internal/model"
+)
+
+// Rewrite appends to dst the message data (either style) with the IDs ch
+// names changed, written in style: byte for byte what Decode, changing
+// the model (changeModel) and Append in style give.
+//
+// The encoder does not write back what it read: it normalises spacing,
+// keyword spellings and case. So the bytes to change are those of the
+// encoder's output, not of data. Rewrite keeps, for a message it has seen
+// twice, a template: the encoder's output of the unchanged message and
+// where its IDs stand in it. The IDs are written as the encoder writes
+// them (none of them changes anything else of the encoding), so splicing
+// the new IDs into the template is the encoding of the changed message.
+// A message seen once, as in a proxy's traffic where every message
+// differs, goes through decode -> change -> encode, and costs one hash
+// more. A load generator rewriting a few templated messages takes the
+// splice for each of its calls.
+func Rewrite(dst, data []byte, ch *scan.Changes, style Style, lim limits.Limits) ([]byte, error) {
+	lim = lim.OrDefault()
+	if style != Pretty && style != Compact {
+		return dst, encErrNoTextf("unknown style %d", int(style))
+	}
+	if err := lim.CheckSize(style.String(), placeIn(data, 0), len(data)); err != nil {
+		return dst, err
+	}
+	h := maphash.Bytes(templateSeed, data)
+	if t := templates.find(h, style, lim, data); t != nil {
+		if out, ok := t.apply(dst, ch); ok {
+			return out, nil
+		}
+	} else if templates.seenBefore(h) {
+		templates.add(h, newTemplate(data, style, lim))
+	}
+	return rewriteSlow(dst, data, ch, style, lim)
+}
+
+// Rewrite is the rewriter of the codec of this style (see Rewrite).
+func (st Style) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	return Rewrite(dst, data, ch, st, lim)
+}
+
+// rewriteSlow is decode -> change -> encode.
+func rewriteSlow(dst, data []byte, ch *scan.Changes, style Style, lim limits.Limits) ([]byte, error) {
+	m, release, err := Codec{Style: style, Options: Options{Limits: lim}}.DecodeReused(data)
+	if err != nil {
+		return dst, err
+	}
+	defer release()
+	mid := m.Mess.MId
+	changeModel(m, ch)
+	dst, err = Append(dst, m, style, Options{})
+	// The pooled decoder's memory must not keep the caller's mId.
+	m.Mess.MId = mid
+	return dst, err
+}
+
+// changeModel applies ch to a decoded message: the change Rewrite makes
+// in the encoding. Transaction IDs are those of requests, pendings,
+// replies, segment replies and both ends of acknowledged ranges; context
+// IDs those of actions and action replies, but not the special ones.
+func changeModel(m *model.MegacoMessage, ch *scan.Changes) {
+	if ch == nil {
+		return
+	}
+	if ch.MID != nil {
+		m.Mess.MId = *ch.MID
+	}
+	body := &m.Mess.MessageBody
+	if body.Kind != model.MessageMessageBody_Transactions {
+		return
+	}
+	for i := range body.Transactions {
+		changeTransaction(&body.Transactions[i], ch)
+	}
+}
+
+func changeTransaction(t *model.Transaction, ch *scan.Changes) {
+	tx := func(id *uint32) {
+		if ch.TransactionIDs != nil {
+			*id = ch.TransactionIDs(*id)
+		}
+	}
+	ctx := func(id *uint32) {
+		if ch.ContextIDs != nil && !specialContext(*id) {
+			*id = ch.ContextIDs(*id)
+		}
+	}
+	switch t.Kind {
+	case model.Transaction_TransactionRequest:
+		r := t.TransactionRequest
+		tx(&r.TransactionId)
+		for i := range r.Actions {
+			ctx(&r.Actions[i].ContextId)
+		}
+	case model.Transaction_TransactionPending:
+		tx(&t.TransactionPending.TransactionId)
+	case model.Transaction_TransactionReply:
+		r := t.TransactionReply
+		tx(&r.TransactionId)
+		for i := range r.TransactionResult.ActionReplies {
+			ctx(&r.TransactionResult.ActionReplies[i].ContextId)
+		}
+	case model.Transaction_TransactionResponseAck:
+		for i := range t.TransactionResponseAck {
+			a := &t.TransactionResponseAck[i]
+			tx(&a.FirstAck)
+			if a.LastAck.Present {
+				tx(&a.LastAck.Value)
+			}
+		}
+	case model.Transaction_SegmentReply:
+		tx(&t.SegmentReply.TransactionId)
+	}
+}
+
+// specialContext tells the context IDs Changes never passes: null ("-"),
+// choose ("$") and all ("*").
+func specialContext(id uint32) bool { return id == 0 || id >= 0xFFFFFFFE }
+
+// A spot is an ID in a template's bytes.
+type spot struct {
+	off, len int
+	role     uint8
+	old      uint32
+}
+
+const (
+	spotMID uint8 = iota
+	spotTx
+	spotCtx
+)
+
+// template is the encoder's output of a message in one style, and where
+// its IDs are.
+type template struct {
+	in      []byte // the message as given to Rewrite
+	style   Style
+	lim     limits.Limits
+	version int
+	out     []byte
+	spots   []spot
+}
+
+// newTemplate encodes data's message unchanged and finds its IDs; nil if
+// it does not decode or encode.
+func newTemplate(data []byte, style Style, lim limits.Limits) *template {
+	m, release, err := Codec{Style: style, Options: Options{Limits: lim}}.DecodeReused(data)
+	if err != nil {
+		return nil
+	}
+	version := int(m.Mess.Version)
+	out, err := Append(nil, m, style, Options{})
+	release()
+	if err != nil {
+		return nil
+	}
+	var s scan.Summary
+	if Scan(out, &s, limits.Limits{MaxSize: len(out)}) != nil {
+		return nil
+	}
+	t := &template{in: bytes.Clone(data), style: style, lim: lim, version: version, out: out}
+	t.spots = append(t.spots, spot{off: s.MID.Span.Off, len: s.MID.Span.Len, role: spotMID})
+	for _, x := range s.Transactions {
+		t.spots = append(t.spots, spot{off: x.IDSpan.Off, len: x.IDSpan.Len, role: spotTx, old: x.ID})
+		if end := x.IDSpan.End(); x.Kind == scan.ResponseAck && end < len(out) && out[end] == '-' {
+			n := end + 1
+			for n < len(out) && out[n] >= '0' && out[n] <= '9' {
+				n++
+			}
+			t.spots = append(t.spots, spot{off: end + 1, len: n - end - 1, role: spotTx, old: x.LastID})
+		}
+	}
+	for _, a := range s.Actions {
+		t.spots = append(t.spots, spot{off: a.Span.Off, len: a.Span.Len, role: spotCtx, old: a.ContextID})
+	}
+	slices.SortFunc(t.spots, func(a, b spot) int { return a.off - b.off })
+	return t
+}
+
+// apply appends the template with ch's changes; false if the new mId does
+// not encode (the slow path then reports why).
+func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
+	var none scan.Changes
+	if ch == nil {
+		ch = &none
+	}
+	e := textEncoder{b: dst, v: t.version, pretty: t.style == Pretty, words: &wordSpelling[t.style]}
+	last := 0
+	for _, sp := range t.spots {
+		e.b = append(e.b, t.out[last:sp.off]...)
+		last = sp.off + sp.len
+		switch {
+		case sp.role == spotTx && ch.TransactionIDs != nil:
+			e.uint(uint64(ch.TransactionIDs(sp.old)))
+		case sp.role == spotCtx && ch.ContextIDs != nil && !specialContext(sp.old):
+			e.contextID(ch.ContextIDs(sp.old))
+		case sp.role == spotMID && ch.MID != nil:
+			if e.mID(ch.MID) != nil {
+				return dst, false
+			}
+		default:
+			e.b = append(e.b, t.out[sp.off:last]...)
+		}
+	}
+	return append(e.b, t.out[last:]...), true
+}
+
+// The templates are bounded: at most templateMax of them, templateBytes
+// of messages, and templateSeen hashes of messages seen once; past a
+// bound the set starts over.
+const (
+	templateMax   = 256
+	templateBytes = 4 << 20
+	templateSeen  = 4096
+)
+
+var templateSeed = maphash.MakeSeed()
+
+var templates templateCache
+
+type templateCache struct {
+	mu    sync.RWMutex
+	byKey map[uint64]*template
+	size  int
+	seen  map[uint64]struct{}
+}
+
+// find returns the template of data in style under lim, or nil.
+func (c *templateCache) find(h uint64, style Style, lim limits.Limits, data []byte) *template {
+	c.mu.RLock()
+	t := c.byKey[h^uint64(style)]
+	c.mu.RUnlock()
+	if t == nil || t.style != style || t.lim != lim || !bytes.Equal(t.in, data) {
+		return nil
+	}
+	return t
+}
+
+// seenBefore records h and tells whether it was recorded before.
+func (c *templateCache) seenBefore(h uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.seen[h]; ok {
+		return true
+	}
+	if c.seen == nil || len(c.seen) >= templateSeen {
+		c.seen = make(map[uint64]struct{})
+	}
+	c.seen[h] = struct{}{}
+	return false
+}
+
+func (c *templateCache) add(h uint64, t *template) {
+	if t == nil {
+		return
+	}
+	n := len(t.in) + len(t.out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil || len(c.byKey) >= templateMax || c.size+n > templateBytes {
+		c.byKey, c.size = make(map[uint64]*template), 0
+	}
+	c.byKey[h^uint64(t.style)] = t
+	c.size += n
+}

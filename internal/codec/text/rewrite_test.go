@@ -1,0 +1,198 @@
+package text
+
+import (
+	"bytes"
+	"hash/maphash"
+	"testing"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+	"megaco/internal/model"
+)
+
+// rewriteChanges are the changes the property test makes: IDs shifted,
+// to 0, to the largest, to lengths shorter and longer, and a new mId of
+// each kind.
+func rewriteChanges() map[string]*scan.Changes {
+	plus := func(v uint32) uint32 { return v + 1 }
+	port := model.Opt[uint32]{Present: true, Value: 2944}
+	return map[string]*scan.Changes{
+		"none":     nil,
+		"empty":    {},
+		"plus one": {TransactionIDs: plus, ContextIDs: plus},
+		"to zero":  {TransactionIDs: func(uint32) uint32 { return 0 }, ContextIDs: func(uint32) uint32 { return 0 }},
+		"to max": {TransactionIDs: func(uint32) uint32 { return 0xFFFFFFFF },
+			ContextIDs: func(uint32) uint32 { return 0xFFFFFFFF }},
+		"to choose": {ContextIDs: func(uint32) uint32 { return 0xFFFFFFFE }},
+		"lengths": {TransactionIDs: func(v uint32) uint32 { return v % 7 },
+			ContextIDs: func(v uint32) uint32 { return v*1000 + 4000000000%(v+1) }},
+		"ip4": {TransactionIDs: plus, MID: &model.MId{Kind: model.MId_Ip4Address,
+			Ip4Address: &model.IP4Address{Address: []byte{10, 0, 0, 1}, PortNumber: port}}},
+		"ip6": {MID: &model.MId{Kind: model.MId_Ip6Address,
+			Ip6Address: &model.IP6Address{Address: make([]byte, 16)}}},
+		"domain": {ContextIDs: plus, MID: &model.MId{Kind: model.MId_DomainName,
+			DomainName: &model.DomainName{Name: "mgc.example.net", PortNumber: port}}},
+		"device": {MID: &model.MId{Kind: model.MId_DeviceName, DeviceName: "mg/7"}},
+		"mtp":    {MID: &model.MId{Kind: model.MId_MtpAddress, MtpAddress: []byte{1, 2, 3, 4}}},
+	}
+}
+
+// decodeChangeEncode is what Rewrite must give.
+func decodeChangeEncode(data []byte, ch *scan.Changes, style Style) ([]byte, error) {
+	m, err := Decode(data, Options{})
+	if err != nil {
+		return nil, err
+	}
+	changeModel(m, ch)
+	return Append(nil, m, style, Options{})
+}
+
+// Rewrite gives decode -> change -> encode byte for byte, for every
+// message of the corpus in both styles and the encoder's own output, in
+// both styles, whether it takes the template or not.
+func TestRewriteMatchesDecodeChangeEncode(t *testing.T) {
+	changes := rewriteChanges()
+	n := 0
+	for _, c := range scanCases(t) {
+		if _, err := Decode(c.data, Options{}); err != nil {
+			continue
+		}
+		for _, style := range []Style{Pretty, Compact} {
+			tmpl := newTemplate(c.data, style, limits.Default)
+			if _, err := decodeChangeEncode(c.data, nil, style); err != nil {
+				// Appendix A has SDP the encoder refuses: so does Rewrite.
+				if _, rerr := Rewrite(nil, c.data, nil, style, limits.Limits{}); tmpl != nil || rerr == nil {
+					t.Errorf("%s: %v encodes to nothing (%v), but Rewrite gives no error", c.name, style, err)
+				}
+				continue
+			}
+			if tmpl == nil {
+				t.Errorf("%s: no %v template", c.name, style)
+				continue
+			}
+			for name, ch := range changes {
+				want, werr := decodeChangeEncode(c.data, ch, style)
+				got, ok := tmpl.apply([]byte("x"), ch)
+				if werr != nil {
+					if ok {
+						t.Errorf("%s %v %s: template gave %q where the encoder fails: %v", c.name, style, name, got, werr)
+					}
+					continue
+				}
+				if !ok || !bytes.Equal(got[1:], want) || got[0] != 'x' {
+					t.Errorf("%s %v %s: template gave\n%q\nwant\n%q", c.name, style, name, got, want)
+				}
+				// The first two calls take the slow path, the third the
+				// template: all agree.
+				for i := range 3 {
+					out, err := Rewrite(nil, c.data, ch, style, limits.Limits{})
+					if err != nil || !bytes.Equal(out, want) {
+						t.Fatalf("%s %v %s call %d: %q, %v\nwant %q", c.name, style, name, i, out, err, want)
+					}
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d rewrites agree with decode -> change -> encode", n)
+}
+
+// A message that does not decode gives the decoder's error; one that
+// does but whose new mId cannot be written gives the encoder's.
+func TestRewriteErrors(t *testing.T) {
+	_, err := Compact.Rewrite(nil, []byte("!/1 [1.2.3.4] X"), &scan.Changes{}, limits.Limits{})
+	if e, ok := codecerr.As(err); !ok || e.Codec != "compact" {
+		t.Errorf("bad message: %v", err)
+	}
+	_, err = Rewrite(nil, []byte("!/1 [1.2.3.4] T=1{C=1{}}"), nil, Compact, limits.Limits{MaxSize: 5})
+	if e, ok := codecerr.As(err); !ok || e.Kind != codecerr.TooLarge {
+		t.Errorf("too large: %v", err)
+	}
+	msg := []byte("!/1 [1.2.3.4] T=1{C=1{N=a{OE=1{al/on}}}}")
+	bad := &scan.Changes{MID: &model.MId{Kind: model.MId_DeviceName, DeviceName: "no spaces allowed"}}
+	for range 3 {
+		if _, err := Pretty.Rewrite(nil, msg, bad, limits.Limits{}); err == nil {
+			t.Error("an mId with spaces was written")
+		}
+	}
+}
+
+// The template cache stays within its bounds.
+func TestRewriteCacheBounds(t *testing.T) {
+	var c templateCache
+	tm := &template{in: make([]byte, 100), out: make([]byte, 100)}
+	for i := range 3 * templateMax {
+		h := uint64(i) * 0x9e3779b97f4a7c15
+		c.seenBefore(h)
+		c.add(h, tm)
+		if len(c.byKey) > templateMax || c.size > templateBytes || len(c.seen) > templateSeen {
+			t.Fatalf("cache past its bounds: %d templates, %d bytes, %d seen", len(c.byKey), c.size, len(c.seen))
+		}
+	}
+	if got := c.find(maphash.Bytes(templateSeed, tm.in), Pretty, limits.Default, tm.in); got != nil {
+		t.Error("found a template never added for that key")
+	}
+}
+
+// Rewriting arbitrary bytes never panics; where decode -> change ->
+// encode succeeds, Rewrite gives the same bytes, on its slow path and
+// from a template.
+func FuzzRewrite(f *testing.F) {
+	for _, c := range scanCases(f) {
+		f.Add(c.data, uint8(0))
+	}
+	changes := rewriteChanges()
+	names := []string{"plus one", "to zero", "to max", "lengths", "domain", "mtp"}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		ch := changes[names[int(which)%len(names)]]
+		style := Style(which / 128)
+		want, werr := decodeChangeEncode(data, ch, style)
+		for range 3 {
+			got, err := Rewrite(nil, data, ch, style, limits.Limits{})
+			if err != nil {
+				if _, ok := codecerr.As(err); !ok {
+					t.Fatalf("error %v is not a *codecerr.Error", err)
+				}
+				if werr == nil {
+					t.Fatalf("Rewrite: %v, but decode -> change -> encode gives %q", err, want)
+				}
+				continue
+			}
+			if werr != nil || !bytes.Equal(got, want) {
+				t.Fatalf("Rewrite gives\n%q\nwant\n%q, %v", got, want, werr)
+			}
+		}
+	})
+}
+
+// Rewrites from several goroutines share the templates safely (run with
+// -race) and agree with one another.
+func TestRewriteConcurrent(t *testing.T) {
+	cases := scanCases(t)[:40]
+	want := make([][]byte, len(cases))
+	ch := &scan.Changes{TransactionIDs: func(v uint32) uint32 { return v + 5 }}
+	for i, c := range cases {
+		want[i], _ = decodeChangeEncode(c.data, ch, Compact)
+	}
+	done := make(chan string, 4)
+	for range 4 {
+		go func() {
+			for range 3 {
+				for i, c := range cases {
+					got, err := Rewrite(nil, c.data, ch, Compact, limits.Limits{})
+					if err != nil || !bytes.Equal(got, want[i]) {
+						done <- c.name
+						return
+					}
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 4 {
+		if name := <-done; name != "" {
+			t.Errorf("%s: a concurrent rewrite differs", name)
+		}
+	}
+}

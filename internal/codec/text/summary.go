@@ -1,0 +1,1059 @@
+package text
+
+import (
+	"bytes"
+	"slices"
+
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+)
+
+// Scan fills s with what package scan reports of a text message (either
+// style) without decoding it; its errors name the codec "text". See
+// Style.Scan.
+func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
+	return scanText("text", data, s, lim)
+}
+
+// Scan is the scanner of the codec of this style: errors name it.
+//
+// It does not run the parser. It reads the message structure down to the
+// commands (header, transactions, actions, commands and their termination
+// IDs, error descriptors) token by token, and steps over everything else
+// (descriptors, context properties) by balancing braces, minding only what
+// may hold a brace that does not count: quoted strings, comments and the
+// SDP of Local and Remote descriptors. So it allocates nothing once s has
+// grown, and is many times quicker than a decode.
+func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
+	return scanText(st.String(), data, s, lim)
+}
+
+func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) error {
+	s.Reset()
+	lim = lim.OrDefault()
+	if err := lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
+		return err
+	}
+	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
+	if !k.message() {
+		return k.err
+	}
+	return nil
+}
+
+// The classes of skimClass: what the skimmer's loops test per byte, one
+// table lookup each.
+const (
+	skWord  uint8 = 1 << iota // chWord: a SafeChars word without parentheses
+	skWild                    // '*' or '$' in a termination ID
+	skDigit                   // DIGIT
+	skBlank                   // white space, line ends, or ';' starting a comment
+	skStop                    // what skipItem stops at: { } , " ;
+	skToken                   // chToken: a word where parentheses are no braces, as a termination ID
+)
+
+var skimClass = func() (t [256]uint8) {
+	for c := range t {
+		cl := charClass[c]
+		if cl&chWord != 0 {
+			t[c] |= skWord
+		}
+		if cl&chDigit != 0 {
+			t[c] |= skDigit
+		}
+		if cl&chToken != 0 {
+			t[c] |= skToken
+		}
+		if cl&chBlank != 0 {
+			t[c] |= skBlank
+		}
+	}
+	t['*'] |= skWild
+	t['$'] |= skWild
+	t[';'] |= skBlank
+	for _, c := range "{},\";" {
+		t[c] |= skStop
+	}
+	return t
+}()
+
+// skimmer walks a text message for Scan. Its methods return false once
+// an error is recorded in err.
+type skimmer struct {
+	src      []byte
+	pos      int
+	depth    int
+	maxDepth int
+	elems    int
+	maxElems int
+	s        *scan.Summary
+	name     string
+	err      *codecerr.Error
+}
+
+func (k *skimmer) failKind(kind codecerr.Kind, off int, msg string) bool {
+	if k.err == nil {
+		k.err = &codecerr.Error{Codec: k.name, Op: codecerr.Decode, Kind: kind, Pos: placeIn(k.src, off), Msg: msg}
+	}
+	return false
+}
+
+func (k *skimmer) fail(off int, msg string) bool { return k.failKind(codecerr.Malformed, off, msg) }
+
+// count counts one more element of the summary against the limit.
+func (k *skimmer) count() bool {
+	k.elems++
+	if k.elems > k.maxElems {
+		return k.failKind(codecerr.TooLarge, k.pos, "more elements than the limit")
+	}
+	return true
+}
+
+// blank skips white space, line ends and comments. It inlines to one
+// test where there are none, as mostly in compact text.
+func (k *skimmer) blank() {
+	if k.pos < len(k.src) && skimClass[k.src[k.pos]]&skBlank == 0 {
+		return
+	}
+	k.blanks()
+}
+
+// blanks is blank's slow path, kept apart so that blank inlines.
+//
+//go:noinline
+func (k *skimmer) blanks() { k.pos = skipLWSP(k.src, k.pos) }
+
+// peek returns the next character after blanks, 0 at the end.
+func (k *skimmer) peek() byte {
+	k.blank()
+	if k.pos < len(k.src) {
+		return k.src[k.pos]
+	}
+	return 0
+}
+
+// punct consumes c if it comes next.
+func (k *skimmer) punct(c byte) bool {
+	if k.peek() == c {
+		k.pos++
+		return true
+	}
+	return false
+}
+
+// expect consumes c, or fails.
+func (k *skimmer) expect(c byte) bool {
+	if k.punct(c) {
+		return true
+	}
+	return k.expected(c)
+}
+
+// expected fails at pos, where c was expected.
+//
+//go:noinline
+func (k *skimmer) expected(c byte) bool {
+	return k.fail(k.pos, "expected "+lexQuoteByte(c)+k.found())
+}
+
+// found describes what stands at pos, for an error.
+func (k *skimmer) found() string {
+	if k.pos >= len(k.src) {
+		return ", found the end of the message"
+	}
+	return ", found " + lexQuoteByte(k.src[k.pos])
+}
+
+// open consumes a "{" and counts its depth.
+func (k *skimmer) open() bool {
+	if !k.expect('{') {
+		return false
+	}
+	k.depth++
+	if k.depth > k.maxDepth {
+		return k.failKind(codecerr.TooLarge, k.pos-1, "nesting deeper than the limit")
+	}
+	return true
+}
+
+// close consumes a "}".
+func (k *skimmer) close() bool {
+	if !k.expect('}') {
+		return false
+	}
+	k.depth--
+	return true
+}
+
+// word reads a SafeChars word (no parentheses) after blanks: its span.
+func (k *skimmer) word() (start, end int) {
+	k.blank()
+	src, i := k.src, k.pos
+	for i < len(src) && skimClass[src[i]]&skWord != 0 {
+		i++
+	}
+	start, k.pos = k.pos, i
+	return start, i
+}
+
+// keyword reads a word and returns its keyword token (0 if it is none)
+// and where it starts.
+func (k *skimmer) keyword() (tok, at int) {
+	start, end := k.word()
+	if start == end {
+		return 0, start
+	}
+	return skimKeyword(k.src[start:end]), start
+}
+
+// number reads a decimal number of at most max after blanks.
+func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
+	k.blank()
+	src, start := k.src, k.pos
+	end := min(len(src), start+DefaultMaxNumberLength)
+	var v uint64
+	i := start
+	for i < end && skimClass[src[i]]&skDigit != 0 {
+		v = v*10 + uint64(src[i]-'0')
+		i++
+	}
+	switch {
+	case i == start:
+		return 0, scan.Span{}, k.fail(start, "expected "+what+k.found())
+	case i == end && end < len(src) && skimClass[src[end]]&skDigit != 0:
+		return 0, scan.Span{}, k.fail(start, what+" has too many digits")
+	case v > max:
+		return 0, scan.Span{}, k.fail(start, what+" out of range")
+	}
+	k.pos = i
+	return v, scan.Span{Off: start, Len: i - start}, true
+}
+
+func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
+	v, sp, ok := k.number(0xFFFFFFFF, "a transaction ID")
+	return uint32(v), sp, ok
+}
+
+// message reads [authenticationHeader] MEGACO/v mId messageBody.
+func (k *skimmer) message() bool {
+	tok, _ := k.keyword()
+	if tok == authToken {
+		if !k.authHeader() {
+			return false
+		}
+		k.word()
+	}
+	if !k.header() || !k.mid() {
+		return false
+	}
+	return k.body()
+}
+
+// authHeader steps over "= SPI : seq : data" after the AuthToken.
+func (k *skimmer) authHeader() bool {
+	if !k.expect('=') {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if i > 0 && !k.expect(':') {
+			return false
+		}
+		if s, e := k.word(); s == e {
+			return k.fail(s, "expected a hexadecimal value of the authentication header"+k.found())
+		}
+	}
+	return true
+}
+
+// header checks the word just read: "MEGACO/v" or "!/v".
+func (k *skimmer) header() bool {
+	end := k.pos
+	start := end
+	for start > 0 && charClass[k.src[start-1]]&chWord != 0 {
+		start--
+	}
+	w := k.src[start:end]
+	var v []byte
+	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
+	// and digits.
+	if len(w) == 0 || !(w[0] == '!' || len(w) > 7 && w[6] == '/' && lexEqualFold(w[:6], "megaco")) {
+		return k.fail(start, "expected the message header MEGACO/ or !/")
+	}
+	if i := lexIndexByte(w, '/'); i >= 0 {
+		v = w[i+1:]
+	}
+	if len(v) == 0 || !lexAllDigits(v) {
+		return k.fail(start, "expected the protocol version after '/'")
+	}
+	n := 0
+	for _, c := range v {
+		n = min(n*10+int(c-'0'), 1000)
+	}
+	if !limits.ValidVersion(n) {
+		k.err = limits.VersionError(k.name, codecerr.Decode, placeIn(k.src, start), n)
+		return false
+	}
+	k.s.Version = n
+	return true
+}
+
+// mid reads the mId: [address], <domain> (either with :port), MTP{hex} or
+// a device name.
+func (k *skimmer) mid() bool {
+	m := &k.s.MID
+	m.Port = -1
+	c := k.peek()
+	start, src := k.pos, k.src
+	switch c {
+	case '[', '<':
+		closer, kind := byte(']'), scan.IP4Address
+		if c == '<' {
+			closer, kind = '>', scan.DomainName
+		}
+		i := bytes.IndexByte(src[start+1:min(len(src), start+skimMaxAddress)], closer) + start + 1
+		if i == start {
+			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
+		}
+		for _, c := range src[start+1 : i] {
+			if skimClass[c]&(skBlank|skStop) != 0 {
+				return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
+			}
+			if c != '.' && skimClass[c]&skDigit == 0 {
+				kind = scan.IP6Address
+			}
+		}
+		if c == '<' {
+			kind = scan.DomainName
+		}
+		m.Kind, m.Value, k.pos = kind, src[start:i+1], i+1
+		if k.pos+1 < len(src) && src[k.pos] == ':' && charClass[src[k.pos+1]]&chDigit != 0 {
+			k.pos++
+			p, _, ok := k.number(0xFFFF, "a port number")
+			if !ok {
+				return false
+			}
+			m.Port = int(p)
+		}
+	default:
+		s, e := k.word()
+		if s == e {
+			return k.fail(s, "expected an mId"+k.found())
+		}
+		m.Kind, m.Value = scan.DeviceName, src[s:e]
+		if lexEqualFold(src[s:e], "mtp") && k.peek() == '{' {
+			i := k.pos + 1
+			for i < len(src) && charClass[src[i]]&chHex != 0 {
+				i++
+			}
+			if i >= len(src) || src[i] != '}' {
+				return k.fail(k.pos, "MTP address not closed by '}'")
+			}
+			m.Kind, m.Value, k.pos = scan.MTPAddress, src[s:i+1], i+1
+		}
+	}
+	m.Span = scan.Span{Off: start, Len: k.pos - start}
+	return true
+}
+
+// skimMaxAddress bounds the search for the end of an mId address: an
+// IPv6 address or a domain name (at most 64 characters) fits.
+const skimMaxAddress = 80
+
+// body reads the message body: an error descriptor or transactions.
+func (k *skimmer) body() bool {
+	for n := 0; ; n++ {
+		if k.peek() == 0 {
+			if n == 0 {
+				return k.fail(k.pos, "expected a transaction or an error descriptor, found the end of the message")
+			}
+			return true
+		}
+		tok, at := k.keyword()
+		ok := false
+		switch tok {
+		case errorToken:
+			if n > 0 {
+				return k.fail(at, "an error descriptor cannot follow transactions")
+			}
+			if !k.errorDescriptor(-1, -1) {
+				return false
+			}
+			if k.peek() != 0 {
+				return k.fail(k.pos, "nothing may follow the message's error descriptor")
+			}
+			return true
+		case transToken:
+			ok = k.request()
+		case replyToken:
+			ok = k.reply()
+		case pendingToken:
+			ok = k.pending()
+		case responseAckToken:
+			ok = k.responseAck()
+		case messageSegmentToken:
+			ok = k.segmentReply()
+		default:
+			return k.fail(at, "expected a transaction (Transaction, Reply, Pending, TransactionResponseAck or Segment)")
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// addTx appends a transaction and returns its index.
+func (k *skimmer) addTx(t scan.Transaction) (int, bool) {
+	k.s.Transactions = append(k.s.Transactions, t)
+	return len(k.s.Transactions) - 1, k.count()
+}
+
+// request reads "= id { action, ... }" after TransToken.
+func (k *skimmer) request() bool {
+	if !k.expect('=') {
+		return false
+	}
+	id, sp, ok := k.transactionID()
+	if !ok || !k.open() {
+		return false
+	}
+	tx, ok := k.addTx(scan.Transaction{Kind: scan.Request, ID: id, LastID: id, IDSpan: sp})
+	for ok {
+		tok, at := k.keyword()
+		if tok != ctxToken {
+			return k.fail(at, "expected a Context in a transaction request")
+		}
+		if !k.action(tx, false) {
+			return false
+		}
+		if !k.punct(',') {
+			return k.close()
+		}
+	}
+	return false
+}
+
+// pending reads "= id { }" after PendingToken.
+func (k *skimmer) pending() bool {
+	if !k.expect('=') {
+		return false
+	}
+	id, sp, ok := k.transactionID()
+	if !ok {
+		return false
+	}
+	if _, ok := k.addTx(scan.Transaction{Kind: scan.Pending, ID: id, LastID: id, IDSpan: sp}); !ok {
+		return false
+	}
+	return k.open() && k.close()
+}
+
+// responseAck reads "{ id[-id], ... }" after ResponseAckToken.
+func (k *skimmer) responseAck() bool {
+	if !k.open() {
+		return false
+	}
+	for {
+		id, sp, ok := k.transactionID()
+		if !ok {
+			return false
+		}
+		last := id
+		if k.punct('-') {
+			if last, _, ok = k.transactionID(); !ok {
+				return false
+			}
+		}
+		if _, ok := k.addTx(scan.Transaction{Kind: scan.ResponseAck, ID: id, LastID: last, IDSpan: sp}); !ok {
+			return false
+		}
+		if !k.punct(',') {
+			return k.close()
+		}
+	}
+}
+
+// segment reads "/ n [/ END]" into t; required for a segment reply.
+func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
+	if !k.punct('/') {
+		if required {
+			return k.fail(k.pos, "expected '/' and a segment number"+k.found())
+		}
+		return true
+	}
+	n, _, ok := k.number(0xFFFF, "a segment number")
+	if !ok {
+		return false
+	}
+	t.Segment = uint16(n)
+	if k.punct('/') {
+		s, e := k.word()
+		if w := k.src[s:e]; !(len(w) == 1 && w[0] == '&' || lexEqualFold(w, "end")) {
+			return k.fail(s, "expected END after the segment number")
+		}
+		t.Complete = true
+	}
+	return true
+}
+
+// segmentReply reads "= id / n [/ END]" after MessageSegmentToken.
+func (k *skimmer) segmentReply() bool {
+	if !k.expect('=') {
+		return false
+	}
+	id, sp, ok := k.transactionID()
+	if !ok {
+		return false
+	}
+	t := scan.Transaction{Kind: scan.SegmentReply, ID: id, LastID: id, IDSpan: sp}
+	if !k.segment(&t, true) {
+		return false
+	}
+	_, ok = k.addTx(t)
+	return ok
+}
+
+// reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions) }"
+// after ReplyToken.
+func (k *skimmer) reply() bool {
+	if !k.expect('=') {
+		return false
+	}
+	id, sp, ok := k.transactionID()
+	if !ok {
+		return false
+	}
+	t := scan.Transaction{Kind: scan.Reply, ID: id, LastID: id, IDSpan: sp}
+	if !k.segment(&t, false) || !k.open() {
+		return false
+	}
+	tok, at := k.keyword()
+	if tok == immAckRequiredToken {
+		t.ImmAckRequired = true
+		if !k.expect(',') {
+			return false
+		}
+		tok, at = k.keyword()
+	}
+	tx, ok := k.addTx(t)
+	if !ok {
+		return false
+	}
+	if tok == errorToken {
+		return k.errorDescriptor(tx, -1) && k.close()
+	}
+	for {
+		if tok != ctxToken {
+			return k.fail(at, "expected a Context or an error descriptor in a transaction reply")
+		}
+		if !k.action(tx, true) {
+			return false
+		}
+		if !k.punct(',') {
+			return k.close()
+		}
+		tok, at = k.keyword()
+	}
+}
+
+// contextID reads a ContextID: a number, "-" (0), "$" or "*".
+func (k *skimmer) contextID() (uint32, scan.Span, bool) {
+	switch c := k.peek(); c {
+	case '-', '$', '*':
+		k.pos++
+		if k.pos < len(k.src) && charClass[k.src[k.pos]]&chWord != 0 {
+			return 0, scan.Span{}, k.fail(k.pos-1, "expected a context ID")
+		}
+		sp := scan.Span{Off: k.pos - 1, Len: 1}
+		switch c {
+		case '-':
+			return 0, sp, true
+		case '$':
+			return 0xFFFFFFFE, sp, true
+		}
+		return 0xFFFFFFFF, sp, true
+	}
+	v, sp, ok := k.number(0xFFFFFFFF, "a context ID")
+	return uint32(v), sp, ok
+}
+
+// action reads "= id { item, ... }" after CtxToken: an action request's
+// or (reply set) an action reply's, whose braces v3 makes optional.
+func (k *skimmer) action(tx int, reply bool) bool {
+	if !k.expect('=') {
+		return false
+	}
+	id, sp, ok := k.contextID()
+	if !ok {
+		return false
+	}
+	k.s.Actions = append(k.s.Actions, scan.Action{Tx: tx, ContextID: id, Span: sp})
+	act := len(k.s.Actions) - 1
+	if !k.count() {
+		return false
+	}
+	if reply && k.peek() != '{' {
+		return true
+	}
+	// An action reply's own error comes after its commands in the text
+	// but before their errors in Summary.Errors, as in the model.
+	firstErr := len(k.s.Errors)
+	if !k.open() {
+		return false
+	}
+	for {
+		w0, w1 := k.word()
+		kind, opt, wild := commandOf(k.src[w0:w1])
+		switch {
+		case kind != 0 && !(reply && (opt || wild)):
+			if !k.command(tx, act, kind, reply, opt, wild) {
+				return false
+			}
+		case reply && skimKeyword(k.src[w0:w1]) == errorToken:
+			if !k.errorDescriptor(tx, -1) {
+				return false
+			}
+			e := k.s.Errors[len(k.s.Errors)-1]
+			k.s.Errors = slices.Insert(k.s.Errors[:len(k.s.Errors)-1], firstErr, e)
+		default:
+			if !k.skipItem() {
+				return false
+			}
+		}
+		if !k.punct(',') {
+			return k.close()
+		}
+	}
+}
+
+// commandKind gives the kind of a command keyword token, 0 for another.
+func commandKind(tok int) scan.CommandKind {
+	switch tok {
+	case addToken:
+		return scan.Add
+	case moveToken:
+		return scan.Move
+	case modifyToken:
+		return scan.Modify
+	case subtractToken:
+		return scan.Subtract
+	case auditCapToken:
+		return scan.AuditCapability
+	case auditValueToken:
+		return scan.AuditValue
+	case notifyToken:
+		return scan.Notify
+	case serviceChangeToken:
+		return scan.ServiceChange
+	}
+	return 0
+}
+
+// commandOf tells whether w is a command keyword, with its "O-" and "W-"
+// prefixes.
+func commandOf(w []byte) (kind scan.CommandKind, opt, wild bool) {
+	if len(w) > 2 && w[1] == '-' && w[0]|0x20 == 'o' {
+		opt, w = true, w[2:]
+	}
+	if len(w) > 2 && w[1] == '-' && w[0]|0x20 == 'w' {
+		wild, w = true, w[2:]
+	}
+	if len(w) == 0 || charClass[w[0]]&chDigit != 0 {
+		return 0, false, false
+	}
+	kind = commandKind(skimKeyword(w))
+	if kind == 0 {
+		return 0, false, false
+	}
+	return kind, opt, wild
+}
+
+// command reads "= termIDList [{ ... }]" after a command keyword.
+func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild bool) bool {
+	k.s.Commands = append(k.s.Commands, scan.Command{Action: act, Kind: kind, Reply: reply, Optional: opt, Wildcard: wild})
+	cmd := len(k.s.Commands) - 1
+	if !k.count() || !k.expect('=') {
+		return false
+	}
+	if reply && (kind == scan.AuditValue || kind == scan.AuditCapability) && k.contextAudit(tx, cmd) {
+		return k.err == nil
+	}
+	if k.err != nil || !k.terminations(cmd) {
+		return false
+	}
+	if k.peek() != '{' {
+		return true
+	}
+	if !reply && kind != scan.Notify {
+		return k.skipBody()
+	}
+	return k.items(tx, cmd)
+}
+
+// contextAudit reads "Context { termIDs or error }" of an audit reply,
+// if that is what follows; false (and nothing read) if not.
+func (k *skimmer) contextAudit(tx, cmd int) bool {
+	save := k.pos
+	if tok, _ := k.keyword(); tok != ctxToken || k.peek() != '{' {
+		k.pos = save
+		return false
+	}
+	if !k.open() {
+		return true
+	}
+	save = k.pos
+	if tok, _ := k.keyword(); tok == errorToken {
+		_ = k.errorDescriptor(tx, cmd) && k.close()
+		return true
+	}
+	k.pos = save
+	_ = k.terminationList(cmd, '}')
+	k.depth--
+	return true
+}
+
+// terminations reads a termIDList: a TerminationID or "[ id, ... ]" (v3).
+func (k *skimmer) terminations(cmd int) bool {
+	if k.peek() != '[' {
+		return k.termination(cmd)
+	}
+	k.pos++
+	return k.terminationList(cmd, ']')
+}
+
+// terminationList reads "id, ... closer" after its opening bracket.
+func (k *skimmer) terminationList(cmd int, closer byte) bool {
+	for {
+		if !k.termination(cmd) {
+			return false
+		}
+		if !k.punct(',') {
+			return k.expect(closer)
+		}
+	}
+}
+
+func (k *skimmer) termination(cmd int) bool {
+	k.blank()
+	// A word, as word reads it, noting whether it has a wildcard.
+	src, s := k.src, k.pos
+	e, classes := s, uint8(0)
+	for e < len(src) {
+		c := skimClass[src[e]]
+		if c&skToken == 0 {
+			break
+		}
+		classes |= c
+		e++
+	}
+	k.pos = e
+	if s == e {
+		return k.fail(s, "expected a termination ID"+k.found())
+	}
+	id, wild := src[s:e:e], classes&skWild != 0
+	k.s.Terminations = append(k.s.Terminations, scan.Termination{Command: cmd, ID: id, Wildcarded: wild, Span: scan.Span{Off: s, Len: e - s}})
+	return k.count()
+}
+
+// items reads "{ item, ... }" of a command, reporting its error
+// descriptors and stepping over the rest.
+func (k *skimmer) items(tx, cmd int) bool {
+	if !k.open() {
+		return false
+	}
+	for {
+		if tok, _ := k.keyword(); tok == errorToken {
+			if !k.errorDescriptor(tx, cmd) {
+				return false
+			}
+		} else if !k.skipItem() {
+			return false
+		}
+		if !k.punct(',') {
+			return k.close()
+		}
+	}
+}
+
+// errorDescriptor reads "= code [{ "text" }]" after ErrorToken.
+func (k *skimmer) errorDescriptor(tx, cmd int) bool {
+	if !k.expect('=') {
+		return false
+	}
+	code, sp, ok := k.number(0xFFFF, "an error code")
+	if !ok {
+		return false
+	}
+	k.s.Errors = append(k.s.Errors, scan.Error{Tx: tx, Command: cmd, Code: uint16(code), Span: sp})
+	if !k.count() {
+		return false
+	}
+	if k.peek() == '{' {
+		return k.skipBody()
+	}
+	return true
+}
+
+// skipBody steps over "{ item, ... }".
+func (k *skimmer) skipBody() bool {
+	if !k.open() {
+		return false
+	}
+	for k.skipItem() {
+		if !k.punct(',') {
+			return k.close()
+		}
+	}
+	return false
+}
+
+// skipItem steps over the rest of an item: up to the "," or "}" that ends
+// it at this depth, balancing braces, over quoted strings, comments, the
+// SDP of Local and Remote descriptors and digit maps (in which braces and
+// quotes do not count).
+func (k *skimmer) skipItem() bool {
+	src, base := k.src, k.depth
+	for i := nextStop(src, k.pos); i < len(src); i = nextStop(src, i+1) {
+		switch src[i] {
+		case '{':
+			k.depth++
+			if k.depth > k.maxDepth {
+				return k.failKind(codecerr.TooLarge, i, "nesting deeper than the limit")
+			}
+			switch rawBody(src, i) {
+			case rawSDP:
+				j := skipSDP(src, i+1)
+				if j < 0 {
+					return k.fail(i, "Local or Remote descriptor not closed by '}'")
+				}
+				i = j - 1
+			case rawDigitMap:
+				j := bytes.IndexByte(src[i+1:], '}')
+				if j < 0 {
+					return k.fail(i, "digit map not closed by '}'")
+				}
+				i += j
+			}
+		case '}':
+			if k.depth == base {
+				k.pos = i
+				return true
+			}
+			k.depth--
+		case ',':
+			if k.depth == base {
+				k.pos = i
+				return true
+			}
+		case '"':
+			j := bytes.IndexByte(src[i+1:], '"')
+			if j < 0 {
+				return k.fail(i, "quoted string not closed")
+			}
+			i += 1 + j
+		case ';':
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+		}
+	}
+	return k.fail(len(src), "expected '}', found the end of the message")
+}
+
+// nextStop returns the offset of the first byte from i on that skipItem
+// looks at (a brace, a comma, a quote or a comment), or len(src).
+func nextStop(src []byte, i int) int {
+	for i < len(src) && skimClass[src[i]]&skStop == 0 {
+		i++
+	}
+	return i
+}
+
+// What a "{" opens that its content is not tokens (rawBody).
+const (
+	rawNone     = iota
+	rawSDP      // the SDP of a Local or Remote descriptor, to "}" not escaped as "\}"
+	rawDigitMap // a digitMapValue, to the first "}"
+)
+
+// rawBody tells what the "{" at i opens, as the decoder's scanner does:
+// the SDP after Local, L, Remote or R that follows a "{" or ",", or the
+// digit map after "DigitMap =" or "DigitMap = name".
+func rawBody(src []byte, i int) int {
+	j := backBlanks(src, i)
+	if j == 0 {
+		return rawNone
+	}
+	switch src[j-1] | 0x20 {
+	case 'l', 'e', 'r': // Local, L, Remote, R; or a digit map's name
+		w0 := backWord(src, j)
+		w := src[w0:j]
+		k := backBlanks(src, w0)
+		if ok := len(w) == 1 && (w[0]|0x20 == 'l' || w[0]|0x20 == 'r') || lexEqualFold(w, "local") || lexEqualFold(w, "remote"); ok {
+			if k > 0 && (src[k-1] == '{' || src[k-1] == ',') {
+				return rawSDP
+			}
+			return rawNone
+		}
+		if k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(w) == 0 {
+			return rawDigitMap
+		}
+	case '=':
+		if isDigitMapKeyword(src, j-1) {
+			return rawDigitMap
+		}
+	default:
+		if charClass[src[j-1]]&chWord != 0 { // a digit map's name
+			w0 := backWord(src, j)
+			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(src[w0:j]) == 0 {
+				return rawDigitMap
+			}
+		}
+	}
+	return rawNone
+}
+
+// isDigitMapKeyword tells whether the word before the "=" at eq is
+// DigitMap or DM.
+func isDigitMapKeyword(src []byte, eq int) bool {
+	end := backBlanks(src, eq)
+	w := src[backWord(src, end):end]
+	return lexEqualFold(w, "dm") || lexEqualFold(w, "digitmap")
+}
+
+// backBlanks returns where the blanks that end at i start.
+func backBlanks(src []byte, i int) int {
+	for i > 0 && charClass[src[i-1]]&chBlank != 0 {
+		i--
+	}
+	return i
+}
+
+// backWord returns where the word that ends at i starts.
+func backWord(src []byte, i int) int {
+	for i > 0 && charClass[src[i-1]]&chWord != 0 {
+		i--
+	}
+	return i
+}
+
+// skipSDP returns the offset of the first "}" from i that is not escaped
+// as "\}", or -1.
+func skipSDP(src []byte, i int) int {
+	for {
+		j := bytes.IndexByte(src[i:], '}')
+		if j < 0 {
+			return -1
+		}
+		// The decoder reads a backslash only as the start of an
+		// escaped brace: any "}" right after one is escaped.
+		if j == 0 || src[i+j-1] != '\\' {
+			return i + j
+		}
+		i += j + 1
+	}
+}
+
+// skimKeyword returns the token of the keywords the skimmer reads
+// (transactions, Context, commands, Error, ImmAckRequired,
+// Authentication), long or short in any case, and 0 for any other word:
+// a switch on the length (and a letter where two share it) leaves one
+// spelling to compare, quicker than the decoder's hash table.
+func skimKeyword(w []byte) int {
+	switch len(w) {
+	case 1:
+		switch w[0] | 0x20 {
+		case 't':
+			return transToken
+		case 'p':
+			return replyToken
+		case 'k':
+			return responseAckToken
+		case 'c':
+			return ctxToken
+		case 'a':
+			return addToken
+		case 's':
+			return subtractToken
+		case 'n':
+			return notifyToken
+		}
+		return 0
+	case 2:
+		switch uint16(w[0]|0x20)<<8 | uint16(w[1]|0x20) {
+		case 'p'<<8 | 'n':
+			return pendingToken
+		case 's'<<8 | 'm':
+			return messageSegmentToken
+		case 'e'<<8 | 'r':
+			return errorToken
+		case 'i'<<8 | 'a':
+			return immAckRequiredToken
+		case 'a'<<8 | 'u':
+			return authToken
+		case 'm'<<8 | 'v':
+			return moveToken
+		case 'm'<<8 | 'f':
+			return modifyToken
+		case 'a'<<8 | 'c':
+			return auditCapToken
+		case 'a'<<8 | 'v':
+			return auditValueToken
+		case 's'<<8 | 'c':
+			return serviceChangeToken
+		}
+		return 0
+	}
+	var k lexKeyword
+	switch len(w) {
+	case 3:
+		k = lexKeyword{"add", addToken}
+	case 4:
+		k = lexKeyword{"move", moveToken}
+	case 5:
+		if w[0]|0x20 == 'r' {
+			k = lexKeyword{"reply", replyToken}
+		} else {
+			k = lexKeyword{"error", errorToken}
+		}
+	case 6:
+		if w[0]|0x20 == 'm' {
+			k = lexKeyword{"modify", modifyToken}
+		} else {
+			k = lexKeyword{"notify", notifyToken}
+		}
+	case 7:
+		switch w[0] | 0x20 {
+		case 'p':
+			k = lexKeyword{"pending", pendingToken}
+		case 's':
+			k = lexKeyword{"segment", messageSegmentToken}
+		default:
+			k = lexKeyword{"context", ctxToken}
+		}
+	case 8:
+		k = lexKeyword{"subtract", subtractToken}
+	case 10:
+		k = lexKeyword{"auditvalue", auditValueToken}
+	case 11:
+		k = lexKeyword{"transaction", transToken}
+	case 13:
+		k = lexKeyword{"servicechange", serviceChangeToken}
+	case 14:
+		if w[0]|0x20 == 'i' {
+			k = lexKeyword{"immackrequired", immAckRequiredToken}
+		} else {
+			k = lexKeyword{"authentication", authToken}
+		}
+	case 15:
+		k = lexKeyword{"auditcapability", auditCapToken}
+	case 22:
+		k = lexKeyword{"transactionresponseack", responseAckToken}
+	default:
+		return 0
+	}
+	if lexEqualFold(w, k.word) {
+		return k.tok
+	}
+	return 0
+}
