@@ -32,6 +32,7 @@ type scannedMID struct {
 // not where one such transaction ends and the next begins).
 func (p *Proxy) scanRelay(w *worker, s side, data []byte) (listed, scanned bool) {
 	sum := &w.sum
+	sum.Want = scan.Commands // routing and metrics read no termination IDs
 	if !p.sides[s].scans || scanner(p.sides[s].cfg.Codec, data, sum, p.opts.Limits) != nil {
 		return false, false
 	}
