@@ -48,6 +48,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	mgListen := fs.String("mg-listen", env("MEGACO_MG_LISTEN", "udp://:2945"), "where the proxy listens for the MG (MEGACO_MG_LISTEN)")
 	mg := fs.String("mg", env("MEGACO_MG", ""), "the MG's address, required (MEGACO_MG)")
 	httpAddr := fs.String("http-addr", env("MEGACO_PROXY_HTTP_ADDR", ":9102"), "HTTP address for /metrics, /healthz, /readyz (MEGACO_PROXY_HTTP_ADDR)")
+	pprofAddr := fs.String("pprof-addr", env("MEGACO_PPROF_ADDR", ""), "serve net/http/pprof on this address, e.g. 127.0.0.1:6061; off when empty (MEGACO_PPROF_ADDR)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for replies to requests in flight (MEGACO_DRAIN_TIMEOUT)")
 	remember := fs.String("remember", env("MEGACO_PROXY_REMEMBER", "60s"), "how long a transaction's route is kept after its request or last pending (MEGACO_PROXY_REMEMBER)")
 	maxTx := fs.String("max-transactions", env("MEGACO_PROXY_MAX_TRANSACTIONS", "100000"), "routing table bound; past it the oldest entry goes (MEGACO_PROXY_MAX_TRANSACTIONS)")
@@ -121,7 +122,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	signal.Ignore(syscall.SIGHUP) // nothing is reloaded; say so by not dying
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	return proxy.Run(ctx, proxy.RunOptions{Config: cfg, HTTPAddr: *httpAddr, DrainTimeout: *durations[0].to})
+	return proxy.Run(ctx, proxy.RunOptions{Config: cfg, HTTPAddr: *httpAddr, DrainTimeout: *durations[0].to, PprofAddr: *pprofAddr})
 }
 
 // openCapture creates the --capture file, bounded in size.

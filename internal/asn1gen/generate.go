@@ -81,12 +81,18 @@ func Generate(root string) (map[string][]byte, error) {
 	if out["internal/codec/per/per_gen.go"], err = f.EmitPER("per", "megaco/internal/model"); err != nil {
 		return nil, fmt.Errorf("per: %w", err)
 	}
+	if out["internal/codec/per/scan_gen.go"], err = f.EmitPERScan("per"); err != nil {
+		return nil, fmt.Errorf("per scan: %w", err)
+	}
 	if out["api/megaco/v1/message.proto"], out["internal/protoconv/convert_gen.go"], err = f.EmitProto(
 		"megaco.v1", "megaco/api/megaco/v1;megacov1", "protoconv", "megaco/api/megaco/v1"); err != nil {
 		return nil, fmt.Errorf("proto: %w", err)
 	}
 	if out["internal/codec/native/wire_gen.go"], err = f.EmitWire("native"); err != nil {
 		return nil, fmt.Errorf("wire: %w", err)
+	}
+	if out["internal/codec/native/fields_gen.go"], err = f.EmitWireFields("native"); err != nil {
+		return nil, fmt.Errorf("wire fields: %w", err)
 	}
 	if out["internal/codec/native/unwire_gen.go"], err = f.EmitUnwire("native"); err != nil {
 		return nil, fmt.Errorf("unwire: %w", err)

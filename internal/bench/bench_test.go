@@ -134,9 +134,10 @@ func TestRunShape(t *testing.T) {
 	}
 }
 
-// Every codec with a scanner (rewriter) gets a scan (rewrite) row, on the
-// messages of its own encoding, compared with its full decode (decode ->
-// change -> encode): generic over the codec table.
+// Every codec with a scanner (rewriter) gets two scan rows, everything
+// and the transactions only, (a rewrite row), on the messages of its own
+// encoding, compared with its full decode (decode -> change -> encode):
+// generic over the codec table.
 func TestScanRows(t *testing.T) {
 	r := tinyRun(t, Options{})
 	rows := map[string]ScanRow{}
@@ -151,10 +152,14 @@ func TestScanRows(t *testing.T) {
 	}
 	n := 0
 	for _, d := range codec.All() {
-		_, scanned := rows[d.Name+" scan"]
+		full, scanned := rows[d.Name+" scan"]
+		shallow, shallowScanned := rows[d.Name+" scan [transactions]"]
 		_, rewritten := rows[d.Name+" rewrite"]
-		if scanned != (d.Scan != nil) || rewritten != (d.Rewrite != nil) {
-			t.Errorf("%s: scan row %v, rewrite row %v; scanner %v, rewriter %v", d.Name, scanned, rewritten, d.Scan != nil, d.Rewrite != nil)
+		if scanned != (d.Scan != nil) || shallowScanned != scanned || rewritten != (d.Rewrite != nil) {
+			t.Errorf("%s: scan rows %v %v, rewrite row %v; scanner %v, rewriter %v", d.Name, scanned, shallowScanned, rewritten, d.Scan != nil, d.Rewrite != nil)
+		}
+		if scanned && (full.Depth != "everything" || shallow.Depth != "transactions" || shallow.Op != "scan") {
+			t.Errorf("%s: scan rows' depths %q and %q (op %q)", d.Name, full.Depth, shallow.Depth, shallow.Op)
 		}
 		if d.Scan != nil {
 			n++
@@ -163,8 +168,10 @@ func TestScanRows(t *testing.T) {
 	if n == 0 || len(rows) != len(r.Scans) {
 		t.Errorf("%d scanners, scan rows %v", n, r.Scans)
 	}
-	if s := rows["ber scan"]; s.Allocs != 0 {
-		t.Errorf("ber scan: %v allocations per message, want 0", s.Allocs)
+	for _, name := range []string{"ber scan", "ber scan [transactions]"} {
+		if s := rows[name]; s.Allocs != 0 {
+			t.Errorf("%s: %v allocations per message, want 0", name, s.Allocs)
+		}
 	}
 	var text strings.Builder
 	if err := r.WriteText(&text); err != nil {

@@ -164,7 +164,7 @@ func writeScans(b *strings.Builder, rows []ScanRow, nameW int) {
 	for _, r := range rows {
 		nameW = max(nameW, len(r.Config))
 	}
-	b.WriteString("\nWithout decoding: scan vs the same codec's full decode, rewrite (new transaction and context IDs)\nvs decode -> change -> encode, on the same messages in the same rounds\n\n")
+	b.WriteString("\nWithout decoding: scan (everything; [transactions]: the header and transactions only) vs the same\ncodec's full decode, rewrite (new transaction and context IDs) vs decode -> change -> encode,\non the same messages in the same rounds\n\n")
 	fmt.Fprintf(b, "%-*s  %4s %8s %9s %7s  %7s %7s  %s\n", nameW, "Codec and config", "Msgs", "µs", "vs µs", "faster", "allocs", "vs", "vs what")
 	for _, r := range rows {
 		fmt.Fprintf(b, "%-*s  %4d %8s %9s %7s  %7.1f %7.1f  %s\n", nameW, r.Config, r.Messages, us(r.US), us(r.BaselineUS),

@@ -13,10 +13,13 @@ import (
 // against decode -> change -> encode, on the same messages in the same
 // rounds (issue 18: at least 10x and 5x faster).
 type ScanRow struct {
-	Config   string `json:"config"` // "ber scan", "ber rewrite"
-	Codec    string `json:"codec"`
-	Family   string `json:"family"`
-	Op       string `json:"op"`       // "scan" or "rewrite"
+	Config string `json:"config"` // "ber scan", "ber scan [transactions]", "ber rewrite"
+	Codec  string `json:"codec"`
+	Family string `json:"family"`
+	Op     string `json:"op"` // "scan" or "rewrite"
+	// Depth is a scan's scan.Depth ("everything", or "transactions": what
+	// a proxy routing replies reads).
+	Depth    string `json:"depth,omitempty"`
 	Versus   string `json:"versus"`   // what it is compared with
 	Messages int    `json:"messages"` // that both handled
 	// The times are the means over messages of the per-message mean, in
@@ -38,25 +41,34 @@ type scanBench struct {
 	dec   decodeFunc
 	items []*scanItem
 	sum   scan.Summary
-	buf   []byte
-	ch    scan.Changes
-	skips []skip
+	// shallow is the summary of the scan at the shallowest useful depth.
+	shallow scan.Summary
+	buf     []byte
+	ch      scan.Changes
+	skips   []skip
 }
 
 // scanItem is one message's timings: [scanOp..recodeOp].
 type scanItem struct {
 	it     *item
-	t      [4]timing
-	a      [4]sample
+	t      [nOps]timing
+	a      [nOps]sample
 	failed bool
 }
 
 const (
-	scanOp = iota
+	scanOp    = iota
+	shallowOp // the scan at shallowDepth
 	decodeOp
 	rewriteOp
 	recodeOp
+	nOps
 )
+
+// shallowDepth is the depth of the second scan row: what a proxy routing
+// replies needs. A scanner that does not honour it (it may read more)
+// measures as the full scan.
+const shallowDepth = scan.Transactions
 
 // newScanBench returns the scan measurement of a codec from its prepared
 // configurations, nil when it has no scanner or no configuration to take
@@ -75,7 +87,7 @@ func newScanBench(name string, ps []*prepared) *scanBench {
 	if base == nil {
 		return nil
 	}
-	sb := &scanBench{d: d, p: base, dec: base.newRunner().dec}
+	sb := &scanBench{d: d, p: base, dec: base.newRunner().dec, shallow: scan.Summary{Want: shallowDepth}}
 	// A load generator's changes: new transaction and context IDs.
 	sb.ch = scan.Changes{
 		TransactionIDs: func(x uint32) uint32 { return x + 1000 },
@@ -89,10 +101,11 @@ func newScanBench(name string, ps []*prepared) *scanBench {
 
 // ops are the operations measured on a message, by index; a nil op is
 // not measured (the codec has no rewriter).
-func (sb *scanBench) ops(it *item) [4]*op {
-	var ops [4]*op
+func (sb *scanBench) ops(it *item) [nOps]*op {
+	var ops [nOps]*op
 	lim := limits.Limits{}
 	ops[scanOp] = &op{run: func(int) error { return sb.d.Scan(it.enc, &sb.sum, lim) }}
+	ops[shallowOp] = &op{run: func(int) error { return sb.d.Scan(it.enc, &sb.shallow, lim) }}
 	ops[decodeOp] = &op{run: func(int) error {
 		_, release, err := sb.dec(it.enc)
 		release()
@@ -135,7 +148,7 @@ func (sb *scanBench) measureRound(budget time.Duration) {
 	}
 }
 
-func (si *scanItem) measure(ops [4]*op, budget time.Duration) error {
+func (si *scanItem) measure(ops [nOps]*op, budget time.Duration) error {
 	for i, o := range ops {
 		if o == nil {
 			continue
@@ -156,26 +169,32 @@ func (si *scanItem) measure(ops [4]*op, budget time.Duration) error {
 	return nil
 }
 
-// rows are the scan row and, with a rewriter, the rewrite row.
+// rows are the scan rows (everything, and shallowDepth) and, with a
+// rewriter, the rewrite row.
 func (sb *scanBench) rows(fastest bool) []ScanRow {
 	label := sb.p.cfg.Label
-	out := []ScanRow{sb.row("scan", scanOp, decodeOp, label+" decode", fastest)}
+	full := sb.row("scan", scanOp, decodeOp, label+" decode", fastest)
+	full.Depth = scan.Everything.String()
+	shallow := sb.row("scan", shallowOp, decodeOp, label+" decode", fastest)
+	shallow.Config += " [" + shallowDepth.String() + "]"
+	shallow.Depth = shallowDepth.String()
+	out := []ScanRow{full, shallow}
 	if sb.d.Rewrite != nil {
 		out = append(out, sb.row("rewrite", rewriteOp, recodeOp, label+" decode -> change -> encode", fastest))
 	}
 	return out
 }
 
-func (sb *scanBench) row(name string, op, base int, versus string, fastest bool) ScanRow {
+func (sb *scanBench) row(name string, i, base int, versus string, fastest bool) ScanRow {
 	r := ScanRow{Config: sb.d.Name + " " + name, Codec: sb.d.Name, Family: family(sb.d.Name), Op: name, Versus: versus}
 	for _, si := range sb.items {
-		if si.failed || si.t[op].sum.n == 0 || si.t[base].sum.n == 0 {
+		if si.failed || si.t[i].sum.n == 0 || si.t[base].sum.n == 0 {
 			continue
 		}
 		r.Messages++
-		r.US += si.t[op].us(fastest)
+		r.US += si.t[i].us(fastest)
 		r.BaselineUS += si.t[base].us(fastest)
-		r.Allocs += float64(si.a[op].allocs) / float64(si.a[op].n)
+		r.Allocs += float64(si.a[i].allocs) / float64(si.a[i].n)
 		r.BaselineAllocs += float64(si.a[base].allocs) / float64(si.a[base].n)
 	}
 	if n := float64(r.Messages); n > 0 {

@@ -9,14 +9,16 @@ import (
 )
 
 // Scanner fills s with what scan reports of data, without decoding it
-// (see package scan), within lim.
+// (see package scan), within lim: at least down to s.Want, which it
+// leaves as it is.
 type Scanner func(data []byte, s *scan.Summary, lim limits.Limits) error
 
 // Rewriter appends to dst a copy of data with the IDs ch names changed,
 // byte for byte what decode -> change -> encode would give, within lim.
 type Rewriter func(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error)
 
-// Scan fills s (after resetting it) from data in the codec called name.
+// Scan fills s (after resetting it, which keeps s.Want) from data in the
+// codec called name, down to s.Want at least.
 func Scan(name string, data []byte, s *scan.Summary, lim limits.Limits) error {
 	d, ok := Describe(name)
 	if !ok {

@@ -11,6 +11,7 @@ import (
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
+	"megaco/internal/model"
 )
 
 // A codec without a scanner or rewriter says so; an unknown name is
@@ -89,6 +90,60 @@ func sameShape(a, b *scan.Summary) string {
 		if x.Command != y.Command || x.Wildcarded != y.Wildcarded {
 			return fmt.Sprintf("termination %d: %+v vs %+v", i, x, y)
 		}
+	}
+	return ""
+}
+
+// Every scanner in the table, asked for a depth, keeps Want and fills
+// at least the lists the depth names, as a full scan fills them (it may
+// fill more: one that ignores Want is correct).
+func TestScanDepthContract(t *testing.T) {
+	// The messages in each form: decoded from BER and from compact text.
+	msgs := map[Form][]*model.MegacoMessage{}
+	for form, src := range map[Form][2]string{Binary: {"ber", ".ber"}, Text: {"compact", ".compact.txt"}} {
+		c, _ := Lookup(src[0], Options{})
+		msgs[form] = corpus.Decoded(t, src[1], c)
+	}
+	var full, s scan.Summary
+	for _, d := range All() {
+		if d.Scan == nil {
+			continue
+		}
+		c := d.New(0, limits.Limits{})
+		for i, m := range msgs[d.Form] {
+			enc, err := c.Append(nil, m)
+			if err != nil {
+				t.Fatalf("%s: message %d: %v", d.Name, i, err)
+			}
+			if err := Scan(d.Name, enc, &full, limits.Limits{}); err != nil {
+				t.Fatalf("%s: message %d: %v", d.Name, i, err)
+			}
+			for _, depth := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands} {
+				s.Want = depth
+				if err := Scan(d.Name, enc, &s, limits.Limits{}); err != nil {
+					t.Fatalf("%s: message %d at %v: %v", d.Name, i, depth, err)
+				}
+				if msg := covers(&s, &full, depth); msg != "" {
+					t.Fatalf("%s: message %d at %v: %s", d.Name, i, depth, msg)
+				}
+			}
+		}
+	}
+}
+
+// covers checks that s, scanned at depth, has what full has down to it.
+func covers(s, full *scan.Summary, depth scan.Depth) string {
+	switch {
+	case s.Want != depth:
+		return fmt.Sprintf("Want is %v after the scan", s.Want)
+	case s.Version != full.Version || s.MID.Kind != full.MID.Kind || s.MID.Port != full.MID.Port:
+		return "header differs"
+	case !slices.Equal(s.Transactions, full.Transactions):
+		return fmt.Sprintf("transactions %+v, want %+v", s.Transactions, full.Transactions)
+	case depth.Reaches(scan.Actions) && !slices.Equal(s.Actions, full.Actions):
+		return fmt.Sprintf("actions %+v, want %+v", s.Actions, full.Actions)
+	case depth.Reaches(scan.Commands) && !slices.Equal(s.Commands, full.Commands):
+		return fmt.Sprintf("commands %+v, want %+v", s.Commands, full.Commands)
 	}
 	return ""
 }

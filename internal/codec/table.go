@@ -62,7 +62,8 @@ var table = []Descriptor{
 	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
 		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
-		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) }},
+		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) },
+		Scan:   native.Zstd.Scan, Rewrite: native.Zstd.Rewrite},
 	// A MegacoMessage in BER is a SEQUENCE, first octet 0x30. No PER
 	// message can start so (its first bits would say version 96 or more),
 	// nor can text, native or zstd; a truncated or damaged BER message
@@ -71,13 +72,16 @@ var table = []Descriptor{
 		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }, Scan: ber.Scan, Rewrite: ber.Rewrite},
 	// Native and S2 have no signature: they are recognised by decoding.
 	{Name: "native", Form: Binary, API: "CODEC_NATIVE", New: nativeCodec(native.None),
-		Detect: decodes(nativeCodec(native.None))},
+		Detect: decodes(nativeCodec(native.None)),
+		Scan:   native.None.Scan, Rewrite: native.None.Rewrite},
 	{Name: "native-s2", Form: Binary, API: "CODEC_NATIVE_S2", New: nativeCodec(native.S2),
-		Detect: decodes(nativeCodec(native.S2))},
+		Detect: decodes(nativeCodec(native.S2)),
+		Scan:   native.S2.Scan, Rewrite: native.S2.Rewrite},
 	// PER has no signature at all: last, and only when its header reads
 	// as a known version.
 	{Name: "per", Form: Binary, API: "CODEC_PER", New: perCodec,
-		Detect: func(d []byte) bool { v, err := per.PeekVersion(d); return err == nil && limits.ValidVersion(v) }},
+		Detect: func(d []byte) bool { v, err := per.PeekVersion(d); return err == nil && limits.ValidVersion(v) },
+		Scan:   per.Scan, Rewrite: per.Rewrite},
 }
 
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}

@@ -14,6 +14,7 @@ import (
 	"megaco/internal/codec/ber"
 	"megaco/internal/model"
 	"megaco/internal/proxy/tpkt"
+	"megaco/internal/udpbatch"
 )
 
 // Wire configures the wire mode (--transport udp|tcp): the generator is
@@ -44,6 +45,7 @@ const (
 	wireIdle      = 5 * time.Minute
 	wireWriteWait = 5 * time.Second
 	wireShards    = 64
+	wireReadBatch = 32 // datagrams per read
 )
 
 func (w *Wire) check() error {
@@ -240,19 +242,27 @@ func resolveUDP(addr string) (netip.AddrPort, error) {
 	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
-// readUDP is the side's one read loop: no goroutine per datagram.
+// readUDP is the side's one read loop: no goroutine per datagram, and
+// the datagrams queued are taken several per system call.
 func (s *wireSide) readUDP() {
 	defer s.w.wg.Done()
-	buf := make([]byte, wireReadBuf)
+	r, err := udpbatch.NewReader(s.udp, wireReadBatch, wireReadBuf)
+	if err != nil {
+		return // closed already
+	}
 	for {
-		n, _, err := s.udp.ReadFromUDPAddrPort(buf)
+		n, err := r.Read()
 		if err != nil {
 			if s.w.closing.Load() {
 				return
 			}
 			continue // an ICMP error on the socket: the next read goes on
 		}
-		s.deliver(buf[:n], time.Now())
+		at := time.Now()
+		for i := range n {
+			b, _ := r.Datagram(i)
+			s.deliver(b, at)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -10,6 +11,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 )
 
 // sink is a UDP socket that reads and discards everything.
@@ -52,12 +56,19 @@ func udpProxy(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg ne
 // BenchmarkHandle is the per-message path without the peers: decode,
 // transcode (or not, relay), route through the table and send, for a
 // request one way and its reply the other (2 messages per op).
+// relay-ber-decode is relay-ber with the BER scanner turned off: the
+// ratio of the two is what relaying from a scan saves.
 func BenchmarkHandle(b *testing.B) {
-	for _, mode := range []struct{ name, mgc, mg string }{{"transcode", "compact", "ber"}, {"relay", "compact", "compact"}} {
+	for _, mode := range []struct{ name, mgc, mg string }{{"transcode", "compact", "ber"}, {"relay", "compact", "compact"},
+		{"relay-ber", "ber", "ber"}, {"relay-ber-decode", "ber", "ber"}} {
 		b.Run(mode.name, func(b *testing.B) {
+			if mode.name == "relay-ber-decode" {
+				defer func(f func(string, []byte, *scan.Summary, limits.Limits) error) { scanner = f }(scanner)
+				scanner = func(string, []byte, *scan.Summary, limits.Limits) error { return errNoScanner }
+			}
 			mgcSink, mgSink := sink(b), sink(b)
 			p := udpProxy(b, mode.mgc, mgcSink.LocalAddr(), mode.mg, mgSink.LocalAddr())
-			req := corpusFile(b, "msg01a.compact.txt")
+			req := encode(b, string(corpusFile(b, "msg01a.compact.txt")), mode.mgc)
 			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
 			from := dest{addr: netip.MustParseAddrPort(mgcSink.LocalAddr().String())}
 			mgFrom := dest{addr: netip.MustParseAddrPort(mgSink.LocalAddr().String())}
@@ -72,6 +83,8 @@ func BenchmarkHandle(b *testing.B) {
 		})
 	}
 }
+
+var errNoScanner = errors.New("no scanner")
 
 // BenchmarkUDP is end to end on loopback: a fake MGC sends a request,
 // a fake MG answers it at once, the MGC waits for the reply (one in

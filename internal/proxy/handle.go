@@ -9,6 +9,7 @@ import (
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
 	"megaco/internal/model"
 )
 
@@ -19,6 +20,7 @@ type worker struct {
 	dests             []dest
 	drop              []bool
 	sub               []model.Transaction
+	sum               scan.Summary // relaying: what a scan read
 	// batched is set in a loop that reads UDP in batches: datagrams to
 	// send wait in sends (by the socket's side) until the batch ends.
 	batched bool
@@ -32,6 +34,14 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	in, out := p.sides[s], p.sides[s.other()]
 	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
+	scanned := false
+	if relay {
+		var listed bool
+		if listed, scanned = p.scanRelay(w, s, data); listed {
+			p.carry(w, s, src, nil, data, data)
+			return
+		}
+	}
 	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, p.opts)
 	if err != nil {
 		p.rejectUndecoded(w, s, src, data, err)
@@ -39,6 +49,11 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	}
 	defer release()
 	in.learnMID(&m.Mess.MId)
+	if scanned {
+		in.rememberMID(&w.sum.MID) // the next messages with it need no decoding
+	} else if relay {
+		in.forgetMID() // the mId just learnt may differ from the one scanned before
+	}
 	payload := data
 	if !relay {
 		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, p.opts)
@@ -49,12 +64,19 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		w.out = payload
 	}
 	w.infos = inspect(m, w.infos[:0])
+	p.carry(w, s, src, m, data, payload)
+}
+
+// carry routes and sends a message whose transactions w.infos lists; m
+// is nil when it was scanned, not decoded.
+func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data, payload []byte) {
 	if len(w.infos) == 0 { // an empty list of transactions: nothing to carry
 		p.met.messages[s][kindError][dropped].Inc()
 		return
 	}
 	p.route(w, s, src, m, payload)
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
+		in, out := p.sides[s], p.sides[s.other()]
 		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
 			"codec_in", in.cfg.Codec, "bytes_in", len(data), "codec_out", out.cfg.Codec, "bytes_out", len(payload),
 			"transactions", len(w.infos), "first_kind", kindNames[w.infos[0].kind], "first_id", w.infos[0].tid)
@@ -130,6 +152,19 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	}
 	// Several destinations, or some transactions dropped: one message
 	// per destination, in the order of the transactions.
+	if m == nil { // scanned, not decoded: the parts need the message
+		dm, release, _, err := codec.DecodeTransient(payload, p.sides[s].cfg.Codec, p.sides[o].form, p.opts)
+		if err != nil {
+			p.met.errors[o][reasonTranscode].Inc()
+			p.limiter.warn("cannot decode a message to split it", "direction", directions[s], "err", err)
+			for i := range n {
+				p.met.messages[s][w.infos[i].kind][dropped].Inc()
+			}
+			return
+		}
+		defer release()
+		m = dm
+	}
 	for i := range n {
 		if w.drop[i] {
 			p.met.messages[s][w.infos[i].kind][dropped].Inc()
@@ -188,7 +223,7 @@ func (p *Proxy) seen(w *worker, i int, d dest) bool {
 // transactions for which in(j) holds as forwarded, or dropped on error.
 func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
 	o := s.other()
-	if w.batched && d.conn == nil && p.sides[o].batch != nil {
+	if w.batched && d.conn == nil && p.sides[o].udp != nil {
 		w.sends[o].queue(w, s, d, b, in)
 		return
 	}

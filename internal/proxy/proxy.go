@@ -3,9 +3,10 @@
 // between the codecs each side speaks, over UDP (RFC 3525 Annex D.1, one
 // message per datagram) and TCP (Annex D.2, TPKT framing), in any mix.
 //
-// Every message is decoded (for routing and metrics, also when both sides
-// speak the same codec, when its bytes are relayed unchanged), encoded in
-// the other side's codec and sent on. Replies, pendings and
+// Every message is decoded (for routing and metrics), encoded in the
+// other side's codec and sent on; when both sides speak the same codec
+// its bytes are relayed unchanged, routed from a scan when the codec has
+// a scanner (relayscan.go). Replies, pendings and
 // acknowledgements go back to where their request came from, by a table
 // of outstanding transactions bounded in time and size. A request that
 // cannot be decoded or transcoded is answered to its sender, in its own
@@ -24,8 +25,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"golang.org/x/net/ipv4"
 
 	"megaco/internal/codec"
 	"megaco/internal/model"
@@ -153,18 +152,20 @@ type Proxy struct {
 
 // sideState is one side at run time.
 type sideState struct {
-	p     *Proxy
-	id    side
-	cfg   SideConfig
-	enc   codec.Codec // encodes messages sent to this side
-	form  codec.Form
-	udp   *net.UDPConn
-	batch *ipv4.PacketConn // udp, for batched writes
-	ln    net.Listener
-	peer  netip.AddrPort // the peer's resolved UDP address
+	p    *Proxy
+	id   side
+	cfg  SideConfig
+	enc  codec.Codec // encodes messages sent to this side
+	form codec.Form
+	udp  *net.UDPConn
+	ln   net.Listener
+	peer netip.AddrPort // the peer's resolved UDP address
 	// mid is the identity this side's peer last sent: the proxy answers
 	// the other side with it when it must speak for that peer.
 	mid atomic.Pointer[model.MId]
+	// scanned is mid as a scanner reports it (relaying without decoding).
+	scanned atomic.Pointer[scannedMID]
+	scans   bool // the peer's codec has a scanner
 
 	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
@@ -198,7 +199,8 @@ func New(cfg Config) (*Proxy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
-		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{})}
+		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
+			scans: hasScanner(sc.Codec, p.opts.Limits)}
 	}
 	return p, nil
 }
@@ -236,7 +238,6 @@ func (s *sideState) open() error {
 			return err
 		}
 		s.udp = c.(*net.UDPConn)
-		s.batch = ipv4.NewPacketConn(s.udp)
 		// Room for bursts while the one read loop transcodes: the kernel
 		// drops what does not fit (it may cap the size; best effort).
 		s.udp.SetReadBuffer(udpBuffer)

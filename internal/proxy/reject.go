@@ -113,10 +113,10 @@ func errorReply(version int, mid model.MId, reqs []uint32, code uint32, cause er
 	return m
 }
 
-// scan is what can be read of a message the decoder refused: its version
+// salvage is what can be read of a message the decoder refused: its version
 // (0 when unknown), the IDs of its requests and whether it holds anything
 // else (replies, pendings, acks), which the proxy drops.
-type scan struct {
+type salvage struct {
 	version int
 	reqs    []uint32
 	others  [numKinds]int
@@ -125,7 +125,7 @@ type scan struct {
 // scanMessage reads the version and transaction IDs of a message that
 // does not decode, for the error reply: text and BER have a structure
 // that survives a later error; other encodings give at most a version.
-func scanMessage(data []byte, codecName string) scan {
+func scanMessage(data []byte, codecName string) salvage {
 	switch codec.FormOf(codecName) {
 	case codec.Text:
 		return scanText(data)
@@ -135,17 +135,17 @@ func scanMessage(data []byte, codecName string) scan {
 		return scanBER(data)
 	case "per":
 		v, _ := per.PeekVersion(data)
-		return scan{version: v}
+		return salvage{version: v}
 	}
-	return scan{}
+	return salvage{}
 }
 
 // scanText reads "MEGACO/v" or "!/v" and then, outside braces and quoted
 // strings, the transactions' tokens: Transaction (T) = ID for requests,
 // and Reply (P), Pending (PN), TransactionResponseAck (K), MessageSegment
 // (SM) or Error (ER) for the rest.
-func scanText(data []byte) scan {
-	var s scan
+func scanText(data []byte) salvage {
+	var s salvage
 	i := skipSpace(data, 0)
 	switch {
 	case hasPrefixFold(data[i:], "MEGACO/"):
@@ -253,8 +253,8 @@ func isWordByte(c byte) bool { return isAlpha(c) || c >= '0' && c <= '9' || c ==
 // messageBody [2] { transactions [1] { transactionRequest [0]
 // { transactionId [0] }, others [1..4] } } }. Lengths that run past the
 // data are cut to it, so a truncated message still gives its first IDs.
-func scanBER(data []byte) scan {
-	var s scan
+func scanBER(data []byte) salvage {
+	var s salvage
 	tag, msg, _ := tlv(data)
 	if tag != 0x30 {
 		return s

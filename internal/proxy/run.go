@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"megaco/internal/server"
 )
 
 // RunOptions are Run's: the proxy's configuration (its Registry is
@@ -19,6 +21,9 @@ type RunOptions struct {
 	Config       Config
 	HTTPAddr     string
 	DrainTimeout time.Duration
+	// PprofAddr, if set, serves net/http/pprof on a listener of its own
+	// (as megaco serve's --pprof-addr); empty serves no profiles.
+	PprofAddr string
 	// Ready, if set, is called with the addresses once everything listens.
 	Ready func(mgc, mg, http net.Addr)
 }
@@ -37,6 +42,12 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return err
 	}
+	_, stopPprof, err := server.StartPprof(o.PprofAddr, p.log)
+	if err != nil {
+		hl.Close()
+		return err
+	}
+	defer stopPprof()
 	if err := p.Start(); err != nil {
 		hl.Close()
 		return err

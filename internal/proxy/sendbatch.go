@@ -1,9 +1,7 @@
 package proxy
 
 import (
-	"net"
-
-	"golang.org/x/net/ipv4"
+	"megaco/internal/udpbatch"
 )
 
 // sendQueue holds the datagrams one read batch sends out of one UDP
@@ -16,8 +14,8 @@ type sendQueue struct {
 	dests []dest
 	recs  []sendRec // the transactions each datagram carries
 	rends []int     // where each datagram's records end in recs
-	msgs  []ipv4.Message
-	addrs []net.UDPAddr
+	out   []udpbatch.Out
+	w     *udpbatch.Writer // made on first use, for the socket it writes
 }
 
 // sendRec is one transaction a queued datagram carries, from side s.
@@ -48,29 +46,25 @@ func (p *Proxy) flush(q *sendQueue, o side) {
 	if n == 0 {
 		return
 	}
-	out := p.sides[o]
-	for len(q.msgs) < n {
-		q.msgs = append(q.msgs, ipv4.Message{Buffers: make([][]byte, 1)})
-		q.addrs = append(q.addrs, net.UDPAddr{})
+	defer q.reset()
+	if q.w == nil {
+		w, err := udpbatch.NewWriter(p.sides[o].udp)
+		if err != nil { // the socket is closed
+			for i := range n {
+				p.sent(q, o, i, err)
+			}
+			return
+		}
+		q.w = w
 	}
+	q.out = q.out[:0]
 	start := 0
 	for i := range n {
-		a, ap := &q.addrs[i], q.dests[i].addr
-		if ap.Addr().Is4() {
-			ip := ap.Addr().As4()
-			a.IP = append(a.IP[:0], ip[:]...)
-		} else {
-			ip := ap.Addr().As16()
-			a.IP = append(a.IP[:0], ip[:]...)
-		}
-		a.Port, a.Zone = int(ap.Port()), ap.Addr().Zone()
-		q.msgs[i].Buffers[0] = q.data[start:q.ends[i]]
-		q.msgs[i].Addr = a
+		q.out = append(q.out, udpbatch.Out{B: q.data[start:q.ends[i]], To: q.dests[i].addr})
 		start = q.ends[i]
 	}
-	pc := out.batch
 	for sent := 0; sent < n; {
-		k, err := pc.WriteBatch(q.msgs[sent:n], 0)
+		k, err := q.w.Write(q.out[sent:n])
 		if err != nil {
 			p.sent(q, o, sent, err) // the first one not written failed
 			k = 1
@@ -81,9 +75,10 @@ func (p *Proxy) flush(q *sendQueue, o side) {
 		}
 		sent += k
 	}
-	for i := range n {
-		q.msgs[i].Buffers[0], q.msgs[i].Addr = nil, nil
-	}
+}
+
+func (q *sendQueue) reset() {
+	clear(q.out) // no reference to data outlives the batch
 	q.data, q.ends, q.dests = q.data[:0], q.ends[:0], q.dests[:0]
 	q.recs, q.rends = q.recs[:0], q.rends[:0]
 }
@@ -97,7 +92,11 @@ func (p *Proxy) sent(q *sendQueue, o side, i int, err error) {
 		p.met.errors[o][reasonIO].Inc()
 		p.limiter.warn("send failed", "to", q.dests[i].String(), "err", err)
 	} else {
-		p.sides[o].captureOut(q.dests[i], q.msgs[i].Buffers[0])
+		start := 0
+		if i > 0 {
+			start = q.ends[i-1]
+		}
+		p.sides[o].captureOut(q.dests[i], q.data[start:q.ends[i]])
 	}
 	first := 0
 	if i > 0 {

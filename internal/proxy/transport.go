@@ -9,9 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/net/ipv4"
-
 	"megaco/internal/proxy/tpkt"
+	"megaco/internal/udpbatch"
 )
 
 // readBatch is how many datagrams one read takes at most (recvmmsg on
@@ -26,8 +25,10 @@ var writeBatch = true
 // this goroutine (no goroutine per datagram), until the socket closes.
 func (s *sideState) udpLoop() {
 	if readBatch > 1 {
-		s.udpBatchLoop(readBatch)
-		return
+		if r, err := udpbatch.NewReader(s.udp, readBatch, maxDatagram+1); err == nil {
+			s.udpBatchLoop(r)
+			return
+		}
 	}
 	buf := make([]byte, maxDatagram+1)
 	w := new(worker)
@@ -46,16 +47,11 @@ func (s *sideState) udpLoop() {
 	}
 }
 
-// udpBatchLoop is udpLoop taking up to n datagrams per system call.
-func (s *sideState) udpBatchLoop(n int) {
-	pc := ipv4.NewPacketConn(s.udp) // the batch calls do not depend on the family
-	msgs := make([]ipv4.Message, n)
-	for i := range msgs {
-		msgs[i].Buffers = [][]byte{make([]byte, maxDatagram+1)}
-	}
+// udpBatchLoop is udpLoop taking several datagrams per system call.
+func (s *sideState) udpBatchLoop(r *udpbatch.Reader) {
 	w := &worker{batched: writeBatch}
 	for {
-		k, err := pc.ReadBatch(msgs, 0)
+		k, err := r.Read()
 		if err != nil {
 			if s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
 				return
@@ -64,13 +60,8 @@ func (s *sideState) udpBatchLoop(n int) {
 			continue
 		}
 		for i := range k {
-			m := &msgs[i]
-			a, ok := m.Addr.(*net.UDPAddr)
-			if !ok {
-				continue
-			}
-			s.p.handle(w, s.id, dest{addr: unmap(a.AddrPort())}, m.Buffers[0][:m.N])
-			m.Addr = nil
+			b, from := r.Datagram(i)
+			s.p.handle(w, s.id, dest{addr: from}, b)
 		}
 		s.p.flush(&w.sends[s.id.other()], s.id.other()) // a lone datagram waits for nothing
 	}

@@ -36,12 +36,12 @@ const (
 	pprofIdleTimeout  = time.Minute
 )
 
-// startPprof serves net/http/pprof on its own listener at addr, never on
+// StartPprof (megaco serve and megaco proxy) serves net/http/pprof on its own listener at addr, never on
 // the public HTTP port: profiles show internals and cost CPU, so the
 // listener is opt-in (an empty addr starts nothing) and best bound to
 // loopback (kubectl port-forward reaches it there). It returns the bound
 // address and what stops the listener.
-func startPprof(addr string, log *slog.Logger) (net.Addr, func(), error) {
+func StartPprof(addr string, log *slog.Logger) (net.Addr, func(), error) {
 	if addr == "" {
 		return nil, func() {}, nil
 	}

@@ -58,7 +58,7 @@ type Options struct {
 	// for a load balancer's probe to see it (0: none).
 	DrainDelay time.Duration
 	// PprofAddr, if set, serves net/http/pprof on a listener of its own
-	// (see startPprof); empty, the default, serves no profiles at all.
+	// (see StartPprof); empty, the default, serves no profiles at all.
 	PprofAddr string
 }
 
@@ -93,7 +93,7 @@ func Run(ctx context.Context, o Options) error {
 	h := newHardening(o, reg, gl, hl)
 	gl, hl = h.grpcConns, h.httpConns
 	srv := newServers(o, svc, reg, grpcMetrics, log, h)
-	_, stopPprof, err := startPprof(o.PprofAddr, log)
+	_, stopPprof, err := StartPprof(o.PprofAddr, log)
 	if err != nil {
 		gl.Close()
 		hl.Close()

@@ -81,19 +81,24 @@ func BenchmarkWalk(b *testing.B) {
 	})
 }
 
-// BenchmarkScan scans every corpus message into one reused Summary: to
-// compare with BenchmarkDecodeReuse (issue 18: at least 10x faster).
+// BenchmarkScan scans every corpus message into one reused Summary, at
+// each depth: to compare with BenchmarkDecodeReuse (issue 18: at least
+// 10x faster).
 func BenchmarkScan(b *testing.B) {
 	msgs := corpus.List(b, ".ber")
-	var s scan.Summary
-	corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
-		for _, data := range msgs {
-			if err := Scan(data, &s, limits.Limits{}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	for _, depth := range depths {
+		b.Run(depth.String(), func(b *testing.B) {
+			s := scan.Summary{Want: depth}
+			corpus.Bench(b, len(msgs), corpus.TotalSize(msgs), func() error {
+				for _, data := range msgs {
+					if err := Scan(data, &s, limits.Limits{}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
 }
 
 // BenchmarkRewrite changes the transaction and context IDs of every corpus

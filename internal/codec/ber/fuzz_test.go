@@ -34,12 +34,13 @@ func withVersion(v int) corpus.Codec { return Codec{Options{Version: v}} }
 // FuzzScan: no input may panic or hang the scanner; it fails with a
 // *codecerr.Error, and whatever the decoder accepts it scans to what
 // scan.FromModel reads from the decoded message, with spans that hold
-// the IDs.
+// the IDs. The depth asked for varies with the input's length.
 func FuzzScan(f *testing.F) {
 	files := corpus.Seed(f, ".ber")
 	f.Add(toIndefinite(f, files["msg03"]))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var got, want scan.Summary
+		depth := depths[len(data)%len(depths)]
+		got, want := scan.Summary{Want: depth}, scan.Summary{Want: depth}
 		err := Scan(data, &got, limits.Limits{})
 		if err != nil {
 			corpus.CodecError(t, err, "ber")
@@ -70,8 +71,11 @@ func FuzzScan(f *testing.F) {
 func FuzzRewrite(f *testing.F) {
 	files := corpus.Seed(f, ".ber")
 	f.Add(toIndefinite(f, files["msg03"]))
-	ch := testChanges()["all"]
+	// Alternately every ID, and the transaction IDs only (which Rewrite
+	// finds with a shallower scan).
+	chs := []*scan.Changes{testChanges()["all"], testChanges()["tx+1"]}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		ch := chs[len(data)%len(chs)]
 		got, err := Rewrite(nil, data, ch, limits.Limits{})
 		if err != nil {
 			corpus.CodecError(t, err, "ber")

@@ -12,11 +12,12 @@ import (
 
 // Rewrite appends to dst a copy of the BER message data with the IDs ch
 // names changed: what decode -> scan.Apply -> encode gives, without the
-// decode and the encode. The scanner finds the IDs; the copy re-writes
-// only the elements on the way to them (each ID as the encoder writes an
-// INTEGER, minimal two's complement; a new mId as the encoder writes it;
-// every enclosing length anew, long form where it grows past 127) and
-// copies the rest as it is.
+// decode and the encode. The scanner finds the IDs, reading only as deep
+// as ch needs (the actions for context IDs, else the transactions); the
+// copy re-writes only the elements on the way to them (each ID as the
+// encoder writes an INTEGER, minimal two's complement; a new mId as the
+// encoder writes it; every enclosing length anew, long form where it
+// grows past 127) and copies the rest as it is.
 //
 // Copying is exact for input in the encoder's form (ours and OTP's):
 // definite, minimal lengths. Where an element the copy reads is not in
@@ -29,7 +30,7 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	lim = lim.OrDefault()
 	rw, release := rewriters.Get()
 	defer release()
-	if err := rw.scan(data, lim); err != nil {
+	if err := rw.scan(data, ch, lim); err != nil {
 		return dst, err
 	}
 	if err := rw.plan(ch); err != nil {
@@ -70,9 +71,15 @@ type edit struct {
 	mid  bool
 }
 
-func (rw *rewriter) scan(data []byte, lim limits.Limits) error {
+// scan reads the IDs ch changes: down to the actions when it changes
+// context IDs, else the transactions only.
+func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error {
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
+	}
+	rw.s.Want = scan.Transactions
+	if ch.ContextIDs != nil {
+		rw.s.Want = scan.Actions
 	}
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]

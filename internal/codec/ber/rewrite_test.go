@@ -92,7 +92,7 @@ func TestRewriteCorpus(t *testing.T) {
 // copy with edits, no decode.
 func spliced(t testing.TB, data []byte, ch *scan.Changes) bool {
 	var rw rewriter
-	if err := rw.scan(data, limits.Default); err != nil {
+	if err := rw.scan(data, ch, limits.Default); err != nil {
 		t.Fatal(err)
 	}
 	if err := rw.plan(ch); err != nil {

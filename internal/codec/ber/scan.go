@@ -13,6 +13,10 @@ import (
 // tags come from the ASN.1 modules (scantags_gen.go). Definite and
 // indefinite lengths are read as the decoder reads them, within lim.
 //
+// It reads down to s.Want and no further: below it, a transaction's
+// actions, an action's commands or a command's contents are hopped over
+// whole, unchecked.
+//
 // Byte values in s alias data, except a segmented (constructed) OCTET
 // STRING, which no encoder we know writes, and which is joined into new
 // memory.
@@ -239,6 +243,9 @@ func (d *scanner) transaction(h *header) error {
 			if err := d.txID(&e, tx); err != nil {
 				return err
 			}
+			if kind == scan.Request && !d.s.Want.Reaches(scan.Actions) {
+				break // the rest is the actions
+			}
 			continue
 		}
 		if err := d.txPart(kind, &e, tx); err != nil {
@@ -269,6 +276,9 @@ func (d *scanner) txPart(kind scan.TxKind, e *header, tx int) error {
 	t, tags := &d.s.Transactions[tx], d.t
 	switch {
 	case kind == scan.Request && e.tag == tags.TransactionRequestActions:
+		if !d.s.Want.Reaches(scan.Actions) {
+			return nil
+		}
 		return d.list(e, tx, elemActionRequest)
 	case kind == scan.Reply && e.tag == tags.TransactionReplyImmAckRequired:
 		t.ImmAckRequired = true
@@ -384,6 +394,9 @@ func (d *scanner) result(h *header, tx int) error {
 	case d.t.TransactionReplyTransactionResultTransactionError:
 		return d.errorDescriptor(&a, tx, -1)
 	case d.t.TransactionReplyTransactionResultActionReplies:
+		if !d.s.Want.Reaches(scan.Actions) {
+			return nil
+		}
 		return d.list(&a, tx, elemActionReply)
 	}
 	return d.unknownAlternative(a, "alternative", "transactionResult")
@@ -397,9 +410,12 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 	}
 	act := len(d.s.Actions)
 	d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx})
+	// rest: something after the context ID is wanted (a reply's error
+	// descriptor, the commands).
+	rest := errTag != noTag || d.s.Want.Reaches(scan.Commands)
 	var e header
 	hasID := false
-	for off := h.start; off < h.end; off = e.next {
+	for off := h.start; off < h.end && (rest || !hasID); off = e.next {
 		if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -412,7 +428,9 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 			a := &d.s.Actions[act]
 			a.ContextID, a.Span = uint32(id), span(&e)
 		case cmdTag:
-			err = d.list(&e, act, cmds)
+			if d.s.Want.Reaches(scan.Commands) {
+				err = d.list(&e, act, cmds)
+			}
 		case errTag:
 			err = d.errorDescriptor(&e, tx, -1)
 		}
@@ -449,7 +467,7 @@ func (d *scanner) commandRequest(h *header, act int) error {
 			if c.Kind == 0 {
 				return d.unknownAlternative(a, "extension alternative", "Command")
 			}
-			if err := d.parts(&a, d.sh.request[c.Kind], cmd); err != nil {
+			if err := d.inside(&a, d.sh.request[c.Kind], cmd); err != nil {
 				return err
 			}
 		case d.t.CommandRequestOptional:
@@ -472,10 +490,22 @@ func (d *scanner) commandReply(h *header, act int) error {
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
 	d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind, Reply: true})
+	if !d.s.Want.Reaches(scan.Everything) {
+		return nil
+	}
 	if kind == scan.AuditCapability || kind == scan.AuditValue {
 		return d.part(h, roleAuditReply, cmd)
 	}
 	return d.parts(h, d.sh.reply[kind], cmd)
+}
+
+// inside reads what is inside a command request (h, with shape) when the
+// caller wants it.
+func (d *scanner) inside(h *header, shape []part, cmd int) error {
+	if !d.s.Want.Reaches(scan.Everything) {
+		return nil
+	}
+	return d.parts(h, shape, cmd)
 }
 
 // errorDescriptor appends the error code of an ErrorDescriptor; cmd -1

@@ -12,8 +12,9 @@ import (
 )
 
 // TestScanCorpus: for every corpus message, in OTP's definite form and
-// in indefinite form, Scan reports what scan.FromModel reads from the
-// decoded message, and its spans point at the IDs' encodings.
+// in indefinite form, and at every depth, Scan reports what
+// scan.FromModel reads from the decoded message at that depth, and its
+// spans point at the IDs' encodings.
 func TestScanCorpus(t *testing.T) {
 	files := corpus.Files(t, ".ber")
 	var got, want scan.Summary
@@ -24,22 +25,27 @@ func TestScanCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		scan.FromModel(m, false, &want)
 		for _, form := range [][]byte{data, toIndefinite(t, data)} {
-			if err := Scan(form, &got, limits.Limits{}); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if msg := diffSummary(&got, &want); msg != "" {
-				t.Fatalf("%s: %s", name, msg)
-			}
-			if msg := checkSpans(form, &got); msg != "" {
-				t.Fatalf("%s: %s", name, msg)
+			for _, depth := range depths {
+				want.Want, got.Want = depth, depth
+				scan.FromModel(m, false, &want)
+				if err := Scan(form, &got, limits.Limits{}); err != nil {
+					t.Fatalf("%s at %v: %v", name, depth, err)
+				}
+				if msg := diffSummary(&got, &want); msg != "" {
+					t.Fatalf("%s at %v: %s", name, depth, msg)
+				}
+				if msg := checkSpans(form, &got); msg != "" {
+					t.Fatalf("%s at %v: %s", name, depth, msg)
+				}
 			}
 		}
 		n++
 	}
-	t.Logf("scan = FromModel(decode) for %d/%d corpus messages, definite and indefinite", n, len(files))
+	t.Logf("scan = FromModel(decode) for %d/%d corpus messages, definite and indefinite, at depths %v", n, len(files), depths)
 }
+
+var depths = []scan.Depth{scan.Transactions, scan.Actions, scan.Commands, scan.Everything}
 
 // diffSummary compares a scan with FromModel's summary, which has no
 // positions.
@@ -47,7 +53,7 @@ func diffSummary(got, want *scan.Summary) string {
 	g := *got
 	g.MID.Span = scan.Span{}
 	switch {
-	case g.Version != want.Version || g.MID.Kind != want.MID.Kind || g.MID.Port != want.MID.Port ||
+	case g.Want != want.Want || g.Version != want.Version || g.MID.Kind != want.MID.Kind || g.MID.Port != want.MID.Port ||
 		!bytes.Equal(g.MID.Value, want.MID.Value):
 		return fmt.Sprintf("header %d %+v, want %d %+v", g.Version, g.MID, want.Version, want.MID)
 	case len(g.Transactions) != len(want.Transactions) || len(g.Actions) != len(want.Actions) ||
@@ -123,24 +129,23 @@ func checkSpans(data []byte, s *scan.Summary) string {
 	return ""
 }
 
-// Once its lists have grown, a Summary is refilled with no allocation.
+// Once its lists have grown, a Summary is refilled with no allocation,
+// at every depth.
 func TestScanAllocates(t *testing.T) {
 	msgs := corpus.List(t, ".ber")
-	var s scan.Summary
-	for _, data := range msgs {
-		if err := Scan(data, &s, limits.Limits{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	n := testing.AllocsPerRun(10, func() {
-		for _, data := range msgs {
-			if err := Scan(data, &s, limits.Limits{}); err != nil {
-				t.Fatal(err)
+	for _, depth := range depths {
+		s := scan.Summary{Want: depth}
+		scanAll := func() {
+			for _, data := range msgs {
+				if err := Scan(data, &s, limits.Limits{}); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
-	})
-	if n != 0 {
-		t.Errorf("%v allocations per corpus scan, want 0", n)
+		scanAll()
+		if n := testing.AllocsPerRun(10, scanAll); n != 0 {
+			t.Errorf("%v: %v allocations per corpus scan, want 0", depth, n)
+		}
 	}
 }
 

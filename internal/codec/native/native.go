@@ -109,17 +109,7 @@ func (c Codec) Append(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		return b, err
 	}
 	*scratch = wire
-	switch c.Options.Compression {
-	case Zstd:
-		enc, _, err := zstdCodecs()
-		if err != nil {
-			return b, failOn(codecerr.Encode, codecerr.Unsupported, "", err)
-		}
-		return enc.EncodeAll(wire, b), nil
-	case S2:
-		return append(b, s2dict().Encode(nil, wire)...), nil
-	}
-	return b, fail(codecerr.Encode, codecerr.Unsupported, "unknown compression %d", c.Options.Compression)
+	return c.Options.Compression.compress(b, wire, nil)
 }
 
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
@@ -214,20 +204,28 @@ func (c Codec) DecodeReused(data []byte) (*model.MegacoMessage, func(), error) {
 	return slab.DecodeReused(&decoders, data, func(d *Decoder) { d.Options = c.Options })
 }
 
-// decompress appends the wire form of data to dst, which is memory of the
-// decoder's own: the model points into it.
+// decompress puts the wire form of data in dst's memory (dst is empty:
+// from dst[0], growing it if need be), which is the decoder's own: the
+// model points into it.
 func (o Options) decompress(dst, data []byte, max int) ([]byte, error) {
-	var wire []byte
-	switch o.Compression {
-	case None:
+	if o.Compression == None {
 		// A copy, so that the caller's buffer stays the caller's.
-		return append(dst, data...), nil
+		return append(dst[:0], data...), nil
+	}
+	return o.Compression.decompress(dst, data, max)
+}
+
+// decompress decompresses data into dst's memory (from dst[0], growing
+// it if need be).
+func (c Compression) decompress(dst, data []byte, max int) ([]byte, error) {
+	var wire []byte
+	switch c {
 	case Zstd:
 		_, dec, err := zstdCodecs()
 		if err != nil {
 			return nil, failOn(codecerr.Decode, codecerr.Unsupported, "", err)
 		}
-		if wire, err = dec.DecodeAll(data, dst); err != nil {
+		if wire, err = dec.DecodeAll(data, dst[:0]); err != nil {
 			kind := codecerr.Malformed
 			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 				kind = codecerr.TooLarge
@@ -242,11 +240,12 @@ func (o Options) decompress(dst, data []byte, max int) ([]byte, error) {
 		if n > max {
 			return nil, fail(codecerr.Decode, codecerr.TooLarge, "s2: decompressed size %d exceeds the limit of %d", n, max)
 		}
-		if wire, err = s2dict().Decode(dst, data); err != nil {
+		// Decode uses dst when its length (not its capacity) is enough.
+		if wire, err = s2dict().Decode(dst[:cap(dst)], data); err != nil {
 			return nil, failOn(codecerr.Decode, codecerr.Malformed, "s2: ", err)
 		}
 	default:
-		return nil, fail(codecerr.Decode, codecerr.Unsupported, "unknown compression %d", o.Compression)
+		return nil, fail(codecerr.Decode, codecerr.Unsupported, "unknown compression %d", c)
 	}
 	if len(wire) > max {
 		return nil, fail(codecerr.Decode, codecerr.TooLarge, "decompressed size %d exceeds the limit of %d", len(wire), max)

@@ -4,7 +4,9 @@
 // modules by internal/asn1gen; they call the X.691 runtime in package
 // x691, which knows nothing of H.248. message.go holds the entry points
 // (Decode, Append, the reusable Decoder, PeekVersion) and the few helpers
-// that involve the message model.
+// that involve the message model. The scanner (scan.go, Scan and Rewrite)
+// walks the same schemas with the walkers of scan_gen.go, also generated,
+// which store nothing.
 //
 // Every error is a *codecerr.Error of codec "per" with the field path; a
 // decode error has the bit offset where the input went wrong, an encode

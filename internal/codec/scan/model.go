@@ -9,7 +9,7 @@ import (
 // FromModel fills s (after Reset) from a decoded message: what a scanner
 // reports of its encoding, but without positions (every Span is zero).
 // It is the reference the scanners are tested against, and the summary
-// of a caller that has decoded anyway.
+// of a caller that has decoded anyway. It fills down to s.Want, exactly.
 //
 // The byte values come from the model: in binary form a termination ID
 // is its id octets, as binary scanners report; in text form (text set) it
@@ -61,6 +61,9 @@ func (s *Summary) addTransaction(t *model.Transaction) {
 	case model.Transaction_TransactionRequest:
 		r := t.TransactionRequest
 		s.Transactions = append(s.Transactions, Transaction{Kind: Request, ID: r.TransactionId, LastID: r.TransactionId})
+		if !s.Want.Reaches(Actions) {
+			return
+		}
 		for i := range r.Actions {
 			s.addActionRequest(tx, &r.Actions[i])
 		}
@@ -96,12 +99,18 @@ func (s *Summary) addReply(tx int, r *model.TransactionReply) {
 		s.addError(res.TransactionError, tx, -1)
 		return
 	}
+	if !s.Want.Reaches(Actions) {
+		return
+	}
 	for i := range res.ActionReplies {
 		a := &res.ActionReplies[i]
 		s.Actions = append(s.Actions, Action{Tx: tx, ContextID: a.ContextId})
 		act := len(s.Actions) - 1
 		if a.ErrorDescriptor != nil {
 			s.addError(a.ErrorDescriptor, tx, -1)
+		}
+		if !s.Want.Reaches(Commands) {
+			continue
 		}
 		for j := range a.CommandReply {
 			s.addCommandReply(tx, act, &a.CommandReply[j])
@@ -112,30 +121,39 @@ func (s *Summary) addReply(tx int, r *model.TransactionReply) {
 func (s *Summary) addActionRequest(tx int, a *model.ActionRequest) {
 	s.Actions = append(s.Actions, Action{Tx: tx, ContextID: a.ContextId})
 	act := len(s.Actions) - 1
+	if !s.Want.Reaches(Commands) {
+		return
+	}
 	for i := range a.CommandRequests {
 		r := &a.CommandRequests[i]
 		c := &r.Command
 		s.Commands = append(s.Commands, Command{Action: act, Kind: CommandKind(c.Kind), Optional: r.Optional, Wildcard: r.WildcardReturn})
-		cmd := len(s.Commands) - 1
-		switch c.Kind {
-		case model.Command_AddReq:
-			s.addTerms(cmd, c.AddReq.TerminationID)
-		case model.Command_MoveReq:
-			s.addTerms(cmd, c.MoveReq.TerminationID)
-		case model.Command_ModReq:
-			s.addTerms(cmd, c.ModReq.TerminationID)
-		case model.Command_SubtractReq:
-			s.addTerms(cmd, c.SubtractReq.TerminationID)
-		case model.Command_AuditCapRequest:
-			s.addAuditRequest(cmd, c.AuditCapRequest)
-		case model.Command_AuditValueRequest:
-			s.addAuditRequest(cmd, c.AuditValueRequest)
-		case model.Command_NotifyReq:
-			s.addTerms(cmd, c.NotifyReq.TerminationID)
-			s.addError(c.NotifyReq.ErrorDescriptor, tx, cmd)
-		case model.Command_ServiceChangeReq:
-			s.addTerms(cmd, c.ServiceChangeReq.TerminationID)
+		if s.Want.Reaches(Everything) {
+			s.addCommandRequest(tx, len(s.Commands)-1, c)
 		}
+	}
+}
+
+// addCommandRequest adds what is inside a command request.
+func (s *Summary) addCommandRequest(tx, cmd int, c *model.Command) {
+	switch c.Kind {
+	case model.Command_AddReq:
+		s.addTerms(cmd, c.AddReq.TerminationID)
+	case model.Command_MoveReq:
+		s.addTerms(cmd, c.MoveReq.TerminationID)
+	case model.Command_ModReq:
+		s.addTerms(cmd, c.ModReq.TerminationID)
+	case model.Command_SubtractReq:
+		s.addTerms(cmd, c.SubtractReq.TerminationID)
+	case model.Command_AuditCapRequest:
+		s.addAuditRequest(cmd, c.AuditCapRequest)
+	case model.Command_AuditValueRequest:
+		s.addAuditRequest(cmd, c.AuditValueRequest)
+	case model.Command_NotifyReq:
+		s.addTerms(cmd, c.NotifyReq.TerminationID)
+		s.addError(c.NotifyReq.ErrorDescriptor, tx, cmd)
+	case model.Command_ServiceChangeReq:
+		s.addTerms(cmd, c.ServiceChangeReq.TerminationID)
 	}
 }
 
@@ -152,6 +170,9 @@ func (s *Summary) addAuditRequest(cmd int, r *model.AuditRequest) {
 
 func (s *Summary) addCommandReply(tx, act int, c *model.CommandReply) {
 	s.Commands = append(s.Commands, Command{Action: act, Kind: CommandKind(c.Kind), Reply: true})
+	if !s.Want.Reaches(Everything) {
+		return
+	}
 	cmd := len(s.Commands) - 1
 	switch c.Kind {
 	case model.CommandReply_AddReply:

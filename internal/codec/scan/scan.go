@@ -16,6 +16,10 @@
 // *codecerr.Error as the decoder would, but it is not a validator: a
 // message that scans may still fail to decode.
 //
+// A caller that needs less says so before scanning (Summary.Want, a
+// Depth): a proxy routing replies reads the transactions only, a load
+// balancer the context IDs too, and the scanner skips what lies below.
+//
 // The positions (Span) are what Rewrite changes: IDs in place, lengths
 // and spacing adjusted around them.
 package scan
@@ -158,9 +162,66 @@ type Error struct {
 	Span    Span // the error code's encoding
 }
 
+// Depth is how far down the message a scan reads: each depth names the
+// deepest list of Summary it fills. Version and MID are read at every
+// depth. The zero value is Everything, so a Summary nobody set a depth on
+// is filled completely.
+//
+// Errors are reported down to the depth of the structure holding them:
+// the message's error and a reply's transactionError with Transactions,
+// an action reply's error with Actions, and the errors inside commands
+// only with Everything.
+//
+// A scanner may fill more than was asked (one that ignores Want is
+// correct, only slower), never less: a caller reads the lists its depth
+// names and ignores the rest.
+type Depth uint8
+
+const (
+	// Everything is every list, down to Terminations and the errors
+	// inside commands.
+	Everything Depth = iota
+	// Transactions is Transactions (kind, IDs, segment, ImmAckRequired),
+	// with the message's and the replies' transaction errors: what a
+	// proxy needs to route and acknowledge. Actions are skipped whole.
+	Transactions
+	// Actions adds Actions (the context IDs: what a load balancer
+	// needs) and the action replies' errors. Commands are skipped whole.
+	Actions
+	// Commands adds Commands (kinds and flags); what is inside a command
+	// (termination IDs, its errors) is skipped.
+	Commands
+)
+
+var depthNames = [...]string{"everything", "transactions", "actions", "commands"}
+
+func (d Depth) String() string {
+	if int(d) < len(depthNames) {
+		return depthNames[d]
+	}
+	return "unknown"
+}
+
+// Reaches reports whether a scan at depth d fills what depth level
+// names (a value past Commands is read as Everything).
+func (d Depth) Reaches(level Depth) bool { return d.rank() >= level.rank() }
+
+// rank orders the depths from the shallowest; Everything, the zero value,
+// is the deepest.
+func (d Depth) rank() int {
+	if d == Everything || d > Commands {
+		return int(Commands) + 1
+	}
+	return int(d)
+}
+
 // Summary is what a scan reports. Reuse one: Reset keeps its lists'
-// capacity.
+// capacity, and Want.
 type Summary struct {
+	// Want is the caller's request, set before scanning: how deep to read
+	// (see Depth). Scanners and Reset leave it as it is.
+	Want Depth
+
 	Version      int
 	MID          MID
 	Transactions []Transaction
@@ -173,17 +234,24 @@ type Summary struct {
 	// reply's error, and an error among a termination's audit results).
 	Errors []Error
 
+	// Scratch is memory a scanner may keep from scan to scan: one of a
+	// compressed encoding decompresses into it, and its byte values and
+	// spans are then in Scratch rather than in the scanned input.
+	Scratch []byte
+
 	text bool // FromModel: the model is in text form
 }
 
-// Reset empties s for the next scan, keeping its memory.
+// Reset empties s for the next scan, keeping its memory and Want.
 func (s *Summary) Reset() {
 	*s = Summary{
+		Want:         s.Want,
 		Transactions: s.Transactions[:0],
 		Actions:      s.Actions[:0],
 		Commands:     s.Commands[:0],
 		Terminations: s.Terminations[:0],
 		Errors:       s.Errors[:0],
+		Scratch:      s.Scratch[:0],
 	}
 }
 

@@ -1,0 +1,256 @@
+package per
+
+import (
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/per/x691"
+	"megaco/internal/codec/scan"
+)
+
+// Scan fills s from a PER-encoded message without decoding it (see
+// package scan). PER has no lengths to skip by: the walk follows the
+// schema of the message's version (scan_gen.go, generated from the same
+// modules as the codec), advancing over every value without storing it.
+// Only the extension additions, which are open types, are skipped by
+// their length when nothing the summary reports can be inside.
+//
+// The spans are in octets: an ID's (a transaction's, an acknowledged
+// range's first, a context's) covers its value octets, which follow a
+// 2-bit length and padding; an error code's its two octets; a termination
+// ID's its id octets; the mId's the octets its bits touch. Values alias
+// data, except inside an open type of 16K octets or more, which is
+// reassembled (never in a message of the transports' sizes).
+func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
+	var d scanner
+	return d.run(data, s, lim)
+}
+
+// scanner is the X.691 reader plus what the generated walk reports to
+// (its hooks) and the context the hooks need.
+type scanner struct {
+	x691.Reader
+	s            *scan.Summary
+	lim          limits.Limits
+	depth, elems int
+	cmd          int  // the current command's index in s.Commands, -1 outside one
+	inMID        bool // in the message's mId (not a service change's)
+	terms        bool // in a command's own termination IDs
+	midAt, midTo int  // bit offsets of the mId and of what follows it
+	open         int  // open types entered and not left
+	reassembled  bool // an open type entered was fragmented
+	// sites, when not nil, collects the IDs for Rewrite.
+	sites *[]site
+}
+
+func (d *scanner) run(data []byte, s *scan.Summary, lim limits.Limits) error {
+	lim = lim.OrDefault()
+	s.Reset()
+	if err := lim.CheckSize("per", codecerr.AtBit(0), len(data)); err != nil {
+		return err
+	}
+	d.Reader = x691.NewReader(data)
+	d.SetMaxLength(len(data) * 8)
+	d.s, d.lim, d.cmd = s, lim, -1
+	probe := d.Reader
+	v, err := peekVersion(&probe)
+	if err != nil {
+		return err
+	}
+	if !limits.ValidVersion(v) {
+		return limits.VersionError("per", codecerr.Decode, codecerr.AtBit(2), v)
+	}
+	s.Version = v
+	if err := scanMessage(d, v); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+//go:noinline
+func (d *scanner) errorf(format string, args ...any) error {
+	return d.Errorf(codecerr.Malformed, format, args...)
+}
+
+// enter and count are small enough to inline, called at every value:
+// their errors are built out of line.
+func (d *scanner) enter() error {
+	if d.depth++; d.depth > d.lim.MaxDepth {
+		return d.tooDeep()
+	}
+	return nil
+}
+
+//go:noinline
+func (d *scanner) tooDeep() error {
+	return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
+}
+
+func (d *scanner) leave() { d.depth-- }
+
+// count charges n list elements against the element limit: elements may
+// take no bits at all, and nested lists would otherwise multiply.
+func (d *scanner) count(n int) error {
+	if d.elems += n; d.elems > d.lim.MaxElements {
+		return d.tooMany()
+	}
+	return nil
+}
+
+//go:noinline
+func (d *scanner) tooMany() error {
+	return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
+}
+
+// openType enters the open type that follows (an extension addition that
+// may hold what the summary reports); closeOpenType leaves it.
+func (d *scanner) openType() (x691.Reader, error) {
+	sub, err := d.OpenType()
+	if err != nil {
+		return d.Reader, err
+	}
+	if d.BitOffset()-sub.BitOffset() != sub.Remaining() {
+		d.reassembled = true // fragmented: sub reads a copy
+	}
+	outer := d.Reader
+	d.Reader = sub
+	d.open++
+	return outer, nil
+}
+
+func (d *scanner) closeOpenType(outer x691.Reader) {
+	d.Reader = outer
+	d.open--
+}
+
+func (d *scanner) skipOpenTypes(n int) error {
+	for ; n > 0; n-- {
+		if err := d.SkipOpenType(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// octetsBefore is the span of the n octets that end at the current
+// (octet-aligned) position.
+func (d *scanner) octetsBefore(n int) scan.Span {
+	end := d.BitOffset() >> 3
+	return scan.Span{Off: end - n, Len: n}
+}
+
+// id32Span is the span of the value octets of an INTEGER (0..4294967295)
+// whose encoding started at bit at: a 2-bit length, the padding to the
+// next octet, then the octets, which end at the current position.
+func (d *scanner) id32Span(at int) scan.Span {
+	off := (at + 2 + 7) >> 3
+	return scan.Span{Off: off, Len: d.BitOffset()>>3 - off}
+}
+
+func (d *scanner) midBegin() { d.inMID, d.midAt, d.s.MID.Port = true, d.BitOffset(), -1 }
+
+func (d *scanner) midEnd() {
+	d.inMID, d.midTo = false, d.BitOffset()
+	start := d.midAt >> 3
+	d.s.MID.Span = scan.Span{Off: start, Len: (d.BitOffset()+7)>>3 - start}
+}
+
+func (d *scanner) midKind(k scan.MIDKind) {
+	if d.inMID {
+		d.s.MID.Kind = k
+	}
+}
+
+func (d *scanner) midValue(b []byte) {
+	if d.inMID {
+		d.s.MID.Value = b
+	}
+}
+
+func (d *scanner) midPort(x int64, _ int) {
+	if d.inMID {
+		d.s.MID.Port = int(x)
+	}
+}
+
+func (d *scanner) tx(k scan.TxKind) {
+	d.s.Transactions = append(d.s.Transactions, scan.Transaction{Kind: k})
+	d.cmd = -1
+}
+
+func (d *scanner) lastTx() *scan.Transaction { return &d.s.Transactions[len(d.s.Transactions)-1] }
+
+func (d *scanner) txID(x int64, at int) {
+	t := d.lastTx()
+	t.ID, t.LastID, t.IDSpan = uint32(x), uint32(x), d.id32Span(at)
+	d.site(txSite, at, x)
+}
+
+func (d *scanner) lastID(x int64, at int) {
+	d.lastTx().LastID = uint32(x)
+	d.site(txSite, at, x)
+}
+
+func (d *scanner) immAck()   { d.lastTx().ImmAckRequired = true }
+func (d *scanner) complete() { d.lastTx().Complete = true }
+
+func (d *scanner) segment(x int64, _ int) { d.lastTx().Segment = uint16(x) }
+
+func (d *scanner) action(x int64, at int) {
+	d.s.Actions = append(d.s.Actions, scan.Action{Tx: len(d.s.Transactions) - 1, ContextID: uint32(x), Span: d.id32Span(at)})
+	d.cmd = -1
+	d.site(contextSite, at, x)
+}
+
+func (d *scanner) command(k scan.CommandKind, reply bool) {
+	d.cmd = len(d.s.Commands)
+	d.s.Commands = append(d.s.Commands, scan.Command{Action: len(d.s.Actions) - 1, Kind: k, Reply: reply})
+}
+
+func (d *scanner) optional() { d.s.Commands[d.cmd].Optional = true }
+func (d *scanner) wildcard() { d.s.Commands[d.cmd].Wildcard = true }
+
+func (d *scanner) termBegin() {
+	if d.terms {
+		d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: d.cmd})
+	}
+}
+
+func (d *scanner) termWildcards(n int) {
+	if d.terms {
+		d.s.Terminations[len(d.s.Terminations)-1].Wildcarded = n > 0
+	}
+}
+
+func (d *scanner) termID(b []byte) {
+	if d.terms {
+		t := &d.s.Terminations[len(d.s.Terminations)-1]
+		t.ID, t.Span = b, d.octetsBefore(len(b))
+	}
+}
+
+func (d *scanner) errorCode(x int64, _ int) {
+	d.s.Errors = append(d.s.Errors, scan.Error{Tx: len(d.s.Transactions) - 1, Command: d.cmd, Code: uint16(x), Span: d.octetsBefore(2)})
+}
+
+// siteKind tells the IDs Rewrite changes apart.
+type siteKind uint8
+
+const (
+	txSite siteKind = iota + 1
+	contextSite
+)
+
+// site is an INTEGER (0..4294967295) ID as Rewrite needs it: where its
+// 2-bit length is, its value, and whether an open type's length covers it.
+type site struct {
+	kind  siteKind
+	at    int // bit offset of the length
+	value uint32
+	open  bool
+}
+
+func (d *scanner) site(k siteKind, at int, x int64) {
+	if d.sites != nil {
+		*d.sites = append(*d.sites, site{kind: k, at: at, value: uint32(x), open: d.open > 0})
+	}
+}

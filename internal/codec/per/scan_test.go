@@ -1,0 +1,140 @@
+package per
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"megaco/internal/codec/limits"
+	"megaco/internal/codec/scan"
+	"megaco/internal/corpus"
+)
+
+// TestScanCorpus: for every corpus message, Scan reports what FromModel
+// reads off the decoded message, and every span holds its value.
+func TestScanCorpus(t *testing.T) {
+	files := corpus.Files(t, ".per")
+	var got, want scan.Summary
+	for _, name := range corpus.Names(files) {
+		data := files[name]
+		m, err := Decode(data, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		scan.FromModel(m, false, &want)
+		if err := Scan(data, &got, limits.Limits{}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if msg := corpus.SameSummary(&got, &want); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+		if msg := checkSpans(data, &got); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
+
+// checkSpans checks that every ID's span holds its value, big-endian in
+// as few octets as it takes (the ack ranges' and segment replies' too).
+func checkSpans(data []byte, s *scan.Summary) string {
+	be := func(sp scan.Span) (uint64, bool) {
+		if sp.Off < 0 || sp.Len < 1 || sp.Len > 4 || sp.End() > len(data) {
+			return 0, false
+		}
+		var b [8]byte
+		copy(b[8-sp.Len:], data[sp.Off:sp.End()])
+		return binary.BigEndian.Uint64(b[:]), true
+	}
+	for _, t := range s.Transactions {
+		if v, ok := be(t.IDSpan); !ok || v != uint64(t.ID) {
+			return fmt.Sprintf("transaction %d: span %+v holds %d", t.ID, t.IDSpan, v)
+		}
+	}
+	for _, a := range s.Actions {
+		if v, ok := be(a.Span); !ok || v != uint64(a.ContextID) {
+			return fmt.Sprintf("context %d: span %+v holds %d", a.ContextID, a.Span, v)
+		}
+	}
+	for _, e := range s.Errors {
+		if v, ok := be(e.Span); !ok || v != uint64(e.Code) || e.Span.Len != 2 {
+			return fmt.Sprintf("error %d: span %+v holds %d", e.Code, e.Span, v)
+		}
+	}
+	for _, t := range s.Terminations {
+		if string(data[t.Span.Off:t.Span.End()]) != string(t.ID) {
+			return fmt.Sprintf("termination %x: span %+v", t.ID, t.Span)
+		}
+	}
+	if sp := s.MID.Span; sp.Len == 0 || sp.End() > len(data) {
+		return fmt.Sprintf("mId span %+v", sp)
+	}
+	return ""
+}
+
+// A scan into a grown Summary allocates nothing.
+func TestScanAllocs(t *testing.T) { corpus.CheckScanAllocs(t, corpus.List(t, ".per"), Scan) }
+
+// A truncated message fails with a per error, and so does a message of
+// a version with no schema; limits are kept.
+func TestScanErrors(t *testing.T) {
+	files := corpus.Files(t, ".per")
+	var s scan.Summary
+	for _, name := range corpus.Names(files)[:20] {
+		data := files[name]
+		for _, n := range []int{0, 1, len(data) / 2, len(data) - 1} {
+			if err := Scan(data[:n], &s, limits.Limits{}); err == nil {
+				// Scanning stops at the last field: only the padding may go.
+				if n != len(data)-1 {
+					t.Errorf("%s cut to %d octets: no error", name, n)
+				}
+			} else {
+				corpus.CodecError(t, err, "per")
+			}
+		}
+		if err := Scan(data, &s, limits.Limits{MaxDepth: 3}); err == nil {
+			t.Errorf("%s: depth 3 accepted", name)
+		}
+		if err := Scan(data, &s, limits.Limits{MaxSize: len(data) - 1}); err == nil {
+			t.Errorf("%s: size limit not kept", name)
+		}
+	}
+}
+
+// FuzzScan: no input panics or hangs the scanner, errors are the codec's,
+// and what it reports of a message that decodes is what FromModel reads.
+func FuzzScan(f *testing.F) {
+	corpus.Seed(f, ".per")
+	var got, want scan.Summary
+	var dec Decoder
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := Scan(data, &got, limits.Limits{})
+		if err != nil {
+			corpus.CodecError(t, err, "per")
+		}
+		m, derr := dec.Decode(data)
+		if derr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("decodes but does not scan: %v", err)
+		}
+		scan.FromModel(m, false, &want)
+		if msg := corpus.SameSummary(&got, &want); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}
+
+// BenchmarkScan against BenchmarkDecodeMessage: ns/msg over the corpus.
+func BenchmarkScan(b *testing.B) {
+	msgs := corpus.List(b, ".per")
+	var s scan.Summary
+	corpus.Bench(b, len(msgs), 0, func() error {
+		for _, data := range msgs {
+			if err := Scan(data, &s, limits.Limits{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,67 @@
+package proxy
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"megaco/internal/testbin"
+)
+
+// TestRunPprof: Run serves /metrics on its HTTP address and, with
+// PprofAddr, net/http/pprof on a listener of its own (and only there).
+func TestRunPprof(t *testing.T) {
+	addrs := testbin.FreeAddrs(t, "tcp", 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, RunOptions{
+			Config: Config{
+				MGC: SideConfig{Codec: "compact", Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", "127.0.0.1:9"}},
+				MG:  SideConfig{Codec: "ber", Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", "127.0.0.1:9"}},
+			},
+			HTTPAddr:     "127.0.0.1:0",
+			PprofAddr:    addrs[0],
+			DrainTimeout: time.Second,
+			Ready:        func(_, _, h net.Addr) { ready <- h },
+		})
+	}()
+	var h net.Addr
+	select {
+	case h = <-ready:
+	case err := <-done:
+		t.Fatalf("Run: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("not ready")
+	}
+	get := func(url string) (int, string) {
+		t.Helper()
+		r, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		return r.StatusCode, string(b)
+	}
+	if code, body := get("http://" + addrs[0] + "/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Errorf("pprof index: %d %.80q", code, body)
+	}
+	if code, _ := get("http://" + h.String() + "/debug/pprof/"); code == 200 {
+		t.Error("pprof served on the metrics address too")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
