@@ -17,8 +17,8 @@ import (
 
 // BenchmarkStats: the statistics of a 10000-message capture (the call
 // flow in pretty text, BER and PER), as megaco pcap --stats computes them
-// (scan: the codec's scanner, a decode where there is none) and as it did
-// before (decode: every message decoded, then scan.FromModel).
+// (scan: the codec's scanner) and as it did before (decode: every message
+// decoded, then scan.FromModel). Reading the capture is in both.
 func BenchmarkStats(b *testing.B) {
 	const n = 10000
 	for _, to := range []string{"pretty", "ber", "per"} {
