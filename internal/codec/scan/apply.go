@@ -16,6 +16,9 @@ const (
 // segment replies and both ends of acknowledged ranges; context IDs those
 // of actions and action replies (the IDs a Summary reports).
 func Apply(m *model.MegacoMessage, ch *Changes) {
+	if ch == nil { // no changes
+		return
+	}
 	if ch.MID != nil {
 		m.Mess.MId = *ch.MID
 	}

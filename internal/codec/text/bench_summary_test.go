@@ -63,7 +63,7 @@ func rewriteBench(b *testing.B, style Style, slow bool) {
 				if derr != nil {
 					b.Fatal(derr)
 				}
-				changeModel(mm, ch)
+				scan.Apply(mm, ch)
 				out, err = Append(out[:0], mm, style, Options{})
 			} else {
 				out, err = Rewrite(out[:0], m, ch, style, limits.Limits{})

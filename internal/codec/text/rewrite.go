@@ -8,12 +8,11 @@ import (
 
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
-	"megaco/internal/model"
 )
 
 // Rewrite appends to dst the message data (either style) with the IDs ch
 // names changed, written in style: byte for byte what Decode, changing
-// the model (changeModel) and Append in style give.
+// the model (scan.Apply) and Append in style give.
 //
 // The encoder does not write back what it read: it normalises spacing,
 // keyword spellings and case. So the bytes to change are those of the
@@ -58,75 +57,12 @@ func rewriteSlow(dst, data []byte, ch *scan.Changes, style Style, lim limits.Lim
 	}
 	defer release()
 	mid := m.Mess.MId
-	changeModel(m, ch)
+	scan.Apply(m, ch)
 	dst, err = Append(dst, m, style, Options{})
 	// The pooled decoder's memory must not keep the caller's mId.
 	m.Mess.MId = mid
 	return dst, err
 }
-
-// changeModel applies ch to a decoded message: the change Rewrite makes
-// in the encoding. Transaction IDs are those of requests, pendings,
-// replies, segment replies and both ends of acknowledged ranges; context
-// IDs those of actions and action replies, but not the special ones.
-func changeModel(m *model.MegacoMessage, ch *scan.Changes) {
-	if ch == nil {
-		return
-	}
-	if ch.MID != nil {
-		m.Mess.MId = *ch.MID
-	}
-	body := &m.Mess.MessageBody
-	if body.Kind != model.MessageMessageBody_Transactions {
-		return
-	}
-	for i := range body.Transactions {
-		changeTransaction(&body.Transactions[i], ch)
-	}
-}
-
-func changeTransaction(t *model.Transaction, ch *scan.Changes) {
-	tx := func(id *uint32) {
-		if ch.TransactionIDs != nil {
-			*id = ch.TransactionIDs(*id)
-		}
-	}
-	ctx := func(id *uint32) {
-		if ch.ContextIDs != nil && !specialContext(*id) {
-			*id = ch.ContextIDs(*id)
-		}
-	}
-	switch t.Kind {
-	case model.Transaction_TransactionRequest:
-		r := t.TransactionRequest
-		tx(&r.TransactionId)
-		for i := range r.Actions {
-			ctx(&r.Actions[i].ContextId)
-		}
-	case model.Transaction_TransactionPending:
-		tx(&t.TransactionPending.TransactionId)
-	case model.Transaction_TransactionReply:
-		r := t.TransactionReply
-		tx(&r.TransactionId)
-		for i := range r.TransactionResult.ActionReplies {
-			ctx(&r.TransactionResult.ActionReplies[i].ContextId)
-		}
-	case model.Transaction_TransactionResponseAck:
-		for i := range t.TransactionResponseAck {
-			a := &t.TransactionResponseAck[i]
-			tx(&a.FirstAck)
-			if a.LastAck.Present {
-				tx(&a.LastAck.Value)
-			}
-		}
-	case model.Transaction_SegmentReply:
-		tx(&t.SegmentReply.TransactionId)
-	}
-}
-
-// specialContext tells the context IDs Changes never passes: null ("-"),
-// choose ("$") and all ("*").
-func specialContext(id uint32) bool { return id == 0 || id >= 0xFFFFFFFE }
 
 // A spot is an ID in a template's bytes.
 type spot struct {
@@ -203,7 +139,7 @@ func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 		switch {
 		case sp.role == spotTx && ch.TransactionIDs != nil:
 			e.uint(uint64(ch.TransactionIDs(sp.old)))
-		case sp.role == spotCtx && ch.ContextIDs != nil && !specialContext(sp.old):
+		case sp.role == spotCtx && ch.ContextIDs != nil && !scan.Special(sp.old):
 			e.contextID(ch.ContextIDs(sp.old))
 		case sp.role == spotMID && ch.MID != nil:
 			if e.mID(ch.MID) != nil {

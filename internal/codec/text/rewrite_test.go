@@ -44,7 +44,7 @@ func decodeChangeEncode(data []byte, ch *scan.Changes, style Style) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	changeModel(m, ch)
+	scan.Apply(m, ch)
 	return Append(nil, m, style, Options{})
 }
 
