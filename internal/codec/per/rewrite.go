@@ -26,7 +26,13 @@ import (
 // old one (an IPv4 address for another) is written over it; one of
 // another size would move what follows by bits, changing its alignment,
 // and goes the long way too.
+//
+// New termination IDs go the long way as well: the scanner's spans of
+// them are not proven to be whole octets in every place they occur.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	if ch.TerminationIDs != nil {
+		return rewriteByModel(dst, data, ch, lim)
+	}
 	w := rewriters.Get().(*rewriter)
 	defer rewriters.Put(w)
 	w.sites = w.sites[:0]

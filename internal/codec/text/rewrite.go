@@ -65,68 +65,13 @@ func rewriteSlow(dst, data []byte, ch *scan.Changes, style Style, lim limits.Lim
 	return dst, err
 }
 
-// changeModel applies ch to a decoded message: the change Rewrite makes
-// in the encoding. Transaction IDs are those of requests, pendings,
-// replies, segment replies and both ends of acknowledged ranges; context
-// IDs those of actions and action replies, but not the special ones.
+// changeModel applies ch to a decoded message (nil: no change): the
+// change Rewrite makes in the encoding.
 func changeModel(m *model.MegacoMessage, ch *scan.Changes) {
-	if ch == nil {
-		return
-	}
-	if ch.MID != nil {
-		m.Mess.MId = *ch.MID
-	}
-	body := &m.Mess.MessageBody
-	if body.Kind != model.MessageMessageBody_Transactions {
-		return
-	}
-	for i := range body.Transactions {
-		changeTransaction(&body.Transactions[i], ch)
+	if ch != nil {
+		scan.Apply(m, ch)
 	}
 }
-
-func changeTransaction(t *model.Transaction, ch *scan.Changes) {
-	tx := func(id *uint32) {
-		if ch.TransactionIDs != nil {
-			*id = ch.TransactionIDs(*id)
-		}
-	}
-	ctx := func(id *uint32) {
-		if ch.ContextIDs != nil && !specialContext(*id) {
-			*id = ch.ContextIDs(*id)
-		}
-	}
-	switch t.Kind {
-	case model.Transaction_TransactionRequest:
-		r := t.TransactionRequest
-		tx(&r.TransactionId)
-		for i := range r.Actions {
-			ctx(&r.Actions[i].ContextId)
-		}
-	case model.Transaction_TransactionPending:
-		tx(&t.TransactionPending.TransactionId)
-	case model.Transaction_TransactionReply:
-		r := t.TransactionReply
-		tx(&r.TransactionId)
-		for i := range r.TransactionResult.ActionReplies {
-			ctx(&r.TransactionResult.ActionReplies[i].ContextId)
-		}
-	case model.Transaction_TransactionResponseAck:
-		for i := range t.TransactionResponseAck {
-			a := &t.TransactionResponseAck[i]
-			tx(&a.FirstAck)
-			if a.LastAck.Present {
-				tx(&a.LastAck.Value)
-			}
-		}
-	case model.Transaction_SegmentReply:
-		tx(&t.SegmentReply.TransactionId)
-	}
-}
-
-// specialContext tells the context IDs Changes never passes: null ("-"),
-// choose ("$") and all ("*").
-func specialContext(id uint32) bool { return id == 0 || id >= 0xFFFFFFFE }
 
 // A spot is an ID in a template's bytes.
 type spot struct {
@@ -139,6 +84,7 @@ const (
 	spotMID uint8 = iota
 	spotTx
 	spotCtx
+	spotTerm
 )
 
 // template is the encoder's output of a message in one style, and where
@@ -184,12 +130,15 @@ func newTemplate(data []byte, style Style, lim limits.Limits) *template {
 	for _, a := range s.Actions {
 		t.spots = append(t.spots, spot{off: a.Span.Off, len: a.Span.Len, role: spotCtx, old: a.ContextID})
 	}
+	for _, x := range s.Terminations {
+		t.spots = append(t.spots, spot{off: x.Span.Off, len: x.Span.Len, role: spotTerm})
+	}
 	slices.SortFunc(t.spots, func(a, b spot) int { return a.off - b.off })
 	return t
 }
 
-// apply appends the template with ch's changes; false if the new mId does
-// not encode (the slow path then reports why).
+// apply appends the template with ch's changes; false if the new mId or
+// a new termination ID does not encode (the slow path then reports why).
 func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 	var none scan.Changes
 	if ch == nil {
@@ -203,8 +152,15 @@ func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 		switch {
 		case sp.role == spotTx && ch.TransactionIDs != nil:
 			e.uint(uint64(ch.TransactionIDs(sp.old)))
-		case sp.role == spotCtx && ch.ContextIDs != nil && !specialContext(sp.old):
+		case sp.role == spotCtx && ch.ContextIDs != nil && !scan.Special(sp.old):
 			e.contextID(ch.ContextIDs(sp.old))
+		case sp.role == spotTerm && ch.TerminationIDs != nil:
+			// Any length: text holds none. A new ID the grammar cannot
+			// hold fails in the slow path, which says why.
+			id := model.TerminationID{Id: ch.TerminationIDs(t.out[sp.off:last])}
+			if e.termID(&id) != nil {
+				return dst, false
+			}
 		case sp.role == spotMID && ch.MID != nil:
 			if e.mID(ch.MID) != nil {
 				return dst, false
