@@ -38,7 +38,10 @@ type Builder struct {
 	// own IDs (Prepare); Build rewrites them with each call's IDs. Nil
 	// before Prepare: Build then decodes and encodes (BuildDecoded).
 	base [][2][]byte
-	ids  *callIDs
+	// sameBase[i]: step i's two base encodings are the same bytes in
+	// the same codec, and so are its rewritten ones.
+	sameBase []bool
+	ids      *callIDs
 }
 
 type codecSide struct {
@@ -92,7 +95,7 @@ func (b *Builder) Dst(i int) string { return b.codecs[1-b.flow.Steps[i].From].na
 // transcoding from then on, and a note says so. Then it encodes each
 // step with the template's own IDs, which Build rewrites from then on.
 func (b *Builder) Prepare() (notes []string, err error) {
-	b.base = nil
+	b.base, b.sameBase = nil, nil
 	notes, err = b.check()
 	if err != nil {
 		return notes, err
@@ -104,6 +107,10 @@ func (b *Builder) Prepare() (notes []string, err error) {
 		}
 	}
 	b.base = base
+	b.sameBase = make([]bool, len(base))
+	for i := range base {
+		b.sameBase[i] = b.codecs[0].name == b.codecs[1].name && bytes.Equal(base[i][0], base[i][1])
+	}
 	return notes, nil
 }
 
@@ -179,6 +186,12 @@ func (b *Builder) rewriteStep(i int, n uint64, in, want []byte) ([]byte, []byte,
 	base := &b.base[i]
 	out := [2][]byte{in, want}
 	for k, cs := range [2]*codecSide{&b.codecs[st.From], &b.codecs[1-st.From]} {
+		if k == 1 && b.sameBase[i] {
+			// The same bytes rewritten the same way (same codec, same
+			// form): the input again.
+			out[1] = append(out[1], out[0]...)
+			break
+		}
 		var err error
 		if out[k], err = codec.Rewrite(cs.name, out[k], base[k], b.ids.changes(cs.form), b.opts.Limits); err != nil {
 			return in, want, fmt.Errorf("%s: %w", cs.name, err)

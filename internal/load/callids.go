@@ -75,9 +75,9 @@ func (c *callIDs) textTerm(old []byte) []byte {
 		if string(old) != string(c.text[t]) {
 			continue
 		}
-		id := callTerm(t, c.n)
+		c.bin = callTerm(t, c.n)
 		var err error
-		if c.buf, err = c.layout.AppendText(c.buf[:0], nil, id[:]); err != nil {
+		if c.buf, err = c.layout.AppendText(c.buf[:0], nil, c.bin[:]); err != nil {
 			return old // as the long way, which would have failed already at the template
 		}
 		return c.buf

@@ -157,8 +157,7 @@ func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 		case sp.role == spotTerm && ch.TerminationIDs != nil:
 			// Any length: text holds none. A new ID the grammar cannot
 			// hold fails in the slow path, which says why.
-			id := model.TerminationID{Id: ch.TerminationIDs(t.out[sp.off:last])}
-			if e.termID(&id) != nil {
+			if e.termName(ch.TerminationIDs(t.out[sp.off:last])) != nil {
 				return dst, false
 			}
 		case sp.role == spotMID && ch.MID != nil:
