@@ -149,7 +149,7 @@ func FuzzRewrite(f *testing.F) {
 		f.Add(c.data, uint8(0))
 	}
 	changes := rewriteChanges()
-	names := []string{"plus one", "to zero", "to max", "lengths", "domain", "mtp"}
+	names := []string{"plus one", "to zero", "to max", "lengths", "domain", "mtp", "shared all", "shared terms longer"}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		ch := changes[names[int(which)%len(names)]]
 		style := Style(which / 128)
