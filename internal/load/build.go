@@ -42,6 +42,7 @@ type Builder struct {
 	// the same codec, and so are its rewritten ones.
 	sameBase []bool
 	ids      *callIDs
+	patchers [][2]*patcher // by step and side (sender, receiver): this Builder's own
 }
 
 type codecSide struct {
@@ -81,6 +82,9 @@ func (b *Builder) clone() *Builder {
 	nb := *b
 	nb.vary = varier{}
 	nb.ids = newCallIDs(b.flow, b.opts.Layout)
+	if b.base != nil {
+		nb.patchers = nb.newPatchers()
+	}
 	return &nb
 }
 
@@ -95,7 +99,7 @@ func (b *Builder) Dst(i int) string { return b.codecs[1-b.flow.Steps[i].From].na
 // transcoding from then on, and a note says so. Then it encodes each
 // step with the template's own IDs, which Build rewrites from then on.
 func (b *Builder) Prepare() (notes []string, err error) {
-	b.base, b.sameBase = nil, nil
+	b.base, b.sameBase, b.patchers = nil, nil, nil
 	notes, err = b.check()
 	if err != nil {
 		return notes, err
@@ -111,7 +115,19 @@ func (b *Builder) Prepare() (notes []string, err error) {
 	for i := range base {
 		b.sameBase[i] = b.codecs[0].name == b.codecs[1].name && bytes.Equal(base[i][0], base[i][1])
 	}
+	b.patchers = b.newPatchers()
 	return notes, nil
+}
+
+// newPatchers makes the patchers of every step's two sides.
+func (b *Builder) newPatchers() [][2]*patcher {
+	ps := make([][2]*patcher, len(b.base))
+	for i, st := range b.flow.Steps {
+		for k, cs := range [2]*codecSide{&b.codecs[st.From], &b.codecs[1-st.From]} {
+			ps[i][k] = newPatcher(cs.name, b.base[i][k], b.opts.Limits)
+		}
+	}
+	return ps
 }
 
 // check is Prepare's checks, on the messages made the long way.
@@ -193,7 +209,7 @@ func (b *Builder) rewriteStep(i int, n uint64, in, want []byte) ([]byte, []byte,
 			break
 		}
 		var err error
-		if out[k], err = codec.Rewrite(cs.name, out[k], base[k], b.ids.changes(cs.form), b.opts.Limits); err != nil {
+		if out[k], err = b.patchers[i][k].build(out[k], base[k], b.ids.changes(cs.form), b.opts.Limits); err != nil {
 			return in, want, fmt.Errorf("%s: %w", cs.name, err)
 		}
 	}

@@ -9,8 +9,10 @@ import (
 
 // callNumbers are calls at the edges of what varies: the termination
 // IDs' two octets, and the transaction and context IDs' wrap near 2^32.
-var callNumbers = []uint64{0, 1, 255, 256, 65535, 65536, 65536 + 257,
-	1<<32/14 - 1, 1<<32/14 + 1, 1<<32 - 3, 1<<32 - 2, 1<<32 - 1, 1 << 32, 1<<32 + 1, 3<<32 + 12345, 1<<64 - 1}
+// Runs of calls with IDs of the same lengths come between, which a
+// Builder makes by patching the last call's bytes.
+var callNumbers = []uint64{0, 1, 255, 256, 300, 301, 302, 9000, 9001, 65535, 65536, 65536 + 257, 65536 + 258,
+	1<<32/14 - 1, 1<<32/14 + 1, 1<<32 - 3, 1<<32 - 2, 1<<32 - 1, 1 << 32, 1<<32 + 1, 3<<32 + 12345, 3<<32 + 12346, 1<<64 - 1}
 
 // Build (rewriting the prepared encodings) gives the long way's bytes
 // (BuildDecoded) for every codec pair the generator takes and call
@@ -20,7 +22,7 @@ func TestBuildRewriteMatchesDecoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := 0
+	pairs, patched := 0, map[string]int{}
 	for _, mgc := range codec.Names() {
 		for _, mg := range codec.Names() {
 			cs := Codecs{MGC: mgc, MG: mg}
@@ -34,13 +36,23 @@ func TestBuildRewriteMatchesDecoded(t *testing.T) {
 				continue
 			}
 			pairs++
-			checkBuilds(t, b.clone(), cs)
+			c := b.clone()
+			checkBuilds(t, c, cs)
+			for _, p := range c.patchers {
+				patched[p[0].name] += p[0].patched
+				patched[p[1].name] += p[1].patched
+			}
 		}
 	}
 	if pairs == 0 {
 		t.Fatal("no codec pair prepares")
 	}
-	t.Logf("%d codec pairs", pairs)
+	t.Logf("%d codec pairs; messages patched by codec: %v", pairs, patched)
+	for _, name := range []string{"ber", "per", "native", "compact", "pretty"} {
+		if patched[name] == 0 {
+			t.Errorf("no %s message patched", name)
+		}
+	}
 }
 
 func checkBuilds(t *testing.T, b *Builder, cs Codecs) {
