@@ -60,7 +60,9 @@ func ChangeCases() []ChangeCase {
 
 // bumpTerm changes a termination ID without changing its length, into one
 // as valid in text as the old: each digit to the next (9 to 0), each
-// letter to the other case; other octets stay.
+// letter to the other case, and in binary IDs each octet that is no
+// printable character (0x00-0x1F, 0x80-0xFF) to the other half; the
+// others stay.
 func bumpTerm(id []byte) []byte {
 	out := bytes.Clone(id)
 	for i, c := range out {
@@ -69,6 +71,8 @@ func bumpTerm(id []byte) []byte {
 			out[i] = '0' + (c-'0'+1)%10
 		case c|0x20 >= 'a' && c|0x20 <= 'z':
 			out[i] = c ^ 0x20
+		case c < 0x20 || c >= 0x80:
+			out[i] = c ^ 0x80
 		}
 	}
 	return out
