@@ -140,14 +140,15 @@ func (rw *rewriter) planTerms(f func([]byte) []byte) {
 	if f == nil {
 		return
 	}
+	var ok bool
+	if rw.terms, ok = scan.AppendTerminationIDs(rw.terms, rw.s.Terminations, f); !ok {
+		rw.termLen = true
+		return
+	}
+	at := 1
 	for _, t := range rw.s.Terminations {
-		id := f(t.ID)
-		if len(id) != t.Span.Len {
-			rw.termLen = true
-			return
-		}
-		rw.edits = append(rw.edits, edit{span: t.Span, term: len(rw.terms) + 1})
-		rw.terms = append(rw.terms, id...)
+		rw.edits = append(rw.edits, edit{span: t.Span, term: at})
+		at += t.Span.Len
 	}
 }
 

@@ -103,13 +103,9 @@ func (rw *rewriter) patchTerms(wire []byte, f func([]byte) []byte, lim limits.Li
 	if None.Scan(wire, &rw.terms, lim) != nil {
 		return false
 	}
-	rw.newID = rw.newID[:0]
-	for _, t := range rw.terms.Terminations {
-		id := f(t.ID)
-		if len(id) != t.Span.Len {
-			return false
-		}
-		rw.newID = append(rw.newID, id...)
+	var ok bool
+	if rw.newID, ok = scan.AppendTerminationIDs(rw.newID[:0], rw.terms.Terminations, f); !ok {
+		return false
 	}
 	ids := rw.newID
 	for _, t := range rw.terms.Terminations {

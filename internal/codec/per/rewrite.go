@@ -86,15 +86,9 @@ type move struct{ off, by int }
 // newTerms lists the new termination IDs in w.terms; false when one's
 // length differs from the old one's.
 func (w *rewriter) newTerms(f func([]byte) []byte) bool {
-	w.terms = w.terms[:0]
-	for _, t := range w.s.Terminations {
-		id := f(t.ID)
-		if len(id) != t.Span.Len {
-			return false
-		}
-		w.terms = append(w.terms, id...)
-	}
-	return true
+	var ok bool
+	w.terms, ok = scan.AppendTerminationIDs(w.terms[:0], w.s.Terminations, f)
+	return ok
 }
 
 // patchTerms writes the new termination IDs over out, the copy, each

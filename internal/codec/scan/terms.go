@@ -107,3 +107,18 @@ func applyTerms(t *model.Transaction, ch *Changes) {
 		}
 	}
 }
+
+// AppendTerminationIDs appends to dst the new IDs f gives the
+// terminations ts, one after the other: what a binary rewriter writes
+// over the old ones, each at its span. False when one's length differs
+// from its old one's (its span's): then nothing can be written in place.
+func AppendTerminationIDs(dst []byte, ts []Termination, f func([]byte) []byte) ([]byte, bool) {
+	for _, t := range ts {
+		id := f(t.ID)
+		if len(id) != t.Span.Len {
+			return dst, false
+		}
+		dst = append(dst, id...)
+	}
+	return dst, true
+}
