@@ -113,6 +113,7 @@ type pcapPrinter struct {
 	form   codec.Form
 	enc    codec.Codec // the --output or --write-codec text/binary codec
 	st     *stats.Stats
+	sum    stats.Summarizer
 	frame  int // the last message's frame, to number the messages of one frame
 	inSame int
 	flush  func() error // after each message, when reading a stream
@@ -155,6 +156,7 @@ func newPcapPrinter(a pcapArgs, from string, opts codec.Options, out io.Writer) 
 	}
 	if a.stats {
 		p.st = stats.New()
+		p.sum = stats.Summarizer{From: from, Opts: opts}
 	}
 	return p, nil
 }
@@ -225,15 +227,21 @@ func (p *pcapPrinter) message(c capture.Message) error {
 	} else {
 		p.frame, p.inSame = c.Frame, 0
 	}
+	if p.st != nil && p.a.writeDir == "" {
+		// Only the statistics: a scan, not a decode.
+		sum, _, err := p.sum.Summarize(c.Data)
+		if err != nil {
+			return err
+		}
+		p.st.Add(c.Time, c.Src, c.Dst, sum)
+		return nil
+	}
 	m, name, err := codec.DecodeAs(c.Data, p.from, codec.InputForm, p.opts)
 	if err != nil {
 		return err
 	}
 	if p.st != nil {
-		p.st.Add(c.Time, c.Src, c.Dst, m)
-		if p.a.writeDir == "" {
-			return nil
-		}
+		p.st.Add(c.Time, c.Src, c.Dst, p.sum.FromModel(m, name))
 	}
 	if p.a.writeDir != "" {
 		return p.writeFile(c, m, name)

@@ -146,6 +146,16 @@ func TestReadmeExamples(t *testing.T) {
 		t.Skip("no bash")
 	}
 	dir := readmeDir(t)
+	// The examples run with dir/bin first on PATH; grpcurl goes there too
+	// when it is not installed, as the README says to install it.
+	t.Setenv("PATH", filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if _, err := exec.LookPath("grpcurl"); err != nil {
+		cmd := exec.Command("go", "install", grpcurlModule)
+		cmd.Env = append(os.Environ(), "GOBIN="+filepath.Join(dir, "bin"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Logf("cannot install grpcurl from the module proxy (its examples are skipped): %v\n%s", err, out)
+		}
+	}
 	var addrs *strings.Replacer
 	ran := 0
 	for _, b := range readmeExamples(t, "../../README.md") {
@@ -175,7 +185,7 @@ func TestReadmeExamples(t *testing.T) {
 			t.Logf("README.md:%d: %s (shown %d lines)", c.line, line, len(c.shown))
 			cmd := exec.Command(bash, "-o", "pipefail", "-c", line)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd.Env = os.Environ() // PATH has dir/bin first
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			err := cmd.Run()

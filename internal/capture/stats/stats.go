@@ -16,31 +16,24 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"megaco/internal/model"
+	"megaco/internal/codec/scan"
 )
 
 // Commands are the command types, in the order they are reported; a
 // transaction's type is the first command of its first action.
 var Commands = []string{"add", "modify", "subtract", "move", "auditValue", "auditCapabilities", "notify", "serviceChange"}
 
-func commandName(k model.CommandKind) string {
-	switch k {
-	case model.Command_AddReq:
-		return "add"
-	case model.Command_ModReq:
-		return "modify"
-	case model.Command_SubtractReq:
-		return "subtract"
-	case model.Command_MoveReq:
-		return "move"
-	case model.Command_AuditValueRequest:
-		return "auditValue"
-	case model.Command_AuditCapRequest:
-		return "auditCapabilities"
-	case model.Command_NotifyReq:
-		return "notify"
-	case model.Command_ServiceChangeReq:
-		return "serviceChange"
+// commandNames are the names of scan.CommandKind's values, in Commands'
+// terms.
+var commandNames = [...]string{
+	scan.Add: "add", scan.Modify: "modify", scan.Subtract: "subtract", scan.Move: "move",
+	scan.AuditValue: "auditValue", scan.AuditCapability: "auditCapabilities",
+	scan.Notify: "notify", scan.ServiceChange: "serviceChange",
+}
+
+func commandName(k scan.CommandKind) string {
+	if int(k) < len(commandNames) && commandNames[k] != "" {
+		return commandNames[k]
 	}
 	return "other"
 }
@@ -82,40 +75,49 @@ func New() *Stats {
 	return &Stats{open: map[key]request{}, times: map[string][]time.Duration{}, perCmd: map[string][]time.Duration{}, Errors: map[uint32]int{}}
 }
 
-// Add counts the transactions of one message sent from src to dst at t.
-func (s *Stats) Add(t time.Time, src, dst netip.AddrPort, m *model.MegacoMessage) {
-	body := &m.Mess.MessageBody
-	if body.Kind == model.MessageMessageBody_MessageError {
-		s.errorDesc(body.MessageError)
-		return
-	}
-	for i := range body.Transactions {
-		tr := &body.Transactions[i]
+// Add counts the transactions of one message sent from src to dst at t,
+// as sum reports them (a scan of the message, or scan.FromModel of its
+// decode).
+func (s *Stats) Add(t time.Time, src, dst netip.AddrPort, sum *scan.Summary) {
+	act, cmd := 0, 0 // the actions and commands of transaction i start here
+	for i := range sum.Transactions {
+		tr := &sum.Transactions[i]
+		a0, c0 := act, cmd
+		for act < len(sum.Actions) && sum.Actions[act].Tx == i {
+			act++
+		}
+		for cmd < len(sum.Commands) && sum.Commands[cmd].Action < act {
+			cmd++
+		}
 		switch tr.Kind {
-		case model.Transaction_TransactionRequest:
-			s.request(t, key{src, dst, tr.TransactionRequest.TransactionId}, tr.TransactionRequest)
-		case model.Transaction_TransactionPending:
+		case scan.Request:
+			s.request(t, key{src, dst, tr.ID}, sum, a0, sum.Commands[c0:cmd])
+		case scan.Pending:
 			s.Pendings++
-			k := key{dst, src, tr.TransactionPending.TransactionId}
+			k := key{dst, src, tr.ID}
 			if r, ok := s.open[k]; ok {
 				r.pend++
 				s.open[k] = r
 			}
-		case model.Transaction_TransactionReply:
-			s.reply(t, key{dst, src, tr.TransactionReply.TransactionId}, tr.TransactionReply)
-		case model.Transaction_TransactionResponseAck:
-			for _, a := range tr.TransactionResponseAck {
-				n := 1
-				if a.LastAck.Present && a.LastAck.Value >= a.FirstAck {
-					n += int(a.LastAck.Value - a.FirstAck)
-				}
-				s.Acks += n
+		case scan.Reply:
+			s.reply(t, key{dst, src, tr.ID})
+		case scan.ResponseAck:
+			s.Acks++
+			if tr.LastID > tr.ID {
+				s.Acks += int(tr.LastID - tr.ID)
 			}
+		}
+	}
+	for i := range sum.Errors {
+		if e := &sum.Errors[i]; counted(sum, e) {
+			s.Errors[uint32(e.Code)]++
 		}
 	}
 }
 
-func (s *Stats) request(t time.Time, k key, req *model.TransactionRequest) {
+// request opens transaction k; first is the index of its first action and
+// cmds are its commands.
+func (s *Stats) request(t time.Time, k key, sum *scan.Summary, first int, cmds []scan.Command) {
 	if _, ok := s.open[k]; ok {
 		s.Retransmits++ // the response time runs from the first copy
 		return
@@ -126,20 +128,17 @@ func (s *Stats) request(t time.Time, k key, req *model.TransactionRequest) {
 		return
 	}
 	r := request{at: t, cmd: "other"}
-	for _, a := range req.Actions {
-		for _, c := range a.CommandRequests {
-			r.cmds = append(r.cmds, commandName(c.Command.Kind))
-		}
+	for _, c := range cmds {
+		r.cmds = append(r.cmds, commandName(c.Kind))
 	}
-	if len(r.cmds) > 0 && len(req.Actions[0].CommandRequests) > 0 {
+	if len(cmds) > 0 && cmds[0].Action == first {
 		r.cmd = r.cmds[0]
 	}
 	s.open[k] = r
 }
 
-func (s *Stats) reply(t time.Time, k key, rep *model.TransactionReply) {
+func (s *Stats) reply(t time.Time, k key) {
 	s.Replies++
-	s.replyErrors(rep)
 	r, ok := s.open[k]
 	if !ok {
 		s.Unmatched++
@@ -153,37 +152,38 @@ func (s *Stats) reply(t time.Time, k key, rep *model.TransactionReply) {
 	}
 }
 
-// replyErrors counts the error descriptors of a reply: the transaction's,
-// each action's, and those of the command replies that carry one.
-func (s *Stats) replyErrors(rep *model.TransactionReply) {
-	res := &rep.TransactionResult
-	if res.Kind == model.TransactionReplyTransactionResult_TransactionError {
-		s.errorDesc(res.TransactionError)
-		return
+// counted reports whether an error descriptor is one the statistics count:
+// the message's own, and a reply's: its transaction's, each action's, and
+// those of the command replies that carry one (notify, service change,
+// and an audit reply that is an error, which names no termination). Those
+// among a termination's audit results are the termination's state, not
+// the reply's outcome, and a notify request's report what the MG saw.
+func counted(sum *scan.Summary, e *scan.Error) bool {
+	switch {
+	case e.Tx < 0:
+		return true
+	case sum.Transactions[e.Tx].Kind != scan.Reply:
+		return false
+	case e.Command < 0:
+		return true
 	}
-	for i := range res.ActionReplies {
-		a := &res.ActionReplies[i]
-		s.errorDesc(a.ErrorDescriptor)
-		for j := range a.CommandReply {
-			c := &a.CommandReply[j]
-			switch {
-			case c.NotifyReply != nil:
-				s.errorDesc(c.NotifyReply.ErrorDescriptor)
-			case c.ServiceChangeReply != nil:
-				s.errorDesc(c.ServiceChangeReply.ServiceChangeResult.ErrorDescriptor)
-			case c.AuditCapReply != nil:
-				s.errorDesc(c.AuditCapReply.Error)
-			case c.AuditValueReply != nil:
-				s.errorDesc(c.AuditValueReply.Error)
-			}
-		}
+	switch sum.Commands[e.Command].Kind {
+	case scan.Notify, scan.ServiceChange:
+		return true
+	case scan.AuditValue, scan.AuditCapability:
+		return !hasTermination(sum, e.Command)
 	}
+	return false
 }
 
-func (s *Stats) errorDesc(e *model.ErrorDescriptor) {
-	if e != nil {
-		s.Errors[e.ErrorCode]++
+// hasTermination reports whether command cmd names a termination.
+func hasTermination(sum *scan.Summary, cmd int) bool {
+	for i := range sum.Terminations {
+		if sum.Terminations[i].Command == cmd {
+			return true
+		}
 	}
+	return false
 }
 
 // Unanswered is the number of requests that have had no reply.

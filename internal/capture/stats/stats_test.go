@@ -10,6 +10,7 @@ import (
 
 	"megaco/internal/capture/stats"
 	"megaco/internal/codec"
+	"megaco/internal/model"
 )
 
 var (
@@ -21,11 +22,12 @@ var (
 
 func add(t *testing.T, st *stats.Stats, ms float64, src, dst netip.AddrPort, body string) {
 	t.Helper()
-	m, _, err := codec.DecodeAs([]byte("!/1 [10.0.0.9]:2944\n"+body), "compact", codec.InputForm, codec.Options{})
+	z := stats.Summarizer{From: "compact"}
+	sum, _, err := z.Summarize([]byte("!/1 [10.0.0.9]:2944\n" + body))
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	st.Add(base.Add(time.Duration(ms*float64(time.Millisecond))), src, dst, m)
+	st.Add(base.Add(time.Duration(ms*float64(time.Millisecond))), src, dst, sum)
 }
 
 func TestStats(t *testing.T) {
@@ -91,5 +93,42 @@ func TestPercentiles(t *testing.T) {
 	ms := time.Millisecond
 	if r.Count != 100 || r.Min != ms || r.Max != 100*ms || r.P50 != 50*ms || r.P99 != 99*ms || r.Mean != 50500*time.Microsecond {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestErrorsCounted: a reply's error descriptors count where they are its
+// outcome (notify, service change, an audit reply that is an error), not
+// among a termination's audit results, nor in a notify request; scanned
+// and decoded alike.
+func TestErrorsCounted(t *testing.T) {
+	bodies := []string{
+		`P=5{C=-{N=a1{ER=402{}}}}`,              // counted
+		`P=6{C=-{SC=ROOT{ER=403{}}}}`,           // counted
+		`P=7{C=1{AV=C{ER=404{}}}}`,              // counted: the audit reply is an error
+		`P=8{C=-{MF=a1{ER=405{}}}}`,             // the termination's audit
+		`P=9{C=-{AV=a1{ER=406{}}}}`,             // the termination's audit result
+		`T=10{C=-{N=a1{OE=1{al/of},ER=407{}}}}`, // a request
+	}
+	for _, decode := range []bool{false, true} {
+		st := stats.New()
+		z := stats.Summarizer{From: "compact"}
+		for _, b := range bodies {
+			data := []byte("!/3 [10.0.0.9]:2944\n" + b)
+			sum, _, err := z.Summarize(data)
+			if decode {
+				var m *model.MegacoMessage
+				m, _, err = codec.DecodeAs(data, "compact", codec.InputForm, codec.Options{})
+				if err == nil {
+					sum = z.FromModel(m, "compact")
+				}
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			st.Add(base, mg, mgc, sum)
+		}
+		if got := fmt.Sprint(st.Errors); got != "map[402:1 403:1 404:1]" {
+			t.Errorf("decode %v: errors %s", decode, got)
+		}
 	}
 }
