@@ -21,8 +21,9 @@ type ChangeCase struct {
 }
 
 // ChangeCases are changes that move IDs across every length: +1, to 0,
-// to the largest value, to small and to 4-octet values, and a new mId of
-// every kind, with and without a port.
+// to the largest value, to small and to 4-octet values, a new mId of
+// every kind, with and without a port, and termination IDs of the same
+// length and one longer.
 func ChangeCases() []ChangeCase {
 	plus1 := func(v uint32) uint32 { return v + 1 }
 	zero := func(uint32) uint32 { return 0 }
@@ -47,11 +48,34 @@ func ChangeCases() []ChangeCase {
 		{"both small", scan.Changes{TransactionIDs: small, ContextIDs: small}},
 		{"both large", scan.Changes{TransactionIDs: large, ContextIDs: large}},
 		{"none", scan.Changes{}},
+		{"terms same length", scan.Changes{TerminationIDs: bumpTerm}},
+		{"terms longer", scan.Changes{TerminationIDs: func(id []byte) []byte { return append(bytes.Clone(id), '7') }}},
+		{"all", scan.Changes{TransactionIDs: large, ContextIDs: small, TerminationIDs: bumpTerm}},
 	}
 	for i := range mids {
 		cases = append(cases, ChangeCase{"mid " + mids[i].Kind.String(), scan.Changes{MID: &mids[i], TransactionIDs: plus1}})
 	}
 	return cases
+}
+
+// bumpTerm changes a termination ID without changing its length, into one
+// as valid in text as the old: each digit to the next (9 to 0), each
+// letter to the other case, and in binary IDs each octet that is no
+// printable character (0x00-0x1F, 0x80-0xFF) to the other half; the
+// others stay.
+func bumpTerm(id []byte) []byte {
+	out := bytes.Clone(id)
+	for i, c := range out {
+		switch {
+		case c >= '0' && c <= '9':
+			out[i] = '0' + (c-'0'+1)%10
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			out[i] = c ^ 0x20
+		case c < 0x20 || c >= 0x80:
+			out[i] = c ^ 0x80
+		}
+	}
+	return out
 }
 
 // CheckRewrite checks rewrite against decode -> Apply -> encode with c,

@@ -34,6 +34,15 @@ type Builder struct {
 	local []bool
 	tmpl  ber.Codec
 	vary  varier
+	// base[i]: step i's input and expected output with the template's
+	// own IDs (Prepare); Build rewrites them with each call's IDs. Nil
+	// before Prepare: Build then decodes and encodes (BuildDecoded).
+	base [][2][]byte
+	// sameBase[i]: step i's two base encodings are the same bytes in
+	// the same codec, and so are its rewritten ones.
+	sameBase []bool
+	ids      *callIDs
+	patchers [][2]*patcher // by step and side (sender, receiver): this Builder's own
 }
 
 type codecSide struct {
@@ -57,6 +66,7 @@ func Options() codec.Options {
 // NewBuilder checks the codecs.
 func NewBuilder(f *Flow, c Codecs) (*Builder, error) {
 	b := &Builder{flow: f, opts: Options(), local: make([]bool, len(f.Steps))}
+	b.ids = newCallIDs(f, b.opts.Layout)
 	for i, name := range []string{c.MGC, c.MG} {
 		cd, err := codec.Lookup(name, b.opts)
 		if err != nil {
@@ -71,6 +81,10 @@ func NewBuilder(f *Flow, c Codecs) (*Builder, error) {
 func (b *Builder) clone() *Builder {
 	nb := *b
 	nb.vary = varier{}
+	nb.ids = newCallIDs(b.flow, b.opts.Layout)
+	if b.base != nil {
+		nb.patchers = nb.newPatchers()
+	}
 	return &nb
 }
 
@@ -82,8 +96,42 @@ func (b *Builder) Dst(i int) string { return b.codecs[1-b.flow.Steps[i].From].na
 // transcode, with this library, to exactly the expected output, and that
 // output must decode. Where the direct encoding and the library's
 // transcoding differ, the step's expected output is the library's
-// transcoding from then on, and a note says so.
+// transcoding from then on, and a note says so. Then it encodes each
+// step with the template's own IDs, which Build rewrites from then on.
 func (b *Builder) Prepare() (notes []string, err error) {
+	b.base, b.sameBase, b.patchers = nil, nil, nil
+	notes, err = b.check()
+	if err != nil {
+		return notes, err
+	}
+	base := make([][2][]byte, len(b.flow.Steps))
+	for i := range base {
+		if base[i][0], base[i][1], err = b.step(i, 0, nil, nil, false); err != nil {
+			return notes, fmt.Errorf("call flow %s: %w", b.flow.Steps[i].Name, err)
+		}
+	}
+	b.base = base
+	b.sameBase = make([]bool, len(base))
+	for i := range base {
+		b.sameBase[i] = b.codecs[0].name == b.codecs[1].name && bytes.Equal(base[i][0], base[i][1])
+	}
+	b.patchers = b.newPatchers()
+	return notes, nil
+}
+
+// newPatchers makes the patchers of every step's two sides.
+func (b *Builder) newPatchers() [][2]*patcher {
+	ps := make([][2]*patcher, len(b.base))
+	for i, st := range b.flow.Steps {
+		for k, cs := range [2]*codecSide{&b.codecs[st.From], &b.codecs[1-st.From]} {
+			ps[i][k] = newPatcher(cs.name, b.base[i][k], b.opts.Limits)
+		}
+	}
+	return ps
+}
+
+// check is Prepare's checks, on the messages made the long way.
+func (b *Builder) check() (notes []string, err error) {
 	var cm CallMsgs
 	for _, call := range []uint64{0, 1, 65536 + 257} {
 		if err := b.Build(call, &cm); err != nil {
@@ -110,14 +158,36 @@ func (b *Builder) Prepare() (notes []string, err error) {
 	return notes, nil
 }
 
-// Build makes call number n's messages into cm, reusing its buffers.
+// Build makes call number n's messages into cm, reusing its buffers:
+// after Prepare, each step's two encodings rewritten with the call's IDs
+// (codec.Rewrite, or a patcher writing them over the last call's bytes
+// when they have the same lengths), before it the long way
+// (BuildDecoded). Both give the same bytes.
 func (b *Builder) Build(n uint64, cm *CallMsgs) error {
+	if b.base == nil {
+		return b.BuildDecoded(n, cm)
+	}
+	return b.build(n, cm, b.rewriteStep)
+}
+
+// BuildDecoded makes call number n's messages the long way: each step's
+// template decoded, given the call's IDs, converted and encoded in both
+// codecs. It is the reference Build's rewriting is tested against.
+func (b *Builder) BuildDecoded(n uint64, cm *CallMsgs) error {
+	return b.build(n, cm, func(i int, n uint64, in, want []byte) ([]byte, []byte, error) {
+		return b.step(i, n, in, want, true)
+	})
+}
+
+type stepFunc func(i int, n uint64, in, want []byte) ([]byte, []byte, error)
+
+func (b *Builder) build(n uint64, cm *CallMsgs, step stepFunc) error {
 	steps := b.flow.Steps
 	if len(cm.In) != len(steps) {
 		cm.In, cm.Want = make([][]byte, len(steps)), make([][]byte, len(steps))
 	}
 	for i := range steps {
-		in, want, err := b.step(i, n, cm.In[i][:0], cm.Want[i][:0])
+		in, want, err := step(i, n, cm.In[i][:0], cm.Want[i][:0])
 		if err != nil {
 			return fmt.Errorf("call flow %s, call %d: %w", steps[i].Name, n, err)
 		}
@@ -126,15 +196,40 @@ func (b *Builder) Build(n uint64, cm *CallMsgs) error {
 	return nil
 }
 
-func (b *Builder) step(i int, n uint64, in, want []byte) ([]byte, []byte, error) {
+// rewriteStep makes step i of call n from its two base encodings.
+func (b *Builder) rewriteStep(i int, n uint64, in, want []byte) ([]byte, []byte, error) {
+	st := &b.flow.Steps[i]
+	b.ids.n = n
+	base := &b.base[i]
+	out := [2][]byte{in, want}
+	for k, cs := range [2]*codecSide{&b.codecs[st.From], &b.codecs[1-st.From]} {
+		if k == 1 && b.sameBase[i] {
+			// The same bytes rewritten the same way (same codec, same
+			// form): the input again.
+			out[1] = append(out[1], out[0]...)
+			break
+		}
+		var err error
+		if out[k], err = b.patchers[i][k].build(out[k], base[k], b.ids.changes(cs.form), b.opts.Limits); err != nil {
+			return in, want, fmt.Errorf("%s: %w", cs.name, err)
+		}
+	}
+	return out[0], out[1], nil
+}
+
+// step makes step i of call n the long way; with vary unset, with the
+// template's own IDs.
+func (b *Builder) step(i int, n uint64, in, want []byte, vary bool) ([]byte, []byte, error) {
 	st := &b.flow.Steps[i]
 	m, release, err := b.tmpl.DecodeReused(st.Template)
 	if err != nil {
 		return in, want, err
 	}
 	defer release()
-	if err := b.vary.apply(b.flow, m, n); err != nil {
-		return in, want, err
+	if vary {
+		if err := b.vary.apply(b.flow, m, n); err != nil {
+			return in, want, err
+		}
 	}
 	src, dst := &b.codecs[st.From], &b.codecs[1-st.From]
 	// Binary-form encodings first, then the text ones: the message is
@@ -202,6 +297,9 @@ type varier struct {
 // levels carry n modulo 65536.
 func CallTermID(t byte, n uint64) []byte { return []byte{t, byte(n >> 8), byte(n)} }
 
+// callTerm is CallTermID without the allocation.
+func callTerm(t byte, n uint64) [3]byte { return [3]byte{t, byte(n >> 8), byte(n)} }
+
 // CallTransactionID is the ID the template transaction with ordinal k (of
 // nk in the flow) has in call n: never 0, distinct over 2^32-2 / nk calls.
 func CallTransactionID(k, nk uint32, n uint64) uint32 {
@@ -235,10 +333,18 @@ func (v *varier) apply(f *Flow, m *model.MegacoMessage, n uint64) error {
 // VisitTerminationID gives the template terminations this call's IDs. The
 // template's octets may be read-only memory: new ones are made.
 func (v *varier) VisitTerminationID(_ *model.Walker, x *model.TerminationID) error {
-	if len(x.Wildcard) == 0 && len(x.Id) == 3 && x.Id[1] == 0 && x.Id[2] == 0 {
-		if _, ok := templateTerms[x.Id[0]]; ok {
-			x.Id = CallTermID(x.Id[0], v.call)
-		}
+	if len(x.Wildcard) == 0 && templateTerm(x.Id) {
+		x.Id = CallTermID(x.Id[0], v.call)
 	}
 	return nil
+}
+
+// templateTerm reports whether id (binary) is one of the template's
+// termination IDs, which vary per call.
+func templateTerm(id []byte) bool {
+	if len(id) != 3 || id[1] != 0 || id[2] != 0 {
+		return false
+	}
+	_, ok := templateTerms[id[0]]
+	return ok
 }

@@ -71,9 +71,10 @@ func FuzzScan(f *testing.F) {
 func FuzzRewrite(f *testing.F) {
 	files := corpus.Seed(f, ".ber")
 	f.Add(toIndefinite(f, files["msg03"]))
-	// Alternately every ID, and the transaction IDs only (which Rewrite
-	// finds with a shallower scan).
-	chs := []*scan.Changes{testChanges()["all"], testChanges()["tx+1"]}
+	// In turn every ID, the transaction IDs only (which Rewrite finds
+	// with a shallower scan), and termination IDs (the deepest, patched
+	// in place).
+	chs := []*scan.Changes{testChanges()["all"], testChanges()["tx+1"], testChanges()["shared all"]}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ch := chs[len(data)%len(chs)]
 		got, err := Rewrite(nil, data, ch, limits.Limits{})

@@ -36,6 +36,9 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	if err := rw.plan(ch); err != nil {
 		return dst, err
 	}
+	if rw.termLen {
+		return rw.recode(dst, data, ch, lim)
+	}
 	if !rw.odd && rw.sameLengths() {
 		return rw.patch(dst, data), nil
 	}
@@ -57,22 +60,28 @@ type rewriter struct {
 	lastAcks []edit // each range's lastAck, with its value
 	edits    []edit
 	mid      []byte // the new mId's encoding
+	terms    []byte // the new termination IDs, one after the other
+	termLen  bool   // a new termination ID's length differs from the old one's
 	r        reader
 	next     int  // the first edit not yet written
 	odd      bool // the scan met a header not in the encoder's form
 	dec      Decoder
 }
 
-// edit is one element to write anew: an INTEGER with a new value, or the
-// mId's alternative (the element its span covers).
+// edit is one element to write anew: an INTEGER with a new value, a
+// termination's id OCTET STRING with new contents of the same length
+// (terms[term-1:][:span.Len]), or the mId's alternative (the element its
+// span covers).
 type edit struct {
 	span scan.Span
 	v    uint32
+	term int
 	mid  bool
 }
 
-// scan reads the IDs ch changes: down to the actions when it changes
-// context IDs, else the transactions only.
+// scan reads the IDs ch changes: everything when it changes termination
+// IDs, down to the actions when it changes context IDs, else the
+// transactions only.
 func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error {
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
@@ -80,6 +89,9 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	rw.s.Want = scan.Transactions
 	if ch.ContextIDs != nil {
 		rw.s.Want = scan.Actions
+	}
+	if ch.TerminationIDs != nil {
+		rw.s.Want = scan.Everything
 	}
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
@@ -115,9 +127,33 @@ func (rw *rewriter) plan(ch *scan.Changes) error {
 			}
 		}
 	}
+	rw.planTerms(ch.TerminationIDs)
 	slices.SortFunc(rw.edits, func(a, b edit) int { return a.span.Off - b.span.Off })
 	return nil
 }
+
+// planTerms lists the new termination IDs, noting in termLen one whose
+// length differs: that one moves every enclosing length and goes the
+// long way.
+func (rw *rewriter) planTerms(f func([]byte) []byte) {
+	rw.terms, rw.termLen = rw.terms[:0], false
+	if f == nil {
+		return
+	}
+	var ok bool
+	if rw.terms, ok = scan.AppendTerminationIDs(rw.terms, rw.s.Terminations, f); !ok {
+		rw.termLen = true
+		return
+	}
+	at := 1
+	for _, t := range rw.s.Terminations {
+		rw.edits = append(rw.edits, edit{span: t.Span, term: at})
+		at += t.Span.Len
+	}
+}
+
+// newTerm is the new contents of a termination edit.
+func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span.Len] }
 
 // emit copies the elements of data[off:end] to b, writing anew those that
 // are or hold an edit. It reports false when an element it reads is not in
@@ -141,6 +177,10 @@ func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
 		switch {
 		case e.mid && e.span.Off == h.off && e.span.End() == h.next:
 			b = append(b, rw.mid...)
+			rw.next++
+		case e.term > 0 && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
+			b = append(b, rw.r.data[h.off:h.start]...)
+			b = append(b, rw.newTerm(e)...)
 			rw.next++
 		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
 			b = appendUint(b, string(rw.r.data[h.off:idEnd]), uint64(e.v))
@@ -195,7 +235,10 @@ func (rw *rewriter) recode(dst, data []byte, ch *scan.Changes, lim limits.Limits
 func (rw *rewriter) sameLengths() bool {
 	for _, e := range rw.edits {
 		n := len(rw.mid)
-		if !e.mid {
+		switch {
+		case e.term > 0:
+			continue // planTerms has checked
+		case !e.mid:
 			n = intLen(e.v)
 		}
 		if n != e.span.Len {
@@ -215,8 +258,12 @@ func (rw *rewriter) patch(dst, data []byte) []byte {
 	dst = append(dst, data...)
 	for _, e := range rw.edits {
 		c := dst[base+e.span.Off : base+e.span.End()]
-		if e.mid {
+		switch {
+		case e.mid:
 			copy(c, rw.mid)
+			continue
+		case e.term > 0:
+			copy(c, rw.newTerm(&e))
 			continue
 		}
 		for i := len(c) - 1; i >= 0; i-- {

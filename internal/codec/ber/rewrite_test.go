@@ -39,6 +39,9 @@ func testChanges() map[string]*scan.Changes {
 		out["mid-"+n] = &scan.Changes{MID: m}
 	}
 	out["all"] = &scan.Changes{TransactionIDs: ids["mul"], ContextIDs: ids["^0x80"], MID: mids["domain"]}
+	for _, c := range corpus.ChangeCases() {
+		out["shared "+c.Name] = &c.Changes
+	}
 	return out
 }
 

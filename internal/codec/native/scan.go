@@ -76,6 +76,13 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 	if err := w.rewrite(wire); err != nil {
 		return dst, err
 	}
+	base := len(dst)
+	if c != None {
+		base = 0
+	}
+	if ch.TerminationIDs != nil && !rw.patchTerms(w.out[base:], ch.TerminationIDs, lim) {
+		return c.recode(dst, data, ch, lim)
+	}
 	if c == None {
 		return w.out, nil
 	}
@@ -85,8 +92,38 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s                scan.Summary
-	wire, out, block []byte
+	s, terms                scan.Summary
+	wire, out, block, newID []byte
+}
+
+// patchTerms writes f's new termination IDs over the old ones in wire,
+// the native encoding of a message; false (and wire unchanged) when one
+// has another length, or wire does not scan.
+func (rw *rewriter) patchTerms(wire []byte, f func([]byte) []byte, lim limits.Limits) bool {
+	if None.Scan(wire, &rw.terms, lim) != nil {
+		return false
+	}
+	var ok bool
+	if rw.newID, ok = scan.AppendTerminationIDs(rw.newID[:0], rw.terms.Terminations, f); !ok {
+		return false
+	}
+	ids := rw.newID
+	for _, t := range rw.terms.Terminations {
+		ids = ids[copy(wire[t.Span.Off:t.Span.End()], ids):]
+	}
+	return true
+}
+
+// recode is Rewrite the long way: decode -> scan.Apply -> encode.
+func (c Compression) recode(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	cd := Codec{Options: Options{Compression: c, Limits: lim}}
+	m, err := cd.Decode(data)
+	if err != nil {
+		return dst, err
+	}
+	scan.Apply(m, ch)
+	cd.Options.Limits = limits.Limits{}
+	return cd.Append(dst, m)
 }
 
 var rewriters = sync.Pool{New: func() any { return new(rewriter) }}

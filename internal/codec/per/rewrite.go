@@ -26,6 +26,12 @@ import (
 // old one (an IPv4 address for another) is written over it; one of
 // another size would move what follows by bits, changing its alignment,
 // and goes the long way too.
+//
+// A termination's id (OCTET STRING SIZE(1..8)) is a 3-bit length, the
+// padding to an octet boundary, then the octets: a new ID as long as
+// the old one is written over them, where the IDs before it have moved
+// them; one of another length would move what follows by bits, and goes
+// the long way.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
 	w := rewriters.Get().(*rewriter)
 	defer rewriters.Put(w)
@@ -43,6 +49,9 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 		}
 		data = w.buf
 	}
+	if ch.TerminationIDs != nil && !w.newTerms(ch.TerminationIDs) {
+		return rewriteByModel(dst, data, ch, lim)
+	}
 	for i := range w.sites {
 		st := &w.sites[i]
 		st.value = newID(st, ch)
@@ -50,7 +59,8 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 			return rewriteByModel(dst, data, ch, lim)
 		}
 	}
-	prev := 0
+	prev, start := 0, len(dst)
+	w.moves = w.moves[:0]
 	for _, st := range w.sites {
 		off := (st.at + 2 + 7) >> 3
 		base := len(dst)
@@ -61,15 +71,45 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 			dst = append(dst, byte(st.value>>(8*k)))
 		}
 		prev = off + oldOctets(data, st.at)
+		w.moves = append(w.moves, move{off: off, by: n - oldOctets(data, st.at)})
 	}
-	return append(dst, data[prev:]...), nil
+	dst = append(dst, data[prev:]...)
+	if ch.TerminationIDs != nil {
+		w.patchTerms(dst[start:])
+	}
+	return dst, nil
+}
+
+// move is how many octets an ID's new value moves what follows it.
+type move struct{ off, by int }
+
+// newTerms lists the new termination IDs in w.terms; false when one's
+// length differs from the old one's.
+func (w *rewriter) newTerms(f func([]byte) []byte) bool {
+	var ok bool
+	w.terms, ok = scan.AppendTerminationIDs(w.terms[:0], w.s.Terminations, f)
+	return ok
+}
+
+// patchTerms writes the new termination IDs over out, the copy, each
+// where the IDs before it have moved it.
+func (w *rewriter) patchTerms(out []byte) {
+	ids, k, by := w.terms, 0, 0
+	for _, t := range w.s.Terminations {
+		for k < len(w.moves) && w.moves[k].off <= t.Span.Off {
+			by += w.moves[k].by
+			k++
+		}
+		ids = ids[copy(out[t.Span.Off+by:t.Span.End()+by], ids):]
+	}
 }
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s        scan.Summary
-	sites    []site
-	mid, buf []byte
+	s               scan.Summary
+	sites           []site
+	mid, buf, terms []byte
+	moves           []move
 }
 
 // newMID writes mid over the message's mId in a copy of data (w.buf)

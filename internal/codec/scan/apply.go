@@ -14,7 +14,8 @@ const (
 // the encoded bytes, and so its reference (decode -> Apply -> encode) and
 // its fallback. Transaction IDs are those of requests, pendings, replies,
 // segment replies and both ends of acknowledged ranges; context IDs those
-// of actions and action replies (the IDs a Summary reports).
+// of actions and action replies, termination IDs those of commands and
+// command replies (the IDs a Summary reports).
 func Apply(m *model.MegacoMessage, ch *Changes) {
 	if ch == nil { // no changes
 		return
@@ -28,6 +29,7 @@ func Apply(m *model.MegacoMessage, ch *Changes) {
 	}
 	for i := range body.Transactions {
 		applyTransaction(&body.Transactions[i], ch)
+		applyTerms(&body.Transactions[i], ch)
 	}
 }
 

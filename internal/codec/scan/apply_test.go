@@ -47,3 +47,41 @@ func TestApply(t *testing.T) {
 		t.Errorf("mId %+v", m.Mess.MId)
 	}
 }
+
+// Apply changes the termination IDs a Summary reports: a command's, an
+// audit request's list (not the terminationID that repeats its first
+// ID), a reply's; each into octets of its own.
+func TestApplyTerminations(t *testing.T) {
+	id := func(s string) model.TerminationID { return model.TerminationID{Id: model.Octets(s)} }
+	audit := &model.AuditRequest{TerminationID: id("a"), TerminationIDList: []model.TerminationID{id("a"), id("b")}}
+	m := &model.MegacoMessage{}
+	m.Mess.MessageBody = model.MessageMessageBody{Kind: model.MessageMessageBody_Transactions, Transactions: []model.Transaction{
+		{Kind: model.Transaction_TransactionRequest, TransactionRequest: &model.TransactionRequest{Actions: []model.ActionRequest{{
+			CommandRequests: []model.CommandRequest{
+				{Command: model.Command{Kind: model.Command_AddReq, AddReq: &model.AmmRequest{TerminationID: []model.TerminationID{id("c"), id("d")}}}},
+				{Command: model.Command{Kind: model.Command_AuditValueRequest, AuditValueRequest: audit}},
+			}}}}},
+		{Kind: model.Transaction_TransactionReply, TransactionReply: &model.TransactionReply{
+			TransactionResult: model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_ActionReplies,
+				ActionReplies: []model.ActionReply{{CommandReply: []model.CommandReply{
+					{Kind: model.CommandReply_AuditValueReply, AuditValueReply: &model.AuditReply{Kind: model.AuditReply_AuditResult,
+						AuditResult: &model.AuditResult{TerminationID: id("e")}}}}}}}}},
+	}}
+	var buf []byte
+	Apply(m, &Changes{TerminationIDs: func(old []byte) []byte {
+		buf = append(append(buf[:0], old...), '2') // reused memory, as the contract allows
+		return buf
+	}})
+	tx := m.Mess.MessageBody.Transactions
+	add := tx[0].TransactionRequest.Actions[0].CommandRequests[0].Command.AddReq.TerminationID
+	res := tx[1].TransactionReply.TransactionResult.ActionReplies[0].CommandReply[0].AuditValueReply.AuditResult
+	for _, c := range []struct{ got, want string }{
+		{string(add[0].Id), "c2"}, {string(add[1].Id), "d2"},
+		{string(audit.TerminationIDList[0].Id), "a2"}, {string(audit.TerminationIDList[1].Id), "b2"},
+		{string(audit.TerminationID.Id), "a"}, {string(res.TerminationID.Id), "e2"},
+	} {
+		if c.got != c.want {
+			t.Errorf("termination %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -136,36 +136,10 @@ func (s *Summary) addActionRequest(tx int, a *model.ActionRequest) {
 
 // addCommandRequest adds what is inside a command request.
 func (s *Summary) addCommandRequest(tx, cmd int, c *model.Command) {
-	switch c.Kind {
-	case model.Command_AddReq:
-		s.addTerms(cmd, c.AddReq.TerminationID)
-	case model.Command_MoveReq:
-		s.addTerms(cmd, c.MoveReq.TerminationID)
-	case model.Command_ModReq:
-		s.addTerms(cmd, c.ModReq.TerminationID)
-	case model.Command_SubtractReq:
-		s.addTerms(cmd, c.SubtractReq.TerminationID)
-	case model.Command_AuditCapRequest:
-		s.addAuditRequest(cmd, c.AuditCapRequest)
-	case model.Command_AuditValueRequest:
-		s.addAuditRequest(cmd, c.AuditValueRequest)
-	case model.Command_NotifyReq:
-		s.addTerms(cmd, c.NotifyReq.TerminationID)
+	requestTerms(c, func(id *model.TerminationID) { s.addTerm(cmd, id) })
+	if c.Kind == model.Command_NotifyReq {
 		s.addError(c.NotifyReq.ErrorDescriptor, tx, cmd)
-	case model.Command_ServiceChangeReq:
-		s.addTerms(cmd, c.ServiceChangeReq.TerminationID)
 	}
-}
-
-// addAuditRequest adds the v3 terminationIDList when there is one, else
-// the terminationID: with a list, the terminationID repeats its first ID
-// (the text decoder fills both from "[a,b]"; the encoder writes the list).
-func (s *Summary) addAuditRequest(cmd int, r *model.AuditRequest) {
-	if len(r.TerminationIDList) > 0 {
-		s.addTerms(cmd, r.TerminationIDList)
-		return
-	}
-	s.addTerm(cmd, &r.TerminationID)
 }
 
 func (s *Summary) addCommandReply(tx, act int, c *model.CommandReply) {
@@ -174,47 +148,37 @@ func (s *Summary) addCommandReply(tx, act int, c *model.CommandReply) {
 		return
 	}
 	cmd := len(s.Commands) - 1
+	replyTerms(c, func(id *model.TerminationID) { s.addTerm(cmd, id) })
 	switch c.Kind {
 	case model.CommandReply_AddReply:
-		s.addAmmsReply(tx, cmd, c.AddReply)
+		s.addAuditErrors(tx, cmd, c.AddReply.TerminationAudit)
 	case model.CommandReply_MoveReply:
-		s.addAmmsReply(tx, cmd, c.MoveReply)
+		s.addAuditErrors(tx, cmd, c.MoveReply.TerminationAudit)
 	case model.CommandReply_ModReply:
-		s.addAmmsReply(tx, cmd, c.ModReply)
+		s.addAuditErrors(tx, cmd, c.ModReply.TerminationAudit)
 	case model.CommandReply_SubtractReply:
-		s.addAmmsReply(tx, cmd, c.SubtractReply)
+		s.addAuditErrors(tx, cmd, c.SubtractReply.TerminationAudit)
 	case model.CommandReply_AuditCapReply:
-		s.addAuditReply(tx, cmd, c.AuditCapReply)
+		s.addAuditReplyErrors(tx, cmd, c.AuditCapReply)
 	case model.CommandReply_AuditValueReply:
-		s.addAuditReply(tx, cmd, c.AuditValueReply)
+		s.addAuditReplyErrors(tx, cmd, c.AuditValueReply)
 	case model.CommandReply_NotifyReply:
-		s.addTerms(cmd, c.NotifyReply.TerminationID)
 		s.addError(c.NotifyReply.ErrorDescriptor, tx, cmd)
 	case model.CommandReply_ServiceChangeReply:
 		r := c.ServiceChangeReply
-		s.addTerms(cmd, r.TerminationID)
 		if r.ServiceChangeResult.Kind == model.ServiceChangeResult_ErrorDescriptor {
 			s.addError(r.ServiceChangeResult.ErrorDescriptor, tx, cmd)
 		}
 	}
 }
 
-func (s *Summary) addAmmsReply(tx, cmd int, r *model.AmmsReply) {
-	s.addTerms(cmd, r.TerminationID)
-	s.addAuditErrors(tx, cmd, r.TerminationAudit)
-}
-
-func (s *Summary) addAuditReply(tx, cmd int, r *model.AuditReply) {
+func (s *Summary) addAuditReplyErrors(tx, cmd int, r *model.AuditReply) {
 	switch r.Kind {
-	case model.AuditReply_ContextAuditResult:
-		s.addTerms(cmd, r.ContextAuditResult)
 	case model.AuditReply_Error:
 		s.addError(r.Error, tx, cmd)
 	case model.AuditReply_AuditResult:
-		s.addTerm(cmd, &r.AuditResult.TerminationID)
 		s.addAuditErrors(tx, cmd, r.AuditResult.TerminationAuditResult)
 	case model.AuditReply_AuditResultTermList:
-		s.addTerms(cmd, r.AuditResultTermList.TerminationIDList)
 		s.addAuditErrors(tx, cmd, r.AuditResultTermList.TerminationAuditResult)
 	}
 }
@@ -226,12 +190,6 @@ func (s *Summary) addAuditErrors(tx, cmd int, ps []model.AuditReturnParameter) {
 		if ps[i].Kind == model.AuditReturnParameter_ErrorDescriptor {
 			s.addError(ps[i].ErrorDescriptor, tx, cmd)
 		}
-	}
-}
-
-func (s *Summary) addTerms(cmd int, ids []model.TerminationID) {
-	for i := range ids {
-		s.addTerm(cmd, &ids[i])
 	}
 }
 

@@ -279,4 +279,14 @@ type Changes struct {
 	// MID, when non-nil, replaces the mId, written as the codec's
 	// encoder writes an mId.
 	MID *model.MId
+	// TerminationIDs: old termination ID -> new, for every termination
+	// a Summary reports (Termination.ID: the id octets in binary form,
+	// the name as written in text form; wildcarded ones too, so return
+	// old to keep one). The result is read before the next call and not
+	// kept. A binary rewriter patches a new ID of the old one's length in
+	// place, which is what a load generator's per-call IDs need; one of
+	// another length goes the long way (decode -> Apply -> encode):
+	// correct, not faster. Text holds no lengths: a text rewriter writes
+	// any new name where the old one stood.
+	TerminationIDs func(old []byte) []byte
 }

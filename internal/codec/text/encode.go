@@ -288,7 +288,12 @@ func (e *textEncoder) termID(t *model.TerminationID) error {
 	if len(t.Wildcard) > 0 {
 		return encErrBinary(encSprintf("termination ID {wildcard %X, id %X} is in binary form; convert the message with mapping.ToText before a text encode", t.Wildcard, []byte(t.Id)))
 	}
-	s := t.Id
+	return e.termName(t.Id)
+}
+
+// termName writes a termination ID's name, checked as the grammar's
+// pathNAME: what termID writes of an ID in text form.
+func (e *textEncoder) termName(s []byte) error {
 	if len(s) == 0 {
 		return encErrNoText("empty termination ID")
 	}

@@ -75,6 +75,7 @@ const (
 	spotMID uint8 = iota
 	spotTx
 	spotCtx
+	spotTerm
 )
 
 // template is the encoder's output of a message in one style, and where
@@ -120,12 +121,15 @@ func newTemplate(data []byte, style Style, lim limits.Limits) *template {
 	for _, a := range s.Actions {
 		t.spots = append(t.spots, spot{off: a.Span.Off, len: a.Span.Len, role: spotCtx, old: a.ContextID})
 	}
+	for _, x := range s.Terminations {
+		t.spots = append(t.spots, spot{off: x.Span.Off, len: x.Span.Len, role: spotTerm})
+	}
 	slices.SortFunc(t.spots, func(a, b spot) int { return a.off - b.off })
 	return t
 }
 
-// apply appends the template with ch's changes; false if the new mId does
-// not encode (the slow path then reports why).
+// apply appends the template with ch's changes; false if the new mId or
+// a new termination ID does not encode (the slow path then reports why).
 func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 	var none scan.Changes
 	if ch == nil {
@@ -141,6 +145,12 @@ func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 			e.uint(uint64(ch.TransactionIDs(sp.old)))
 		case sp.role == spotCtx && ch.ContextIDs != nil && !scan.Special(sp.old):
 			e.contextID(ch.ContextIDs(sp.old))
+		case sp.role == spotTerm && ch.TerminationIDs != nil:
+			// Any length: text holds none. A new ID the grammar cannot
+			// hold fails in the slow path, which says why.
+			if e.termName(ch.TerminationIDs(t.out[sp.off:last])) != nil {
+				return dst, false
+			}
 		case sp.role == spotMID && ch.MID != nil:
 			if e.mID(ch.MID) != nil {
 				return dst, false

@@ -8,16 +8,18 @@ import (
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
+	"megaco/internal/corpus"
 	"megaco/internal/model"
 )
 
 // rewriteChanges are the changes the property test makes: IDs shifted,
 // to 0, to the largest, to lengths shorter and longer, and a new mId of
-// each kind.
+// each kind; and the changes every codec's rewriter is tested with
+// (corpus.ChangeCases: termination IDs among them).
 func rewriteChanges() map[string]*scan.Changes {
 	plus := func(v uint32) uint32 { return v + 1 }
 	port := model.Opt[uint32]{Present: true, Value: 2944}
-	return map[string]*scan.Changes{
+	out := map[string]*scan.Changes{
 		"none":     nil,
 		"empty":    {},
 		"plus one": {TransactionIDs: plus, ContextIDs: plus},
@@ -36,6 +38,10 @@ func rewriteChanges() map[string]*scan.Changes {
 		"device": {MID: &model.MId{Kind: model.MId_DeviceName, DeviceName: "mg/7"}},
 		"mtp":    {MID: &model.MId{Kind: model.MId_MtpAddress, MtpAddress: []byte{1, 2, 3, 4}}},
 	}
+	for _, c := range corpus.ChangeCases() {
+		out["shared "+c.Name] = &c.Changes
+	}
+	return out
 }
 
 // decodeChangeEncode is what Rewrite must give.
@@ -143,7 +149,7 @@ func FuzzRewrite(f *testing.F) {
 		f.Add(c.data, uint8(0))
 	}
 	changes := rewriteChanges()
-	names := []string{"plus one", "to zero", "to max", "lengths", "domain", "mtp"}
+	names := []string{"plus one", "to zero", "to max", "lengths", "domain", "mtp", "shared all", "shared terms longer"}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		ch := changes[names[int(which)%len(names)]]
 		style := Style(which / 128)
