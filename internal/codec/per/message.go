@@ -21,56 +21,12 @@ type Options struct {
 	Limits limits.Limits
 }
 
-// decoder is the X.691 reader plus what a whole-message decode needs:
-// memory for the model and the limits that span nested values.
+// decoder is the walker plus what a whole-message decode needs: memory
+// for the model.
 type decoder struct {
-	x691.Reader
-	lim   limits.Limits
-	depth int
-	elems int
+	walker
 	s     slab.Model
 	bytes slab.Slab[byte] // for the octets of shortOctets
-}
-
-// errorf reports input that breaks the schema at the current position.
-// It and encErrorf stay out of line: the generated code calls them at
-// hundreds of places.
-//
-//go:noinline
-func (d *decoder) errorf(format string, args ...any) error {
-	return d.Errorf(codecerr.Malformed, format, args...)
-}
-
-// enter and count are called for every value and list: their errors are
-// built out of line, so that they inline.
-func (d *decoder) enter() error {
-	d.depth++
-	if d.depth > d.lim.MaxDepth {
-		return d.tooDeep()
-	}
-	return nil
-}
-
-//go:noinline
-func (d *decoder) tooDeep() error {
-	return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
-}
-
-//go:noinline
-func (d *decoder) tooMany() error {
-	return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
-}
-
-func (d *decoder) leave() { d.depth-- }
-
-// count charges n list elements against the element limit before they
-// are allocated.
-func (d *decoder) count(n int) error {
-	d.elems += n
-	if d.elems > d.lim.MaxElements {
-		return d.tooMany()
-	}
-	return nil
 }
 
 // openType switches d to the contents of the open type that follows and
@@ -220,20 +176,13 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	v := dec.Options.Version
 	dec.buf = append(dec.buf[:0], data...)
 	d := &dec.d
-	d.Reader = x691.NewReader(dec.buf)
-	d.SetMaxLength(len(dec.buf) * 8)
-	d.lim, d.depth, d.elems = lim, 0, 0
+	d.start(dec.buf, lim)
 	d.s.Reset()
 	d.bytes.Reset()
 	if v == 0 {
-		probe := d.Reader
 		var err error
-		if v, err = peekVersion(&probe); err != nil {
+		if v, err = d.version(); err != nil {
 			return nil, err
-		}
-		// Bit 2 is where the version starts when there is no authHeader.
-		if !limits.ValidVersion(v) {
-			return nil, limits.VersionError("per", codecerr.Decode, codecerr.AtBit(2), v)
 		}
 	} else if err := limits.CheckOption("per", v); err != nil {
 		return nil, err

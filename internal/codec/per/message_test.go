@@ -143,7 +143,7 @@ func TestBitStrings(t *testing.T) {
 		if err := putBitString(e, bs, 0, x691.Unbounded, false); err != nil {
 			t.Fatal(err)
 		}
-		d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+		d := &decoder{walker: walker{Reader: x691.NewReader(e.Finish()), lim: limits.Default}}
 		got, err := d.bitString(0, x691.Unbounded, false, false)
 		if err != nil || got.Bits != bs.Bits || got.Len != bs.EncLen() {
 			t.Errorf("%+v: got %+v, %v", bs, got, err)
@@ -152,7 +152,7 @@ func TestBitStrings(t *testing.T) {
 	// Named bits drop trailing zeros on decode, keeping at least lb.
 	e := x691.NewWriter(nil)
 	_ = putBitString(e, model.BitString{Bits: 1, Len: 8}, 0, x691.Unbounded, false)
-	d := &decoder{Reader: x691.NewReader(e.Finish()), lim: limits.Default}
+	d := &decoder{walker: walker{Reader: x691.NewReader(e.Finish()), lim: limits.Default}}
 	if got, err := d.bitString(0, x691.Unbounded, false, true); err != nil || got.Len != 1 {
 		t.Errorf("named: %+v %v", got, err)
 	}

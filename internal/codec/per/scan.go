@@ -25,13 +25,11 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	return d.run(data, s, lim)
 }
 
-// scanner is the X.691 reader plus what the generated walk reports to
+// scanner is the walker plus what the generated walk reports to
 // (its hooks) and the context the hooks need.
 type scanner struct {
-	x691.Reader
+	walker
 	s            *scan.Summary
-	lim          limits.Limits
-	depth, elems int
 	cmd          int  // the current command's index in s.Commands, -1 outside one
 	inMID        bool // in the message's mId (not a service change's)
 	terms        bool // in a command's own termination IDs
@@ -48,57 +46,17 @@ func (d *scanner) run(data []byte, s *scan.Summary, lim limits.Limits) error {
 	if err := lim.CheckSize("per", codecerr.AtBit(0), len(data)); err != nil {
 		return err
 	}
-	d.Reader = x691.NewReader(data)
-	d.SetMaxLength(len(data) * 8)
-	d.s, d.lim, d.cmd = s, lim, -1
-	probe := d.Reader
-	v, err := peekVersion(&probe)
+	d.start(data, lim)
+	d.s, d.cmd = s, -1
+	v, err := d.version()
 	if err != nil {
 		return err
-	}
-	if !limits.ValidVersion(v) {
-		return limits.VersionError("per", codecerr.Decode, codecerr.AtBit(2), v)
 	}
 	s.Version = v
 	if err := scanMessage(d, v); err != nil {
 		return err
 	}
 	return d.End()
-}
-
-//go:noinline
-func (d *scanner) errorf(format string, args ...any) error {
-	return d.Errorf(codecerr.Malformed, format, args...)
-}
-
-// enter and count are small enough to inline, called at every value:
-// their errors are built out of line.
-func (d *scanner) enter() error {
-	if d.depth++; d.depth > d.lim.MaxDepth {
-		return d.tooDeep()
-	}
-	return nil
-}
-
-//go:noinline
-func (d *scanner) tooDeep() error {
-	return d.Errorf(codecerr.TooLarge, "nesting deeper than %d", d.lim.MaxDepth)
-}
-
-func (d *scanner) leave() { d.depth-- }
-
-// count charges n list elements against the element limit: elements may
-// take no bits at all, and nested lists would otherwise multiply.
-func (d *scanner) count(n int) error {
-	if d.elems += n; d.elems > d.lim.MaxElements {
-		return d.tooMany()
-	}
-	return nil
-}
-
-//go:noinline
-func (d *scanner) tooMany() error {
-	return d.Errorf(codecerr.TooLarge, "more than %d elements", d.lim.MaxElements)
 }
 
 // openType enters the open type that follows (an extension addition that
