@@ -1,8 +1,10 @@
 package asn1gen
 
 import (
+	"bytes"
 	"fmt"
 	"go/format"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -354,7 +356,7 @@ func (g *perGen) decFunc(tf typeFunc) error {
 		return tg
 	}
 	if t.Kind == KindChoice {
-		fmt.Fprintf(w, "idx, isExt, err := d.GetChoiceIndex(%d, %v)\nif err != nil {\nreturn err\n}\n", len(root), def.Extensible)
+		fmt.Fprintf(w, "idx, isExt, err := d.GetIndex(%d, %d, %v)\nif err != nil {\nreturn err\n}\n", len(root), indexBits(len(root)), def.Extensible)
 		w.WriteString("switch idx {\n")
 		alts := append(append([]*Component{}, root...), ext...)
 		for idx, c := range alts {
@@ -374,21 +376,16 @@ func (g *perGen) decFunc(tf typeFunc) error {
 		fmt.Fprintf(w, "default:\n_ = isExt\nreturn d.errorf(\"unknown extension alternative %%d of %s\", idx)\n}\nd.leave()\nreturn err\n}\n\n", t.Name)
 		return nil
 	}
-	if def.Extensible {
-		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
-	}
 	var optional []*Component
 	for _, c := range root {
 		if c.Optional || c.Default != "" {
 			optional = append(optional, c)
 		}
 	}
-	if len(optional) > 64 {
-		return fmt.Errorf("%s: more than 64 optional components", t.Name)
+	if len(optional) > 63 {
+		return fmt.Errorf("%s: more than 63 optional components", t.Name)
 	}
-	if len(optional) > 0 {
-		fmt.Fprintf(w, "opt, err := d.GetBits(%d)\nif err != nil {\nreturn err\n}\n", len(optional))
-	}
+	emitPreamble(w, def.Extensible, len(optional))
 	oi := 0
 	for _, c := range root {
 		fl := fieldOf(t, c.Name)
@@ -454,8 +451,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		goT, _ := g.f.GoTypeOf(v, r)
 		rg := r.Value
 		x := g.tmp("x")
-		form, bounds := intForm(rg)
-		fmt.Fprintf(w, "%s, err := d.Get%s(%s)\n", x, form, bounds)
+		fmt.Fprintf(w, "%s, err := d.%s\n", x, intCall(rg))
 		fmt.Fprintf(w, "if err != nil {\n%s\n}\n", fail)
 		if goT == "uint32" && (rg == nil || rg.Extensible || rg.Lower < 0 || rg.Upper > 0xFFFFFFFF) {
 			fmt.Fprintf(w, "if %s < 0 || %s > 0xFFFFFFFF {\nreturn %s\n}\n", x, x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"value %%d out of range\", %s)", x)))
@@ -464,7 +460,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindEnumerated:
 		root, ext := enumIndexes(r)
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, _, err := d.GetEnumerated(%d, %v)\nif err != nil {\n%s\n}\nswitch %s {\n", x, len(root), r.Extensible, fail, x)
+		fmt.Fprintf(w, "%s, _, err := d.GetIndex(%d, %d, %v)\nif err != nil {\n%s\n}\nswitch %s {\n", x, len(root), indexBits(len(root)), r.Extensible, fail, x)
 		for i, nn := range append(append([]NamedNumber{}, root...), ext...) {
 			fmt.Fprintf(w, "case %d:\n%s = %d\n", i, target, nn.Value)
 		}
@@ -479,7 +475,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 			fmt.Fprintf(w, "if %s, err = d.shortOctets(%s); err != nil {\n%s\n}\n", target, ub, fail)
 			break
 		}
-		fmt.Fprintf(w, "if %s, err = d.GetOctetString(%s, %s, %v); err != nil {\n%s\n}\n", target, lb, ub, ext, fail)
+		fmt.Fprintf(w, "if %s, err = d.%s; err != nil {\n%s\n}\n", target, octetsCall(r.Size, lb, ub, ext), fail)
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		lb, ub, ext := sizeArgs(r.Size)
 		cs := g.charsetOf(r)
@@ -492,14 +488,13 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindSequence, KindSet, KindChoice:
 		fmt.Fprintf(w, "if err = decode%s%s(d, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), addr(target), fail)
 	case KindSequenceOf, KindSetOf:
-		lb, ub, ext := sizeArgs(r.Size)
 		egoT, err := g.f.GoTypeOf(v, r.Elem)
 		if err != nil {
 			return err
 		}
 		sl := g.slab(egoT)
 		k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
-		fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
+		fmt.Fprintf(w, "{\n%s, %s, err := d.%s\nif err != nil {\n%s\n}\n", k, more, lengthCall(r.Size), fail)
 		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
 		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
@@ -512,4 +507,65 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		return fmt.Errorf("PER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// The calls below specialize a read for the constraint known at
+// generation time: the fast paths of package x691 take the bit counts and
+// ranges as constants and fall back to the general reads.
+
+// emitPreamble emits the read of a SEQUENCE's extension bit and presence
+// bits (at most 63), at once: hasExt and opt, the presence bits with the
+// first component's highest.
+func emitPreamble(w *bytes.Buffer, extensible bool, optional int) {
+	switch {
+	case extensible && optional > 0:
+		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nhasExt := opt&(1<<%d) != 0\n", optional+1, optional)
+	case extensible:
+		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
+	case optional > 0:
+		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\n", optional)
+	}
+}
+
+// indexBits is the width of the index of one of n root alternatives or
+// enumeration items.
+func indexBits(n int) int { return bits.Len(uint(n - 1)) }
+
+// intCall is the read of an INTEGER with value range rg.
+func intCall(rg *Range) string {
+	form, bounds := intForm(rg)
+	if form != "Constrained" {
+		return fmt.Sprintf("Get%s(%s)", form, bounds)
+	}
+	switch rng := uint64(rg.Upper) - uint64(rg.Lower); {
+	case rg.Lower == 0 && rg.Upper == 1<<32-1:
+		return "GetUint32()"
+	case rng < 255:
+		return fmt.Sprintf("GetSmallConstrained(%s, %d)", bounds, bits.Len64(rng))
+	}
+	return fmt.Sprintf("GetConstrained(%s)", bounds)
+}
+
+// octetsCall is the read of an OCTET STRING with size constraint z (lb,
+// ub, ext from sizeArgs) into a sub-slice of the input.
+func octetsCall(z *Range, lb, ub string, ext bool) string {
+	if z != nil && z.HasLower && z.HasUpper && !ext && z.Lower >= 0 {
+		switch rng := z.Upper - z.Lower; {
+		case rng == 0 && z.Upper > 2 && z.Upper < 1<<16:
+			return fmt.Sprintf("GetFixedOctets(%d)", z.Upper)
+		case rng > 0 && rng < 255:
+			return fmt.Sprintf("GetSizedOctets(%d, %d, %d)", z.Lower, z.Upper, bits.Len64(uint64(rng)))
+		}
+	}
+	return fmt.Sprintf("GetOctetString(%s, %s, %v)", lb, ub, ext)
+}
+
+// lengthCall is the read of the count of a SEQUENCE OF or SET OF with
+// size constraint z: without one, a length of one octet is read at once.
+func lengthCall(z *Range) string {
+	if z == nil {
+		return "GetShortLength(0)"
+	}
+	lb, ub, ext := sizeArgs(z)
+	return fmt.Sprintf("GetLength(%s, %s, %v, 0)", lb, ub, ext)
 }

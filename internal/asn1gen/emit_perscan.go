@@ -188,15 +188,7 @@ func (g *perScanGen) scanFunc(tf typeFunc) error {
 	if optional > 63 {
 		return fmt.Errorf("%s: more than 63 optional components", t.Name)
 	}
-	// The extension bit and the presence bits, read at once.
-	switch {
-	case def.Extensible && optional > 0:
-		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nhasExt := opt&(1<<%d) != 0\n", optional+1, optional)
-	case def.Extensible:
-		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
-	case optional > 0:
-		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\n", optional)
-	}
+	emitPreamble(w, def.Extensible, optional)
 	oi, run, runName := 0, 0, ""
 	flush := func() {
 		if run > 0 {

@@ -32,7 +32,7 @@ func decodeMegacoMessageV1(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func decodeMegacoMessageV2(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func decodeMegacoMessageV3(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -164,17 +164,17 @@ func decodeAuthenticationHeaderV123(d *decoder, m *model.AuthenticationHeader) e
 		return err
 	}
 	{
-		if m.SecParmIndex, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SecParmIndex, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "secParmIndex")
 		}
 	}
 	{
-		if m.SeqNum, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SeqNum, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "seqNum")
 		}
 	}
 	{
-		if m.Ad, err = d.GetOctetString(12, 32, false); err != nil {
+		if m.Ad, err = d.GetSizedOctets(12, 32, 5); err != nil {
 			return codecerr.At(err, "ad")
 		}
 	}
@@ -217,7 +217,7 @@ func decodeMessageV1(d *decoder, m *model.Message) error {
 		return err
 	}
 	{
-		x1, err := d.GetConstrained(0, 99)
+		x1, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "version")
 		}
@@ -283,7 +283,7 @@ func decodeMessageV2(d *decoder, m *model.Message) error {
 		return err
 	}
 	{
-		x2, err := d.GetConstrained(0, 99)
+		x2, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "version")
 		}
@@ -349,7 +349,7 @@ func decodeMessageV3(d *decoder, m *model.Message) error {
 		return err
 	}
 	{
-		x3, err := d.GetConstrained(0, 99)
+		x3, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "version")
 		}
@@ -430,7 +430,7 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -444,7 +444,7 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k8, more9, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k8, more9, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -528,7 +528,7 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -542,7 +542,7 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k15, more16, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k15, more16, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -626,7 +626,7 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -640,7 +640,7 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k22, more23, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k22, more23, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -737,7 +737,7 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(5, true)
+	idx, isExt, err := d.GetIndex(5, 3, true)
 	if err != nil {
 		return err
 	}
@@ -767,7 +767,7 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 		}
 	case 4:
 		m.Kind = model.MId_MtpAddress
-		if m.MtpAddress, err = d.GetOctetString(2, 4, false); err != nil {
+		if m.MtpAddress, err = d.GetSizedOctets(2, 4, 2); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
@@ -801,7 +801,7 @@ func decodeDomainNameV123(d *decoder, m *model.DomainName) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -845,12 +845,12 @@ func decodeIP4AddressV123(d *decoder, m *model.IP4Address) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if m.Address, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.Address, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "address")
 		}
 	}
@@ -889,12 +889,12 @@ func decodeIP6AddressV123(d *decoder, m *model.IP6Address) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if m.Address, err = d.GetOctetString(16, 16, false); err != nil {
+		if m.Address, err = d.GetFixedOctets(16); err != nil {
 			return codecerr.At(err, "address")
 		}
 	}
@@ -984,7 +984,7 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(4, true)
+	idx, isExt, err := d.GetIndex(4, 2, true)
 	if err != nil {
 		return err
 	}
@@ -1010,7 +1010,7 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k32, more33, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k32, more33, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1118,7 +1118,7 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(4, true)
+	idx, isExt, err := d.GetIndex(4, 2, true)
 	if err != nil {
 		return err
 	}
@@ -1144,7 +1144,7 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k39, more40, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k39, more40, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1265,7 +1265,7 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(4, true)
+	idx, isExt, err := d.GetIndex(4, 2, true)
 	if err != nil {
 		return err
 	}
@@ -1291,7 +1291,7 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k46, more47, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k46, more47, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1382,7 +1382,7 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x53, err := d.GetConstrained(0, 4294967295)
+		x53, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1390,7 +1390,7 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k54, more55, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k54, more55, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
@@ -1478,7 +1478,7 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x61, err := d.GetConstrained(0, 4294967295)
+		x61, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1486,7 +1486,7 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k62, more63, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k62, more63, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
@@ -1574,7 +1574,7 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x69, err := d.GetConstrained(0, 4294967295)
+		x69, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1582,7 +1582,7 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k70, more71, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k70, more71, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
@@ -1647,7 +1647,7 @@ func decodeTransactionPendingV123(d *decoder, m *model.TransactionPending) error
 		return err
 	}
 	{
-		x73, err := d.GetConstrained(0, 4294967295)
+		x73, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1704,16 +1704,13 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x74, err := d.GetConstrained(0, 4294967295)
+		x74, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1778,16 +1775,13 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x75, err := d.GetConstrained(0, 4294967295)
+		x75, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1877,16 +1871,13 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x76, err := d.GetConstrained(0, 4294967295)
+		x76, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -1986,7 +1977,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -2000,7 +1991,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k82, more83, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k82, more83, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2084,7 +2075,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -2098,7 +2089,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k89, more90, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k89, more90, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2182,7 +2173,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -2196,7 +2187,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k96, more97, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k96, more97, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2253,12 +2244,12 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		x99, err := d.GetConstrained(0, 4294967295)
+		x99, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "firstAck")
 		}
@@ -2266,7 +2257,7 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.LastAck.Present = true
-		x100, err := d.GetConstrained(0, 4294967295)
+		x100, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "lastAck")
 		}
@@ -2299,7 +2290,7 @@ func decodeErrorDescriptorV123(d *decoder, m *model.ErrorDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -2373,12 +2364,12 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x106, err := d.GetConstrained(0, 4294967295)
+		x106, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2398,7 +2389,7 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k107, more108, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k107, more108, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
@@ -2482,12 +2473,12 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x114, err := d.GetConstrained(0, 4294967295)
+		x114, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2507,7 +2498,7 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k115, more116, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k115, more116, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
@@ -2591,12 +2582,12 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x122, err := d.GetConstrained(0, 4294967295)
+		x122, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2616,7 +2607,7 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k123, more124, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k123, more124, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
@@ -2700,12 +2691,12 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x130, err := d.GetConstrained(0, 4294967295)
+		x130, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2725,7 +2716,7 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k131, more132, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k131, more132, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
@@ -2809,12 +2800,12 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x138, err := d.GetConstrained(0, 4294967295)
+		x138, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2834,7 +2825,7 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k139, more140, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k139, more140, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
@@ -2918,12 +2909,12 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
 	{
-		x146, err := d.GetConstrained(0, 4294967295)
+		x146, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
@@ -2943,7 +2934,7 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k147, more148, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k147, more148, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
@@ -3033,17 +3024,14 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.Priority.Present = true
-		x154, err := d.GetConstrained(0, 15)
+		x154, err := d.GetSmallConstrained(0, 15, 4)
 		if err != nil {
 			return codecerr.At(err, "priority")
 		}
@@ -3057,7 +3045,7 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k155, more156, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k155, more156, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
@@ -3158,17 +3146,14 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.Priority.Present = true
-		x162, err := d.GetConstrained(0, 15)
+		x162, err := d.GetSmallConstrained(0, 15, 4)
 		if err != nil {
 			return codecerr.At(err, "priority")
 		}
@@ -3182,7 +3167,7 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k163, more164, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k163, more164, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
@@ -3353,17 +3338,14 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.Priority.Present = true
-		x178, err := d.GetConstrained(0, 15)
+		x178, err := d.GetSmallConstrained(0, 15, 4)
 		if err != nil {
 			return codecerr.At(err, "priority")
 		}
@@ -3377,7 +3359,7 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k179, more180, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k179, more180, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
@@ -3426,7 +3408,7 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				return codecerr.At(err, "contextProp")
 			}
 			{
-				k182, more183, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k182, more183, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "contextProp")
 				}
@@ -3460,7 +3442,7 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				return codecerr.At(err, "contextList")
 			}
 			{
-				k185, more186, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k185, more186, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "contextList")
 				}
@@ -3470,7 +3452,7 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				m.ContextList = slab.Alloc(&d.s.Uint32, k185)
 				for i187 := 0; ; {
 					for ; i187 < len(m.ContextList); i187++ {
-						x188, err := d.GetConstrained(0, 4294967295)
+						x188, err := d.GetUint32()
 						if err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i187), "contextList")
 						}
@@ -3548,14 +3530,11 @@ func decodeContextAttrAuditRequestV12(d *decoder, m *model.ContextAttrAuditReque
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.Topology = true
 	}
@@ -3710,14 +3689,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.Topology = true
 	}
@@ -3746,7 +3722,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 				return codecerr.At(err, "contextPropAud")
 			}
 			{
-				k193, more194, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k193, more194, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
@@ -3780,7 +3756,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 				return codecerr.At(err, "selectpriority")
 			}
 			m.Selectpriority.Present = true
-			x196, err := d.GetConstrained(0, 15)
+			x196, err := d.GetSmallConstrained(0, 15, 4)
 			if err != nil {
 				return codecerr.At(err, "selectpriority")
 			}
@@ -3860,14 +3836,11 @@ func decodeCommandRequestV1(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err = decodeCommandV1(d, &m.Command); err != nil {
 			return codecerr.At(err, "command")
@@ -3924,14 +3897,11 @@ func decodeCommandRequestV2(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err = decodeCommandV2(d, &m.Command); err != nil {
 			return codecerr.At(err, "command")
@@ -3988,14 +3958,11 @@ func decodeCommandRequestV3(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		if err = decodeCommandV3(d, &m.Command); err != nil {
 			return codecerr.At(err, "command")
@@ -4124,7 +4091,7 @@ func decodeCommandV1(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -4287,7 +4254,7 @@ func decodeCommandV2(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -4450,7 +4417,7 @@ func decodeCommandV3(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -4613,7 +4580,7 @@ func decodeCommandReplyV1(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -4776,7 +4743,7 @@ func decodeCommandReplyV2(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -4939,7 +4906,7 @@ func decodeCommandReplyV3(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -5054,7 +5021,7 @@ func decodeTopologyRequestV1(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x197, _, err := d.GetEnumerated(3, false)
+		x197, _, err := d.GetIndex(3, 2, false)
 		if err != nil {
 			return codecerr.At(err, "topologyDirection")
 		}
@@ -5149,7 +5116,7 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x198, _, err := d.GetEnumerated(3, false)
+		x198, _, err := d.GetIndex(3, 2, false)
 		if err != nil {
 			return codecerr.At(err, "topologyDirection")
 		}
@@ -5285,7 +5252,7 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x200, _, err := d.GetEnumerated(3, false)
+		x200, _, err := d.GetIndex(3, 2, false)
 		if err != nil {
 			return codecerr.At(err, "topologyDirection")
 		}
@@ -5324,7 +5291,7 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 				return codecerr.At(err, "topologyDirectionExtension")
 			}
 			m.TopologyDirectionExtension.Present = true
-			x202, _, err := d.GetEnumerated(2, true)
+			x202, _, err := d.GetIndex(2, 1, true)
 			if err != nil {
 				return codecerr.At(err, "topologyDirectionExtension")
 			}
@@ -5412,7 +5379,7 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k211, more212, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k211, more212, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -5441,7 +5408,7 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k214, more215, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k214, more215, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
@@ -5547,7 +5514,7 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k225, more226, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k225, more226, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -5576,7 +5543,7 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k228, more229, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k228, more229, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
@@ -5682,7 +5649,7 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k239, more240, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k239, more240, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -5711,7 +5678,7 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k242, more243, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k242, more243, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
@@ -5885,7 +5852,7 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -5917,7 +5884,7 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k253, more254, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k253, more254, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -5946,7 +5913,7 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k256, more257, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k256, more257, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -6124,7 +6091,7 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -6156,7 +6123,7 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k267, more268, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k267, more268, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -6185,7 +6152,7 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k270, more271, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k270, more271, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -6390,7 +6357,7 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(8, true)
+	idx, isExt, err := d.GetIndex(8, 3, true)
 	if err != nil {
 		return err
 	}
@@ -6422,7 +6389,7 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k285, more286, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k285, more286, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -6451,7 +6418,7 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k288, more289, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k288, more289, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -6496,7 +6463,7 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		{
-			k291, more292, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k291, more292, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -6590,17 +6557,14 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k302, more303, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k302, more303, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -6629,7 +6593,7 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k305, more306, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k305, more306, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
@@ -6730,17 +6694,14 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k316, more317, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k316, more317, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -6769,7 +6730,7 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k319, more320, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k319, more320, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
@@ -6870,17 +6831,14 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k330, more331, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k330, more331, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -6909,7 +6867,7 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k333, more334, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k333, more334, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
@@ -6993,17 +6951,14 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k340, more341, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k340, more341, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -7093,17 +7048,14 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k347, more348, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k347, more348, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -7193,17 +7145,14 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k354, more355, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k354, more355, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -7448,7 +7397,7 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 				return codecerr.At(err, "terminationIDList")
 			}
 			{
-				k361, more362, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k361, more362, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
@@ -7549,7 +7498,7 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, true)
+	idx, isExt, err := d.GetIndex(3, 2, true)
 	if err != nil {
 		return err
 	}
@@ -7557,7 +7506,7 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k368, more369, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k368, more369, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -7666,7 +7615,7 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, true)
+	idx, isExt, err := d.GetIndex(3, 2, true)
 	if err != nil {
 		return err
 	}
@@ -7674,7 +7623,7 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k375, more376, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k375, more376, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -7796,7 +7745,7 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, true)
+	idx, isExt, err := d.GetIndex(3, 2, true)
 	if err != nil {
 		return err
 	}
@@ -7804,7 +7753,7 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k382, more383, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k382, more383, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -7907,7 +7856,7 @@ func decodeAuditResultV1(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k389, more390, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k389, more390, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
@@ -7984,7 +7933,7 @@ func decodeAuditResultV2(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k396, more397, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k396, more397, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
@@ -8061,7 +8010,7 @@ func decodeAuditResultV3(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k403, more404, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k403, more404, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
@@ -8294,7 +8243,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(12, true)
+	idx, isExt, err := d.GetIndex(12, 4, true)
 	if err != nil {
 		return err
 	}
@@ -8332,7 +8281,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k422, more423, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k422, more423, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -8361,7 +8310,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k425, more426, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k425, more426, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -8402,7 +8351,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k428, more429, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k428, more429, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -8431,7 +8380,7 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k431, more432, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k431, more432, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -8673,7 +8622,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(12, true)
+	idx, isExt, err := d.GetIndex(12, 4, true)
 	if err != nil {
 		return err
 	}
@@ -8711,7 +8660,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k450, more451, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k450, more451, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -8740,7 +8689,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k453, more454, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k453, more454, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -8781,7 +8730,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k456, more457, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k456, more457, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -8810,7 +8759,7 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k459, more460, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k459, more460, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -9052,7 +9001,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(12, true)
+	idx, isExt, err := d.GetIndex(12, 4, true)
 	if err != nil {
 		return err
 	}
@@ -9090,7 +9039,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k478, more479, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k478, more479, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -9119,7 +9068,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k481, more482, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k481, more482, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -9160,7 +9109,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k484, more485, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k484, more485, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -9189,7 +9138,7 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k487, more488, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k487, more488, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -9251,14 +9200,11 @@ func decodeAuditDescriptorV1(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
 		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
@@ -9335,14 +9281,11 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
 		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
@@ -9360,7 +9303,7 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k494, more495, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k494, more495, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
@@ -9453,14 +9396,11 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.AuditToken.Present = true
 		if m.AuditToken.Value, err = d.bitString(0, x691.Unbounded, false, true); err != nil {
@@ -9478,7 +9418,7 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k501, more502, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k501, more502, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
@@ -9564,17 +9504,14 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k508, more509, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k508, more509, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -9669,17 +9606,14 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k515, more516, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k515, more516, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -9767,7 +9701,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 		return err
 	}
 	{
-		x522, err := d.GetConstrained(0, 4294967295)
+		x522, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestId")
 		}
@@ -9775,7 +9709,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 	}
 	{
 		{
-			k523, more524, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k523, more524, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
@@ -9861,16 +9795,13 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.EventName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
@@ -9884,7 +9815,7 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	}
 	{
 		{
-			k531, more532, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k531, more532, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
@@ -9980,14 +9911,11 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		if m.EventParameterName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "eventParameterName")
@@ -9995,7 +9923,7 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	}
 	{
 		{
-			k538, more539, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k538, more539, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
@@ -10090,14 +10018,14 @@ func decodeEventParameterExtraInfoV123(d *decoder, m *model.EventParameterExtraI
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, false)
+	idx, isExt, err := d.GetIndex(3, 2, false)
 	if err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x541, _, err := d.GetEnumerated(3, true)
+		x541, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
@@ -10176,7 +10104,7 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k546, more547, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k546, more547, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -10270,7 +10198,7 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k553, more554, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k553, more554, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -10364,7 +10292,7 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k560, more561, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k560, more561, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -10458,7 +10386,7 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 	}
 	{
 		{
-			k567, more568, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k567, more568, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -10552,7 +10480,7 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 	}
 	{
 		{
-			k574, more575, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k574, more575, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
@@ -10635,7 +10563,7 @@ func decodeServiceChangeResultV1(d *decoder, m *model.ServiceChangeResult) error
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -10696,7 +10624,7 @@ func decodeServiceChangeResultV23(d *decoder, m *model.ServiceChangeResult) erro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -10768,7 +10696,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 	}
 	{
 		{
-			k581, more582, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k581, more582, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
@@ -10796,7 +10724,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 		}
 	}
 	{
-		if m.Id, err = d.GetOctetString(1, 8, false); err != nil {
+		if m.Id, err = d.GetSizedOctets(1, 8, 3); err != nil {
 			return codecerr.At(err, "id")
 		}
 	}
@@ -10841,14 +10769,11 @@ func decodeMediaDescriptorV12(d *decoder, m *model.MediaDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
@@ -10902,14 +10827,11 @@ func decodeMediaDescriptorV3(d *decoder, m *model.MediaDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
@@ -10987,7 +10909,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -11001,7 +10923,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k588, more589, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k588, more589, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -11085,7 +11007,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -11099,7 +11021,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k595, more596, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k595, more596, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -11245,14 +11167,11 @@ func decodeStreamParmsV12(d *decoder, m *model.StreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
@@ -11355,14 +11274,11 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
@@ -11392,7 +11308,7 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			{
-				k604, more605, err := d.GetLength(0, x691.Unbounded, false, 0)
+				k604, more605, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
@@ -11499,17 +11415,14 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.StreamMode.Present = true
-		x611, _, err := d.GetEnumerated(5, true)
+		x611, _, err := d.GetIndex(5, 3, true)
 		if err != nil {
 			return codecerr.At(err, "streamMode")
 		}
@@ -11542,7 +11455,7 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	}
 	{
 		{
-			k612, more613, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k612, more613, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -11632,22 +11545,19 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.Name, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
 	{
 		{
-			k619, more620, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k619, more620, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
@@ -11742,14 +11652,14 @@ func decodePropertyParmExtraInfoV123(d *decoder, m *model.PropertyParmExtraInfo)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, false)
+	idx, isExt, err := d.GetIndex(3, 2, false)
 	if err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x622, _, err := d.GetEnumerated(3, true)
+		x622, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
@@ -11839,7 +11749,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 	}
 	{
 		{
-			k631, more632, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k631, more632, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
@@ -11850,7 +11760,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 			for i633 := 0; ; {
 				for ; i633 < len(m.PropGrps); i633++ {
 					{
-						k634, more635, err := d.GetLength(0, x691.Unbounded, false, 0)
+						k634, more635, err := d.GetShortLength(0)
 						if err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 						}
@@ -11970,17 +11880,14 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k641, more642, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k641, more642, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -12009,7 +11916,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	}
 	if opt&(1<<1) != 0 {
 		m.EventBufferControl.Present = true
-		x644, _, err := d.GetEnumerated(2, true)
+		x644, _, err := d.GetIndex(2, 1, true)
 		if err != nil {
 			return codecerr.At(err, "eventBufferControl")
 		}
@@ -12024,7 +11931,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	}
 	if opt&(1<<0) != 0 {
 		m.ServiceState.Present = true
-		x645, _, err := d.GetEnumerated(3, true)
+		x645, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "serviceState")
 		}
@@ -12113,16 +12020,13 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x650, _, err := d.GetEnumerated(4, true)
+		x650, _, err := d.GetIndex(4, 2, true)
 		if err != nil {
 			return codecerr.At(err, "muxType")
 		}
@@ -12141,7 +12045,7 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	}
 	{
 		{
-			k651, more652, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k651, more652, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
@@ -12250,16 +12154,13 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x658, _, err := d.GetEnumerated(4, true)
+		x658, _, err := d.GetIndex(4, 2, true)
 		if err != nil {
 			return codecerr.At(err, "muxType")
 		}
@@ -12280,7 +12181,7 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	}
 	{
 		{
-			k659, more660, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k659, more660, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
@@ -12378,7 +12279,7 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		m.RequestID.Present = true
-		x666, err := d.GetConstrained(0, 4294967295)
+		x666, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -12386,7 +12287,7 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k667, more668, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k667, more668, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -12470,17 +12371,14 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x674, err := d.GetConstrained(0, 4294967295)
+		x674, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -12488,7 +12386,7 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k675, more676, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k675, more676, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -12572,17 +12470,14 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x682, err := d.GetConstrained(0, 4294967295)
+		x682, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -12590,7 +12485,7 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k683, more684, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k683, more684, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -12687,16 +12582,13 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -12716,7 +12608,7 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k691, more692, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k691, more692, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -12813,16 +12705,13 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -12842,7 +12731,7 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k699, more700, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k699, more700, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -12939,16 +12828,13 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -12968,7 +12854,7 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k707, more708, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k707, more708, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -13073,14 +12959,11 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -13101,7 +12984,7 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k714, more715, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k714, more715, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -13206,14 +13089,11 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -13234,7 +13114,7 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k721, more722, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k721, more722, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -13364,14 +13244,11 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -13392,7 +13269,7 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k728, more729, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k728, more729, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -13486,7 +13363,7 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -13543,7 +13420,7 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -13617,7 +13494,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		m.RequestID.Present = true
-		x735, err := d.GetConstrained(0, 4294967295)
+		x735, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -13625,7 +13502,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k736, more737, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k736, more737, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -13709,17 +13586,14 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x743, err := d.GetConstrained(0, 4294967295)
+		x743, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -13727,7 +13601,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k744, more745, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k744, more745, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -13811,17 +13685,14 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x751, err := d.GetConstrained(0, 4294967295)
+		x751, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
@@ -13829,7 +13700,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k752, more753, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k752, more753, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
@@ -13926,16 +13797,13 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -13955,7 +13823,7 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k760, more761, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k760, more761, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -14052,16 +13920,13 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -14081,7 +13946,7 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k768, more769, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k768, more769, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -14178,16 +14043,13 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -14207,7 +14069,7 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k776, more777, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k776, more777, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
@@ -14305,14 +14167,11 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -14327,7 +14186,7 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k783, more784, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k783, more784, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -14425,14 +14284,11 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -14447,7 +14303,7 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k790, more791, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k790, more791, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -14570,14 +14426,11 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.KeepActive.Present = true
 		if m.KeepActive.Value, err = d.GetBool(); err != nil {
@@ -14592,7 +14445,7 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k797, more798, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k797, more798, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -14701,16 +14554,13 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.EventName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
@@ -14724,7 +14574,7 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	}
 	{
 		{
-			k805, more806, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k805, more806, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
@@ -14802,7 +14652,7 @@ func decodeSignalRequestV12(d *decoder, m *model.SignalRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, true)
+	idx, isExt, err := d.GetIndex(2, 1, true)
 	if err != nil {
 		return err
 	}
@@ -14863,7 +14713,7 @@ func decodeSignalRequestV3(d *decoder, m *model.SignalRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, true)
+	idx, isExt, err := d.GetIndex(2, 1, true)
 	if err != nil {
 		return err
 	}
@@ -14936,7 +14786,7 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 	}
 	{
 		{
-			k813, more814, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k813, more814, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -15015,7 +14865,7 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 	}
 	{
 		{
-			k821, more822, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k821, more822, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -15140,16 +14990,13 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	{
-		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SignalName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
@@ -15163,7 +15010,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.SigType.Present = true
-		x829, _, err := d.GetEnumerated(3, true)
+		x829, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "sigType")
 		}
@@ -15200,7 +15047,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	{
 		{
-			k831, more832, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k831, more832, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
@@ -15381,16 +15228,13 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	{
-		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SignalName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
@@ -15404,7 +15248,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.SigType.Present = true
-		x839, _, err := d.GetEnumerated(3, true)
+		x839, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "sigType")
 		}
@@ -15441,7 +15285,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	{
 		{
-			k841, more842, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k841, more842, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
@@ -15479,7 +15323,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 				return codecerr.At(err, "direction")
 			}
 			m.Direction.Present = true
-			x844, _, err := d.GetEnumerated(3, true)
+			x844, _, err := d.GetIndex(3, 2, true)
 			if err != nil {
 				return codecerr.At(err, "direction")
 			}
@@ -15501,7 +15345,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Present = true
-			x845, err := d.GetConstrained(0, 4294967295)
+			x845, err := d.GetUint32()
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
@@ -15579,14 +15423,11 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
 		if m.SigParameterName, err = d.shortOctets(2); err != nil {
 			return codecerr.At(err, "sigParameterName")
@@ -15594,7 +15435,7 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	}
 	{
 		{
-			k851, more852, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k851, more852, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
@@ -15689,14 +15530,14 @@ func decodeSigParameterExtraInfoV123(d *decoder, m *model.SigParameterExtraInfo)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, false)
+	idx, isExt, err := d.GetIndex(3, 2, false)
 	if err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x854, _, err := d.GetEnumerated(3, true)
+		x854, _, err := d.GetIndex(3, 2, true)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
@@ -15812,13 +15653,13 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
 		{
-			k863, more864, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k863, more864, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
@@ -15828,7 +15669,7 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 			m.Mtl = slab.Alloc(&d.s.ModemType, k863)
 			for i865 := 0; ; {
 				for ; i865 < len(m.Mtl); i865++ {
-					x866, _, err := d.GetEnumerated(9, true)
+					x866, _, err := d.GetIndex(9, 4, true)
 					if err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i865), "mtl")
 					}
@@ -15870,7 +15711,7 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	}
 	{
 		{
-			k867, more868, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k867, more868, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
@@ -15931,7 +15772,7 @@ func decodeDigitMapDescriptorV1(d *decoder, m *model.DigitMapDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
@@ -15974,7 +15815,7 @@ func decodeDigitMapDescriptorV23(d *decoder, m *model.DigitMapDescriptor) error 
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
@@ -16035,17 +15876,14 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.StartTimer.Present = true
-		x870, err := d.GetConstrained(0, 99)
+		x870, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "startTimer")
 		}
@@ -16053,7 +15891,7 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.ShortTimer.Present = true
-		x871, err := d.GetConstrained(0, 99)
+		x871, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "shortTimer")
 		}
@@ -16061,7 +15899,7 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.LongTimer.Present = true
-		x872, err := d.GetConstrained(0, 99)
+		x872, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "longTimer")
 		}
@@ -16145,17 +15983,14 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.StartTimer.Present = true
-		x873, err := d.GetConstrained(0, 99)
+		x873, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "startTimer")
 		}
@@ -16163,7 +15998,7 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.ShortTimer.Present = true
-		x874, err := d.GetConstrained(0, 99)
+		x874, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "shortTimer")
 		}
@@ -16171,7 +16006,7 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.LongTimer.Present = true
-		x875, err := d.GetConstrained(0, 99)
+		x875, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "longTimer")
 		}
@@ -16193,7 +16028,7 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 				return codecerr.At(err, "durationTimer")
 			}
 			m.DurationTimer.Present = true
-			x876, err := d.GetConstrained(0, 99)
+			x876, err := d.GetSmallConstrained(0, 99, 7)
 			if err != nil {
 				return codecerr.At(err, "durationTimer")
 			}
@@ -16321,16 +16156,13 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
-		x881, _, err := d.GetEnumerated(6, true)
+		x881, _, err := d.GetIndex(6, 3, true)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
@@ -16359,7 +16191,7 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
-		x882, err := d.GetConstrained(0, 99)
+		x882, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
@@ -16373,7 +16205,7 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k883, more884, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k883, more884, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
@@ -16402,7 +16234,7 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x886, err := d.GetConstrained(0, 4294967295)
+		x886, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
@@ -16568,16 +16400,13 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
-		x891, _, err := d.GetEnumerated(6, true)
+		x891, _, err := d.GetIndex(6, 3, true)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
@@ -16606,7 +16435,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
-		x892, err := d.GetConstrained(0, 99)
+		x892, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
@@ -16620,7 +16449,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k893, more894, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k893, more894, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
@@ -16649,7 +16478,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x896, err := d.GetConstrained(0, 4294967295)
+		x896, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
@@ -16835,16 +16664,13 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(8)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(7)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<7) != 0
 	{
-		x901, _, err := d.GetEnumerated(6, true)
+		x901, _, err := d.GetIndex(6, 3, true)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
@@ -16873,7 +16699,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<5) != 0 {
 		m.ServiceChangeVersion.Present = true
-		x902, err := d.GetConstrained(0, 99)
+		x902, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
@@ -16887,7 +16713,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k903, more904, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k903, more904, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
@@ -16916,7 +16742,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x906, err := d.GetConstrained(0, 4294967295)
+		x906, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
@@ -17045,7 +16871,7 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(6, true)
+	idx, isExt, err := d.GetIndex(6, 3, true)
 	if err != nil {
 		return err
 	}
@@ -17082,7 +16908,7 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 		}
 	case 5:
 		m.Kind = model.ServiceChangeAddress_MtpAddress
-		if m.MtpAddress, err = d.GetOctetString(2, 4, false); err != nil {
+		if m.MtpAddress, err = d.GetSizedOctets(2, 4, 2); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
@@ -17140,14 +16966,11 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
@@ -17162,7 +16985,7 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeVersion.Present = true
-		x908, err := d.GetConstrained(0, 99)
+		x908, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
@@ -17242,14 +17065,11 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(6)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(5)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
 		m.ServiceChangeMgcId = slab.One(&d.s.MId)
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
@@ -17264,7 +17084,7 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	}
 	if opt&(1<<2) != 0 {
 		m.ServiceChangeVersion.Present = true
-		x909, err := d.GetConstrained(0, 99)
+		x909, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeVersion")
 		}
@@ -17356,7 +17176,7 @@ func decodePackagesItemV123(d *decoder, m *model.PackagesItem) error {
 		}
 	}
 	{
-		x910, err := d.GetConstrained(0, 99)
+		x910, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "packageVersion")
 		}
@@ -17417,18 +17237,18 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
 	{
-		if m.StatName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.StatName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "statName")
 		}
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k915, more916, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k915, more916, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
@@ -17536,7 +17356,7 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, true)
+	idx, isExt, err := d.GetIndex(3, 2, true)
 	if err != nil {
 		return err
 	}
@@ -17775,7 +17595,7 @@ func decodeIndAuditParameterV2(d *decoder, m *model.IndAuditParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(7, true)
+	idx, isExt, err := d.GetIndex(7, 3, true)
 	if err != nil {
 		return err
 	}
@@ -17921,7 +17741,7 @@ func decodeIndAuditParameterV3(d *decoder, m *model.IndAuditParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(7, true)
+	idx, isExt, err := d.GetIndex(7, 3, true)
 	if err != nil {
 		return err
 	}
@@ -18002,14 +17822,11 @@ func decodeIndAudMediaDescriptorV2(d *decoder, m *model.IndAudMediaDescriptor) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 		if err = decodeIndAudTerminationStateDescriptorV2(d, m.TermStateDescr); err != nil {
@@ -18063,14 +17880,11 @@ func decodeIndAudMediaDescriptorV3(d *decoder, m *model.IndAudMediaDescriptor) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
 		if err = decodeIndAudTerminationStateDescriptorV3(d, m.TermStateDescr); err != nil {
@@ -18148,7 +17962,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -18162,7 +17976,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k926, more927, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k926, more927, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -18246,7 +18060,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, false)
+	idx, isExt, err := d.GetIndex(2, 1, false)
 	if err != nil {
 		return err
 	}
@@ -18260,7 +18074,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k933, more934, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k933, more934, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -18406,14 +18220,11 @@ func decodeIndAudStreamParmsV2(d *decoder, m *model.IndAudStreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 		if err = decodeIndAudLocalControlDescriptorV2(d, m.LocalControlDescriptor); err != nil {
@@ -18499,14 +18310,11 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(4)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(3)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
 		if err = decodeIndAudLocalControlDescriptorV3(d, m.LocalControlDescriptor); err != nil {
@@ -18608,14 +18416,11 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 		m.StreamMode = true
 	}
@@ -18627,7 +18432,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k942, more943, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k942, more943, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -18755,14 +18560,11 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(5)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(4)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
 		m.StreamMode = true
 	}
@@ -18774,7 +18576,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k949, more950, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k949, more950, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -18812,7 +18614,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 				return codecerr.At(err, "streamModeSel")
 			}
 			m.StreamModeSel.Present = true
-			x952, _, err := d.GetEnumerated(5, true)
+			x952, _, err := d.GetIndex(5, 3, true)
 			if err != nil {
 				return codecerr.At(err, "streamModeSel")
 			}
@@ -18868,7 +18670,7 @@ func decodeIndAudPropertyParmV2(d *decoder, m *model.IndAudPropertyParm) error {
 		return err
 	}
 	{
-		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.Name, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
@@ -18929,7 +18731,7 @@ func decodeIndAudPropertyParmV3(d *decoder, m *model.IndAudPropertyParm) error {
 		return err
 	}
 	{
-		if m.Name, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.Name, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "name")
 		}
 	}
@@ -19001,14 +18803,11 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.PropGroupID.Present = true
 		x957, err := d.GetConstrained(0, 65535)
@@ -19019,7 +18818,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	}
 	{
 		{
-			k958, more959, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k958, more959, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
@@ -19103,14 +18902,11 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.PropGroupID.Present = true
 		x965, err := d.GetConstrained(0, 65535)
@@ -19121,7 +18917,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	}
 	{
 		{
-			k966, more967, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k966, more967, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
@@ -19213,17 +19009,14 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, m *model.IndAudTermina
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k973, more974, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k973, more974, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -19346,17 +19139,14 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k980, more981, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k980, more981, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -19400,7 +19190,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 				return codecerr.At(err, "serviceStateSel")
 			}
 			m.ServiceStateSel.Present = true
-			x983, _, err := d.GetEnumerated(3, true)
+			x983, _, err := d.GetIndex(3, 2, true)
 			if err != nil {
 				return codecerr.At(err, "serviceStateSel")
 			}
@@ -19458,24 +19248,21 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.RequestID.Present = true
-		x984, err := d.GetConstrained(0, 4294967295)
+		x984, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		m.RequestID.Value = uint32(x984)
 	}
 	{
-		if m.PkgdName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.PkgdName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "pkgdName")
 		}
 	}
@@ -19527,16 +19314,13 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, m *model.IndAudEventBuffer
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if m.EventName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.EventName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "eventName")
 		}
 	}
@@ -19599,7 +19383,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, m *model.IndAudSignalsDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, true)
+	idx, isExt, err := d.GetIndex(2, 1, true)
 	if err != nil {
 		return err
 	}
@@ -19660,7 +19444,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, m *model.IndAudSignalsDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, true)
+	idx, isExt, err := d.GetIndex(2, 1, true)
 	if err != nil {
 		return err
 	}
@@ -19708,7 +19492,7 @@ func decodeIndAudSeqSigListV2(d *decoder, m *model.IndAudSeqSigList) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -19752,7 +19536,7 @@ func decodeIndAudSeqSigListV3(d *decoder, m *model.IndAudSeqSigList) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -19801,16 +19585,13 @@ func decodeIndAudSignalV2(d *decoder, m *model.IndAudSignal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SignalName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
@@ -19881,16 +19662,13 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		if m.SignalName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.SignalName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "signalName")
 		}
 	}
@@ -19913,7 +19691,7 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 				return codecerr.At(err, "signalRequestID")
 			}
 			m.SignalRequestID.Present = true
-			x991, err := d.GetConstrained(0, 4294967295)
+			x991, err := d.GetUint32()
 			if err != nil {
 				return codecerr.At(err, "signalRequestID")
 			}
@@ -19947,7 +19725,7 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, m *model.IndAudDigitMapDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
+	opt, err := d.ReadBits(1)
 	if err != nil {
 		return err
 	}
@@ -19977,7 +19755,7 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, m *model.IndAudStatisticsDe
 		return err
 	}
 	{
-		if m.StatName, err = d.GetOctetString(4, 4, false); err != nil {
+		if m.StatName, err = d.GetFixedOctets(4); err != nil {
 			return codecerr.At(err, "statName")
 		}
 	}
@@ -20019,7 +19797,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, m *model.IndAudPackagesDescri
 		}
 	}
 	{
-		x992, err := d.GetConstrained(0, 99)
+		x992, err := d.GetSmallConstrained(0, 99, 7)
 		if err != nil {
 			return codecerr.At(err, "packageVersion")
 		}
@@ -20070,16 +19848,13 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(2)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(1)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<1) != 0
 	{
-		x993, err := d.GetConstrained(0, 4294967295)
+		x993, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
@@ -20138,7 +19913,7 @@ func decodeSelectLogicV3(d *decoder, m *model.SelectLogic) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(2, true)
+	idx, isExt, err := d.GetIndex(2, 1, true)
 	if err != nil {
 		return err
 	}
@@ -20219,7 +19994,7 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1003, more1004, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k1003, more1004, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
@@ -20248,7 +20023,7 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1006, more1007, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k1006, more1007, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
@@ -20333,14 +20108,11 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	hasExt, err := d.GetBool()
+	opt, err := d.ReadBits(3)
 	if err != nil {
 		return err
 	}
-	opt, err := d.GetBits(2)
-	if err != nil {
-		return err
-	}
+	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
 		if err = decodeSecondEventsDescriptorV3(d, m.SecondEvent); err != nil {
@@ -20349,7 +20121,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k1013, more1014, err := d.GetLength(0, x691.Unbounded, false, 0)
+			k1013, more1014, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -20430,7 +20202,7 @@ func decodeNotifyBehaviourV3(d *decoder, m *model.NotifyBehaviour) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetChoiceIndex(3, true)
+	idx, isExt, err := d.GetIndex(3, 2, true)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,91 @@
+package x691
+
+import "encoding/binary"
+
+// The methods below are for generated code that knows a value's
+// constraint when it is generated and passes what follows from it (bit
+// counts, ranges) as constants. Each serves the common case, a value well
+// inside the input, from one 8-octet load; anything else (the end of the
+// input, a value out of range, a long form) falls back to the general
+// method, which reads it or reports it with the same error, from an
+// unchanged position.
+
+// peek returns the n <= 57 bits at the current position, ok false when
+// fewer than 8 octets are left from the current one.
+func (d *Reader) peek(n int) (v uint64, ok bool) {
+	if i := d.pos >> 3; i+8 <= len(d.buf) {
+		return binary.BigEndian.Uint64(d.buf[i:]) << uint(d.pos&7) >> uint(64-n), true
+	}
+	return 0, false
+}
+
+// GetSmallConstrained is GetConstrained(lb, ub) for a range of less than
+// 256 values (a bit-field, not aligned) of n = bits.Len64(ub-lb) bits.
+func (d *Reader) GetSmallConstrained(lb, ub int64, n int) (int64, error) {
+	if v, ok := d.peek(n); ok && v <= uint64(ub-lb) {
+		d.pos += n
+		return lb + int64(v), nil
+	}
+	return d.GetConstrained(lb, ub)
+}
+
+// GetIndex is GetChoiceIndex (and GetEnumerated) for an index of n =
+// bits.Len(rootCount-1) bits: the extension bit, if ext, and the index are
+// read at once; an extension index (the bit set) goes the general way.
+func (d *Reader) GetIndex(rootCount, n int, ext bool) (index int, isExt bool, err error) {
+	k := n
+	if ext {
+		k++ // the extension bit, when set, makes v at least 1<<n >= rootCount
+	}
+	if v, ok := d.peek(k); ok && v < uint64(rootCount) {
+		d.pos += k
+		return int(v), false, nil
+	}
+	return d.GetChoiceIndex(rootCount, ext)
+}
+
+// GetUint32 is GetConstrained(0, 4294967295), the type of every
+// transaction, context and request ID: its octet count less one in 2
+// bits, then the octets from the next octet boundary (X.691 10.5.7.4).
+func (d *Reader) GetUint32() (uint32, error) {
+	p := d.pos
+	if i := p >> 3; i+8 <= len(d.buf) {
+		w := binary.BigEndian.Uint64(d.buf[i:])
+		n := int(w<<uint(p&7)>>62) + 1
+		q := (p + 2 + 7) &^ 7
+		if j := q >> 3; j+4 <= len(d.buf) {
+			d.pos = q + 8*n
+			return binary.BigEndian.Uint32(d.buf[j:]) >> uint(32-8*n), nil
+		}
+	}
+	v, err := d.GetConstrained(0, 1<<32-1)
+	return uint32(v), err
+}
+
+// GetSizedOctets is GetOctetString(lb, ub, false) for 0 <= lb < ub and a
+// range of less than 256 sizes: the size less lb in n = bits.Len(ub-lb)
+// bits, then the octets from the next octet boundary, returned as a
+// sub-slice of the input.
+func (d *Reader) GetSizedOctets(lb, ub, n int) ([]byte, error) {
+	if v, ok := d.peek(n); ok && v <= uint64(ub-lb) {
+		size := lb + int(v)
+		q := (d.pos + n + 7) &^ 7
+		if i := q >> 3; size <= d.maxLen && i+size <= len(d.buf) {
+			d.pos = q + 8*size
+			return d.buf[i : i+size : i+size], nil
+		}
+	}
+	return d.GetOctetString(lb, ub, false)
+}
+
+// GetFixedOctets is GetOctetString(size, size, false) for 2 < size < 64K:
+// the octets from the next octet boundary, with no length, returned as a
+// sub-slice of the input.
+func (d *Reader) GetFixedOctets(size int) ([]byte, error) {
+	q := (d.pos + 7) &^ 7
+	if i := q >> 3; size <= d.maxLen && i+size <= len(d.buf) {
+		d.pos = q + 8*size
+		return d.buf[i : i+size : i+size], nil
+	}
+	return d.GetOctetString(size, size, false)
+}

@@ -1,0 +1,73 @@
+package x691
+
+import (
+	"bytes"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// Each fast read agrees with the general read it stands for, in value,
+// error and position, at every bit offset of random inputs of every
+// length (so also near and past the end), under a small maximum length.
+func TestFastReadsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	type read func(d *Reader) (any, error)
+	pairs := []struct {
+		name       string
+		fast, slow read
+	}{
+		{"uint32", func(d *Reader) (any, error) { v, err := d.GetUint32(); return int64(v), err },
+			func(d *Reader) (any, error) { return d.GetConstrained(0, 1<<32-1) }},
+		{"small 3..9", func(d *Reader) (any, error) { return d.GetSmallConstrained(3, 9, 3) },
+			func(d *Reader) (any, error) { return d.GetConstrained(3, 9) }},
+		{"small 0..15", func(d *Reader) (any, error) { return d.GetSmallConstrained(0, 15, 4) },
+			func(d *Reader) (any, error) { return d.GetConstrained(0, 15) }},
+		{"small 5..5", func(d *Reader) (any, error) { return d.GetSmallConstrained(5, 5, 0) },
+			func(d *Reader) (any, error) { return d.GetConstrained(5, 5) }},
+		{"index 5 ext", func(d *Reader) (any, error) { i, x, err := d.GetIndex(5, 3, true); return [2]any{i, x}, err },
+			func(d *Reader) (any, error) { i, x, err := d.GetChoiceIndex(5, true); return [2]any{i, x}, err }},
+		{"index 4", func(d *Reader) (any, error) { i, x, err := d.GetIndex(4, 2, false); return [2]any{i, x}, err },
+			func(d *Reader) (any, error) { i, x, err := d.GetChoiceIndex(4, false); return [2]any{i, x}, err }},
+		{"index 1", func(d *Reader) (any, error) { i, x, err := d.GetIndex(1, 0, false); return [2]any{i, x}, err },
+			func(d *Reader) (any, error) { i, x, err := d.GetChoiceIndex(1, false); return [2]any{i, x}, err }},
+		{"sized 1..8", func(d *Reader) (any, error) { return d.GetSizedOctets(1, 8, 3) },
+			func(d *Reader) (any, error) { return d.GetOctetString(1, 8, false) }},
+		{"sized 0..200", func(d *Reader) (any, error) { return d.GetSizedOctets(0, 200, bits.Len(200)) },
+			func(d *Reader) (any, error) { return d.GetOctetString(0, 200, false) }},
+		{"fixed 4", func(d *Reader) (any, error) { return d.GetFixedOctets(4) },
+			func(d *Reader) (any, error) { return d.GetOctetString(4, 4, false) }},
+		{"fixed 12", func(d *Reader) (any, error) { return d.GetFixedOctets(12) },
+			func(d *Reader) (any, error) { return d.GetOctetString(12, 12, false) }},
+	}
+	for range 300 {
+		buf := make([]byte, rng.IntN(24))
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		for _, p := range pairs {
+			for pos := 0; pos <= len(buf)*8; pos++ {
+				a, b := NewReader(buf), NewReader(buf)
+				a.SetMaxLength(10)
+				b.SetMaxLength(10)
+				a.pos, b.pos = pos, pos
+				va, ea := p.fast(&a)
+				vb, eb := p.slow(&b)
+				if (ea == nil) != (eb == nil) || (ea != nil && ea.Error() != eb.Error()) {
+					t.Fatalf("%s at bit %d of %x: error %v, general read %v", p.name, pos, buf, ea, eb)
+				}
+				if ea == nil && (!same(va, vb) || a.pos != b.pos) {
+					t.Fatalf("%s at bit %d of %x: %v to bit %d, general read %v to bit %d", p.name, pos, buf, va, a.pos, vb, b.pos)
+				}
+			}
+		}
+	}
+}
+
+func same(a, b any) bool {
+	if x, ok := a.([]byte); ok {
+		y, _ := b.([]byte)
+		return bytes.Equal(x, y)
+	}
+	return a == b
+}
