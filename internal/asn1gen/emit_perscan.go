@@ -243,9 +243,9 @@ func (g *perScanGen) scanChoice(tf typeFunc, root, ext []*Component) error {
 	// The index of a root alternative in as many bits as the count needs
 	// (one past the last is the default case); an extension's, a normally
 	// small number after the extension bit.
-	k := bits.Len(uint(len(root) - 1))
+	k := indexBits(len(root))
 	if tf.def.Extensible {
-		fmt.Fprintf(w, "ext, err := d.GetBool()\nif err != nil {\nreturn err\n}\nvar idx uint64\nif ext {\nn, err := d.GetNormallySmall()\nif err != nil {\nreturn err\n}\nidx = %d + uint64(n)\n} else if idx, err = d.ReadBits(%d); err != nil {\nreturn err\n}\nswitch idx {\n", len(root), k)
+		fmt.Fprintf(w, "idx, _, err := d.GetIndex(%d, %d, true)\nif err != nil {\nreturn err\n}\nswitch idx {\n", len(root), k)
 	} else {
 		fmt.Fprintf(w, "idx, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nswitch idx {\n", k)
 	}
@@ -321,14 +321,14 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 			return fmt.Errorf("a scanned INTEGER must be constrained, not %s", form)
 		}
 		x := g.tmp("x")
-		fmt.Fprintf(w, "at := d.BitOffset()\n%s, err := d.GetConstrained(%s)\nif err != nil {\n%s\n}\nd.%s(%s, at)\n", x, bounds, fail, val, x)
+		fmt.Fprintf(w, "at := d.BitOffset()\n%s, err := d.%s\nif err != nil {\n%s\n}\nd.%s(int64(%s), at)\n", x, intCall(r.Value), fail, val, x)
 	case KindEnumerated:
 		root, _ := enumIndexes(r)
 		if !r.Extensible {
 			skipBits(w, bits.Len(uint(len(root)-1)), false, fail)
 			break
 		}
-		fmt.Fprintf(w, "if _, _, err := d.GetEnumerated(%d, %v); err != nil {\n%s\n}\n", len(root), r.Extensible, fail)
+		fmt.Fprintf(w, "if _, _, err := d.GetIndex(%d, %d, true); err != nil {\n%s\n}\n", len(root), indexBits(len(root)), fail)
 	case KindBoolean:
 		skipBits(w, 1, false, fail)
 	case KindNull:
@@ -340,6 +340,10 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 		}
 		if z := r.Size; z == nil && val == "" {
 			fmt.Fprintf(w, "if err := d.SkipUnboundedOctets(); err != nil {\n%s\n}\n", fail)
+			break
+		}
+		if z := r.Size; val != "" && z != nil && z.HasLower && z.HasUpper && !z.Extensible && z.Lower < z.Upper && z.Upper-z.Lower < 255 && z.Upper > 2 {
+			fmt.Fprintf(w, "b, err := d.%s\nif err != nil {\n%s\n}\nd.%s(b)\n", octetsCall(z, lb, ub, ext), fail, val)
 			break
 		}
 		if z := r.Size; z != nil && z.HasLower && z.HasUpper && !z.Extensible && z.Lower < z.Upper && z.Upper < 1<<16 && z.Upper > 1 {

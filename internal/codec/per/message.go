@@ -141,7 +141,7 @@ func peekVersion(d *x691.Reader) (int, error) {
 	if _, err := d.GetBool(); err != nil { // Message's extension bit
 		return 0, codecerr.At(err, "mess")
 	}
-	v, err := d.GetConstrained(0, 99)
+	v, err := d.GetSmallConstrained(0, 99, 7)
 	if err != nil {
 		return 0, codecerr.At(codecerr.At(err, "version"), "mess")
 	}

@@ -348,18 +348,8 @@ func scanMIdV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(5, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 5 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -387,15 +377,7 @@ func scanMIdV123(d *scanner) error {
 		d.midValue(b)
 	case 4:
 		d.midKind(scan.MTPAddress)
-		n11, err := d.ReadBits(2)
-		if err != nil {
-			return codecerr.At(err, "mtpAddress")
-		}
-		if n11 > 2 {
-			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n11+2), "mtpAddress")
-		}
-		d.Align()
-		b, err := d.TakeOctets(int(n11) + 2)
+		b, err := d.GetSizedOctets(2, 4, 2)
 		if err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
@@ -424,11 +406,11 @@ func scanDomainNameV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x12, err := d.GetConstrained(0, 65535)
+		x11, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
-		d.midPort(x12, at)
+		d.midPort(int64(x11), at)
 	}
 	d.leave()
 	return nil
@@ -451,11 +433,11 @@ func scanIP4AddressV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x13, err := d.GetConstrained(0, 65535)
+		x12, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
-		d.midPort(x13, at)
+		d.midPort(int64(x12), at)
 	}
 	d.leave()
 	return nil
@@ -478,11 +460,11 @@ func scanIP6AddressV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x14, err := d.GetConstrained(0, 65535)
+		x13, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
-		d.midPort(x14, at)
+		d.midPort(int64(x13), at)
 	}
 	d.leave()
 	return nil
@@ -492,18 +474,8 @@ func scanTransactionV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(4, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 4 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -524,23 +496,23 @@ func scanTransactionV1(d *scanner) error {
 		}
 	case 3:
 		{
-			k15, more16, err := d.GetShortLength(0)
+			k14, more15, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k15); err != nil {
+				if err = d.count(k14); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i17 := 0; i17 < k15; i17++ {
+				for i16 := 0; i16 < k14; i16++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i17), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i16), "transactionResponseAck")
 					}
 				}
-				if !more16 {
+				if !more15 {
 					break
 				}
-				if k15, more16, err = d.GetLengthChunk(0); err != nil {
+				if k14, more15, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
@@ -556,18 +528,8 @@ func scanTransactionV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(4, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 4 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -588,23 +550,23 @@ func scanTransactionV2(d *scanner) error {
 		}
 	case 3:
 		{
-			k18, more19, err := d.GetShortLength(0)
+			k17, more18, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k18); err != nil {
+				if err = d.count(k17); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i20 := 0; i20 < k18; i20++ {
+				for i19 := 0; i19 < k17; i19++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i20), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i19), "transactionResponseAck")
 					}
 				}
-				if !more19 {
+				if !more18 {
 					break
 				}
-				if k18, more19, err = d.GetLengthChunk(0); err != nil {
+				if k17, more18, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
@@ -620,18 +582,8 @@ func scanTransactionV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(4, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 4 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -652,23 +604,23 @@ func scanTransactionV3(d *scanner) error {
 		}
 	case 3:
 		{
-			k21, more22, err := d.GetShortLength(0)
+			k20, more21, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
-				if err = d.count(k21); err != nil {
+				if err = d.count(k20); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
-				for i23 := 0; i23 < k21; i23++ {
+				for i22 := 0; i22 < k20; i22++ {
 					if err := scanTransactionAckV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i23), "transactionResponseAck")
+						return codecerr.At(codecerr.AtIndex(err, i22), "transactionResponseAck")
 					}
 				}
-				if !more22 {
+				if !more21 {
 					break
 				}
-				if k21, more22, err = d.GetLengthChunk(0); err != nil {
+				if k20, more21, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "transactionResponseAck")
 				}
 			}
@@ -700,31 +652,31 @@ func scanTransactionRequestV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x24, err := d.GetConstrained(0, 4294967295)
+		x23, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x24, at)
+		d.txID(int64(x23), at)
 	}
 	{
 		{
-			k25, more26, err := d.GetShortLength(0)
+			k24, more25, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k25); err != nil {
+				if err = d.count(k24); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i27 := 0; i27 < k25; i27++ {
+				for i26 := 0; i26 < k24; i26++ {
 					if err := scanActionRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i27), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i26), "actions")
 					}
 				}
-				if !more26 {
+				if !more25 {
 					break
 				}
-				if k25, more26, err = d.GetLengthChunk(0); err != nil {
+				if k24, more25, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -753,31 +705,31 @@ func scanTransactionRequestV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x28, err := d.GetConstrained(0, 4294967295)
+		x27, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x28, at)
+		d.txID(int64(x27), at)
 	}
 	{
 		{
-			k29, more30, err := d.GetShortLength(0)
+			k28, more29, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k29); err != nil {
+				if err = d.count(k28); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i31 := 0; i31 < k29; i31++ {
+				for i30 := 0; i30 < k28; i30++ {
 					if err := scanActionRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i31), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i30), "actions")
 					}
 				}
-				if !more30 {
+				if !more29 {
 					break
 				}
-				if k29, more30, err = d.GetLengthChunk(0); err != nil {
+				if k28, more29, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -806,31 +758,31 @@ func scanTransactionRequestV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x32, err := d.GetConstrained(0, 4294967295)
+		x31, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x32, at)
+		d.txID(int64(x31), at)
 	}
 	{
 		{
-			k33, more34, err := d.GetShortLength(0)
+			k32, more33, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
-				if err = d.count(k33); err != nil {
+				if err = d.count(k32); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				for i35 := 0; i35 < k33; i35++ {
+				for i34 := 0; i34 < k32; i34++ {
 					if err := scanActionRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i35), "actions")
+						return codecerr.At(codecerr.AtIndex(err, i34), "actions")
 					}
 				}
-				if !more34 {
+				if !more33 {
 					break
 				}
-				if k33, more34, err = d.GetLengthChunk(0); err != nil {
+				if k32, more33, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actions")
 				}
 			}
@@ -859,11 +811,11 @@ func scanTransactionPendingV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x36, err := d.GetConstrained(0, 4294967295)
+		x35, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x36, at)
+		d.txID(int64(x35), at)
 	}
 	if hasExt {
 		_, unknown, err := d.GetExtensionBitmap(0)
@@ -889,11 +841,11 @@ func scanTransactionReplyV1(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x37, err := d.GetConstrained(0, 4294967295)
+		x36, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x37, at)
+		d.txID(int64(x36), at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -927,11 +879,11 @@ func scanTransactionReplyV2(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x38, err := d.GetConstrained(0, 4294967295)
+		x37, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x38, at)
+		d.txID(int64(x37), at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -965,11 +917,11 @@ func scanTransactionReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x39, err := d.GetConstrained(0, 4294967295)
+		x38, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x39, at)
+		d.txID(int64(x38), at)
 	}
 	if opt&(1<<0) != 0 {
 		d.immAck()
@@ -990,11 +942,11 @@ func scanTransactionReplyV3(d *scanner) error {
 				return codecerr.At(err, "segmentNumber")
 			}
 			at := d.BitOffset()
-			x40, err := d.GetConstrained(0, 65535)
+			x39, err := d.GetConstrained(0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			d.segment(x40, at)
+			d.segment(int64(x39), at)
 			d.closeOpenType(outer)
 		}
 		if present&(1<<1) != 0 {
@@ -1028,23 +980,23 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 		}
 	case 1:
 		{
-			k41, more42, err := d.GetShortLength(0)
+			k40, more41, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k41); err != nil {
+				if err = d.count(k40); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i43 := 0; i43 < k41; i43++ {
+				for i42 := 0; i42 < k40; i42++ {
 					if err := scanActionReplyV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i43), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i42), "actionReplies")
 					}
 				}
-				if !more42 {
+				if !more41 {
 					break
 				}
-				if k41, more42, err = d.GetLengthChunk(0); err != nil {
+				if k40, more41, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
@@ -1071,23 +1023,23 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k44, more45, err := d.GetShortLength(0)
+			k43, more44, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k44); err != nil {
+				if err = d.count(k43); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i46 := 0; i46 < k44; i46++ {
+				for i45 := 0; i45 < k43; i45++ {
 					if err := scanActionReplyV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i46), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i45), "actionReplies")
 					}
 				}
-				if !more45 {
+				if !more44 {
 					break
 				}
-				if k44, more45, err = d.GetLengthChunk(0); err != nil {
+				if k43, more44, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
@@ -1114,23 +1066,23 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k47, more48, err := d.GetShortLength(0)
+			k46, more47, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
-				if err = d.count(k47); err != nil {
+				if err = d.count(k46); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
-				for i49 := 0; i49 < k47; i49++ {
+				for i48 := 0; i48 < k46; i48++ {
 					if err := scanActionReplyV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i49), "actionReplies")
+						return codecerr.At(codecerr.AtIndex(err, i48), "actionReplies")
 					}
 				}
-				if !more48 {
+				if !more47 {
 					break
 				}
-				if k47, more48, err = d.GetLengthChunk(0); err != nil {
+				if k46, more47, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "actionReplies")
 				}
 			}
@@ -1153,19 +1105,19 @@ func scanTransactionAckV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x50, err := d.GetConstrained(0, 4294967295)
+		x49, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "firstAck")
 		}
-		d.txID(x50, at)
+		d.txID(int64(x49), at)
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x51, err := d.GetConstrained(0, 4294967295)
+		x50, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "lastAck")
 		}
-		d.lastID(x51, at)
+		d.lastID(int64(x50), at)
 	}
 	d.leave()
 	return nil
@@ -1181,11 +1133,11 @@ func scanErrorDescriptorV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x52, err := d.GetConstrained(0, 65535)
+		x51, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "errorCode")
 		}
-		d.errorCode(x52, at)
+		d.errorCode(int64(x51), at)
 	}
 	if opt&(1<<0) != 0 {
 		if err := d.SkipString(0, x691.Unbounded, false, x691.IA5String); err != nil {
@@ -1206,11 +1158,11 @@ func scanActionRequestV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x53, err := d.GetConstrained(0, 4294967295)
+		x52, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x53, at)
+		d.action(int64(x52), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV1(d); err != nil {
@@ -1224,23 +1176,23 @@ func scanActionRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k54, more55, err := d.GetShortLength(0)
+			k53, more54, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k54); err != nil {
+				if err = d.count(k53); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i56 := 0; i56 < k54; i56++ {
+				for i55 := 0; i55 < k53; i55++ {
 					if err := scanCommandRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i56), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i55), "commandRequests")
 					}
 				}
-				if !more55 {
+				if !more54 {
 					break
 				}
-				if k54, more55, err = d.GetLengthChunk(0); err != nil {
+				if k53, more54, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1260,11 +1212,11 @@ func scanActionRequestV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x57, err := d.GetConstrained(0, 4294967295)
+		x56, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x57, at)
+		d.action(int64(x56), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV2(d); err != nil {
@@ -1278,23 +1230,23 @@ func scanActionRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k58, more59, err := d.GetShortLength(0)
+			k57, more58, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k58); err != nil {
+				if err = d.count(k57); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i60 := 0; i60 < k58; i60++ {
+				for i59 := 0; i59 < k57; i59++ {
 					if err := scanCommandRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i60), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i59), "commandRequests")
 					}
 				}
-				if !more59 {
+				if !more58 {
 					break
 				}
-				if k58, more59, err = d.GetLengthChunk(0); err != nil {
+				if k57, more58, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1314,11 +1266,11 @@ func scanActionRequestV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x61, err := d.GetConstrained(0, 4294967295)
+		x60, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x61, at)
+		d.action(int64(x60), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV3(d); err != nil {
@@ -1332,23 +1284,23 @@ func scanActionRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k62, more63, err := d.GetShortLength(0)
+			k61, more62, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
-				if err = d.count(k62); err != nil {
+				if err = d.count(k61); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				for i64 := 0; i64 < k62; i64++ {
+				for i63 := 0; i63 < k61; i63++ {
 					if err := scanCommandRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i64), "commandRequests")
+						return codecerr.At(codecerr.AtIndex(err, i63), "commandRequests")
 					}
 				}
-				if !more63 {
+				if !more62 {
 					break
 				}
-				if k62, more63, err = d.GetLengthChunk(0); err != nil {
+				if k61, more62, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
 			}
@@ -1368,11 +1320,11 @@ func scanActionReplyV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x65, err := d.GetConstrained(0, 4294967295)
+		x64, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x65, at)
+		d.action(int64(x64), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1386,23 +1338,23 @@ func scanActionReplyV1(d *scanner) error {
 	}
 	{
 		{
-			k66, more67, err := d.GetShortLength(0)
+			k65, more66, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k66); err != nil {
+				if err = d.count(k65); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i68 := 0; i68 < k66; i68++ {
+				for i67 := 0; i67 < k65; i67++ {
 					if err := scanCommandReplyV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i68), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i67), "commandReply")
 					}
 				}
-				if !more67 {
+				if !more66 {
 					break
 				}
-				if k66, more67, err = d.GetLengthChunk(0); err != nil {
+				if k65, more66, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1422,11 +1374,11 @@ func scanActionReplyV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x69, err := d.GetConstrained(0, 4294967295)
+		x68, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x69, at)
+		d.action(int64(x68), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1440,23 +1392,23 @@ func scanActionReplyV2(d *scanner) error {
 	}
 	{
 		{
-			k70, more71, err := d.GetShortLength(0)
+			k69, more70, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k70); err != nil {
+				if err = d.count(k69); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i72 := 0; i72 < k70; i72++ {
+				for i71 := 0; i71 < k69; i71++ {
 					if err := scanCommandReplyV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i72), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i71), "commandReply")
 					}
 				}
-				if !more71 {
+				if !more70 {
 					break
 				}
-				if k70, more71, err = d.GetLengthChunk(0); err != nil {
+				if k69, more70, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1476,11 +1428,11 @@ func scanActionReplyV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x73, err := d.GetConstrained(0, 4294967295)
+		x72, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "contextId")
 		}
-		d.action(x73, at)
+		d.action(int64(x72), at)
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanErrorDescriptorV123(d); err != nil {
@@ -1494,23 +1446,23 @@ func scanActionReplyV3(d *scanner) error {
 	}
 	{
 		{
-			k74, more75, err := d.GetShortLength(0)
+			k73, more74, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
-				if err = d.count(k74); err != nil {
+				if err = d.count(k73); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				for i76 := 0; i76 < k74; i76++ {
+				for i75 := 0; i75 < k73; i75++ {
 					if err := scanCommandReplyV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i76), "commandReply")
+						return codecerr.At(codecerr.AtIndex(err, i75), "commandReply")
 					}
 				}
-				if !more75 {
+				if !more74 {
 					break
 				}
-				if k74, more75, err = d.GetLengthChunk(0); err != nil {
+				if k73, more74, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 			}
@@ -1541,23 +1493,23 @@ func scanContextRequestV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k77, more78, err := d.GetShortLength(0)
+			k76, more77, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k77); err != nil {
+				if err = d.count(k76); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i79 := 0; i79 < k77; i79++ {
+				for i78 := 0; i78 < k76; i78++ {
 					if err := scanTopologyRequestV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i79), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i78), "topologyReq")
 					}
 				}
-				if !more78 {
+				if !more77 {
 					break
 				}
-				if k77, more78, err = d.GetLengthChunk(0); err != nil {
+				if k76, more77, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1597,23 +1549,23 @@ func scanContextRequestV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k80, more81, err := d.GetShortLength(0)
+			k79, more80, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k80); err != nil {
+				if err = d.count(k79); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i82 := 0; i82 < k80; i82++ {
+				for i81 := 0; i81 < k79; i81++ {
 					if err := scanTopologyRequestV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i82), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i81), "topologyReq")
 					}
 				}
-				if !more81 {
+				if !more80 {
 					break
 				}
-				if k80, more81, err = d.GetLengthChunk(0); err != nil {
+				if k79, more80, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1653,23 +1605,23 @@ func scanContextRequestV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k83, more84, err := d.GetShortLength(0)
+			k82, more83, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
-				if err = d.count(k83); err != nil {
+				if err = d.count(k82); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				for i85 := 0; i85 < k83; i85++ {
+				for i84 := 0; i84 < k82; i84++ {
 					if err := scanTopologyRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i85), "topologyReq")
+						return codecerr.At(codecerr.AtIndex(err, i84), "topologyReq")
 					}
 				}
-				if !more84 {
+				if !more83 {
 					break
 				}
-				if k83, more84, err = d.GetLengthChunk(0); err != nil {
+				if k82, more83, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
 			}
@@ -1892,18 +1844,8 @@ func scanCommandV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -1958,18 +1900,8 @@ func scanCommandV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2024,18 +1956,8 @@ func scanCommandV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2090,18 +2012,8 @@ func scanCommandReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2156,18 +2068,8 @@ func scanCommandReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2222,18 +2124,8 @@ func scanCommandReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2399,23 +2291,23 @@ func scanAmmRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k86, more87, err := d.GetShortLength(0)
+			k85, more86, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k86); err != nil {
+				if err = d.count(k85); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i88 := 0; i88 < k86; i88++ {
+				for i87 := 0; i87 < k85; i87++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i88), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i87), "terminationID")
 					}
 				}
-				if !more87 {
+				if !more86 {
 					break
 				}
-				if k86, more87, err = d.GetLengthChunk(0); err != nil {
+				if k85, more86, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2424,23 +2316,23 @@ func scanAmmRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k89, more90, err := d.GetShortLength(0)
+			k88, more89, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k89); err != nil {
+				if err = d.count(k88); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i91 := 0; i91 < k89; i91++ {
+				for i90 := 0; i90 < k88; i90++ {
 					if err := scanAmmDescriptorV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i91), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i90), "descriptors")
 					}
 				}
-				if !more90 {
+				if !more89 {
 					break
 				}
-				if k89, more90, err = d.GetLengthChunk(0); err != nil {
+				if k88, more89, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2470,23 +2362,23 @@ func scanAmmRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k92, more93, err := d.GetShortLength(0)
+			k91, more92, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k92); err != nil {
+				if err = d.count(k91); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i94 := 0; i94 < k92; i94++ {
+				for i93 := 0; i93 < k91; i93++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i94), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i93), "terminationID")
 					}
 				}
-				if !more93 {
+				if !more92 {
 					break
 				}
-				if k92, more93, err = d.GetLengthChunk(0); err != nil {
+				if k91, more92, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2495,23 +2387,23 @@ func scanAmmRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k95, more96, err := d.GetShortLength(0)
+			k94, more95, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k95); err != nil {
+				if err = d.count(k94); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i97 := 0; i97 < k95; i97++ {
+				for i96 := 0; i96 < k94; i96++ {
 					if err := scanAmmDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i97), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i96), "descriptors")
 					}
 				}
-				if !more96 {
+				if !more95 {
 					break
 				}
-				if k95, more96, err = d.GetLengthChunk(0); err != nil {
+				if k94, more95, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2541,23 +2433,23 @@ func scanAmmRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k98, more99, err := d.GetShortLength(0)
+			k97, more98, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k98); err != nil {
+				if err = d.count(k97); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i100 := 0; i100 < k98; i100++ {
+				for i99 := 0; i99 < k97; i99++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i100), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i99), "terminationID")
 					}
 				}
-				if !more99 {
+				if !more98 {
 					break
 				}
-				if k98, more99, err = d.GetLengthChunk(0); err != nil {
+				if k97, more98, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2566,23 +2458,23 @@ func scanAmmRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k101, more102, err := d.GetShortLength(0)
+			k100, more101, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
-				if err = d.count(k101); err != nil {
+				if err = d.count(k100); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				for i103 := 0; i103 < k101; i103++ {
+				for i102 := 0; i102 < k100; i102++ {
 					if err := scanAmmDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i103), "descriptors")
+						return codecerr.At(codecerr.AtIndex(err, i102), "descriptors")
 					}
 				}
-				if !more102 {
+				if !more101 {
 					break
 				}
-				if k101, more102, err = d.GetLengthChunk(0); err != nil {
+				if k100, more101, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 			}
@@ -2605,18 +2497,8 @@ func scanAmmDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2638,46 +2520,46 @@ func scanAmmDescriptorV1(d *scanner) error {
 		}
 	case 4:
 		{
-			k104, more105, err := d.GetShortLength(0)
+			k103, more104, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k104); err != nil {
+				if err = d.count(k103); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i106 := 0; i106 < k104; i106++ {
+				for i105 := 0; i105 < k103; i105++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i106), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i105), "eventBufferDescriptor")
 					}
 				}
-				if !more105 {
+				if !more104 {
 					break
 				}
-				if k104, more105, err = d.GetLengthChunk(0); err != nil {
+				if k103, more104, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k107, more108, err := d.GetShortLength(0)
+			k106, more107, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k107); err != nil {
+				if err = d.count(k106); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i109 := 0; i109 < k107; i109++ {
+				for i108 := 0; i108 < k106; i108++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i109), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i108), "signalsDescriptor")
 					}
 				}
-				if !more108 {
+				if !more107 {
 					break
 				}
-				if k107, more108, err = d.GetLengthChunk(0); err != nil {
+				if k106, more107, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2701,18 +2583,8 @@ func scanAmmDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2734,46 +2606,46 @@ func scanAmmDescriptorV2(d *scanner) error {
 		}
 	case 4:
 		{
-			k110, more111, err := d.GetShortLength(0)
+			k109, more110, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k110); err != nil {
+				if err = d.count(k109); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i112 := 0; i112 < k110; i112++ {
+				for i111 := 0; i111 < k109; i111++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i112), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i111), "eventBufferDescriptor")
 					}
 				}
-				if !more111 {
+				if !more110 {
 					break
 				}
-				if k110, more111, err = d.GetLengthChunk(0); err != nil {
+				if k109, more110, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k113, more114, err := d.GetShortLength(0)
+			k112, more113, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k113); err != nil {
+				if err = d.count(k112); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i115 := 0; i115 < k113; i115++ {
+				for i114 := 0; i114 < k112; i114++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i115), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i114), "signalsDescriptor")
 					}
 				}
-				if !more114 {
+				if !more113 {
 					break
 				}
-				if k113, more114, err = d.GetLengthChunk(0); err != nil {
+				if k112, more113, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2797,18 +2669,8 @@ func scanAmmDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(8, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 8 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -2830,46 +2692,46 @@ func scanAmmDescriptorV3(d *scanner) error {
 		}
 	case 4:
 		{
-			k116, more117, err := d.GetShortLength(0)
+			k115, more116, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k116); err != nil {
+				if err = d.count(k115); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i118 := 0; i118 < k116; i118++ {
+				for i117 := 0; i117 < k115; i117++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i118), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i117), "eventBufferDescriptor")
 					}
 				}
-				if !more117 {
+				if !more116 {
 					break
 				}
-				if k116, more117, err = d.GetLengthChunk(0); err != nil {
+				if k115, more116, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 5:
 		{
-			k119, more120, err := d.GetShortLength(0)
+			k118, more119, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k119); err != nil {
+				if err = d.count(k118); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i121 := 0; i121 < k119; i121++ {
+				for i120 := 0; i120 < k118; i120++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i121), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i120), "signalsDescriptor")
 					}
 				}
-				if !more120 {
+				if !more119 {
 					break
 				}
-				if k119, more120, err = d.GetLengthChunk(0); err != nil {
+				if k118, more119, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -2905,23 +2767,23 @@ func scanAmmsReplyV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k122, more123, err := d.GetShortLength(0)
+			k121, more122, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k122); err != nil {
+				if err = d.count(k121); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i124 := 0; i124 < k122; i124++ {
+				for i123 := 0; i123 < k121; i123++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i124), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i123), "terminationID")
 					}
 				}
-				if !more123 {
+				if !more122 {
 					break
 				}
-				if k122, more123, err = d.GetLengthChunk(0); err != nil {
+				if k121, more122, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -2930,23 +2792,23 @@ func scanAmmsReplyV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k125, more126, err := d.GetShortLength(0)
+			k124, more125, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k125); err != nil {
+				if err = d.count(k124); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i127 := 0; i127 < k125; i127++ {
+				for i126 := 0; i126 < k124; i126++ {
 					if err := scanAuditReturnParameterV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i127), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i126), "terminationAudit")
 					}
 				}
-				if !more126 {
+				if !more125 {
 					break
 				}
-				if k125, more126, err = d.GetLengthChunk(0); err != nil {
+				if k124, more125, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -2977,23 +2839,23 @@ func scanAmmsReplyV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k128, more129, err := d.GetShortLength(0)
+			k127, more128, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k128); err != nil {
+				if err = d.count(k127); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i130 := 0; i130 < k128; i130++ {
+				for i129 := 0; i129 < k127; i129++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i130), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i129), "terminationID")
 					}
 				}
-				if !more129 {
+				if !more128 {
 					break
 				}
-				if k128, more129, err = d.GetLengthChunk(0); err != nil {
+				if k127, more128, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3002,23 +2864,23 @@ func scanAmmsReplyV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k131, more132, err := d.GetShortLength(0)
+			k130, more131, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k131); err != nil {
+				if err = d.count(k130); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i133 := 0; i133 < k131; i133++ {
+				for i132 := 0; i132 < k130; i132++ {
 					if err := scanAuditReturnParameterV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i133), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i132), "terminationAudit")
 					}
 				}
-				if !more132 {
+				if !more131 {
 					break
 				}
-				if k131, more132, err = d.GetLengthChunk(0); err != nil {
+				if k130, more131, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -3049,23 +2911,23 @@ func scanAmmsReplyV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k134, more135, err := d.GetShortLength(0)
+			k133, more134, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k134); err != nil {
+				if err = d.count(k133); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i136 := 0; i136 < k134; i136++ {
+				for i135 := 0; i135 < k133; i135++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i136), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i135), "terminationID")
 					}
 				}
-				if !more135 {
+				if !more134 {
 					break
 				}
-				if k134, more135, err = d.GetLengthChunk(0); err != nil {
+				if k133, more134, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3074,23 +2936,23 @@ func scanAmmsReplyV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k137, more138, err := d.GetShortLength(0)
+			k136, more137, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
-				if err = d.count(k137); err != nil {
+				if err = d.count(k136); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				for i139 := 0; i139 < k137; i139++ {
+				for i138 := 0; i138 < k136; i138++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i139), "terminationAudit")
+						return codecerr.At(codecerr.AtIndex(err, i138), "terminationAudit")
 					}
 				}
-				if !more138 {
+				if !more137 {
 					break
 				}
-				if k137, more138, err = d.GetLengthChunk(0); err != nil {
+				if k136, more137, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
@@ -3121,23 +2983,23 @@ func scanSubtractRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k140, more141, err := d.GetShortLength(0)
+			k139, more140, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k140); err != nil {
+				if err = d.count(k139); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i142 := 0; i142 < k140; i142++ {
+				for i141 := 0; i141 < k139; i141++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i142), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i141), "terminationID")
 					}
 				}
-				if !more141 {
+				if !more140 {
 					break
 				}
-				if k140, more141, err = d.GetLengthChunk(0); err != nil {
+				if k139, more140, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3174,23 +3036,23 @@ func scanSubtractRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k143, more144, err := d.GetShortLength(0)
+			k142, more143, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k143); err != nil {
+				if err = d.count(k142); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i145 := 0; i145 < k143; i145++ {
+				for i144 := 0; i144 < k142; i144++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i145), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i144), "terminationID")
 					}
 				}
-				if !more144 {
+				if !more143 {
 					break
 				}
-				if k143, more144, err = d.GetLengthChunk(0); err != nil {
+				if k142, more143, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3227,23 +3089,23 @@ func scanSubtractRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k146, more147, err := d.GetShortLength(0)
+			k145, more146, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k146); err != nil {
+				if err = d.count(k145); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i148 := 0; i148 < k146; i148++ {
+				for i147 := 0; i147 < k145; i147++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i148), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i147), "terminationID")
 					}
 				}
-				if !more147 {
+				if !more146 {
 					break
 				}
-				if k146, more147, err = d.GetLengthChunk(0); err != nil {
+				if k145, more146, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -3366,23 +3228,23 @@ func scanAuditRequestV3(d *scanner) error {
 			}
 			d.terms = true
 			{
-				k149, more150, err := d.GetShortLength(0)
+				k148, more149, err := d.GetShortLength(0)
 				if err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 				for {
-					if err = d.count(k149); err != nil {
+					if err = d.count(k148); err != nil {
 						return codecerr.At(err, "terminationIDList")
 					}
-					for i151 := 0; i151 < k149; i151++ {
+					for i150 := 0; i150 < k148; i150++ {
 						if err := scanTerminationIDV123(d); err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i151), "terminationIDList")
+							return codecerr.At(codecerr.AtIndex(err, i150), "terminationIDList")
 						}
 					}
-					if !more150 {
+					if !more149 {
 						break
 					}
-					if k149, more150, err = d.GetLengthChunk(0); err != nil {
+					if k148, more149, err = d.GetLengthChunk(0); err != nil {
 						return codecerr.At(err, "terminationIDList")
 					}
 				}
@@ -3402,41 +3264,31 @@ func scanAuditReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(3, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 3 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k152, more153, err := d.GetShortLength(0)
+			k151, more152, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k152); err != nil {
+				if err = d.count(k151); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i154 := 0; i154 < k152; i154++ {
+				for i153 := 0; i153 < k151; i153++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i154), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i153), "contextAuditResult")
 					}
 				}
-				if !more153 {
+				if !more152 {
 					break
 				}
-				if k152, more153, err = d.GetLengthChunk(0); err != nil {
+				if k151, more152, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3461,41 +3313,31 @@ func scanAuditReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(3, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 3 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k155, more156, err := d.GetShortLength(0)
+			k154, more155, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k155); err != nil {
+				if err = d.count(k154); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i157 := 0; i157 < k155; i157++ {
+				for i156 := 0; i156 < k154; i156++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i157), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i156), "contextAuditResult")
 					}
 				}
-				if !more156 {
+				if !more155 {
 					break
 				}
-				if k155, more156, err = d.GetLengthChunk(0); err != nil {
+				if k154, more155, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3520,41 +3362,31 @@ func scanAuditReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(3, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 3 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
 	case 0:
 		d.terms = true
 		{
-			k158, more159, err := d.GetShortLength(0)
+			k157, more158, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
-				if err = d.count(k158); err != nil {
+				if err = d.count(k157); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
-				for i160 := 0; i160 < k158; i160++ {
+				for i159 := 0; i159 < k157; i159++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i160), "contextAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i159), "contextAuditResult")
 					}
 				}
-				if !more159 {
+				if !more158 {
 					break
 				}
-				if k158, more159, err = d.GetLengthChunk(0); err != nil {
+				if k157, more158, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "contextAuditResult")
 				}
 			}
@@ -3597,23 +3429,23 @@ func scanAuditResultV1(d *scanner) error {
 	}
 	{
 		{
-			k161, more162, err := d.GetShortLength(0)
+			k160, more161, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k161); err != nil {
+				if err = d.count(k160); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i163 := 0; i163 < k161; i163++ {
+				for i162 := 0; i162 < k160; i162++ {
 					if err := scanAuditReturnParameterV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i163), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i162), "terminationAuditResult")
 					}
 				}
-				if !more162 {
+				if !more161 {
 					break
 				}
-				if k161, more162, err = d.GetLengthChunk(0); err != nil {
+				if k160, more161, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3636,23 +3468,23 @@ func scanAuditResultV2(d *scanner) error {
 	}
 	{
 		{
-			k164, more165, err := d.GetShortLength(0)
+			k163, more164, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k164); err != nil {
+				if err = d.count(k163); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i166 := 0; i166 < k164; i166++ {
+				for i165 := 0; i165 < k163; i165++ {
 					if err := scanAuditReturnParameterV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i166), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i165), "terminationAuditResult")
 					}
 				}
-				if !more165 {
+				if !more164 {
 					break
 				}
-				if k164, more165, err = d.GetLengthChunk(0); err != nil {
+				if k163, more164, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3675,23 +3507,23 @@ func scanAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k167, more168, err := d.GetShortLength(0)
+			k166, more167, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k167); err != nil {
+				if err = d.count(k166); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i169 := 0; i169 < k167; i169++ {
+				for i168 := 0; i168 < k166; i168++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i169), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i168), "terminationAuditResult")
 					}
 				}
-				if !more168 {
+				if !more167 {
 					break
 				}
-				if k167, more168, err = d.GetLengthChunk(0); err != nil {
+				if k166, more167, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -3705,18 +3537,8 @@ func scanAuditReturnParameterV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(12, 4, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 12 + uint64(n)
-	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -3742,46 +3564,46 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 5:
 		{
-			k170, more171, err := d.GetShortLength(0)
+			k169, more170, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k170); err != nil {
+				if err = d.count(k169); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i172 := 0; i172 < k170; i172++ {
+				for i171 := 0; i171 < k169; i171++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i172), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i171), "eventBufferDescriptor")
 					}
 				}
-				if !more171 {
+				if !more170 {
 					break
 				}
-				if k170, more171, err = d.GetLengthChunk(0); err != nil {
+				if k169, more170, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k173, more174, err := d.GetShortLength(0)
+			k172, more173, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k173); err != nil {
+				if err = d.count(k172); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i175 := 0; i175 < k173; i175++ {
+				for i174 := 0; i174 < k172; i174++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i175), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i174), "signalsDescriptor")
 					}
 				}
-				if !more174 {
+				if !more173 {
 					break
 				}
-				if k173, more174, err = d.GetLengthChunk(0); err != nil {
+				if k172, more173, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -3796,46 +3618,46 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 9:
 		{
-			k176, more177, err := d.GetShortLength(0)
+			k175, more176, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k176); err != nil {
+				if err = d.count(k175); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i178 := 0; i178 < k176; i178++ {
+				for i177 := 0; i177 < k175; i177++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i178), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i177), "statisticsDescriptor")
 					}
 				}
-				if !more177 {
+				if !more176 {
 					break
 				}
-				if k176, more177, err = d.GetLengthChunk(0); err != nil {
+				if k175, more176, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k179, more180, err := d.GetShortLength(0)
+			k178, more179, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k179); err != nil {
+				if err = d.count(k178); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i181 := 0; i181 < k179; i181++ {
+				for i180 := 0; i180 < k178; i180++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i181), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i180), "packagesDescriptor")
 					}
 				}
-				if !more180 {
+				if !more179 {
 					break
 				}
-				if k179, more180, err = d.GetLengthChunk(0); err != nil {
+				if k178, more179, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -3855,18 +3677,8 @@ func scanAuditReturnParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(12, 4, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 12 + uint64(n)
-	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -3892,46 +3704,46 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 5:
 		{
-			k182, more183, err := d.GetShortLength(0)
+			k181, more182, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k182); err != nil {
+				if err = d.count(k181); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i184 := 0; i184 < k182; i184++ {
+				for i183 := 0; i183 < k181; i183++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i184), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i183), "eventBufferDescriptor")
 					}
 				}
-				if !more183 {
+				if !more182 {
 					break
 				}
-				if k182, more183, err = d.GetLengthChunk(0); err != nil {
+				if k181, more182, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k185, more186, err := d.GetShortLength(0)
+			k184, more185, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k185); err != nil {
+				if err = d.count(k184); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i187 := 0; i187 < k185; i187++ {
+				for i186 := 0; i186 < k184; i186++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i187), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i186), "signalsDescriptor")
 					}
 				}
-				if !more186 {
+				if !more185 {
 					break
 				}
-				if k185, more186, err = d.GetLengthChunk(0); err != nil {
+				if k184, more185, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -3946,46 +3758,46 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 9:
 		{
-			k188, more189, err := d.GetShortLength(0)
+			k187, more188, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k188); err != nil {
+				if err = d.count(k187); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i190 := 0; i190 < k188; i190++ {
+				for i189 := 0; i189 < k187; i189++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i190), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i189), "statisticsDescriptor")
 					}
 				}
-				if !more189 {
+				if !more188 {
 					break
 				}
-				if k188, more189, err = d.GetLengthChunk(0); err != nil {
+				if k187, more188, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k191, more192, err := d.GetShortLength(0)
+			k190, more191, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k191); err != nil {
+				if err = d.count(k190); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i193 := 0; i193 < k191; i193++ {
+				for i192 := 0; i192 < k190; i192++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i193), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i192), "packagesDescriptor")
 					}
 				}
-				if !more192 {
+				if !more191 {
 					break
 				}
-				if k191, more192, err = d.GetLengthChunk(0); err != nil {
+				if k190, more191, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -4005,18 +3817,8 @@ func scanAuditReturnParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(12, 4, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 12 + uint64(n)
-	} else if idx, err = d.ReadBits(4); err != nil {
 		return err
 	}
 	switch idx {
@@ -4042,46 +3844,46 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 5:
 		{
-			k194, more195, err := d.GetShortLength(0)
+			k193, more194, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
-				if err = d.count(k194); err != nil {
+				if err = d.count(k193); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
-				for i196 := 0; i196 < k194; i196++ {
+				for i195 := 0; i195 < k193; i195++ {
 					if err := scanEventSpecV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i196), "eventBufferDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i195), "eventBufferDescriptor")
 					}
 				}
-				if !more195 {
+				if !more194 {
 					break
 				}
-				if k194, more195, err = d.GetLengthChunk(0); err != nil {
+				if k193, more194, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventBufferDescriptor")
 				}
 			}
 		}
 	case 6:
 		{
-			k197, more198, err := d.GetShortLength(0)
+			k196, more197, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k197); err != nil {
+				if err = d.count(k196); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i199 := 0; i199 < k197; i199++ {
+				for i198 := 0; i198 < k196; i198++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i199), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i198), "signalsDescriptor")
 					}
 				}
-				if !more198 {
+				if !more197 {
 					break
 				}
-				if k197, more198, err = d.GetLengthChunk(0); err != nil {
+				if k196, more197, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -4096,46 +3898,46 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 9:
 		{
-			k200, more201, err := d.GetShortLength(0)
+			k199, more200, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
-				if err = d.count(k200); err != nil {
+				if err = d.count(k199); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				for i202 := 0; i202 < k200; i202++ {
+				for i201 := 0; i201 < k199; i201++ {
 					if err := scanStatisticsParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i202), "statisticsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i201), "statisticsDescriptor")
 					}
 				}
-				if !more201 {
+				if !more200 {
 					break
 				}
-				if k200, more201, err = d.GetLengthChunk(0); err != nil {
+				if k199, more200, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
 		}
 	case 10:
 		{
-			k203, more204, err := d.GetShortLength(0)
+			k202, more203, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
-				if err = d.count(k203); err != nil {
+				if err = d.count(k202); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
-				for i205 := 0; i205 < k203; i205++ {
+				for i204 := 0; i204 < k202; i204++ {
 					if err := scanPackagesItemV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i205), "packagesDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i204), "packagesDescriptor")
 					}
 				}
-				if !more204 {
+				if !more203 {
 					break
 				}
-				if k203, more204, err = d.GetLengthChunk(0); err != nil {
+				if k202, more203, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "packagesDescriptor")
 				}
 			}
@@ -4254,23 +4056,23 @@ func scanNotifyRequestV123(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k206, more207, err := d.GetShortLength(0)
+			k205, more206, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k206); err != nil {
+				if err = d.count(k205); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i208 := 0; i208 < k206; i208++ {
+				for i207 := 0; i207 < k205; i207++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i208), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i207), "terminationID")
 					}
 				}
-				if !more207 {
+				if !more206 {
 					break
 				}
-				if k206, more207, err = d.GetLengthChunk(0); err != nil {
+				if k205, more206, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4312,23 +4114,23 @@ func scanNotifyReplyV123(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k209, more210, err := d.GetShortLength(0)
+			k208, more209, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k209); err != nil {
+				if err = d.count(k208); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i211 := 0; i211 < k209; i211++ {
+				for i210 := 0; i210 < k208; i210++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i211), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i210), "terminationID")
 					}
 				}
-				if !more210 {
+				if !more209 {
 					break
 				}
-				if k209, more210, err = d.GetLengthChunk(0); err != nil {
+				if k208, more209, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4358,34 +4160,34 @@ func scanObservedEventsDescriptorV123(d *scanner) error {
 		return err
 	}
 	{
-		n212, err := d.ReadBits(2)
+		n211, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestId")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n212) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n211) + 1)); err != nil {
 			return codecerr.At(err, "requestId")
 		}
 	}
 	{
 		{
-			k213, more214, err := d.GetShortLength(0)
+			k212, more213, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
 			for {
-				if err = d.count(k213); err != nil {
+				if err = d.count(k212); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				for i215 := 0; i215 < k213; i215++ {
+				for i214 := 0; i214 < k212; i214++ {
 					if err := scanObservedEventV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i215), "observedEventLst")
+						return codecerr.At(codecerr.AtIndex(err, i214), "observedEventLst")
 					}
 				}
-				if !more214 {
+				if !more213 {
 					break
 				}
-				if k213, more214, err = d.GetLengthChunk(0); err != nil {
+				if k212, more213, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
 			}
@@ -4418,23 +4220,23 @@ func scanObservedEventV123(d *scanner) error {
 	}
 	{
 		{
-			k216, more217, err := d.GetShortLength(0)
+			k215, more216, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k216); err != nil {
+				if err = d.count(k215); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i218 := 0; i218 < k216; i218++ {
+				for i217 := 0; i217 < k215; i217++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i218), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i217), "eventParList")
 					}
 				}
-				if !more217 {
+				if !more216 {
 					break
 				}
-				if k216, more217, err = d.GetLengthChunk(0); err != nil {
+				if k215, more216, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -4472,23 +4274,23 @@ func scanEventParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k219, more220, err := d.GetShortLength(0)
+			k218, more219, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k219); err != nil {
+				if err = d.count(k218); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i221 := 0; i221 < k219; i221++ {
+				for i220 := 0; i220 < k218; i220++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i221), "value")
+						return codecerr.At(codecerr.AtIndex(err, i220), "value")
 					}
 				}
-				if !more220 {
+				if !more219 {
 					break
 				}
-				if k219, more220, err = d.GetLengthChunk(0); err != nil {
+				if k218, more219, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -4522,7 +4324,7 @@ func scanEventParameterExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
@@ -4551,23 +4353,23 @@ func scanServiceChangeRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k222, more223, err := d.GetShortLength(0)
+			k221, more222, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k222); err != nil {
+				if err = d.count(k221); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i224 := 0; i224 < k222; i224++ {
+				for i223 := 0; i223 < k221; i223++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i224), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i223), "terminationID")
 					}
 				}
-				if !more223 {
+				if !more222 {
 					break
 				}
-				if k222, more223, err = d.GetLengthChunk(0); err != nil {
+				if k221, more222, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4603,23 +4405,23 @@ func scanServiceChangeRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k225, more226, err := d.GetShortLength(0)
+			k224, more225, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k225); err != nil {
+				if err = d.count(k224); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i227 := 0; i227 < k225; i227++ {
+				for i226 := 0; i226 < k224; i226++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i226), "terminationID")
 					}
 				}
-				if !more226 {
+				if !more225 {
 					break
 				}
-				if k225, more226, err = d.GetLengthChunk(0); err != nil {
+				if k224, more225, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4655,23 +4457,23 @@ func scanServiceChangeRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k228, more229, err := d.GetShortLength(0)
+			k227, more228, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k228); err != nil {
+				if err = d.count(k227); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i230 := 0; i230 < k228; i230++ {
+				for i229 := 0; i229 < k227; i229++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i230), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i229), "terminationID")
 					}
 				}
-				if !more229 {
+				if !more228 {
 					break
 				}
-				if k228, more229, err = d.GetLengthChunk(0); err != nil {
+				if k227, more228, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4707,23 +4509,23 @@ func scanServiceChangeReplyV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k231, more232, err := d.GetShortLength(0)
+			k230, more231, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k231); err != nil {
+				if err = d.count(k230); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i233 := 0; i233 < k231; i233++ {
+				for i232 := 0; i232 < k230; i232++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i233), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i232), "terminationID")
 					}
 				}
-				if !more232 {
+				if !more231 {
 					break
 				}
-				if k231, more232, err = d.GetLengthChunk(0); err != nil {
+				if k230, more231, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4759,23 +4561,23 @@ func scanServiceChangeReplyV23(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k234, more235, err := d.GetShortLength(0)
+			k233, more234, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k234); err != nil {
+				if err = d.count(k233); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i236 := 0; i236 < k234; i236++ {
+				for i235 := 0; i235 < k233; i235++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i236), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i235), "terminationID")
 					}
 				}
-				if !more235 {
+				if !more234 {
 					break
 				}
-				if k234, more235, err = d.GetLengthChunk(0); err != nil {
+				if k233, more234, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4859,39 +4661,31 @@ func scanTerminationIDV123(d *scanner) error {
 	}
 	{
 		{
-			k237, more238, err := d.GetShortLength(0)
+			k236, more237, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			d.termWildcards(k237)
+			d.termWildcards(k236)
 			for {
-				if err = d.count(k237); err != nil {
+				if err = d.count(k236); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				for i239 := 0; i239 < k237; i239++ {
+				for i238 := 0; i238 < k236; i238++ {
 					if err := d.SkipBits(8); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i239), "wildcard")
+						return codecerr.At(codecerr.AtIndex(err, i238), "wildcard")
 					}
 				}
-				if !more238 {
+				if !more237 {
 					break
 				}
-				if k237, more238, err = d.GetLengthChunk(0); err != nil {
+				if k236, more237, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
 			}
 		}
 	}
 	{
-		n240, err := d.ReadBits(3)
-		if err != nil {
-			return codecerr.At(err, "id")
-		}
-		if n240 > 7 {
-			return codecerr.At(d.errorf("length %d outside SIZE(1..8)", n240+1), "id")
-		}
-		d.Align()
-		b, err := d.TakeOctets(int(n240) + 1)
+		b, err := d.GetSizedOctets(1, 8, 3)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -4989,23 +4783,23 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 		}
 	case 1:
 		{
-			k241, more242, err := d.GetShortLength(0)
+			k239, more240, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k241); err != nil {
+				if err = d.count(k239); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i243 := 0; i243 < k241; i243++ {
+				for i241 := 0; i241 < k239; i241++ {
 					if err := scanStreamDescriptorV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i243), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i241), "multiStream")
 					}
 				}
-				if !more242 {
+				if !more240 {
 					break
 				}
-				if k241, more242, err = d.GetLengthChunk(0); err != nil {
+				if k239, more240, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5032,23 +4826,23 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k244, more245, err := d.GetShortLength(0)
+			k242, more243, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k244); err != nil {
+				if err = d.count(k242); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i246 := 0; i246 < k244; i246++ {
+				for i244 := 0; i244 < k242; i244++ {
 					if err := scanStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i246), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i244), "multiStream")
 					}
 				}
-				if !more245 {
+				if !more243 {
 					break
 				}
-				if k244, more245, err = d.GetLengthChunk(0); err != nil {
+				if k242, more243, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5187,7 +4981,7 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, _, err := d.GetEnumerated(5, true); err != nil {
+		if _, _, err := d.GetIndex(5, 3, true); err != nil {
 			return codecerr.At(err, "streamMode")
 		}
 	}
@@ -5203,23 +4997,23 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k247, more248, err := d.GetShortLength(0)
+			k245, more246, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k247); err != nil {
+				if err = d.count(k245); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i249 := 0; i249 < k247; i249++ {
+				for i247 := 0; i247 < k245; i247++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i249), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i247), "propertyParms")
 					}
 				}
-				if !more248 {
+				if !more246 {
 					break
 				}
-				if k247, more248, err = d.GetLengthChunk(0); err != nil {
+				if k245, more246, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5255,23 +5049,23 @@ func scanPropertyParmV123(d *scanner) error {
 	}
 	{
 		{
-			k250, more251, err := d.GetShortLength(0)
+			k248, more249, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k250); err != nil {
+				if err = d.count(k248); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i252 := 0; i252 < k250; i252++ {
+				for i250 := 0; i250 < k248; i250++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i252), "value")
+						return codecerr.At(codecerr.AtIndex(err, i250), "value")
 					}
 				}
-				if !more251 {
+				if !more249 {
 					break
 				}
-				if k250, more251, err = d.GetLengthChunk(0); err != nil {
+				if k248, more249, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -5305,7 +5099,7 @@ func scanPropertyParmExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
@@ -5333,42 +5127,42 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k253, more254, err := d.GetShortLength(0)
+			k251, more252, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k253); err != nil {
+				if err = d.count(k251); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i255 := 0; i255 < k253; i255++ {
+				for i253 := 0; i253 < k251; i253++ {
 					{
-						k256, more257, err := d.GetShortLength(0)
+						k254, more255, err := d.GetShortLength(0)
 						if err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
+							return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
 						}
 						for {
-							if err = d.count(k256); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
+							if err = d.count(k254); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
 							}
-							for i258 := 0; i258 < k256; i258++ {
+							for i256 := 0; i256 < k254; i256++ {
 								if err := scanPropertyParmV123(d); err != nil {
-									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i258), i255), "propGrps")
+									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i256), i253), "propGrps")
 								}
 							}
-							if !more257 {
+							if !more255 {
 								break
 							}
-							if k256, more257, err = d.GetLengthChunk(0); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i255), "propGrps")
+							if k254, more255, err = d.GetLengthChunk(0); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
 							}
 						}
 					}
 				}
-				if !more254 {
+				if !more252 {
 					break
 				}
-				if k253, more254, err = d.GetLengthChunk(0); err != nil {
+				if k251, more252, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -5398,35 +5192,35 @@ func scanTerminationStateDescriptorV123(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k259, more260, err := d.GetShortLength(0)
+			k257, more258, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k259); err != nil {
+				if err = d.count(k257); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i261 := 0; i261 < k259; i261++ {
+				for i259 := 0; i259 < k257; i259++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i261), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i259), "propertyParms")
 					}
 				}
-				if !more260 {
+				if !more258 {
 					break
 				}
-				if k259, more260, err = d.GetLengthChunk(0); err != nil {
+				if k257, more258, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, _, err := d.GetEnumerated(2, true); err != nil {
+		if _, _, err := d.GetIndex(2, 1, true); err != nil {
 			return codecerr.At(err, "eventBufferControl")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "serviceState")
 		}
 	}
@@ -5453,29 +5247,29 @@ func scanMuxDescriptorV1(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		if _, _, err := d.GetEnumerated(4, true); err != nil {
+		if _, _, err := d.GetIndex(4, 2, true); err != nil {
 			return codecerr.At(err, "muxType")
 		}
 	}
 	{
 		{
-			k262, more263, err := d.GetShortLength(0)
+			k260, more261, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k262); err != nil {
+				if err = d.count(k260); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i264 := 0; i264 < k262; i264++ {
+				for i262 := 0; i262 < k260; i262++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i264), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i262), "termList")
 					}
 				}
-				if !more263 {
+				if !more261 {
 					break
 				}
-				if k262, more263, err = d.GetLengthChunk(0); err != nil {
+				if k260, more261, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5509,29 +5303,29 @@ func scanMuxDescriptorV23(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		if _, _, err := d.GetEnumerated(4, true); err != nil {
+		if _, _, err := d.GetIndex(4, 2, true); err != nil {
 			return codecerr.At(err, "muxType")
 		}
 	}
 	{
 		{
-			k265, more266, err := d.GetShortLength(0)
+			k263, more264, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k265); err != nil {
+				if err = d.count(k263); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i267 := 0; i267 < k265; i267++ {
+				for i265 := 0; i265 < k263; i265++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i267), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i265), "termList")
 					}
 				}
-				if !more266 {
+				if !more264 {
 					break
 				}
-				if k265, more266, err = d.GetLengthChunk(0); err != nil {
+				if k263, more264, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5564,34 +5358,34 @@ func scanEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		n268, err := d.ReadBits(2)
+		n266, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n268) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n266) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k269, more270, err := d.GetShortLength(0)
+			k267, more268, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k269); err != nil {
+				if err = d.count(k267); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i271 := 0; i271 < k269; i271++ {
+				for i269 := 0; i269 < k267; i269++ {
 					if err := scanRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i271), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i269), "eventList")
 					}
 				}
-				if !more270 {
+				if !more268 {
 					break
 				}
-				if k269, more270, err = d.GetLengthChunk(0); err != nil {
+				if k267, more268, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5620,34 +5414,34 @@ func scanEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n272, err := d.ReadBits(2)
+		n270, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n272) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n270) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k273, more274, err := d.GetShortLength(0)
+			k271, more272, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k273); err != nil {
+				if err = d.count(k271); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i275 := 0; i275 < k273; i275++ {
+				for i273 := 0; i273 < k271; i273++ {
 					if err := scanRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i275), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i273), "eventList")
 					}
 				}
-				if !more274 {
+				if !more272 {
 					break
 				}
-				if k273, more274, err = d.GetLengthChunk(0); err != nil {
+				if k271, more272, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5676,34 +5470,34 @@ func scanEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n276, err := d.ReadBits(2)
+		n274, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n276) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n274) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k277, more278, err := d.GetShortLength(0)
+			k275, more276, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k277); err != nil {
+				if err = d.count(k275); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i279 := 0; i279 < k277; i279++ {
+				for i277 := 0; i277 < k275; i277++ {
 					if err := scanRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i279), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i277), "eventList")
 					}
 				}
-				if !more278 {
+				if !more276 {
 					break
 				}
-				if k277, more278, err = d.GetLengthChunk(0); err != nil {
+				if k275, more276, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5750,23 +5544,23 @@ func scanRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k280, more281, err := d.GetShortLength(0)
+			k278, more279, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k280); err != nil {
+				if err = d.count(k278); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i282 := 0; i282 < k280; i282++ {
+				for i280 := 0; i280 < k278; i280++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i282), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i280), "evParList")
 					}
 				}
-				if !more281 {
+				if !more279 {
 					break
 				}
-				if k280, more281, err = d.GetLengthChunk(0); err != nil {
+				if k278, more279, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5813,23 +5607,23 @@ func scanRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k283, more284, err := d.GetShortLength(0)
+			k281, more282, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k283); err != nil {
+				if err = d.count(k281); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i285 := 0; i285 < k283; i285++ {
+				for i283 := 0; i283 < k281; i283++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i285), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i283), "evParList")
 					}
 				}
-				if !more284 {
+				if !more282 {
 					break
 				}
-				if k283, more284, err = d.GetLengthChunk(0); err != nil {
+				if k281, more282, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5876,23 +5670,23 @@ func scanRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k286, more287, err := d.GetShortLength(0)
+			k284, more285, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k286); err != nil {
+				if err = d.count(k284); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i288 := 0; i288 < k286; i288++ {
+				for i286 := 0; i286 < k284; i286++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i288), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i286), "evParList")
 					}
 				}
-				if !more287 {
+				if !more285 {
 					break
 				}
-				if k286, more287, err = d.GetLengthChunk(0); err != nil {
+				if k284, more285, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -5937,23 +5731,23 @@ func scanRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k289, more290, err := d.GetShortLength(0)
+			k287, more288, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k289); err != nil {
+				if err = d.count(k287); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i291 := 0; i291 < k289; i291++ {
+				for i289 := 0; i289 < k287; i289++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i291), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i289), "signalsDescriptor")
 					}
 				}
-				if !more290 {
+				if !more288 {
 					break
 				}
-				if k289, more290, err = d.GetLengthChunk(0); err != nil {
+				if k287, more288, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -5998,23 +5792,23 @@ func scanRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k292, more293, err := d.GetShortLength(0)
+			k290, more291, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k292); err != nil {
+				if err = d.count(k290); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i294 := 0; i294 < k292; i294++ {
+				for i292 := 0; i292 < k290; i292++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i294), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i292), "signalsDescriptor")
 					}
 				}
-				if !more293 {
+				if !more291 {
 					break
 				}
-				if k292, more293, err = d.GetLengthChunk(0); err != nil {
+				if k290, more291, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6059,23 +5853,23 @@ func scanRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k295, more296, err := d.GetShortLength(0)
+			k293, more294, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k295); err != nil {
+				if err = d.count(k293); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i297 := 0; i297 < k295; i297++ {
+				for i295 := 0; i295 < k293; i295++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i297), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i295), "signalsDescriptor")
 					}
 				}
-				if !more296 {
+				if !more294 {
 					break
 				}
-				if k295, more296, err = d.GetLengthChunk(0); err != nil {
+				if k293, more294, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6161,34 +5955,34 @@ func scanSecondEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		n298, err := d.ReadBits(2)
+		n296, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n298) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n296) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k299, more300, err := d.GetShortLength(0)
+			k297, more298, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k299); err != nil {
+				if err = d.count(k297); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i301 := 0; i301 < k299; i301++ {
+				for i299 := 0; i299 < k297; i299++ {
 					if err := scanSecondRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i301), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i299), "eventList")
 					}
 				}
-				if !more300 {
+				if !more298 {
 					break
 				}
-				if k299, more300, err = d.GetLengthChunk(0); err != nil {
+				if k297, more298, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6217,34 +6011,34 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n302, err := d.ReadBits(2)
+		n300, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n302) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n300) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k303, more304, err := d.GetShortLength(0)
+			k301, more302, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k303); err != nil {
+				if err = d.count(k301); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i305 := 0; i305 < k303; i305++ {
+				for i303 := 0; i303 < k301; i303++ {
 					if err := scanSecondRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i305), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i303), "eventList")
 					}
 				}
-				if !more304 {
+				if !more302 {
 					break
 				}
-				if k303, more304, err = d.GetLengthChunk(0); err != nil {
+				if k301, more302, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6273,34 +6067,34 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n306, err := d.ReadBits(2)
+		n304, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n306) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n304) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
-			k307, more308, err := d.GetShortLength(0)
+			k305, more306, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k307); err != nil {
+				if err = d.count(k305); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i309 := 0; i309 < k307; i309++ {
+				for i307 := 0; i307 < k305; i307++ {
 					if err := scanSecondRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i309), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i307), "eventList")
 					}
 				}
-				if !more308 {
+				if !more306 {
 					break
 				}
-				if k307, more308, err = d.GetLengthChunk(0); err != nil {
+				if k305, more306, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6347,23 +6141,23 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k310, more311, err := d.GetShortLength(0)
+			k308, more309, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k310); err != nil {
+				if err = d.count(k308); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i312 := 0; i312 < k310; i312++ {
+				for i310 := 0; i310 < k308; i310++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i312), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i310), "evParList")
 					}
 				}
-				if !more311 {
+				if !more309 {
 					break
 				}
-				if k310, more311, err = d.GetLengthChunk(0); err != nil {
+				if k308, more309, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6410,23 +6204,23 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k313, more314, err := d.GetShortLength(0)
+			k311, more312, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k313); err != nil {
+				if err = d.count(k311); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i315 := 0; i315 < k313; i315++ {
+				for i313 := 0; i313 < k311; i313++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i315), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i313), "evParList")
 					}
 				}
-				if !more314 {
+				if !more312 {
 					break
 				}
-				if k313, more314, err = d.GetLengthChunk(0); err != nil {
+				if k311, more312, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6473,23 +6267,23 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k316, more317, err := d.GetShortLength(0)
+			k314, more315, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k316); err != nil {
+				if err = d.count(k314); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i318 := 0; i318 < k316; i318++ {
+				for i316 := 0; i316 < k314; i316++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i318), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i316), "evParList")
 					}
 				}
-				if !more317 {
+				if !more315 {
 					break
 				}
-				if k316, more317, err = d.GetLengthChunk(0); err != nil {
+				if k314, more315, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6529,23 +6323,23 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k319, more320, err := d.GetShortLength(0)
+			k317, more318, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k319); err != nil {
+				if err = d.count(k317); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i321 := 0; i321 < k319; i321++ {
+				for i319 := 0; i319 < k317; i319++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i321), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i319), "signalsDescriptor")
 					}
 				}
-				if !more320 {
+				if !more318 {
 					break
 				}
-				if k319, more320, err = d.GetLengthChunk(0); err != nil {
+				if k317, more318, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6585,23 +6379,23 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k322, more323, err := d.GetShortLength(0)
+			k320, more321, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k322); err != nil {
+				if err = d.count(k320); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i324 := 0; i324 < k322; i324++ {
+				for i322 := 0; i322 < k320; i322++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i324), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i322), "signalsDescriptor")
 					}
 				}
-				if !more323 {
+				if !more321 {
 					break
 				}
-				if k322, more323, err = d.GetLengthChunk(0); err != nil {
+				if k320, more321, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6641,23 +6435,23 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k325, more326, err := d.GetShortLength(0)
+			k323, more324, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k325); err != nil {
+				if err = d.count(k323); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i327 := 0; i327 < k325; i327++ {
+				for i325 := 0; i325 < k323; i325++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i327), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i325), "signalsDescriptor")
 					}
 				}
-				if !more326 {
+				if !more324 {
 					break
 				}
-				if k325, more326, err = d.GetLengthChunk(0); err != nil {
+				if k323, more324, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6709,23 +6503,23 @@ func scanEventSpecV123(d *scanner) error {
 	}
 	{
 		{
-			k328, more329, err := d.GetShortLength(0)
+			k326, more327, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k328); err != nil {
+				if err = d.count(k326); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i330 := 0; i330 < k328; i330++ {
+				for i328 := 0; i328 < k326; i328++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i330), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i328), "eventParList")
 					}
 				}
-				if !more329 {
+				if !more327 {
 					break
 				}
-				if k328, more329, err = d.GetLengthChunk(0); err != nil {
+				if k326, more327, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -6748,18 +6542,8 @@ func scanSignalRequestV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(2, 1, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 2 + uint64(n)
-	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -6782,18 +6566,8 @@ func scanSignalRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(2, 1, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 2 + uint64(n)
-	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -6824,23 +6598,23 @@ func scanSeqSigListV12(d *scanner) error {
 	}
 	{
 		{
-			k331, more332, err := d.GetShortLength(0)
+			k329, more330, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k331); err != nil {
+				if err = d.count(k329); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i333 := 0; i333 < k331; i333++ {
+				for i331 := 0; i331 < k329; i331++ {
 					if err := scanSignalV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i333), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i331), "signalList")
 					}
 				}
-				if !more332 {
+				if !more330 {
 					break
 				}
-				if k331, more332, err = d.GetLengthChunk(0); err != nil {
+				if k329, more330, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -6862,23 +6636,23 @@ func scanSeqSigListV3(d *scanner) error {
 	}
 	{
 		{
-			k334, more335, err := d.GetShortLength(0)
+			k332, more333, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k334); err != nil {
+				if err = d.count(k332); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i336 := 0; i336 < k334; i336++ {
+				for i334 := 0; i334 < k332; i334++ {
 					if err := scanSignalV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i336), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i334), "signalList")
 					}
 				}
-				if !more335 {
+				if !more333 {
 					break
 				}
-				if k334, more335, err = d.GetLengthChunk(0); err != nil {
+				if k332, more333, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -6910,7 +6684,7 @@ func scanSignalV12(d *scanner) error {
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "sigType")
 		}
 	}
@@ -6932,23 +6706,23 @@ func scanSignalV12(d *scanner) error {
 	}
 	{
 		{
-			k337, more338, err := d.GetShortLength(0)
+			k335, more336, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k337); err != nil {
+				if err = d.count(k335); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i339 := 0; i339 < k337; i339++ {
+				for i337 := 0; i337 < k335; i337++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i339), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i337), "sigParList")
 					}
 				}
-				if !more338 {
+				if !more336 {
 					break
 				}
-				if k337, more338, err = d.GetLengthChunk(0); err != nil {
+				if k335, more336, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -6989,7 +6763,7 @@ func scanSignalV3(d *scanner) error {
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "sigType")
 		}
 	}
@@ -7011,23 +6785,23 @@ func scanSignalV3(d *scanner) error {
 	}
 	{
 		{
-			k340, more341, err := d.GetShortLength(0)
+			k338, more339, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k340); err != nil {
+				if err = d.count(k338); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i342 := 0; i342 < k340; i342++ {
+				for i340 := 0; i340 < k338; i340++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i342), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i340), "sigParList")
 					}
 				}
-				if !more341 {
+				if !more339 {
 					break
 				}
-				if k340, more341, err = d.GetLengthChunk(0); err != nil {
+				if k338, more339, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -7075,23 +6849,23 @@ func scanSigParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k343, more344, err := d.GetShortLength(0)
+			k341, more342, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k343); err != nil {
+				if err = d.count(k341); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i345 := 0; i345 < k343; i345++ {
+				for i343 := 0; i343 < k341; i343++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i345), "value")
+						return codecerr.At(codecerr.AtIndex(err, i343), "value")
 					}
 				}
-				if !more344 {
+				if !more342 {
 					break
 				}
-				if k343, more344, err = d.GetLengthChunk(0); err != nil {
+				if k341, more342, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -7125,7 +6899,7 @@ func scanSigParameterExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetEnumerated(3, true); err != nil {
+		if _, _, err := d.GetIndex(3, 2, true); err != nil {
 			return codecerr.At(err, "relation")
 		}
 	case 1:
@@ -7153,23 +6927,23 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k346, more347, err := d.GetShortLength(0)
+			k344, more345, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			for {
-				if err = d.count(k346); err != nil {
+				if err = d.count(k344); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				for i348 := 0; i348 < k346; i348++ {
-					if _, _, err := d.GetEnumerated(9, true); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i348), "mtl")
+				for i346 := 0; i346 < k344; i346++ {
+					if _, _, err := d.GetIndex(9, 4, true); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i346), "mtl")
 					}
 				}
-				if !more347 {
+				if !more345 {
 					break
 				}
-				if k346, more347, err = d.GetLengthChunk(0); err != nil {
+				if k344, more345, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mtl")
 				}
 			}
@@ -7177,23 +6951,23 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k349, more350, err := d.GetShortLength(0)
+			k347, more348, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			for {
-				if err = d.count(k349); err != nil {
+				if err = d.count(k347); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				for i351 := 0; i351 < k349; i351++ {
+				for i349 := 0; i349 < k347; i349++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i351), "mpl")
+						return codecerr.At(codecerr.AtIndex(err, i349), "mpl")
 					}
 				}
-				if !more350 {
+				if !more348 {
 					break
 				}
-				if k349, more350, err = d.GetLengthChunk(0); err != nil {
+				if k347, more348, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mpl")
 				}
 			}
@@ -7351,7 +7125,7 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetEnumerated(6, true); err != nil {
+		if _, _, err := d.GetIndex(6, 3, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
@@ -7372,35 +7146,35 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	{
 		{
-			k352, more353, err := d.GetShortLength(0)
+			k350, more351, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k352); err != nil {
+				if err = d.count(k350); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i354 := 0; i354 < k352; i354++ {
+				for i352 := 0; i352 < k350; i352++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i354), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i352), "serviceChangeReason")
 					}
 				}
-				if !more353 {
+				if !more351 {
 					break
 				}
-				if k352, more353, err = d.GetLengthChunk(0); err != nil {
+				if k350, more351, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n355, err := d.ReadBits(2)
+		n353, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n355) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n353) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7442,7 +7216,7 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetEnumerated(6, true); err != nil {
+		if _, _, err := d.GetIndex(6, 3, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
@@ -7463,35 +7237,35 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	{
 		{
-			k356, more357, err := d.GetShortLength(0)
+			k354, more355, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k356); err != nil {
+				if err = d.count(k354); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i358 := 0; i358 < k356; i358++ {
+				for i356 := 0; i356 < k354; i356++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i358), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i356), "serviceChangeReason")
 					}
 				}
-				if !more357 {
+				if !more355 {
 					break
 				}
-				if k356, more357, err = d.GetLengthChunk(0); err != nil {
+				if k354, more355, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n359, err := d.ReadBits(2)
+		n357, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n359) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n357) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7538,7 +7312,7 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetEnumerated(6, true); err != nil {
+		if _, _, err := d.GetIndex(6, 3, true); err != nil {
 			return codecerr.At(err, "serviceChangeMethod")
 		}
 	}
@@ -7559,35 +7333,35 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	{
 		{
-			k360, more361, err := d.GetShortLength(0)
+			k358, more359, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k360); err != nil {
+				if err = d.count(k358); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i362 := 0; i362 < k360; i362++ {
+				for i360 := 0; i360 < k358; i360++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i362), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i360), "serviceChangeReason")
 					}
 				}
-				if !more361 {
+				if !more359 {
 					break
 				}
-				if k360, more361, err = d.GetLengthChunk(0); err != nil {
+				if k358, more359, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n363, err := d.ReadBits(2)
+		n361, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n363) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n361) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7633,18 +7407,8 @@ func scanServiceChangeAddressV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(6, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 6 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -7670,15 +7434,15 @@ func scanServiceChangeAddressV123(d *scanner) error {
 			return codecerr.At(err, "deviceName")
 		}
 	case 5:
-		n364, err := d.ReadBits(2)
+		n362, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
-		if n364 > 2 {
-			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n364+2), "mtpAddress")
+		if n362 > 2 {
+			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n362+2), "mtpAddress")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n364) + 2)); err != nil {
+		if err := d.SkipBits(8 * (int(n362) + 2)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
@@ -7835,23 +7599,23 @@ func scanStatisticsParameterV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k365, more366, err := d.GetShortLength(0)
+			k363, more364, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			for {
-				if err = d.count(k365); err != nil {
+				if err = d.count(k363); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				for i367 := 0; i367 < k365; i367++ {
+				for i365 := 0; i365 < k363; i365++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i367), "statValue")
+						return codecerr.At(codecerr.AtIndex(err, i365), "statValue")
 					}
 				}
-				if !more366 {
+				if !more364 {
 					break
 				}
-				if k365, more366, err = d.GetLengthChunk(0); err != nil {
+				if k363, more364, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statValue")
 				}
 			}
@@ -7883,18 +7647,8 @@ func scanNonStandardIdentifierV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(3, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 3 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
@@ -7984,18 +7738,8 @@ func scanIndAuditParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(7, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 7 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -8038,18 +7782,8 @@ func scanIndAuditParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(7, 3, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 7 + uint64(n)
-	} else if idx, err = d.ReadBits(3); err != nil {
 		return err
 	}
 	switch idx {
@@ -8167,23 +7901,23 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k368, more369, err := d.GetShortLength(0)
+			k366, more367, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k368); err != nil {
+				if err = d.count(k366); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i370 := 0; i370 < k368; i370++ {
+				for i368 := 0; i368 < k366; i368++ {
 					if err := scanIndAudStreamDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i370), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i368), "multiStream")
 					}
 				}
-				if !more369 {
+				if !more367 {
 					break
 				}
-				if k368, more369, err = d.GetLengthChunk(0); err != nil {
+				if k366, more367, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8210,23 +7944,23 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k371, more372, err := d.GetShortLength(0)
+			k369, more370, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k371); err != nil {
+				if err = d.count(k369); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i373 := 0; i373 < k371; i373++ {
+				for i371 := 0; i371 < k369; i371++ {
 					if err := scanIndAudStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i373), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i371), "multiStream")
 					}
 				}
-				if !more372 {
+				if !more370 {
 					break
 				}
-				if k371, more372, err = d.GetLengthChunk(0); err != nil {
+				if k369, more370, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8372,23 +8106,23 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k374, more375, err := d.GetShortLength(0)
+			k372, more373, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k374); err != nil {
+				if err = d.count(k372); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i376 := 0; i376 < k374; i376++ {
+				for i374 := 0; i374 < k372; i374++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i376), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i374), "propertyParms")
 					}
 				}
-				if !more375 {
+				if !more373 {
 					break
 				}
-				if k374, more375, err = d.GetLengthChunk(0); err != nil {
+				if k372, more373, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8424,23 +8158,23 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k377, more378, err := d.GetShortLength(0)
+			k375, more376, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k377); err != nil {
+				if err = d.count(k375); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i379 := 0; i379 < k377; i379++ {
+				for i377 := 0; i377 < k375; i377++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i379), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i377), "propertyParms")
 					}
 				}
-				if !more378 {
+				if !more376 {
 					break
 				}
-				if k377, more378, err = d.GetLengthChunk(0); err != nil {
+				if k375, more376, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8540,23 +8274,23 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	}
 	{
 		{
-			k380, more381, err := d.GetShortLength(0)
+			k378, more379, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k380); err != nil {
+				if err = d.count(k378); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i382 := 0; i382 < k380; i382++ {
+				for i380 := 0; i380 < k378; i380++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i382), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i380), "propGrps")
 					}
 				}
-				if !more381 {
+				if !more379 {
 					break
 				}
-				if k380, more381, err = d.GetLengthChunk(0); err != nil {
+				if k378, more379, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8592,23 +8326,23 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k383, more384, err := d.GetShortLength(0)
+			k381, more382, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k383); err != nil {
+				if err = d.count(k381); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i385 := 0; i385 < k383; i385++ {
+				for i383 := 0; i383 < k381; i383++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i385), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i383), "propGrps")
 					}
 				}
-				if !more384 {
+				if !more382 {
 					break
 				}
-				if k383, more384, err = d.GetLengthChunk(0); err != nil {
+				if k381, more382, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8638,23 +8372,23 @@ func scanIndAudTerminationStateDescriptorV2(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k386, more387, err := d.GetShortLength(0)
+			k384, more385, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k386); err != nil {
+				if err = d.count(k384); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i388 := 0; i388 < k386; i388++ {
+				for i386 := 0; i386 < k384; i386++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i388), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i386), "propertyParms")
 					}
 				}
-				if !more387 {
+				if !more385 {
 					break
 				}
-				if k386, more387, err = d.GetLengthChunk(0); err != nil {
+				if k384, more385, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8688,23 +8422,23 @@ func scanIndAudTerminationStateDescriptorV3(d *scanner) error {
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k389, more390, err := d.GetShortLength(0)
+			k387, more388, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k389); err != nil {
+				if err = d.count(k387); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i391 := 0; i391 < k389; i391++ {
+				for i389 := 0; i389 < k387; i389++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i391), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i389), "propertyParms")
 					}
 				}
-				if !more390 {
+				if !more388 {
 					break
 				}
-				if k389, more390, err = d.GetLengthChunk(0); err != nil {
+				if k387, more388, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8742,12 +8476,12 @@ func scanIndAudEventsDescriptorV23(d *scanner) error {
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		n392, err := d.ReadBits(2)
+		n390, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n392) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n390) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
@@ -8814,18 +8548,8 @@ func scanIndAudSignalsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(2, 1, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 2 + uint64(n)
-	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -8848,18 +8572,8 @@ func scanIndAudSignalsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(2, 1, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 2 + uint64(n)
-	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -9063,19 +8777,19 @@ func scanSegmentReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x393, err := d.GetConstrained(0, 4294967295)
+		x391, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(x393, at)
+		d.txID(int64(x391), at)
 	}
 	{
 		at := d.BitOffset()
-		x394, err := d.GetConstrained(0, 65535)
+		x392, err := d.GetConstrained(0, 65535)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
-		d.segment(x394, at)
+		d.segment(int64(x392), at)
 	}
 	if opt&(1<<0) != 0 {
 		d.complete()
@@ -9097,18 +8811,8 @@ func scanSelectLogicV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(2, 1, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 2 + uint64(n)
-	} else if idx, err = d.ReadBits(1); err != nil {
 		return err
 	}
 	switch idx {
@@ -9132,23 +8836,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k395, more396, err := d.GetShortLength(0)
+			k393, more394, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			for {
-				if err = d.count(k395); err != nil {
+				if err = d.count(k393); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				for i397 := 0; i397 < k395; i397++ {
+				for i395 := 0; i395 < k393; i395++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i397), "terminationIDList")
+						return codecerr.At(codecerr.AtIndex(err, i395), "terminationIDList")
 					}
 				}
-				if !more396 {
+				if !more394 {
 					break
 				}
-				if k395, more396, err = d.GetLengthChunk(0); err != nil {
+				if k393, more394, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
@@ -9157,23 +8861,23 @@ func scanTermListAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k398, more399, err := d.GetShortLength(0)
+			k396, more397, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k398); err != nil {
+				if err = d.count(k396); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i400 := 0; i400 < k398; i400++ {
+				for i398 := 0; i398 < k396; i398++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i400), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i398), "terminationAuditResult")
 					}
 				}
-				if !more399 {
+				if !more397 {
 					break
 				}
-				if k398, more399, err = d.GetLengthChunk(0); err != nil {
+				if k396, more397, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -9208,23 +8912,23 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k401, more402, err := d.GetShortLength(0)
+			k399, more400, err := d.GetShortLength(0)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k401); err != nil {
+				if err = d.count(k399); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i403 := 0; i403 < k401; i403++ {
+				for i401 := 0; i401 < k399; i401++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i403), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i401), "signalsDescriptor")
 					}
 				}
-				if !more402 {
+				if !more400 {
 					break
 				}
-				if k401, more402, err = d.GetLengthChunk(0); err != nil {
+				if k399, more400, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -9247,18 +8951,8 @@ func scanNotifyBehaviourV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	ext, err := d.GetBool()
+	idx, _, err := d.GetIndex(3, 2, true)
 	if err != nil {
-		return err
-	}
-	var idx uint64
-	if ext {
-		n, err := d.GetNormallySmall()
-		if err != nil {
-			return err
-		}
-		idx = 3 + uint64(n)
-	} else if idx, err = d.ReadBits(2); err != nil {
 		return err
 	}
 	switch idx {
