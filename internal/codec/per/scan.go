@@ -8,11 +8,13 @@ import (
 )
 
 // Scan fills s from a PER-encoded message without decoding it (see
-// package scan). PER has no lengths to skip by: the walk follows the
-// schema of the message's version (scan_gen.go, generated from the same
-// modules as the codec), advancing over every value without storing it.
-// Only the extension additions, which are open types, are skipped by
-// their length when nothing the summary reports can be inside.
+// package scan), down to s.Want. PER has no lengths to skip by: the walk
+// follows the schema of the message's version (scan_gen.go, generated
+// from the same modules as the codec), advancing over every value without
+// storing it, whatever the depth wanted; a list of actions or commands is
+// a count of elements, each walked. Only the extension additions, which
+// are open types, are skipped by their length when nothing the summary
+// reports can be inside.
 //
 // The spans are in octets: an ID's (a transaction's, an acknowledged
 // range's first, a context's) covers its value octets, which follow a
@@ -29,13 +31,16 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 // (its hooks) and the context the hooks need.
 type scanner struct {
 	walker
-	s            *scan.Summary
-	cmd          int  // the current command's index in s.Commands, -1 outside one
-	inMID        bool // in the message's mId (not a service change's)
-	terms        bool // in a command's own termination IDs
-	midAt, midTo int  // bit offsets of the mId and of what follows it
-	open         int  // open types entered and not left
-	reassembled  bool // an open type entered was fragmented
+	s     *scan.Summary
+	cmd   int        // the current reported command's index in s.Commands, else -1
+	level scan.Depth // the list the walk is in: Transactions, Actions or Commands
+	// acts, cmds and all: s.Want reaches Actions, Commands, Everything.
+	acts, cmds, all bool
+	inMID           bool // in the message's mId (not a service change's)
+	terms           bool // in a command's own termination IDs
+	midAt, midTo    int  // bit offsets of the mId and of what follows it
+	open            int  // open types entered and not left
+	reassembled     bool // an open type entered was fragmented
 	// sites, when not nil, collects the IDs for Rewrite.
 	sites *[]site
 }
@@ -47,7 +52,8 @@ func (d *scanner) run(data []byte, s *scan.Summary, lim limits.Limits) error {
 		return err
 	}
 	d.start(data, lim)
-	d.s, d.cmd = s, -1
+	d.s, d.cmd, d.level = s, -1, scan.Transactions
+	d.acts, d.cmds, d.all = s.Want.Reaches(scan.Actions), s.Want.Reaches(scan.Commands), s.Want.Reaches(scan.Everything)
 	v, err := d.version()
 	if err != nil {
 		return err
@@ -132,7 +138,7 @@ func (d *scanner) midPort(x int64, _ int) {
 
 func (d *scanner) tx(k scan.TxKind) {
 	d.s.Transactions = append(d.s.Transactions, scan.Transaction{Kind: k})
-	d.cmd = -1
+	d.cmd, d.level = -1, scan.Transactions
 }
 
 func (d *scanner) lastTx() *scan.Transaction { return &d.s.Transactions[len(d.s.Transactions)-1] }
@@ -153,40 +159,65 @@ func (d *scanner) complete() { d.lastTx().Complete = true }
 
 func (d *scanner) segment(x int64, _ int) { d.lastTx().Segment = uint16(x) }
 
+// The hooks below report only down to s.Want; the walk goes on below it
+// all the same: PER has no length to skip a list of actions or commands
+// by, only a count of elements that must each be walked.
+
 func (d *scanner) action(x int64, at int) {
-	d.s.Actions = append(d.s.Actions, scan.Action{Tx: len(d.s.Transactions) - 1, ContextID: uint32(x), Span: d.id32Span(at)})
-	d.cmd = -1
+	if d.acts {
+		d.s.Actions = append(d.s.Actions, scan.Action{Tx: len(d.s.Transactions) - 1, ContextID: uint32(x), Span: d.id32Span(at)})
+	}
+	d.cmd, d.level = -1, scan.Actions
 	d.site(contextSite, at, x)
 }
 
 func (d *scanner) command(k scan.CommandKind, reply bool) {
-	d.cmd = len(d.s.Commands)
-	d.s.Commands = append(d.s.Commands, scan.Command{Action: len(d.s.Actions) - 1, Kind: k, Reply: reply})
+	d.cmd, d.level = -1, scan.Commands
+	if d.cmds {
+		d.cmd = len(d.s.Commands)
+		d.s.Commands = append(d.s.Commands, scan.Command{Action: len(d.s.Actions) - 1, Kind: k, Reply: reply})
+	}
 }
 
-func (d *scanner) optional() { d.s.Commands[d.cmd].Optional = true }
-func (d *scanner) wildcard() { d.s.Commands[d.cmd].Wildcard = true }
+func (d *scanner) optional() {
+	if d.cmd >= 0 {
+		d.s.Commands[d.cmd].Optional = true
+	}
+}
+
+func (d *scanner) wildcard() {
+	if d.cmd >= 0 {
+		d.s.Commands[d.cmd].Wildcard = true
+	}
+}
 
 func (d *scanner) termBegin() {
-	if d.terms {
+	if d.terms && d.all {
 		d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: d.cmd})
 	}
 }
 
 func (d *scanner) termWildcards(n int) {
-	if d.terms {
+	if d.terms && d.all {
 		d.s.Terminations[len(d.s.Terminations)-1].Wildcarded = n > 0
 	}
 }
 
 func (d *scanner) termID(b []byte) {
-	if d.terms {
+	if d.terms && d.all {
 		t := &d.s.Terminations[len(d.s.Terminations)-1]
 		t.ID, t.Span = b, d.octetsBefore(len(b))
 	}
 }
 
+// errorCode reports an error descriptor's code if s.Want reaches the list
+// it is in: a message's or a transaction's at every depth, an action
+// reply's from Actions, one inside a command with Everything.
 func (d *scanner) errorCode(x int64, _ int) {
+	switch {
+	case d.level == scan.Commands && !d.all, d.level == scan.Actions && !d.acts:
+		return
+	}
 	d.s.Errors = append(d.s.Errors, scan.Error{Tx: len(d.s.Transactions) - 1, Command: d.cmd, Code: uint16(x), Span: d.octetsBefore(2)})
 }
 

@@ -10,8 +10,9 @@ import (
 	"megaco/internal/corpus"
 )
 
-// TestScanCorpus: for every corpus message, Scan reports what FromModel
-// reads off the decoded message, and every span holds its value.
+// TestScanCorpus: for every corpus message, at every depth, Scan
+// reports what FromModel reads off the decoded message at that depth,
+// and every span holds its value.
 func TestScanCorpus(t *testing.T) {
 	files := corpus.Files(t, ".per")
 	var got, want scan.Summary
@@ -21,15 +22,18 @@ func TestScanCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		scan.FromModel(m, false, &want)
-		if err := Scan(data, &got, limits.Limits{}); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if msg := corpus.SameSummary(&got, &want); msg != "" {
-			t.Errorf("%s: %s", name, msg)
-		}
-		if msg := checkSpans(data, &got); msg != "" {
-			t.Errorf("%s: %s", name, msg)
+		for _, depth := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands, scan.Everything} {
+			want.Want, got.Want = depth, depth
+			scan.FromModel(m, false, &want)
+			if err := Scan(data, &got, limits.Limits{}); err != nil {
+				t.Fatalf("%s at %v: %v", name, depth, err)
+			}
+			if msg := corpus.SameSummary(&got, &want); msg != "" {
+				t.Errorf("%s at %v: %s", name, depth, msg)
+			}
+			if msg := checkSpans(data, &got); msg != "" {
+				t.Errorf("%s at %v: %s", name, depth, msg)
+			}
 		}
 	}
 }
@@ -126,9 +130,15 @@ func FuzzScan(f *testing.F) {
 }
 
 // BenchmarkScan against BenchmarkDecodeMessage: ns/msg over the corpus.
-func BenchmarkScan(b *testing.B) {
+func BenchmarkScan(b *testing.B) { benchScan(b, scan.Everything) }
+
+// BenchmarkScanTransactions scans what a proxy routing replies reads
+// (Want = scan.Transactions).
+func BenchmarkScanTransactions(b *testing.B) { benchScan(b, scan.Transactions) }
+
+func benchScan(b *testing.B, depth scan.Depth) {
 	msgs := corpus.List(b, ".per")
-	var s scan.Summary
+	s := scan.Summary{Want: depth}
 	corpus.Bench(b, len(msgs), 0, func() error {
 		for _, data := range msgs {
 			if err := Scan(data, &s, limits.Limits{}); err != nil {
