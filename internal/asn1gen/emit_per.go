@@ -494,7 +494,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		}
 		sl := g.slab(egoT)
 		k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
-		fmt.Fprintf(w, "{\n%s, %s, err := d.%s\nif err != nil {\n%s\n}\n", k, more, lengthCall(r.Size), fail)
+		emitCount(w, r.Size, k, more, fail)
 		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
 		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
 		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
@@ -519,12 +519,24 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 func emitPreamble(w *bytes.Buffer, extensible bool, optional int) {
 	switch {
 	case extensible && optional > 0:
-		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nhasExt := opt&(1<<%d) != 0\n", optional+1, optional)
+		emitBits(w, "opt", optional+1, "return err")
+		fmt.Fprintf(w, "hasExt := opt&(1<<%d) != 0\n", optional)
 	case extensible:
 		w.WriteString("hasExt, err := d.GetBool()\nif err != nil {\nreturn err\n}\n")
 	case optional > 0:
-		fmt.Fprintf(w, "opt, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\n", optional)
+		emitBits(w, "opt", optional, "return err")
 	}
+}
+
+// emitBits emits the read of an n-bit field (n <= 64) into a new
+// variable v: up to 57 bits, inlined for the common case of 8 octets
+// left, else through GetBits, which reads or reports the rest.
+func emitBits(w *bytes.Buffer, v string, n int, fail string) {
+	if n > 57 {
+		fmt.Fprintf(w, "%s, err := d.GetBits(%d)\nif err != nil {\n%s\n}\n", v, n, fail)
+		return
+	}
+	fmt.Fprintf(w, "%s, ok := d.TryBits(%d)\nif !ok {\nvar err error\nif %s, err = d.GetBits(%d); err != nil {\n%s\n}\n}\n", v, n, v, n, fail)
 }
 
 // indexBits is the width of the index of one of n root alternatives or
@@ -560,12 +572,15 @@ func octetsCall(z *Range, lb, ub string, ext bool) string {
 	return fmt.Sprintf("GetOctetString(%s, %s, %v)", lb, ub, ext)
 }
 
-// lengthCall is the read of the count of a SEQUENCE OF or SET OF with
-// size constraint z: without one, a length of one octet is read at once.
-func lengthCall(z *Range) string {
-	if z == nil {
-		return "GetShortLength(0)"
+// emitCount emits the read of the count of a SEQUENCE OF or SET OF with
+// size constraint z into new variables k and more, in a block that
+// declares err: without a constraint, the common count of one octet is
+// read inline.
+func emitCount(w *bytes.Buffer, z *Range, k, more, fail string) {
+	if z != nil {
+		lb, ub, ext := sizeArgs(z)
+		fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
+		return
 	}
-	lb, ub, ext := sizeArgs(z)
-	return fmt.Sprintf("GetLength(%s, %s, %v, 0)", lb, ub, ext)
+	fmt.Fprintf(w, "{\nvar err error\n%s, %s := 0, false\nif n, ok := d.TryCount(); ok {\n%s = n\n} else if %s, %s, err = d.GetShortLength(0); err != nil {\n%s\n}\n", k, more, k, k, more, fail)
 }

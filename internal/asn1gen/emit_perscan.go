@@ -247,7 +247,8 @@ func (g *perScanGen) scanChoice(tf typeFunc, root, ext []*Component) error {
 	if tf.def.Extensible {
 		fmt.Fprintf(w, "idx, _, err := d.GetIndex(%d, %d, true)\nif err != nil {\nreturn err\n}\nswitch idx {\n", len(root), k)
 	} else {
-		fmt.Fprintf(w, "idx, err := d.ReadBits(%d)\nif err != nil {\nreturn err\n}\nswitch idx {\n", k)
+		emitBits(w, "idx", k, "return err")
+		w.WriteString("switch idx {\n")
 	}
 	for idx, c := range append(append([]*Component{}, root...), ext...) {
 		fmt.Fprintf(w, "case %d:\n", idx)
@@ -394,13 +395,8 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 func (g *perScanGen) scanList(v *Version, r *Type, val, ret string) error {
 	w := &g.w
 	fail := "return " + fmt.Sprintf(ret, "err")
-	lb, ub, ext := sizeArgs(r.Size)
 	k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
-	if r.Size == nil {
-		fmt.Fprintf(w, "{\n%s, %s, err := d.GetShortLength(0)\nif err != nil {\n%s\n}\n", k, more, fail)
-	} else {
-		fmt.Fprintf(w, "{\n%s, %s, err := d.GetLength(%s, %s, %v, 0)\nif err != nil {\n%s\n}\n", k, more, lb, ub, ext, fail)
-	}
+	emitCount(w, r.Size, k, more, fail)
 	if val != "" {
 		fmt.Fprintf(w, "d.%s(%s)\n", val, k)
 	}

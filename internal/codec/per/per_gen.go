@@ -32,9 +32,12 @@ func decodeMegacoMessageV1(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
@@ -74,9 +77,12 @@ func decodeMegacoMessageV2(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
@@ -116,9 +122,12 @@ func decodeMegacoMessageV3(d *decoder, m *model.MegacoMessage) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
@@ -444,8 +453,11 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k8, more9, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k8, more9 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k8 = n
+			} else if k8, more9, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k8); err != nil {
@@ -542,8 +554,11 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k15, more16, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k15, more16 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k15 = n
+			} else if k15, more16, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k15); err != nil {
@@ -640,8 +655,11 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	case 1:
 		m.Kind = model.MessageMessageBody_Transactions
 		{
-			k22, more23, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k22, more23 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k22 = n
+			} else if k22, more23, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err = d.count(k22); err != nil {
@@ -801,9 +819,12 @@ func decodeDomainNameV123(d *decoder, m *model.DomainName) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		if m.Name, err = d.str(0, x691.Unbounded, false, x691.IA5String); err != nil {
@@ -845,9 +866,12 @@ func decodeIP4AddressV123(d *decoder, m *model.IP4Address) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		if m.Address, err = d.GetFixedOctets(4); err != nil {
@@ -889,9 +913,12 @@ func decodeIP6AddressV123(d *decoder, m *model.IP6Address) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		if m.Address, err = d.GetFixedOctets(16); err != nil {
@@ -1010,8 +1037,11 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k32, more33, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k32, more33 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k32 = n
+			} else if k32, more33, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k32); err != nil {
@@ -1144,8 +1174,11 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k39, more40, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k39, more40 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k39 = n
+			} else if k39, more40, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k39); err != nil {
@@ -1291,8 +1324,11 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	case 3:
 		m.Kind = model.Transaction_TransactionResponseAck
 		{
-			k46, more47, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k46, more47 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k46 = n
+			} else if k46, more47, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			if err = d.count(k46); err != nil {
@@ -1390,8 +1426,11 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k54, more55, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k54, more55 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k54 = n
+			} else if k54, more55, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k54); err != nil {
@@ -1486,8 +1525,11 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k62, more63, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k62, more63 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k62 = n
+			} else if k62, more63, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k62); err != nil {
@@ -1582,8 +1624,11 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 	}
 	{
 		{
-			k70, more71, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k70, more71 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k70 = n
+			} else if k70, more71, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			if err = d.count(k70); err != nil {
@@ -1704,9 +1749,12 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -1775,9 +1823,12 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -1871,9 +1922,12 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -1991,8 +2045,11 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k82, more83, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k82, more83 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k82 = n
+			} else if k82, more83, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k82); err != nil {
@@ -2089,8 +2146,11 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k89, more90, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k89, more90 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k89 = n
+			} else if k89, more90, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k89); err != nil {
@@ -2187,8 +2247,11 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	case 1:
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		{
-			k96, more97, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k96, more97 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k96 = n
+			} else if k96, more97, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			if err = d.count(k96); err != nil {
@@ -2244,9 +2307,12 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		x99, err := d.GetUint32()
@@ -2290,9 +2356,12 @@ func decodeErrorDescriptorV123(d *decoder, m *model.ErrorDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		x101, err := d.GetConstrained(0, 65535)
@@ -2364,9 +2433,12 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x106, err := d.GetUint32()
@@ -2389,8 +2461,11 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k107, more108, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k107, more108 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k107 = n
+			} else if k107, more108, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k107); err != nil {
@@ -2473,9 +2548,12 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x114, err := d.GetUint32()
@@ -2498,8 +2576,11 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k115, more116, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k115, more116 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k115 = n
+			} else if k115, more116, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k115); err != nil {
@@ -2582,9 +2663,12 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x122, err := d.GetUint32()
@@ -2607,8 +2691,11 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 	}
 	{
 		{
-			k123, more124, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k123, more124 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k123 = n
+			} else if k123, more124, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			if err = d.count(k123); err != nil {
@@ -2691,9 +2778,12 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x130, err := d.GetUint32()
@@ -2716,8 +2806,11 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k131, more132, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k131, more132 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k131 = n
+			} else if k131, more132, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k131); err != nil {
@@ -2800,9 +2893,12 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x138, err := d.GetUint32()
@@ -2825,8 +2921,11 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k139, more140, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k139, more140 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k139 = n
+			} else if k139, more140, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k139); err != nil {
@@ -2909,9 +3008,12 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		x146, err := d.GetUint32()
@@ -2934,8 +3036,11 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 	}
 	{
 		{
-			k147, more148, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k147, more148 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k147 = n
+			} else if k147, more148, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			if err = d.count(k147); err != nil {
@@ -3024,9 +3129,12 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -3045,8 +3153,11 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k155, more156, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k155, more156 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k155 = n
+			} else if k155, more156, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k155); err != nil {
@@ -3146,9 +3257,12 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -3167,8 +3281,11 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k163, more164, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k163, more164 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k163 = n
+			} else if k163, more164, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k163); err != nil {
@@ -3338,9 +3455,12 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -3359,8 +3479,11 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k179, more180, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k179, more180 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k179 = n
+			} else if k179, more180, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			if err = d.count(k179); err != nil {
@@ -3408,8 +3531,11 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				return codecerr.At(err, "contextProp")
 			}
 			{
-				k182, more183, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k182, more183 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k182 = n
+				} else if k182, more183, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
 				if err = d.count(k182); err != nil {
@@ -3442,8 +3568,11 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				return codecerr.At(err, "contextList")
 			}
 			{
-				k185, more186, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k185, more186 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k185 = n
+				} else if k185, more186, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "contextList")
 				}
 				if err = d.count(k185); err != nil {
@@ -3530,9 +3659,12 @@ func decodeContextAttrAuditRequestV12(d *decoder, m *model.ContextAttrAuditReque
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -3689,9 +3821,12 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -3722,8 +3857,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 				return codecerr.At(err, "contextPropAud")
 			}
 			{
-				k193, more194, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k193, more194 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k193 = n
+				} else if k193, more194, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
 				if err = d.count(k193); err != nil {
@@ -3836,9 +3974,12 @@ func decodeCommandRequestV1(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -3897,9 +4038,12 @@ func decodeCommandRequestV2(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -3958,9 +4102,12 @@ func decodeCommandRequestV3(d *decoder, m *model.CommandRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -5379,8 +5526,11 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k211, more212, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k211, more212 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k211 = n
+			} else if k211, more212, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k211); err != nil {
@@ -5408,8 +5558,11 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k214, more215, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k214, more215 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k214 = n
+			} else if k214, more215, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k214); err != nil {
@@ -5514,8 +5667,11 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k225, more226, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k225, more226 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k225 = n
+			} else if k225, more226, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k225); err != nil {
@@ -5543,8 +5699,11 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k228, more229, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k228, more229 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k228 = n
+			} else if k228, more229, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k228); err != nil {
@@ -5649,8 +5808,11 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k239, more240, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k239, more240 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k239 = n
+			} else if k239, more240, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k239); err != nil {
@@ -5678,8 +5840,11 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 	}
 	{
 		{
-			k242, more243, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k242, more243 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k242 = n
+			} else if k242, more243, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			if err = d.count(k242); err != nil {
@@ -5884,8 +6049,11 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k253, more254, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k253, more254 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k253 = n
+			} else if k253, more254, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k253); err != nil {
@@ -5913,8 +6081,11 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k256, more257, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k256, more257 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k256 = n
+			} else if k256, more257, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k256); err != nil {
@@ -6123,8 +6294,11 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k267, more268, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k267, more268 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k267 = n
+			} else if k267, more268, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k267); err != nil {
@@ -6152,8 +6326,11 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k270, more271, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k270, more271 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k270 = n
+			} else if k270, more271, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k270); err != nil {
@@ -6389,8 +6566,11 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	case 4:
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		{
-			k285, more286, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k285, more286 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k285 = n
+			} else if k285, more286, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k285); err != nil {
@@ -6418,8 +6598,11 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	case 5:
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		{
-			k288, more289, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k288, more289 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k288 = n
+			} else if k288, more289, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k288); err != nil {
@@ -6463,8 +6646,11 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		{
-			k291, more292, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k291, more292 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k291 = n
+			} else if k291, more292, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k291); err != nil {
@@ -6557,15 +6743,21 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k302, more303, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k302, more303 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k302 = n
+			} else if k302, more303, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k302); err != nil {
@@ -6593,8 +6785,11 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k305, more306, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k305, more306 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k305 = n
+			} else if k305, more306, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k305); err != nil {
@@ -6694,15 +6889,21 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k316, more317, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k316, more317 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k316 = n
+			} else if k316, more317, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k316); err != nil {
@@ -6730,8 +6931,11 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k319, more320, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k319, more320 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k319 = n
+			} else if k319, more320, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k319); err != nil {
@@ -6831,15 +7035,21 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k330, more331, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k330, more331 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k330 = n
+			} else if k330, more331, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k330); err != nil {
@@ -6867,8 +7077,11 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k333, more334, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k333, more334 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k333 = n
+			} else if k333, more334, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			if err = d.count(k333); err != nil {
@@ -6951,15 +7164,21 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k340, more341, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k340, more341 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k340 = n
+			} else if k340, more341, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k340); err != nil {
@@ -7048,15 +7267,21 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k347, more348, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k347, more348 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k347 = n
+			} else if k347, more348, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k347); err != nil {
@@ -7145,15 +7370,21 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k354, more355, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k354, more355 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k354 = n
+			} else if k354, more355, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k354); err != nil {
@@ -7397,8 +7628,11 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 				return codecerr.At(err, "terminationIDList")
 			}
 			{
-				k361, more362, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k361, more362 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k361 = n
+				} else if k361, more362, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 				if err = d.count(k361); err != nil {
@@ -7506,8 +7740,11 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k368, more369, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k368, more369 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k368 = n
+			} else if k368, more369, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k368); err != nil {
@@ -7623,8 +7860,11 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k375, more376, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k375, more376 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k375 = n
+			} else if k375, more376, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k375); err != nil {
@@ -7753,8 +7993,11 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	case 0:
 		m.Kind = model.AuditReply_ContextAuditResult
 		{
-			k382, more383, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k382, more383 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k382 = n
+			} else if k382, more383, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			if err = d.count(k382); err != nil {
@@ -7856,8 +8099,11 @@ func decodeAuditResultV1(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k389, more390, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k389, more390 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k389 = n
+			} else if k389, more390, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k389); err != nil {
@@ -7933,8 +8179,11 @@ func decodeAuditResultV2(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k396, more397, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k396, more397 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k396 = n
+			} else if k396, more397, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k396); err != nil {
@@ -8010,8 +8259,11 @@ func decodeAuditResultV3(d *decoder, m *model.AuditResult) error {
 	}
 	{
 		{
-			k403, more404, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k403, more404 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k403 = n
+			} else if k403, more404, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k403); err != nil {
@@ -8281,8 +8533,11 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k422, more423, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k422, more423 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k422 = n
+			} else if k422, more423, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k422); err != nil {
@@ -8310,8 +8565,11 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k425, more426, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k425, more426 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k425 = n
+			} else if k425, more426, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k425); err != nil {
@@ -8351,8 +8609,11 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k428, more429, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k428, more429 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k428 = n
+			} else if k428, more429, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k428); err != nil {
@@ -8380,8 +8641,11 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k431, more432, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k431, more432 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k431 = n
+			} else if k431, more432, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k431); err != nil {
@@ -8660,8 +8924,11 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k450, more451, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k450, more451 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k450 = n
+			} else if k450, more451, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k450); err != nil {
@@ -8689,8 +8956,11 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k453, more454, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k453, more454 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k453 = n
+			} else if k453, more454, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k453); err != nil {
@@ -8730,8 +9000,11 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k456, more457, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k456, more457 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k456 = n
+			} else if k456, more457, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k456); err != nil {
@@ -8759,8 +9032,11 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k459, more460, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k459, more460 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k459 = n
+			} else if k459, more460, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k459); err != nil {
@@ -9039,8 +9315,11 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 5:
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		{
-			k478, more479, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k478, more479 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k478 = n
+			} else if k478, more479, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			if err = d.count(k478); err != nil {
@@ -9068,8 +9347,11 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 6:
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		{
-			k481, more482, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k481, more482 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k481 = n
+			} else if k481, more482, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k481); err != nil {
@@ -9109,8 +9391,11 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 9:
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		{
-			k484, more485, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k484, more485 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k484 = n
+			} else if k484, more485, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			if err = d.count(k484); err != nil {
@@ -9138,8 +9423,11 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	case 10:
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		{
-			k487, more488, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k487, more488 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k487 = n
+			} else if k487, more488, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			if err = d.count(k487); err != nil {
@@ -9200,9 +9488,12 @@ func decodeAuditDescriptorV1(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -9281,9 +9572,12 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -9303,8 +9597,11 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k494, more495, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k494, more495 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k494 = n
+				} else if k494, more495, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err = d.count(k494); err != nil {
@@ -9396,9 +9693,12 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -9418,8 +9718,11 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			{
-				k501, more502, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k501, more502 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k501 = n
+				} else if k501, more502, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err = d.count(k501); err != nil {
@@ -9504,15 +9807,21 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k508, more509, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k508, more509 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k508 = n
+			} else if k508, more509, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k508); err != nil {
@@ -9606,15 +9915,21 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		{
-			k515, more516, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k515, more516 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k515 = n
+			} else if k515, more516, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k515); err != nil {
@@ -9709,8 +10024,11 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 	}
 	{
 		{
-			k523, more524, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k523, more524 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k523 = n
+			} else if k523, more524, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
 			if err = d.count(k523); err != nil {
@@ -9795,9 +10113,12 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -9815,8 +10136,11 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	}
 	{
 		{
-			k531, more532, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k531, more532 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k531 = n
+			} else if k531, more532, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			if err = d.count(k531); err != nil {
@@ -9911,9 +10235,12 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -9923,8 +10250,11 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 	}
 	{
 		{
-			k538, more539, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k538, more539 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k538 = n
+			} else if k538, more539, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			if err = d.count(k538); err != nil {
@@ -10104,8 +10434,11 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k546, more547, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k546, more547 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k546 = n
+			} else if k546, more547, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k546); err != nil {
@@ -10198,8 +10531,11 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k553, more554, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k553, more554 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k553 = n
+			} else if k553, more554, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k553); err != nil {
@@ -10292,8 +10628,11 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 	}
 	{
 		{
-			k560, more561, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k560, more561 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k560 = n
+			} else if k560, more561, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k560); err != nil {
@@ -10386,8 +10725,11 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 	}
 	{
 		{
-			k567, more568, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k567, more568 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k567 = n
+			} else if k567, more568, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k567); err != nil {
@@ -10480,8 +10822,11 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 	}
 	{
 		{
-			k574, more575, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k574, more575 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k574 = n
+			} else if k574, more575, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			if err = d.count(k574); err != nil {
@@ -10696,8 +11041,11 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 	}
 	{
 		{
-			k581, more582, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k581, more582 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k581 = n
+			} else if k581, more582, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "wildcard")
 			}
 			if err = d.count(k581); err != nil {
@@ -10769,9 +11117,12 @@ func decodeMediaDescriptorV12(d *decoder, m *model.MediaDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -10827,9 +11178,12 @@ func decodeMediaDescriptorV3(d *decoder, m *model.MediaDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -10923,8 +11277,11 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k588, more589, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k588, more589 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k588 = n
+			} else if k588, more589, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k588); err != nil {
@@ -11021,8 +11378,11 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	case 1:
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		{
-			k595, more596, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k595, more596 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k595 = n
+			} else if k595, more596, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k595); err != nil {
@@ -11167,9 +11527,12 @@ func decodeStreamParmsV12(d *decoder, m *model.StreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -11274,9 +11637,12 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -11308,8 +11674,11 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			{
-				k604, more605, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k604, more605 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k604 = n
+				} else if k604, more605, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 				if err = d.count(k604); err != nil {
@@ -11415,9 +11784,12 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -11455,8 +11827,11 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	}
 	{
 		{
-			k612, more613, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k612, more613 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k612 = n
+			} else if k612, more613, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k612); err != nil {
@@ -11545,9 +11920,12 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -11557,8 +11935,11 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 	}
 	{
 		{
-			k619, more620, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k619, more620 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k619 = n
+			} else if k619, more620, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			if err = d.count(k619); err != nil {
@@ -11749,8 +12130,11 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 	}
 	{
 		{
-			k631, more632, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k631, more632 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k631 = n
+			} else if k631, more632, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k631); err != nil {
@@ -11760,8 +12144,11 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 			for i633 := 0; ; {
 				for ; i633 < len(m.PropGrps); i633++ {
 					{
-						k634, more635, err := d.GetShortLength(0)
-						if err != nil {
+						var err error
+						k634, more635 := 0, false
+						if n, ok := d.TryCount(); ok {
+							k634 = n
+						} else if k634, more635, err = d.GetShortLength(0); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 						}
 						if err = d.count(k634); err != nil {
@@ -11880,15 +12267,21 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k641, more642, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k641, more642 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k641 = n
+			} else if k641, more642, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k641); err != nil {
@@ -12020,9 +12413,12 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -12045,8 +12441,11 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	}
 	{
 		{
-			k651, more652, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k651, more652 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k651 = n
+			} else if k651, more652, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			if err = d.count(k651); err != nil {
@@ -12154,9 +12553,12 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -12181,8 +12583,11 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	}
 	{
 		{
-			k659, more660, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k659, more660 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k659 = n
+			} else if k659, more660, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			if err = d.count(k659); err != nil {
@@ -12287,8 +12692,11 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k667, more668, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k667, more668 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k667 = n
+			} else if k667, more668, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k667); err != nil {
@@ -12371,9 +12779,12 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -12386,8 +12797,11 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k675, more676, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k675, more676 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k675 = n
+			} else if k675, more676, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k675); err != nil {
@@ -12470,9 +12884,12 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -12485,8 +12902,11 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		{
-			k683, more684, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k683, more684 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k683 = n
+			} else if k683, more684, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k683); err != nil {
@@ -12582,9 +13002,12 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -12608,8 +13031,11 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k691, more692, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k691, more692 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k691 = n
+			} else if k691, more692, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k691); err != nil {
@@ -12705,9 +13131,12 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -12731,8 +13160,11 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k699, more700, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k699, more700 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k699 = n
+			} else if k699, more700, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k699); err != nil {
@@ -12828,9 +13260,12 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -12854,8 +13289,11 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	}
 	{
 		{
-			k707, more708, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k707, more708 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k707 = n
+			} else if k707, more708, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k707); err != nil {
@@ -12959,9 +13397,12 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -12984,8 +13425,11 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k714, more715, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k714, more715 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k714 = n
+			} else if k714, more715, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k714); err != nil {
@@ -13089,9 +13533,12 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -13114,8 +13561,11 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k721, more722, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k721, more722 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k721 = n
+			} else if k721, more722, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k721); err != nil {
@@ -13244,9 +13694,12 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -13269,8 +13722,11 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k728, more729, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k728, more729 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k728 = n
+			} else if k728, more729, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k728); err != nil {
@@ -13502,8 +13958,11 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k736, more737, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k736, more737 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k736 = n
+			} else if k736, more737, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k736); err != nil {
@@ -13586,9 +14045,12 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -13601,8 +14063,11 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k744, more745, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k744, more745 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k744 = n
+			} else if k744, more745, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k744); err != nil {
@@ -13685,9 +14150,12 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -13700,8 +14168,11 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		{
-			k752, more753, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k752, more753 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k752 = n
+			} else if k752, more753, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			if err = d.count(k752); err != nil {
@@ -13797,9 +14268,12 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -13823,8 +14297,11 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k760, more761, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k760, more761 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k760 = n
+			} else if k760, more761, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k760); err != nil {
@@ -13920,9 +14397,12 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -13946,8 +14426,11 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k768, more769, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k768, more769 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k768 = n
+			} else if k768, more769, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k768); err != nil {
@@ -14043,9 +14526,12 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -14069,8 +14555,11 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	{
 		{
-			k776, more777, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k776, more777 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k776 = n
+			} else if k776, more777, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			if err = d.count(k776); err != nil {
@@ -14167,9 +14656,12 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -14186,8 +14678,11 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k783, more784, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k783, more784 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k783 = n
+			} else if k783, more784, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k783); err != nil {
@@ -14284,9 +14779,12 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -14303,8 +14801,11 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k790, more791, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k790, more791 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k790 = n
+			} else if k790, more791, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k790); err != nil {
@@ -14426,9 +14927,12 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -14445,8 +14949,11 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k797, more798, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k797, more798 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k797 = n
+			} else if k797, more798, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k797); err != nil {
@@ -14554,9 +15061,12 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -14574,8 +15084,11 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	}
 	{
 		{
-			k805, more806, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k805, more806 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k805 = n
+			} else if k805, more806, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			if err = d.count(k805); err != nil {
@@ -14786,8 +15299,11 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 	}
 	{
 		{
-			k813, more814, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k813, more814 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k813 = n
+			} else if k813, more814, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			if err = d.count(k813); err != nil {
@@ -14865,8 +15381,11 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 	}
 	{
 		{
-			k821, more822, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k821, more822 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k821 = n
+			} else if k821, more822, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			if err = d.count(k821); err != nil {
@@ -14990,9 +15509,12 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	{
@@ -15047,8 +15569,11 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	{
 		{
-			k831, more832, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k831, more832 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k831 = n
+			} else if k831, more832, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			if err = d.count(k831); err != nil {
@@ -15228,9 +15753,12 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	{
@@ -15285,8 +15813,11 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	{
 		{
-			k841, more842, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k841, more842 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k841 = n
+			} else if k841, more842, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			if err = d.count(k841); err != nil {
@@ -15423,9 +15954,12 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -15435,8 +15969,11 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 	}
 	{
 		{
-			k851, more852, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k851, more852 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k851 = n
+			} else if k851, more852, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			if err = d.count(k851); err != nil {
@@ -15653,14 +16190,20 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		{
-			k863, more864, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k863, more864 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k863 = n
+			} else if k863, more864, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			if err = d.count(k863); err != nil {
@@ -15711,8 +16254,11 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 	}
 	{
 		{
-			k867, more868, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k867, more868 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k867 = n
+			} else if k867, more868, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			if err = d.count(k867); err != nil {
@@ -15772,9 +16318,12 @@ func decodeDigitMapDescriptorV1(d *decoder, m *model.DigitMapDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if m.DigitMapName, err = d.shortOctets(2); err != nil {
@@ -15815,9 +16364,12 @@ func decodeDigitMapDescriptorV23(d *decoder, m *model.DigitMapDescriptor) error 
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if m.DigitMapName, err = d.shortOctets(2); err != nil {
@@ -15876,9 +16428,12 @@ func decodeDigitMapValueV1(d *decoder, m *model.DigitMapValue) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -15983,9 +16538,12 @@ func decodeDigitMapValueV23(d *decoder, m *model.DigitMapValue) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -16156,9 +16714,12 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -16205,8 +16766,11 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k883, more884, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k883, more884 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k883 = n
+			} else if k883, more884, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k883); err != nil {
@@ -16400,9 +16964,12 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -16449,8 +17016,11 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k893, more894, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k893, more894 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k893 = n
+			} else if k893, more894, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k893); err != nil {
@@ -16664,9 +17234,12 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -16713,8 +17286,11 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	{
 		{
-			k903, more904, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k903, more904 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k903 = n
+			} else if k903, more904, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			if err = d.count(k903); err != nil {
@@ -16966,9 +17542,12 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
@@ -17065,9 +17644,12 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
@@ -17237,9 +17819,12 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		if m.StatName, err = d.GetFixedOctets(4); err != nil {
@@ -17248,8 +17833,11 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k915, more916, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k915, more916 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k915 = n
+			} else if k915, more916, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			if err = d.count(k915); err != nil {
@@ -17822,9 +18410,12 @@ func decodeIndAudMediaDescriptorV2(d *decoder, m *model.IndAudMediaDescriptor) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -17880,9 +18471,12 @@ func decodeIndAudMediaDescriptorV3(d *decoder, m *model.IndAudMediaDescriptor) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -17976,8 +18570,11 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k926, more927, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k926, more927 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k926 = n
+			} else if k926, more927, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k926); err != nil {
@@ -18074,8 +18671,11 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	case 1:
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		{
-			k933, more934, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k933, more934 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k933 = n
+			} else if k933, more934, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			if err = d.count(k933); err != nil {
@@ -18220,9 +18820,12 @@ func decodeIndAudStreamParmsV2(d *decoder, m *model.IndAudStreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -18310,9 +18913,12 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -18416,9 +19022,12 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -18432,8 +19041,11 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k942, more943, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k942, more943 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k942 = n
+			} else if k942, more943, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k942); err != nil {
@@ -18560,9 +19172,12 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -18576,8 +19191,11 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k949, more950, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k949, more950 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k949 = n
+			} else if k949, more950, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k949); err != nil {
@@ -18803,9 +19421,12 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -18818,8 +19439,11 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	}
 	{
 		{
-			k958, more959, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k958, more959 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k958 = n
+			} else if k958, more959, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k958); err != nil {
@@ -18902,9 +19526,12 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -18917,8 +19544,11 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	}
 	{
 		{
-			k966, more967, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k966, more967 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k966 = n
+			} else if k966, more967, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			if err = d.count(k966); err != nil {
@@ -19009,15 +19639,21 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, m *model.IndAudTermina
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k973, more974, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k973, more974 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k973 = n
+			} else if k973, more974, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k973); err != nil {
@@ -19139,15 +19775,21 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k980, more981, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k980, more981 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k980 = n
+			} else if k980, more981, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			if err = d.count(k980); err != nil {
@@ -19248,9 +19890,12 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -19314,9 +19959,12 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, m *model.IndAudEventBuffer
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -19492,9 +20140,12 @@ func decodeIndAudSeqSigListV2(d *decoder, m *model.IndAudSeqSigList) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		x987, err := d.GetConstrained(0, 65535)
@@ -19536,9 +20187,12 @@ func decodeIndAudSeqSigListV3(d *decoder, m *model.IndAudSeqSigList) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		x988, err := d.GetConstrained(0, 65535)
@@ -19585,9 +20239,12 @@ func decodeIndAudSignalV2(d *decoder, m *model.IndAudSignal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -19662,9 +20319,12 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -19725,9 +20385,12 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, m *model.IndAudDigitMapDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		if m.DigitMapName, err = d.shortOctets(2); err != nil {
@@ -19848,9 +20511,12 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -19994,8 +20660,11 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1003, more1004, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k1003, more1004 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k1003 = n
+			} else if k1003, more1004, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			if err = d.count(k1003); err != nil {
@@ -20023,8 +20692,11 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 	}
 	{
 		{
-			k1006, more1007, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k1006, more1007 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k1006 = n
+			} else if k1006, more1007, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			if err = d.count(k1006); err != nil {
@@ -20108,9 +20780,12 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	if err = d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -20121,8 +20796,11 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k1013, more1014, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k1013, more1014 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k1013 = n
+			} else if k1013, more1014, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err = d.count(k1013); err != nil {

@@ -12,9 +12,12 @@ func scanMegacoMessageV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		if err := scanAuthenticationHeaderV123(d); err != nil {
@@ -34,9 +37,12 @@ func scanMegacoMessageV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		if err := scanAuthenticationHeaderV123(d); err != nil {
@@ -56,9 +62,12 @@ func scanMegacoMessageV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		if err := scanAuthenticationHeaderV123(d); err != nil {
@@ -219,9 +228,12 @@ func scanMessageMessageBodyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -230,8 +242,11 @@ func scanMessageMessageBodyV1(d *scanner) error {
 		}
 	case 1:
 		{
-			k2, more3, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k2, more3 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k2 = n
+			} else if k2, more3, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
@@ -262,9 +277,12 @@ func scanMessageMessageBodyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -273,8 +291,11 @@ func scanMessageMessageBodyV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k5, more6, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k5, more6 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k5 = n
+			} else if k5, more6, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
@@ -305,9 +326,12 @@ func scanMessageMessageBodyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -316,8 +340,11 @@ func scanMessageMessageBodyV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k8, more9, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k8, more9 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k8 = n
+			} else if k8, more9, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			for {
@@ -393,9 +420,12 @@ func scanDomainNameV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		b, err := d.GetString(0, x691.Unbounded, false, x691.IA5String)
@@ -420,9 +450,12 @@ func scanIP4AddressV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		b, err := d.GetOctetString(4, 4, false)
@@ -447,9 +480,12 @@ func scanIP6AddressV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		b, err := d.GetOctetString(16, 16, false)
@@ -496,8 +532,11 @@ func scanTransactionV1(d *scanner) error {
 		}
 	case 3:
 		{
-			k14, more15, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k14, more15 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k14 = n
+			} else if k14, more15, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
@@ -550,8 +589,11 @@ func scanTransactionV2(d *scanner) error {
 		}
 	case 3:
 		{
-			k17, more18, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k17, more18 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k17 = n
+			} else if k17, more18, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
@@ -604,8 +646,11 @@ func scanTransactionV3(d *scanner) error {
 		}
 	case 3:
 		{
-			k20, more21, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k20, more21 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k20 = n
+			} else if k20, more21, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 			for {
@@ -660,8 +705,11 @@ func scanTransactionRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k24, more25, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k24, more25 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k24 = n
+			} else if k24, more25, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
@@ -713,8 +761,11 @@ func scanTransactionRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k28, more29, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k28, more29 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k28 = n
+			} else if k28, more29, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
@@ -766,8 +817,11 @@ func scanTransactionRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k32, more33, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k32, more33 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k32 = n
+			} else if k32, more33, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
 			for {
@@ -834,9 +888,12 @@ func scanTransactionReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -872,9 +929,12 @@ func scanTransactionReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -910,9 +970,12 @@ func scanTransactionReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -969,9 +1032,12 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -980,8 +1046,11 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 		}
 	case 1:
 		{
-			k40, more41, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k40, more41 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k40 = n
+			} else if k40, more41, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
@@ -1012,9 +1081,12 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -1023,8 +1095,11 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k43, more44, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k43, more44 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k43 = n
+			} else if k43, more44, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
@@ -1055,9 +1130,12 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -1066,8 +1144,11 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k46, more47, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k46, more47 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k46 = n
+			} else if k46, more47, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			for {
@@ -1099,9 +1180,12 @@ func scanTransactionAckV123(d *scanner) error {
 		return err
 	}
 	d.tx(scan.ResponseAck)
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1127,9 +1211,12 @@ func scanErrorDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1152,9 +1239,12 @@ func scanActionRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1176,8 +1266,11 @@ func scanActionRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k53, more54, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k53, more54 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k53 = n
+			} else if k53, more54, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
@@ -1206,9 +1299,12 @@ func scanActionRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1230,8 +1326,11 @@ func scanActionRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k57, more58, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k57, more58 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k57 = n
+			} else if k57, more58, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
@@ -1260,9 +1359,12 @@ func scanActionRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1284,8 +1386,11 @@ func scanActionRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k61, more62, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k61, more62 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k61 = n
+			} else if k61, more62, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
 			for {
@@ -1314,9 +1419,12 @@ func scanActionReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1338,8 +1446,11 @@ func scanActionReplyV1(d *scanner) error {
 	}
 	{
 		{
-			k65, more66, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k65, more66 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k65 = n
+			} else if k65, more66, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
@@ -1368,9 +1479,12 @@ func scanActionReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1392,8 +1506,11 @@ func scanActionReplyV2(d *scanner) error {
 	}
 	{
 		{
-			k69, more70, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k69, more70 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k69 = n
+			} else if k69, more70, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
@@ -1422,9 +1539,12 @@ func scanActionReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	{
 		at := d.BitOffset()
@@ -1446,8 +1566,11 @@ func scanActionReplyV3(d *scanner) error {
 	}
 	{
 		{
-			k73, more74, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k73, more74 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k73 = n
+			} else if k73, more74, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
 			for {
@@ -1476,9 +1599,12 @@ func scanContextRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -1493,8 +1619,11 @@ func scanContextRequestV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k76, more77, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k76, more77 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k76 = n
+			} else if k76, more77, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
@@ -1532,9 +1661,12 @@ func scanContextRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -1549,8 +1681,11 @@ func scanContextRequestV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k79, more80, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k79, more80 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k79 = n
+			} else if k79, more80, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
@@ -1588,9 +1723,12 @@ func scanContextRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -1605,8 +1743,11 @@ func scanContextRequestV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k82, more83, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k82, more83 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k82 = n
+			} else if k82, more83, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
 			for {
@@ -1659,9 +1800,12 @@ func scanContextAttrAuditRequestV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -1687,9 +1831,12 @@ func scanContextAttrAuditRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -1745,9 +1892,12 @@ func scanCommandRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -1778,9 +1928,12 @@ func scanCommandRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -1811,9 +1964,12 @@ func scanCommandRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -2291,8 +2447,11 @@ func scanAmmRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k85, more86, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k85, more86 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k85 = n
+			} else if k85, more86, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2316,8 +2475,11 @@ func scanAmmRequestV1(d *scanner) error {
 	}
 	{
 		{
-			k88, more89, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k88, more89 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k88 = n
+			} else if k88, more89, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
@@ -2362,8 +2524,11 @@ func scanAmmRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k91, more92, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k91, more92 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k91 = n
+			} else if k91, more92, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2387,8 +2552,11 @@ func scanAmmRequestV2(d *scanner) error {
 	}
 	{
 		{
-			k94, more95, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k94, more95 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k94 = n
+			} else if k94, more95, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
@@ -2433,8 +2601,11 @@ func scanAmmRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k97, more98, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k97, more98 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k97 = n
+			} else if k97, more98, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2458,8 +2629,11 @@ func scanAmmRequestV3(d *scanner) error {
 	}
 	{
 		{
-			k100, more101, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k100, more101 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k100 = n
+			} else if k100, more101, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
 			for {
@@ -2520,8 +2694,11 @@ func scanAmmDescriptorV1(d *scanner) error {
 		}
 	case 4:
 		{
-			k103, more104, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k103, more104 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k103 = n
+			} else if k103, more104, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -2543,8 +2720,11 @@ func scanAmmDescriptorV1(d *scanner) error {
 		}
 	case 5:
 		{
-			k106, more107, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k106, more107 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k106 = n
+			} else if k106, more107, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -2606,8 +2786,11 @@ func scanAmmDescriptorV2(d *scanner) error {
 		}
 	case 4:
 		{
-			k109, more110, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k109, more110 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k109 = n
+			} else if k109, more110, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -2629,8 +2812,11 @@ func scanAmmDescriptorV2(d *scanner) error {
 		}
 	case 5:
 		{
-			k112, more113, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k112, more113 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k112 = n
+			} else if k112, more113, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -2692,8 +2878,11 @@ func scanAmmDescriptorV3(d *scanner) error {
 		}
 	case 4:
 		{
-			k115, more116, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k115, more116 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k115 = n
+			} else if k115, more116, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -2715,8 +2904,11 @@ func scanAmmDescriptorV3(d *scanner) error {
 		}
 	case 5:
 		{
-			k118, more119, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k118, more119 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k118 = n
+			} else if k118, more119, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -2759,16 +2951,22 @@ func scanAmmsReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k121, more122, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k121, more122 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k121 = n
+			} else if k121, more122, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2792,8 +2990,11 @@ func scanAmmsReplyV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k124, more125, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k124, more125 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k124 = n
+			} else if k124, more125, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
@@ -2831,16 +3032,22 @@ func scanAmmsReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k127, more128, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k127, more128 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k127 = n
+			} else if k127, more128, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2864,8 +3071,11 @@ func scanAmmsReplyV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k130, more131, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k130, more131 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k130 = n
+			} else if k130, more131, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
@@ -2903,16 +3113,22 @@ func scanAmmsReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k133, more134, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k133, more134 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k133 = n
+			} else if k133, more134, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -2936,8 +3152,11 @@ func scanAmmsReplyV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k136, more137, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k136, more137 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k136 = n
+			} else if k136, more137, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
 			for {
@@ -2975,16 +3194,22 @@ func scanSubtractRequestV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k139, more140, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k139, more140 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k139 = n
+			} else if k139, more140, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -3028,16 +3253,22 @@ func scanSubtractRequestV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k142, more143, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k142, more143 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k142 = n
+			} else if k142, more143, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -3081,16 +3312,22 @@ func scanSubtractRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k145, more146, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k145, more146 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k145 = n
+			} else if k145, more146, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -3228,8 +3465,11 @@ func scanAuditRequestV3(d *scanner) error {
 			}
 			d.terms = true
 			{
-				k148, more149, err := d.GetShortLength(0)
-				if err != nil {
+				var err error
+				k148, more149 := 0, false
+				if n, ok := d.TryCount(); ok {
+					k148 = n
+				} else if k148, more149, err = d.GetShortLength(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 				for {
@@ -3272,8 +3512,11 @@ func scanAuditReplyV1(d *scanner) error {
 	case 0:
 		d.terms = true
 		{
-			k151, more152, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k151, more152 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k151 = n
+			} else if k151, more152, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
@@ -3321,8 +3564,11 @@ func scanAuditReplyV2(d *scanner) error {
 	case 0:
 		d.terms = true
 		{
-			k154, more155, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k154, more155 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k154 = n
+			} else if k154, more155, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
@@ -3370,8 +3616,11 @@ func scanAuditReplyV3(d *scanner) error {
 	case 0:
 		d.terms = true
 		{
-			k157, more158, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k157, more158 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k157 = n
+			} else if k157, more158, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
 			for {
@@ -3429,8 +3678,11 @@ func scanAuditResultV1(d *scanner) error {
 	}
 	{
 		{
-			k160, more161, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k160, more161 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k160 = n
+			} else if k160, more161, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
@@ -3468,8 +3720,11 @@ func scanAuditResultV2(d *scanner) error {
 	}
 	{
 		{
-			k163, more164, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k163, more164 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k163 = n
+			} else if k163, more164, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
@@ -3507,8 +3762,11 @@ func scanAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k166, more167, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k166, more167 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k166 = n
+			} else if k166, more167, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
@@ -3564,8 +3822,11 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 5:
 		{
-			k169, more170, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k169, more170 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k169 = n
+			} else if k169, more170, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -3587,8 +3848,11 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 6:
 		{
-			k172, more173, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k172, more173 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k172 = n
+			} else if k172, more173, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -3618,8 +3882,11 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 9:
 		{
-			k175, more176, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k175, more176 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k175 = n
+			} else if k175, more176, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
@@ -3641,8 +3908,11 @@ func scanAuditReturnParameterV1(d *scanner) error {
 		}
 	case 10:
 		{
-			k178, more179, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k178, more179 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k178 = n
+			} else if k178, more179, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
@@ -3704,8 +3974,11 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 5:
 		{
-			k181, more182, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k181, more182 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k181 = n
+			} else if k181, more182, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -3727,8 +4000,11 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 6:
 		{
-			k184, more185, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k184, more185 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k184 = n
+			} else if k184, more185, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -3758,8 +4034,11 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 9:
 		{
-			k187, more188, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k187, more188 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k187 = n
+			} else if k187, more188, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
@@ -3781,8 +4060,11 @@ func scanAuditReturnParameterV2(d *scanner) error {
 		}
 	case 10:
 		{
-			k190, more191, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k190, more191 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k190 = n
+			} else if k190, more191, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
@@ -3844,8 +4126,11 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 5:
 		{
-			k193, more194, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k193, more194 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k193 = n
+			} else if k193, more194, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 			for {
@@ -3867,8 +4152,11 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 6:
 		{
-			k196, more197, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k196, more197 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k196 = n
+			} else if k196, more197, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -3898,8 +4186,11 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 9:
 		{
-			k199, more200, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k199, more200 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k199 = n
+			} else if k199, more200, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			for {
@@ -3921,8 +4212,11 @@ func scanAuditReturnParameterV3(d *scanner) error {
 		}
 	case 10:
 		{
-			k202, more203, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k202, more203 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k202 = n
+			} else if k202, more203, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
 			for {
@@ -3957,9 +4251,12 @@ func scanAuditDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -3984,9 +4281,12 @@ func scanAuditDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -4016,9 +4316,12 @@ func scanAuditDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -4048,16 +4351,22 @@ func scanNotifyRequestV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k205, more206, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k205, more206 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k205 = n
+			} else if k205, more206, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4106,16 +4415,22 @@ func scanNotifyReplyV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
 		d.terms = true
 		{
-			k208, more209, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k208, more209 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k208 = n
+			} else if k208, more209, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4171,8 +4486,11 @@ func scanObservedEventsDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k212, more213, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k212, more213 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k212 = n
+			} else if k212, more213, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
 			for {
@@ -4201,9 +4519,12 @@ func scanObservedEventV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -4220,8 +4541,11 @@ func scanObservedEventV123(d *scanner) error {
 	}
 	{
 		{
-			k215, more216, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k215, more216 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k215 = n
+			} else if k215, more216, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
@@ -4264,9 +4588,12 @@ func scanEventParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if err := d.SkipBits(16); err != nil {
@@ -4274,8 +4601,11 @@ func scanEventParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k218, more219, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k218, more219 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k218 = n
+			} else if k218, more219, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
@@ -4318,9 +4648,12 @@ func scanEventParameterExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4353,8 +4686,11 @@ func scanServiceChangeRequestV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k221, more222, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k221, more222 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k221 = n
+			} else if k221, more222, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4405,8 +4741,11 @@ func scanServiceChangeRequestV2(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k224, more225, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k224, more225 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k224 = n
+			} else if k224, more225, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4457,8 +4796,11 @@ func scanServiceChangeRequestV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k227, more228, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k227, more228 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k227 = n
+			} else if k227, more228, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4509,8 +4851,11 @@ func scanServiceChangeReplyV1(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k230, more231, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k230, more231 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k230 = n
+			} else if k230, more231, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4561,8 +4906,11 @@ func scanServiceChangeReplyV23(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k233, more234, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k233, more234 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k233 = n
+			} else if k233, more234, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
@@ -4606,9 +4954,12 @@ func scanServiceChangeResultV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4630,9 +4981,12 @@ func scanServiceChangeResultV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4661,8 +5015,11 @@ func scanTerminationIDV123(d *scanner) error {
 	}
 	{
 		{
-			k236, more237, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k236, more237 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k236 = n
+			} else if k236, more237, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "wildcard")
 			}
 			d.termWildcards(k236)
@@ -4708,9 +5065,12 @@ func scanMediaDescriptorV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -4740,9 +5100,12 @@ func scanMediaDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -4772,9 +5135,12 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4783,8 +5149,11 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 		}
 	case 1:
 		{
-			k239, more240, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k239, more240 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k239 = n
+			} else if k239, more240, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
@@ -4815,9 +5184,12 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4826,8 +5198,11 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k242, more243, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k242, more243 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k242 = n
+			} else if k242, more243, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
@@ -4896,9 +5271,12 @@ func scanStreamParmsV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -4933,9 +5311,12 @@ func scanStreamParmsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -4975,9 +5356,12 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -4997,8 +5381,11 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k245, more246, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k245, more246 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k245 = n
+			} else if k245, more246, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -5036,9 +5423,12 @@ func scanPropertyParmV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -5049,8 +5439,11 @@ func scanPropertyParmV123(d *scanner) error {
 	}
 	{
 		{
-			k248, more249, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k248, more249 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k248 = n
+			} else if k248, more249, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
@@ -5093,9 +5486,12 @@ func scanPropertyParmExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -5127,8 +5523,11 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k251, more252, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k251, more252 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k251 = n
+			} else if k251, more252, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
@@ -5137,8 +5536,11 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 				}
 				for i253 := 0; i253 < k251; i253++ {
 					{
-						k254, more255, err := d.GetShortLength(0)
-						if err != nil {
+						var err error
+						k254, more255 := 0, false
+						if n, ok := d.TryCount(); ok {
+							k254 = n
+						} else if k254, more255, err = d.GetShortLength(0); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
 						}
 						for {
@@ -5185,15 +5587,21 @@ func scanTerminationStateDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k257, more258, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k257, more258 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k257 = n
+			} else if k257, more258, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -5241,9 +5649,12 @@ func scanMuxDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -5253,8 +5664,11 @@ func scanMuxDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k260, more261, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k260, more261 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k260 = n
+			} else if k260, more261, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
@@ -5297,9 +5711,12 @@ func scanMuxDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -5309,8 +5726,11 @@ func scanMuxDescriptorV23(d *scanner) error {
 	}
 	{
 		{
-			k263, more264, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k263, more264 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k263 = n
+			} else if k263, more264, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
@@ -5369,8 +5789,11 @@ func scanEventsDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k267, more268, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k267, more268 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k267 = n
+			} else if k267, more268, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -5408,9 +5831,12 @@ func scanEventsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -5425,8 +5851,11 @@ func scanEventsDescriptorV2(d *scanner) error {
 	}
 	{
 		{
-			k271, more272, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k271, more272 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k271 = n
+			} else if k271, more272, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -5464,9 +5893,12 @@ func scanEventsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -5481,8 +5913,11 @@ func scanEventsDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k275, more276, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k275, more276 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k275 = n
+			} else if k275, more276, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -5520,9 +5955,12 @@ func scanRequestedEventV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -5544,8 +5982,11 @@ func scanRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k278, more279, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k278, more279 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k278 = n
+			} else if k278, more279, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -5583,9 +6024,12 @@ func scanRequestedEventV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -5607,8 +6051,11 @@ func scanRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k281, more282, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k281, more282 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k281 = n
+			} else if k281, more282, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -5646,9 +6093,12 @@ func scanRequestedEventV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -5670,8 +6120,11 @@ func scanRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k284, more285, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k284, more285 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k284 = n
+			} else if k284, more285, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -5709,9 +6162,12 @@ func scanRequestedActionsV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -5731,8 +6187,11 @@ func scanRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k287, more288, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k287, more288 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k287 = n
+			} else if k287, more288, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -5770,9 +6229,12 @@ func scanRequestedActionsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -5792,8 +6254,11 @@ func scanRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k290, more291, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k290, more291 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k290 = n
+			} else if k290, more291, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -5831,9 +6296,12 @@ func scanRequestedActionsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -5853,8 +6321,11 @@ func scanRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k293, more294, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k293, more294 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k293 = n
+			} else if k293, more294, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -5902,9 +6373,12 @@ func scanEventDMV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -5926,9 +6400,12 @@ func scanEventDMV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -5966,8 +6443,11 @@ func scanSecondEventsDescriptorV1(d *scanner) error {
 	}
 	{
 		{
-			k297, more298, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k297, more298 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k297 = n
+			} else if k297, more298, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -6005,9 +6485,12 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -6022,8 +6505,11 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	}
 	{
 		{
-			k301, more302, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k301, more302 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k301 = n
+			} else if k301, more302, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -6061,9 +6547,12 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -6078,8 +6567,11 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k305, more306, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k305, more306 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k305 = n
+			} else if k305, more306, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
@@ -6117,9 +6609,12 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -6141,8 +6636,11 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	}
 	{
 		{
-			k308, more309, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k308, more309 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k308 = n
+			} else if k308, more309, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -6180,9 +6678,12 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -6204,8 +6705,11 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	}
 	{
 		{
-			k311, more312, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k311, more312 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k311 = n
+			} else if k311, more312, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -6243,9 +6747,12 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
@@ -6267,8 +6774,11 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	}
 	{
 		{
-			k314, more315, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k314, more315 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k314 = n
+			} else if k314, more315, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
@@ -6306,9 +6816,12 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -6323,8 +6836,11 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k317, more318, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k317, more318 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k317 = n
+			} else if k317, more318, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -6362,9 +6878,12 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -6379,8 +6898,11 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k320, more321, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k320, more321 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k320 = n
+			} else if k320, more321, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -6418,9 +6940,12 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -6435,8 +6960,11 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k323, more324, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k323, more324 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k323 = n
+			} else if k323, more324, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
@@ -6484,9 +7012,12 @@ func scanEventSpecV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -6503,8 +7034,11 @@ func scanEventSpecV123(d *scanner) error {
 	}
 	{
 		{
-			k326, more327, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k326, more327 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k326 = n
+			} else if k326, more327, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
@@ -6598,8 +7132,11 @@ func scanSeqSigListV12(d *scanner) error {
 	}
 	{
 		{
-			k329, more330, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k329, more330 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k329 = n
+			} else if k329, more330, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
@@ -6636,8 +7173,11 @@ func scanSeqSigListV3(d *scanner) error {
 	}
 	{
 		{
-			k332, more333, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k332, more333 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k332 = n
+			} else if k332, more333, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
@@ -6666,9 +7206,12 @@ func scanSignalV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	{
@@ -6706,8 +7249,11 @@ func scanSignalV12(d *scanner) error {
 	}
 	{
 		{
-			k335, more336, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k335, more336 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k335 = n
+			} else if k335, more336, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
@@ -6745,9 +7291,12 @@ func scanSignalV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	{
@@ -6785,8 +7334,11 @@ func scanSignalV3(d *scanner) error {
 	}
 	{
 		{
-			k338, more339, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k338, more339 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k338 = n
+			} else if k338, more339, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
@@ -6839,9 +7391,12 @@ func scanSigParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if err := d.SkipBits(16); err != nil {
@@ -6849,8 +7404,11 @@ func scanSigParameterV123(d *scanner) error {
 	}
 	{
 		{
-			k341, more342, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k341, more342 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k341 = n
+			} else if k341, more342, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
@@ -6893,9 +7451,12 @@ func scanSigParameterExtraInfoV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -6921,14 +7482,20 @@ func scanModemDescriptorV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		{
-			k344, more345, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k344, more345 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k344 = n
+			} else if k344, more345, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			for {
@@ -6951,8 +7518,11 @@ func scanModemDescriptorV123(d *scanner) error {
 	}
 	{
 		{
-			k347, more348, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k347, more348 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k347 = n
+			} else if k347, more348, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			for {
@@ -6986,9 +7556,12 @@ func scanDigitMapDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if err := d.SkipBits(16); err != nil {
@@ -7008,9 +7581,12 @@ func scanDigitMapDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if err := d.SkipBits(16); err != nil {
@@ -7030,9 +7606,12 @@ func scanDigitMapValueV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -7072,9 +7651,12 @@ func scanDigitMapValueV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -7119,9 +7701,12 @@ func scanServiceChangeParmV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -7146,8 +7731,11 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	{
 		{
-			k350, more351, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k350, more351 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k350 = n
+			} else if k350, more351, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
@@ -7210,9 +7798,12 @@ func scanServiceChangeParmV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -7237,8 +7828,11 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	{
 		{
-			k354, more355, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k354, more355 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k354 = n
+			} else if k354, more355, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
@@ -7306,9 +7900,12 @@ func scanServiceChangeParmV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(8)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(8)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(8); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<7) != 0
 	{
@@ -7333,8 +7930,11 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	{
 		{
-			k358, more359, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k358, more359 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k358 = n
+			} else if k358, more359, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
@@ -7456,9 +8056,12 @@ func scanServiceChangeResParmV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
@@ -7503,9 +8106,12 @@ func scanServiceChangeResParmV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(6)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(6)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(6); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
@@ -7587,9 +8193,12 @@ func scanStatisticsParameterV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		d.Align()
@@ -7599,8 +8208,11 @@ func scanStatisticsParameterV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k363, more364, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k363, more364 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k363 = n
+			} else if k363, more364, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			for {
@@ -7826,9 +8438,12 @@ func scanIndAudMediaDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -7858,9 +8473,12 @@ func scanIndAudMediaDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -7890,9 +8508,12 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -7901,8 +8522,11 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 		}
 	case 1:
 		{
-			k366, more367, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k366, more367 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k366 = n
+			} else if k366, more367, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
@@ -7933,9 +8557,12 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	idx, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if idx, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -7944,8 +8571,11 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 		}
 	case 1:
 		{
-			k369, more370, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k369, more370 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k369 = n
+			} else if k369, more370, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
@@ -8014,9 +8644,12 @@ func scanIndAudStreamParmsV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -8051,9 +8684,12 @@ func scanIndAudStreamParmsV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(4)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(4)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(4); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
@@ -8093,9 +8729,12 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -8106,8 +8745,11 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k372, more373, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k372, more373 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k372 = n
+			} else if k372, more373, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -8145,9 +8787,12 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(5)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(5)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(5); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<4) != 0
 	if opt&(1<<3) != 0 {
@@ -8158,8 +8803,11 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k375, more376, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k375, more376 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k375 = n
+			} else if k375, more376, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -8261,9 +8909,12 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -8274,8 +8925,11 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	}
 	{
 		{
-			k378, more379, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k378, more379 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k378 = n
+			} else if k378, more379, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
@@ -8313,9 +8967,12 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
@@ -8326,8 +8983,11 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	}
 	{
 		{
-			k381, more382, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k381, more382 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k381 = n
+			} else if k381, more382, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
@@ -8365,15 +9025,21 @@ func scanIndAudTerminationStateDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k384, more385, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k384, more385 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k384 = n
+			} else if k384, more385, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -8415,15 +9081,21 @@ func scanIndAudTerminationStateDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	{
 		{
-			k387, more388, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k387, more388 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k387 = n
+			} else if k387, more388, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
@@ -8470,9 +9142,12 @@ func scanIndAudEventsDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -8514,9 +9189,12 @@ func scanIndAudEventBufferDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -8596,9 +9274,12 @@ func scanIndAudSeqSigListV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		d.Align()
@@ -8619,9 +9300,12 @@ func scanIndAudSeqSigListV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	{
 		d.Align()
@@ -8642,9 +9326,12 @@ func scanIndAudSignalV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -8676,9 +9363,12 @@ func scanIndAudSignalV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -8715,9 +9405,12 @@ func scanIndAudDigitMapDescriptorV23(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(1)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(1)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(1); err != nil {
+			return err
+		}
 	}
 	if opt&(1<<0) != 0 {
 		if err := d.SkipBits(16); err != nil {
@@ -8770,9 +9463,12 @@ func scanSegmentReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(2)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(2)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(2); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<1) != 0
 	{
@@ -8836,8 +9532,11 @@ func scanTermListAuditResultV3(d *scanner) error {
 	{
 		d.terms = true
 		{
-			k393, more394, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k393, more394 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k393 = n
+			} else if k393, more394, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			for {
@@ -8861,8 +9560,11 @@ func scanTermListAuditResultV3(d *scanner) error {
 	}
 	{
 		{
-			k396, more397, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k396, more397 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k396 = n
+			} else if k396, more397, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
@@ -8900,9 +9602,12 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	opt, err := d.ReadBits(3)
-	if err != nil {
-		return err
+	opt, ok := d.TryBits(3)
+	if !ok {
+		var err error
+		if opt, err = d.GetBits(3); err != nil {
+			return err
+		}
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
@@ -8912,8 +9617,11 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		{
-			k399, more400, err := d.GetShortLength(0)
-			if err != nil {
+			var err error
+			k399, more400 := 0, false
+			if n, ok := d.TryCount(); ok {
+				k399 = n
+			} else if k399, more400, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {

@@ -89,3 +89,28 @@ func (d *Reader) GetFixedOctets(size int) ([]byte, error) {
 	}
 	return d.GetOctetString(size, size, false)
 }
+
+// TryBits reads n <= 57 bits when at least 8 octets are left from the
+// current one, small enough to be inlined: ok false, d is unchanged and
+// the caller reads them with GetBits (which also reports a short input).
+func (d *Reader) TryBits(n int) (v uint64, ok bool) {
+	if i := d.pos >> 3; i+8 <= len(d.buf) {
+		v = binary.BigEndian.Uint64(d.buf[i:]) << uint(d.pos&7) >> uint(64-n)
+		d.pos += n
+		return v, true
+	}
+	return 0, false
+}
+
+// TryCount reads the common count of a SEQUENCE OF without a size
+// constraint, one octet below 128 at the next octet boundary, small
+// enough to be inlined: ok false, d is unchanged and the caller reads it
+// with GetShortLength (which also reports what is wrong).
+func (d *Reader) TryCount() (n int, ok bool) {
+	p := (d.pos + 7) &^ 7
+	if i := p >> 3; i < len(d.buf) && d.buf[i] < 0x80 && int(d.buf[i]) <= d.maxLen {
+		d.pos = p + 8
+		return int(d.buf[i]), true
+	}
+	return 0, false
+}

@@ -71,3 +71,35 @@ func same(a, b any) bool {
 	}
 	return a == b
 }
+
+// TryBits and TryCount, when they read, read what GetBits and
+// GetShortLength read; when they do not, the position is unchanged.
+func TestTryReadsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		buf := make([]byte, rng.IntN(24))
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		for pos := 0; pos <= len(buf)*8; pos++ {
+			for _, n := range []int{0, 1, 7, 33, 57} {
+				a, b := NewReader(buf), NewReader(buf)
+				a.pos, b.pos = pos, pos
+				v, ok := a.TryBits(n)
+				w, err := b.GetBits(n)
+				if ok && (err != nil || v != w || a.pos != b.pos) || !ok && a.pos != pos {
+					t.Fatalf("TryBits(%d) at bit %d of %x: %d %v to bit %d, GetBits %d %v", n, pos, buf, v, ok, a.pos, w, err)
+				}
+			}
+			a, b := NewReader(buf), NewReader(buf)
+			a.SetMaxLength(50)
+			b.SetMaxLength(50)
+			a.pos, b.pos = pos, pos
+			k, ok := a.TryCount()
+			j, more, err := b.GetShortLength(0)
+			if ok && (err != nil || more || k != j || a.pos != b.pos) || !ok && a.pos != pos {
+				t.Fatalf("TryCount at bit %d of %x: %d %v to bit %d, GetShortLength %d %v", pos, buf, k, ok, a.pos, j, err)
+			}
+		}
+	}
+}
