@@ -22,7 +22,7 @@ type perGen struct {
 func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	g := &perGen{berGen: newBerGen(f), charsets: map[string]string{}}
 	w := &g.w
-	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/per/x691", "megaco/internal/codec/slab", modelPkg)
+	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/per/x691", modelPkg)
 	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
 		return nil, err
 	}
@@ -341,7 +341,9 @@ func (g *perGen) decFunc(tf typeFunc) error {
 		}
 		switch fl.Rep {
 		case RepPointer:
-			fmt.Fprintf(w, "%s = slab.One(&%s)\n", tg, g.slab(fl.GoType))
+			// Zeroed here, inline, rather than by slab.One's clear: a
+			// call and a bulk write barrier check per value.
+			fmt.Fprintf(w, "%s = &%s.Raw(1)[0]\n*%s = %s{}\n", tg, g.slab(fl.GoType), tg, g.f.qualify(fl.GoType, "model."))
 			return "(*" + tg + ")"
 		case RepOpt:
 			fmt.Fprintf(w, "%s.Present = true\n", tg)
@@ -496,8 +498,16 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		k, more, i := g.tmp("k"), g.tmp("more"), g.tmp("i")
 		emitCount(w, r.Size, k, more, fail)
 		fmt.Fprintf(w, "if err = d.count(%s); err != nil {\n%s\n}\n", k, fail)
-		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\n", target, sl, k)
+		// The elements are left as the last message left them: a
+		// structured one is zeroed before it is decoded, inline; any other
+		// is assigned whole.
+		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, sl, k)
 		fmt.Fprintf(w, "for %s := 0; ; {\nfor ; %s < len(%s); %s++ {\n", i, i, target, i)
+		if er, err := v.Resolve(r.Elem); err != nil {
+			return err
+		} else if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
+			fmt.Fprintf(w, "%s[%s] = %s{}\n", target, i, g.f.qualify(egoT, "model."))
+		}
 		if err := g.dec(v, r.Elem, target+"["+i+"]", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}

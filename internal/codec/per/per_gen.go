@@ -5,7 +5,6 @@ package per
 import (
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/per/x691"
-	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -40,7 +39,8 @@ func decodeMegacoMessageV1(d *decoder, m *model.MegacoMessage) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+		m.AuthHeader = &d.s.AuthenticationHeader.Raw(1)[0]
+		*m.AuthHeader = model.AuthenticationHeader{}
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
 			return codecerr.At(err, "authHeader")
 		}
@@ -85,7 +85,8 @@ func decodeMegacoMessageV2(d *decoder, m *model.MegacoMessage) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+		m.AuthHeader = &d.s.AuthenticationHeader.Raw(1)[0]
+		*m.AuthHeader = model.AuthenticationHeader{}
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
 			return codecerr.At(err, "authHeader")
 		}
@@ -130,7 +131,8 @@ func decodeMegacoMessageV3(d *decoder, m *model.MegacoMessage) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+		m.AuthHeader = &d.s.AuthenticationHeader.Raw(1)[0]
+		*m.AuthHeader = model.AuthenticationHeader{}
 		if err = decodeAuthenticationHeaderV123(d, m.AuthHeader); err != nil {
 			return codecerr.At(err, "authHeader")
 		}
@@ -446,7 +448,8 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	switch idx {
 	case 0:
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		m.MessageError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.MessageError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
@@ -463,9 +466,10 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 			if err = d.count(k8); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			m.Transactions = slab.Alloc(&d.s.Transaction, k8)
+			m.Transactions = d.s.Transaction.Raw(k8)
 			for i10 := 0; ; {
 				for ; i10 < len(m.Transactions); i10++ {
+					m.Transactions[i10] = model.Transaction{}
 					if err = decodeTransactionV1(d, &m.Transactions[i10]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i10), "transactions")
 					}
@@ -547,7 +551,8 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	switch idx {
 	case 0:
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		m.MessageError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.MessageError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
@@ -564,9 +569,10 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 			if err = d.count(k15); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			m.Transactions = slab.Alloc(&d.s.Transaction, k15)
+			m.Transactions = d.s.Transaction.Raw(k15)
 			for i17 := 0; ; {
 				for ; i17 < len(m.Transactions); i17++ {
+					m.Transactions[i17] = model.Transaction{}
 					if err = decodeTransactionV2(d, &m.Transactions[i17]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i17), "transactions")
 					}
@@ -648,7 +654,8 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	switch idx {
 	case 0:
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		m.MessageError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.MessageError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
@@ -665,9 +672,10 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 			if err = d.count(k22); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			m.Transactions = slab.Alloc(&d.s.Transaction, k22)
+			m.Transactions = d.s.Transaction.Raw(k22)
 			for i24 := 0; ; {
 				for ; i24 < len(m.Transactions); i24++ {
+					m.Transactions[i24] = model.Transaction{}
 					if err = decodeTransactionV3(d, &m.Transactions[i24]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i24), "transactions")
 					}
@@ -762,19 +770,22 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 	switch idx {
 	case 0:
 		m.Kind = model.MId_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		m.Ip4Address = &d.s.IP4Address.Raw(1)[0]
+		*m.Ip4Address = model.IP4Address{}
 		if err = decodeIP4AddressV123(d, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 1:
 		m.Kind = model.MId_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		m.Ip6Address = &d.s.IP6Address.Raw(1)[0]
+		*m.Ip6Address = model.IP6Address{}
 		if err = decodeIP6AddressV123(d, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 2:
 		m.Kind = model.MId_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		m.DomainName = &d.s.DomainName.Raw(1)[0]
+		*m.DomainName = model.DomainName{}
 		if err = decodeDomainNameV123(d, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -1018,19 +1029,22 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		m.TransactionRequest = &d.s.TransactionRequest.Raw(1)[0]
+		*m.TransactionRequest = model.TransactionRequest{}
 		if err = decodeTransactionRequestV1(d, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		m.TransactionPending = &d.s.TransactionPending.Raw(1)[0]
+		*m.TransactionPending = model.TransactionPending{}
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		m.TransactionReply = &d.s.TransactionReply.Raw(1)[0]
+		*m.TransactionReply = model.TransactionReply{}
 		if err = decodeTransactionReplyV1(d, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
@@ -1047,9 +1061,10 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 			if err = d.count(k32); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k32)
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(k32)
 			for i34 := 0; ; {
 				for ; i34 < len(m.TransactionResponseAck); i34++ {
+					m.TransactionResponseAck[i34] = model.TransactionAck{}
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i34]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i34), "transactionResponseAck")
 					}
@@ -1155,19 +1170,22 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		m.TransactionRequest = &d.s.TransactionRequest.Raw(1)[0]
+		*m.TransactionRequest = model.TransactionRequest{}
 		if err = decodeTransactionRequestV2(d, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		m.TransactionPending = &d.s.TransactionPending.Raw(1)[0]
+		*m.TransactionPending = model.TransactionPending{}
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		m.TransactionReply = &d.s.TransactionReply.Raw(1)[0]
+		*m.TransactionReply = model.TransactionReply{}
 		if err = decodeTransactionReplyV2(d, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
@@ -1184,9 +1202,10 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 			if err = d.count(k39); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k39)
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(k39)
 			for i41 := 0; ; {
 				for ; i41 < len(m.TransactionResponseAck); i41++ {
+					m.TransactionResponseAck[i41] = model.TransactionAck{}
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i41]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i41), "transactionResponseAck")
 					}
@@ -1305,19 +1324,22 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		m.TransactionRequest = &d.s.TransactionRequest.Raw(1)[0]
+		*m.TransactionRequest = model.TransactionRequest{}
 		if err = decodeTransactionRequestV3(d, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 1:
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		m.TransactionPending = &d.s.TransactionPending.Raw(1)[0]
+		*m.TransactionPending = model.TransactionPending{}
 		if err = decodeTransactionPendingV123(d, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 2:
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		m.TransactionReply = &d.s.TransactionReply.Raw(1)[0]
+		*m.TransactionReply = model.TransactionReply{}
 		if err = decodeTransactionReplyV3(d, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
@@ -1334,9 +1356,10 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 			if err = d.count(k46); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, k46)
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(k46)
 			for i48 := 0; ; {
 				for ; i48 < len(m.TransactionResponseAck); i48++ {
+					m.TransactionResponseAck[i48] = model.TransactionAck{}
 					if err = decodeTransactionAckV123(d, &m.TransactionResponseAck[i48]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i48), "transactionResponseAck")
 					}
@@ -1359,7 +1382,8 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 		if err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
-		m.SegmentReply = slab.One(&d.s.SegmentReply)
+		m.SegmentReply = &d.s.SegmentReply.Raw(1)[0]
+		*m.SegmentReply = model.SegmentReply{}
 		if err = decodeSegmentReplyV3(d, m.SegmentReply); err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
@@ -1436,9 +1460,10 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 			if err = d.count(k54); err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, k54)
+			m.Actions = d.s.ActionRequest.Raw(k54)
 			for i56 := 0; ; {
 				for ; i56 < len(m.Actions); i56++ {
+					m.Actions[i56] = model.ActionRequest{}
 					if err = decodeActionRequestV1(d, &m.Actions[i56]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i56), "actions")
 					}
@@ -1535,9 +1560,10 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 			if err = d.count(k62); err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, k62)
+			m.Actions = d.s.ActionRequest.Raw(k62)
 			for i64 := 0; ; {
 				for ; i64 < len(m.Actions); i64++ {
+					m.Actions[i64] = model.ActionRequest{}
 					if err = decodeActionRequestV2(d, &m.Actions[i64]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i64), "actions")
 					}
@@ -1634,9 +1660,10 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 			if err = d.count(k70); err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, k70)
+			m.Actions = d.s.ActionRequest.Raw(k70)
 			for i72 := 0; ; {
 				for ; i72 < len(m.Actions); i72++ {
+					m.Actions[i72] = model.ActionRequest{}
 					if err = decodeActionRequestV3(d, &m.Actions[i72]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i72), "actions")
 					}
@@ -2038,7 +2065,8 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	switch idx {
 	case 0:
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		m.TransactionError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.TransactionError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
@@ -2055,9 +2083,10 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 			if err = d.count(k82); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k82)
+			m.ActionReplies = d.s.ActionReply.Raw(k82)
 			for i84 := 0; ; {
 				for ; i84 < len(m.ActionReplies); i84++ {
+					m.ActionReplies[i84] = model.ActionReply{}
 					if err = decodeActionReplyV1(d, &m.ActionReplies[i84]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i84), "actionReplies")
 					}
@@ -2139,7 +2168,8 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	switch idx {
 	case 0:
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		m.TransactionError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.TransactionError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
@@ -2156,9 +2186,10 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 			if err = d.count(k89); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k89)
+			m.ActionReplies = d.s.ActionReply.Raw(k89)
 			for i91 := 0; ; {
 				for ; i91 < len(m.ActionReplies); i91++ {
+					m.ActionReplies[i91] = model.ActionReply{}
 					if err = decodeActionReplyV2(d, &m.ActionReplies[i91]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i91), "actionReplies")
 					}
@@ -2240,7 +2271,8 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	switch idx {
 	case 0:
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		m.TransactionError = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.TransactionError = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
@@ -2257,9 +2289,10 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 			if err = d.count(k96); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			m.ActionReplies = slab.Alloc(&d.s.ActionReply, k96)
+			m.ActionReplies = d.s.ActionReply.Raw(k96)
 			for i98 := 0; ; {
 				for ; i98 < len(m.ActionReplies); i98++ {
+					m.ActionReplies[i98] = model.ActionReply{}
 					if err = decodeActionReplyV3(d, &m.ActionReplies[i98]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i98), "actionReplies")
 					}
@@ -2448,13 +2481,15 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 		m.ContextId = uint32(x106)
 	}
 	if opt&(1<<1) != 0 {
-		m.ContextRequest = slab.One(&d.s.ContextRequest)
+		m.ContextRequest = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextRequest = model.ContextRequest{}
 		if err = decodeContextRequestV1(d, m.ContextRequest); err != nil {
 			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+		m.ContextAttrAuditReq = &d.s.ContextAttrAuditRequest.Raw(1)[0]
+		*m.ContextAttrAuditReq = model.ContextAttrAuditRequest{}
 		if err = decodeContextAttrAuditRequestV12(d, m.ContextAttrAuditReq); err != nil {
 			return codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2471,9 +2506,10 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 			if err = d.count(k107); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k107)
+			m.CommandRequests = d.s.CommandRequest.Raw(k107)
 			for i109 := 0; ; {
 				for ; i109 < len(m.CommandRequests); i109++ {
+					m.CommandRequests[i109] = model.CommandRequest{}
 					if err = decodeCommandRequestV1(d, &m.CommandRequests[i109]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i109), "commandRequests")
 					}
@@ -2563,13 +2599,15 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 		m.ContextId = uint32(x114)
 	}
 	if opt&(1<<1) != 0 {
-		m.ContextRequest = slab.One(&d.s.ContextRequest)
+		m.ContextRequest = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextRequest = model.ContextRequest{}
 		if err = decodeContextRequestV2(d, m.ContextRequest); err != nil {
 			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+		m.ContextAttrAuditReq = &d.s.ContextAttrAuditRequest.Raw(1)[0]
+		*m.ContextAttrAuditReq = model.ContextAttrAuditRequest{}
 		if err = decodeContextAttrAuditRequestV12(d, m.ContextAttrAuditReq); err != nil {
 			return codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2586,9 +2624,10 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 			if err = d.count(k115); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k115)
+			m.CommandRequests = d.s.CommandRequest.Raw(k115)
 			for i117 := 0; ; {
 				for ; i117 < len(m.CommandRequests); i117++ {
+					m.CommandRequests[i117] = model.CommandRequest{}
 					if err = decodeCommandRequestV2(d, &m.CommandRequests[i117]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i117), "commandRequests")
 					}
@@ -2678,13 +2717,15 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 		m.ContextId = uint32(x122)
 	}
 	if opt&(1<<1) != 0 {
-		m.ContextRequest = slab.One(&d.s.ContextRequest)
+		m.ContextRequest = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextRequest = model.ContextRequest{}
 		if err = decodeContextRequestV3(d, m.ContextRequest); err != nil {
 			return codecerr.At(err, "contextRequest")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+		m.ContextAttrAuditReq = &d.s.ContextAttrAuditRequest.Raw(1)[0]
+		*m.ContextAttrAuditReq = model.ContextAttrAuditRequest{}
 		if err = decodeContextAttrAuditRequestV3(d, m.ContextAttrAuditReq); err != nil {
 			return codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2701,9 +2742,10 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 			if err = d.count(k123); err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, k123)
+			m.CommandRequests = d.s.CommandRequest.Raw(k123)
 			for i125 := 0; ; {
 				for ; i125 < len(m.CommandRequests); i125++ {
+					m.CommandRequests[i125] = model.CommandRequest{}
 					if err = decodeCommandRequestV3(d, &m.CommandRequests[i125]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i125), "commandRequests")
 					}
@@ -2793,13 +2835,15 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 		m.ContextId = uint32(x130)
 	}
 	if opt&(1<<1) != 0 {
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextReply = slab.One(&d.s.ContextRequest)
+		m.ContextReply = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextReply = model.ContextRequest{}
 		if err = decodeContextRequestV1(d, m.ContextReply); err != nil {
 			return codecerr.At(err, "contextReply")
 		}
@@ -2816,9 +2860,10 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 			if err = d.count(k131); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, k131)
+			m.CommandReply = d.s.CommandReply.Raw(k131)
 			for i133 := 0; ; {
 				for ; i133 < len(m.CommandReply); i133++ {
+					m.CommandReply[i133] = model.CommandReply{}
 					if err = decodeCommandReplyV1(d, &m.CommandReply[i133]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i133), "commandReply")
 					}
@@ -2908,13 +2953,15 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 		m.ContextId = uint32(x138)
 	}
 	if opt&(1<<1) != 0 {
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextReply = slab.One(&d.s.ContextRequest)
+		m.ContextReply = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextReply = model.ContextRequest{}
 		if err = decodeContextRequestV2(d, m.ContextReply); err != nil {
 			return codecerr.At(err, "contextReply")
 		}
@@ -2931,9 +2978,10 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 			if err = d.count(k139); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, k139)
+			m.CommandReply = d.s.CommandReply.Raw(k139)
 			for i141 := 0; ; {
 				for ; i141 < len(m.CommandReply); i141++ {
+					m.CommandReply[i141] = model.CommandReply{}
 					if err = decodeCommandReplyV2(d, &m.CommandReply[i141]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i141), "commandReply")
 					}
@@ -3023,13 +3071,15 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 		m.ContextId = uint32(x146)
 	}
 	if opt&(1<<1) != 0 {
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ContextReply = slab.One(&d.s.ContextRequest)
+		m.ContextReply = &d.s.ContextRequest.Raw(1)[0]
+		*m.ContextReply = model.ContextRequest{}
 		if err = decodeContextRequestV3(d, m.ContextReply); err != nil {
 			return codecerr.At(err, "contextReply")
 		}
@@ -3046,9 +3096,10 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 			if err = d.count(k147); err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, k147)
+			m.CommandReply = d.s.CommandReply.Raw(k147)
 			for i149 := 0; ; {
 				for ; i149 < len(m.CommandReply); i149++ {
+					m.CommandReply[i149] = model.CommandReply{}
 					if err = decodeCommandReplyV3(d, &m.CommandReply[i149]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i149), "commandReply")
 					}
@@ -3163,9 +3214,10 @@ func decodeContextRequestV1(d *decoder, m *model.ContextRequest) error {
 			if err = d.count(k155); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k155)
+			m.TopologyReq = d.s.TopologyRequest.Raw(k155)
 			for i157 := 0; ; {
 				for ; i157 < len(m.TopologyReq); i157++ {
+					m.TopologyReq[i157] = model.TopologyRequest{}
 					if err = decodeTopologyRequestV1(d, &m.TopologyReq[i157]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i157), "topologyReq")
 					}
@@ -3291,9 +3343,10 @@ func decodeContextRequestV2(d *decoder, m *model.ContextRequest) error {
 			if err = d.count(k163); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k163)
+			m.TopologyReq = d.s.TopologyRequest.Raw(k163)
 			for i165 := 0; ; {
 				for ; i165 < len(m.TopologyReq); i165++ {
+					m.TopologyReq[i165] = model.TopologyRequest{}
 					if err = decodeTopologyRequestV2(d, &m.TopologyReq[i165]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i165), "topologyReq")
 					}
@@ -3489,9 +3542,10 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 			if err = d.count(k179); err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, k179)
+			m.TopologyReq = d.s.TopologyRequest.Raw(k179)
 			for i181 := 0; ; {
 				for ; i181 < len(m.TopologyReq); i181++ {
+					m.TopologyReq[i181] = model.TopologyRequest{}
 					if err = decodeTopologyRequestV3(d, &m.TopologyReq[i181]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i181), "topologyReq")
 					}
@@ -3541,9 +3595,10 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				if err = d.count(k182); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
-				m.ContextProp = slab.Alloc(&d.s.PropertyParm, k182)
+				m.ContextProp = d.s.PropertyParm.Raw(k182)
 				for i184 := 0; ; {
 					for ; i184 < len(m.ContextProp); i184++ {
+						m.ContextProp[i184] = model.PropertyParm{}
 						if err = decodePropertyParmV123(d, &m.ContextProp[i184]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i184), "contextProp")
 						}
@@ -3578,7 +3633,7 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				if err = d.count(k185); err != nil {
 					return codecerr.At(err, "contextList")
 				}
-				m.ContextList = slab.Alloc(&d.s.Uint32, k185)
+				m.ContextList = d.s.Uint32.Raw(k185)
 				for i187 := 0; ; {
 					for ; i187 < len(m.ContextList); i187++ {
 						x188, err := d.GetUint32()
@@ -3867,9 +3922,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 				if err = d.count(k193); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
-				m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, k193)
+				m.ContextPropAud = d.s.IndAudPropertyParm.Raw(k193)
 				for i195 := 0; ; {
 					for ; i195 < len(m.ContextPropAud); i195++ {
+						m.ContextPropAud[i195] = model.IndAudPropertyParm{}
 						if err = decodeIndAudPropertyParmV3(d, &m.ContextPropAud[i195]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i195), "contextPropAud")
 						}
@@ -3928,7 +3984,8 @@ func decodeContextAttrAuditRequestV3(d *decoder, m *model.ContextAttrAuditReques
 			if err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
-			m.SelectLogic = slab.One(&d.s.SelectLogic)
+			m.SelectLogic = &d.s.SelectLogic.Raw(1)[0]
+			*m.SelectLogic = model.SelectLogic{}
 			if err = decodeSelectLogicV3(d, m.SelectLogic); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
@@ -4245,49 +4302,57 @@ func decodeCommandV1(d *decoder, m *model.Command) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		m.AddReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.AddReq = model.AmmRequest{}
 		if err = decodeAmmRequestV1(d, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		m.MoveReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.MoveReq = model.AmmRequest{}
 		if err = decodeAmmRequestV1(d, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		m.ModReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.ModReq = model.AmmRequest{}
 		if err = decodeAmmRequestV1(d, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		m.SubtractReq = &d.s.SubtractRequest.Raw(1)[0]
+		*m.SubtractReq = model.SubtractRequest{}
 		if err = decodeSubtractRequestV1(d, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		m.AuditCapRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditCapRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV1(d, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		m.AuditValueRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditValueRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV1(d, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		m.NotifyReq = &d.s.NotifyRequest.Raw(1)[0]
+		*m.NotifyReq = model.NotifyRequest{}
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		m.ServiceChangeReq = &d.s.ServiceChangeRequest.Raw(1)[0]
+		*m.ServiceChangeReq = model.ServiceChangeRequest{}
 		if err = decodeServiceChangeRequestV1(d, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4408,49 +4473,57 @@ func decodeCommandV2(d *decoder, m *model.Command) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		m.AddReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.AddReq = model.AmmRequest{}
 		if err = decodeAmmRequestV2(d, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		m.MoveReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.MoveReq = model.AmmRequest{}
 		if err = decodeAmmRequestV2(d, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		m.ModReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.ModReq = model.AmmRequest{}
 		if err = decodeAmmRequestV2(d, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		m.SubtractReq = &d.s.SubtractRequest.Raw(1)[0]
+		*m.SubtractReq = model.SubtractRequest{}
 		if err = decodeSubtractRequestV2(d, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		m.AuditCapRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditCapRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV2(d, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		m.AuditValueRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditValueRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV2(d, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		m.NotifyReq = &d.s.NotifyRequest.Raw(1)[0]
+		*m.NotifyReq = model.NotifyRequest{}
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		m.ServiceChangeReq = &d.s.ServiceChangeRequest.Raw(1)[0]
+		*m.ServiceChangeReq = model.ServiceChangeRequest{}
 		if err = decodeServiceChangeRequestV2(d, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4571,49 +4644,57 @@ func decodeCommandV3(d *decoder, m *model.Command) error {
 	switch idx {
 	case 0:
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		m.AddReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.AddReq = model.AmmRequest{}
 		if err = decodeAmmRequestV3(d, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 1:
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		m.MoveReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.MoveReq = model.AmmRequest{}
 		if err = decodeAmmRequestV3(d, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 2:
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		m.ModReq = &d.s.AmmRequest.Raw(1)[0]
+		*m.ModReq = model.AmmRequest{}
 		if err = decodeAmmRequestV3(d, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 3:
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		m.SubtractReq = &d.s.SubtractRequest.Raw(1)[0]
+		*m.SubtractReq = model.SubtractRequest{}
 		if err = decodeSubtractRequestV3(d, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 4:
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		m.AuditCapRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditCapRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV3(d, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 5:
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		m.AuditValueRequest = &d.s.AuditRequest.Raw(1)[0]
+		*m.AuditValueRequest = model.AuditRequest{}
 		if err = decodeAuditRequestV3(d, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 6:
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		m.NotifyReq = &d.s.NotifyRequest.Raw(1)[0]
+		*m.NotifyReq = model.NotifyRequest{}
 		if err = decodeNotifyRequestV123(d, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 7:
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		m.ServiceChangeReq = &d.s.ServiceChangeRequest.Raw(1)[0]
+		*m.ServiceChangeReq = model.ServiceChangeRequest{}
 		if err = decodeServiceChangeRequestV3(d, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4734,49 +4815,57 @@ func decodeCommandReplyV1(d *decoder, m *model.CommandReply) error {
 	switch idx {
 	case 0:
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		m.AddReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.AddReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV1(d, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		m.MoveReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.MoveReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV1(d, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		m.ModReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.ModReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV1(d, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		m.SubtractReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.SubtractReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV1(d, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
+		m.AuditCapReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditCapReply = model.AuditReply{}
 		if err = decodeAuditReplyV1(d, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
+		m.AuditValueReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditValueReply = model.AuditReply{}
 		if err = decodeAuditReplyV1(d, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		m.NotifyReply = &d.s.NotifyReply.Raw(1)[0]
+		*m.NotifyReply = model.NotifyReply{}
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		m.ServiceChangeReply = &d.s.ServiceChangeReply.Raw(1)[0]
+		*m.ServiceChangeReply = model.ServiceChangeReply{}
 		if err = decodeServiceChangeReplyV1(d, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -4897,49 +4986,57 @@ func decodeCommandReplyV2(d *decoder, m *model.CommandReply) error {
 	switch idx {
 	case 0:
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		m.AddReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.AddReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV2(d, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		m.MoveReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.MoveReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV2(d, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		m.ModReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.ModReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV2(d, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		m.SubtractReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.SubtractReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV2(d, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
+		m.AuditCapReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditCapReply = model.AuditReply{}
 		if err = decodeAuditReplyV2(d, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
+		m.AuditValueReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditValueReply = model.AuditReply{}
 		if err = decodeAuditReplyV2(d, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		m.NotifyReply = &d.s.NotifyReply.Raw(1)[0]
+		*m.NotifyReply = model.NotifyReply{}
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		m.ServiceChangeReply = &d.s.ServiceChangeReply.Raw(1)[0]
+		*m.ServiceChangeReply = model.ServiceChangeReply{}
 		if err = decodeServiceChangeReplyV23(d, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5060,49 +5157,57 @@ func decodeCommandReplyV3(d *decoder, m *model.CommandReply) error {
 	switch idx {
 	case 0:
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		m.AddReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.AddReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV3(d, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 1:
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		m.MoveReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.MoveReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV3(d, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 2:
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		m.ModReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.ModReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV3(d, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 3:
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		m.SubtractReply = &d.s.AmmsReply.Raw(1)[0]
+		*m.SubtractReply = model.AmmsReply{}
 		if err = decodeAmmsReplyV3(d, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 4:
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
+		m.AuditCapReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditCapReply = model.AuditReply{}
 		if err = decodeAuditReplyV3(d, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 5:
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
+		m.AuditValueReply = &d.s.AuditReply.Raw(1)[0]
+		*m.AuditValueReply = model.AuditReply{}
 		if err = decodeAuditReplyV3(d, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 6:
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		m.NotifyReply = &d.s.NotifyReply.Raw(1)[0]
+		*m.NotifyReply = model.NotifyReply{}
 		if err = decodeNotifyReplyV123(d, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 7:
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		m.ServiceChangeReply = &d.s.ServiceChangeReply.Raw(1)[0]
+		*m.ServiceChangeReply = model.ServiceChangeReply{}
 		if err = decodeServiceChangeReplyV23(d, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5536,9 +5641,10 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k211); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k211)
+			m.TerminationID = d.s.TerminationID.Raw(k211)
 			for i213 := 0; ; {
 				for ; i213 < len(m.TerminationID); i213++ {
+					m.TerminationID[i213] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i213]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i213), "terminationID")
 					}
@@ -5568,9 +5674,10 @@ func decodeAmmRequestV1(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k214); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k214)
+			m.Descriptors = d.s.AmmDescriptor.Raw(k214)
 			for i216 := 0; ; {
 				for ; i216 < len(m.Descriptors); i216++ {
+					m.Descriptors[i216] = model.AmmDescriptor{}
 					if err = decodeAmmDescriptorV1(d, &m.Descriptors[i216]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i216), "descriptors")
 					}
@@ -5677,9 +5784,10 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k225); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k225)
+			m.TerminationID = d.s.TerminationID.Raw(k225)
 			for i227 := 0; ; {
 				for ; i227 < len(m.TerminationID); i227++ {
+					m.TerminationID[i227] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i227]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
 					}
@@ -5709,9 +5817,10 @@ func decodeAmmRequestV2(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k228); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k228)
+			m.Descriptors = d.s.AmmDescriptor.Raw(k228)
 			for i230 := 0; ; {
 				for ; i230 < len(m.Descriptors); i230++ {
+					m.Descriptors[i230] = model.AmmDescriptor{}
 					if err = decodeAmmDescriptorV2(d, &m.Descriptors[i230]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i230), "descriptors")
 					}
@@ -5818,9 +5927,10 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k239); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k239)
+			m.TerminationID = d.s.TerminationID.Raw(k239)
 			for i241 := 0; ; {
 				for ; i241 < len(m.TerminationID); i241++ {
+					m.TerminationID[i241] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i241]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i241), "terminationID")
 					}
@@ -5850,9 +5960,10 @@ func decodeAmmRequestV3(d *decoder, m *model.AmmRequest) error {
 			if err = d.count(k242); err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, k242)
+			m.Descriptors = d.s.AmmDescriptor.Raw(k242)
 			for i244 := 0; ; {
 				for ; i244 < len(m.Descriptors); i244++ {
+					m.Descriptors[i244] = model.AmmDescriptor{}
 					if err = decodeAmmDescriptorV3(d, &m.Descriptors[i244]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i244), "descriptors")
 					}
@@ -6024,25 +6135,29 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	switch idx {
 	case 0:
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV1(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV1(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -6059,9 +6174,10 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k253); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k253)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k253)
 			for i255 := 0; ; {
 				for ; i255 < len(m.EventBufferDescriptor); i255++ {
+					m.EventBufferDescriptor[i255] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i255]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i255), "eventBufferDescriptor")
 					}
@@ -6091,9 +6207,10 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k256); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k256)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k256)
 			for i258 := 0; ; {
 				for ; i258 < len(m.SignalsDescriptor); i258++ {
+					m.SignalsDescriptor[i258] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i258]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i258), "signalsDescriptor")
 					}
@@ -6112,13 +6229,15 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 		}
 	case 6:
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV1(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV1(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6269,25 +6388,29 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	switch idx {
 	case 0:
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV2(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -6304,9 +6427,10 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k267); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k267)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k267)
 			for i269 := 0; ; {
 				for ; i269 < len(m.EventBufferDescriptor); i269++ {
+					m.EventBufferDescriptor[i269] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i269]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i269), "eventBufferDescriptor")
 					}
@@ -6336,9 +6460,10 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k270); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k270)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k270)
 			for i272 := 0; ; {
 				for ; i272 < len(m.SignalsDescriptor); i272++ {
+					m.SignalsDescriptor[i272] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i272]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i272), "signalsDescriptor")
 					}
@@ -6357,13 +6482,15 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 		}
 	case 6:
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV2(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6541,25 +6668,29 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	switch idx {
 	case 0:
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV3(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 2:
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 3:
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV3(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -6576,9 +6707,10 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k285); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k285)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k285)
 			for i287 := 0; ; {
 				for ; i287 < len(m.EventBufferDescriptor); i287++ {
+					m.EventBufferDescriptor[i287] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i287]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i287), "eventBufferDescriptor")
 					}
@@ -6608,9 +6740,10 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k288); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k288)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k288)
 			for i290 := 0; ; {
 				for ; i290 < len(m.SignalsDescriptor); i290++ {
+					m.SignalsDescriptor[i290] = model.SignalRequest{}
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i290]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i290), "signalsDescriptor")
 					}
@@ -6629,13 +6762,15 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 		}
 	case 6:
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 7:
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV3(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6656,9 +6791,10 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 			if err = d.count(k291); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k291)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(k291)
 			for i293 := 0; ; {
 				for ; i293 < len(m.StatisticsDescriptor); i293++ {
+					m.StatisticsDescriptor[i293] = model.StatisticsParameter{}
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i293]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i293), "statisticsDescriptor")
 					}
@@ -6763,9 +6899,10 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k302); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k302)
+			m.TerminationID = d.s.TerminationID.Raw(k302)
 			for i304 := 0; ; {
 				for ; i304 < len(m.TerminationID); i304++ {
+					m.TerminationID[i304] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i304]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i304), "terminationID")
 					}
@@ -6795,9 +6932,10 @@ func decodeAmmsReplyV1(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k305); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k305)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(k305)
 			for i307 := 0; ; {
 				for ; i307 < len(m.TerminationAudit); i307++ {
+					m.TerminationAudit[i307] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV1(d, &m.TerminationAudit[i307]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i307), "terminationAudit")
 					}
@@ -6909,9 +7047,10 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k316); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k316)
+			m.TerminationID = d.s.TerminationID.Raw(k316)
 			for i318 := 0; ; {
 				for ; i318 < len(m.TerminationID); i318++ {
+					m.TerminationID[i318] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i318]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i318), "terminationID")
 					}
@@ -6941,9 +7080,10 @@ func decodeAmmsReplyV2(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k319); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k319)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(k319)
 			for i321 := 0; ; {
 				for ; i321 < len(m.TerminationAudit); i321++ {
+					m.TerminationAudit[i321] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV2(d, &m.TerminationAudit[i321]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i321), "terminationAudit")
 					}
@@ -7055,9 +7195,10 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k330); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k330)
+			m.TerminationID = d.s.TerminationID.Raw(k330)
 			for i332 := 0; ; {
 				for ; i332 < len(m.TerminationID); i332++ {
+					m.TerminationID[i332] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i332]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i332), "terminationID")
 					}
@@ -7087,9 +7228,10 @@ func decodeAmmsReplyV3(d *decoder, m *model.AmmsReply) error {
 			if err = d.count(k333); err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, k333)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(k333)
 			for i335 := 0; ; {
 				for ; i335 < len(m.TerminationAudit); i335++ {
+					m.TerminationAudit[i335] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAudit[i335]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i335), "terminationAudit")
 					}
@@ -7184,9 +7326,10 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 			if err = d.count(k340); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k340)
+			m.TerminationID = d.s.TerminationID.Raw(k340)
 			for i342 := 0; ; {
 				for ; i342 < len(m.TerminationID); i342++ {
+					m.TerminationID[i342] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i342]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i342), "terminationID")
 					}
@@ -7205,7 +7348,8 @@ func decodeSubtractRequestV1(d *decoder, m *model.SubtractRequest) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV1(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -7287,9 +7431,10 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 			if err = d.count(k347); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k347)
+			m.TerminationID = d.s.TerminationID.Raw(k347)
 			for i349 := 0; ; {
 				for ; i349 < len(m.TerminationID); i349++ {
+					m.TerminationID[i349] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i349]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i349), "terminationID")
 					}
@@ -7308,7 +7453,8 @@ func decodeSubtractRequestV2(d *decoder, m *model.SubtractRequest) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV2(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -7390,9 +7536,10 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 			if err = d.count(k354); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k354)
+			m.TerminationID = d.s.TerminationID.Raw(k354)
 			for i356 := 0; ; {
 				for ; i356 < len(m.TerminationID); i356++ {
+					m.TerminationID[i356] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i356]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i356), "terminationID")
 					}
@@ -7411,7 +7558,8 @@ func decodeSubtractRequestV3(d *decoder, m *model.SubtractRequest) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		m.AuditDescriptor = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.AuditDescriptor = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV3(d, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -7638,9 +7786,10 @@ func decodeAuditRequestV3(d *decoder, m *model.AuditRequest) error {
 				if err = d.count(k361); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				m.TerminationIDList = slab.Alloc(&d.s.TerminationID, k361)
+				m.TerminationIDList = d.s.TerminationID.Raw(k361)
 				for i363 := 0; ; {
 					for ; i363 < len(m.TerminationIDList); i363++ {
+						m.TerminationIDList[i363] = model.TerminationID{}
 						if err = decodeTerminationIDV123(d, &m.TerminationIDList[i363]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i363), "terminationIDList")
 						}
@@ -7750,9 +7899,10 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 			if err = d.count(k368); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k368)
+			m.ContextAuditResult = d.s.TerminationID.Raw(k368)
 			for i370 := 0; ; {
 				for ; i370 < len(m.ContextAuditResult); i370++ {
+					m.ContextAuditResult[i370] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i370]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i370), "contextAuditResult")
 					}
@@ -7771,13 +7921,15 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 		}
 	case 1:
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		m.Error = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.Error = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		m.AuditResult = &d.s.AuditResult.Raw(1)[0]
+		*m.AuditResult = model.AuditResult{}
 		if err = decodeAuditResultV1(d, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -7870,9 +8022,10 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 			if err = d.count(k375); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k375)
+			m.ContextAuditResult = d.s.TerminationID.Raw(k375)
 			for i377 := 0; ; {
 				for ; i377 < len(m.ContextAuditResult); i377++ {
+					m.ContextAuditResult[i377] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i377]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i377), "contextAuditResult")
 					}
@@ -7891,13 +8044,15 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 		}
 	case 1:
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		m.Error = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.Error = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		m.AuditResult = &d.s.AuditResult.Raw(1)[0]
+		*m.AuditResult = model.AuditResult{}
 		if err = decodeAuditResultV2(d, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8003,9 +8158,10 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 			if err = d.count(k382); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, k382)
+			m.ContextAuditResult = d.s.TerminationID.Raw(k382)
 			for i384 := 0; ; {
 				for ; i384 < len(m.ContextAuditResult); i384++ {
+					m.ContextAuditResult[i384] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.ContextAuditResult[i384]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i384), "contextAuditResult")
 					}
@@ -8024,13 +8180,15 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 		}
 	case 1:
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		m.Error = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.Error = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 2:
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		m.AuditResult = &d.s.AuditResult.Raw(1)[0]
+		*m.AuditResult = model.AuditResult{}
 		if err = decodeAuditResultV3(d, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8040,7 +8198,8 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 		if err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
-		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
+		m.AuditResultTermList = &d.s.TermListAuditResult.Raw(1)[0]
+		*m.AuditResultTermList = model.TermListAuditResult{}
 		if err = decodeTermListAuditResultV3(d, m.AuditResultTermList); err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
@@ -8109,9 +8268,10 @@ func decodeAuditResultV1(d *decoder, m *model.AuditResult) error {
 			if err = d.count(k389); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k389)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(k389)
 			for i391 := 0; ; {
 				for ; i391 < len(m.TerminationAuditResult); i391++ {
+					m.TerminationAuditResult[i391] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV1(d, &m.TerminationAuditResult[i391]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i391), "terminationAuditResult")
 					}
@@ -8189,9 +8349,10 @@ func decodeAuditResultV2(d *decoder, m *model.AuditResult) error {
 			if err = d.count(k396); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k396)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(k396)
 			for i398 := 0; ; {
 				for ; i398 < len(m.TerminationAuditResult); i398++ {
+					m.TerminationAuditResult[i398] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV2(d, &m.TerminationAuditResult[i398]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i398), "terminationAuditResult")
 					}
@@ -8269,9 +8430,10 @@ func decodeAuditResultV3(d *decoder, m *model.AuditResult) error {
 			if err = d.count(k403); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k403)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(k403)
 			for i405 := 0; ; {
 				for ; i405 < len(m.TerminationAuditResult); i405++ {
+					m.TerminationAuditResult[i405] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAuditResult[i405]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i405), "terminationAuditResult")
 					}
@@ -8502,31 +8664,36 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	switch idx {
 	case 0:
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV1(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV1(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -8543,9 +8710,10 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k422); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k422)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k422)
 			for i424 := 0; ; {
 				for ; i424 < len(m.EventBufferDescriptor); i424++ {
+					m.EventBufferDescriptor[i424] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i424]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i424), "eventBufferDescriptor")
 					}
@@ -8575,9 +8743,10 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k425); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k425)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k425)
 			for i427 := 0; ; {
 				for ; i427 < len(m.SignalsDescriptor); i427++ {
+					m.SignalsDescriptor[i427] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i427]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i427), "signalsDescriptor")
 					}
@@ -8596,13 +8765,15 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 7:
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV1(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		m.ObservedEventsDescriptor = &d.s.ObservedEventsDescriptor.Raw(1)[0]
+		*m.ObservedEventsDescriptor = model.ObservedEventsDescriptor{}
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -8619,9 +8790,10 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k428); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k428)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(k428)
 			for i430 := 0; ; {
 				for ; i430 < len(m.StatisticsDescriptor); i430++ {
+					m.StatisticsDescriptor[i430] = model.StatisticsParameter{}
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i430]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i430), "statisticsDescriptor")
 					}
@@ -8651,9 +8823,10 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k431); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k431)
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(k431)
 			for i433 := 0; ; {
 				for ; i433 < len(m.PackagesDescriptor); i433++ {
+					m.PackagesDescriptor[i433] = model.PackagesItem{}
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i433]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i433), "packagesDescriptor")
 					}
@@ -8672,7 +8845,8 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 11:
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		m.EmptyDescriptors = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.EmptyDescriptors = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV1(d, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -8893,31 +9067,36 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	switch idx {
 	case 0:
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV12(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV2(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -8934,9 +9113,10 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k450); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k450)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k450)
 			for i452 := 0; ; {
 				for ; i452 < len(m.EventBufferDescriptor); i452++ {
+					m.EventBufferDescriptor[i452] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i452]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i452), "eventBufferDescriptor")
 					}
@@ -8966,9 +9146,10 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k453); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k453)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k453)
 			for i455 := 0; ; {
 				for ; i455 < len(m.SignalsDescriptor); i455++ {
+					m.SignalsDescriptor[i455] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i455]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i455), "signalsDescriptor")
 					}
@@ -8987,13 +9168,15 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 7:
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		m.ObservedEventsDescriptor = &d.s.ObservedEventsDescriptor.Raw(1)[0]
+		*m.ObservedEventsDescriptor = model.ObservedEventsDescriptor{}
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -9010,9 +9193,10 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k456); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k456)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(k456)
 			for i458 := 0; ; {
 				for ; i458 < len(m.StatisticsDescriptor); i458++ {
+					m.StatisticsDescriptor[i458] = model.StatisticsParameter{}
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i458]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i458), "statisticsDescriptor")
 					}
@@ -9042,9 +9226,10 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k459); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k459)
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(k459)
 			for i461 := 0; ; {
 				for ; i461 < len(m.PackagesDescriptor); i461++ {
+					m.PackagesDescriptor[i461] = model.PackagesItem{}
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i461]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i461), "packagesDescriptor")
 					}
@@ -9063,7 +9248,8 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 11:
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		m.EmptyDescriptors = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.EmptyDescriptors = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV2(d, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9284,31 +9470,36 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	switch idx {
 	case 0:
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		m.MediaDescriptor = &d.s.MediaDescriptor.Raw(1)[0]
+		*m.MediaDescriptor = model.MediaDescriptor{}
 		if err = decodeMediaDescriptorV3(d, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 2:
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		m.ModemDescriptor = &d.s.ModemDescriptor.Raw(1)[0]
+		*m.ModemDescriptor = model.ModemDescriptor{}
 		if err = decodeModemDescriptorV123(d, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 3:
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		m.MuxDescriptor = &d.s.MuxDescriptor.Raw(1)[0]
+		*m.MuxDescriptor = model.MuxDescriptor{}
 		if err = decodeMuxDescriptorV23(d, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 4:
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		m.EventsDescriptor = &d.s.EventsDescriptor.Raw(1)[0]
+		*m.EventsDescriptor = model.EventsDescriptor{}
 		if err = decodeEventsDescriptorV3(d, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
@@ -9325,9 +9516,10 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k478); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, k478)
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(k478)
 			for i480 := 0; ; {
 				for ; i480 < len(m.EventBufferDescriptor); i480++ {
+					m.EventBufferDescriptor[i480] = model.EventSpec{}
 					if err = decodeEventSpecV123(d, &m.EventBufferDescriptor[i480]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i480), "eventBufferDescriptor")
 					}
@@ -9357,9 +9549,10 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k481); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k481)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k481)
 			for i483 := 0; ; {
 				for ; i483 < len(m.SignalsDescriptor); i483++ {
+					m.SignalsDescriptor[i483] = model.SignalRequest{}
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i483]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i483), "signalsDescriptor")
 					}
@@ -9378,13 +9571,15 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 7:
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		m.DigitMapDescriptor = &d.s.DigitMapDescriptor.Raw(1)[0]
+		*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 		if err = decodeDigitMapDescriptorV23(d, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 8:
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		m.ObservedEventsDescriptor = &d.s.ObservedEventsDescriptor.Raw(1)[0]
+		*m.ObservedEventsDescriptor = model.ObservedEventsDescriptor{}
 		if err = decodeObservedEventsDescriptorV123(d, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -9401,9 +9596,10 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k484); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k484)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(k484)
 			for i486 := 0; ; {
 				for ; i486 < len(m.StatisticsDescriptor); i486++ {
+					m.StatisticsDescriptor[i486] = model.StatisticsParameter{}
 					if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i486]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i486), "statisticsDescriptor")
 					}
@@ -9433,9 +9629,10 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 			if err = d.count(k487); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, k487)
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(k487)
 			for i489 := 0; ; {
 				for ; i489 < len(m.PackagesDescriptor); i489++ {
+					m.PackagesDescriptor[i489] = model.PackagesItem{}
 					if err = decodePackagesItemV123(d, &m.PackagesDescriptor[i489]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i489), "packagesDescriptor")
 					}
@@ -9454,7 +9651,8 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 		}
 	case 11:
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		m.EmptyDescriptors = &d.s.AuditDescriptor.Raw(1)[0]
+		*m.EmptyDescriptors = model.AuditDescriptor{}
 		if err = decodeAuditDescriptorV3(d, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9607,9 +9805,10 @@ func decodeAuditDescriptorV2(d *decoder, m *model.AuditDescriptor) error {
 				if err = d.count(k494); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, k494)
+				m.AuditPropertyToken = d.s.IndAuditParameter.Raw(k494)
 				for i496 := 0; ; {
 					for ; i496 < len(m.AuditPropertyToken); i496++ {
+						m.AuditPropertyToken[i496] = model.IndAuditParameter{}
 						if err = decodeIndAuditParameterV2(d, &m.AuditPropertyToken[i496]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i496), "auditPropertyToken")
 						}
@@ -9728,9 +9927,10 @@ func decodeAuditDescriptorV3(d *decoder, m *model.AuditDescriptor) error {
 				if err = d.count(k501); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, k501)
+				m.AuditPropertyToken = d.s.IndAuditParameter.Raw(k501)
 				for i503 := 0; ; {
 					for ; i503 < len(m.AuditPropertyToken); i503++ {
+						m.AuditPropertyToken[i503] = model.IndAuditParameter{}
 						if err = decodeIndAuditParameterV3(d, &m.AuditPropertyToken[i503]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i503), "auditPropertyToken")
 						}
@@ -9827,9 +10027,10 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 			if err = d.count(k508); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k508)
+			m.TerminationID = d.s.TerminationID.Raw(k508)
 			for i510 := 0; ; {
 				for ; i510 < len(m.TerminationID); i510++ {
+					m.TerminationID[i510] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i510]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i510), "terminationID")
 					}
@@ -9853,7 +10054,8 @@ func decodeNotifyRequestV123(d *decoder, m *model.NotifyRequest) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
@@ -9935,9 +10137,10 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 			if err = d.count(k515); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k515)
+			m.TerminationID = d.s.TerminationID.Raw(k515)
 			for i517 := 0; ; {
 				for ; i517 < len(m.TerminationID); i517++ {
+					m.TerminationID[i517] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i517]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i517), "terminationID")
 					}
@@ -9956,7 +10159,8 @@ func decodeNotifyReplyV123(d *decoder, m *model.NotifyReply) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
@@ -10034,9 +10238,10 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 			if err = d.count(k523); err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
-			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, k523)
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(k523)
 			for i525 := 0; ; {
 				for ; i525 < len(m.ObservedEventLst); i525++ {
+					m.ObservedEventLst[i525] = model.ObservedEvent{}
 					if err = decodeObservedEventV123(d, &m.ObservedEventLst[i525]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i525), "observedEventLst")
 					}
@@ -10146,9 +10351,10 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 			if err = d.count(k531); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, k531)
+			m.EventParList = d.s.EventParameter.Raw(k531)
 			for i533 := 0; ; {
 				for ; i533 < len(m.EventParList); i533++ {
+					m.EventParList[i533] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EventParList[i533]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i533), "eventParList")
 					}
@@ -10167,7 +10373,8 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.TimeNotation = slab.One(&d.s.TimeNotation)
+		m.TimeNotation = &d.s.TimeNotation.Raw(1)[0]
+		*m.TimeNotation = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.TimeNotation); err != nil {
 			return codecerr.At(err, "timeNotation")
 		}
@@ -10260,7 +10467,7 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 			if err = d.count(k538); err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, k538)
+			m.Value = d.s.Octets.Raw(k538)
 			for i540 := 0; ; {
 				for ; i540 < len(m.Value); i540++ {
 					if m.Value[i540], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -10281,7 +10488,8 @@ func decodeEventParameterV123(d *decoder, m *model.EventParameter) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
+		m.ExtraInfo = &d.s.EventParameterExtraInfo.Raw(1)[0]
+		*m.ExtraInfo = model.EventParameterExtraInfo{}
 		if err = decodeEventParameterExtraInfoV123(d, m.ExtraInfo); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -10444,9 +10652,10 @@ func decodeServiceChangeRequestV1(d *decoder, m *model.ServiceChangeRequest) err
 			if err = d.count(k546); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k546)
+			m.TerminationID = d.s.TerminationID.Raw(k546)
 			for i548 := 0; ; {
 				for ; i548 < len(m.TerminationID); i548++ {
+					m.TerminationID[i548] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i548]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i548), "terminationID")
 					}
@@ -10541,9 +10750,10 @@ func decodeServiceChangeRequestV2(d *decoder, m *model.ServiceChangeRequest) err
 			if err = d.count(k553); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k553)
+			m.TerminationID = d.s.TerminationID.Raw(k553)
 			for i555 := 0; ; {
 				for ; i555 < len(m.TerminationID); i555++ {
+					m.TerminationID[i555] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i555]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i555), "terminationID")
 					}
@@ -10638,9 +10848,10 @@ func decodeServiceChangeRequestV3(d *decoder, m *model.ServiceChangeRequest) err
 			if err = d.count(k560); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k560)
+			m.TerminationID = d.s.TerminationID.Raw(k560)
 			for i562 := 0; ; {
 				for ; i562 < len(m.TerminationID); i562++ {
+					m.TerminationID[i562] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i562]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i562), "terminationID")
 					}
@@ -10735,9 +10946,10 @@ func decodeServiceChangeReplyV1(d *decoder, m *model.ServiceChangeReply) error {
 			if err = d.count(k567); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k567)
+			m.TerminationID = d.s.TerminationID.Raw(k567)
 			for i569 := 0; ; {
 				for ; i569 < len(m.TerminationID); i569++ {
+					m.TerminationID[i569] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i569]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i569), "terminationID")
 					}
@@ -10832,9 +11044,10 @@ func decodeServiceChangeReplyV23(d *decoder, m *model.ServiceChangeReply) error 
 			if err = d.count(k574); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, k574)
+			m.TerminationID = d.s.TerminationID.Raw(k574)
 			for i576 := 0; ; {
 				for ; i576 < len(m.TerminationID); i576++ {
+					m.TerminationID[i576] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationID[i576]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i576), "terminationID")
 					}
@@ -10915,13 +11128,15 @@ func decodeServiceChangeResultV1(d *decoder, m *model.ServiceChangeResult) error
 	switch idx {
 	case 0:
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		m.ServiceChangeResParms = &d.s.ServiceChangeResParm.Raw(1)[0]
+		*m.ServiceChangeResParms = model.ServiceChangeResParm{}
 		if err = decodeServiceChangeResParmV1(d, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10976,13 +11191,15 @@ func decodeServiceChangeResultV23(d *decoder, m *model.ServiceChangeResult) erro
 	switch idx {
 	case 0:
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		m.ErrorDescriptor = &d.s.ErrorDescriptor.Raw(1)[0]
+		*m.ErrorDescriptor = model.ErrorDescriptor{}
 		if err = decodeErrorDescriptorV123(d, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 1:
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		m.ServiceChangeResParms = &d.s.ServiceChangeResParm.Raw(1)[0]
+		*m.ServiceChangeResParms = model.ServiceChangeResParm{}
 		if err = decodeServiceChangeResParmV23(d, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11051,7 +11268,7 @@ func decodeTerminationIDV123(d *decoder, m *model.TerminationID) error {
 			if err = d.count(k581); err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			m.Wildcard = slab.Alloc(&d.s.Octets, k581)
+			m.Wildcard = d.s.Octets.Raw(k581)
 			for i583 := 0; ; {
 				for ; i583 < len(m.Wildcard); i583++ {
 					if m.Wildcard[i583], err = d.shortOctets(1); err != nil {
@@ -11126,13 +11343,15 @@ func decodeMediaDescriptorV12(d *decoder, m *model.MediaDescriptor) error {
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+		m.TermStateDescr = &d.s.TerminationStateDescriptor.Raw(1)[0]
+		*m.TermStateDescr = model.TerminationStateDescriptor{}
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
 			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Streams = slab.One(&d.s.MediaDescriptorStreams)
+		m.Streams = &d.s.MediaDescriptorStreams.Raw(1)[0]
+		*m.Streams = model.MediaDescriptorStreams{}
 		if err = decodeMediaDescriptorStreamsV12(d, m.Streams); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -11187,13 +11406,15 @@ func decodeMediaDescriptorV3(d *decoder, m *model.MediaDescriptor) error {
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+		m.TermStateDescr = &d.s.TerminationStateDescriptor.Raw(1)[0]
+		*m.TermStateDescr = model.TerminationStateDescriptor{}
 		if err = decodeTerminationStateDescriptorV123(d, m.TermStateDescr); err != nil {
 			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Streams = slab.One(&d.s.MediaDescriptorStreams)
+		m.Streams = &d.s.MediaDescriptorStreams.Raw(1)[0]
+		*m.Streams = model.MediaDescriptorStreams{}
 		if err = decodeMediaDescriptorStreamsV3(d, m.Streams); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -11270,7 +11491,8 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	switch idx {
 	case 0:
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		m.OneStream = &d.s.StreamParms.Raw(1)[0]
+		*m.OneStream = model.StreamParms{}
 		if err = decodeStreamParmsV12(d, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
@@ -11287,9 +11509,10 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 			if err = d.count(k588); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, k588)
+			m.MultiStream = d.s.StreamDescriptor.Raw(k588)
 			for i590 := 0; ; {
 				for ; i590 < len(m.MultiStream); i590++ {
+					m.MultiStream[i590] = model.StreamDescriptor{}
 					if err = decodeStreamDescriptorV12(d, &m.MultiStream[i590]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i590), "multiStream")
 					}
@@ -11371,7 +11594,8 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	switch idx {
 	case 0:
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		m.OneStream = &d.s.StreamParms.Raw(1)[0]
+		*m.OneStream = model.StreamParms{}
 		if err = decodeStreamParmsV3(d, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
@@ -11388,9 +11612,10 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 			if err = d.count(k595); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, k595)
+			m.MultiStream = d.s.StreamDescriptor.Raw(k595)
 			for i597 := 0; ; {
 				for ; i597 < len(m.MultiStream); i597++ {
+					m.MultiStream[i597] = model.StreamDescriptor{}
 					if err = decodeStreamDescriptorV3(d, &m.MultiStream[i597]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i597), "multiStream")
 					}
@@ -11536,19 +11761,22 @@ func decodeStreamParmsV12(d *decoder, m *model.StreamParms) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+		m.LocalControlDescriptor = &d.s.LocalControlDescriptor.Raw(1)[0]
+		*m.LocalControlDescriptor = model.LocalControlDescriptor{}
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+		m.LocalDescriptor = &d.s.LocalRemoteDescriptor.Raw(1)[0]
+		*m.LocalDescriptor = model.LocalRemoteDescriptor{}
 		if err = decodeLocalRemoteDescriptorV123(d, m.LocalDescriptor); err != nil {
 			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+		m.RemoteDescriptor = &d.s.LocalRemoteDescriptor.Raw(1)[0]
+		*m.RemoteDescriptor = model.LocalRemoteDescriptor{}
 		if err = decodeLocalRemoteDescriptorV123(d, m.RemoteDescriptor); err != nil {
 			return codecerr.At(err, "remoteDescriptor")
 		}
@@ -11646,19 +11874,22 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+		m.LocalControlDescriptor = &d.s.LocalControlDescriptor.Raw(1)[0]
+		*m.LocalControlDescriptor = model.LocalControlDescriptor{}
 		if err = decodeLocalControlDescriptorV123(d, m.LocalControlDescriptor); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+		m.LocalDescriptor = &d.s.LocalRemoteDescriptor.Raw(1)[0]
+		*m.LocalDescriptor = model.LocalRemoteDescriptor{}
 		if err = decodeLocalRemoteDescriptorV123(d, m.LocalDescriptor); err != nil {
 			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+		m.RemoteDescriptor = &d.s.LocalRemoteDescriptor.Raw(1)[0]
+		*m.RemoteDescriptor = model.LocalRemoteDescriptor{}
 		if err = decodeLocalRemoteDescriptorV123(d, m.RemoteDescriptor); err != nil {
 			return codecerr.At(err, "remoteDescriptor")
 		}
@@ -11684,9 +11915,10 @@ func decodeStreamParmsV3(d *decoder, m *model.StreamParms) error {
 				if err = d.count(k604); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, k604)
+				m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(k604)
 				for i606 := 0; ; {
 					for ; i606 < len(m.StatisticsDescriptor); i606++ {
+						m.StatisticsDescriptor[i606] = model.StatisticsParameter{}
 						if err = decodeStatisticsParameterV123(d, &m.StatisticsDescriptor[i606]); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i606), "statisticsDescriptor")
 						}
@@ -11837,9 +12069,10 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 			if err = d.count(k612); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, k612)
+			m.PropertyParms = d.s.PropertyParm.Raw(k612)
 			for i614 := 0; ; {
 				for ; i614 < len(m.PropertyParms); i614++ {
+					m.PropertyParms[i614] = model.PropertyParm{}
 					if err = decodePropertyParmV123(d, &m.PropertyParms[i614]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i614), "propertyParms")
 					}
@@ -11945,7 +12178,7 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 			if err = d.count(k619); err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, k619)
+			m.Value = d.s.Octets.Raw(k619)
 			for i621 := 0; ; {
 				for ; i621 < len(m.Value); i621++ {
 					if m.Value[i621], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -11966,7 +12199,8 @@ func decodePropertyParmV123(d *decoder, m *model.PropertyParm) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
+		m.ExtraInfo = &d.s.PropertyParmExtraInfo.Raw(1)[0]
+		*m.ExtraInfo = model.PropertyParmExtraInfo{}
 		if err = decodePropertyParmExtraInfoV123(d, m.ExtraInfo); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -12140,7 +12374,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 			if err = d.count(k631); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, k631)
+			m.PropGrps = d.s.ListPropertyParm.Raw(k631)
 			for i633 := 0; ; {
 				for ; i633 < len(m.PropGrps); i633++ {
 					{
@@ -12154,9 +12388,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, m *model.LocalRemoteDescriptor)
 						if err = d.count(k634); err != nil {
 							return codecerr.At(codecerr.AtIndex(err, i633), "propGrps")
 						}
-						m.PropGrps[i633] = slab.Alloc(&d.s.PropertyParm, k634)
+						m.PropGrps[i633] = d.s.PropertyParm.Raw(k634)
 						for i636 := 0; ; {
 							for ; i636 < len(m.PropGrps[i633]); i636++ {
+								m.PropGrps[i633][i636] = model.PropertyParm{}
 								if err = decodePropertyParmV123(d, &m.PropGrps[i633][i636]); err != nil {
 									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i636), i633), "propGrps")
 								}
@@ -12287,9 +12522,10 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 			if err = d.count(k641); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, k641)
+			m.PropertyParms = d.s.PropertyParm.Raw(k641)
 			for i643 := 0; ; {
 				for ; i643 < len(m.PropertyParms); i643++ {
+					m.PropertyParms[i643] = model.PropertyParm{}
 					if err = decodePropertyParmV123(d, &m.PropertyParms[i643]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i643), "propertyParms")
 					}
@@ -12451,9 +12687,10 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 			if err = d.count(k651); err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, k651)
+			m.TermList = d.s.TerminationID.Raw(k651)
 			for i653 := 0; ; {
 				for ; i653 < len(m.TermList); i653++ {
+					m.TermList[i653] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TermList[i653]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i653), "termList")
 					}
@@ -12472,7 +12709,8 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -12593,9 +12831,10 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 			if err = d.count(k659); err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, k659)
+			m.TermList = d.s.TerminationID.Raw(k659)
 			for i661 := 0; ; {
 				for ; i661 < len(m.TermList); i661++ {
+					m.TermList[i661] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TermList[i661]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i661), "termList")
 					}
@@ -12614,7 +12853,8 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -12702,9 +12942,10 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 			if err = d.count(k667); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, k667)
+			m.EventList = d.s.RequestedEvent.Raw(k667)
 			for i669 := 0; ; {
 				for ; i669 < len(m.EventList); i669++ {
+					m.EventList[i669] = model.RequestedEvent{}
 					if err = decodeRequestedEventV1(d, &m.EventList[i669]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i669), "eventList")
 					}
@@ -12807,9 +13048,10 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 			if err = d.count(k675); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, k675)
+			m.EventList = d.s.RequestedEvent.Raw(k675)
 			for i677 := 0; ; {
 				for ; i677 < len(m.EventList); i677++ {
+					m.EventList[i677] = model.RequestedEvent{}
 					if err = decodeRequestedEventV2(d, &m.EventList[i677]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i677), "eventList")
 					}
@@ -12912,9 +13154,10 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 			if err = d.count(k683); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, k683)
+			m.EventList = d.s.RequestedEvent.Raw(k683)
 			for i685 := 0; ; {
 				for ; i685 < len(m.EventList); i685++ {
+					m.EventList[i685] = model.RequestedEvent{}
 					if err = decodeRequestedEventV3(d, &m.EventList[i685]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i685), "eventList")
 					}
@@ -13024,7 +13267,8 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 		m.StreamID.Value = uint32(x690)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.RequestedActions)
+		m.EventAction = &d.s.RequestedActions.Raw(1)[0]
+		*m.EventAction = model.RequestedActions{}
 		if err = decodeRequestedActionsV1(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -13041,9 +13285,10 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 			if err = d.count(k691); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k691)
+			m.EvParList = d.s.EventParameter.Raw(k691)
 			for i693 := 0; ; {
 				for ; i693 < len(m.EvParList); i693++ {
+					m.EvParList[i693] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i693]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i693), "evParList")
 					}
@@ -13153,7 +13398,8 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 		m.StreamID.Value = uint32(x698)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.RequestedActions)
+		m.EventAction = &d.s.RequestedActions.Raw(1)[0]
+		*m.EventAction = model.RequestedActions{}
 		if err = decodeRequestedActionsV2(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -13170,9 +13416,10 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 			if err = d.count(k699); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k699)
+			m.EvParList = d.s.EventParameter.Raw(k699)
 			for i701 := 0; ; {
 				for ; i701 < len(m.EvParList); i701++ {
+					m.EvParList[i701] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i701]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i701), "evParList")
 					}
@@ -13282,7 +13529,8 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 		m.StreamID.Value = uint32(x706)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.RequestedActions)
+		m.EventAction = &d.s.RequestedActions.Raw(1)[0]
+		*m.EventAction = model.RequestedActions{}
 		if err = decodeRequestedActionsV3(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -13299,9 +13547,10 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 			if err = d.count(k707); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k707)
+			m.EvParList = d.s.EventParameter.Raw(k707)
 			for i709 := 0; ; {
 				for ; i709 < len(m.EvParList); i709++ {
+					m.EvParList[i709] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i709]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i709), "evParList")
 					}
@@ -13412,13 +13661,15 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV1(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+		m.SecondEvent = &d.s.SecondEventsDescriptor.Raw(1)[0]
+		*m.SecondEvent = model.SecondEventsDescriptor{}
 		if err = decodeSecondEventsDescriptorV1(d, m.SecondEvent); err != nil {
 			return codecerr.At(err, "secondEvent")
 		}
@@ -13435,9 +13686,10 @@ func decodeRequestedActionsV1(d *decoder, m *model.RequestedActions) error {
 			if err = d.count(k714); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k714)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k714)
 			for i716 := 0; ; {
 				for ; i716 < len(m.SignalsDescriptor); i716++ {
+					m.SignalsDescriptor[i716] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i716]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i716), "signalsDescriptor")
 					}
@@ -13548,13 +13800,15 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+		m.SecondEvent = &d.s.SecondEventsDescriptor.Raw(1)[0]
+		*m.SecondEvent = model.SecondEventsDescriptor{}
 		if err = decodeSecondEventsDescriptorV2(d, m.SecondEvent); err != nil {
 			return codecerr.At(err, "secondEvent")
 		}
@@ -13571,9 +13825,10 @@ func decodeRequestedActionsV2(d *decoder, m *model.RequestedActions) error {
 			if err = d.count(k721); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k721)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k721)
 			for i723 := 0; ; {
 				for ; i723 < len(m.SignalsDescriptor); i723++ {
+					m.SignalsDescriptor[i723] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i723]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i723), "signalsDescriptor")
 					}
@@ -13709,13 +13964,15 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 		}
 	}
 	if opt&(1<<2) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+		m.SecondEvent = &d.s.SecondEventsDescriptor.Raw(1)[0]
+		*m.SecondEvent = model.SecondEventsDescriptor{}
 		if err = decodeSecondEventsDescriptorV3(d, m.SecondEvent); err != nil {
 			return codecerr.At(err, "secondEvent")
 		}
@@ -13732,9 +13989,10 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 			if err = d.count(k728); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k728)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k728)
 			for i730 := 0; ; {
 				for ; i730 < len(m.SignalsDescriptor); i730++ {
+					m.SignalsDescriptor[i730] = model.SignalRequest{}
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i730]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i730), "signalsDescriptor")
 					}
@@ -13762,7 +14020,8 @@ func decodeRequestedActionsV3(d *decoder, m *model.RequestedActions) error {
 			if err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
+			m.NotifyBehaviour = &d.s.NotifyBehaviour.Raw(1)[0]
+			*m.NotifyBehaviour = model.NotifyBehaviour{}
 			if err = decodeNotifyBehaviourV3(d, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
@@ -13831,7 +14090,8 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 		}
 	case 1:
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		m.DigitMapValue = &d.s.DigitMapValue.Raw(1)[0]
+		*m.DigitMapValue = model.DigitMapValue{}
 		if err = decodeDigitMapValueV1(d, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -13888,7 +14148,8 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 		}
 	case 1:
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		m.DigitMapValue = &d.s.DigitMapValue.Raw(1)[0]
+		*m.DigitMapValue = model.DigitMapValue{}
 		if err = decodeDigitMapValueV23(d, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -13968,9 +14229,10 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 			if err = d.count(k736); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k736)
+			m.EventList = d.s.SecondRequestedEvent.Raw(k736)
 			for i738 := 0; ; {
 				for ; i738 < len(m.EventList); i738++ {
+					m.EventList[i738] = model.SecondRequestedEvent{}
 					if err = decodeSecondRequestedEventV1(d, &m.EventList[i738]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i738), "eventList")
 					}
@@ -14073,9 +14335,10 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 			if err = d.count(k744); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k744)
+			m.EventList = d.s.SecondRequestedEvent.Raw(k744)
 			for i746 := 0; ; {
 				for ; i746 < len(m.EventList); i746++ {
+					m.EventList[i746] = model.SecondRequestedEvent{}
 					if err = decodeSecondRequestedEventV2(d, &m.EventList[i746]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i746), "eventList")
 					}
@@ -14178,9 +14441,10 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 			if err = d.count(k752); err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, k752)
+			m.EventList = d.s.SecondRequestedEvent.Raw(k752)
 			for i754 := 0; ; {
 				for ; i754 < len(m.EventList); i754++ {
+					m.EventList[i754] = model.SecondRequestedEvent{}
 					if err = decodeSecondRequestedEventV3(d, &m.EventList[i754]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i754), "eventList")
 					}
@@ -14290,7 +14554,8 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 		m.StreamID.Value = uint32(x759)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.SecondRequestedActions)
+		m.EventAction = &d.s.SecondRequestedActions.Raw(1)[0]
+		*m.EventAction = model.SecondRequestedActions{}
 		if err = decodeSecondRequestedActionsV1(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -14307,9 +14572,10 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 			if err = d.count(k760); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k760)
+			m.EvParList = d.s.EventParameter.Raw(k760)
 			for i762 := 0; ; {
 				for ; i762 < len(m.EvParList); i762++ {
+					m.EvParList[i762] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i762]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i762), "evParList")
 					}
@@ -14419,7 +14685,8 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 		m.StreamID.Value = uint32(x767)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.SecondRequestedActions)
+		m.EventAction = &d.s.SecondRequestedActions.Raw(1)[0]
+		*m.EventAction = model.SecondRequestedActions{}
 		if err = decodeSecondRequestedActionsV2(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -14436,9 +14703,10 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 			if err = d.count(k768); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k768)
+			m.EvParList = d.s.EventParameter.Raw(k768)
 			for i770 := 0; ; {
 				for ; i770 < len(m.EvParList); i770++ {
+					m.EvParList[i770] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i770]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i770), "evParList")
 					}
@@ -14548,7 +14816,8 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 		m.StreamID.Value = uint32(x775)
 	}
 	if opt&(1<<0) != 0 {
-		m.EventAction = slab.One(&d.s.SecondRequestedActions)
+		m.EventAction = &d.s.SecondRequestedActions.Raw(1)[0]
+		*m.EventAction = model.SecondRequestedActions{}
 		if err = decodeSecondRequestedActionsV3(d, m.EventAction); err != nil {
 			return codecerr.At(err, "eventAction")
 		}
@@ -14565,9 +14834,10 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 			if err = d.count(k776); err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, k776)
+			m.EvParList = d.s.EventParameter.Raw(k776)
 			for i778 := 0; ; {
 				for ; i778 < len(m.EvParList); i778++ {
+					m.EvParList[i778] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EvParList[i778]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i778), "evParList")
 					}
@@ -14671,7 +14941,8 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV1(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -14688,9 +14959,10 @@ func decodeSecondRequestedActionsV1(d *decoder, m *model.SecondRequestedActions)
 			if err = d.count(k783); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k783)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k783)
 			for i785 := 0; ; {
 				for ; i785 < len(m.SignalsDescriptor); i785++ {
+					m.SignalsDescriptor[i785] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i785]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i785), "signalsDescriptor")
 					}
@@ -14794,7 +15066,8 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -14811,9 +15084,10 @@ func decodeSecondRequestedActionsV2(d *decoder, m *model.SecondRequestedActions)
 			if err = d.count(k790); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k790)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k790)
 			for i792 := 0; ; {
 				for ; i792 < len(m.SignalsDescriptor); i792++ {
+					m.SignalsDescriptor[i792] = model.SignalRequest{}
 					if err = decodeSignalRequestV12(d, &m.SignalsDescriptor[i792]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i792), "signalsDescriptor")
 					}
@@ -14942,7 +15216,8 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.EventDM = slab.One(&d.s.EventDM)
+		m.EventDM = &d.s.EventDM.Raw(1)[0]
+		*m.EventDM = model.EventDM{}
 		if err = decodeEventDMV23(d, m.EventDM); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -14959,9 +15234,10 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 			if err = d.count(k797); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k797)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k797)
 			for i799 := 0; ; {
 				for ; i799 < len(m.SignalsDescriptor); i799++ {
+					m.SignalsDescriptor[i799] = model.SignalRequest{}
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i799]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i799), "signalsDescriptor")
 					}
@@ -14989,7 +15265,8 @@ func decodeSecondRequestedActionsV3(d *decoder, m *model.SecondRequestedActions)
 			if err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
+			m.NotifyBehaviour = &d.s.NotifyBehaviour.Raw(1)[0]
+			*m.NotifyBehaviour = model.NotifyBehaviour{}
 			if err = decodeNotifyBehaviourV3(d, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
@@ -15094,9 +15371,10 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 			if err = d.count(k805); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, k805)
+			m.EventParList = d.s.EventParameter.Raw(k805)
 			for i807 := 0; ; {
 				for ; i807 < len(m.EventParList); i807++ {
+					m.EventParList[i807] = model.EventParameter{}
 					if err = decodeEventParameterV123(d, &m.EventParList[i807]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i807), "eventParList")
 					}
@@ -15172,13 +15450,15 @@ func decodeSignalRequestV12(d *decoder, m *model.SignalRequest) error {
 	switch idx {
 	case 0:
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		m.Signal = &d.s.Signal.Raw(1)[0]
+		*m.Signal = model.Signal{}
 		if err = decodeSignalV12(d, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		m.SeqSigList = &d.s.SeqSigList.Raw(1)[0]
+		*m.SeqSigList = model.SeqSigList{}
 		if err = decodeSeqSigListV12(d, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15233,13 +15513,15 @@ func decodeSignalRequestV3(d *decoder, m *model.SignalRequest) error {
 	switch idx {
 	case 0:
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		m.Signal = &d.s.Signal.Raw(1)[0]
+		*m.Signal = model.Signal{}
 		if err = decodeSignalV3(d, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		m.SeqSigList = &d.s.SeqSigList.Raw(1)[0]
+		*m.SeqSigList = model.SeqSigList{}
 		if err = decodeSeqSigListV3(d, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15309,9 +15591,10 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 			if err = d.count(k813); err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = slab.Alloc(&d.s.Signal, k813)
+			m.SignalList = d.s.Signal.Raw(k813)
 			for i815 := 0; ; {
 				for ; i815 < len(m.SignalList); i815++ {
+					m.SignalList[i815] = model.Signal{}
 					if err = decodeSignalV12(d, &m.SignalList[i815]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i815), "signalList")
 					}
@@ -15391,9 +15674,10 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 			if err = d.count(k821); err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = slab.Alloc(&d.s.Signal, k821)
+			m.SignalList = d.s.Signal.Raw(k821)
 			for i823 := 0; ; {
 				for ; i823 < len(m.SignalList); i823++ {
+					m.SignalList[i823] = model.Signal{}
 					if err = decodeSignalV3(d, &m.SignalList[i823]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i823), "signalList")
 					}
@@ -15579,9 +15863,10 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 			if err = d.count(k831); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, k831)
+			m.SigParList = d.s.SigParameter.Raw(k831)
 			for i833 := 0; ; {
 				for ; i833 < len(m.SigParList); i833++ {
+					m.SigParList[i833] = model.SigParameter{}
 					if err = decodeSigParameterV123(d, &m.SigParList[i833]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i833), "sigParList")
 					}
@@ -15823,9 +16108,10 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 			if err = d.count(k841); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, k841)
+			m.SigParList = d.s.SigParameter.Raw(k841)
 			for i843 := 0; ; {
 				for ; i843 < len(m.SigParList); i843++ {
+					m.SigParList[i843] = model.SigParameter{}
 					if err = decodeSigParameterV123(d, &m.SigParList[i843]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i843), "sigParList")
 					}
@@ -15979,7 +16265,7 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 			if err = d.count(k851); err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, k851)
+			m.Value = d.s.Octets.Raw(k851)
 			for i853 := 0; ; {
 				for ; i853 < len(m.Value); i853++ {
 					if m.Value[i853], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -16000,7 +16286,8 @@ func decodeSigParameterV123(d *decoder, m *model.SigParameter) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
+		m.ExtraInfo = &d.s.SigParameterExtraInfo.Raw(1)[0]
+		*m.ExtraInfo = model.SigParameterExtraInfo{}
 		if err = decodeSigParameterExtraInfoV123(d, m.ExtraInfo); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -16209,7 +16496,7 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 			if err = d.count(k863); err != nil {
 				return codecerr.At(err, "mtl")
 			}
-			m.Mtl = slab.Alloc(&d.s.ModemType, k863)
+			m.Mtl = d.s.ModemType.Raw(k863)
 			for i865 := 0; ; {
 				for ; i865 < len(m.Mtl); i865++ {
 					x866, _, err := d.GetIndex(9, 4, true)
@@ -16264,9 +16551,10 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 			if err = d.count(k867); err != nil {
 				return codecerr.At(err, "mpl")
 			}
-			m.Mpl = slab.Alloc(&d.s.PropertyParm, k867)
+			m.Mpl = d.s.PropertyParm.Raw(k867)
 			for i869 := 0; ; {
 				for ; i869 < len(m.Mpl); i869++ {
+					m.Mpl[i869] = model.PropertyParm{}
 					if err = decodePropertyParmV123(d, &m.Mpl[i869]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i869), "mpl")
 					}
@@ -16285,7 +16573,8 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -16331,7 +16620,8 @@ func decodeDigitMapDescriptorV1(d *decoder, m *model.DigitMapDescriptor) error {
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		m.DigitMapValue = &d.s.DigitMapValue.Raw(1)[0]
+		*m.DigitMapValue = model.DigitMapValue{}
 		if err = decodeDigitMapValueV1(d, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -16377,7 +16667,8 @@ func decodeDigitMapDescriptorV23(d *decoder, m *model.DigitMapDescriptor) error 
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		m.DigitMapValue = &d.s.DigitMapValue.Raw(1)[0]
+		*m.DigitMapValue = model.DigitMapValue{}
 		if err = decodeDigitMapValueV23(d, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -16745,7 +17036,8 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 		}
 	}
 	if opt&(1<<6) != 0 {
-		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
+		m.ServiceChangeAddress = &d.s.ServiceChangeAddress.Raw(1)[0]
+		*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -16759,7 +17051,8 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeVersion.Value = uint32(x882)
 	}
 	if opt&(1<<4) != 0 {
-		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+		m.ServiceChangeProfile = &d.s.ServiceChangeProfile.Raw(1)[0]
+		*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
 			return codecerr.At(err, "serviceChangeProfile")
 		}
@@ -16776,7 +17069,7 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 			if err = d.count(k883); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k883)
+			m.ServiceChangeReason = d.s.Octets.Raw(k883)
 			for i885 := 0; ; {
 				for ; i885 < len(m.ServiceChangeReason); i885++ {
 					if m.ServiceChangeReason[i885], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -16805,19 +17098,22 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Value = uint32(x886)
 	}
 	if opt&(1<<2) != 0 {
-		m.ServiceChangeMgcId = slab.One(&d.s.MId)
+		m.ServiceChangeMgcId = &d.s.MId.Raw(1)[0]
+		*m.ServiceChangeMgcId = model.MId{}
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.TimeStamp = slab.One(&d.s.TimeNotation)
+		m.TimeStamp = &d.s.TimeNotation.Raw(1)[0]
+		*m.TimeStamp = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
 			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -16995,7 +17291,8 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		}
 	}
 	if opt&(1<<6) != 0 {
-		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
+		m.ServiceChangeAddress = &d.s.ServiceChangeAddress.Raw(1)[0]
+		*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17009,7 +17306,8 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeVersion.Value = uint32(x892)
 	}
 	if opt&(1<<4) != 0 {
-		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+		m.ServiceChangeProfile = &d.s.ServiceChangeProfile.Raw(1)[0]
+		*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
 			return codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17026,7 +17324,7 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 			if err = d.count(k893); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k893)
+			m.ServiceChangeReason = d.s.Octets.Raw(k893)
 			for i895 := 0; ; {
 				for ; i895 < len(m.ServiceChangeReason); i895++ {
 					if m.ServiceChangeReason[i895], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -17055,19 +17353,22 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Value = uint32(x896)
 	}
 	if opt&(1<<2) != 0 {
-		m.ServiceChangeMgcId = slab.One(&d.s.MId)
+		m.ServiceChangeMgcId = &d.s.MId.Raw(1)[0]
+		*m.ServiceChangeMgcId = model.MId{}
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.TimeStamp = slab.One(&d.s.TimeNotation)
+		m.TimeStamp = &d.s.TimeNotation.Raw(1)[0]
+		*m.TimeStamp = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
 			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -17082,7 +17383,8 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 			if err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			m.ServiceChangeInfo = &d.s.AuditDescriptor.Raw(1)[0]
+			*m.ServiceChangeInfo = model.AuditDescriptor{}
 			if err = decodeAuditDescriptorV2(d, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17265,7 +17567,8 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		}
 	}
 	if opt&(1<<6) != 0 {
-		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
+		m.ServiceChangeAddress = &d.s.ServiceChangeAddress.Raw(1)[0]
+		*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17279,7 +17582,8 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeVersion.Value = uint32(x902)
 	}
 	if opt&(1<<4) != 0 {
-		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+		m.ServiceChangeProfile = &d.s.ServiceChangeProfile.Raw(1)[0]
+		*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
 			return codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17296,7 +17600,7 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 			if err = d.count(k903); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, k903)
+			m.ServiceChangeReason = d.s.Octets.Raw(k903)
 			for i905 := 0; ; {
 				for ; i905 < len(m.ServiceChangeReason); i905++ {
 					if m.ServiceChangeReason[i905], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -17325,19 +17629,22 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 		m.ServiceChangeDelay.Value = uint32(x906)
 	}
 	if opt&(1<<2) != 0 {
-		m.ServiceChangeMgcId = slab.One(&d.s.MId)
+		m.ServiceChangeMgcId = &d.s.MId.Raw(1)[0]
+		*m.ServiceChangeMgcId = model.MId{}
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.TimeStamp = slab.One(&d.s.TimeNotation)
+		m.TimeStamp = &d.s.TimeNotation.Raw(1)[0]
+		*m.TimeStamp = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.TimeStamp); err != nil {
 			return codecerr.At(err, "timeStamp")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.NonStandardData = slab.One(&d.s.NonStandardData)
+		m.NonStandardData = &d.s.NonStandardData.Raw(1)[0]
+		*m.NonStandardData = model.NonStandardData{}
 		if err = decodeNonStandardDataV123(d, m.NonStandardData); err != nil {
 			return codecerr.At(err, "nonStandardData")
 		}
@@ -17352,7 +17659,8 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 			if err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			m.ServiceChangeInfo = &d.s.AuditDescriptor.Raw(1)[0]
+			*m.ServiceChangeInfo = model.AuditDescriptor{}
 			if err = decodeAuditDescriptorV3(d, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17461,19 +17769,22 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 		m.PortNumber = uint32(x907)
 	case 1:
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		m.Ip4Address = &d.s.IP4Address.Raw(1)[0]
+		*m.Ip4Address = model.IP4Address{}
 		if err = decodeIP4AddressV123(d, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 2:
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		m.Ip6Address = &d.s.IP6Address.Raw(1)[0]
+		*m.Ip6Address = model.IP6Address{}
 		if err = decodeIP6AddressV123(d, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 3:
 		m.Kind = model.ServiceChangeAddress_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		m.DomainName = &d.s.DomainName.Raw(1)[0]
+		*m.DomainName = model.DomainName{}
 		if err = decodeDomainNameV123(d, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -17551,13 +17862,15 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
-		m.ServiceChangeMgcId = slab.One(&d.s.MId)
+		m.ServiceChangeMgcId = &d.s.MId.Raw(1)[0]
+		*m.ServiceChangeMgcId = model.MId{}
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<3) != 0 {
-		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
+		m.ServiceChangeAddress = &d.s.ServiceChangeAddress.Raw(1)[0]
+		*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17571,13 +17884,15 @@ func decodeServiceChangeResParmV1(d *decoder, m *model.ServiceChangeResParm) err
 		m.ServiceChangeVersion.Value = uint32(x908)
 	}
 	if opt&(1<<1) != 0 {
-		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+		m.ServiceChangeProfile = &d.s.ServiceChangeProfile.Raw(1)[0]
+		*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
 			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Timestamp = slab.One(&d.s.TimeNotation)
+		m.Timestamp = &d.s.TimeNotation.Raw(1)[0]
+		*m.Timestamp = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.Timestamp); err != nil {
 			return codecerr.At(err, "timeStamp")
 		}
@@ -17653,13 +17968,15 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 	}
 	hasExt := opt&(1<<5) != 0
 	if opt&(1<<4) != 0 {
-		m.ServiceChangeMgcId = slab.One(&d.s.MId)
+		m.ServiceChangeMgcId = &d.s.MId.Raw(1)[0]
+		*m.ServiceChangeMgcId = model.MId{}
 		if err = decodeMIdV123(d, m.ServiceChangeMgcId); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if opt&(1<<3) != 0 {
-		m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
+		m.ServiceChangeAddress = &d.s.ServiceChangeAddress.Raw(1)[0]
+		*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 		if err = decodeServiceChangeAddressV123(d, m.ServiceChangeAddress); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17673,13 +17990,15 @@ func decodeServiceChangeResParmV23(d *decoder, m *model.ServiceChangeResParm) er
 		m.ServiceChangeVersion.Value = uint32(x909)
 	}
 	if opt&(1<<1) != 0 {
-		m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+		m.ServiceChangeProfile = &d.s.ServiceChangeProfile.Raw(1)[0]
+		*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 		if err = decodeServiceChangeProfileV123(d, m.ServiceChangeProfile); err != nil {
 			return codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Timestamp = slab.One(&d.s.TimeNotation)
+		m.Timestamp = &d.s.TimeNotation.Raw(1)[0]
+		*m.Timestamp = model.TimeNotation{}
 		if err = decodeTimeNotationV123(d, m.Timestamp); err != nil {
 			return codecerr.At(err, "timestamp")
 		}
@@ -17843,7 +18162,7 @@ func decodeStatisticsParameterV123(d *decoder, m *model.StatisticsParameter) err
 			if err = d.count(k915); err != nil {
 				return codecerr.At(err, "statValue")
 			}
-			m.StatValue = slab.Alloc(&d.s.Octets, k915)
+			m.StatValue = d.s.Octets.Raw(k915)
 			for i917 := 0; ; {
 				for ; i917 < len(m.StatValue); i917++ {
 					if m.StatValue[i917], err = d.GetOctetString(0, x691.Unbounded, false); err != nil {
@@ -17956,7 +18275,8 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 		}
 	case 1:
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
+		m.H221NonStandard = &d.s.H221NonStandard.Raw(1)[0]
+		*m.H221NonStandard = model.H221NonStandard{}
 		if err = decodeH221NonStandardV123(d, m.H221NonStandard); err != nil {
 			return codecerr.At(err, "h221NonStandard")
 		}
@@ -18190,43 +18510,50 @@ func decodeIndAuditParameterV2(d *decoder, m *model.IndAuditParameter) error {
 	switch idx {
 	case 0:
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		m.IndAudMediaDescriptor = &d.s.IndAudMediaDescriptor.Raw(1)[0]
+		*m.IndAudMediaDescriptor = model.IndAudMediaDescriptor{}
 		if err = decodeIndAudMediaDescriptorV2(d, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		m.IndAudEventsDescriptor = &d.s.IndAudEventsDescriptor.Raw(1)[0]
+		*m.IndAudEventsDescriptor = model.IndAudEventsDescriptor{}
 		if err = decodeIndAudEventsDescriptorV23(d, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 2:
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		m.IndAudEventBufferDescriptor = &d.s.IndAudEventBufferDescriptor.Raw(1)[0]
+		*m.IndAudEventBufferDescriptor = model.IndAudEventBufferDescriptor{}
 		if err = decodeIndAudEventBufferDescriptorV23(d, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 3:
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
+		m.IndAudSignalsDescriptor = &d.s.IndAudSignalsDescriptor.Raw(1)[0]
+		*m.IndAudSignalsDescriptor = model.IndAudSignalsDescriptor{}
 		if err = decodeIndAudSignalsDescriptorV2(d, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 4:
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		m.IndAudDigitMapDescriptor = &d.s.IndAudDigitMapDescriptor.Raw(1)[0]
+		*m.IndAudDigitMapDescriptor = model.IndAudDigitMapDescriptor{}
 		if err = decodeIndAudDigitMapDescriptorV23(d, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 5:
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		m.IndAudStatisticsDescriptor = &d.s.IndAudStatisticsDescriptor.Raw(1)[0]
+		*m.IndAudStatisticsDescriptor = model.IndAudStatisticsDescriptor{}
 		if err = decodeIndAudStatisticsDescriptorV23(d, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 6:
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		m.IndAudPackagesDescriptor = &d.s.IndAudPackagesDescriptor.Raw(1)[0]
+		*m.IndAudPackagesDescriptor = model.IndAudPackagesDescriptor{}
 		if err = decodeIndAudPackagesDescriptorV23(d, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18336,43 +18663,50 @@ func decodeIndAuditParameterV3(d *decoder, m *model.IndAuditParameter) error {
 	switch idx {
 	case 0:
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		m.IndAudMediaDescriptor = &d.s.IndAudMediaDescriptor.Raw(1)[0]
+		*m.IndAudMediaDescriptor = model.IndAudMediaDescriptor{}
 		if err = decodeIndAudMediaDescriptorV3(d, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 1:
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		m.IndAudEventsDescriptor = &d.s.IndAudEventsDescriptor.Raw(1)[0]
+		*m.IndAudEventsDescriptor = model.IndAudEventsDescriptor{}
 		if err = decodeIndAudEventsDescriptorV23(d, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 2:
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		m.IndAudEventBufferDescriptor = &d.s.IndAudEventBufferDescriptor.Raw(1)[0]
+		*m.IndAudEventBufferDescriptor = model.IndAudEventBufferDescriptor{}
 		if err = decodeIndAudEventBufferDescriptorV23(d, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 3:
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
+		m.IndAudSignalsDescriptor = &d.s.IndAudSignalsDescriptor.Raw(1)[0]
+		*m.IndAudSignalsDescriptor = model.IndAudSignalsDescriptor{}
 		if err = decodeIndAudSignalsDescriptorV3(d, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 4:
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		m.IndAudDigitMapDescriptor = &d.s.IndAudDigitMapDescriptor.Raw(1)[0]
+		*m.IndAudDigitMapDescriptor = model.IndAudDigitMapDescriptor{}
 		if err = decodeIndAudDigitMapDescriptorV23(d, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 5:
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		m.IndAudStatisticsDescriptor = &d.s.IndAudStatisticsDescriptor.Raw(1)[0]
+		*m.IndAudStatisticsDescriptor = model.IndAudStatisticsDescriptor{}
 		if err = decodeIndAudStatisticsDescriptorV23(d, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 6:
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		m.IndAudPackagesDescriptor = &d.s.IndAudPackagesDescriptor.Raw(1)[0]
+		*m.IndAudPackagesDescriptor = model.IndAudPackagesDescriptor{}
 		if err = decodeIndAudPackagesDescriptorV23(d, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18419,13 +18753,15 @@ func decodeIndAudMediaDescriptorV2(d *decoder, m *model.IndAudMediaDescriptor) e
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+		m.TermStateDescr = &d.s.IndAudTerminationStateDescriptor.Raw(1)[0]
+		*m.TermStateDescr = model.IndAudTerminationStateDescriptor{}
 		if err = decodeIndAudTerminationStateDescriptorV2(d, m.TermStateDescr); err != nil {
 			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
+		m.Streams = &d.s.IndAudMediaDescriptorStreams.Raw(1)[0]
+		*m.Streams = model.IndAudMediaDescriptorStreams{}
 		if err = decodeIndAudMediaDescriptorStreamsV2(d, m.Streams); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -18480,13 +18816,15 @@ func decodeIndAudMediaDescriptorV3(d *decoder, m *model.IndAudMediaDescriptor) e
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+		m.TermStateDescr = &d.s.IndAudTerminationStateDescriptor.Raw(1)[0]
+		*m.TermStateDescr = model.IndAudTerminationStateDescriptor{}
 		if err = decodeIndAudTerminationStateDescriptorV3(d, m.TermStateDescr); err != nil {
 			return codecerr.At(err, "termStateDescr")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
+		m.Streams = &d.s.IndAudMediaDescriptorStreams.Raw(1)[0]
+		*m.Streams = model.IndAudMediaDescriptorStreams{}
 		if err = decodeIndAudMediaDescriptorStreamsV3(d, m.Streams); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -18563,7 +18901,8 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	switch idx {
 	case 0:
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		m.OneStream = &d.s.IndAudStreamParms.Raw(1)[0]
+		*m.OneStream = model.IndAudStreamParms{}
 		if err = decodeIndAudStreamParmsV2(d, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
@@ -18580,9 +18919,10 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 			if err = d.count(k926); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, k926)
+			m.MultiStream = d.s.IndAudStreamDescriptor.Raw(k926)
 			for i928 := 0; ; {
 				for ; i928 < len(m.MultiStream); i928++ {
+					m.MultiStream[i928] = model.IndAudStreamDescriptor{}
 					if err = decodeIndAudStreamDescriptorV2(d, &m.MultiStream[i928]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i928), "multiStream")
 					}
@@ -18664,7 +19004,8 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	switch idx {
 	case 0:
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		m.OneStream = &d.s.IndAudStreamParms.Raw(1)[0]
+		*m.OneStream = model.IndAudStreamParms{}
 		if err = decodeIndAudStreamParmsV3(d, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
@@ -18681,9 +19022,10 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 			if err = d.count(k933); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, k933)
+			m.MultiStream = d.s.IndAudStreamDescriptor.Raw(k933)
 			for i935 := 0; ; {
 				for ; i935 < len(m.MultiStream); i935++ {
+					m.MultiStream[i935] = model.IndAudStreamDescriptor{}
 					if err = decodeIndAudStreamDescriptorV3(d, &m.MultiStream[i935]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i935), "multiStream")
 					}
@@ -18829,19 +19171,22 @@ func decodeIndAudStreamParmsV2(d *decoder, m *model.IndAudStreamParms) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+		m.LocalControlDescriptor = &d.s.IndAudLocalControlDescriptor.Raw(1)[0]
+		*m.LocalControlDescriptor = model.IndAudLocalControlDescriptor{}
 		if err = decodeIndAudLocalControlDescriptorV2(d, m.LocalControlDescriptor); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+		m.LocalDescriptor = &d.s.IndAudLocalRemoteDescriptor.Raw(1)[0]
+		*m.LocalDescriptor = model.IndAudLocalRemoteDescriptor{}
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, m.LocalDescriptor); err != nil {
 			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+		m.RemoteDescriptor = &d.s.IndAudLocalRemoteDescriptor.Raw(1)[0]
+		*m.RemoteDescriptor = model.IndAudLocalRemoteDescriptor{}
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, m.RemoteDescriptor); err != nil {
 			return codecerr.At(err, "remoteDescriptor")
 		}
@@ -18922,19 +19267,22 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+		m.LocalControlDescriptor = &d.s.IndAudLocalControlDescriptor.Raw(1)[0]
+		*m.LocalControlDescriptor = model.IndAudLocalControlDescriptor{}
 		if err = decodeIndAudLocalControlDescriptorV3(d, m.LocalControlDescriptor); err != nil {
 			return codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if opt&(1<<1) != 0 {
-		m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+		m.LocalDescriptor = &d.s.IndAudLocalRemoteDescriptor.Raw(1)[0]
+		*m.LocalDescriptor = model.IndAudLocalRemoteDescriptor{}
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, m.LocalDescriptor); err != nil {
 			return codecerr.At(err, "localDescriptor")
 		}
 	}
 	if opt&(1<<0) != 0 {
-		m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+		m.RemoteDescriptor = &d.s.IndAudLocalRemoteDescriptor.Raw(1)[0]
+		*m.RemoteDescriptor = model.IndAudLocalRemoteDescriptor{}
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, m.RemoteDescriptor); err != nil {
 			return codecerr.At(err, "remoteDescriptor")
 		}
@@ -18949,7 +19297,8 @@ func decodeIndAudStreamParmsV3(d *decoder, m *model.IndAudStreamParms) error {
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+			m.StatisticsDescriptor = &d.s.IndAudStatisticsDescriptor.Raw(1)[0]
+			*m.StatisticsDescriptor = model.IndAudStatisticsDescriptor{}
 			if err = decodeIndAudStatisticsDescriptorV23(d, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -19051,9 +19400,10 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, m *model.IndAudLocalContro
 			if err = d.count(k942); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k942)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(k942)
 			for i944 := 0; ; {
 				for ; i944 < len(m.PropertyParms); i944++ {
+					m.PropertyParms[i944] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV2(d, &m.PropertyParms[i944]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i944), "propertyParms")
 					}
@@ -19201,9 +19551,10 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 			if err = d.count(k949); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k949)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(k949)
 			for i951 := 0; ; {
 				for ; i951 < len(m.PropertyParms); i951++ {
+					m.PropertyParms[i951] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV3(d, &m.PropertyParms[i951]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i951), "propertyParms")
 					}
@@ -19363,7 +19714,8 @@ func decodeIndAudPropertyParmV3(d *decoder, m *model.IndAudPropertyParm) error {
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.One(&d.s.PropertyParm)
+			m.PropertyParms = &d.s.PropertyParm.Raw(1)[0]
+			*m.PropertyParms = model.PropertyParm{}
 			if err = decodePropertyParmV123(d, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -19449,9 +19801,10 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 			if err = d.count(k958); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, k958)
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(k958)
 			for i960 := 0; ; {
 				for ; i960 < len(m.PropGrps); i960++ {
+					m.PropGrps[i960] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV2(d, &m.PropGrps[i960]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i960), "propGrps")
 					}
@@ -19554,9 +19907,10 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 			if err = d.count(k966); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, k966)
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(k966)
 			for i968 := 0; ; {
 				for ; i968 < len(m.PropGrps); i968++ {
+					m.PropGrps[i968] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV3(d, &m.PropGrps[i968]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i968), "propGrps")
 					}
@@ -19659,9 +20013,10 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, m *model.IndAudTermina
 			if err = d.count(k973); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k973)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(k973)
 			for i975 := 0; ; {
 				for ; i975 < len(m.PropertyParms); i975++ {
+					m.PropertyParms[i975] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV2(d, &m.PropertyParms[i975]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i975), "propertyParms")
 					}
@@ -19795,9 +20150,10 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 			if err = d.count(k980); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, k980)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(k980)
 			for i982 := 0; ; {
 				for ; i982 < len(m.PropertyParms); i982++ {
+					m.PropertyParms[i982] = model.IndAudPropertyParm{}
 					if err = decodeIndAudPropertyParmV3(d, &m.PropertyParms[i982]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i982), "propertyParms")
 					}
@@ -20038,13 +20394,15 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, m *model.IndAudSignalsDescripto
 	switch idx {
 	case 0:
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		m.Signal = &d.s.IndAudSignal.Raw(1)[0]
+		*m.Signal = model.IndAudSignal{}
 		if err = decodeIndAudSignalV2(d, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		m.SeqSigList = &d.s.IndAudSeqSigList.Raw(1)[0]
+		*m.SeqSigList = model.IndAudSeqSigList{}
 		if err = decodeIndAudSeqSigListV2(d, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -20099,13 +20457,15 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, m *model.IndAudSignalsDescripto
 	switch idx {
 	case 0:
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		m.Signal = &d.s.IndAudSignal.Raw(1)[0]
+		*m.Signal = model.IndAudSignal{}
 		if err = decodeIndAudSignalV3(d, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 1:
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		m.SeqSigList = &d.s.IndAudSeqSigList.Raw(1)[0]
+		*m.SeqSigList = model.IndAudSeqSigList{}
 		if err = decodeIndAudSeqSigListV3(d, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -20155,7 +20515,8 @@ func decodeIndAudSeqSigListV2(d *decoder, m *model.IndAudSeqSigList) error {
 		m.Id = uint32(x987)
 	}
 	if opt&(1<<0) != 0 {
-		m.SignalList = slab.One(&d.s.IndAudSignal)
+		m.SignalList = &d.s.IndAudSignal.Raw(1)[0]
+		*m.SignalList = model.IndAudSignal{}
 		if err = decodeIndAudSignalV2(d, m.SignalList); err != nil {
 			return codecerr.At(err, "signalList")
 		}
@@ -20202,7 +20563,8 @@ func decodeIndAudSeqSigListV3(d *decoder, m *model.IndAudSeqSigList) error {
 		m.Id = uint32(x988)
 	}
 	if opt&(1<<0) != 0 {
-		m.SignalList = slab.One(&d.s.IndAudSignal)
+		m.SignalList = &d.s.IndAudSignal.Raw(1)[0]
+		*m.SignalList = model.IndAudSignal{}
 		if err = decodeIndAudSignalV3(d, m.SignalList); err != nil {
 			return codecerr.At(err, "signalList")
 		}
@@ -20670,9 +21032,10 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 			if err = d.count(k1003); err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
-			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, k1003)
+			m.TerminationIDList = d.s.TerminationID.Raw(k1003)
 			for i1005 := 0; ; {
 				for ; i1005 < len(m.TerminationIDList); i1005++ {
+					m.TerminationIDList[i1005] = model.TerminationID{}
 					if err = decodeTerminationIDV123(d, &m.TerminationIDList[i1005]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1005), "terminationIDList")
 					}
@@ -20702,9 +21065,10 @@ func decodeTermListAuditResultV3(d *decoder, m *model.TermListAuditResult) error
 			if err = d.count(k1006); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, k1006)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(k1006)
 			for i1008 := 0; ; {
 				for ; i1008 < len(m.TerminationAuditResult); i1008++ {
+					m.TerminationAuditResult[i1008] = model.AuditReturnParameter{}
 					if err = decodeAuditReturnParameterV3(d, &m.TerminationAuditResult[i1008]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1008), "terminationAuditResult")
 					}
@@ -20789,7 +21153,8 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+		m.SecondEvent = &d.s.SecondEventsDescriptor.Raw(1)[0]
+		*m.SecondEvent = model.SecondEventsDescriptor{}
 		if err = decodeSecondEventsDescriptorV3(d, m.SecondEvent); err != nil {
 			return codecerr.At(err, "secondEvent")
 		}
@@ -20806,9 +21171,10 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, m *model.RegulatedEmbeddedD
 			if err = d.count(k1013); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, k1013)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(k1013)
 			for i1015 := 0; ; {
 				for ; i1015 < len(m.SignalsDescriptor); i1015++ {
+					m.SignalsDescriptor[i1015] = model.SignalRequest{}
 					if err = decodeSignalRequestV3(d, &m.SignalsDescriptor[i1015]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1015), "signalsDescriptor")
 					}
@@ -20889,7 +21255,8 @@ func decodeNotifyBehaviourV3(d *decoder, m *model.NotifyBehaviour) error {
 		m.Kind = model.NotifyBehaviour_NotifyImmediate
 	case 1:
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
+		m.NotifyRegulated = &d.s.RegulatedEmbeddedDescriptor.Raw(1)[0]
+		*m.NotifyRegulated = model.RegulatedEmbeddedDescriptor{}
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, m.NotifyRegulated); err != nil {
 			return codecerr.At(err, "notifyRegulated")
 		}
