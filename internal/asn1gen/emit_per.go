@@ -481,6 +481,10 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		lb, ub, ext := sizeArgs(r.Size)
 		cs := g.charsetOf(r)
+		if n, ok := fixedSize(r.Size); ok && n > 2 {
+			fmt.Fprintf(w, "if %s, err = d.fixedStr(%d, %s); err != nil {\n%s\n}\n", target, n, cs, fail)
+			break
+		}
 		fmt.Fprintf(w, "if %s, err = d.str(%s, %s, %v, %s); err != nil {\n%s\n}\n", target, lb, ub, ext, cs, fail)
 	case KindBitString:
 		lb, ub, ext := sizeArgs(r.Size)
@@ -593,4 +597,13 @@ func emitCount(w *bytes.Buffer, z *Range, k, more, fail string) {
 		return
 	}
 	fmt.Fprintf(w, "{\nvar err error\n%s, %s := 0, false\nif n, ok := d.TryCount(); ok {\n%s = n\n} else if %s, %s, err = d.GetShortLength(0); err != nil {\n%s\n}\n", k, more, k, k, more, fail)
+}
+
+// fixedSize is the size z fixes, below 64K (X.691 sends no length for
+// it).
+func fixedSize(z *Range) (int, bool) {
+	if z == nil || !z.HasLower || !z.HasUpper || z.Extensible || z.Lower != z.Upper || z.Upper >= 1<<16 {
+		return 0, false
+	}
+	return int(z.Upper), true
 }

@@ -367,9 +367,14 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 		if z := r.Size; z != nil && z.HasUpper && z.Upper <= 2 {
 			return fmt.Errorf("a scanned OCTET STRING must be octet-aligned (SIZE > 2)")
 		}
-		fmt.Fprintf(w, "b, err := d.GetOctetString(%s, %s, %v)\nif err != nil {\n%s\n}\nd.%s(b)\n", lb, ub, ext, fail, val)
+		fmt.Fprintf(w, "b, err := d.%s\nif err != nil {\n%s\n}\nd.%s(b)\n", octetsCall(r.Size, lb, ub, ext), fail, val)
 	case KindIA5String, KindVisibleString, KindPrintableString:
 		cs := g.scanCharset(r)
+		if n, ok := fixedSize(r.Size); ok && val == "" && r.Alphabet == "" {
+			// 8 bits a character in ALIGNED PER, aligned past 16 bits.
+			skipBits(w, 8*n, 8*n > 16, fail)
+			break
+		}
 		if val == "" {
 			fmt.Fprintf(w, "if err := d.SkipString(%s, %s, %v, %s); err != nil {\n%s\n}\n", lb, ub, ext, cs, fail)
 			break

@@ -55,7 +55,16 @@ func (d *decoder) shortOctets(n int) ([]byte, error) {
 // str reads a character string; the result shares memory with the
 // decoder's private copy of the input, which nobody changes.
 func (d *decoder) str(lb, ub int, ext bool, cs *x691.CharSet) (string, error) {
-	b, err := d.GetString(lb, ub, ext, cs)
+	return aliasString(d.GetString(lb, ub, ext, cs))
+}
+
+// fixedStr reads a character string of a fixed size of more than two
+// characters, as str does.
+func (d *decoder) fixedStr(size int, cs *x691.CharSet) (string, error) {
+	return aliasString(d.GetFixedChars(size, cs))
+}
+
+func aliasString(b []byte, err error) (string, error) {
 	if err != nil || len(b) == 0 {
 		return "", err
 	}

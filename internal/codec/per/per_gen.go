@@ -18282,7 +18282,7 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 		}
 	case 2:
 		m.Kind = model.NonStandardIdentifier_Experimental
-		if m.Experimental, err = d.str(8, 8, false, x691.IA5String); err != nil {
+		if m.Experimental, err = d.fixedStr(8, x691.IA5String); err != nil {
 			return codecerr.At(err, "experimental")
 		}
 	default:
@@ -18399,12 +18399,12 @@ func decodeTimeNotationV123(d *decoder, m *model.TimeNotation) error {
 		return err
 	}
 	{
-		if m.Date, err = d.str(8, 8, false, x691.IA5String); err != nil {
+		if m.Date, err = d.fixedStr(8, x691.IA5String); err != nil {
 			return codecerr.At(err, "date")
 		}
 	}
 	{
-		if m.Time, err = d.str(8, 8, false, x691.IA5String); err != nil {
+		if m.Time, err = d.fixedStr(8, x691.IA5String); err != nil {
 			return codecerr.At(err, "time")
 		}
 	}

@@ -458,7 +458,7 @@ func scanIP4AddressV123(d *scanner) error {
 		}
 	}
 	{
-		b, err := d.GetOctetString(4, 4, false)
+		b, err := d.GetFixedOctets(4)
 		if err != nil {
 			return codecerr.At(err, "address")
 		}
@@ -488,7 +488,7 @@ func scanIP6AddressV123(d *scanner) error {
 		}
 	}
 	{
-		b, err := d.GetOctetString(16, 16, false)
+		b, err := d.GetFixedOctets(16)
 		if err != nil {
 			return codecerr.At(err, "address")
 		}
@@ -8273,7 +8273,8 @@ func scanNonStandardIdentifierV123(d *scanner) error {
 			return codecerr.At(err, "h221NonStandard")
 		}
 	case 2:
-		if err := d.SkipString(8, 8, false, x691.IA5String); err != nil {
+		d.Align()
+		if err := d.SkipBits(64); err != nil {
 			return codecerr.At(err, "experimental")
 		}
 	default:
@@ -8333,12 +8334,14 @@ func scanTimeNotationV123(d *scanner) error {
 		return err
 	}
 	{
-		if err := d.SkipString(8, 8, false, x691.IA5String); err != nil {
+		d.Align()
+		if err := d.SkipBits(64); err != nil {
 			return codecerr.At(err, "date")
 		}
 	}
 	{
-		if err := d.SkipString(8, 8, false, x691.IA5String); err != nil {
+		d.Align()
+		if err := d.SkipBits(64); err != nil {
 			return codecerr.At(err, "time")
 		}
 	}

@@ -114,3 +114,22 @@ func (d *Reader) TryCount() (n int, ok bool) {
 	}
 	return 0, false
 }
+
+// GetFixedChars is GetString(size, size, false, cs) for 2 < size < 64K
+// and an alphabet of 8-bit characters sent as their own codes (IA5String,
+// VisibleString, PrintableString): the octets from the next octet
+// boundary, each checked against cs, returned as a sub-slice of the input.
+func (d *Reader) GetFixedChars(size int, cs *CharSet) ([]byte, error) {
+	q := (d.pos + 7) &^ 7
+	if i := q >> 3; cs.bits == 8 && cs.dec == nil && size <= d.maxLen && i+size <= len(d.buf) {
+		s := d.buf[i : i+size : i+size]
+		for _, c := range s {
+			if cs.enc[c] < 0 {
+				return d.GetString(size, size, false, cs) // reports it
+			}
+		}
+		d.pos = q + 8*size
+		return s, nil
+	}
+	return d.GetString(size, size, false, cs)
+}

@@ -37,13 +37,20 @@ func TestFastReadsAgree(t *testing.T) {
 			func(d *Reader) (any, error) { return d.GetOctetString(0, 200, false) }},
 		{"fixed 4", func(d *Reader) (any, error) { return d.GetFixedOctets(4) },
 			func(d *Reader) (any, error) { return d.GetOctetString(4, 4, false) }},
+		{"chars 3 IA5", func(d *Reader) (any, error) { return d.GetFixedChars(3, IA5String) },
+			func(d *Reader) (any, error) { return d.GetString(3, 3, false, IA5String) }},
+		{"chars 8 printable", func(d *Reader) (any, error) { return d.GetFixedChars(8, PrintableString) },
+			func(d *Reader) (any, error) { return d.GetString(8, 8, false, PrintableString) }},
 		{"fixed 12", func(d *Reader) (any, error) { return d.GetFixedOctets(12) },
 			func(d *Reader) (any, error) { return d.GetOctetString(12, 12, false) }},
 	}
-	for range 300 {
+	for round := range 300 {
 		buf := make([]byte, rng.IntN(24))
 		for i := range buf {
 			buf[i] = byte(rng.Uint32())
+			if round%2 == 0 { // printable, for the character strings
+				buf[i] = 'A' + byte(rng.IntN(26))
+			}
 		}
 		for _, p := range pairs {
 			for pos := 0; pos <= len(buf)*8; pos++ {
