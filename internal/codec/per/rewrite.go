@@ -36,6 +36,12 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	w := rewriters.Get().(*rewriter)
 	defer rewriters.Put(w)
 	w.sites = w.sites[:0]
+	// The IDs are collected at every depth; the summary need only list
+	// the termination IDs when they change.
+	w.s.Want = scan.Transactions
+	if ch.TerminationIDs != nil {
+		w.s.Want = scan.Everything
+	}
 	d := scanner{sites: &w.sites}
 	if err := d.run(data, &w.s, lim); err != nil {
 		return dst, err
@@ -52,15 +58,48 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	if ch.TerminationIDs != nil && !w.newTerms(ch.TerminationIDs) {
 		return rewriteByModel(dst, data, ch, lim)
 	}
+	same := true // every new ID has as many octets as the old one
 	for i := range w.sites {
 		st := &w.sites[i]
 		st.value = newID(st, ch)
-		if st.open && octets32(st.value) != oldOctets(data, st.at) {
-			return rewriteByModel(dst, data, ch, lim)
+		if n := octets32(st.value); n != oldOctets(data, st.at) {
+			if st.open {
+				return rewriteByModel(dst, data, ch, lim)
+			}
+			same = false
 		}
 	}
-	prev, start := 0, len(dst)
+	start := len(dst)
 	w.moves = w.moves[:0]
+	if same {
+		dst = w.patchIDs(dst, data)
+	} else {
+		dst = w.spliceIDs(dst, data)
+	}
+	if ch.TerminationIDs != nil {
+		w.patchTerms(dst[start:])
+	}
+	return dst, nil
+}
+
+// patchIDs appends data with the new IDs written over the old ones, all
+// of the same octet counts: the common case, one copy.
+func (w *rewriter) patchIDs(dst, data []byte) []byte {
+	base := len(dst)
+	dst = append(dst, data...)
+	for _, st := range w.sites {
+		off := base + (st.at+2+7)>>3
+		for k, n := 0, octets32(st.value); k < n; k++ {
+			dst[off+k] = byte(st.value >> (8 * (n - 1 - k)))
+		}
+	}
+	return dst
+}
+
+// spliceIDs appends data with the new IDs in place of the old ones, their
+// 2-bit lengths rewritten, noting in w.moves where what follows moved.
+func (w *rewriter) spliceIDs(dst, data []byte) []byte {
+	prev := 0
 	for _, st := range w.sites {
 		off := (st.at + 2 + 7) >> 3
 		base := len(dst)
@@ -73,11 +112,7 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 		prev = off + oldOctets(data, st.at)
 		w.moves = append(w.moves, move{off: off, by: n - oldOctets(data, st.at)})
 	}
-	dst = append(dst, data[prev:]...)
-	if ch.TerminationIDs != nil {
-		w.patchTerms(dst[start:])
-	}
-	return dst, nil
+	return append(dst, data[prev:]...)
 }
 
 // move is how many octets an ID's new value moves what follows it.
