@@ -568,6 +568,8 @@ func intCall(rg *Range) string {
 		return "GetUint32()"
 	case rng < 255:
 		return fmt.Sprintf("GetSmallConstrained(%s, %d)", bounds, bits.Len64(rng))
+	case rng <= 0xFFFF:
+		return fmt.Sprintf("GetAlignedConstrained(%s, %d)", bounds, (bits.Len64(rng)+7)/8)
 	}
 	return fmt.Sprintf("GetConstrained(%s)", bounds)
 }

@@ -844,7 +844,7 @@ func decodeDomainNameV123(d *decoder, m *model.DomainName) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
-		x25, err := d.GetConstrained(0, 65535)
+		x25, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -891,7 +891,7 @@ func decodeIP4AddressV123(d *decoder, m *model.IP4Address) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
-		x26, err := d.GetConstrained(0, 65535)
+		x26, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -938,7 +938,7 @@ func decodeIP6AddressV123(d *decoder, m *model.IP6Address) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.PortNumber.Present = true
-		x27, err := d.GetConstrained(0, 65535)
+		x27, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -1983,7 +1983,7 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 				return codecerr.At(err, "segmentNumber")
 			}
 			m.SegmentNumber.Present = true
-			x77, err := d.GetConstrained(0, 65535)
+			x77, err := d.GetAlignedConstrained(0, 65535, 2)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
@@ -2397,7 +2397,7 @@ func decodeErrorDescriptorV123(d *decoder, m *model.ErrorDescriptor) error {
 		}
 	}
 	{
-		x101, err := d.GetConstrained(0, 65535)
+		x101, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "errorCode")
 		}
@@ -5394,7 +5394,7 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Present = true
-			x199, err := d.GetConstrained(0, 65535)
+			x199, err := d.GetAlignedConstrained(0, 65535, 2)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
@@ -5530,7 +5530,7 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 				return codecerr.At(err, "streamID")
 			}
 			m.StreamID.Present = true
-			x201, err := d.GetConstrained(0, 65535)
+			x201, err := d.GetAlignedConstrained(0, 65535, 2)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
@@ -10333,7 +10333,7 @@ func decodeObservedEventV123(d *decoder, m *model.ObservedEvent) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x530, err := d.GetConstrained(0, 65535)
+		x530, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -11663,7 +11663,7 @@ func decodeStreamDescriptorV12(d *decoder, m *model.StreamDescriptor) error {
 		return err
 	}
 	{
-		x598, err := d.GetConstrained(0, 65535)
+		x598, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -11701,7 +11701,7 @@ func decodeStreamDescriptorV3(d *decoder, m *model.StreamDescriptor) error {
 		return err
 	}
 	{
-		x599, err := d.GetConstrained(0, 65535)
+		x599, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -13260,7 +13260,7 @@ func decodeRequestedEventV1(d *decoder, m *model.RequestedEvent) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x690, err := d.GetConstrained(0, 65535)
+		x690, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -13391,7 +13391,7 @@ func decodeRequestedEventV2(d *decoder, m *model.RequestedEvent) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x698, err := d.GetConstrained(0, 65535)
+		x698, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -13522,7 +13522,7 @@ func decodeRequestedEventV3(d *decoder, m *model.RequestedEvent) error {
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x706, err := d.GetConstrained(0, 65535)
+		x706, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -14547,7 +14547,7 @@ func decodeSecondRequestedEventV1(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x759, err := d.GetConstrained(0, 65535)
+		x759, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -14678,7 +14678,7 @@ func decodeSecondRequestedEventV2(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x767, err := d.GetConstrained(0, 65535)
+		x767, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -14809,7 +14809,7 @@ func decodeSecondRequestedEventV3(d *decoder, m *model.SecondRequestedEvent) err
 	}
 	if opt&(1<<1) != 0 {
 		m.StreamID.Present = true
-		x775, err := d.GetConstrained(0, 65535)
+		x775, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -15353,7 +15353,7 @@ func decodeEventSpecV123(d *decoder, m *model.EventSpec) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
-		x804, err := d.GetConstrained(0, 65535)
+		x804, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -15573,7 +15573,7 @@ func decodeSeqSigListV12(d *decoder, m *model.SeqSigList) error {
 		return err
 	}
 	{
-		x812, err := d.GetConstrained(0, 65535)
+		x812, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -15656,7 +15656,7 @@ func decodeSeqSigListV3(d *decoder, m *model.SeqSigList) error {
 		return err
 	}
 	{
-		x820, err := d.GetConstrained(0, 65535)
+		x820, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -15808,7 +15808,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<4) != 0 {
 		m.StreamID.Present = true
-		x828, err := d.GetConstrained(0, 65535)
+		x828, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -15833,7 +15833,7 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<2) != 0 {
 		m.Duration.Present = true
-		x830, err := d.GetConstrained(0, 65535)
+		x830, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "duration")
 		}
@@ -16053,7 +16053,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<4) != 0 {
 		m.StreamID.Present = true
-		x838, err := d.GetConstrained(0, 65535)
+		x838, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -16078,7 +16078,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<2) != 0 {
 		m.Duration.Present = true
-		x840, err := d.GetConstrained(0, 65535)
+		x840, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "duration")
 		}
@@ -16175,7 +16175,7 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 				return codecerr.At(err, "intersigDelay")
 			}
 			m.IntersigDelay.Present = true
-			x846, err := d.GetConstrained(0, 65535)
+			x846, err := d.GetAlignedConstrained(0, 65535, 2)
 			if err != nil {
 				return codecerr.At(err, "intersigDelay")
 			}
@@ -17762,7 +17762,7 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 	switch idx {
 	case 0:
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x907, err := d.GetConstrained(0, 65535)
+		x907, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -18334,28 +18334,28 @@ func decodeH221NonStandardV123(d *decoder, m *model.H221NonStandard) error {
 		return err
 	}
 	{
-		x918, err := d.GetConstrained(0, 255)
+		x918, err := d.GetAlignedConstrained(0, 255, 1)
 		if err != nil {
 			return codecerr.At(err, "t35CountryCode1")
 		}
 		m.T35CountryCode1 = uint32(x918)
 	}
 	{
-		x919, err := d.GetConstrained(0, 255)
+		x919, err := d.GetAlignedConstrained(0, 255, 1)
 		if err != nil {
 			return codecerr.At(err, "t35CountryCode2")
 		}
 		m.T35CountryCode2 = uint32(x919)
 	}
 	{
-		x920, err := d.GetConstrained(0, 255)
+		x920, err := d.GetAlignedConstrained(0, 255, 1)
 		if err != nil {
 			return codecerr.At(err, "t35Extension")
 		}
 		m.T35Extension = uint32(x920)
 	}
 	{
-		x921, err := d.GetConstrained(0, 65535)
+		x921, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "manufacturerCode")
 		}
@@ -19073,7 +19073,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, m *model.IndAudStreamDescriptor)
 		return err
 	}
 	{
-		x936, err := d.GetConstrained(0, 65535)
+		x936, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -19111,7 +19111,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, m *model.IndAudStreamDescriptor)
 		return err
 	}
 	{
-		x937, err := d.GetConstrained(0, 65535)
+		x937, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -19783,7 +19783,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, m *model.IndAudLocalRemoteD
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.PropGroupID.Present = true
-		x957, err := d.GetConstrained(0, 65535)
+		x957, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "propGroupID")
 		}
@@ -19889,7 +19889,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, m *model.IndAudLocalRemoteD
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.PropGroupID.Present = true
-		x965, err := d.GetConstrained(0, 65535)
+		x965, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "propGroupID")
 		}
@@ -20269,7 +20269,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
-		x985, err := d.GetConstrained(0, 65535)
+		x985, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -20330,7 +20330,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, m *model.IndAudEventBuffer
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
-		x986, err := d.GetConstrained(0, 65535)
+		x986, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -20508,7 +20508,7 @@ func decodeIndAudSeqSigListV2(d *decoder, m *model.IndAudSeqSigList) error {
 		}
 	}
 	{
-		x987, err := d.GetConstrained(0, 65535)
+		x987, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -20556,7 +20556,7 @@ func decodeIndAudSeqSigListV3(d *decoder, m *model.IndAudSeqSigList) error {
 		}
 	}
 	{
-		x988, err := d.GetConstrained(0, 65535)
+		x988, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "id")
 		}
@@ -20616,7 +20616,7 @@ func decodeIndAudSignalV2(d *decoder, m *model.IndAudSignal) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
-		x989, err := d.GetConstrained(0, 65535)
+		x989, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -20696,7 +20696,7 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 	}
 	if opt&(1<<0) != 0 {
 		m.StreamID.Present = true
-		x990, err := d.GetConstrained(0, 65535)
+		x990, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "streamID")
 		}
@@ -20889,7 +20889,7 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 		m.TransactionId = uint32(x993)
 	}
 	{
-		x994, err := d.GetConstrained(0, 65535)
+		x994, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}

@@ -436,7 +436,7 @@ func scanDomainNameV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x11, err := d.GetConstrained(0, 65535)
+		x11, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -466,7 +466,7 @@ func scanIP4AddressV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x12, err := d.GetConstrained(0, 65535)
+		x12, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -496,7 +496,7 @@ func scanIP6AddressV123(d *scanner) error {
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x13, err := d.GetConstrained(0, 65535)
+		x13, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
@@ -1005,7 +1005,7 @@ func scanTransactionReplyV3(d *scanner) error {
 				return codecerr.At(err, "segmentNumber")
 			}
 			at := d.BitOffset()
-			x39, err := d.GetConstrained(0, 65535)
+			x39, err := d.GetAlignedConstrained(0, 65535, 2)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
@@ -1220,7 +1220,7 @@ func scanErrorDescriptorV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x51, err := d.GetConstrained(0, 65535)
+		x51, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "errorCode")
 		}
@@ -9484,7 +9484,7 @@ func scanSegmentReplyV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x392, err := d.GetConstrained(0, 65535)
+		x392, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}

@@ -133,3 +133,17 @@ func (d *Reader) GetFixedChars(size int, cs *CharSet) ([]byte, error) {
 	}
 	return d.GetString(size, size, false, cs)
 }
+
+// GetAlignedConstrained is GetConstrained(lb, ub) for a range of 256 to
+// 64K values: n = 1 or 2 octets from the next octet boundary.
+func (d *Reader) GetAlignedConstrained(lb, ub int64, n int) (int64, error) {
+	q := (d.pos + 7) &^ 7
+	if i := q >> 3; i+2 <= len(d.buf) {
+		v := uint64(binary.BigEndian.Uint16(d.buf[i:])) >> uint(16-8*n)
+		if v <= uint64(ub-lb) {
+			d.pos = q + 8*n
+			return lb + int64(v), nil
+		}
+	}
+	return d.GetConstrained(lb, ub)
+}
