@@ -358,7 +358,7 @@ func (g *perGen) decFunc(tf typeFunc) error {
 		return tg
 	}
 	if t.Kind == KindChoice {
-		fmt.Fprintf(w, "idx, isExt, err := d.GetIndex(%d, %d, %v)\nif err != nil {\nreturn err\n}\n", len(root), indexBits(len(root)), def.Extensible)
+		emitIndex(w, "idx", "isExt", len(root), def.Extensible, "return err")
 		w.WriteString("switch idx {\n")
 		alts := append(append([]*Component{}, root...), ext...)
 		for idx, c := range alts {
@@ -462,7 +462,8 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	case KindEnumerated:
 		root, ext := enumIndexes(r)
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, _, err := d.GetIndex(%d, %d, %v)\nif err != nil {\n%s\n}\nswitch %s {\n", x, len(root), indexBits(len(root)), r.Extensible, fail, x)
+		emitIndex(w, x, "", len(root), r.Extensible, fail)
+		fmt.Fprintf(w, "switch %s {\n", x)
 		for i, nn := range append(append([]NamedNumber{}, root...), ext...) {
 			fmt.Fprintf(w, "case %d:\n%s = %d\n", i, target, nn.Value)
 		}
@@ -551,6 +552,24 @@ func emitBits(w *bytes.Buffer, v string, n int, fail string) {
 		return
 	}
 	fmt.Fprintf(w, "%s, ok := d.TryBits(%d)\nif !ok {\nvar err error\nif %s, err = d.GetBits(%d); err != nil {\n%s\n}\n}\n", v, n, v, n, fail)
+}
+
+// emitIndex emits the read of the index of a CHOICE alternative or
+// ENUMERATED value of count root ones into a new int variable v (and
+// whether it is an extension's into a new variable isExt, if named): a
+// root index inline, an extension's through GetChoiceIndex.
+func emitIndex(w *bytes.Buffer, v, isExt string, count int, ext bool, fail string) {
+	n := indexBits(count)
+	if ext {
+		n++ // the extension bit, 0 for a root index
+	}
+	fmt.Fprintf(w, "%s, ok := d.TryIndex(%d, %d)\n", v, n, count)
+	x := "_"
+	if isExt != "" {
+		fmt.Fprintf(w, "%s := false\n", isExt)
+		x = isExt
+	}
+	fmt.Fprintf(w, "if !ok {\nvar err error\nif %s, %s, err = d.GetChoiceIndex(%d, %v); err != nil {\n%s\n}\n}\n", v, x, count, ext, fail)
 }
 
 // indexBits is the width of the index of one of n root alternatives or

@@ -245,7 +245,8 @@ func (g *perScanGen) scanChoice(tf typeFunc, root, ext []*Component) error {
 	// small number after the extension bit.
 	k := indexBits(len(root))
 	if tf.def.Extensible {
-		fmt.Fprintf(w, "idx, _, err := d.GetIndex(%d, %d, true)\nif err != nil {\nreturn err\n}\nswitch idx {\n", len(root), k)
+		emitIndex(w, "idx", "", len(root), true, "return err")
+		w.WriteString("switch idx {\n")
 	} else {
 		emitBits(w, "idx", k, "return err")
 		w.WriteString("switch idx {\n")
@@ -329,7 +330,9 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 			skipBits(w, bits.Len(uint(len(root)-1)), false, fail)
 			break
 		}
-		fmt.Fprintf(w, "if _, _, err := d.GetIndex(%d, %d, true); err != nil {\n%s\n}\n", len(root), indexBits(len(root)), fail)
+		x := g.tmp("x")
+		emitIndex(w, x, "", len(root), true, fail)
+		fmt.Fprintf(w, "_ = %s\n", x)
 	case KindBoolean:
 		skipBits(w, 1, false, fail)
 	case KindNull:

@@ -441,9 +441,13 @@ func decodeMessageMessageBodyV1(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -544,9 +548,13 @@ func decodeMessageMessageBodyV2(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -647,9 +655,13 @@ func decodeMessageMessageBodyV3(d *decoder, m *model.MessageMessageBody) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -763,9 +775,13 @@ func decodeMIdV123(d *decoder, m *model.MId) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(5, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 5)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(5, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -1022,9 +1038,13 @@ func decodeTransactionV1(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -1163,9 +1183,13 @@ func decodeTransactionV2(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -1317,9 +1341,13 @@ func decodeTransactionV3(d *decoder, m *model.Transaction) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2058,9 +2086,13 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2161,9 +2193,13 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2264,9 +2300,13 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, m *model.TransactionR
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4295,9 +4335,13 @@ func decodeCommandV1(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4466,9 +4510,13 @@ func decodeCommandV2(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4637,9 +4685,13 @@ func decodeCommandV3(d *decoder, m *model.Command) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4808,9 +4860,13 @@ func decodeCommandReplyV1(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4979,9 +5035,13 @@ func decodeCommandReplyV2(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -5150,9 +5210,13 @@ func decodeCommandReplyV3(d *decoder, m *model.CommandReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -5273,9 +5337,12 @@ func decodeTopologyRequestV1(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x197, _, err := d.GetIndex(3, 2, false)
-		if err != nil {
-			return codecerr.At(err, "topologyDirection")
+		x197, ok := d.TryIndex(2, 3)
+		if !ok {
+			var err error
+			if x197, _, err = d.GetChoiceIndex(3, false); err != nil {
+				return codecerr.At(err, "topologyDirection")
+			}
 		}
 		switch x197 {
 		case 0:
@@ -5368,9 +5435,12 @@ func decodeTopologyRequestV2(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x198, _, err := d.GetIndex(3, 2, false)
-		if err != nil {
-			return codecerr.At(err, "topologyDirection")
+		x198, ok := d.TryIndex(2, 3)
+		if !ok {
+			var err error
+			if x198, _, err = d.GetChoiceIndex(3, false); err != nil {
+				return codecerr.At(err, "topologyDirection")
+			}
 		}
 		switch x198 {
 		case 0:
@@ -5504,9 +5574,12 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 		}
 	}
 	{
-		x200, _, err := d.GetIndex(3, 2, false)
-		if err != nil {
-			return codecerr.At(err, "topologyDirection")
+		x200, ok := d.TryIndex(2, 3)
+		if !ok {
+			var err error
+			if x200, _, err = d.GetChoiceIndex(3, false); err != nil {
+				return codecerr.At(err, "topologyDirection")
+			}
 		}
 		switch x200 {
 		case 0:
@@ -5543,9 +5616,12 @@ func decodeTopologyRequestV3(d *decoder, m *model.TopologyRequest) error {
 				return codecerr.At(err, "topologyDirectionExtension")
 			}
 			m.TopologyDirectionExtension.Present = true
-			x202, _, err := d.GetIndex(2, 1, true)
-			if err != nil {
-				return codecerr.At(err, "topologyDirectionExtension")
+			x202, ok := d.TryIndex(2, 2)
+			if !ok {
+				var err error
+				if x202, _, err = d.GetChoiceIndex(2, true); err != nil {
+					return codecerr.At(err, "topologyDirectionExtension")
+				}
 			}
 			switch x202 {
 			case 0:
@@ -6128,9 +6204,13 @@ func decodeAmmDescriptorV1(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -6381,9 +6461,13 @@ func decodeAmmDescriptorV2(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -6661,9 +6745,13 @@ func decodeAmmDescriptorV3(d *decoder, m *model.AmmDescriptor) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -7881,9 +7969,13 @@ func decodeAuditReplyV1(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8004,9 +8096,13 @@ func decodeAuditReplyV2(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8140,9 +8236,13 @@ func decodeAuditReplyV3(d *decoder, m *model.AuditReply) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8657,9 +8757,13 @@ func decodeAuditReturnParameterV1(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -9060,9 +9164,13 @@ func decodeAuditReturnParameterV2(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -9463,9 +9571,13 @@ func decodeAuditReturnParameterV3(d *decoder, m *model.AuditReturnParameter) err
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -10556,16 +10668,23 @@ func decodeEventParameterExtraInfoV123(d *decoder, m *model.EventParameterExtraI
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x541, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x541, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x541, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		switch x541 {
 		case 0:
@@ -11121,9 +11240,13 @@ func decodeServiceChangeResultV1(d *decoder, m *model.ServiceChangeResult) error
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -11184,9 +11307,13 @@ func decodeServiceChangeResultV23(d *decoder, m *model.ServiceChangeResult) erro
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -11484,9 +11611,13 @@ func decodeMediaDescriptorStreamsV12(d *decoder, m *model.MediaDescriptorStreams
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -11587,9 +11718,13 @@ func decodeMediaDescriptorStreamsV3(d *decoder, m *model.MediaDescriptorStreams)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -12026,9 +12161,12 @@ func decodeLocalControlDescriptorV123(d *decoder, m *model.LocalControlDescripto
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
 		m.StreamMode.Present = true
-		x611, _, err := d.GetIndex(5, 3, true)
-		if err != nil {
-			return codecerr.At(err, "streamMode")
+		x611, ok := d.TryIndex(4, 5)
+		if !ok {
+			var err error
+			if x611, _, err = d.GetChoiceIndex(5, true); err != nil {
+				return codecerr.At(err, "streamMode")
+			}
 		}
 		switch x611 {
 		case 0:
@@ -12267,16 +12405,23 @@ func decodePropertyParmExtraInfoV123(d *decoder, m *model.PropertyParmExtraInfo)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x622, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x622, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x622, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		switch x622 {
 		case 0:
@@ -12545,9 +12690,12 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	}
 	if opt&(1<<1) != 0 {
 		m.EventBufferControl.Present = true
-		x644, _, err := d.GetIndex(2, 1, true)
-		if err != nil {
-			return codecerr.At(err, "eventBufferControl")
+		x644, ok := d.TryIndex(2, 2)
+		if !ok {
+			var err error
+			if x644, _, err = d.GetChoiceIndex(2, true); err != nil {
+				return codecerr.At(err, "eventBufferControl")
+			}
 		}
 		switch x644 {
 		case 0:
@@ -12560,9 +12708,12 @@ func decodeTerminationStateDescriptorV123(d *decoder, m *model.TerminationStateD
 	}
 	if opt&(1<<0) != 0 {
 		m.ServiceState.Present = true
-		x645, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "serviceState")
+		x645, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x645, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "serviceState")
+			}
 		}
 		switch x645 {
 		case 0:
@@ -12658,9 +12809,12 @@ func decodeMuxDescriptorV1(d *decoder, m *model.MuxDescriptor) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x650, _, err := d.GetIndex(4, 2, true)
-		if err != nil {
-			return codecerr.At(err, "muxType")
+		x650, ok := d.TryIndex(3, 4)
+		if !ok {
+			var err error
+			if x650, _, err = d.GetChoiceIndex(4, true); err != nil {
+				return codecerr.At(err, "muxType")
+			}
 		}
 		switch x650 {
 		case 0:
@@ -12800,9 +12954,12 @@ func decodeMuxDescriptorV23(d *decoder, m *model.MuxDescriptor) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x658, _, err := d.GetIndex(4, 2, true)
-		if err != nil {
-			return codecerr.At(err, "muxType")
+		x658, ok := d.TryIndex(3, 4)
+		if !ok {
+			var err error
+			if x658, _, err = d.GetChoiceIndex(4, true); err != nil {
+				return codecerr.At(err, "muxType")
+			}
 		}
 		switch x658 {
 		case 0:
@@ -14078,9 +14235,13 @@ func decodeEventDMV1(d *decoder, m *model.EventDM) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -14136,9 +14297,13 @@ func decodeEventDMV23(d *decoder, m *model.EventDM) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -15443,9 +15608,13 @@ func decodeSignalRequestV12(d *decoder, m *model.SignalRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -15506,9 +15675,13 @@ func decodeSignalRequestV3(d *decoder, m *model.SignalRequest) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -15816,9 +15989,12 @@ func decodeSignalV12(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.SigType.Present = true
-		x829, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "sigType")
+		x829, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x829, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "sigType")
+			}
 		}
 		switch x829 {
 		case 0:
@@ -16061,9 +16237,12 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.SigType.Present = true
-		x839, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "sigType")
+		x839, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x839, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "sigType")
+			}
 		}
 		switch x839 {
 		case 0:
@@ -16140,9 +16319,12 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 				return codecerr.At(err, "direction")
 			}
 			m.Direction.Present = true
-			x844, _, err := d.GetIndex(3, 2, true)
-			if err != nil {
-				return codecerr.At(err, "direction")
+			x844, ok := d.TryIndex(3, 3)
+			if !ok {
+				var err error
+				if x844, _, err = d.GetChoiceIndex(3, true); err != nil {
+					return codecerr.At(err, "direction")
+				}
 			}
 			switch x844 {
 			case 0:
@@ -16354,16 +16536,23 @@ func decodeSigParameterExtraInfoV123(d *decoder, m *model.SigParameterExtraInfo)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x854, _, err := d.GetIndex(3, 2, true)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x854, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x854, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		switch x854 {
 		case 0:
@@ -16499,9 +16688,12 @@ func decodeModemDescriptorV123(d *decoder, m *model.ModemDescriptor) error {
 			m.Mtl = d.s.ModemType.Raw(k863)
 			for i865 := 0; ; {
 				for ; i865 < len(m.Mtl); i865++ {
-					x866, _, err := d.GetIndex(9, 4, true)
-					if err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i865), "mtl")
+					x866, ok := d.TryIndex(5, 9)
+					if !ok {
+						var err error
+						if x866, _, err = d.GetChoiceIndex(9, true); err != nil {
+							return codecerr.At(codecerr.AtIndex(err, i865), "mtl")
+						}
 					}
 					switch x866 {
 					case 0:
@@ -17014,9 +17206,12 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		x881, _, err := d.GetIndex(6, 3, true)
-		if err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x881, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x881, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
 		switch x881 {
 		case 0:
@@ -17269,9 +17464,12 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		x891, _, err := d.GetIndex(6, 3, true)
-		if err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x891, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x891, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
 		switch x891 {
 		case 0:
@@ -17545,9 +17743,12 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		x901, _, err := d.GetIndex(6, 3, true)
-		if err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x901, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x901, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
 		switch x901 {
 		case 0:
@@ -17755,9 +17956,13 @@ func decodeServiceChangeAddressV123(d *decoder, m *model.ServiceChangeAddress) e
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(6, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 6)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(6, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -18263,9 +18468,13 @@ func decodeNonStandardIdentifierV123(d *decoder, m *model.NonStandardIdentifier)
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -18503,9 +18712,13 @@ func decodeIndAuditParameterV2(d *decoder, m *model.IndAuditParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(7, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 7)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(7, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -18656,9 +18869,13 @@ func decodeIndAuditParameterV3(d *decoder, m *model.IndAuditParameter) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(7, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 7)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(7, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -18894,9 +19111,13 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, m *model.IndAudMediaDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -18997,9 +19218,13 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, m *model.IndAudMediaDescri
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, false)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(1, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, false); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -19583,9 +19808,12 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, m *model.IndAudLocalContro
 				return codecerr.At(err, "streamModeSel")
 			}
 			m.StreamModeSel.Present = true
-			x952, _, err := d.GetIndex(5, 3, true)
-			if err != nil {
-				return codecerr.At(err, "streamModeSel")
+			x952, ok := d.TryIndex(4, 5)
+			if !ok {
+				var err error
+				if x952, _, err = d.GetChoiceIndex(5, true); err != nil {
+					return codecerr.At(err, "streamModeSel")
+				}
 			}
 			switch x952 {
 			case 0:
@@ -20188,9 +20416,12 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, m *model.IndAudTermina
 				return codecerr.At(err, "serviceStateSel")
 			}
 			m.ServiceStateSel.Present = true
-			x983, _, err := d.GetIndex(3, 2, true)
-			if err != nil {
-				return codecerr.At(err, "serviceStateSel")
+			x983, ok := d.TryIndex(3, 3)
+			if !ok {
+				var err error
+				if x983, _, err = d.GetChoiceIndex(3, true); err != nil {
+					return codecerr.At(err, "serviceStateSel")
+				}
 			}
 			switch x983 {
 			case 0:
@@ -20387,9 +20618,13 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, m *model.IndAudSignalsDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -20450,9 +20685,13 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, m *model.IndAudSignalsDescripto
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -20941,9 +21180,13 @@ func decodeSelectLogicV3(d *decoder, m *model.SelectLogic) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -21246,9 +21489,13 @@ func decodeNotifyBehaviourV3(d *decoder, m *model.NotifyBehaviour) error {
 	if err = d.enter(); err != nil {
 		return err
 	}
-	idx, isExt, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	isExt := false
+	if !ok {
+		var err error
+		if idx, isExt, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:

@@ -375,9 +375,12 @@ func scanMIdV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(5, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 5)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(5, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -510,9 +513,12 @@ func scanTransactionV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -567,9 +573,12 @@ func scanTransactionV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -624,9 +633,12 @@ func scanTransactionV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(4, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 4)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(4, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2000,9 +2012,12 @@ func scanCommandV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2056,9 +2071,12 @@ func scanCommandV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2112,9 +2130,12 @@ func scanCommandV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2168,9 +2189,12 @@ func scanCommandReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2224,9 +2248,12 @@ func scanCommandReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2280,9 +2307,12 @@ func scanCommandReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2671,9 +2701,12 @@ func scanAmmDescriptorV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2763,9 +2796,12 @@ func scanAmmDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -2855,9 +2891,12 @@ func scanAmmDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(8, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 8)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(8, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -3504,9 +3543,12 @@ func scanAuditReplyV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -3556,9 +3598,12 @@ func scanAuditReplyV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -3608,9 +3653,12 @@ func scanAuditReplyV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -3795,9 +3843,12 @@ func scanAuditReturnParameterV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -3947,9 +3998,12 @@ func scanAuditReturnParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4099,9 +4153,12 @@ func scanAuditReturnParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(12, 4, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(5, 12)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(12, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -4657,9 +4714,14 @@ func scanEventParameterExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "relation")
+		x221, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x221, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
+		_ = x221
 	case 1:
 		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
@@ -4687,25 +4749,25 @@ func scanServiceChangeRequestV1(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k221, more222 := 0, false
+			k222, more223 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k221 = n
-			} else if k221, more222, err = d.GetShortLength(0); err != nil {
+				k222 = n
+			} else if k222, more223, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k221); err != nil {
+				if err = d.count(k222); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i223 := 0; i223 < k221; i223++ {
+				for i224 := 0; i224 < k222; i224++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i223), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i224), "terminationID")
 					}
 				}
-				if !more222 {
+				if !more223 {
 					break
 				}
-				if k221, more222, err = d.GetLengthChunk(0); err != nil {
+				if k222, more223, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4742,25 +4804,25 @@ func scanServiceChangeRequestV2(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k224, more225 := 0, false
+			k225, more226 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k224 = n
-			} else if k224, more225, err = d.GetShortLength(0); err != nil {
+				k225 = n
+			} else if k225, more226, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k224); err != nil {
+				if err = d.count(k225); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i226 := 0; i226 < k224; i226++ {
+				for i227 := 0; i227 < k225; i227++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i226), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i227), "terminationID")
 					}
 				}
-				if !more225 {
+				if !more226 {
 					break
 				}
-				if k224, more225, err = d.GetLengthChunk(0); err != nil {
+				if k225, more226, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4797,25 +4859,25 @@ func scanServiceChangeRequestV3(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k227, more228 := 0, false
+			k228, more229 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k227 = n
-			} else if k227, more228, err = d.GetShortLength(0); err != nil {
+				k228 = n
+			} else if k228, more229, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k227); err != nil {
+				if err = d.count(k228); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i229 := 0; i229 < k227; i229++ {
+				for i230 := 0; i230 < k228; i230++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i229), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i230), "terminationID")
 					}
 				}
-				if !more228 {
+				if !more229 {
 					break
 				}
-				if k227, more228, err = d.GetLengthChunk(0); err != nil {
+				if k228, more229, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4852,25 +4914,25 @@ func scanServiceChangeReplyV1(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k230, more231 := 0, false
+			k231, more232 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k230 = n
-			} else if k230, more231, err = d.GetShortLength(0); err != nil {
+				k231 = n
+			} else if k231, more232, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k230); err != nil {
+				if err = d.count(k231); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i232 := 0; i232 < k230; i232++ {
+				for i233 := 0; i233 < k231; i233++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i232), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i233), "terminationID")
 					}
 				}
-				if !more231 {
+				if !more232 {
 					break
 				}
-				if k230, more231, err = d.GetLengthChunk(0); err != nil {
+				if k231, more232, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -4907,25 +4969,25 @@ func scanServiceChangeReplyV23(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k233, more234 := 0, false
+			k234, more235 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k233 = n
-			} else if k233, more234, err = d.GetShortLength(0); err != nil {
+				k234 = n
+			} else if k234, more235, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationID")
 			}
 			for {
-				if err = d.count(k233); err != nil {
+				if err = d.count(k234); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				for i235 := 0; i235 < k233; i235++ {
+				for i236 := 0; i236 < k234; i236++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i235), "terminationID")
+						return codecerr.At(codecerr.AtIndex(err, i236), "terminationID")
 					}
 				}
-				if !more234 {
+				if !more235 {
 					break
 				}
-				if k233, more234, err = d.GetLengthChunk(0); err != nil {
+				if k234, more235, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
 			}
@@ -5016,26 +5078,26 @@ func scanTerminationIDV123(d *scanner) error {
 	{
 		{
 			var err error
-			k236, more237 := 0, false
+			k237, more238 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k236 = n
-			} else if k236, more237, err = d.GetShortLength(0); err != nil {
+				k237 = n
+			} else if k237, more238, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			d.termWildcards(k236)
+			d.termWildcards(k237)
 			for {
-				if err = d.count(k236); err != nil {
+				if err = d.count(k237); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				for i238 := 0; i238 < k236; i238++ {
+				for i239 := 0; i239 < k237; i239++ {
 					if err := d.SkipBits(8); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i238), "wildcard")
+						return codecerr.At(codecerr.AtIndex(err, i239), "wildcard")
 					}
 				}
-				if !more237 {
+				if !more238 {
 					break
 				}
-				if k236, more237, err = d.GetLengthChunk(0); err != nil {
+				if k237, more238, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
 			}
@@ -5150,25 +5212,25 @@ func scanMediaDescriptorStreamsV12(d *scanner) error {
 	case 1:
 		{
 			var err error
-			k239, more240 := 0, false
+			k240, more241 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k239 = n
-			} else if k239, more240, err = d.GetShortLength(0); err != nil {
+				k240 = n
+			} else if k240, more241, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k239); err != nil {
+				if err = d.count(k240); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i241 := 0; i241 < k239; i241++ {
+				for i242 := 0; i242 < k240; i242++ {
 					if err := scanStreamDescriptorV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i241), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i242), "multiStream")
 					}
 				}
-				if !more240 {
+				if !more241 {
 					break
 				}
-				if k239, more240, err = d.GetLengthChunk(0); err != nil {
+				if k240, more241, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5199,25 +5261,25 @@ func scanMediaDescriptorStreamsV3(d *scanner) error {
 	case 1:
 		{
 			var err error
-			k242, more243 := 0, false
+			k243, more244 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k242 = n
-			} else if k242, more243, err = d.GetShortLength(0); err != nil {
+				k243 = n
+			} else if k243, more244, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k242); err != nil {
+				if err = d.count(k243); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i244 := 0; i244 < k242; i244++ {
+				for i245 := 0; i245 < k243; i245++ {
 					if err := scanStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i244), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i245), "multiStream")
 					}
 				}
-				if !more243 {
+				if !more244 {
 					break
 				}
-				if k242, more243, err = d.GetLengthChunk(0); err != nil {
+				if k243, more244, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -5365,9 +5427,14 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	}
 	hasExt := opt&(1<<3) != 0
 	if opt&(1<<2) != 0 {
-		if _, _, err := d.GetIndex(5, 3, true); err != nil {
-			return codecerr.At(err, "streamMode")
+		x246, ok := d.TryIndex(4, 5)
+		if !ok {
+			var err error
+			if x246, _, err = d.GetChoiceIndex(5, true); err != nil {
+				return codecerr.At(err, "streamMode")
+			}
 		}
+		_ = x246
 	}
 	if opt&(1<<1) != 0 {
 		if err := d.SkipBits(1); err != nil {
@@ -5382,25 +5449,25 @@ func scanLocalControlDescriptorV123(d *scanner) error {
 	{
 		{
 			var err error
-			k245, more246 := 0, false
+			k247, more248 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k245 = n
-			} else if k245, more246, err = d.GetShortLength(0); err != nil {
+				k247 = n
+			} else if k247, more248, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k245); err != nil {
+				if err = d.count(k247); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i247 := 0; i247 < k245; i247++ {
+				for i249 := 0; i249 < k247; i249++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i247), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i249), "propertyParms")
 					}
 				}
-				if !more246 {
+				if !more248 {
 					break
 				}
-				if k245, more246, err = d.GetLengthChunk(0); err != nil {
+				if k247, more248, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -5440,25 +5507,25 @@ func scanPropertyParmV123(d *scanner) error {
 	{
 		{
 			var err error
-			k248, more249 := 0, false
+			k250, more251 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k248 = n
-			} else if k248, more249, err = d.GetShortLength(0); err != nil {
+				k250 = n
+			} else if k250, more251, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k248); err != nil {
+				if err = d.count(k250); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i250 := 0; i250 < k248; i250++ {
+				for i252 := 0; i252 < k250; i252++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i250), "value")
+						return codecerr.At(codecerr.AtIndex(err, i252), "value")
 					}
 				}
-				if !more249 {
+				if !more251 {
 					break
 				}
-				if k248, more249, err = d.GetLengthChunk(0); err != nil {
+				if k250, more251, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -5495,9 +5562,14 @@ func scanPropertyParmExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "relation")
+		x253, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x253, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
+		_ = x253
 	case 1:
 		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
@@ -5524,47 +5596,47 @@ func scanLocalRemoteDescriptorV123(d *scanner) error {
 	{
 		{
 			var err error
-			k251, more252 := 0, false
+			k254, more255 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k251 = n
-			} else if k251, more252, err = d.GetShortLength(0); err != nil {
+				k254 = n
+			} else if k254, more255, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k251); err != nil {
+				if err = d.count(k254); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i253 := 0; i253 < k251; i253++ {
+				for i256 := 0; i256 < k254; i256++ {
 					{
 						var err error
-						k254, more255 := 0, false
+						k257, more258 := 0, false
 						if n, ok := d.TryCount(); ok {
-							k254 = n
-						} else if k254, more255, err = d.GetShortLength(0); err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
+							k257 = n
+						} else if k257, more258, err = d.GetShortLength(0); err != nil {
+							return codecerr.At(codecerr.AtIndex(err, i256), "propGrps")
 						}
 						for {
-							if err = d.count(k254); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
+							if err = d.count(k257); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i256), "propGrps")
 							}
-							for i256 := 0; i256 < k254; i256++ {
+							for i259 := 0; i259 < k257; i259++ {
 								if err := scanPropertyParmV123(d); err != nil {
-									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i256), i253), "propGrps")
+									return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i259), i256), "propGrps")
 								}
 							}
-							if !more255 {
+							if !more258 {
 								break
 							}
-							if k254, more255, err = d.GetLengthChunk(0); err != nil {
-								return codecerr.At(codecerr.AtIndex(err, i253), "propGrps")
+							if k257, more258, err = d.GetLengthChunk(0); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i256), "propGrps")
 							}
 						}
 					}
 				}
-				if !more252 {
+				if !more255 {
 					break
 				}
-				if k251, more252, err = d.GetLengthChunk(0); err != nil {
+				if k254, more255, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -5598,39 +5670,49 @@ func scanTerminationStateDescriptorV123(d *scanner) error {
 	{
 		{
 			var err error
-			k257, more258 := 0, false
+			k260, more261 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k257 = n
-			} else if k257, more258, err = d.GetShortLength(0); err != nil {
+				k260 = n
+			} else if k260, more261, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k257); err != nil {
+				if err = d.count(k260); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i259 := 0; i259 < k257; i259++ {
+				for i262 := 0; i262 < k260; i262++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i259), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i262), "propertyParms")
 					}
 				}
-				if !more258 {
+				if !more261 {
 					break
 				}
-				if k257, more258, err = d.GetLengthChunk(0); err != nil {
+				if k260, more261, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
 		}
 	}
 	if opt&(1<<1) != 0 {
-		if _, _, err := d.GetIndex(2, 1, true); err != nil {
-			return codecerr.At(err, "eventBufferControl")
+		x263, ok := d.TryIndex(2, 2)
+		if !ok {
+			var err error
+			if x263, _, err = d.GetChoiceIndex(2, true); err != nil {
+				return codecerr.At(err, "eventBufferControl")
+			}
 		}
+		_ = x263
 	}
 	if opt&(1<<0) != 0 {
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "serviceState")
+		x264, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x264, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "serviceState")
+			}
 		}
+		_ = x264
 	}
 	if hasExt {
 		_, unknown, err := d.GetExtensionBitmap(0)
@@ -5658,32 +5740,37 @@ func scanMuxDescriptorV1(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		if _, _, err := d.GetIndex(4, 2, true); err != nil {
-			return codecerr.At(err, "muxType")
+		x265, ok := d.TryIndex(3, 4)
+		if !ok {
+			var err error
+			if x265, _, err = d.GetChoiceIndex(4, true); err != nil {
+				return codecerr.At(err, "muxType")
+			}
 		}
+		_ = x265
 	}
 	{
 		{
 			var err error
-			k260, more261 := 0, false
+			k266, more267 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k260 = n
-			} else if k260, more261, err = d.GetShortLength(0); err != nil {
+				k266 = n
+			} else if k266, more267, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k260); err != nil {
+				if err = d.count(k266); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i262 := 0; i262 < k260; i262++ {
+				for i268 := 0; i268 < k266; i268++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i262), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i268), "termList")
 					}
 				}
-				if !more261 {
+				if !more267 {
 					break
 				}
-				if k260, more261, err = d.GetLengthChunk(0); err != nil {
+				if k266, more267, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5720,32 +5807,37 @@ func scanMuxDescriptorV23(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		if _, _, err := d.GetIndex(4, 2, true); err != nil {
-			return codecerr.At(err, "muxType")
+		x269, ok := d.TryIndex(3, 4)
+		if !ok {
+			var err error
+			if x269, _, err = d.GetChoiceIndex(4, true); err != nil {
+				return codecerr.At(err, "muxType")
+			}
 		}
+		_ = x269
 	}
 	{
 		{
 			var err error
-			k263, more264 := 0, false
+			k270, more271 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k263 = n
-			} else if k263, more264, err = d.GetShortLength(0); err != nil {
+				k270 = n
+			} else if k270, more271, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "termList")
 			}
 			for {
-				if err = d.count(k263); err != nil {
+				if err = d.count(k270); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				for i265 := 0; i265 < k263; i265++ {
+				for i272 := 0; i272 < k270; i272++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i265), "termList")
+						return codecerr.At(codecerr.AtIndex(err, i272), "termList")
 					}
 				}
-				if !more264 {
+				if !more271 {
 					break
 				}
-				if k263, more264, err = d.GetLengthChunk(0); err != nil {
+				if k270, more271, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "termList")
 				}
 			}
@@ -5778,37 +5870,37 @@ func scanEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		n266, err := d.ReadBits(2)
+		n273, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n266) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n273) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k267, more268 := 0, false
+			k274, more275 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k267 = n
-			} else if k267, more268, err = d.GetShortLength(0); err != nil {
+				k274 = n
+			} else if k274, more275, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k267); err != nil {
+				if err = d.count(k274); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i269 := 0; i269 < k267; i269++ {
+				for i276 := 0; i276 < k274; i276++ {
 					if err := scanRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i269), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i276), "eventList")
 					}
 				}
-				if !more268 {
+				if !more275 {
 					break
 				}
-				if k267, more268, err = d.GetLengthChunk(0); err != nil {
+				if k274, more275, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5840,37 +5932,37 @@ func scanEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n270, err := d.ReadBits(2)
+		n277, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n270) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n277) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k271, more272 := 0, false
+			k278, more279 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k271 = n
-			} else if k271, more272, err = d.GetShortLength(0); err != nil {
+				k278 = n
+			} else if k278, more279, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k271); err != nil {
+				if err = d.count(k278); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i273 := 0; i273 < k271; i273++ {
+				for i280 := 0; i280 < k278; i280++ {
 					if err := scanRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i273), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i280), "eventList")
 					}
 				}
-				if !more272 {
+				if !more279 {
 					break
 				}
-				if k271, more272, err = d.GetLengthChunk(0); err != nil {
+				if k278, more279, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5902,37 +5994,37 @@ func scanEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n274, err := d.ReadBits(2)
+		n281, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n274) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n281) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k275, more276 := 0, false
+			k282, more283 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k275 = n
-			} else if k275, more276, err = d.GetShortLength(0); err != nil {
+				k282 = n
+			} else if k282, more283, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k275); err != nil {
+				if err = d.count(k282); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i277 := 0; i277 < k275; i277++ {
+				for i284 := 0; i284 < k282; i284++ {
 					if err := scanRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i277), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i284), "eventList")
 					}
 				}
-				if !more276 {
+				if !more283 {
 					break
 				}
-				if k275, more276, err = d.GetLengthChunk(0); err != nil {
+				if k282, more283, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -5983,25 +6075,25 @@ func scanRequestedEventV1(d *scanner) error {
 	{
 		{
 			var err error
-			k278, more279 := 0, false
+			k285, more286 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k278 = n
-			} else if k278, more279, err = d.GetShortLength(0); err != nil {
+				k285 = n
+			} else if k285, more286, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k278); err != nil {
+				if err = d.count(k285); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i280 := 0; i280 < k278; i280++ {
+				for i287 := 0; i287 < k285; i287++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i280), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i287), "evParList")
 					}
 				}
-				if !more279 {
+				if !more286 {
 					break
 				}
-				if k278, more279, err = d.GetLengthChunk(0); err != nil {
+				if k285, more286, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6052,25 +6144,25 @@ func scanRequestedEventV2(d *scanner) error {
 	{
 		{
 			var err error
-			k281, more282 := 0, false
+			k288, more289 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k281 = n
-			} else if k281, more282, err = d.GetShortLength(0); err != nil {
+				k288 = n
+			} else if k288, more289, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k281); err != nil {
+				if err = d.count(k288); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i283 := 0; i283 < k281; i283++ {
+				for i290 := 0; i290 < k288; i290++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i283), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i290), "evParList")
 					}
 				}
-				if !more282 {
+				if !more289 {
 					break
 				}
-				if k281, more282, err = d.GetLengthChunk(0); err != nil {
+				if k288, more289, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6121,25 +6213,25 @@ func scanRequestedEventV3(d *scanner) error {
 	{
 		{
 			var err error
-			k284, more285 := 0, false
+			k291, more292 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k284 = n
-			} else if k284, more285, err = d.GetShortLength(0); err != nil {
+				k291 = n
+			} else if k291, more292, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k284); err != nil {
+				if err = d.count(k291); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i286 := 0; i286 < k284; i286++ {
+				for i293 := 0; i293 < k291; i293++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i286), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i293), "evParList")
 					}
 				}
-				if !more285 {
+				if !more292 {
 					break
 				}
-				if k284, more285, err = d.GetLengthChunk(0); err != nil {
+				if k291, more292, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6188,25 +6280,25 @@ func scanRequestedActionsV1(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k287, more288 := 0, false
+			k294, more295 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k287 = n
-			} else if k287, more288, err = d.GetShortLength(0); err != nil {
+				k294 = n
+			} else if k294, more295, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k287); err != nil {
+				if err = d.count(k294); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i289 := 0; i289 < k287; i289++ {
+				for i296 := 0; i296 < k294; i296++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i289), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i296), "signalsDescriptor")
 					}
 				}
-				if !more288 {
+				if !more295 {
 					break
 				}
-				if k287, more288, err = d.GetLengthChunk(0); err != nil {
+				if k294, more295, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6255,25 +6347,25 @@ func scanRequestedActionsV2(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k290, more291 := 0, false
+			k297, more298 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k290 = n
-			} else if k290, more291, err = d.GetShortLength(0); err != nil {
+				k297 = n
+			} else if k297, more298, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k290); err != nil {
+				if err = d.count(k297); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i292 := 0; i292 < k290; i292++ {
+				for i299 := 0; i299 < k297; i299++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i292), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i299), "signalsDescriptor")
 					}
 				}
-				if !more291 {
+				if !more298 {
 					break
 				}
-				if k290, more291, err = d.GetLengthChunk(0); err != nil {
+				if k297, more298, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6322,25 +6414,25 @@ func scanRequestedActionsV3(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k293, more294 := 0, false
+			k300, more301 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k293 = n
-			} else if k293, more294, err = d.GetShortLength(0); err != nil {
+				k300 = n
+			} else if k300, more301, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k293); err != nil {
+				if err = d.count(k300); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i295 := 0; i295 < k293; i295++ {
+				for i302 := 0; i302 < k300; i302++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i295), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i302), "signalsDescriptor")
 					}
 				}
-				if !more294 {
+				if !more301 {
 					break
 				}
-				if k293, more294, err = d.GetLengthChunk(0); err != nil {
+				if k300, more301, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6432,37 +6524,37 @@ func scanSecondEventsDescriptorV1(d *scanner) error {
 		return err
 	}
 	{
-		n296, err := d.ReadBits(2)
+		n303, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n296) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n303) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k297, more298 := 0, false
+			k304, more305 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k297 = n
-			} else if k297, more298, err = d.GetShortLength(0); err != nil {
+				k304 = n
+			} else if k304, more305, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k297); err != nil {
+				if err = d.count(k304); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i299 := 0; i299 < k297; i299++ {
+				for i306 := 0; i306 < k304; i306++ {
 					if err := scanSecondRequestedEventV1(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i299), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i306), "eventList")
 					}
 				}
-				if !more298 {
+				if !more305 {
 					break
 				}
-				if k297, more298, err = d.GetLengthChunk(0); err != nil {
+				if k304, more305, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6494,37 +6586,37 @@ func scanSecondEventsDescriptorV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n300, err := d.ReadBits(2)
+		n307, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n300) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n307) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k301, more302 := 0, false
+			k308, more309 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k301 = n
-			} else if k301, more302, err = d.GetShortLength(0); err != nil {
+				k308 = n
+			} else if k308, more309, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k301); err != nil {
+				if err = d.count(k308); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i303 := 0; i303 < k301; i303++ {
+				for i310 := 0; i310 < k308; i310++ {
 					if err := scanSecondRequestedEventV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i303), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i310), "eventList")
 					}
 				}
-				if !more302 {
+				if !more309 {
 					break
 				}
-				if k301, more302, err = d.GetLengthChunk(0); err != nil {
+				if k308, more309, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6556,37 +6648,37 @@ func scanSecondEventsDescriptorV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
-		n304, err := d.ReadBits(2)
+		n311, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n304) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n311) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
 	{
 		{
 			var err error
-			k305, more306 := 0, false
+			k312, more313 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k305 = n
-			} else if k305, more306, err = d.GetShortLength(0); err != nil {
+				k312 = n
+			} else if k312, more313, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventList")
 			}
 			for {
-				if err = d.count(k305); err != nil {
+				if err = d.count(k312); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				for i307 := 0; i307 < k305; i307++ {
+				for i314 := 0; i314 < k312; i314++ {
 					if err := scanSecondRequestedEventV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i307), "eventList")
+						return codecerr.At(codecerr.AtIndex(err, i314), "eventList")
 					}
 				}
-				if !more306 {
+				if !more313 {
 					break
 				}
-				if k305, more306, err = d.GetLengthChunk(0); err != nil {
+				if k312, more313, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventList")
 				}
 			}
@@ -6637,25 +6729,25 @@ func scanSecondRequestedEventV1(d *scanner) error {
 	{
 		{
 			var err error
-			k308, more309 := 0, false
+			k315, more316 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k308 = n
-			} else if k308, more309, err = d.GetShortLength(0); err != nil {
+				k315 = n
+			} else if k315, more316, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k308); err != nil {
+				if err = d.count(k315); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i310 := 0; i310 < k308; i310++ {
+				for i317 := 0; i317 < k315; i317++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i310), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i317), "evParList")
 					}
 				}
-				if !more309 {
+				if !more316 {
 					break
 				}
-				if k308, more309, err = d.GetLengthChunk(0); err != nil {
+				if k315, more316, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6706,25 +6798,25 @@ func scanSecondRequestedEventV2(d *scanner) error {
 	{
 		{
 			var err error
-			k311, more312 := 0, false
+			k318, more319 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k311 = n
-			} else if k311, more312, err = d.GetShortLength(0); err != nil {
+				k318 = n
+			} else if k318, more319, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k311); err != nil {
+				if err = d.count(k318); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i313 := 0; i313 < k311; i313++ {
+				for i320 := 0; i320 < k318; i320++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i313), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i320), "evParList")
 					}
 				}
-				if !more312 {
+				if !more319 {
 					break
 				}
-				if k311, more312, err = d.GetLengthChunk(0); err != nil {
+				if k318, more319, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6775,25 +6867,25 @@ func scanSecondRequestedEventV3(d *scanner) error {
 	{
 		{
 			var err error
-			k314, more315 := 0, false
+			k321, more322 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k314 = n
-			} else if k314, more315, err = d.GetShortLength(0); err != nil {
+				k321 = n
+			} else if k321, more322, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "evParList")
 			}
 			for {
-				if err = d.count(k314); err != nil {
+				if err = d.count(k321); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				for i316 := 0; i316 < k314; i316++ {
+				for i323 := 0; i323 < k321; i323++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i316), "evParList")
+						return codecerr.At(codecerr.AtIndex(err, i323), "evParList")
 					}
 				}
-				if !more315 {
+				if !more322 {
 					break
 				}
-				if k314, more315, err = d.GetLengthChunk(0); err != nil {
+				if k321, more322, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "evParList")
 				}
 			}
@@ -6837,25 +6929,25 @@ func scanSecondRequestedActionsV1(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k317, more318 := 0, false
+			k324, more325 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k317 = n
-			} else if k317, more318, err = d.GetShortLength(0); err != nil {
+				k324 = n
+			} else if k324, more325, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k317); err != nil {
+				if err = d.count(k324); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i319 := 0; i319 < k317; i319++ {
+				for i326 := 0; i326 < k324; i326++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i319), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i326), "signalsDescriptor")
 					}
 				}
-				if !more318 {
+				if !more325 {
 					break
 				}
-				if k317, more318, err = d.GetLengthChunk(0); err != nil {
+				if k324, more325, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6899,25 +6991,25 @@ func scanSecondRequestedActionsV2(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k320, more321 := 0, false
+			k327, more328 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k320 = n
-			} else if k320, more321, err = d.GetShortLength(0); err != nil {
+				k327 = n
+			} else if k327, more328, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k320); err != nil {
+				if err = d.count(k327); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i322 := 0; i322 < k320; i322++ {
+				for i329 := 0; i329 < k327; i329++ {
 					if err := scanSignalRequestV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i322), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i329), "signalsDescriptor")
 					}
 				}
-				if !more321 {
+				if !more328 {
 					break
 				}
-				if k320, more321, err = d.GetLengthChunk(0); err != nil {
+				if k327, more328, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -6961,25 +7053,25 @@ func scanSecondRequestedActionsV3(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k323, more324 := 0, false
+			k330, more331 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k323 = n
-			} else if k323, more324, err = d.GetShortLength(0); err != nil {
+				k330 = n
+			} else if k330, more331, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k323); err != nil {
+				if err = d.count(k330); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i325 := 0; i325 < k323; i325++ {
+				for i332 := 0; i332 < k330; i332++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i325), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i332), "signalsDescriptor")
 					}
 				}
-				if !more324 {
+				if !more331 {
 					break
 				}
-				if k323, more324, err = d.GetLengthChunk(0); err != nil {
+				if k330, more331, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -7035,25 +7127,25 @@ func scanEventSpecV123(d *scanner) error {
 	{
 		{
 			var err error
-			k326, more327 := 0, false
+			k333, more334 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k326 = n
-			} else if k326, more327, err = d.GetShortLength(0); err != nil {
+				k333 = n
+			} else if k333, more334, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "eventParList")
 			}
 			for {
-				if err = d.count(k326); err != nil {
+				if err = d.count(k333); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				for i328 := 0; i328 < k326; i328++ {
+				for i335 := 0; i335 < k333; i335++ {
 					if err := scanEventParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i328), "eventParList")
+						return codecerr.At(codecerr.AtIndex(err, i335), "eventParList")
 					}
 				}
-				if !more327 {
+				if !more334 {
 					break
 				}
-				if k326, more327, err = d.GetLengthChunk(0); err != nil {
+				if k333, more334, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
 			}
@@ -7076,9 +7168,12 @@ func scanSignalRequestV12(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -7100,9 +7195,12 @@ func scanSignalRequestV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -7133,25 +7231,25 @@ func scanSeqSigListV12(d *scanner) error {
 	{
 		{
 			var err error
-			k329, more330 := 0, false
+			k336, more337 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k329 = n
-			} else if k329, more330, err = d.GetShortLength(0); err != nil {
+				k336 = n
+			} else if k336, more337, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k329); err != nil {
+				if err = d.count(k336); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i331 := 0; i331 < k329; i331++ {
+				for i338 := 0; i338 < k336; i338++ {
 					if err := scanSignalV12(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i331), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i338), "signalList")
 					}
 				}
-				if !more330 {
+				if !more337 {
 					break
 				}
-				if k329, more330, err = d.GetLengthChunk(0); err != nil {
+				if k336, more337, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -7174,25 +7272,25 @@ func scanSeqSigListV3(d *scanner) error {
 	{
 		{
 			var err error
-			k332, more333 := 0, false
+			k339, more340 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k332 = n
-			} else if k332, more333, err = d.GetShortLength(0); err != nil {
+				k339 = n
+			} else if k339, more340, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalList")
 			}
 			for {
-				if err = d.count(k332); err != nil {
+				if err = d.count(k339); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				for i334 := 0; i334 < k332; i334++ {
+				for i341 := 0; i341 < k339; i341++ {
 					if err := scanSignalV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i334), "signalList")
+						return codecerr.At(codecerr.AtIndex(err, i341), "signalList")
 					}
 				}
-				if !more333 {
+				if !more340 {
 					break
 				}
-				if k332, more333, err = d.GetLengthChunk(0); err != nil {
+				if k339, more340, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalList")
 				}
 			}
@@ -7227,9 +7325,14 @@ func scanSignalV12(d *scanner) error {
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "sigType")
+		x342, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x342, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "sigType")
+			}
 		}
+		_ = x342
 	}
 	if opt&(1<<2) != 0 {
 		d.Align()
@@ -7250,25 +7353,25 @@ func scanSignalV12(d *scanner) error {
 	{
 		{
 			var err error
-			k335, more336 := 0, false
+			k343, more344 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k335 = n
-			} else if k335, more336, err = d.GetShortLength(0); err != nil {
+				k343 = n
+			} else if k343, more344, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k335); err != nil {
+				if err = d.count(k343); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i337 := 0; i337 < k335; i337++ {
+				for i345 := 0; i345 < k343; i345++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i337), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i345), "sigParList")
 					}
 				}
-				if !more336 {
+				if !more344 {
 					break
 				}
-				if k335, more336, err = d.GetLengthChunk(0); err != nil {
+				if k343, more344, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -7312,9 +7415,14 @@ func scanSignalV3(d *scanner) error {
 		}
 	}
 	if opt&(1<<3) != 0 {
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "sigType")
+		x346, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x346, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "sigType")
+			}
 		}
+		_ = x346
 	}
 	if opt&(1<<2) != 0 {
 		d.Align()
@@ -7335,25 +7443,25 @@ func scanSignalV3(d *scanner) error {
 	{
 		{
 			var err error
-			k338, more339 := 0, false
+			k347, more348 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k338 = n
-			} else if k338, more339, err = d.GetShortLength(0); err != nil {
+				k347 = n
+			} else if k347, more348, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "sigParList")
 			}
 			for {
-				if err = d.count(k338); err != nil {
+				if err = d.count(k347); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				for i340 := 0; i340 < k338; i340++ {
+				for i349 := 0; i349 < k347; i349++ {
 					if err := scanSigParameterV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i340), "sigParList")
+						return codecerr.At(codecerr.AtIndex(err, i349), "sigParList")
 					}
 				}
-				if !more339 {
+				if !more348 {
 					break
 				}
-				if k338, more339, err = d.GetLengthChunk(0); err != nil {
+				if k347, more348, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
 			}
@@ -7405,25 +7513,25 @@ func scanSigParameterV123(d *scanner) error {
 	{
 		{
 			var err error
-			k341, more342 := 0, false
+			k350, more351 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k341 = n
-			} else if k341, more342, err = d.GetShortLength(0); err != nil {
+				k350 = n
+			} else if k350, more351, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "value")
 			}
 			for {
-				if err = d.count(k341); err != nil {
+				if err = d.count(k350); err != nil {
 					return codecerr.At(err, "value")
 				}
-				for i343 := 0; i343 < k341; i343++ {
+				for i352 := 0; i352 < k350; i352++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i343), "value")
+						return codecerr.At(codecerr.AtIndex(err, i352), "value")
 					}
 				}
-				if !more342 {
+				if !more351 {
 					break
 				}
-				if k341, more342, err = d.GetLengthChunk(0); err != nil {
+				if k350, more351, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "value")
 				}
 			}
@@ -7460,9 +7568,14 @@ func scanSigParameterExtraInfoV123(d *scanner) error {
 	}
 	switch idx {
 	case 0:
-		if _, _, err := d.GetIndex(3, 2, true); err != nil {
-			return codecerr.At(err, "relation")
+		x353, ok := d.TryIndex(3, 3)
+		if !ok {
+			var err error
+			if x353, _, err = d.GetChoiceIndex(3, true); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
+		_ = x353
 	case 1:
 		if err := d.SkipBits(1); err != nil {
 			return codecerr.At(err, "range")
@@ -7492,25 +7605,30 @@ func scanModemDescriptorV123(d *scanner) error {
 	{
 		{
 			var err error
-			k344, more345 := 0, false
+			k354, more355 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k344 = n
-			} else if k344, more345, err = d.GetShortLength(0); err != nil {
+				k354 = n
+			} else if k354, more355, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mtl")
 			}
 			for {
-				if err = d.count(k344); err != nil {
+				if err = d.count(k354); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				for i346 := 0; i346 < k344; i346++ {
-					if _, _, err := d.GetIndex(9, 4, true); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i346), "mtl")
+				for i356 := 0; i356 < k354; i356++ {
+					x357, ok := d.TryIndex(5, 9)
+					if !ok {
+						var err error
+						if x357, _, err = d.GetChoiceIndex(9, true); err != nil {
+							return codecerr.At(codecerr.AtIndex(err, i356), "mtl")
+						}
 					}
+					_ = x357
 				}
-				if !more345 {
+				if !more355 {
 					break
 				}
-				if k344, more345, err = d.GetLengthChunk(0); err != nil {
+				if k354, more355, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mtl")
 				}
 			}
@@ -7519,25 +7637,25 @@ func scanModemDescriptorV123(d *scanner) error {
 	{
 		{
 			var err error
-			k347, more348 := 0, false
+			k358, more359 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k347 = n
-			} else if k347, more348, err = d.GetShortLength(0); err != nil {
+				k358 = n
+			} else if k358, more359, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "mpl")
 			}
 			for {
-				if err = d.count(k347); err != nil {
+				if err = d.count(k358); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				for i349 := 0; i349 < k347; i349++ {
+				for i360 := 0; i360 < k358; i360++ {
 					if err := scanPropertyParmV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i349), "mpl")
+						return codecerr.At(codecerr.AtIndex(err, i360), "mpl")
 					}
 				}
-				if !more348 {
+				if !more359 {
 					break
 				}
-				if k347, more348, err = d.GetLengthChunk(0); err != nil {
+				if k358, more359, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "mpl")
 				}
 			}
@@ -7710,9 +7828,14 @@ func scanServiceChangeParmV1(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetIndex(6, 3, true); err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x361, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x361, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
+		_ = x361
 	}
 	if opt&(1<<6) != 0 {
 		if err := scanServiceChangeAddressV123(d); err != nil {
@@ -7732,37 +7855,37 @@ func scanServiceChangeParmV1(d *scanner) error {
 	{
 		{
 			var err error
-			k350, more351 := 0, false
+			k362, more363 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k350 = n
-			} else if k350, more351, err = d.GetShortLength(0); err != nil {
+				k362 = n
+			} else if k362, more363, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k350); err != nil {
+				if err = d.count(k362); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i352 := 0; i352 < k350; i352++ {
+				for i364 := 0; i364 < k362; i364++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i352), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i364), "serviceChangeReason")
 					}
 				}
-				if !more351 {
+				if !more363 {
 					break
 				}
-				if k350, more351, err = d.GetLengthChunk(0); err != nil {
+				if k362, more363, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n353, err := d.ReadBits(2)
+		n365, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n353) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n365) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7807,9 +7930,14 @@ func scanServiceChangeParmV2(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetIndex(6, 3, true); err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x366, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x366, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
+		_ = x366
 	}
 	if opt&(1<<6) != 0 {
 		if err := scanServiceChangeAddressV123(d); err != nil {
@@ -7829,37 +7957,37 @@ func scanServiceChangeParmV2(d *scanner) error {
 	{
 		{
 			var err error
-			k354, more355 := 0, false
+			k367, more368 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k354 = n
-			} else if k354, more355, err = d.GetShortLength(0); err != nil {
+				k367 = n
+			} else if k367, more368, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k354); err != nil {
+				if err = d.count(k367); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i356 := 0; i356 < k354; i356++ {
+				for i369 := 0; i369 < k367; i369++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i356), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i369), "serviceChangeReason")
 					}
 				}
-				if !more355 {
+				if !more368 {
 					break
 				}
-				if k354, more355, err = d.GetLengthChunk(0); err != nil {
+				if k367, more368, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n357, err := d.ReadBits(2)
+		n370, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n357) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n370) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -7909,9 +8037,14 @@ func scanServiceChangeParmV3(d *scanner) error {
 	}
 	hasExt := opt&(1<<7) != 0
 	{
-		if _, _, err := d.GetIndex(6, 3, true); err != nil {
-			return codecerr.At(err, "serviceChangeMethod")
+		x371, ok := d.TryIndex(4, 6)
+		if !ok {
+			var err error
+			if x371, _, err = d.GetChoiceIndex(6, true); err != nil {
+				return codecerr.At(err, "serviceChangeMethod")
+			}
 		}
+		_ = x371
 	}
 	if opt&(1<<6) != 0 {
 		if err := scanServiceChangeAddressV123(d); err != nil {
@@ -7931,37 +8064,37 @@ func scanServiceChangeParmV3(d *scanner) error {
 	{
 		{
 			var err error
-			k358, more359 := 0, false
+			k372, more373 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k358 = n
-			} else if k358, more359, err = d.GetShortLength(0); err != nil {
+				k372 = n
+			} else if k372, more373, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
 			for {
-				if err = d.count(k358); err != nil {
+				if err = d.count(k372); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				for i360 := 0; i360 < k358; i360++ {
+				for i374 := 0; i374 < k372; i374++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i360), "serviceChangeReason")
+						return codecerr.At(codecerr.AtIndex(err, i374), "serviceChangeReason")
 					}
 				}
-				if !more359 {
+				if !more373 {
 					break
 				}
-				if k358, more359, err = d.GetLengthChunk(0); err != nil {
+				if k372, more373, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
 		}
 	}
 	if opt&(1<<3) != 0 {
-		n361, err := d.ReadBits(2)
+		n375, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n361) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n375) + 1)); err != nil {
 			return codecerr.At(err, "serviceChangeDelay")
 		}
 	}
@@ -8007,9 +8140,12 @@ func scanServiceChangeAddressV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(6, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 6)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(6, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8034,15 +8170,15 @@ func scanServiceChangeAddressV123(d *scanner) error {
 			return codecerr.At(err, "deviceName")
 		}
 	case 5:
-		n362, err := d.ReadBits(2)
+		n376, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
-		if n362 > 2 {
-			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n362+2), "mtpAddress")
+		if n376 > 2 {
+			return codecerr.At(d.errorf("length %d outside SIZE(2..4)", n376+2), "mtpAddress")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n362) + 2)); err != nil {
+		if err := d.SkipBits(8 * (int(n376) + 2)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 	default:
@@ -8209,25 +8345,25 @@ func scanStatisticsParameterV123(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k363, more364 := 0, false
+			k377, more378 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k363 = n
-			} else if k363, more364, err = d.GetShortLength(0); err != nil {
+				k377 = n
+			} else if k377, more378, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "statValue")
 			}
 			for {
-				if err = d.count(k363); err != nil {
+				if err = d.count(k377); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				for i365 := 0; i365 < k363; i365++ {
+				for i379 := 0; i379 < k377; i379++ {
 					if err := d.SkipUnboundedOctets(); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i365), "statValue")
+						return codecerr.At(codecerr.AtIndex(err, i379), "statValue")
 					}
 				}
-				if !more364 {
+				if !more378 {
 					break
 				}
-				if k363, more364, err = d.GetLengthChunk(0); err != nil {
+				if k377, more378, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "statValue")
 				}
 			}
@@ -8259,9 +8395,12 @@ func scanNonStandardIdentifierV123(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8353,9 +8492,12 @@ func scanIndAuditParameterV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(7, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 7)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(7, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8397,9 +8539,12 @@ func scanIndAuditParameterV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(7, 3, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(4, 7)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(7, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -8526,25 +8671,25 @@ func scanIndAudMediaDescriptorStreamsV2(d *scanner) error {
 	case 1:
 		{
 			var err error
-			k366, more367 := 0, false
+			k380, more381 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k366 = n
-			} else if k366, more367, err = d.GetShortLength(0); err != nil {
+				k380 = n
+			} else if k380, more381, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k366); err != nil {
+				if err = d.count(k380); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i368 := 0; i368 < k366; i368++ {
+				for i382 := 0; i382 < k380; i382++ {
 					if err := scanIndAudStreamDescriptorV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i368), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i382), "multiStream")
 					}
 				}
-				if !more367 {
+				if !more381 {
 					break
 				}
-				if k366, more367, err = d.GetLengthChunk(0); err != nil {
+				if k380, more381, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8575,25 +8720,25 @@ func scanIndAudMediaDescriptorStreamsV3(d *scanner) error {
 	case 1:
 		{
 			var err error
-			k369, more370 := 0, false
+			k383, more384 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k369 = n
-			} else if k369, more370, err = d.GetShortLength(0); err != nil {
+				k383 = n
+			} else if k383, more384, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
 			for {
-				if err = d.count(k369); err != nil {
+				if err = d.count(k383); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
-				for i371 := 0; i371 < k369; i371++ {
+				for i385 := 0; i385 < k383; i385++ {
 					if err := scanIndAudStreamDescriptorV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i371), "multiStream")
+						return codecerr.At(codecerr.AtIndex(err, i385), "multiStream")
 					}
 				}
-				if !more370 {
+				if !more384 {
 					break
 				}
-				if k369, more370, err = d.GetLengthChunk(0); err != nil {
+				if k383, more384, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "multiStream")
 				}
 			}
@@ -8749,25 +8894,25 @@ func scanIndAudLocalControlDescriptorV2(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k372, more373 := 0, false
+			k386, more387 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k372 = n
-			} else if k372, more373, err = d.GetShortLength(0); err != nil {
+				k386 = n
+			} else if k386, more387, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k372); err != nil {
+				if err = d.count(k386); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i374 := 0; i374 < k372; i374++ {
+				for i388 := 0; i388 < k386; i388++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i374), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i388), "propertyParms")
 					}
 				}
-				if !more373 {
+				if !more387 {
 					break
 				}
-				if k372, more373, err = d.GetLengthChunk(0); err != nil {
+				if k386, more387, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8807,25 +8952,25 @@ func scanIndAudLocalControlDescriptorV3(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k375, more376 := 0, false
+			k389, more390 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k375 = n
-			} else if k375, more376, err = d.GetShortLength(0); err != nil {
+				k389 = n
+			} else if k389, more390, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k375); err != nil {
+				if err = d.count(k389); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i377 := 0; i377 < k375; i377++ {
+				for i391 := 0; i391 < k389; i391++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i377), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i391), "propertyParms")
 					}
 				}
-				if !more376 {
+				if !more390 {
 					break
 				}
-				if k375, more376, err = d.GetLengthChunk(0); err != nil {
+				if k389, more390, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -8929,25 +9074,25 @@ func scanIndAudLocalRemoteDescriptorV2(d *scanner) error {
 	{
 		{
 			var err error
-			k378, more379 := 0, false
+			k392, more393 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k378 = n
-			} else if k378, more379, err = d.GetShortLength(0); err != nil {
+				k392 = n
+			} else if k392, more393, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k378); err != nil {
+				if err = d.count(k392); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i380 := 0; i380 < k378; i380++ {
+				for i394 := 0; i394 < k392; i394++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i380), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i394), "propGrps")
 					}
 				}
-				if !more379 {
+				if !more393 {
 					break
 				}
-				if k378, more379, err = d.GetLengthChunk(0); err != nil {
+				if k392, more393, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -8987,25 +9132,25 @@ func scanIndAudLocalRemoteDescriptorV3(d *scanner) error {
 	{
 		{
 			var err error
-			k381, more382 := 0, false
+			k395, more396 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k381 = n
-			} else if k381, more382, err = d.GetShortLength(0); err != nil {
+				k395 = n
+			} else if k395, more396, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propGrps")
 			}
 			for {
-				if err = d.count(k381); err != nil {
+				if err = d.count(k395); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				for i383 := 0; i383 < k381; i383++ {
+				for i397 := 0; i397 < k395; i397++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i383), "propGrps")
+						return codecerr.At(codecerr.AtIndex(err, i397), "propGrps")
 					}
 				}
-				if !more382 {
+				if !more396 {
 					break
 				}
-				if k381, more382, err = d.GetLengthChunk(0); err != nil {
+				if k395, more396, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
 			}
@@ -9039,25 +9184,25 @@ func scanIndAudTerminationStateDescriptorV2(d *scanner) error {
 	{
 		{
 			var err error
-			k384, more385 := 0, false
+			k398, more399 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k384 = n
-			} else if k384, more385, err = d.GetShortLength(0); err != nil {
+				k398 = n
+			} else if k398, more399, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k384); err != nil {
+				if err = d.count(k398); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i386 := 0; i386 < k384; i386++ {
+				for i400 := 0; i400 < k398; i400++ {
 					if err := scanIndAudPropertyParmV2(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i386), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i400), "propertyParms")
 					}
 				}
-				if !more385 {
+				if !more399 {
 					break
 				}
-				if k384, more385, err = d.GetLengthChunk(0); err != nil {
+				if k398, more399, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -9095,25 +9240,25 @@ func scanIndAudTerminationStateDescriptorV3(d *scanner) error {
 	{
 		{
 			var err error
-			k387, more388 := 0, false
+			k401, more402 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k387 = n
-			} else if k387, more388, err = d.GetShortLength(0); err != nil {
+				k401 = n
+			} else if k401, more402, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
 			for {
-				if err = d.count(k387); err != nil {
+				if err = d.count(k401); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				for i389 := 0; i389 < k387; i389++ {
+				for i403 := 0; i403 < k401; i403++ {
 					if err := scanIndAudPropertyParmV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i389), "propertyParms")
+						return codecerr.At(codecerr.AtIndex(err, i403), "propertyParms")
 					}
 				}
-				if !more388 {
+				if !more402 {
 					break
 				}
-				if k387, more388, err = d.GetLengthChunk(0); err != nil {
+				if k401, more402, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
 			}
@@ -9154,12 +9299,12 @@ func scanIndAudEventsDescriptorV23(d *scanner) error {
 	}
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
-		n390, err := d.ReadBits(2)
+		n404, err := d.ReadBits(2)
 		if err != nil {
 			return codecerr.At(err, "requestID")
 		}
 		d.Align()
-		if err := d.SkipBits(8 * (int(n390) + 1)); err != nil {
+		if err := d.SkipBits(8 * (int(n404) + 1)); err != nil {
 			return codecerr.At(err, "requestID")
 		}
 	}
@@ -9229,9 +9374,12 @@ func scanIndAudSignalsDescriptorV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -9253,9 +9401,12 @@ func scanIndAudSignalsDescriptorV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -9476,19 +9627,19 @@ func scanSegmentReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x391, err := d.GetUint32()
+		x405, err := d.GetUint32()
 		if err != nil {
 			return codecerr.At(err, "transactionId")
 		}
-		d.txID(int64(x391), at)
+		d.txID(int64(x405), at)
 	}
 	{
 		at := d.BitOffset()
-		x392, err := d.GetAlignedConstrained(0, 65535, 2)
+		x406, err := d.GetAlignedConstrained(0, 65535, 2)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
-		d.segment(int64(x392), at)
+		d.segment(int64(x406), at)
 	}
 	if opt&(1<<0) != 0 {
 		d.complete()
@@ -9510,9 +9661,12 @@ func scanSelectLogicV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(2, 1, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(2, 2)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(2, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:
@@ -9536,25 +9690,25 @@ func scanTermListAuditResultV3(d *scanner) error {
 		d.terms = true
 		{
 			var err error
-			k393, more394 := 0, false
+			k407, more408 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k393 = n
-			} else if k393, more394, err = d.GetShortLength(0); err != nil {
+				k407 = n
+			} else if k407, more408, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
 			for {
-				if err = d.count(k393); err != nil {
+				if err = d.count(k407); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				for i395 := 0; i395 < k393; i395++ {
+				for i409 := 0; i409 < k407; i409++ {
 					if err := scanTerminationIDV123(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i395), "terminationIDList")
+						return codecerr.At(codecerr.AtIndex(err, i409), "terminationIDList")
 					}
 				}
-				if !more394 {
+				if !more408 {
 					break
 				}
-				if k393, more394, err = d.GetLengthChunk(0); err != nil {
+				if k407, more408, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
@@ -9564,25 +9718,25 @@ func scanTermListAuditResultV3(d *scanner) error {
 	{
 		{
 			var err error
-			k396, more397 := 0, false
+			k410, more411 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k396 = n
-			} else if k396, more397, err = d.GetShortLength(0); err != nil {
+				k410 = n
+			} else if k410, more411, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			for {
-				if err = d.count(k396); err != nil {
+				if err = d.count(k410); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				for i398 := 0; i398 < k396; i398++ {
+				for i412 := 0; i412 < k410; i412++ {
 					if err := scanAuditReturnParameterV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i398), "terminationAuditResult")
+						return codecerr.At(codecerr.AtIndex(err, i412), "terminationAuditResult")
 					}
 				}
-				if !more397 {
+				if !more411 {
 					break
 				}
-				if k396, more397, err = d.GetLengthChunk(0); err != nil {
+				if k410, more411, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
@@ -9621,25 +9775,25 @@ func scanRegulatedEmbeddedDescriptorV3(d *scanner) error {
 	if opt&(1<<0) != 0 {
 		{
 			var err error
-			k399, more400 := 0, false
+			k413, more414 := 0, false
 			if n, ok := d.TryCount(); ok {
-				k399 = n
-			} else if k399, more400, err = d.GetShortLength(0); err != nil {
+				k413 = n
+			} else if k413, more414, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			for {
-				if err = d.count(k399); err != nil {
+				if err = d.count(k413); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				for i401 := 0; i401 < k399; i401++ {
+				for i415 := 0; i415 < k413; i415++ {
 					if err := scanSignalRequestV3(d); err != nil {
-						return codecerr.At(codecerr.AtIndex(err, i401), "signalsDescriptor")
+						return codecerr.At(codecerr.AtIndex(err, i415), "signalsDescriptor")
 					}
 				}
-				if !more400 {
+				if !more414 {
 					break
 				}
-				if k399, more400, err = d.GetLengthChunk(0); err != nil {
+				if k413, more414, err = d.GetLengthChunk(0); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
@@ -9662,9 +9816,12 @@ func scanNotifyBehaviourV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
-	idx, _, err := d.GetIndex(3, 2, true)
-	if err != nil {
-		return err
+	idx, ok := d.TryIndex(3, 3)
+	if !ok {
+		var err error
+		if idx, _, err = d.GetChoiceIndex(3, true); err != nil {
+			return err
+		}
 	}
 	switch idx {
 	case 0:

@@ -29,19 +29,20 @@ func (d *Reader) GetSmallConstrained(lb, ub int64, n int) (int64, error) {
 	return d.GetConstrained(lb, ub)
 }
 
-// GetIndex is GetChoiceIndex (and GetEnumerated) for an index of n =
-// bits.Len(rootCount-1) bits: the extension bit, if ext, and the index are
-// read at once; an extension index (the bit set) goes the general way.
-func (d *Reader) GetIndex(rootCount, n int, ext bool) (index int, isExt bool, err error) {
-	k := n
-	if ext {
-		k++ // the extension bit, when set, makes v at least 1<<n >= rootCount
+// TryIndex reads the index of a root CHOICE alternative or ENUMERATED
+// value of count, in n bits (with the extension bit first, if any), small
+// enough to be inlined: ok false (the index is an extension's, or fewer
+// than 8 octets are left), d is unchanged and the caller reads it with
+// GetChoiceIndex or GetEnumerated, which also report what is wrong.
+func (d *Reader) TryIndex(n, count int) (index int, ok bool) {
+	if i := d.pos >> 3; i+8 <= len(d.buf) {
+		// A set extension bit makes the value at least count.
+		if v := int(binary.BigEndian.Uint64(d.buf[i:]) << uint(d.pos&7) >> uint(64-n)); v < count {
+			d.pos += n
+			return v, true
+		}
 	}
-	if v, ok := d.peek(k); ok && v < uint64(rootCount) {
-		d.pos += k
-		return int(v), false, nil
-	}
-	return d.GetChoiceIndex(rootCount, ext)
+	return 0, false
 }
 
 // GetUint32 is GetConstrained(0, 4294967295), the type of every
