@@ -77,7 +77,7 @@ var perScanHooks = map[string]scanHook{
 	"AmmRequest.terminationID":              termsHook,
 	"SubtractRequest.terminationID":         termsHook,
 	"AuditRequest.terminationID":            termsHook,
-	"AuditRequest.terminationIDList":        termsHook,
+	"AuditRequest.terminationIDList":        {At: "d.terms, d.replace = true, true", After: "d.terms, d.replace = false, false"},
 	"NotifyRequest.terminationID":           termsHook,
 	"ServiceChangeRequest.terminationID":    termsHook,
 	"AmmsReply.terminationID":               termsHook,
@@ -102,11 +102,14 @@ var termsHook = scanHook{At: "d.terms = true", After: "d.terms = false"}
 type perScanGen struct {
 	*perGen
 	reaches map[string]bool // "name/version": a hook is reachable from the type
+	// outside lists, per version, the types a message holds outside a
+	// command's contents (below the Command and CommandReply CHOICEs).
+	outside map[int]map[string]bool
 }
 
 // EmitPERScan writes the generated part of the PER scanner (package per).
 func (f *Family) EmitPERScan(pkg string) ([]byte, error) {
-	g := &perScanGen{perGen: &perGen{berGen: newBerGen(f), charsets: map[string]string{}}, reaches: map[string]bool{}}
+	g := &perScanGen{perGen: &perGen{berGen: newBerGen(f), charsets: map[string]string{}}, reaches: map[string]bool{}, outside: map[int]map[string]bool{}}
 	w := &g.w
 	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/per/x691", "megaco/internal/codec/scan")
 	for _, t := range f.Types {
@@ -272,6 +275,12 @@ func (g *perScanGen) scanComp(tf typeFunc, c *Component) error {
 		fmt.Fprintf(w, "if err := d.SkipOpenType(); err != nil {\nreturn %s\n}\n", fmt.Sprintf(ret, "err"))
 		return nil
 	}
+	// Inside a command's contents only what Everything reports can be:
+	// an open type there is skipped by its length at any other depth.
+	deep := c.Ext && !g.isOutside(tf.v, tf.t.Name)
+	if deep {
+		fmt.Fprintf(w, "if !d.all {\nif err := d.SkipOpenType(); err != nil {\nreturn %s\n}\n} else {\n", fmt.Sprintf(ret, "err"))
+	}
 	if c.Ext {
 		fmt.Fprintf(w, "outer, err := d.openType()\nif err != nil {\nreturn %s\n}\n", fmt.Sprintf(ret, "err"))
 	}
@@ -287,7 +296,49 @@ func (g *perScanGen) scanComp(tf typeFunc, c *Component) error {
 	if c.Ext {
 		w.WriteString("d.closeOpenType(outer)\n")
 	}
+	if deep {
+		w.WriteString("}\n")
+	}
 	return nil
+}
+
+// isOutside reports whether a value of the type named name can be found
+// in a message of version v outside a command's contents.
+func (g *perScanGen) isOutside(v *Version, name string) bool {
+	if g.outside[v.N] == nil {
+		seen := map[string]bool{}
+		for _, t := range g.f.Types {
+			if def := t.Defs[v.N]; t.Name == "MegacoMessage" && def != nil {
+				g.walkOutside(v, def, seen)
+			}
+		}
+		g.outside[v.N] = seen
+	}
+	return g.outside[v.N][name]
+}
+
+// walkOutside adds to seen the types reachable from t without entering
+// the alternatives of Command and CommandReply.
+func (g *perScanGen) walkOutside(v *Version, t *Type, seen map[string]bool) {
+	r, err := v.Resolve(t)
+	if err != nil {
+		return
+	}
+	if r.Kind == KindSequenceOf || r.Kind == KindSetOf {
+		g.walkOutside(v, r.Elem, seen)
+		return
+	}
+	name := g.f.named[r]
+	if name == "" || seen[name] {
+		return
+	}
+	seen[name] = true
+	if name == "Command" || name == "CommandReply" {
+		return
+	}
+	for _, c := range r.Components {
+		g.walkOutside(v, c.Type, seen)
+	}
 }
 
 // scanVal emits the passing of a value of type t, handing it to the

@@ -38,9 +38,12 @@ type scanner struct {
 	acts, cmds, all bool
 	inMID           bool // in the message's mId (not a service change's)
 	terms           bool // in a command's own termination IDs
-	midAt, midTo    int  // bit offsets of the mId and of what follows it
-	open            int  // open types entered and not left
-	reassembled     bool // an open type entered was fragmented
+	// replace: in an audit's v3 terminationIDList, whose first ID takes
+	// the place of the audit's terminationID (as in scan.FromModel).
+	replace      bool
+	midAt, midTo int  // bit offsets of the mId and of what follows it
+	open         int  // open types entered and not left
+	reassembled  bool // an open type entered was fragmented
 	// sites, when not nil, collects the IDs for Rewrite.
 	sites *[]site
 }
@@ -192,9 +195,14 @@ func (d *scanner) wildcard() {
 }
 
 func (d *scanner) termBegin() {
-	if d.terms && d.all {
-		d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: d.cmd})
+	if !d.terms || !d.all {
+		return
 	}
+	if n := len(d.s.Terminations); d.replace && n > 0 && d.s.Terminations[n-1].Command == d.cmd {
+		d.s.Terminations = d.s.Terminations[:n-1]
+	}
+	d.replace = false
+	d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: d.cmd})
 }
 
 func (d *scanner) termWildcards(n int) {

@@ -3498,38 +3498,44 @@ func scanAuditRequestV3(d *scanner) error {
 			return err
 		}
 		if present&(1<<0) != 0 {
-			outer, err := d.openType()
-			if err != nil {
-				return codecerr.At(err, "terminationIDList")
-			}
-			d.terms = true
-			{
-				var err error
-				k148, more149 := 0, false
-				if n, ok := d.TryCount(); ok {
-					k148 = n
-				} else if k148, more149, err = d.GetShortLength(0); err != nil {
+			if !d.all {
+				if err := d.SkipOpenType(); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				for {
-					if err = d.count(k148); err != nil {
+			} else {
+				outer, err := d.openType()
+				if err != nil {
+					return codecerr.At(err, "terminationIDList")
+				}
+				d.terms, d.replace = true, true
+				{
+					var err error
+					k148, more149 := 0, false
+					if n, ok := d.TryCount(); ok {
+						k148 = n
+					} else if k148, more149, err = d.GetShortLength(0); err != nil {
 						return codecerr.At(err, "terminationIDList")
 					}
-					for i150 := 0; i150 < k148; i150++ {
-						if err := scanTerminationIDV123(d); err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i150), "terminationIDList")
+					for {
+						if err = d.count(k148); err != nil {
+							return codecerr.At(err, "terminationIDList")
+						}
+						for i150 := 0; i150 < k148; i150++ {
+							if err := scanTerminationIDV123(d); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i150), "terminationIDList")
+							}
+						}
+						if !more149 {
+							break
+						}
+						if k148, more149, err = d.GetLengthChunk(0); err != nil {
+							return codecerr.At(err, "terminationIDList")
 						}
 					}
-					if !more149 {
-						break
-					}
-					if k148, more149, err = d.GetLengthChunk(0); err != nil {
-						return codecerr.At(err, "terminationIDList")
-					}
 				}
+				d.terms, d.replace = false, false
+				d.closeOpenType(outer)
 			}
-			d.terms = false
-			d.closeOpenType(outer)
 		}
 		if err = d.skipOpenTypes(unknown); err != nil {
 			return err
@@ -3698,14 +3704,20 @@ func scanAuditReplyV3(d *scanner) error {
 			return codecerr.At(err, "auditResult")
 		}
 	case 3:
-		outer, err := d.openType()
-		if err != nil {
-			return codecerr.At(err, "auditResultTermList")
+		if !d.all {
+			if err := d.SkipOpenType(); err != nil {
+				return codecerr.At(err, "auditResultTermList")
+			}
+		} else {
+			outer, err := d.openType()
+			if err != nil {
+				return codecerr.At(err, "auditResultTermList")
+			}
+			if err := scanTermListAuditResultV3(d); err != nil {
+				return codecerr.At(err, "auditResultTermList")
+			}
+			d.closeOpenType(outer)
 		}
-		if err := scanTermListAuditResultV3(d); err != nil {
-			return codecerr.At(err, "auditResultTermList")
-		}
-		d.closeOpenType(outer)
 	default:
 		return d.errorf("unknown alternative %d of AuditReply", idx)
 	}

@@ -8,6 +8,7 @@ import (
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 	"megaco/internal/corpus"
+	"megaco/internal/model"
 )
 
 // TestScanCorpus: for every corpus message, at every depth, Scan
@@ -147,4 +148,50 @@ func benchScan(b *testing.B, depth scan.Depth) {
 		}
 		return nil
 	})
+}
+
+// In v3 an audit's list of termination IDs and an audit reply's result
+// for such a list are extension additions, open types: below Everything
+// the scan skips them by their length; at every depth it reports what
+// FromModel reads (at Everything the request's list in place of its
+// terminationID).
+func TestScanSkipsAuditLists(t *testing.T) {
+	ids := []model.TerminationID{{Id: []byte{1, 2, 3}}, {Id: []byte{4, 5}}}
+	req := model.Transaction{Kind: model.Transaction_TransactionRequest, TransactionRequest: &model.TransactionRequest{
+		TransactionId: 7, Actions: []model.ActionRequest{{ContextId: 9, CommandRequests: []model.CommandRequest{{Command: model.Command{
+			Kind: model.Command_AuditValueRequest, AuditValueRequest: &model.AuditRequest{TerminationID: ids[0], TerminationIDList: ids},
+		}}}}}}}
+	rep := model.Transaction{Kind: model.Transaction_TransactionReply, TransactionReply: &model.TransactionReply{
+		TransactionId: 8, TransactionResult: model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_ActionReplies,
+			ActionReplies: []model.ActionReply{{ContextId: 10, CommandReply: []model.CommandReply{{Kind: model.CommandReply_AuditValueReply,
+				AuditValueReply: &model.AuditReply{Kind: model.AuditReply_AuditResultTermList, AuditResultTermList: &model.TermListAuditResult{
+					TerminationIDList: ids, TerminationAuditResult: []model.AuditReturnParameter{
+						{Kind: model.AuditReturnParameter_ErrorDescriptor, ErrorDescriptor: &model.ErrorDescriptor{ErrorCode: 431}}}}}}}}}}}}
+	m := &model.MegacoMessage{Mess: model.Message{Version: 3, MId: model.MId{Kind: model.MId_DeviceName, DeviceName: "mg1"},
+		MessageBody: model.MessageMessageBody{Kind: model.MessageMessageBody_Transactions, Transactions: []model.Transaction{req, rep}}}}
+	data, err := Append(nil, m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want scan.Summary
+	for _, depth := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands, scan.Everything} {
+		got.Want, want.Want = depth, depth
+		scan.FromModel(m, false, &want)
+		if err := Scan(data, &got, limits.Limits{}); err != nil {
+			t.Fatalf("%v: %v", depth, err)
+		}
+		if msg := corpus.SameSummary(&got, &want); msg != "" {
+			t.Errorf("%v: %s", depth, msg)
+		}
+	}
+	if len(got.Terminations) != 4 || len(got.Errors) != 1 {
+		t.Errorf("everything: %d terminations and %d errors, want 4 and 1", len(got.Terminations), len(got.Errors))
+	}
+	// Cut inside the skipped open type: an error at every depth.
+	for _, depth := range []scan.Depth{scan.Transactions, scan.Everything} {
+		got.Want = depth
+		if err := Scan(data[:len(data)-6], &got, limits.Limits{}); err == nil {
+			t.Errorf("%v: a message cut short scans", depth)
+		}
+	}
 }
