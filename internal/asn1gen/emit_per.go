@@ -453,8 +453,7 @@ func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 		goT, _ := g.f.GoTypeOf(v, r)
 		rg := r.Value
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, err := d.%s\n", x, intCall(rg))
-		fmt.Fprintf(w, "if err != nil {\n%s\n}\n", fail)
+		emitInt(w, x, rg, fail)
 		if goT == "uint32" && (rg == nil || rg.Extensible || rg.Lower < 0 || rg.Upper > 0xFFFFFFFF) {
 			fmt.Fprintf(w, "if %s < 0 || %s > 0xFFFFFFFF {\nreturn %s\n}\n", x, x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(\"value %%d out of range\", %s)", x)))
 		}
@@ -570,6 +569,17 @@ func emitIndex(w *bytes.Buffer, v, isExt string, count int, ext bool, fail strin
 		x = isExt
 	}
 	fmt.Fprintf(w, "if !ok {\nvar err error\nif %s, %s, err = d.GetChoiceIndex(%d, %v); err != nil {\n%s\n}\n}\n", v, x, count, ext, fail)
+}
+
+// emitInt emits the read of an INTEGER of range rg into a new variable
+// v: an ID, INTEGER (0..4294967295), inline for the common case.
+func emitInt(w *bytes.Buffer, v string, rg *Range, fail string) {
+	call := intCall(rg)
+	if call == "GetUint32()" {
+		fmt.Fprintf(w, "%s, ok := d.TryUint32()\nif !ok {\nvar err error\nif %s, err = d.GetUint32(); err != nil {\n%s\n}\n}\n", v, v, fail)
+		return
+	}
+	fmt.Fprintf(w, "%s, err := d.%s\nif err != nil {\n%s\n}\n", v, call, fail)
 }
 
 // indexBits is the width of the index of one of n root alternatives or

@@ -374,7 +374,9 @@ func (g *perScanGen) scanVal(v *Version, t *Type, val, ret string) error {
 			return fmt.Errorf("a scanned INTEGER must be constrained, not %s", form)
 		}
 		x := g.tmp("x")
-		fmt.Fprintf(w, "at := d.BitOffset()\n%s, err := d.%s\nif err != nil {\n%s\n}\nd.%s(int64(%s), at)\n", x, intCall(r.Value), fail, val, x)
+		w.WriteString("at := d.BitOffset()\n")
+		emitInt(w, x, r.Value, fail)
+		fmt.Fprintf(w, "d.%s(int64(%s), at)\n", val, x)
 	case KindEnumerated:
 		root, _ := enumIndexes(r)
 		if !r.Extensible {

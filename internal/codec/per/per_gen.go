@@ -1470,9 +1470,12 @@ func decodeTransactionRequestV1(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x53, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x53, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x53, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x53)
 	}
@@ -1570,9 +1573,12 @@ func decodeTransactionRequestV2(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x61, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x61, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x61, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x61)
 	}
@@ -1670,9 +1676,12 @@ func decodeTransactionRequestV3(d *decoder, m *model.TransactionRequest) error {
 		return err
 	}
 	{
-		x69, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x69, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x69, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x69)
 	}
@@ -1747,9 +1756,12 @@ func decodeTransactionPendingV123(d *decoder, m *model.TransactionPending) error
 		return err
 	}
 	{
-		x73, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x73, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x73, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x73)
 	}
@@ -1813,9 +1825,12 @@ func decodeTransactionReplyV1(d *decoder, m *model.TransactionReply) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x74, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x74, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x74, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x74)
 	}
@@ -1887,9 +1902,12 @@ func decodeTransactionReplyV2(d *decoder, m *model.TransactionReply) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x75, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x75, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x75, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x75)
 	}
@@ -1986,9 +2004,12 @@ func decodeTransactionReplyV3(d *decoder, m *model.TransactionReply) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x76, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x76, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x76, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x76)
 	}
@@ -2388,17 +2409,23 @@ func decodeTransactionAckV123(d *decoder, m *model.TransactionAck) error {
 		}
 	}
 	{
-		x99, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "firstAck")
+		x99, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x99, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "firstAck")
+			}
 		}
 		m.FirstAck = uint32(x99)
 	}
 	if opt&(1<<0) != 0 {
 		m.LastAck.Present = true
-		x100, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "lastAck")
+		x100, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x100, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "lastAck")
+			}
 		}
 		m.LastAck.Value = uint32(x100)
 	}
@@ -2514,9 +2541,12 @@ func decodeActionRequestV1(d *decoder, m *model.ActionRequest) error {
 		}
 	}
 	{
-		x106, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x106, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x106, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x106)
 	}
@@ -2632,9 +2662,12 @@ func decodeActionRequestV2(d *decoder, m *model.ActionRequest) error {
 		}
 	}
 	{
-		x114, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x114, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x114, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x114)
 	}
@@ -2750,9 +2783,12 @@ func decodeActionRequestV3(d *decoder, m *model.ActionRequest) error {
 		}
 	}
 	{
-		x122, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x122, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x122, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x122)
 	}
@@ -2868,9 +2904,12 @@ func decodeActionReplyV1(d *decoder, m *model.ActionReply) error {
 		}
 	}
 	{
-		x130, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x130, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x130, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x130)
 	}
@@ -2986,9 +3025,12 @@ func decodeActionReplyV2(d *decoder, m *model.ActionReply) error {
 		}
 	}
 	{
-		x138, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x138, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x138, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x138)
 	}
@@ -3104,9 +3146,12 @@ func decodeActionReplyV3(d *decoder, m *model.ActionReply) error {
 		}
 	}
 	{
-		x146, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x146, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x146, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		m.ContextId = uint32(x146)
 	}
@@ -3676,9 +3721,12 @@ func decodeContextRequestV3(d *decoder, m *model.ContextRequest) error {
 				m.ContextList = d.s.Uint32.Raw(k185)
 				for i187 := 0; ; {
 					for ; i187 < len(m.ContextList); i187++ {
-						x188, err := d.GetUint32()
-						if err != nil {
-							return codecerr.At(codecerr.AtIndex(err, i187), "contextList")
+						x188, ok := d.TryUint32()
+						if !ok {
+							var err error
+							if x188, err = d.GetUint32(); err != nil {
+								return codecerr.At(codecerr.AtIndex(err, i187), "contextList")
+							}
 						}
 						m.ContextList[i187] = uint32(x188)
 					}
@@ -10332,9 +10380,12 @@ func decodeObservedEventsDescriptorV123(d *decoder, m *model.ObservedEventsDescr
 		return err
 	}
 	{
-		x522, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestId")
+		x522, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x522, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestId")
+			}
 		}
 		m.RequestId = uint32(x522)
 	}
@@ -13081,9 +13132,12 @@ func decodeEventsDescriptorV1(d *decoder, m *model.EventsDescriptor) error {
 	}
 	{
 		m.RequestID.Present = true
-		x666, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x666, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x666, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x666)
 	}
@@ -13187,9 +13241,12 @@ func decodeEventsDescriptorV2(d *decoder, m *model.EventsDescriptor) error {
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x674, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x674, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x674, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x674)
 	}
@@ -13293,9 +13350,12 @@ func decodeEventsDescriptorV3(d *decoder, m *model.EventsDescriptor) error {
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x682, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x682, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x682, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x682)
 	}
@@ -14376,9 +14436,12 @@ func decodeSecondEventsDescriptorV1(d *decoder, m *model.SecondEventsDescriptor)
 	}
 	{
 		m.RequestID.Present = true
-		x735, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x735, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x735, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x735)
 	}
@@ -14482,9 +14545,12 @@ func decodeSecondEventsDescriptorV2(d *decoder, m *model.SecondEventsDescriptor)
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x743, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x743, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x743, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x743)
 	}
@@ -14588,9 +14654,12 @@ func decodeSecondEventsDescriptorV3(d *decoder, m *model.SecondEventsDescriptor)
 	hasExt := opt&(1<<1) != 0
 	if opt&(1<<0) != 0 {
 		m.RequestID.Present = true
-		x751, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x751, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x751, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x751)
 	}
@@ -16344,9 +16413,12 @@ func decodeSignalV3(d *decoder, m *model.Signal) error {
 				return codecerr.At(err, "requestID")
 			}
 			m.RequestID.Present = true
-			x845, err := d.GetUint32()
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x845, ok := d.TryUint32()
+			if !ok {
+				var err error
+				if x845, err = d.GetUint32(); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x845)
 			d.Reader = outer
@@ -17286,9 +17358,12 @@ func decodeServiceChangeParmV1(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x886, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "serviceChangeDelay")
+		x886, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x886, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "serviceChangeDelay")
+			}
 		}
 		m.ServiceChangeDelay.Value = uint32(x886)
 	}
@@ -17544,9 +17619,12 @@ func decodeServiceChangeParmV2(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x896, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "serviceChangeDelay")
+		x896, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x896, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "serviceChangeDelay")
+			}
 		}
 		m.ServiceChangeDelay.Value = uint32(x896)
 	}
@@ -17823,9 +17901,12 @@ func decodeServiceChangeParmV3(d *decoder, m *model.ServiceChangeParm) error {
 	}
 	if opt&(1<<3) != 0 {
 		m.ServiceChangeDelay.Present = true
-		x906, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "serviceChangeDelay")
+		x906, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x906, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "serviceChangeDelay")
+			}
 		}
 		m.ServiceChangeDelay.Value = uint32(x906)
 	}
@@ -20487,9 +20568,12 @@ func decodeIndAudEventsDescriptorV23(d *decoder, m *model.IndAudEventsDescriptor
 	hasExt := opt&(1<<2) != 0
 	if opt&(1<<1) != 0 {
 		m.RequestID.Present = true
-		x984, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "requestID")
+		x984, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x984, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "requestID")
+			}
 		}
 		m.RequestID.Value = uint32(x984)
 	}
@@ -20952,9 +21036,12 @@ func decodeIndAudSignalV3(d *decoder, m *model.IndAudSignal) error {
 				return codecerr.At(err, "signalRequestID")
 			}
 			m.SignalRequestID.Present = true
-			x991, err := d.GetUint32()
-			if err != nil {
-				return codecerr.At(err, "signalRequestID")
+			x991, ok := d.TryUint32()
+			if !ok {
+				var err error
+				if x991, err = d.GetUint32(); err != nil {
+					return codecerr.At(err, "signalRequestID")
+				}
 			}
 			m.SignalRequestID.Value = uint32(x991)
 			d.Reader = outer
@@ -21121,9 +21208,12 @@ func decodeSegmentReplyV3(d *decoder, m *model.SegmentReply) error {
 	}
 	hasExt := opt&(1<<1) != 0
 	{
-		x993, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x993, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x993, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		m.TransactionId = uint32(x993)
 	}

@@ -709,9 +709,12 @@ func scanTransactionRequestV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x23, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x23, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x23, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x23), at)
 	}
@@ -765,9 +768,12 @@ func scanTransactionRequestV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x27, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x27, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x27, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x27), at)
 	}
@@ -821,9 +827,12 @@ func scanTransactionRequestV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x31, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x31, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x31, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x31), at)
 	}
@@ -877,9 +886,12 @@ func scanTransactionPendingV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x35, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x35, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x35, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x35), at)
 	}
@@ -910,9 +922,12 @@ func scanTransactionReplyV1(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x36, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x36, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x36, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x36), at)
 	}
@@ -951,9 +966,12 @@ func scanTransactionReplyV2(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x37, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x37, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x37, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x37), at)
 	}
@@ -992,9 +1010,12 @@ func scanTransactionReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x38, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x38, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x38, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x38), at)
 	}
@@ -1201,17 +1222,23 @@ func scanTransactionAckV123(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x49, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "firstAck")
+		x49, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x49, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "firstAck")
+			}
 		}
 		d.txID(int64(x49), at)
 	}
 	if opt&(1<<0) != 0 {
 		at := d.BitOffset()
-		x50, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "lastAck")
+		x50, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x50, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "lastAck")
+			}
 		}
 		d.lastID(int64(x50), at)
 	}
@@ -1260,9 +1287,12 @@ func scanActionRequestV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x52, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x52, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x52, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x52), at)
 	}
@@ -1320,9 +1350,12 @@ func scanActionRequestV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x56, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x56, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x56, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x56), at)
 	}
@@ -1380,9 +1413,12 @@ func scanActionRequestV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x60, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x60, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x60, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x60), at)
 	}
@@ -1440,9 +1476,12 @@ func scanActionReplyV1(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x64, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x64, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x64, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x64), at)
 	}
@@ -1500,9 +1539,12 @@ func scanActionReplyV2(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x68, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x68, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x68, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x68), at)
 	}
@@ -1560,9 +1602,12 @@ func scanActionReplyV3(d *scanner) error {
 	}
 	{
 		at := d.BitOffset()
-		x72, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "contextId")
+		x72, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x72, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "contextId")
+			}
 		}
 		d.action(int64(x72), at)
 	}
@@ -9639,9 +9684,12 @@ func scanSegmentReplyV3(d *scanner) error {
 	hasExt := opt&(1<<1) != 0
 	{
 		at := d.BitOffset()
-		x405, err := d.GetUint32()
-		if err != nil {
-			return codecerr.At(err, "transactionId")
+		x405, ok := d.TryUint32()
+		if !ok {
+			var err error
+			if x405, err = d.GetUint32(); err != nil {
+				return codecerr.At(err, "transactionId")
+			}
 		}
 		d.txID(int64(x405), at)
 	}

@@ -148,3 +148,18 @@ func (d *Reader) GetAlignedConstrained(lb, ub int64, n int) (int64, error) {
 	}
 	return d.GetConstrained(lb, ub)
 }
+
+// TryUint32 reads what GetUint32 reads when at least 8 octets are left
+// from the current one (then the value's octets are there too), small
+// enough to be inlined: ok false, d is unchanged and the caller reads it
+// with GetUint32, which also reports a short input.
+func (d *Reader) TryUint32() (v uint32, ok bool) {
+	p := d.pos
+	if i := p >> 3; i+8 <= len(d.buf) {
+		n := uint(binary.BigEndian.Uint16(d.buf[i:])<<uint(p&7)>>14) + 1
+		q := (p + 9) &^ 7
+		d.pos = q + 8*int(n)
+		return binary.BigEndian.Uint32(d.buf[q>>3:]) >> (32 - 8*n), true
+	}
+	return 0, false
+}

@@ -85,7 +85,7 @@ func same(a, b any) bool {
 	return a == b
 }
 
-// TryBits and TryCount, when they read, read what GetBits and
+// TryBits, TryUint32 and TryCount, when they read, read what GetBits and
 // GetShortLength read; when they do not, the position is unchanged.
 func TestTryReadsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -105,6 +105,16 @@ func TestTryReadsAgree(t *testing.T) {
 				}
 			}
 			a, b := NewReader(buf), NewReader(buf)
+			a.pos, b.pos = pos, pos
+			if u, ok := a.TryUint32(); ok {
+				w, err := b.GetConstrained(0, 1<<32-1)
+				if err != nil || int64(u) != w || a.pos != b.pos {
+					t.Fatalf("TryUint32 at bit %d of %x: %d to bit %d, GetConstrained %d %v to bit %d", pos, buf, u, a.pos, w, err, b.pos)
+				}
+			} else if a.pos != pos {
+				t.Fatalf("TryUint32 at bit %d moved", pos)
+			}
+			a, b = NewReader(buf), NewReader(buf)
 			a.SetMaxLength(50)
 			b.SetMaxLength(50)
 			a.pos, b.pos = pos, pos
