@@ -48,13 +48,45 @@ func (it *fieldIter) off() int { return it.base + it.voff }
 // raw is the whole field, tag included.
 func (it *fieldIter) raw() []byte { return it.msg[it.start:it.pos] }
 
-// next reads the next field; false at the end or on an error (it.err).
-// Tags and lengths of one octet, nearly all of them, are read inline.
+// next reads the next field; false at the end or on an error (it.err,
+// after which it stays at the end). A one-octet tag with a varint or
+// length of one or two octets, nearly every field, is read here;
+// nextSlow reads the others (the field loop was the largest part of a
+// scan).
 func (it *fieldIter) next() bool {
-	p := it.pos
-	if p >= len(it.msg) || it.err != nil {
-		return false
+	p, msg := it.pos, it.msg
+	if p+1 >= len(msg) {
+		return p < len(msg) && it.nextSlow()
 	}
+	c := msg[p]
+	if c-0x08 >= 0x80-0x08 { // not field 1..15
+		return it.nextSlow()
+	}
+	v, q := uint64(msg[p+1]), p+2 // q: past the varint
+	if v >= 0x80 {
+		if q >= len(msg) || msg[q] >= 0x80 {
+			return it.nextSlow()
+		}
+		v, q = v&0x7f|uint64(msg[q])<<7, q+1
+	}
+	switch protowire.Type(c & 7) {
+	case protowire.VarintType:
+		it.num, it.typ, it.v = protowire.Number(c>>3), protowire.VarintType, v
+		it.start, it.voff, it.pos = p, p+1, q
+		return true
+	case protowire.BytesType:
+		if end := q + int(v); end <= len(msg) {
+			it.num, it.typ, it.v = protowire.Number(c>>3), protowire.BytesType, v
+			it.start, it.voff, it.pos = p, q, end
+			return true
+		}
+	}
+	return it.nextSlow()
+}
+
+//go:noinline
+func (it *fieldIter) nextSlow() bool {
+	p := it.pos
 	b := it.msg[p:]
 	tag, n := uint64(b[0]), 1
 	if tag >= 0x80 {
@@ -106,6 +138,7 @@ func (it *fieldIter) fail(msg string) bool {
 	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
 	e.Pos = codecerr.AtByte(it.base + it.pos)
 	it.err = e
+	it.pos = len(it.msg)
 	return false
 }
 
@@ -266,6 +299,13 @@ func (w *walker) newID(k siteKind, v uint32) uint32 {
 		return w.ch.ContextIDs(v)
 	}
 	return v
+}
+
+// wants reports whether the scan fills the lists of depth level: below
+// the depth asked for, a message is passed by its length unread. A
+// rewrite reads all it needs whatever the depth.
+func (w *walker) wants(level scan.Depth) bool {
+	return w.ch != nil || w.s.Want.Reaches(level)
 }
 
 func (w *walker) tx(k scan.TxKind) {
