@@ -3,6 +3,8 @@ package native
 import (
 	"sync"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
@@ -73,8 +75,11 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 	} else {
 		w.out = rw.out[:0]
 	}
-	if err := w.rewrite(wire); err != nil {
-		return dst, err
+	var patched bool
+	if w.out, patched = rw.patchIDs(w.out, wire, ch, lim); !patched {
+		if err := w.rewrite(wire); err != nil {
+			return dst, err
+		}
 	}
 	base := len(dst)
 	if c != None {
@@ -92,8 +97,66 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s, terms                scan.Summary
+	s, terms, ids           scan.Summary
 	wire, out, block, newID []byte
+}
+
+// patchIDs appends wire to out with the new transaction and context IDs
+// written over the old ones, found by a scan: what the walk writes when
+// every changed ID keeps its varint's size, so that no length around it
+// changes (+1 mostly does). False, and out as it was, when one does not
+// (it would appear, vanish or change size), for a new mId, a
+// TransactionResponseAck (the scan has no span of a lastAck) or a wire
+// form that does not scan: then the walk rewrites it.
+func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limits) ([]byte, bool) {
+	if ch.MID != nil {
+		return out, false
+	}
+	s := &rw.ids
+	s.Want = scan.Transactions
+	if ch.ContextIDs != nil {
+		s.Want = scan.Actions
+	}
+	if None.Scan(wire, s, lim) != nil {
+		return out, false
+	}
+	base := len(out)
+	out = append(out, wire...)
+	for _, t := range s.Transactions {
+		if ch.TransactionIDs == nil {
+			break
+		}
+		if t.Kind == scan.ResponseAck || !patchID(out[base:], t.IDSpan, t.ID, ch.TransactionIDs(t.ID)) {
+			return out[:base], false
+		}
+	}
+	for _, a := range s.Actions {
+		if ch.ContextIDs == nil {
+			break
+		}
+		if scan.Special(a.ContextID) {
+			continue
+		}
+		if !patchID(out[base:], a.Span, a.ContextID, ch.ContextIDs(a.ContextID)) {
+			return out[:base], false
+		}
+	}
+	return out, true
+}
+
+// patchID writes v over old, the varint at sp in wire, when it has the
+// same size; false when it has not, or old is not there as the encoder
+// writes it (absent because zero, or not in its shortest form).
+func patchID(wire []byte, sp scan.Span, old, v uint32) bool {
+	if v == old {
+		return true
+	}
+	n := protowire.SizeVarint(uint64(v))
+	if old == 0 || v == 0 || sp.Len != n || protowire.SizeVarint(uint64(old)) != n || wire[sp.End()-1] >= 0x80 {
+		return false
+	}
+	protowire.AppendVarint(wire[sp.Off:sp.Off], uint64(v))
+	return true
 }
 
 // patchTerms writes f's new termination IDs over the old ones in wire,
