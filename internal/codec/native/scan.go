@@ -42,7 +42,7 @@ func (w *walker) message(wire []byte) error {
 	if err := walkMegacoMessage(w, wire, 0); err != nil {
 		return err
 	}
-	if !hasMessageField(wire, numMegacoMessageMess) {
+	if !w.mess {
 		return decodeError(errNoMess)
 	}
 	return nil

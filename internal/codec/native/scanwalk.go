@@ -93,6 +93,7 @@ func walkMegacoMessage(w *walker, b []byte, base int) error {
 	it := iter(b, base)
 	for it.next() {
 		if it.is(numMegacoMessageMess) {
+			w.mess = true
 			if err := w.nested(&it, kMessage); err != nil {
 				return err
 			}

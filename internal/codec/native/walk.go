@@ -20,7 +20,8 @@ type walker struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	cmd   int // the current command's index in s.Commands, -1 outside one
+	cmd   int  // the current command's index in s.Commands, -1 outside one
+	mess  bool // the MegacoMessage has its mess field
 }
 
 // fieldIter reads the fields of one message. It keeps offsets rather
