@@ -234,8 +234,11 @@ func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
 	if typ != protowire.VarintType {
 		return 0, 0, nil
 	}
-	if len(b) > 0 && b[0] < 0x80 { // one byte, as unwireTag
+	switch {
+	case len(b) > 0 && b[0] < 0x80: // one byte, as unwireTag
 		return uint64(b[0]), 1, nil
+	case len(b) > 1 && b[1] < 0x80: // two, not worth protowire's call
+		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2, nil
 	}
 	return unwireVarintSlow(b)
 }
@@ -257,6 +260,11 @@ func unwireBytes(b []byte, typ protowire.Type) (v []byte, n int, err error) {
 	if len(b) > 0 && int(b[0]) < min(len(b), 0x80) { // a one-byte length, as unwireTag
 		l := int(b[0]) + 1
 		return b[1:l], l, nil
+	}
+	if len(b) > 1 && b[0] >= 0x80 && b[1] < 0x80 { // two bytes, as unwireVarint
+		if end := 2 + (int(b[0]&0x7f) | int(b[1])<<7); end <= len(b) {
+			return b[2:end], end, nil
+		}
 	}
 	return unwireBytesSlow(b)
 }
@@ -333,6 +341,8 @@ func unwireCount(b []byte, num protowire.Number, max int) int {
 			k = int(b[0]) + 1
 		case len(b) > 0 && b[0] < 0x80 && typ == protowire.VarintType:
 			k = 1
+		case len(b) > 1 && b[1] < 0x80 && typ == protowire.BytesType: // b[0] >= 0x80
+			k = 2 + (int(b[0]&0x7f) | int(b[1])<<7)
 		default:
 			k = protowire.ConsumeFieldValue(f, typ, b)
 		}
