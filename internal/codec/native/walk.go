@@ -55,9 +55,14 @@ func (it *fieldIter) raw() []byte { return it.msg[it.start:it.pos] }
 // nextSlow reads the others (the field loop was the largest part of a
 // scan).
 func (it *fieldIter) next() bool {
+	return it.pos < len(it.msg) && it.read() // inlined: the loop's last call is none
+}
+
+// read is next past the end check.
+func (it *fieldIter) read() bool {
 	p, msg := it.pos, it.msg
 	if p+1 >= len(msg) {
-		return p < len(msg) && it.nextSlow()
+		return it.nextSlow()
 	}
 	c := msg[p]
 	if c-0x08 >= 0x80-0x08 { // not field 1..15
@@ -172,21 +177,27 @@ func (w *walker) copy(it *fieldIter) {
 // its tag and a length to be set by leave.
 func (w *walker) enter(it *fieldIter) (int, error) {
 	w.depth++
-	if w.depth > w.lim.MaxDepth {
-		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireDepth.Error())
-		e.Pos = codecerr.AtByte(it.off())
-		return 0, e
-	}
-	if w.elems++; w.elems > w.lim.MaxElements {
-		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireElems.Error())
-		e.Pos = codecerr.AtByte(it.off())
-		return 0, e
+	if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
+		return 0, w.tooLarge(it)
 	}
 	start := 0
 	if w.ch != nil {
 		w.out, start = wireBegin(w.out, it.num)
 	}
 	return start, nil
+}
+
+// tooLarge is the error of a message past the depth or element limit.
+//
+//go:noinline
+func (w *walker) tooLarge(it *fieldIter) error {
+	msg := errWireElems.Error()
+	if w.depth > w.lim.MaxDepth {
+		msg = errWireDepth.Error()
+	}
+	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
+	e.Pos = codecerr.AtByte(it.off())
+	return e
 }
 
 func (w *walker) leave(start int, err error) error {
@@ -197,8 +208,18 @@ func (w *walker) leave(start int, err error) error {
 	return err
 }
 
-// nested walks the message of kind k in field it.
+// nested walks the message of kind k in field it. A scan, the walk of
+// nearly every message, keeps the limits here without enter and leave.
 func (w *walker) nested(it *fieldIter, k msgKind) error {
+	if w.ch == nil {
+		w.depth++
+		if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
+			return w.tooLarge(it)
+		}
+		err := w.walk(k, it.val(), it.off())
+		w.depth--
+		return err
+	}
 	start, err := w.enter(it)
 	if err != nil {
 		return err
