@@ -31,9 +31,23 @@ func (c Compression) Scan(data []byte, s *scan.Summary, lim limits.Limits) error
 		}
 		s.Scratch = wire
 	}
-	w := walker{s: s, lim: lim, cmd: -1}
+	return scanWire(wire, s, lim, nil)
+}
+
+// scanWire scans wire, the native encoding of a message, into s; with
+// acks, it lists there the lastAcks of the TransactionResponseAcks too.
+func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) error {
+	s.Reset()
 	s.MID.Port = -1
+	w := walker{s: s, lim: lim, cmd: -1, acks: acks}
 	return w.message(wire)
+}
+
+// lastAck is the lastAck of an acknowledged range: its value, at sp (a
+// Summary has no span for it).
+type lastAck struct {
+	v  uint32
+	sp scan.Span
 }
 
 // message walks a whole MegacoMessage; a message without mess fails as
@@ -98,6 +112,7 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
 	s, terms, ids           scan.Summary
+	acks                    []lastAck
 	wire, out, block, newID []byte
 }
 
@@ -105,8 +120,7 @@ type rewriter struct {
 // written over the old ones, found by a scan: what the walk writes when
 // every changed ID keeps its varint's size, so that no length around it
 // changes (+1 mostly does). False, and out as it was, when one does not
-// (it would appear, vanish or change size), for a new mId, a
-// TransactionResponseAck (the scan has no span of a lastAck) or a wire
+// (it would appear, vanish or change size), for a new mId, or a wire
 // form that does not scan: then the walk rewrites it.
 func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limits) ([]byte, bool) {
 	if ch.MID != nil {
@@ -117,42 +131,69 @@ func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limi
 	if ch.ContextIDs != nil {
 		s.Want = scan.Actions
 	}
-	if None.Scan(wire, s, lim) != nil {
+	rw.acks = rw.acks[:0]
+	if scanWire(wire, s, lim, &rw.acks) != nil {
 		return out, false
 	}
 	base := len(out)
 	out = append(out, wire...)
-	for _, t := range s.Transactions {
-		if ch.TransactionIDs == nil {
-			break
-		}
-		if t.Kind == scan.ResponseAck || !patchID(out[base:], t.IDSpan, t.ID, ch.TransactionIDs(t.ID)) {
-			return out[:base], false
-		}
-	}
-	for _, a := range s.Actions {
-		if ch.ContextIDs == nil {
-			break
-		}
-		if scan.Special(a.ContextID) {
-			continue
-		}
-		if !patchID(out[base:], a.Span, a.ContextID, ch.ContextIDs(a.ContextID)) {
-			return out[:base], false
-		}
+	if !patchTx(out[base:], s, rw.acks, ch.TransactionIDs) || !patchContexts(out[base:], s, ch.ContextIDs) {
+		return out[:base], false
 	}
 	return out, true
 }
 
-// patchID writes v over old, the varint at sp in wire, when it has the
-// same size; false when it has not, or old is not there as the encoder
-// writes it (absent because zero, or not in its shortest form).
+// patchTx writes the new transaction IDs f gives over those of s in
+// wire, the lastAcks acks too; false when one cannot be.
+func patchTx(wire []byte, s *scan.Summary, acks []lastAck, f func(uint32) uint32) bool {
+	if f == nil {
+		return true
+	}
+	for _, t := range s.Transactions {
+		if !patchID(wire, t.IDSpan, t.ID, f(t.ID)) {
+			return false
+		}
+	}
+	for _, a := range acks { // written even when zero
+		if !patchVarint(wire, a.sp, a.v, f(a.v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// patchContexts writes the new context IDs f gives over those of s in
+// wire, but the special ones; false when one cannot be.
+func patchContexts(wire []byte, s *scan.Summary, f func(uint32) uint32) bool {
+	if f == nil {
+		return true
+	}
+	for _, a := range s.Actions {
+		if !scan.Special(a.ContextID) && !patchID(wire, a.Span, a.ContextID, f(a.ContextID)) {
+			return false
+		}
+	}
+	return true
+}
+
+// patchID is patchVarint for an ID that proto3 leaves out when zero: a
+// change to or from zero adds or removes its field.
 func patchID(wire []byte, sp scan.Span, old, v uint32) bool {
+	if v != old && (old == 0 || v == 0) {
+		return false
+	}
+	return patchVarint(wire, sp, old, v)
+}
+
+// patchVarint writes v over old, the varint at sp in wire, when it has
+// the same size; false when it has not, or old is not there in its
+// shortest form, as the encoder writes it.
+func patchVarint(wire []byte, sp scan.Span, old, v uint32) bool {
 	if v == old {
 		return true
 	}
 	n := protowire.SizeVarint(uint64(v))
-	if old == 0 || v == 0 || sp.Len != n || protowire.SizeVarint(uint64(old)) != n || wire[sp.End()-1] >= 0x80 {
+	if sp.Len != n || protowire.SizeVarint(uint64(old)) != n || wire[sp.End()-1] >= 0x80 {
 		return false
 	}
 	protowire.AppendVarint(wire[sp.Off:sp.Off], uint64(v))

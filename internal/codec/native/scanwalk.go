@@ -325,6 +325,9 @@ func walkTransactionAck(w *walker, b []byte, base int) error {
 		if it.isVarint(numTransactionAckLastAck) {
 			// optional: written even when zero.
 			w.lastTx().LastID = uint32(it.v)
+			if w.acks != nil {
+				*w.acks = append(*w.acks, lastAck{uint32(it.v), it.varintSpan()})
+			}
 			if w.ch != nil {
 				w.putVarint(it.num, uint64(w.newID(txSite, uint32(it.v))))
 				continue

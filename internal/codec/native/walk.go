@@ -20,8 +20,9 @@ type walker struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	cmd   int  // the current command's index in s.Commands, -1 outside one
-	mess  bool // the MegacoMessage has its mess field
+	cmd   int        // the current command's index in s.Commands, -1 outside one
+	mess  bool       // the MegacoMessage has its mess field
+	acks  *[]lastAck // not nil: the lastAcks are listed there (scanWire)
 }
 
 // fieldIter reads the fields of one message. It keeps offsets rather
