@@ -64,8 +64,10 @@ func (w *walker) message(wire []byte) error {
 
 // Rewrite appends to dst data with the IDs ch names changed: byte for
 // byte what decode -> scan.Apply -> encode gives for data as the encoder
-// writes it. The messages on the way to the IDs are written again (their
-// lengths change with their contents); the rest is copied. A compressed
+// writes it. New IDs of their old IDs' sizes, the common case, are
+// written over them in a copy (patchIDs); otherwise the messages on the
+// way to the IDs are written again (their lengths change with their
+// contents) and the rest is copied. A compressed
 // message is decompressed, rewritten and compressed again as the
 // encoder compresses.
 func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) (out []byte, err error) {
@@ -82,31 +84,27 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 		}
 		rw.wire = wire
 	}
-	w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1}
-	rw.s.Reset()
-	if c == None {
-		w.out = dst
-	} else {
-		w.out = rw.out[:0]
+	out, base := dst, len(dst)
+	if c != None {
+		out, base = rw.out[:0], 0
 	}
 	var patched bool
-	if w.out, patched = rw.patchIDs(w.out, wire, ch, lim); !patched {
+	if out, patched = rw.patchIDs(out, wire, ch, lim); !patched {
+		w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1, out: out}
+		rw.s.Reset()
 		if err := w.rewrite(wire); err != nil {
 			return dst, err
 		}
+		out = w.out
 	}
-	base := len(dst)
-	if c != None {
-		base = 0
-	}
-	if ch.TerminationIDs != nil && !rw.patchTerms(w.out[base:], ch.TerminationIDs, lim) {
+	if ch.TerminationIDs != nil && !rw.patchTerms(out[base:], ch.TerminationIDs, lim) {
 		return c.recode(dst, data, ch, lim)
 	}
 	if c == None {
-		return w.out, nil
+		return out, nil
 	}
-	rw.out = w.out
-	return c.compress(dst, w.out, &rw.block)
+	rw.out = out
+	return c.compress(dst, out, &rw.block)
 }
 
 // rewriter is the memory a Rewrite reuses.
@@ -196,7 +194,12 @@ func patchVarint(wire []byte, sp scan.Span, old, v uint32) bool {
 	if sp.Len != n || protowire.SizeVarint(uint64(old)) != n || wire[sp.End()-1] >= 0x80 {
 		return false
 	}
-	protowire.AppendVarint(wire[sp.Off:sp.Off], uint64(v))
+	last := sp.End() - 1
+	for i := sp.Off; i < last; i++ {
+		wire[i] = byte(v) | 0x80
+		v >>= 7
+	}
+	wire[last] = byte(v)
 	return true
 }
 
