@@ -34,10 +34,10 @@ func (c Compression) Scan(data []byte, s *scan.Summary, lim limits.Limits) error
 	return scanWire(wire, s, lim, nil)
 }
 
-// scanWire scans wire, the native encoding of a message, into s; with
-// acks, it lists there the lastAcks of the TransactionResponseAcks too.
+// scanWire scans wire, the native encoding of a message, into s, which
+// has been Reset (Scratch may hold wire); with acks, it lists there the
+// lastAcks of the TransactionResponseAcks too.
 func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) error {
-	s.Reset()
 	s.MID.Port = -1
 	w := walker{s: s, lim: lim, cmd: -1, acks: acks}
 	return w.message(wire)
@@ -67,9 +67,9 @@ func (w *walker) message(wire []byte) error {
 // writes it. New IDs of their old IDs' sizes, the common case, are
 // written over them in a copy (patchIDs); otherwise the messages on the
 // way to the IDs are written again (their lengths change with their
-// contents) and the rest is copied. A compressed
-// message is decompressed, rewritten and compressed again as the
-// encoder compresses.
+// contents) and the rest is copied. A compressed message is
+// decompressed, rewritten and compressed again as the encoder
+// compresses.
 func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) (out []byte, err error) {
 	lim = lim.OrDefault()
 	if err := lim.CheckSize(codecName, codecerr.Pos{}, len(data)); err != nil {
@@ -129,6 +129,7 @@ func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limi
 	if ch.ContextIDs != nil {
 		s.Want = scan.Actions
 	}
+	s.Reset()
 	rw.acks = rw.acks[:0]
 	if scanWire(wire, s, lim, &rw.acks) != nil {
 		return out, false
