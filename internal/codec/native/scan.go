@@ -35,8 +35,9 @@ func (c Compression) Scan(data []byte, s *scan.Summary, lim limits.Limits) error
 }
 
 // scanWire scans wire, the native encoding of a message, into s, which
-// has been Reset (Scratch may hold wire); with acks, it lists there the
-// lastAcks of the TransactionResponseAcks too.
+// has been Reset (Scratch may hold wire). With acks it is patchIDs'
+// scan, for the IDs only: it lists there the lastAcks of the
+// TransactionResponseAcks too, and passes the mId unread.
 func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) error {
 	s.MID.Port = -1
 	w := walker{s: s, lim: lim, cmd: -1, acks: acks}

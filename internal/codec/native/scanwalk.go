@@ -114,9 +114,10 @@ func walkMessage(w *walker, b []byte, base int) error {
 			w.copy(&it)
 		case it.is(numMessageMId):
 			w.s.MID.Span = it.span()
-			if w.ch != nil && w.ch.MID != nil {
+			switch {
+			case w.ch != nil && w.ch.MID != nil:
 				err = w.newMID()
-			} else {
+			case w.acks == nil: // not patchIDs' scan (scanWire)
 				err = w.nested(&it, kMId)
 			}
 		case it.is(numMessageMessageBody):
