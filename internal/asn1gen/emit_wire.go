@@ -201,6 +201,17 @@ func (g *protoGen) slab(goT string) string {
 	return "bud.mem." + name
 }
 
+// unwireBytesInline and unwireVarintInline read a field's value at b as
+// unwireBytes and unwireVarint do (v, n, err), with the common case, a
+// one-octet length or value, inline: those calls, too large for the
+// compiler to inline, were a tenth of a decode's instructions.
+const (
+	unwireBytesInline = "var v []byte\nvar n int\nvar err error\n" +
+		"if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {\nn = int(b[0]) + 1\nv = b[1:n]\n} else {\nv, n, err = unwireBytes(b, typ)\n}\n"
+	unwireVarintInline = "var v uint64\nvar n int\nvar err error\n" +
+		"if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {\nv, n = uint64(b[0]), 1\n} else {\nv, n, err = unwireVarint(b, typ)\n}\n"
+)
+
 // unwireRead is the code that reads one value of scalar or message type
 // goT (a field of the current message, value at b, wire type typ) and
 // stores it with set, a format taking the converted value; explicit
@@ -209,10 +220,10 @@ func (g *protoGen) slab(goT string) string {
 func (g *protoGen) unwireRead(goT, set, field string, explicit bool) string {
 	fail := fmt.Sprintf("return wireFail(%q, err)", field)
 	varint := func(conv string) string {
-		return "v, n, err := unwireVarint(b, typ)\nif err != nil {\n" + fail + "\n}\nif n > 0 {\n" + fmt.Sprintf(set, conv) + "\nb = b[n:]\ncontinue\n}\n"
+		return unwireVarintInline + "if err != nil {\n" + fail + "\n}\nif n > 0 {\n" + fmt.Sprintf(set, conv) + "\nb = b[n:]\ncontinue\n}\n"
 	}
 	bytesThen := func(body string) string {
-		return "v, n, err := unwireBytes(b, typ)\nif err != nil {\n" + fail + "\n}\nif n > 0 {\n" + body + "b = b[n:]\ncontinue\n}\n"
+		return unwireBytesInline + "if err != nil {\n" + fail + "\n}\nif n > 0 {\n" + body + "b = b[n:]\ncontinue\n}\n"
 	}
 	switch {
 	case goT == "uint32":
@@ -249,7 +260,7 @@ func (g *protoGen) unwireInto(goT, ptr, again, prep, field string) string {
 		prep = "again := " + again + "\n" + prep
 		call = "unwire" + goT + "(v, " + ptr + ", depth+1, bud, again)"
 	}
-	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := %s; err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, call, field)
+	return fmt.Sprintf(unwireBytesInline+"if err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := %s; err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, call, field)
 }
 
 func (g *protoGen) isScalar(goT string) bool {
@@ -396,7 +407,7 @@ func (g *protoGen) newIfNil(x, goT string) string {
 // unwireWrapRead is the code that reads a list in its wrapper message
 // into lvalue x, after prep.
 func (g *protoGen) unwireWrapRead(goT, x, field, prep string) string {
-	return fmt.Sprintf("v, n, err := unwireBytes(b, typ)\nif err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := unwireWrap%s(v, &%s, depth+1, bud); err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, listFuncName(goT), x, field)
+	return fmt.Sprintf(unwireBytesInline+"if err != nil {\nreturn wireFail(%q, err)\n}\nif n > 0 {\n%sif err := unwireWrap%s(v, &%s, depth+1, bud); err != nil {\nreturn wireFail(%q, err)\n}\nb = b[n:]\ncontinue\n}\n", field, prep, listFuncName(goT), x, field)
 }
 
 // unwireList writes, for list type goT, unwireAdd (one occurrence of the
@@ -422,7 +433,7 @@ func (g *protoGen) unwireList(goT string) {
 		fmt.Fprintf(w, "unwireRoomPacked(&%s, l, b, typ, bud)\n", g.slab(elem))
 		fmt.Fprintf(w, "return unwirePacked(b, typ, bud, func(v uint64) {\n*l = append(*l, %s)\n})\n", conv)
 	default:
-		w.WriteString("v, n, err := unwireBytes(b, typ)\nif n == 0 || err != nil {\nreturn 0, err\n}\n")
+		w.WriteString(unwireBytesInline + "if n == 0 || err != nil {\nreturn 0, err\n}\n")
 		fmt.Fprintf(w, "unwireRoom(&%s, l, b, num, bud)\n", g.slab(elem))
 		switch {
 		case strings.HasPrefix(elem, "[]"):

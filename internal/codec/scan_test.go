@@ -58,7 +58,7 @@ func TestFromModelForms(t *testing.T) {
 		}
 		scan.FromModel(mb, false, &sb)
 		scan.FromModel(mt, true, &st)
-		if msg := sameShape(&sb, &st); msg != "" {
+		if msg := corpus.SameShape(&sb, &st); msg != "" {
 			t.Errorf("%s: %s", name, msg)
 		}
 		if len(sb.Transactions) == 0 && len(sb.Errors) == 0 {
@@ -67,31 +67,6 @@ func TestFromModelForms(t *testing.T) {
 		n++
 	}
 	t.Logf("FromModel: %d/%d corpus messages agree in binary and text form", n, len(bers))
-}
-
-// sameShape compares what does not depend on the form.
-func sameShape(a, b *scan.Summary) string {
-	switch {
-	case a.Version != b.Version || a.MID.Kind != b.MID.Kind || a.MID.Port != b.MID.Port:
-		return fmt.Sprintf("header %d %v %d vs %d %v %d", a.Version, a.MID.Kind, a.MID.Port, b.Version, b.MID.Kind, b.MID.Port)
-	case !slices.Equal(a.Transactions, b.Transactions):
-		return fmt.Sprintf("transactions %+v vs %+v", a.Transactions, b.Transactions)
-	case !slices.Equal(a.Actions, b.Actions):
-		return fmt.Sprintf("actions %+v vs %+v", a.Actions, b.Actions)
-	case !slices.Equal(a.Commands, b.Commands):
-		return fmt.Sprintf("commands %+v vs %+v", a.Commands, b.Commands)
-	case !slices.Equal(a.Errors, b.Errors):
-		return fmt.Sprintf("errors %+v vs %+v", a.Errors, b.Errors)
-	case len(a.Terminations) != len(b.Terminations):
-		return fmt.Sprintf("%d terminations vs %d", len(a.Terminations), len(b.Terminations))
-	}
-	for i := range a.Terminations {
-		x, y := a.Terminations[i], b.Terminations[i]
-		if x.Command != y.Command || x.Wildcarded != y.Wildcarded {
-			return fmt.Sprintf("termination %d: %+v vs %+v", i, x, y)
-		}
-	}
-	return ""
 }
 
 // Every scanner in the table, asked for a depth, keeps Want and fills

@@ -140,6 +140,20 @@ func SameSummary(got, want *scan.Summary) string {
 	return ""
 }
 
+// SameShape is SameSummary for the summaries of one message in two forms
+// (binary and text): all but the byte values (the mId's and the
+// termination IDs'), which the form decides, must agree.
+func SameShape(a, b *scan.Summary) string {
+	x, y := noSpans(a), noSpans(b)
+	for _, c := range []*scan.Summary{&x, &y} {
+		c.MID.Value = nil
+		for i := range c.Terminations {
+			c.Terminations[i].ID = nil
+		}
+	}
+	return SameSummary(&x, &y)
+}
+
 // noSpans is a copy of s with the spans zeroed and empty lists nil.
 func noSpans(s *scan.Summary) scan.Summary {
 	c := scan.Summary{Version: s.Version, MID: s.MID}

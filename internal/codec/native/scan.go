@@ -3,6 +3,8 @@ package native
 import (
 	"sync"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
@@ -29,9 +31,24 @@ func (c Compression) Scan(data []byte, s *scan.Summary, lim limits.Limits) error
 		}
 		s.Scratch = wire
 	}
-	w := walker{s: s, lim: lim, cmd: -1}
+	return scanWire(wire, s, lim, nil)
+}
+
+// scanWire scans wire, the native encoding of a message, into s, which
+// has been Reset (Scratch may hold wire). With acks it is patchIDs'
+// scan, for the IDs only: it lists there the lastAcks of the
+// TransactionResponseAcks too, and passes the mId unread.
+func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) error {
 	s.MID.Port = -1
+	w := walker{s: s, lim: lim, cmd: -1, acks: acks}
 	return w.message(wire)
+}
+
+// lastAck is the lastAck of an acknowledged range: its value, at sp (a
+// Summary has no span for it).
+type lastAck struct {
+	v  uint32
+	sp scan.Span
 }
 
 // message walks a whole MegacoMessage; a message without mess fails as
@@ -40,7 +57,7 @@ func (w *walker) message(wire []byte) error {
 	if err := walkMegacoMessage(w, wire, 0); err != nil {
 		return err
 	}
-	if !hasMessageField(wire, numMegacoMessageMess) {
+	if !w.mess {
 		return decodeError(errNoMess)
 	}
 	return nil
@@ -48,10 +65,12 @@ func (w *walker) message(wire []byte) error {
 
 // Rewrite appends to dst data with the IDs ch names changed: byte for
 // byte what decode -> scan.Apply -> encode gives for data as the encoder
-// writes it. The messages on the way to the IDs are written again (their
-// lengths change with their contents); the rest is copied. A compressed
-// message is decompressed, rewritten and compressed again as the
-// encoder compresses.
+// writes it. New IDs of their old IDs' sizes, the common case, are
+// written over them in a copy (patchIDs); otherwise the messages on the
+// way to the IDs are written again (their lengths change with their
+// contents) and the rest is copied. A compressed message is
+// decompressed, rewritten and compressed again as the encoder
+// compresses.
 func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) (out []byte, err error) {
 	lim = lim.OrDefault()
 	if err := lim.CheckSize(codecName, codecerr.Pos{}, len(data)); err != nil {
@@ -66,34 +85,124 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 		}
 		rw.wire = wire
 	}
-	w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1}
-	rw.s.Reset()
-	if c == None {
-		w.out = dst
-	} else {
-		w.out = rw.out[:0]
-	}
-	if err := w.rewrite(wire); err != nil {
-		return dst, err
-	}
-	base := len(dst)
+	out, base := dst, len(dst)
 	if c != None {
-		base = 0
+		out, base = rw.out[:0], 0
 	}
-	if ch.TerminationIDs != nil && !rw.patchTerms(w.out[base:], ch.TerminationIDs, lim) {
+	var patched bool
+	if out, patched = rw.patchIDs(out, wire, ch, lim); !patched {
+		w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1, out: out}
+		rw.s.Reset()
+		if err := w.rewrite(wire); err != nil {
+			return dst, err
+		}
+		out = w.out
+	}
+	if ch.TerminationIDs != nil && !rw.patchTerms(out[base:], ch.TerminationIDs, lim) {
 		return c.recode(dst, data, ch, lim)
 	}
 	if c == None {
-		return w.out, nil
+		return out, nil
 	}
-	rw.out = w.out
-	return c.compress(dst, w.out, &rw.block)
+	rw.out = out
+	return c.compress(dst, out, &rw.block)
 }
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s, terms                scan.Summary
+	s, terms, ids           scan.Summary
+	acks                    []lastAck
 	wire, out, block, newID []byte
+}
+
+// patchIDs appends wire to out with the new transaction and context IDs
+// written over the old ones, found by a scan: what the walk writes when
+// every changed ID keeps its varint's size, so that no length around it
+// changes (+1 mostly does). False, and out as it was, when one does not
+// (it would appear, vanish or change size), for a new mId, or a wire
+// form that does not scan: then the walk rewrites it.
+func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limits) ([]byte, bool) {
+	if ch.MID != nil {
+		return out, false
+	}
+	s := &rw.ids
+	s.Want = scan.Transactions
+	if ch.ContextIDs != nil {
+		s.Want = scan.Actions
+	}
+	s.Reset()
+	rw.acks = rw.acks[:0]
+	if scanWire(wire, s, lim, &rw.acks) != nil {
+		return out, false
+	}
+	base := len(out)
+	out = append(out, wire...)
+	if !patchTx(out[base:], s, rw.acks, ch.TransactionIDs) || !patchContexts(out[base:], s, ch.ContextIDs) {
+		return out[:base], false
+	}
+	return out, true
+}
+
+// patchTx writes the new transaction IDs f gives over those of s in
+// wire, the lastAcks acks too; false when one cannot be.
+func patchTx(wire []byte, s *scan.Summary, acks []lastAck, f func(uint32) uint32) bool {
+	if f == nil {
+		return true
+	}
+	for _, t := range s.Transactions {
+		if !patchID(wire, t.IDSpan, t.ID, f(t.ID)) {
+			return false
+		}
+	}
+	for _, a := range acks { // written even when zero
+		if !patchVarint(wire, a.sp, a.v, f(a.v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// patchContexts writes the new context IDs f gives over those of s in
+// wire, but the special ones; false when one cannot be.
+func patchContexts(wire []byte, s *scan.Summary, f func(uint32) uint32) bool {
+	if f == nil {
+		return true
+	}
+	for _, a := range s.Actions {
+		if !scan.Special(a.ContextID) && !patchID(wire, a.Span, a.ContextID, f(a.ContextID)) {
+			return false
+		}
+	}
+	return true
+}
+
+// patchID is patchVarint for an ID that proto3 leaves out when zero: a
+// change to or from zero adds or removes its field.
+func patchID(wire []byte, sp scan.Span, old, v uint32) bool {
+	if v != old && (old == 0 || v == 0) {
+		return false
+	}
+	return patchVarint(wire, sp, old, v)
+}
+
+// patchVarint writes v over old, the varint at sp in wire, when it has
+// the same size; false when it has not, or old is not there in its
+// shortest form, as the encoder writes it.
+func patchVarint(wire []byte, sp scan.Span, old, v uint32) bool {
+	if v == old {
+		return true
+	}
+	n := protowire.SizeVarint(uint64(v))
+	if sp.Len != n || protowire.SizeVarint(uint64(old)) != n || wire[sp.End()-1] >= 0x80 {
+		return false
+	}
+	last := sp.End() - 1
+	for i := sp.Off; i < last; i++ {
+		wire[i] = byte(v) | 0x80
+		v >>= 7
+	}
+	wire[last] = byte(v)
+	return true
 }
 
 // patchTerms writes f's new termination IDs over the old ones in wire,

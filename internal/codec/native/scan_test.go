@@ -31,9 +31,10 @@ func encoded(t testing.TB, c native.Compression) [][]byte {
 	return out
 }
 
-// TestScanCorpus: for every corpus message in every variant, Scan
-// reports what FromModel reads off the decoded message, and the spans
-// hold the values.
+// TestScanCorpus: for every corpus message in every variant and at every
+// depth, Scan reports what FromModel reads off the decoded message down
+// to that depth, exactly (this scanner reads no deeper than asked), and
+// the spans hold the values.
 func TestScanCorpus(t *testing.T) {
 	names, _, _ := corpusMessages(t)
 	for _, v := range variants {
@@ -44,27 +45,37 @@ func TestScanCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scan.FromModel(m, false, &want)
-			if err := v.c.Scan(data, &got, limits.Limits{}); err != nil {
-				t.Fatalf("%s %s: %v", v.name, names[i], err)
-			}
-			if msg := corpus.SameSummary(&got, &want); msg != "" {
-				t.Errorf("%s %s: %s", v.name, names[i], msg)
-			}
-			wire := data
-			if v.c != native.None {
-				wire = got.Scratch
-			}
-			for _, term := range got.Terminations {
-				if sp := term.Span; !bytes.Equal(wire[sp.Off:sp.End()], term.ID) {
-					t.Errorf("%s %s: termination span %+v", v.name, names[i], sp)
+			for _, depth := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+				got.Want, want.Want = depth, depth
+				scan.FromModel(m, false, &want)
+				if err := v.c.Scan(data, &got, limits.Limits{}); err != nil {
+					t.Fatalf("%s %s at %v: %v", v.name, names[i], depth, err)
 				}
-			}
-			for _, tx := range got.Transactions {
-				if sp := tx.IDSpan; tx.ID != 0 && varint(wire[sp.Off:sp.End()]) != uint64(tx.ID) {
-					t.Errorf("%s %s: transaction span %+v", v.name, names[i], sp)
+				if msg := corpus.SameSummary(&got, &want); msg != "" {
+					t.Errorf("%s %s at %v: %s", v.name, names[i], depth, msg)
 				}
+				checkSpans(t, v.name+" "+names[i], v.c, data, &got)
 			}
+		}
+	}
+}
+
+// checkSpans checks that the spans of s, a scan of data, hold the values.
+func checkSpans(t *testing.T, name string, c native.Compression, data []byte, s *scan.Summary) {
+	t.Helper()
+	wire := data
+	if c != native.None {
+		wire = s.Scratch // the decompressed form, whole
+	}
+	wire = wire[:len(wire):len(wire)] // a span past it fails the test
+	for _, term := range s.Terminations {
+		if sp := term.Span; !bytes.Equal(wire[sp.Off:sp.End()], term.ID) {
+			t.Errorf("%s: termination span %+v", name, sp)
+		}
+	}
+	for _, tx := range s.Transactions {
+		if sp := tx.IDSpan; tx.ID != 0 && varint(wire[sp.Off:sp.End()]) != uint64(tx.ID) {
+			t.Errorf("%s: transaction span %+v", name, sp)
 		}
 	}
 }
@@ -154,20 +165,28 @@ func FuzzScanRewrite(f *testing.F) {
 
 // Mean per message over the corpus in ns/msg, each variant: Scan against
 // a decode (BenchmarkDecode), Rewrite against decode -> change -> encode.
+// A variant's name alone is the full scan; "native@transactions" and so
+// on a scan at that depth.
 func BenchmarkScan(b *testing.B) {
 	for _, v := range variants {
-		b.Run(v.name, func(b *testing.B) {
-			msgs := encoded(b, v.c)
-			var s scan.Summary
-			corpus.Bench(b, len(msgs), 0, func() error {
-				for _, data := range msgs {
-					if err := v.c.Scan(data, &s, limits.Limits{}); err != nil {
-						return err
+		for _, depth := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+			name := v.name
+			if depth != scan.Everything {
+				name += "@" + depth.String()
+			}
+			b.Run(name, func(b *testing.B) {
+				msgs := encoded(b, v.c)
+				s := scan.Summary{Want: depth}
+				corpus.Bench(b, len(msgs), 0, func() error {
+					for _, data := range msgs {
+						if err := v.c.Scan(data, &s, limits.Limits{}); err != nil {
+							return err
+						}
 					}
-				}
-				return nil
+					return nil
+				})
 			})
-		})
+		}
 	}
 }
 

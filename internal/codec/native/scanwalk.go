@@ -93,6 +93,7 @@ func walkMegacoMessage(w *walker, b []byte, base int) error {
 	it := iter(b, base)
 	for it.next() {
 		if it.is(numMegacoMessageMess) {
+			w.mess = true
 			if err := w.nested(&it, kMessage); err != nil {
 				return err
 			}
@@ -113,9 +114,10 @@ func walkMessage(w *walker, b []byte, base int) error {
 			w.copy(&it)
 		case it.is(numMessageMId):
 			w.s.MID.Span = it.span()
-			if w.ch != nil && w.ch.MID != nil {
+			switch {
+			case w.ch != nil && w.ch.MID != nil:
 				err = w.newMID()
-			} else {
+			case w.acks == nil: // not patchIDs' scan (scanWire)
 				err = w.nested(&it, kMId)
 			}
 		case it.is(numMessageMessageBody):
@@ -250,7 +252,7 @@ func walkTransactionIDOnly(w *walker, k msgKind, b []byte, base int) error {
 		}
 		var err error
 		switch {
-		case k == kTransactionRequest && it.is(numTransactionRequestActions):
+		case k == kTransactionRequest && it.is(numTransactionRequestActions) && w.wants(scan.Actions):
 			err = w.items(&it, wrappedTransactionRequestActions, kActionRequest)
 		case k == kSegmentReply && it.isVarint(numSegmentReplySegmentNumber):
 			w.lastTx().Segment = uint16(it.v)
@@ -302,7 +304,7 @@ func walkTransactionResult(w *walker, b []byte, base int) error {
 		switch {
 		case it.is(numTransactionReplyTransactionResultTransactionError) && w.ch == nil:
 			err = w.nested(&it, kErrorDescriptor)
-		case it.is(numTransactionReplyTransactionResultActionReplies):
+		case it.is(numTransactionReplyTransactionResultActionReplies) && w.wants(scan.Actions):
 			err = w.items(&it, wrappedTransactionReplyTransactionResultActionReplies, kActionReply)
 		default:
 			w.copy(&it)
@@ -324,6 +326,9 @@ func walkTransactionAck(w *walker, b []byte, base int) error {
 		if it.isVarint(numTransactionAckLastAck) {
 			// optional: written even when zero.
 			w.lastTx().LastID = uint32(it.v)
+			if w.acks != nil {
+				*w.acks = append(*w.acks, lastAck{uint32(it.v), it.varintSpan()})
+			}
 			if w.ch != nil {
 				w.putVarint(it.num, uint64(w.newID(txSite, uint32(it.v))))
 				continue
@@ -342,7 +347,7 @@ func walkActionRequest(w *walker, b []byte, base int) error {
 		if w.id(&it, numActionRequestContextId, contextSite, &seen) {
 			continue
 		}
-		if it.is(numActionRequestCommandRequests) && w.ch == nil {
+		if it.is(numActionRequestCommandRequests) && w.ch == nil && w.wants(scan.Commands) {
 			if err := w.items(&it, wrappedActionRequestCommandRequests, kCommandRequest); err != nil {
 				return err
 			}
@@ -367,7 +372,7 @@ func walkActionReply(w *walker, b []byte, base int) error {
 			w.copy(&it)
 		case it.is(numActionReplyErrorDescriptor):
 			err = w.nested(&it, kErrorDescriptor)
-		case it.is(numActionReplyCommandReply):
+		case it.is(numActionReplyCommandReply) && w.wants(scan.Commands):
 			err = w.items(&it, wrappedActionReplyCommandReply, kCommandReply)
 		}
 		if err != nil {
@@ -444,7 +449,7 @@ func walkCommand(w *walker, b []byte, base int) error {
 	for it.next() {
 		if c := commandOf(commandRequests[:], &it); c.kind != 0 {
 			w.command(c.kind, false)
-			if err := w.nested(&it, c.msg); err != nil {
+			if err := w.inCommand(&it, c.msg); err != nil {
 				return err
 			}
 		}
@@ -457,12 +462,21 @@ func walkCommandReply(w *walker, b []byte, base int) error {
 	for it.next() {
 		if c := commandOf(commandReplies[:], &it); c.kind != 0 {
 			w.command(c.kind, true)
-			if err := w.nested(&it, c.msg); err != nil {
+			if err := w.inCommand(&it, c.msg); err != nil {
 				return err
 			}
 		}
 	}
 	return it.err
+}
+
+// inCommand walks a command's or reply's value, of kind k, when the
+// scan wants what is inside (the termination IDs and errors).
+func (w *walker) inCommand(it *fieldIter, k msgKind) error {
+	if !w.wants(scan.Everything) {
+		return nil
+	}
+	return w.nested(it, k)
 }
 
 // part is where a command's termination IDs and error descriptors are

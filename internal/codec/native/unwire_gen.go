@@ -24,7 +24,15 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("MegacoMessage.authHeader", err)
 			}
@@ -40,7 +48,15 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("MegacoMessage.mess", err)
 			}
@@ -83,7 +99,15 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuthenticationHeader.secParmIndex", err)
 			}
@@ -96,7 +120,15 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuthenticationHeader.seqNum", err)
 			}
@@ -109,7 +141,15 @@ func unwireAuthenticationHeader(b []byte, m *model.AuthenticationHeader, depth i
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuthenticationHeader.ad", err)
 			}
@@ -147,7 +187,14 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge boo
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Message.version", err)
 			}
@@ -157,7 +204,15 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge boo
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("Message.mId", err)
 			}
@@ -171,7 +226,15 @@ func unwireMessage(b []byte, m *model.Message, depth int, bud *budget, merge boo
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("Message.messageBody", err)
 			}
@@ -220,7 +283,15 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MessageMessageBody.messageError", err)
 				}
@@ -241,7 +312,15 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MessageMessageBody.transactions", err)
 				}
@@ -282,7 +361,15 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MId.ip4Address", err)
 				}
@@ -303,7 +390,15 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MId.ip6Address", err)
 				}
@@ -324,7 +419,15 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MId.domainName", err)
 				}
@@ -345,7 +448,15 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MId.deviceName", err)
 				}
@@ -363,7 +474,15 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MId.mtpAddress", err)
 				}
@@ -401,7 +520,15 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("DomainName.name", err)
 			}
@@ -414,7 +541,14 @@ func unwireDomainName(b []byte, m *model.DomainName, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("DomainName.portNumber", err)
 			}
@@ -448,7 +582,15 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *budget, mer
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IP4Address.address", err)
 			}
@@ -461,7 +603,14 @@ func unwireIP4Address(b []byte, m *model.IP4Address, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IP4Address.portNumber", err)
 			}
@@ -495,7 +644,15 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *budget, mer
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IP6Address.address", err)
 			}
@@ -508,7 +665,14 @@ func unwireIP6Address(b []byte, m *model.IP6Address, depth int, bud *budget, mer
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IP6Address.portNumber", err)
 			}
@@ -543,7 +707,15 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Transaction.transactionRequest", err)
 				}
@@ -564,7 +736,15 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Transaction.transactionPending", err)
 				}
@@ -585,7 +765,15 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Transaction.transactionReply", err)
 				}
@@ -606,7 +794,15 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Transaction.transactionResponseAck", err)
 				}
@@ -623,7 +819,15 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Transaction.segmentReply", err)
 				}
@@ -667,7 +871,14 @@ func unwireTransactionRequest(b []byte, m *model.TransactionRequest, depth int, 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionRequest.transactionId", err)
 			}
@@ -713,7 +924,14 @@ func unwireTransactionPending(b []byte, m *model.TransactionPending, depth int, 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionPending.transactionId", err)
 			}
@@ -748,7 +966,14 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionReply.transactionId", err)
 			}
@@ -758,7 +983,14 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionReply.immAckRequired", err)
 			}
@@ -768,7 +1000,15 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionReply.transactionResult", err)
 			}
@@ -782,7 +1022,14 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionReply.segmentNumber", err)
 			}
@@ -792,7 +1039,14 @@ func unwireTransactionReply(b []byte, m *model.TransactionReply, depth int, bud 
 				continue
 			}
 		case 5:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionReply.segmentationComplete", err)
 			}
@@ -832,7 +1086,15 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("TransactionReplyTransactionResult.transactionError", err)
 				}
@@ -853,7 +1115,15 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("TransactionReplyTransactionResult.actionReplies", err)
 				}
@@ -893,7 +1163,14 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *bud
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionAck.firstAck", err)
 			}
@@ -903,7 +1180,14 @@ func unwireTransactionAck(b []byte, m *model.TransactionAck, depth int, bud *bud
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TransactionAck.lastAck", err)
 			}
@@ -937,7 +1221,14 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ErrorDescriptor.errorCode", err)
 			}
@@ -947,7 +1238,15 @@ func unwireErrorDescriptor(b []byte, m *model.ErrorDescriptor, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ErrorDescriptor.errorText", err)
 			}
@@ -984,7 +1283,14 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionRequest.contextId", err)
 			}
@@ -994,7 +1300,15 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionRequest.contextRequest", err)
 			}
@@ -1010,7 +1324,15 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionRequest.contextAttrAuditReq", err)
 			}
@@ -1062,7 +1384,14 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionReply.contextId", err)
 			}
@@ -1072,7 +1401,15 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionReply.errorDescriptor", err)
 			}
@@ -1088,7 +1425,15 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ActionReply.contextReply", err)
 			}
@@ -1140,7 +1485,14 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.priority", err)
 			}
@@ -1150,7 +1502,14 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.emergency", err)
 			}
@@ -1160,7 +1519,15 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.topologyReq", err)
 			}
@@ -1172,7 +1539,14 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.iepscallind", err)
 			}
@@ -1182,7 +1556,15 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 				continue
 			}
 		case 5:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.contextProp", err)
 			}
@@ -1194,7 +1576,15 @@ func unwireContextRequest(b []byte, m *model.ContextRequest, depth int, bud *bud
 				continue
 			}
 		case 6:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextRequest.contextList", err)
 			}
@@ -1230,7 +1620,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.topology", err)
 			}
@@ -1240,7 +1637,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.emergency", err)
 			}
@@ -1250,7 +1654,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.priority", err)
 			}
@@ -1260,7 +1671,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.iepscallind", err)
 			}
@@ -1270,7 +1688,15 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 5:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.contextPropAud", err)
 			}
@@ -1282,7 +1708,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 6:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.selectpriority", err)
 			}
@@ -1292,7 +1725,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 7:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.selectemergency", err)
 			}
@@ -1302,7 +1742,14 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 8:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.selectiepscallind", err)
 			}
@@ -1312,7 +1759,15 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 				continue
 			}
 		case 9:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ContextAttrAuditRequest.selectLogic", err)
 			}
@@ -1353,7 +1808,15 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *bud
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("CommandRequest.command", err)
 			}
@@ -1367,7 +1830,14 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *bud
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("CommandRequest.optional", err)
 			}
@@ -1377,7 +1847,14 @@ func unwireCommandRequest(b []byte, m *model.CommandRequest, depth int, bud *bud
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("CommandRequest.wildcardReturn", err)
 			}
@@ -1417,7 +1894,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.addReq", err)
 				}
@@ -1438,7 +1923,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.moveReq", err)
 				}
@@ -1459,7 +1952,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.modReq", err)
 				}
@@ -1480,7 +1981,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.subtractReq", err)
 				}
@@ -1501,7 +2010,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.auditCapRequest", err)
 				}
@@ -1522,7 +2039,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.auditValueRequest", err)
 				}
@@ -1543,7 +2068,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 7:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.notifyReq", err)
 				}
@@ -1564,7 +2097,15 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 			}
 		case 8:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("Command.serviceChangeReq", err)
 				}
@@ -1609,7 +2150,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.addReply", err)
 				}
@@ -1630,7 +2179,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.moveReply", err)
 				}
@@ -1651,7 +2208,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.modReply", err)
 				}
@@ -1672,7 +2237,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.subtractReply", err)
 				}
@@ -1693,7 +2266,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.auditCapReply", err)
 				}
@@ -1714,7 +2295,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.auditValueReply", err)
 				}
@@ -1735,7 +2324,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 7:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.notifyReply", err)
 				}
@@ -1756,7 +2353,15 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 			}
 		case 8:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("CommandReply.serviceChangeReply", err)
 				}
@@ -1804,7 +2409,15 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TopologyRequest.terminationFrom", err)
 			}
@@ -1818,7 +2431,15 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TopologyRequest.terminationTo", err)
 			}
@@ -1832,7 +2453,14 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TopologyRequest.topologyDirection", err)
 			}
@@ -1842,7 +2470,14 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TopologyRequest.streamID", err)
 			}
@@ -1852,7 +2487,14 @@ func unwireTopologyRequest(b []byte, m *model.TopologyRequest, depth int, bud *b
 				continue
 			}
 		case 5:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TopologyRequest.topologyDirectionExtension", err)
 			}
@@ -1945,7 +2587,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.mediaDescriptor", err)
 				}
@@ -1966,7 +2616,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.modemDescriptor", err)
 				}
@@ -1987,7 +2645,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.muxDescriptor", err)
 				}
@@ -2008,7 +2674,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.eventsDescriptor", err)
 				}
@@ -2029,7 +2703,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.eventBufferDescriptor", err)
 				}
@@ -2046,7 +2728,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.signalsDescriptor", err)
 				}
@@ -2063,7 +2753,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 7:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.digitMapDescriptor", err)
 				}
@@ -2084,7 +2782,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 8:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.auditDescriptor", err)
 				}
@@ -2105,7 +2811,15 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 			}
 		case 9:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AmmDescriptor.statisticsDescriptor", err)
 				}
@@ -2154,7 +2868,15 @@ func unwireAmmsReply(b []byte, m *model.AmmsReply, depth int, bud *budget, merge
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AmmsReply.terminationAudit", err)
 			}
@@ -2202,7 +2924,15 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SubtractRequest.auditDescriptor", err)
 			}
@@ -2246,7 +2976,15 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditRequest.terminationID", err)
 			}
@@ -2260,7 +2998,15 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditRequest.auditDescriptor", err)
 			}
@@ -2274,7 +3020,15 @@ func unwireAuditRequest(b []byte, m *model.AuditRequest, depth int, bud *budget,
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditRequest.terminationIDList", err)
 			}
@@ -2321,7 +3075,15 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReply.contextAuditResult", err)
 				}
@@ -2338,7 +3100,15 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReply.error", err)
 				}
@@ -2359,7 +3129,15 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReply.auditResult", err)
 				}
@@ -2380,7 +3158,15 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReply.auditResultTermList", err)
 				}
@@ -2425,7 +3211,15 @@ func unwireAuditResult(b []byte, m *model.AuditResult, depth int, bud *budget, m
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditResult.terminationID", err)
 			}
@@ -2481,7 +3275,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.errorDescriptor", err)
 				}
@@ -2502,7 +3304,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.mediaDescriptor", err)
 				}
@@ -2523,7 +3333,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.modemDescriptor", err)
 				}
@@ -2544,7 +3362,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.muxDescriptor", err)
 				}
@@ -2565,7 +3391,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.eventsDescriptor", err)
 				}
@@ -2586,7 +3420,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.eventBufferDescriptor", err)
 				}
@@ -2603,7 +3445,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 7:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.signalsDescriptor", err)
 				}
@@ -2620,7 +3470,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 8:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.digitMapDescriptor", err)
 				}
@@ -2641,7 +3499,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 9:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
 				}
@@ -2662,7 +3528,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 10:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.statisticsDescriptor", err)
 				}
@@ -2679,7 +3553,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 11:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.packagesDescriptor", err)
 				}
@@ -2696,7 +3578,15 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 			}
 		case 12:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("AuditReturnParameter.emptyDescriptors", err)
 				}
@@ -2740,7 +3630,15 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditDescriptor.auditToken", err)
 			}
@@ -2753,7 +3651,15 @@ func unwireAuditDescriptor(b []byte, m *model.AuditDescriptor, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("AuditDescriptor.auditPropertyToken", err)
 			}
@@ -2799,7 +3705,15 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("NotifyRequest.observedEventsDescriptor", err)
 			}
@@ -2813,7 +3727,15 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("NotifyRequest.errorDescriptor", err)
 			}
@@ -2870,7 +3792,15 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("NotifyReply.errorDescriptor", err)
 			}
@@ -2913,7 +3843,14 @@ func unwireObservedEventsDescriptor(b []byte, m *model.ObservedEventsDescriptor,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ObservedEventsDescriptor.requestId", err)
 			}
@@ -2959,7 +3896,15 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ObservedEvent.eventName", err)
 			}
@@ -2972,7 +3917,14 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ObservedEvent.streamID", err)
 			}
@@ -2991,7 +3943,15 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ObservedEvent.timeNotation", err)
 			}
@@ -3034,7 +3994,15 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("EventParameter.eventParameterName", err)
 			}
@@ -3056,7 +4024,15 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("EventParameter.extraInfo", err)
 			}
@@ -3100,7 +4076,14 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("EventParameterExtraInfo.relation", err)
 				}
@@ -3115,7 +4098,14 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 			}
 		case 2:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("EventParameterExtraInfo.range", err)
 				}
@@ -3130,7 +4120,14 @@ func unwireEventParameterExtraInfo(b []byte, m *model.EventParameterExtraInfo, d
 			}
 		case 3:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("EventParameterExtraInfo.sublist", err)
 				}
@@ -3178,7 +4175,15 @@ func unwireServiceChangeRequest(b []byte, m *model.ServiceChangeRequest, depth i
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeRequest.serviceChangeParms", err)
 			}
@@ -3234,7 +4239,15 @@ func unwireServiceChangeReply(b []byte, m *model.ServiceChangeReply, depth int, 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeReply.serviceChangeResult", err)
 			}
@@ -3281,7 +4294,15 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeResult.errorDescriptor", err)
 				}
@@ -3302,7 +4323,15 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeResult.serviceChangeResParms", err)
 				}
@@ -3355,7 +4384,15 @@ func unwireTerminationID(b []byte, m *model.TerminationID, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TerminationID.id", err)
 			}
@@ -3395,7 +4432,15 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("MediaDescriptor.termStateDescr", err)
 			}
@@ -3411,7 +4456,15 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("MediaDescriptor.streams", err)
 			}
@@ -3452,7 +4505,15 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MediaDescriptorStreams.oneStream", err)
 				}
@@ -3473,7 +4534,15 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("MediaDescriptorStreams.multiStream", err)
 				}
@@ -3514,7 +4583,14 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamDescriptor.streamID", err)
 			}
@@ -3524,7 +4600,15 @@ func unwireStreamDescriptor(b []byte, m *model.StreamDescriptor, depth int, bud 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamDescriptor.streamParms", err)
 			}
@@ -3567,7 +4651,15 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamParms.localControlDescriptor", err)
 			}
@@ -3583,7 +4675,15 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamParms.localDescriptor", err)
 			}
@@ -3599,7 +4699,15 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamParms.remoteDescriptor", err)
 			}
@@ -3615,7 +4723,15 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StreamParms.statisticsDescriptor", err)
 			}
@@ -3651,7 +4767,14 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("LocalControlDescriptor.streamMode", err)
 			}
@@ -3661,7 +4784,14 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("LocalControlDescriptor.reserveValue", err)
 			}
@@ -3671,7 +4801,14 @@ func unwireLocalControlDescriptor(b []byte, m *model.LocalControlDescriptor, dep
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("LocalControlDescriptor.reserveGroup", err)
 			}
@@ -3717,7 +4854,15 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("PropertyParm.name", err)
 			}
@@ -3739,7 +4884,15 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("PropertyParm.extraInfo", err)
 			}
@@ -3783,7 +4936,14 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("PropertyParmExtraInfo.relation", err)
 				}
@@ -3798,7 +4958,14 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 			}
 		case 2:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("PropertyParmExtraInfo.range", err)
 				}
@@ -3813,7 +4980,14 @@ func unwirePropertyParmExtraInfo(b []byte, m *model.PropertyParmExtraInfo, depth
 			}
 		case 3:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("PropertyParmExtraInfo.sublist", err)
 				}
@@ -3896,7 +5070,14 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TerminationStateDescriptor.eventBufferControl", err)
 			}
@@ -3906,7 +5087,14 @@ func unwireTerminationStateDescriptor(b []byte, m *model.TerminationStateDescrip
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("TerminationStateDescriptor.serviceState", err)
 			}
@@ -3946,7 +5134,14 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("MuxDescriptor.muxType", err)
 			}
@@ -3965,7 +5160,15 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("MuxDescriptor.nonStandardData", err)
 			}
@@ -4008,7 +5211,14 @@ func unwireEventsDescriptor(b []byte, m *model.EventsDescriptor, depth int, bud 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("EventsDescriptor.requestID", err)
 			}
@@ -4054,7 +5264,15 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedEvent.pkgdName", err)
 			}
@@ -4067,7 +5285,14 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedEvent.streamID", err)
 			}
@@ -4077,7 +5302,15 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedEvent.eventAction", err)
 			}
@@ -4129,7 +5362,14 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.keepActive", err)
 			}
@@ -4139,7 +5379,15 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.eventDM", err)
 			}
@@ -4155,7 +5403,15 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.secondEvent", err)
 			}
@@ -4171,7 +5427,15 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.signalsDescriptor", err)
 			}
@@ -4183,7 +5447,15 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				continue
 			}
 		case 5:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.notifyBehaviour", err)
 			}
@@ -4199,7 +5471,14 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 				continue
 			}
 		case 6:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("RequestedActions.resetEventsDescriptor", err)
 			}
@@ -4234,7 +5513,15 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("EventDM.digitMapName", err)
 				}
@@ -4249,7 +5536,15 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("EventDM.digitMapValue", err)
 				}
@@ -4293,7 +5588,14 @@ func unwireSecondEventsDescriptor(b []byte, m *model.SecondEventsDescriptor, dep
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondEventsDescriptor.requestID", err)
 			}
@@ -4339,7 +5641,15 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedEvent.pkgdName", err)
 			}
@@ -4352,7 +5662,14 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedEvent.streamID", err)
 			}
@@ -4362,7 +5679,15 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedEvent.eventAction", err)
 			}
@@ -4414,7 +5739,14 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedActions.keepActive", err)
 			}
@@ -4424,7 +5756,15 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedActions.eventDM", err)
 			}
@@ -4440,7 +5780,15 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedActions.signalsDescriptor", err)
 			}
@@ -4452,7 +5800,15 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedActions.notifyBehaviour", err)
 			}
@@ -4468,7 +5824,14 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 				continue
 			}
 		case 5:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SecondRequestedActions.resetEventsDescriptor", err)
 			}
@@ -4502,7 +5865,15 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("EventSpec.eventName", err)
 			}
@@ -4515,7 +5886,14 @@ func unwireEventSpec(b []byte, m *model.EventSpec, depth int, bud *budget, merge
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("EventSpec.streamID", err)
 			}
@@ -4562,7 +5940,15 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("SignalRequest.signal", err)
 				}
@@ -4583,7 +5969,15 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("SignalRequest.seqSigList", err)
 				}
@@ -4627,7 +6021,14 @@ func unwireSeqSigList(b []byte, m *model.SeqSigList, depth int, bud *budget, mer
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SeqSigList.id", err)
 			}
@@ -4673,7 +6074,15 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.signalName", err)
 			}
@@ -4686,7 +6095,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.streamID", err)
 			}
@@ -4696,7 +6112,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.sigType", err)
 			}
@@ -4706,7 +6129,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.duration", err)
 			}
@@ -4716,7 +6146,15 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 5:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.notifyCompletion", err)
 			}
@@ -4729,7 +6167,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 6:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.keepActive", err)
 			}
@@ -4748,7 +6193,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 8:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.direction", err)
 			}
@@ -4758,7 +6210,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 9:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.requestID", err)
 			}
@@ -4768,7 +6227,14 @@ func unwireSignal(b []byte, m *model.Signal, depth int, bud *budget, merge bool)
 				continue
 			}
 		case 10:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("Signal.intersigDelay", err)
 			}
@@ -4805,7 +6271,15 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SigParameter.sigParameterName", err)
 			}
@@ -4827,7 +6301,15 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("SigParameter.extraInfo", err)
 			}
@@ -4871,7 +6353,14 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("SigParameterExtraInfo.relation", err)
 				}
@@ -4886,7 +6375,14 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 			}
 		case 2:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("SigParameterExtraInfo.range", err)
 				}
@@ -4901,7 +6397,14 @@ func unwireSigParameterExtraInfo(b []byte, m *model.SigParameterExtraInfo, depth
 			}
 		case 3:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("SigParameterExtraInfo.sublist", err)
 				}
@@ -4957,7 +6460,15 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ModemDescriptor.nonStandardData", err)
 			}
@@ -5003,7 +6514,15 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapDescriptor.digitMapName", err)
 			}
@@ -5013,7 +6532,15 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapDescriptor.digitMapValue", err)
 			}
@@ -5053,7 +6580,14 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapValue.startTimer", err)
 			}
@@ -5063,7 +6597,14 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapValue.shortTimer", err)
 			}
@@ -5073,7 +6614,14 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapValue.longTimer", err)
 			}
@@ -5083,7 +6631,15 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapValue.digitMapBody", err)
 			}
@@ -5096,7 +6652,14 @@ func unwireDigitMapValue(b []byte, m *model.DigitMapValue, depth int, bud *budge
 				continue
 			}
 		case 5:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("DigitMapValue.durationTimer", err)
 			}
@@ -5133,7 +6696,14 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeMethod", err)
 			}
@@ -5143,7 +6713,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeAddress", err)
 			}
@@ -5159,7 +6737,14 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeVersion", err)
 			}
@@ -5169,7 +6754,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeProfile", err)
 			}
@@ -5194,7 +6787,14 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 6:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeDelay", err)
 			}
@@ -5204,7 +6804,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 7:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
 			}
@@ -5220,7 +6828,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 8:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.timeStamp", err)
 			}
@@ -5236,7 +6852,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 9:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.nonStandardData", err)
 			}
@@ -5252,7 +6876,15 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 10:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeInfo", err)
 			}
@@ -5268,7 +6900,14 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 				continue
 			}
 		case 11:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeParm.serviceChangeIncompleteFlag", err)
 			}
@@ -5306,7 +6945,14 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireVarint(b, typ)
+				var v uint64
+				var n int
+				var err error
+				if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+					v, n = uint64(b[0]), 1
+				} else {
+					v, n, err = unwireVarint(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.portNumber", err)
 				}
@@ -5321,7 +6967,15 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.ip4Address", err)
 				}
@@ -5342,7 +6996,15 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.ip6Address", err)
 				}
@@ -5363,7 +7025,15 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.domainName", err)
 				}
@@ -5384,7 +7054,15 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.deviceName", err)
 				}
@@ -5402,7 +7080,15 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("ServiceChangeAddress.mtpAddress", err)
 				}
@@ -5440,7 +7126,15 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
 			}
@@ -5456,7 +7150,15 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
 			}
@@ -5472,7 +7174,14 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeResParm.serviceChangeVersion", err)
 			}
@@ -5482,7 +7191,15 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
 			}
@@ -5498,7 +7215,15 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 				continue
 			}
 		case 5:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeResParm.timestamp", err)
 			}
@@ -5538,7 +7263,15 @@ func unwireServiceChangeProfile(b []byte, m *model.ServiceChangeProfile, depth i
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("ServiceChangeProfile.profileName", err)
 			}
@@ -5575,7 +7308,15 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("PackagesItem.packageName", err)
 			}
@@ -5588,7 +7329,14 @@ func unwirePackagesItem(b []byte, m *model.PackagesItem, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("PackagesItem.packageVersion", err)
 			}
@@ -5622,7 +7370,15 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StatisticsParameter.statName", err)
 			}
@@ -5635,7 +7391,15 @@ func unwireStatisticsParameter(b []byte, m *model.StatisticsParameter, depth int
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("StatisticsParameter.statValue", err)
 			}
@@ -5672,7 +7436,15 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("NonStandardData.nonStandardIdentifier", err)
 			}
@@ -5686,7 +7458,15 @@ func unwireNonStandardData(b []byte, m *model.NonStandardData, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("NonStandardData.data", err)
 			}
@@ -5729,7 +7509,15 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NonStandardIdentifier.object", err)
 				}
@@ -5746,7 +7534,15 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NonStandardIdentifier.h221NonStandard", err)
 				}
@@ -5767,7 +7563,15 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NonStandardIdentifier.experimental", err)
 				}
@@ -5808,7 +7612,14 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("H221NonStandard.t35CountryCode1", err)
 			}
@@ -5818,7 +7629,14 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("H221NonStandard.t35CountryCode2", err)
 			}
@@ -5828,7 +7646,14 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("H221NonStandard.t35Extension", err)
 			}
@@ -5838,7 +7663,14 @@ func unwireH221NonStandard(b []byte, m *model.H221NonStandard, depth int, bud *b
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("H221NonStandard.manufacturerCode", err)
 			}
@@ -5872,7 +7704,15 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TimeNotation.date", err)
 			}
@@ -5885,7 +7725,15 @@ func unwireTimeNotation(b []byte, m *model.TimeNotation, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("TimeNotation.time", err)
 			}
@@ -5923,7 +7771,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
 				}
@@ -5944,7 +7800,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
 				}
@@ -5965,7 +7829,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
 				}
@@ -5986,7 +7858,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 4:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
 				}
@@ -6007,7 +7887,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 5:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
 				}
@@ -6028,7 +7916,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 6:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
 				}
@@ -6049,7 +7945,15 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 			}
 		case 7:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
 				}
@@ -6093,7 +7997,15 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudMediaDescriptor.termStateDescr", err)
 			}
@@ -6109,7 +8021,15 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudMediaDescriptor.streams", err)
 			}
@@ -6150,7 +8070,15 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
 				}
@@ -6171,7 +8099,15 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAudMediaDescriptorStreams.multiStream", err)
 				}
@@ -6212,7 +8148,14 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamDescriptor.streamID", err)
 			}
@@ -6222,7 +8165,15 @@ func unwireIndAudStreamDescriptor(b []byte, m *model.IndAudStreamDescriptor, dep
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamDescriptor.streamParms", err)
 			}
@@ -6265,7 +8216,15 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamParms.localControlDescriptor", err)
 			}
@@ -6281,7 +8240,15 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamParms.localDescriptor", err)
 			}
@@ -6297,7 +8264,15 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				continue
 			}
 		case 3:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamParms.remoteDescriptor", err)
 			}
@@ -6313,7 +8288,15 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStreamParms.statisticsDescriptor", err)
 			}
@@ -6353,7 +8336,14 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalControlDescriptor.streamMode", err)
 			}
@@ -6363,7 +8353,14 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalControlDescriptor.reserveValue", err)
 			}
@@ -6373,7 +8370,14 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalControlDescriptor.reserveGroup", err)
 			}
@@ -6383,7 +8387,15 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 				continue
 			}
 		case 4:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalControlDescriptor.propertyParms", err)
 			}
@@ -6395,7 +8407,14 @@ func unwireIndAudLocalControlDescriptor(b []byte, m *model.IndAudLocalControlDes
 				continue
 			}
 		case 5:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalControlDescriptor.streamModeSel", err)
 			}
@@ -6429,7 +8448,15 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudPropertyParm.name", err)
 			}
@@ -6442,7 +8469,15 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudPropertyParm.propertyParms", err)
 			}
@@ -6482,7 +8517,14 @@ func unwireIndAudLocalRemoteDescriptor(b []byte, m *model.IndAudLocalRemoteDescr
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudLocalRemoteDescriptor.propGroupID", err)
 			}
@@ -6537,7 +8579,14 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.eventBufferControl", err)
 			}
@@ -6547,7 +8596,14 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.serviceState", err)
 			}
@@ -6557,7 +8613,14 @@ func unwireIndAudTerminationStateDescriptor(b []byte, m *model.IndAudTermination
 				continue
 			}
 		case 4:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudTerminationStateDescriptor.serviceStateSel", err)
 			}
@@ -6594,7 +8657,14 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudEventsDescriptor.requestID", err)
 			}
@@ -6604,7 +8674,15 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudEventsDescriptor.pkgdName", err)
 			}
@@ -6617,7 +8695,14 @@ func unwireIndAudEventsDescriptor(b []byte, m *model.IndAudEventsDescriptor, dep
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudEventsDescriptor.streamID", err)
 			}
@@ -6651,7 +8736,15 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudEventBufferDescriptor.eventName", err)
 			}
@@ -6664,7 +8757,14 @@ func unwireIndAudEventBufferDescriptor(b []byte, m *model.IndAudEventBufferDescr
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudEventBufferDescriptor.streamID", err)
 			}
@@ -6699,7 +8799,15 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAudSignalsDescriptor.signal", err)
 				}
@@ -6720,7 +8828,15 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("IndAudSignalsDescriptor.seqSigList", err)
 				}
@@ -6764,7 +8880,14 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudSeqSigList.id", err)
 			}
@@ -6774,7 +8897,15 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudSeqSigList.signalList", err)
 			}
@@ -6814,7 +8945,15 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudSignal.signalName", err)
 			}
@@ -6827,7 +8966,14 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudSignal.streamID", err)
 			}
@@ -6837,7 +8983,14 @@ func unwireIndAudSignal(b []byte, m *model.IndAudSignal, depth int, bud *budget,
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudSignal.signalRequestID", err)
 			}
@@ -6871,7 +9024,15 @@ func unwireIndAudDigitMapDescriptor(b []byte, m *model.IndAudDigitMapDescriptor,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudDigitMapDescriptor.digitMapName", err)
 			}
@@ -6905,7 +9066,15 @@ func unwireIndAudStatisticsDescriptor(b []byte, m *model.IndAudStatisticsDescrip
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudStatisticsDescriptor.statName", err)
 			}
@@ -6942,7 +9111,15 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudPackagesDescriptor.packageName", err)
 			}
@@ -6955,7 +9132,14 @@ func unwireIndAudPackagesDescriptor(b []byte, m *model.IndAudPackagesDescriptor,
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("IndAudPackagesDescriptor.packageVersion", err)
 			}
@@ -6989,7 +9173,14 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget,
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SegmentReply.transactionId", err)
 			}
@@ -6999,7 +9190,14 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget,
 				continue
 			}
 		case 2:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SegmentReply.segmentNumber", err)
 			}
@@ -7009,7 +9207,14 @@ func unwireSegmentReply(b []byte, m *model.SegmentReply, depth int, bud *budget,
 				continue
 			}
 		case 3:
-			v, n, err := unwireVarint(b, typ)
+			var v uint64
+			var n int
+			var err error
+			if typ == protowire.VarintType && len(b) > 0 && b[0] < 0x80 {
+				v, n = uint64(b[0]), 1
+			} else {
+				v, n, err = unwireVarint(b, typ)
+			}
 			if err != nil {
 				return wireFail("SegmentReply.segmentationComplete", err)
 			}
@@ -7044,7 +9249,15 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *budget, m
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("SelectLogic.andAUDITSelect", err)
 				}
@@ -7061,7 +9274,15 @@ func unwireSelectLogic(b []byte, m *model.SelectLogic, depth int, bud *budget, m
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("SelectLogic.orAUDITSelect", err)
 				}
@@ -7149,7 +9370,15 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 		b = b[n:]
 		switch num {
 		case 1:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
 			}
@@ -7165,7 +9394,15 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 				continue
 			}
 		case 2:
-			v, n, err := unwireBytes(b, typ)
+			var v []byte
+			var n int
+			var err error
+			if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+				n = int(b[0]) + 1
+				v = b[1:n]
+			} else {
+				v, n, err = unwireBytes(b, typ)
+			}
 			if err != nil {
 				return wireFail("RegulatedEmbeddedDescriptor.signalsDescriptor", err)
 			}
@@ -7202,7 +9439,15 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 		switch num {
 		case 1:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NotifyBehaviour.notifyImmediate", err)
 				}
@@ -7219,7 +9464,15 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 			}
 		case 2:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NotifyBehaviour.notifyRegulated", err)
 				}
@@ -7240,7 +9493,15 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 			}
 		case 3:
 			{
-				v, n, err := unwireBytes(b, typ)
+				var v []byte
+				var n int
+				var err error
+				if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+					n = int(b[0]) + 1
+					v = b[1:n]
+				} else {
+					v, n, err = unwireBytes(b, typ)
+				}
 				if err != nil {
 					return wireFail("NotifyBehaviour.neverNotify", err)
 				}
@@ -7266,7 +9527,15 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 }
 
 func unwireAddListActionReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionReply, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7295,7 +9564,15 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 }
 
 func unwireAddListActionRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7324,7 +9601,15 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 }
 
 func unwireAddListAmmDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7353,7 +9638,15 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 }
 
 func unwireAddListAuditReturnParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7382,7 +9675,15 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 }
 
 func unwireAddListCommandReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7411,7 +9712,15 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 }
 
 func unwireAddListCommandRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7440,7 +9749,15 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 }
 
 func unwireAddListEventParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7469,7 +9786,15 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 }
 
 func unwireAddListEventSpec(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7498,7 +9823,15 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 }
 
 func unwireAddListIndAudPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7527,7 +9860,15 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 }
 
 func unwireAddListIndAudStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7556,7 +9897,15 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 }
 
 func unwireAddListIndAuditParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7608,7 +9957,15 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 }
 
 func unwireAddListObservedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7637,7 +9994,15 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 }
 
 func unwireAddListOctets(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7666,7 +10031,15 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 }
 
 func unwireAddListPackagesItem(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7695,7 +10068,15 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 }
 
 func unwireAddListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7724,7 +10105,15 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 }
 
 func unwireAddListRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7753,7 +10142,15 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 }
 
 func unwireAddListSecondRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7782,7 +10179,15 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 }
 
 func unwireAddListSigParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7811,7 +10216,15 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 }
 
 func unwireAddListSignal(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7840,7 +10253,15 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 }
 
 func unwireAddListSignalRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7869,7 +10290,15 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 }
 
 func unwireAddListStatisticsParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7898,7 +10327,15 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 }
 
 func unwireAddListStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7927,7 +10364,15 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 }
 
 func unwireAddListTerminationID(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7956,7 +10401,15 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 }
 
 func unwireAddListTopologyRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -7985,7 +10438,15 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 }
 
 func unwireAddListTransaction(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -8014,7 +10475,15 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 }
 
 func unwireAddListTransactionAck(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}
@@ -8043,7 +10512,15 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 }
 
 func unwireAddListListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
-	v, n, err := unwireBytes(b, typ)
+	var v []byte
+	var n int
+	var err error
+	if typ == protowire.BytesType && len(b) > 0 && int(b[0]) < min(len(b), 0x80) {
+		n = int(b[0]) + 1
+		v = b[1:n]
+	} else {
+		v, n, err = unwireBytes(b, typ)
+	}
 	if n == 0 || err != nil {
 		return 0, err
 	}

@@ -20,7 +20,9 @@ type walker struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	cmd   int // the current command's index in s.Commands, -1 outside one
+	cmd   int        // the current command's index in s.Commands, -1 outside one
+	mess  bool       // the MegacoMessage has its mess field
+	acks  *[]lastAck // not nil: the lastAcks are listed there (scanWire)
 }
 
 // fieldIter reads the fields of one message. It keeps offsets rather
@@ -48,13 +50,50 @@ func (it *fieldIter) off() int { return it.base + it.voff }
 // raw is the whole field, tag included.
 func (it *fieldIter) raw() []byte { return it.msg[it.start:it.pos] }
 
-// next reads the next field; false at the end or on an error (it.err).
-// Tags and lengths of one octet, nearly all of them, are read inline.
+// next reads the next field; false at the end or on an error (it.err,
+// after which it stays at the end). A one-octet tag with a varint or
+// length of one or two octets, nearly every field, is read here;
+// nextSlow reads the others (the field loop was the largest part of a
+// scan).
 func (it *fieldIter) next() bool {
-	p := it.pos
-	if p >= len(it.msg) || it.err != nil {
-		return false
+	return it.pos < len(it.msg) && it.read() // inlined: the loop's last call is none
+}
+
+// read is next past the end check.
+func (it *fieldIter) read() bool {
+	p, msg := it.pos, it.msg
+	if p+1 >= len(msg) {
+		return it.nextSlow()
 	}
+	c := msg[p]
+	if c-0x08 >= 0x80-0x08 { // not field 1..15
+		return it.nextSlow()
+	}
+	v, q := uint64(msg[p+1]), p+2 // q: past the varint
+	if v >= 0x80 {
+		if q >= len(msg) || msg[q] >= 0x80 {
+			return it.nextSlow()
+		}
+		v, q = v&0x7f|uint64(msg[q])<<7, q+1
+	}
+	switch protowire.Type(c & 7) {
+	case protowire.VarintType:
+		it.num, it.typ, it.v = protowire.Number(c>>3), protowire.VarintType, v
+		it.start, it.voff, it.pos = p, p+1, q
+		return true
+	case protowire.BytesType:
+		if end := q + int(v); end <= len(msg) {
+			it.num, it.typ, it.v = protowire.Number(c>>3), protowire.BytesType, v
+			it.start, it.voff, it.pos = p, q, end
+			return true
+		}
+	}
+	return it.nextSlow()
+}
+
+//go:noinline
+func (it *fieldIter) nextSlow() bool {
+	p := it.pos
 	b := it.msg[p:]
 	tag, n := uint64(b[0]), 1
 	if tag >= 0x80 {
@@ -106,6 +145,7 @@ func (it *fieldIter) fail(msg string) bool {
 	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
 	e.Pos = codecerr.AtByte(it.base + it.pos)
 	it.err = e
+	it.pos = len(it.msg)
 	return false
 }
 
@@ -138,21 +178,27 @@ func (w *walker) copy(it *fieldIter) {
 // its tag and a length to be set by leave.
 func (w *walker) enter(it *fieldIter) (int, error) {
 	w.depth++
-	if w.depth > w.lim.MaxDepth {
-		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireDepth.Error())
-		e.Pos = codecerr.AtByte(it.off())
-		return 0, e
-	}
-	if w.elems++; w.elems > w.lim.MaxElements {
-		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, errWireElems.Error())
-		e.Pos = codecerr.AtByte(it.off())
-		return 0, e
+	if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
+		return 0, w.tooLarge(it)
 	}
 	start := 0
 	if w.ch != nil {
 		w.out, start = wireBegin(w.out, it.num)
 	}
 	return start, nil
+}
+
+// tooLarge is the error of a message past the depth or element limit.
+//
+//go:noinline
+func (w *walker) tooLarge(it *fieldIter) error {
+	msg := errWireElems.Error()
+	if w.depth > w.lim.MaxDepth {
+		msg = errWireDepth.Error()
+	}
+	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
+	e.Pos = codecerr.AtByte(it.off())
+	return e
 }
 
 func (w *walker) leave(start int, err error) error {
@@ -163,8 +209,18 @@ func (w *walker) leave(start int, err error) error {
 	return err
 }
 
-// nested walks the message of kind k in field it.
+// nested walks the message of kind k in field it. A scan, the walk of
+// nearly every message, keeps the limits here without enter and leave.
 func (w *walker) nested(it *fieldIter, k msgKind) error {
+	if w.ch == nil {
+		w.depth++
+		if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
+			return w.tooLarge(it)
+		}
+		err := w.walk(k, it.val(), it.off())
+		w.depth--
+		return err
+	}
 	start, err := w.enter(it)
 	if err != nil {
 		return err
@@ -266,6 +322,13 @@ func (w *walker) newID(k siteKind, v uint32) uint32 {
 		return w.ch.ContextIDs(v)
 	}
 	return v
+}
+
+// wants reports whether the scan fills the lists of depth level: below
+// the depth asked for, a message is passed by its length unread. A
+// rewrite reads all it needs whatever the depth.
+func (w *walker) wants(level scan.Depth) bool {
+	return w.ch != nil || w.s.Want.Reaches(level)
 }
 
 func (w *walker) tx(k scan.TxKind) {

@@ -234,8 +234,11 @@ func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
 	if typ != protowire.VarintType {
 		return 0, 0, nil
 	}
-	if len(b) > 0 && b[0] < 0x80 { // one byte, as unwireTag
+	switch {
+	case len(b) > 0 && b[0] < 0x80: // one byte, as unwireTag
 		return uint64(b[0]), 1, nil
+	case len(b) > 1 && b[1] < 0x80: // two, not worth protowire's call
+		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2, nil
 	}
 	return unwireVarintSlow(b)
 }
@@ -257,6 +260,11 @@ func unwireBytes(b []byte, typ protowire.Type) (v []byte, n int, err error) {
 	if len(b) > 0 && int(b[0]) < min(len(b), 0x80) { // a one-byte length, as unwireTag
 		l := int(b[0]) + 1
 		return b[1:l], l, nil
+	}
+	if len(b) > 1 && b[0] >= 0x80 && b[1] < 0x80 { // two bytes, as unwireVarint
+		if end := 2 + (int(b[0]&0x7f) | int(b[1])<<7); end <= len(b) {
+			return b[2:end], end, nil
+		}
 	}
 	return unwireBytesSlow(b)
 }
@@ -322,24 +330,38 @@ func unwireRoomPacked[T any](s *slab.Slab[T], l *[]T, b []byte, typ protowire.Ty
 
 // unwireCount counts the length-delimited values of field num in b, which
 // starts at one of them; at most max. It stops at anything malformed,
-// which the decode then reports.
+// which the decode then reports. One-octet tags, lengths and varints,
+// nearly all of them, are read inline: the count was a tenth of a decode.
 func unwireCount(b []byte, num protowire.Number, max int) int {
-	n := 1
-	k := protowire.ConsumeFieldValue(num, protowire.BytesType, b)
-	for k >= 0 && n < max {
+	n, f, typ := 1, num, protowire.BytesType
+	for n < max {
+		var k int // the value's size
+		switch {
+		case len(b) > 0 && b[0] < 0x80 && typ == protowire.BytesType:
+			k = int(b[0]) + 1
+		case len(b) > 0 && b[0] < 0x80 && typ == protowire.VarintType:
+			k = 1
+		case len(b) > 1 && b[1] < 0x80 && typ == protowire.BytesType: // b[0] >= 0x80
+			k = 2 + (int(b[0]&0x7f) | int(b[1])<<7)
+		default:
+			k = protowire.ConsumeFieldValue(f, typ, b)
+		}
+		if k < 0 || k >= len(b) {
+			break
+		}
 		b = b[k:]
-		if len(b) == 0 {
-			break
+		if c := b[0]; c >= 0x08 && c < 0x80 {
+			f, typ, b = protowire.Number(c>>3), protowire.Type(c&7), b[1:]
+		} else {
+			var t int
+			if f, typ, t = protowire.ConsumeTag(b); t < 0 {
+				break
+			}
+			b = b[t:]
 		}
-		f, typ, t := protowire.ConsumeTag(b)
-		if t < 0 {
-			break
-		}
-		b = b[t:]
 		if f == num && typ == protowire.BytesType {
 			n++
 		}
-		k = protowire.ConsumeFieldValue(f, typ, b)
 	}
 	return n
 }

@@ -29,7 +29,6 @@ func Apply(m *model.MegacoMessage, ch *Changes) {
 	}
 	for i := range body.Transactions {
 		applyTransaction(&body.Transactions[i], ch)
-		applyTerms(&body.Transactions[i], ch)
 	}
 }
 
@@ -44,7 +43,7 @@ func applyTransaction(t *model.Transaction, ch *Changes) {
 		r := t.TransactionRequest
 		tx(&r.TransactionId)
 		for i := range r.Actions {
-			applyContext(&r.Actions[i].ContextId, ch)
+			applyActionRequest(&r.Actions[i], ch)
 		}
 	case model.Transaction_TransactionPending:
 		tx(&t.TransactionPending.TransactionId)
@@ -53,7 +52,7 @@ func applyTransaction(t *model.Transaction, ch *Changes) {
 		tx(&r.TransactionId)
 		if r.TransactionResult.Kind == model.TransactionReplyTransactionResult_ActionReplies {
 			for i := range r.TransactionResult.ActionReplies {
-				applyContext(&r.TransactionResult.ActionReplies[i].ContextId, ch)
+				applyActionReply(&r.TransactionResult.ActionReplies[i], ch)
 			}
 		}
 	case model.Transaction_TransactionResponseAck:
@@ -67,6 +66,36 @@ func applyTransaction(t *model.Transaction, ch *Changes) {
 	case model.Transaction_SegmentReply:
 		tx(&t.SegmentReply.TransactionId)
 	}
+}
+
+// applyActionRequest changes an action's context ID and its commands'
+// termination IDs: the one walk of the action Apply makes.
+func applyActionRequest(a *model.ActionRequest, ch *Changes) {
+	applyContext(&a.ContextId, ch)
+	if ch.TerminationIDs == nil {
+		return
+	}
+	for i := range a.CommandRequests {
+		requestTerms(&a.CommandRequests[i].Command, ch.newTermID)
+	}
+}
+
+// applyActionReply is applyActionRequest for an action reply.
+func applyActionReply(a *model.ActionReply, ch *Changes) {
+	applyContext(&a.ContextId, ch)
+	if ch.TerminationIDs == nil {
+		return
+	}
+	for i := range a.CommandReply {
+		replyTerms(&a.CommandReply[i], ch.newTermID)
+	}
+}
+
+// newTermID gives id its new ID under ch. The new octets are a copy: the
+// model may alias memory the caller does not own, and the result of
+// ch.TerminationIDs is not kept by contract.
+func (ch *Changes) newTermID(id *model.TerminationID) {
+	id.Id = append(model.Octets(nil), ch.TerminationIDs(id.Id)...)
 }
 
 func applyContext(id *uint32, ch *Changes) {

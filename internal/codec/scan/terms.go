@@ -77,37 +77,6 @@ func eachTerm(ids []model.TerminationID, f func(*model.TerminationID)) {
 	}
 }
 
-// applyTerms gives each termination ID of the transaction's commands its
-// new ID under ch. The new octets are a copy: the model may alias memory
-// the caller does not own, and f's result is not kept by contract.
-func applyTerms(t *model.Transaction, ch *Changes) {
-	f := ch.TerminationIDs
-	if f == nil {
-		return
-	}
-	change := func(id *model.TerminationID) { id.Id = append(model.Octets(nil), f(id.Id)...) }
-	switch t.Kind {
-	case model.Transaction_TransactionRequest:
-		for i := range t.TransactionRequest.Actions {
-			a := &t.TransactionRequest.Actions[i]
-			for j := range a.CommandRequests {
-				requestTerms(&a.CommandRequests[j].Command, change)
-			}
-		}
-	case model.Transaction_TransactionReply:
-		res := &t.TransactionReply.TransactionResult
-		if res.Kind != model.TransactionReplyTransactionResult_ActionReplies {
-			return
-		}
-		for i := range res.ActionReplies {
-			a := &res.ActionReplies[i]
-			for j := range a.CommandReply {
-				replyTerms(&a.CommandReply[j], change)
-			}
-		}
-	}
-}
-
 // AppendTerminationIDs appends to dst the new IDs f gives the
 // terminations ts, one after the other: what a binary rewriter writes
 // over the old ones, each at its span. False when one's length differs
