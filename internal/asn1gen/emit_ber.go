@@ -30,6 +30,15 @@ func (g *berGen) slab(goT string) string {
 	return "d.s." + name
 }
 
+// one emits code that points target at a new zeroed value of goT from
+// its slab. The zeroing is written for the concrete type, which the
+// compiler does inline; slab.One's generic zeroing is a runtime call
+// (memclrHasPointers) per value.
+func (g *berGen) one(target, goT string) {
+	p := g.tmp("p")
+	fmt.Fprintf(&g.w, "%s := %s.Raw(1)\n%s[0] = %s{}\n%s = &%s[0]\n", p, g.slab(goT), p, g.f.qualify(goT, "model."), target, p)
+}
+
 // slabName names the slab of Go type goT: "[]PropertyParm" is
 // "ListPropertyParm", "uint32" is "Uint32".
 func slabName(goT string) string {
@@ -165,7 +174,7 @@ func (g *berGen) absentFields(t *GoType, v *Version, ret string) {
 // EmitBER writes the generated part of package ber.
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	g := newBerGen(f)
-	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/slab", modelPkg)
+	g.begin(pkg, "megaco/internal/codec/codecerr", modelPkg)
 	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
 		return nil, err
 	}
@@ -605,7 +614,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			case fl.GoType == "struct{}":
 				target = ""
 			case fl.Rep == RepPointer:
-				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
+				g.one(target, fl.GoType)
 				target = "(*" + target + ")"
 			}
 			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
@@ -653,7 +662,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		target := "m." + fl.GoName
 		switch fl.Rep {
 		case RepPointer:
-			fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
+			g.one(target, fl.GoType)
 			target = "(*" + target + ")"
 		case RepOpt:
 			fmt.Fprintf(w, "%s.Present = true\n", target)
@@ -775,7 +784,9 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		slab := g.slab(egoT)
 		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
+		// clear on the concrete type: slab.Alloc's generic clear costs a
+		// dictionary lookup and a runtime call even for one element.
+		fmt.Fprintf(w, "%s = %s.Raw(%s)\nclear(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, target, i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))

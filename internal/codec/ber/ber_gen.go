@@ -4,7 +4,6 @@ package ber
 
 import (
 	"megaco/internal/codec/codecerr"
-	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -50,7 +49,9 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p3 := d.s.AuthenticationHeader.Raw(1)
+			p3[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p3[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -80,20 +81,20 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	var err error
 	if m.AuthHeader != nil {
 		b = append(b, "\xa0"...)
-		mk3 := len(b)
+		mk4 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk3)
+		b = endLen(b, mk4)
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk4 := len(b)
+		mk5 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV2(b, &m.Mess)
-		b = endLen(b, mk4)
+		b = endLen(b, mk5)
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -118,7 +119,9 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p6 := d.s.AuthenticationHeader.Raw(1)
+			p6[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p6[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -148,20 +151,20 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	var err error
 	if m.AuthHeader != nil {
 		b = append(b, "\xa0"...)
-		mk5 := len(b)
+		mk7 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk5)
+		b = endLen(b, mk7)
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk6 := len(b)
+		mk8 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV3(b, &m.Mess)
-		b = endLen(b, mk6)
+		b = endLen(b, mk8)
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -186,7 +189,9 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p9 := d.s.AuthenticationHeader.Raw(1)
+			p9[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p9[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -326,20 +331,20 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk7 := len(b)
+		mk10 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk7)
+		b = endLen(b, mk10)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk8 := len(b)
+		mk11 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV1(b, &m.MessageBody)
-		b = endLen(b, mk8)
+		b = endLen(b, mk11)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -364,21 +369,21 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x9, err := d.integer(e, 0, 99)
+			x12, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "version")
 			}
-			m.Version = uint32(x9)
+			m.Version = uint32(x12)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h10 header
-			if err := d.explicit(&h10, &e, anyTag); err != nil {
+			var h13 header
+			if err := d.explicit(&h13, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h10, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h13, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -386,11 +391,11 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h11 header
-			if err := d.explicit(&h11, &e, anyTag); err != nil {
+			var h14 header
+			if err := d.explicit(&h14, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV1(d, &h11, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV1(d, &h14, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -427,20 +432,20 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk12 := len(b)
+		mk15 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk12)
+		b = endLen(b, mk15)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk13 := len(b)
+		mk16 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
-		b = endLen(b, mk13)
+		b = endLen(b, mk16)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -465,21 +470,21 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x14, err := d.integer(e, 0, 99)
+			x17, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "version")
 			}
-			m.Version = uint32(x14)
+			m.Version = uint32(x17)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h15 header
-			if err := d.explicit(&h15, &e, anyTag); err != nil {
+			var h18 header
+			if err := d.explicit(&h18, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h15, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h18, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -487,11 +492,11 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h16 header
-			if err := d.explicit(&h16, &e, anyTag); err != nil {
+			var h19 header
+			if err := d.explicit(&h19, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV2(d, &h16, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV2(d, &h19, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -528,20 +533,20 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk17 := len(b)
+		mk20 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk17)
+		b = endLen(b, mk20)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk18 := len(b)
+		mk21 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
-		b = endLen(b, mk18)
+		b = endLen(b, mk21)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -566,21 +571,21 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x19, err := d.integer(e, 0, 99)
+			x22, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "version")
 			}
-			m.Version = uint32(x19)
+			m.Version = uint32(x22)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h20 header
-			if err := d.explicit(&h20, &e, anyTag); err != nil {
+			var h23 header
+			if err := d.explicit(&h23, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h20, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h23, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -588,11 +593,11 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h21 header
-			if err := d.explicit(&h21, &e, anyTag); err != nil {
+			var h24 header
+			if err := d.explicit(&h24, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV3(d, &h21, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV3(d, &h24, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -623,26 +628,26 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk22 := len(b)
+		mk25 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk22)
+		b = endLen(b, mk25)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk23 := len(b)
+			mk26 := len(b)
 			b = append(b, 0)
-			for i24 := range m.Transactions {
-				b, err = appendTransactionV1(b, &m.Transactions[i24])
+			for i27 := range m.Transactions {
+				b, err = appendTransactionV1(b, &m.Transactions[i27])
 				if err != nil {
-					err = codecerr.AtIndex(err, i24)
+					err = codecerr.AtIndex(err, i27)
 					break
 				}
 			}
-			b = endLen(b, mk23)
+			b = endLen(b, mk26)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -658,32 +663,35 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p28 := d.s.ErrorDescriptor.Raw(1)
+		p28[0] = model.ErrorDescriptor{}
+		m.MessageError = &p28[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n25, err := d.count((*h))
+		n29, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactions")
 		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n25)
-		for i26, off27 := 0, (*h).start; i26 < n25; i26++ {
-			var e28 header
-			if err := d.next(&e28, off27, (*h).end); err != nil {
+		m.Transactions = d.s.Transaction.Raw(n29)
+		clear(m.Transactions)
+		for i30, off31 := 0, (*h).start; i30 < n29; i30++ {
+			var e32 header
+			if err := d.next(&e32, off31, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV1(d, &e28, &m.Transactions[i26]); err != nil {
+				if err = decodeTransactionV1(d, &e32, &m.Transactions[i30]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i26), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i30), "transactions")
 			}
-			off27 = e28.next
+			off31 = e32.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -699,26 +707,26 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk29 := len(b)
+		mk33 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk29)
+		b = endLen(b, mk33)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk30 := len(b)
+			mk34 := len(b)
 			b = append(b, 0)
-			for i31 := range m.Transactions {
-				b, err = appendTransactionV2(b, &m.Transactions[i31])
+			for i35 := range m.Transactions {
+				b, err = appendTransactionV2(b, &m.Transactions[i35])
 				if err != nil {
-					err = codecerr.AtIndex(err, i31)
+					err = codecerr.AtIndex(err, i35)
 					break
 				}
 			}
-			b = endLen(b, mk30)
+			b = endLen(b, mk34)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -734,32 +742,35 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p36 := d.s.ErrorDescriptor.Raw(1)
+		p36[0] = model.ErrorDescriptor{}
+		m.MessageError = &p36[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n32, err := d.count((*h))
+		n37, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactions")
 		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n32)
-		for i33, off34 := 0, (*h).start; i33 < n32; i33++ {
-			var e35 header
-			if err := d.next(&e35, off34, (*h).end); err != nil {
+		m.Transactions = d.s.Transaction.Raw(n37)
+		clear(m.Transactions)
+		for i38, off39 := 0, (*h).start; i38 < n37; i38++ {
+			var e40 header
+			if err := d.next(&e40, off39, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV2(d, &e35, &m.Transactions[i33]); err != nil {
+				if err = decodeTransactionV2(d, &e40, &m.Transactions[i38]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i33), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i38), "transactions")
 			}
-			off34 = e35.next
+			off39 = e40.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -775,26 +786,26 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk36 := len(b)
+		mk41 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk36)
+		b = endLen(b, mk41)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk37 := len(b)
+			mk42 := len(b)
 			b = append(b, 0)
-			for i38 := range m.Transactions {
-				b, err = appendTransactionV3(b, &m.Transactions[i38])
+			for i43 := range m.Transactions {
+				b, err = appendTransactionV3(b, &m.Transactions[i43])
 				if err != nil {
-					err = codecerr.AtIndex(err, i38)
+					err = codecerr.AtIndex(err, i43)
 					break
 				}
 			}
-			b = endLen(b, mk37)
+			b = endLen(b, mk42)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -810,32 +821,35 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p44 := d.s.ErrorDescriptor.Raw(1)
+		p44[0] = model.ErrorDescriptor{}
+		m.MessageError = &p44[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n39, err := d.count((*h))
+		n45, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactions")
 		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n39)
-		for i40, off41 := 0, (*h).start; i40 < n39; i40++ {
-			var e42 header
-			if err := d.next(&e42, off41, (*h).end); err != nil {
+		m.Transactions = d.s.Transaction.Raw(n45)
+		clear(m.Transactions)
+		for i46, off47 := 0, (*h).start; i46 < n45; i46++ {
+			var e48 header
+			if err := d.next(&e48, off47, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV3(d, &e42, &m.Transactions[i40]); err != nil {
+				if err = decodeTransactionV3(d, &e48, &m.Transactions[i46]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i40), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i46), "transactions")
 			}
-			off41 = e42.next
+			off47 = e48.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -851,10 +865,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa0"...)
-		mk43 := len(b)
+		mk49 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk43)
+		b = endLen(b, mk49)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -863,10 +877,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa1"...)
-		mk44 := len(b)
+		mk50 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk44)
+		b = endLen(b, mk50)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -875,10 +889,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa2"...)
-		mk45 := len(b)
+		mk51 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk45)
+		b = endLen(b, mk51)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -913,19 +927,25 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		p52 := d.s.IP4Address.Raw(1)
+		p52[0] = model.IP4Address{}
+		m.Ip4Address = &p52[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		p53 := d.s.IP6Address.Raw(1)
+		p53[0] = model.IP6Address{}
+		m.Ip6Address = &p53[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		p54 := d.s.DomainName.Raw(1)
+		p54[0] = model.DomainName{}
+		m.DomainName = &p54[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -1002,11 +1022,11 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x46, err := d.integer(e, 0, 65535)
+			x55, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x46)
+			m.PortNumber.Value = uint32(x55)
 		default:
 			return d.unexpected(e, "a component of DomainName")
 		}
@@ -1075,11 +1095,11 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x47, err := d.integer(e, 0, 65535)
+			x56, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x47)
+			m.PortNumber.Value = uint32(x56)
 		default:
 			return d.unexpected(e, "a component of IP4Address")
 		}
@@ -1148,11 +1168,11 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x48, err := d.integer(e, 0, 65535)
+			x57, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x48)
+			m.PortNumber.Value = uint32(x57)
 		default:
 			return d.unexpected(e, "a component of IP6Address")
 		}
@@ -1175,10 +1195,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk49 := len(b)
+		mk58 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
-		b = endLen(b, mk49)
+		b = endLen(b, mk58)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1187,10 +1207,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk50 := len(b)
+		mk59 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk50)
+		b = endLen(b, mk59)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1199,30 +1219,30 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk51 := len(b)
+		mk60 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
-		b = endLen(b, mk51)
+		b = endLen(b, mk60)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk52 := len(b)
+			mk61 := len(b)
 			b = append(b, 0)
-			for i53 := range m.TransactionResponseAck {
+			for i62 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk54 := len(b)
+				mk63 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i53])
-				b = endLen(b, mk54)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i62])
+				b = endLen(b, mk63)
 				if err != nil {
-					err = codecerr.AtIndex(err, i53)
+					err = codecerr.AtIndex(err, i62)
 					break
 				}
 			}
-			b = endLen(b, mk52)
+			b = endLen(b, mk61)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1240,47 +1260,54 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p64 := d.s.TransactionRequest.Raw(1)
+		p64[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p64[0]
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p65 := d.s.TransactionPending.Raw(1)
+		p65[0] = model.TransactionPending{}
+		m.TransactionPending = &p65[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p66 := d.s.TransactionReply.Raw(1)
+		p66[0] = model.TransactionReply{}
+		m.TransactionReply = &p66[0]
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n55, err := d.count((*h))
+		n67, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n55)
-		for i56, off57 := 0, (*h).start; i56 < n55; i56++ {
-			var e58 header
-			if err := d.next(&e58, off57, (*h).end); err != nil {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n67)
+		clear(m.TransactionResponseAck)
+		for i68, off69 := 0, (*h).start; i68 < n67; i68++ {
+			var e70 header
+			if err := d.next(&e70, off69, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e58.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e58, "[UNIVERSAL 16]"), i56), "transactionResponseAck")
+			if e70.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e70, "[UNIVERSAL 16]"), i68), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e58, &m.TransactionResponseAck[i56]); err != nil {
+				if err = decodeTransactionAckV123(d, &e70, &m.TransactionResponseAck[i68]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i56), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i68), "transactionResponseAck")
 			}
-			off57 = e58.next
+			off69 = e70.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1296,10 +1323,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk59 := len(b)
+		mk71 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
-		b = endLen(b, mk59)
+		b = endLen(b, mk71)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1308,10 +1335,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk60 := len(b)
+		mk72 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk60)
+		b = endLen(b, mk72)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1320,30 +1347,30 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk61 := len(b)
+		mk73 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
-		b = endLen(b, mk61)
+		b = endLen(b, mk73)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk62 := len(b)
+			mk74 := len(b)
 			b = append(b, 0)
-			for i63 := range m.TransactionResponseAck {
+			for i75 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk64 := len(b)
+				mk76 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i63])
-				b = endLen(b, mk64)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i75])
+				b = endLen(b, mk76)
 				if err != nil {
-					err = codecerr.AtIndex(err, i63)
+					err = codecerr.AtIndex(err, i75)
 					break
 				}
 			}
-			b = endLen(b, mk62)
+			b = endLen(b, mk74)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1361,47 +1388,54 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p77 := d.s.TransactionRequest.Raw(1)
+		p77[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p77[0]
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p78 := d.s.TransactionPending.Raw(1)
+		p78[0] = model.TransactionPending{}
+		m.TransactionPending = &p78[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p79 := d.s.TransactionReply.Raw(1)
+		p79[0] = model.TransactionReply{}
+		m.TransactionReply = &p79[0]
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n65, err := d.count((*h))
+		n80, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n65)
-		for i66, off67 := 0, (*h).start; i66 < n65; i66++ {
-			var e68 header
-			if err := d.next(&e68, off67, (*h).end); err != nil {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n80)
+		clear(m.TransactionResponseAck)
+		for i81, off82 := 0, (*h).start; i81 < n80; i81++ {
+			var e83 header
+			if err := d.next(&e83, off82, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e68.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e68, "[UNIVERSAL 16]"), i66), "transactionResponseAck")
+			if e83.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e83, "[UNIVERSAL 16]"), i81), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e68, &m.TransactionResponseAck[i66]); err != nil {
+				if err = decodeTransactionAckV123(d, &e83, &m.TransactionResponseAck[i81]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i66), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i81), "transactionResponseAck")
 			}
-			off67 = e68.next
+			off82 = e83.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1417,10 +1451,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk69 := len(b)
+		mk84 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
-		b = endLen(b, mk69)
+		b = endLen(b, mk84)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1429,10 +1463,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk70 := len(b)
+		mk85 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk70)
+		b = endLen(b, mk85)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1441,30 +1475,30 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk71 := len(b)
+		mk86 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
-		b = endLen(b, mk71)
+		b = endLen(b, mk86)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk72 := len(b)
+			mk87 := len(b)
 			b = append(b, 0)
-			for i73 := range m.TransactionResponseAck {
+			for i88 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk74 := len(b)
+				mk89 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i73])
-				b = endLen(b, mk74)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i88])
+				b = endLen(b, mk89)
 				if err != nil {
-					err = codecerr.AtIndex(err, i73)
+					err = codecerr.AtIndex(err, i88)
 					break
 				}
 			}
-			b = endLen(b, mk72)
+			b = endLen(b, mk87)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1474,10 +1508,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		b = append(b, "\xa4"...)
-		mk75 := len(b)
+		mk90 := len(b)
 		b = append(b, 0)
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
-		b = endLen(b, mk75)
+		b = endLen(b, mk90)
 		if err != nil {
 			return b, codecerr.At(err, "segmentReply")
 		}
@@ -1492,51 +1526,60 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p91 := d.s.TransactionRequest.Raw(1)
+		p91[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p91[0]
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p92 := d.s.TransactionPending.Raw(1)
+		p92[0] = model.TransactionPending{}
+		m.TransactionPending = &p92[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p93 := d.s.TransactionReply.Raw(1)
+		p93[0] = model.TransactionReply{}
+		m.TransactionReply = &p93[0]
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n76, err := d.count((*h))
+		n94, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n76)
-		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
-			var e79 header
-			if err := d.next(&e79, off78, (*h).end); err != nil {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n94)
+		clear(m.TransactionResponseAck)
+		for i95, off96 := 0, (*h).start; i95 < n94; i95++ {
+			var e97 header
+			if err := d.next(&e97, off96, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e79.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
+			if e97.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e97, "[UNIVERSAL 16]"), i95), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
+				if err = decodeTransactionAckV123(d, &e97, &m.TransactionResponseAck[i95]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i95), "transactionResponseAck")
 			}
-			off78 = e79.next
+			off96 = e97.next
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		m.SegmentReply = slab.One(&d.s.SegmentReply)
+		p98 := d.s.SegmentReply.Raw(1)
+		p98[0] = model.SegmentReply{}
+		m.SegmentReply = &p98[0]
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
@@ -1559,20 +1602,20 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk80 := len(b)
+			mk99 := len(b)
 			b = append(b, 0)
-			for i81 := range m.Actions {
+			for i100 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk82 := len(b)
+				mk101 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV1(b, &m.Actions[i81])
-				b = endLen(b, mk82)
+				b, err = appendActionRequestV1(b, &m.Actions[i100])
+				b = endLen(b, mk101)
 				if err != nil {
-					err = codecerr.AtIndex(err, i81)
+					err = codecerr.AtIndex(err, i100)
 					break
 				}
 			}
-			b = endLen(b, mk80)
+			b = endLen(b, mk99)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1598,39 +1641,40 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x83, err := d.integer(e, 0, 4294967295)
+			x102, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x83)
+			m.TransactionId = uint32(x102)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n84, err := d.count(e)
+			n103, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n84)
-			for i85, off86 := 0, e.start; i85 < n84; i85++ {
-				var e87 header
-				if err := d.next(&e87, off86, e.end); err != nil {
+			m.Actions = d.s.ActionRequest.Raw(n103)
+			clear(m.Actions)
+			for i104, off105 := 0, e.start; i104 < n103; i104++ {
+				var e106 header
+				if err := d.next(&e106, off105, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e87.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "actions")
+				if e106.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e106, "[UNIVERSAL 16]"), i104), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV1(d, &e87, &m.Actions[i85]); err != nil {
+					if err = decodeActionRequestV1(d, &e106, &m.Actions[i104]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i85), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i104), "actions")
 				}
-				off86 = e87.next
+				off105 = e106.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1662,20 +1706,20 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk88 := len(b)
+			mk107 := len(b)
 			b = append(b, 0)
-			for i89 := range m.Actions {
+			for i108 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk90 := len(b)
+				mk109 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV2(b, &m.Actions[i89])
-				b = endLen(b, mk90)
+				b, err = appendActionRequestV2(b, &m.Actions[i108])
+				b = endLen(b, mk109)
 				if err != nil {
-					err = codecerr.AtIndex(err, i89)
+					err = codecerr.AtIndex(err, i108)
 					break
 				}
 			}
-			b = endLen(b, mk88)
+			b = endLen(b, mk107)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1701,39 +1745,40 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x91, err := d.integer(e, 0, 4294967295)
+			x110, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x91)
+			m.TransactionId = uint32(x110)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n92, err := d.count(e)
+			n111, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n92)
-			for i93, off94 := 0, e.start; i93 < n92; i93++ {
-				var e95 header
-				if err := d.next(&e95, off94, e.end); err != nil {
+			m.Actions = d.s.ActionRequest.Raw(n111)
+			clear(m.Actions)
+			for i112, off113 := 0, e.start; i112 < n111; i112++ {
+				var e114 header
+				if err := d.next(&e114, off113, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e95.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e95, "[UNIVERSAL 16]"), i93), "actions")
+				if e114.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e114, "[UNIVERSAL 16]"), i112), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV2(d, &e95, &m.Actions[i93]); err != nil {
+					if err = decodeActionRequestV2(d, &e114, &m.Actions[i112]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i93), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i112), "actions")
 				}
-				off94 = e95.next
+				off113 = e114.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1765,20 +1810,20 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk96 := len(b)
+			mk115 := len(b)
 			b = append(b, 0)
-			for i97 := range m.Actions {
+			for i116 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk98 := len(b)
+				mk117 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV3(b, &m.Actions[i97])
-				b = endLen(b, mk98)
+				b, err = appendActionRequestV3(b, &m.Actions[i116])
+				b = endLen(b, mk117)
 				if err != nil {
-					err = codecerr.AtIndex(err, i97)
+					err = codecerr.AtIndex(err, i116)
 					break
 				}
 			}
-			b = endLen(b, mk96)
+			b = endLen(b, mk115)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1804,39 +1849,40 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x99, err := d.integer(e, 0, 4294967295)
+			x118, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x99)
+			m.TransactionId = uint32(x118)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n100, err := d.count(e)
+			n119, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n100)
-			for i101, off102 := 0, e.start; i101 < n100; i101++ {
-				var e103 header
-				if err := d.next(&e103, off102, e.end); err != nil {
+			m.Actions = d.s.ActionRequest.Raw(n119)
+			clear(m.Actions)
+			for i120, off121 := 0, e.start; i120 < n119; i120++ {
+				var e122 header
+				if err := d.next(&e122, off121, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e103.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e103, "[UNIVERSAL 16]"), i101), "actions")
+				if e122.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV3(d, &e103, &m.Actions[i101]); err != nil {
+					if err = decodeActionRequestV3(d, &e122, &m.Actions[i120]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i101), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i120), "actions")
 				}
-				off102 = e103.next
+				off121 = e122.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1885,11 +1931,11 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x104, err := d.integer(e, 0, 4294967295)
+			x123, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x104)
+			m.TransactionId = uint32(x123)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -1929,10 +1975,10 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk105 := len(b)
+		mk124 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
-		b = endLen(b, mk105)
+		b = endLen(b, mk124)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -1957,11 +2003,11 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x106, err := d.integer(e, 0, 4294967295)
+			x125, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x106)
+			m.TransactionId = uint32(x125)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -1976,11 +2022,11 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h107 header
-			if err := d.explicit(&h107, &e, anyTag); err != nil {
+			var h126 header
+			if err := d.explicit(&h126, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV1(d, &h107, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV1(d, &h126, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2025,10 +2071,10 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk108 := len(b)
+		mk127 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
-		b = endLen(b, mk108)
+		b = endLen(b, mk127)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2053,11 +2099,11 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x109, err := d.integer(e, 0, 4294967295)
+			x128, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x109)
+			m.TransactionId = uint32(x128)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2072,11 +2118,11 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h110 header
-			if err := d.explicit(&h110, &e, anyTag); err != nil {
+			var h129 header
+			if err := d.explicit(&h129, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV2(d, &h110, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV2(d, &h129, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2115,10 +2161,10 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk111 := len(b)
+		mk130 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
-		b = endLen(b, mk111)
+		b = endLen(b, mk130)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2160,11 +2206,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x112, err := d.integer(e, 0, 4294967295)
+			x131, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x112)
+			m.TransactionId = uint32(x131)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2179,11 +2225,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h113 header
-			if err := d.explicit(&h113, &e, anyTag); err != nil {
+			var h132 header
+			if err := d.explicit(&h132, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV3(d, &h113, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV3(d, &h132, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
@@ -2192,11 +2238,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x114, err := d.integer(e, 0, 65535)
+			x133, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			m.SegmentNumber.Value = uint32(x114)
+			m.SegmentNumber.Value = uint32(x133)
 		case 0x80000004: // [4] segmentationComplete
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -2231,30 +2277,30 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk115 := len(b)
+		mk134 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk115)
+		b = endLen(b, mk134)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk116 := len(b)
+			mk135 := len(b)
 			b = append(b, 0)
-			for i117 := range m.ActionReplies {
+			for i136 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk118 := len(b)
+				mk137 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV1(b, &m.ActionReplies[i117])
-				b = endLen(b, mk118)
+				b, err = appendActionReplyV1(b, &m.ActionReplies[i136])
+				b = endLen(b, mk137)
 				if err != nil {
-					err = codecerr.AtIndex(err, i117)
+					err = codecerr.AtIndex(err, i136)
 					break
 				}
 			}
-			b = endLen(b, mk116)
+			b = endLen(b, mk135)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2270,35 +2316,38 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p138 := d.s.ErrorDescriptor.Raw(1)
+		p138[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p138[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n119, err := d.count((*h))
+		n139, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "actionReplies")
 		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n119)
-		for i120, off121 := 0, (*h).start; i120 < n119; i120++ {
-			var e122 header
-			if err := d.next(&e122, off121, (*h).end); err != nil {
+		m.ActionReplies = d.s.ActionReply.Raw(n139)
+		clear(m.ActionReplies)
+		for i140, off141 := 0, (*h).start; i140 < n139; i140++ {
+			var e142 header
+			if err := d.next(&e142, off141, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e122.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actionReplies")
+			if e142.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e142, "[UNIVERSAL 16]"), i140), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV1(d, &e122, &m.ActionReplies[i120]); err != nil {
+				if err = decodeActionReplyV1(d, &e142, &m.ActionReplies[i140]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i120), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i140), "actionReplies")
 			}
-			off121 = e122.next
+			off141 = e142.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2314,30 +2363,30 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk123 := len(b)
+		mk143 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk123)
+		b = endLen(b, mk143)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk124 := len(b)
+			mk144 := len(b)
 			b = append(b, 0)
-			for i125 := range m.ActionReplies {
+			for i145 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk126 := len(b)
+				mk146 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV2(b, &m.ActionReplies[i125])
-				b = endLen(b, mk126)
+				b, err = appendActionReplyV2(b, &m.ActionReplies[i145])
+				b = endLen(b, mk146)
 				if err != nil {
-					err = codecerr.AtIndex(err, i125)
+					err = codecerr.AtIndex(err, i145)
 					break
 				}
 			}
-			b = endLen(b, mk124)
+			b = endLen(b, mk144)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2353,35 +2402,38 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p147 := d.s.ErrorDescriptor.Raw(1)
+		p147[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p147[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n127, err := d.count((*h))
+		n148, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "actionReplies")
 		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n127)
-		for i128, off129 := 0, (*h).start; i128 < n127; i128++ {
-			var e130 header
-			if err := d.next(&e130, off129, (*h).end); err != nil {
+		m.ActionReplies = d.s.ActionReply.Raw(n148)
+		clear(m.ActionReplies)
+		for i149, off150 := 0, (*h).start; i149 < n148; i149++ {
+			var e151 header
+			if err := d.next(&e151, off150, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e130.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actionReplies")
+			if e151.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV2(d, &e130, &m.ActionReplies[i128]); err != nil {
+				if err = decodeActionReplyV2(d, &e151, &m.ActionReplies[i149]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i128), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i149), "actionReplies")
 			}
-			off129 = e130.next
+			off150 = e151.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2397,30 +2449,30 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk131 := len(b)
+		mk152 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk131)
+		b = endLen(b, mk152)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk132 := len(b)
+			mk153 := len(b)
 			b = append(b, 0)
-			for i133 := range m.ActionReplies {
+			for i154 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk134 := len(b)
+				mk155 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV3(b, &m.ActionReplies[i133])
-				b = endLen(b, mk134)
+				b, err = appendActionReplyV3(b, &m.ActionReplies[i154])
+				b = endLen(b, mk155)
 				if err != nil {
-					err = codecerr.AtIndex(err, i133)
+					err = codecerr.AtIndex(err, i154)
 					break
 				}
 			}
-			b = endLen(b, mk132)
+			b = endLen(b, mk153)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2436,35 +2488,38 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p156 := d.s.ErrorDescriptor.Raw(1)
+		p156[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p156[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n135, err := d.count((*h))
+		n157, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "actionReplies")
 		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n135)
-		for i136, off137 := 0, (*h).start; i136 < n135; i136++ {
-			var e138 header
-			if err := d.next(&e138, off137, (*h).end); err != nil {
+		m.ActionReplies = d.s.ActionReply.Raw(n157)
+		clear(m.ActionReplies)
+		for i158, off159 := 0, (*h).start; i158 < n157; i158++ {
+			var e160 header
+			if err := d.next(&e160, off159, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e138.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e138, "[UNIVERSAL 16]"), i136), "actionReplies")
+			if e160.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e160, "[UNIVERSAL 16]"), i158), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV3(d, &e138, &m.ActionReplies[i136]); err != nil {
+				if err = decodeActionReplyV3(d, &e160, &m.ActionReplies[i158]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i136), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i158), "actionReplies")
 			}
-			off137 = e138.next
+			off159 = e160.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2510,22 +2565,22 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x139, err := d.integer(e, 0, 4294967295)
+			x161, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "firstAck")
 			}
-			m.FirstAck = uint32(x139)
+			m.FirstAck = uint32(x161)
 		case 0x80000001: // [1] lastAck
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "lastAck: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x140, err := d.integer(e, 0, 4294967295)
+			x162, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "lastAck")
 			}
-			m.LastAck.Value = uint32(x140)
+			m.LastAck.Value = uint32(x162)
 		default:
 			return d.unexpected(e, "a component of TransactionAck")
 		}
@@ -2582,11 +2637,11 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x141, err := d.integer(e, 0, 65535)
+			x163, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "errorCode")
 			}
-			m.ErrorCode = uint32(x141)
+			m.ErrorCode = uint32(x163)
 		case 0x80000001: // [1] errorText
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorText: duplicate or out of order")
@@ -2622,20 +2677,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk142 := len(b)
+		mk164 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextRequest)
-		b = endLen(b, mk142)
+		b = endLen(b, mk164)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk143 := len(b)
+		mk165 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk143)
+		b = endLen(b, mk165)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2643,20 +2698,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk144 := len(b)
+			mk166 := len(b)
 			b = append(b, 0)
-			for i145 := range m.CommandRequests {
+			for i167 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk146 := len(b)
+				mk168 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV1(b, &m.CommandRequests[i145])
-				b = endLen(b, mk146)
+				b, err = appendCommandRequestV1(b, &m.CommandRequests[i167])
+				b = endLen(b, mk168)
 				if err != nil {
-					err = codecerr.AtIndex(err, i145)
+					err = codecerr.AtIndex(err, i167)
 					break
 				}
 			}
-			b = endLen(b, mk144)
+			b = endLen(b, mk166)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2682,17 +2737,19 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x147, err := d.integer(e, 0, 4294967295)
+			x169, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x147)
+			m.ContextId = uint32(x169)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p170 := d.s.ContextRequest.Raw(1)
+			p170[0] = model.ContextRequest{}
+			m.ContextRequest = &p170[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2701,7 +2758,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p171 := d.s.ContextAttrAuditRequest.Raw(1)
+			p171[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p171[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2710,29 +2769,30 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n148, err := d.count(e)
+			n172, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n148)
-			for i149, off150 := 0, e.start; i149 < n148; i149++ {
-				var e151 header
-				if err := d.next(&e151, off150, e.end); err != nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n172)
+			clear(m.CommandRequests)
+			for i173, off174 := 0, e.start; i173 < n172; i173++ {
+				var e175 header
+				if err := d.next(&e175, off174, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e151.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "commandRequests")
+				if e175.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e175, "[UNIVERSAL 16]"), i173), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV1(d, &e151, &m.CommandRequests[i149]); err != nil {
+					if err = decodeCommandRequestV1(d, &e175, &m.CommandRequests[i173]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i149), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i173), "commandRequests")
 				}
-				off150 = e151.next
+				off174 = e175.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2763,20 +2823,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk152 := len(b)
+		mk176 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextRequest)
-		b = endLen(b, mk152)
+		b = endLen(b, mk176)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk153 := len(b)
+		mk177 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk153)
+		b = endLen(b, mk177)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2784,20 +2844,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk154 := len(b)
+			mk178 := len(b)
 			b = append(b, 0)
-			for i155 := range m.CommandRequests {
+			for i179 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk156 := len(b)
+				mk180 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV2(b, &m.CommandRequests[i155])
-				b = endLen(b, mk156)
+				b, err = appendCommandRequestV2(b, &m.CommandRequests[i179])
+				b = endLen(b, mk180)
 				if err != nil {
-					err = codecerr.AtIndex(err, i155)
+					err = codecerr.AtIndex(err, i179)
 					break
 				}
 			}
-			b = endLen(b, mk154)
+			b = endLen(b, mk178)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2823,17 +2883,19 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x157, err := d.integer(e, 0, 4294967295)
+			x181, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x157)
+			m.ContextId = uint32(x181)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p182 := d.s.ContextRequest.Raw(1)
+			p182[0] = model.ContextRequest{}
+			m.ContextRequest = &p182[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2842,7 +2904,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p183 := d.s.ContextAttrAuditRequest.Raw(1)
+			p183[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p183[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2851,29 +2915,30 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n158, err := d.count(e)
+			n184, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n158)
-			for i159, off160 := 0, e.start; i159 < n158; i159++ {
-				var e161 header
-				if err := d.next(&e161, off160, e.end); err != nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n184)
+			clear(m.CommandRequests)
+			for i185, off186 := 0, e.start; i185 < n184; i185++ {
+				var e187 header
+				if err := d.next(&e187, off186, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e161.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "commandRequests")
+				if e187.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e187, "[UNIVERSAL 16]"), i185), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV2(d, &e161, &m.CommandRequests[i159]); err != nil {
+					if err = decodeCommandRequestV2(d, &e187, &m.CommandRequests[i185]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i159), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i185), "commandRequests")
 				}
-				off160 = e161.next
+				off186 = e187.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2904,20 +2969,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk162 := len(b)
+		mk188 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextRequest)
-		b = endLen(b, mk162)
+		b = endLen(b, mk188)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk163 := len(b)
+		mk189 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk163)
+		b = endLen(b, mk189)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2925,20 +2990,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk164 := len(b)
+			mk190 := len(b)
 			b = append(b, 0)
-			for i165 := range m.CommandRequests {
+			for i191 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk166 := len(b)
+				mk192 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV3(b, &m.CommandRequests[i165])
-				b = endLen(b, mk166)
+				b, err = appendCommandRequestV3(b, &m.CommandRequests[i191])
+				b = endLen(b, mk192)
 				if err != nil {
-					err = codecerr.AtIndex(err, i165)
+					err = codecerr.AtIndex(err, i191)
 					break
 				}
 			}
-			b = endLen(b, mk164)
+			b = endLen(b, mk190)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2964,17 +3029,19 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x167, err := d.integer(e, 0, 4294967295)
+			x193, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x167)
+			m.ContextId = uint32(x193)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p194 := d.s.ContextRequest.Raw(1)
+			p194[0] = model.ContextRequest{}
+			m.ContextRequest = &p194[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2983,7 +3050,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p195 := d.s.ContextAttrAuditRequest.Raw(1)
+			p195[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p195[0]
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2992,29 +3061,30 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n168, err := d.count(e)
+			n196, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n168)
-			for i169, off170 := 0, e.start; i169 < n168; i169++ {
-				var e171 header
-				if err := d.next(&e171, off170, e.end); err != nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n196)
+			clear(m.CommandRequests)
+			for i197, off198 := 0, e.start; i197 < n196; i197++ {
+				var e199 header
+				if err := d.next(&e199, off198, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e171.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "commandRequests")
+				if e199.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e199, "[UNIVERSAL 16]"), i197), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV3(d, &e171, &m.CommandRequests[i169]); err != nil {
+					if err = decodeCommandRequestV3(d, &e199, &m.CommandRequests[i197]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i169), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i197), "commandRequests")
 				}
-				off170 = e171.next
+				off198 = e199.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3045,20 +3115,20 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk172 := len(b)
+		mk200 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk172)
+		b = endLen(b, mk200)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk173 := len(b)
+		mk201 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextReply)
-		b = endLen(b, mk173)
+		b = endLen(b, mk201)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3066,16 +3136,16 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk174 := len(b)
+			mk202 := len(b)
 			b = append(b, 0)
-			for i175 := range m.CommandReply {
-				b, err = appendCommandReplyV1(b, &m.CommandReply[i175])
+			for i203 := range m.CommandReply {
+				b, err = appendCommandReplyV1(b, &m.CommandReply[i203])
 				if err != nil {
-					err = codecerr.AtIndex(err, i175)
+					err = codecerr.AtIndex(err, i203)
 					break
 				}
 			}
-			b = endLen(b, mk174)
+			b = endLen(b, mk202)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3101,17 +3171,19 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x176, err := d.integer(e, 0, 4294967295)
+			x204, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x176)
+			m.ContextId = uint32(x204)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p205 := d.s.ErrorDescriptor.Raw(1)
+			p205[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p205[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3120,7 +3192,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p206 := d.s.ContextRequest.Raw(1)
+			p206[0] = model.ContextRequest{}
+			m.ContextReply = &p206[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3129,26 +3203,27 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n177, err := d.count(e)
+			n207, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n177)
-			for i178, off179 := 0, e.start; i178 < n177; i178++ {
-				var e180 header
-				if err := d.next(&e180, off179, e.end); err != nil {
+			m.CommandReply = d.s.CommandReply.Raw(n207)
+			clear(m.CommandReply)
+			for i208, off209 := 0, e.start; i208 < n207; i208++ {
+				var e210 header
+				if err := d.next(&e210, off209, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV1(d, &e180, &m.CommandReply[i178]); err != nil {
+					if err = decodeCommandReplyV1(d, &e210, &m.CommandReply[i208]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i178), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i208), "commandReply")
 				}
-				off179 = e180.next
+				off209 = e210.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3179,20 +3254,20 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk181 := len(b)
+		mk211 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk181)
+		b = endLen(b, mk211)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk182 := len(b)
+		mk212 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextReply)
-		b = endLen(b, mk182)
+		b = endLen(b, mk212)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3200,16 +3275,16 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk183 := len(b)
+			mk213 := len(b)
 			b = append(b, 0)
-			for i184 := range m.CommandReply {
-				b, err = appendCommandReplyV2(b, &m.CommandReply[i184])
+			for i214 := range m.CommandReply {
+				b, err = appendCommandReplyV2(b, &m.CommandReply[i214])
 				if err != nil {
-					err = codecerr.AtIndex(err, i184)
+					err = codecerr.AtIndex(err, i214)
 					break
 				}
 			}
-			b = endLen(b, mk183)
+			b = endLen(b, mk213)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3235,17 +3310,19 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x185, err := d.integer(e, 0, 4294967295)
+			x215, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x185)
+			m.ContextId = uint32(x215)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p216 := d.s.ErrorDescriptor.Raw(1)
+			p216[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p216[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3254,7 +3331,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p217 := d.s.ContextRequest.Raw(1)
+			p217[0] = model.ContextRequest{}
+			m.ContextReply = &p217[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3263,26 +3342,27 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n186, err := d.count(e)
+			n218, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n186)
-			for i187, off188 := 0, e.start; i187 < n186; i187++ {
-				var e189 header
-				if err := d.next(&e189, off188, e.end); err != nil {
+			m.CommandReply = d.s.CommandReply.Raw(n218)
+			clear(m.CommandReply)
+			for i219, off220 := 0, e.start; i219 < n218; i219++ {
+				var e221 header
+				if err := d.next(&e221, off220, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV2(d, &e189, &m.CommandReply[i187]); err != nil {
+					if err = decodeCommandReplyV2(d, &e221, &m.CommandReply[i219]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i187), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i219), "commandReply")
 				}
-				off188 = e189.next
+				off220 = e221.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3313,20 +3393,20 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk190 := len(b)
+		mk222 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk190)
+		b = endLen(b, mk222)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk191 := len(b)
+		mk223 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextReply)
-		b = endLen(b, mk191)
+		b = endLen(b, mk223)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3334,16 +3414,16 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk192 := len(b)
+			mk224 := len(b)
 			b = append(b, 0)
-			for i193 := range m.CommandReply {
-				b, err = appendCommandReplyV3(b, &m.CommandReply[i193])
+			for i225 := range m.CommandReply {
+				b, err = appendCommandReplyV3(b, &m.CommandReply[i225])
 				if err != nil {
-					err = codecerr.AtIndex(err, i193)
+					err = codecerr.AtIndex(err, i225)
 					break
 				}
 			}
-			b = endLen(b, mk192)
+			b = endLen(b, mk224)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3369,17 +3449,19 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x194, err := d.integer(e, 0, 4294967295)
+			x226, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x194)
+			m.ContextId = uint32(x226)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p227 := d.s.ErrorDescriptor.Raw(1)
+			p227[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p227[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3388,7 +3470,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p228 := d.s.ContextRequest.Raw(1)
+			p228[0] = model.ContextRequest{}
+			m.ContextReply = &p228[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3397,26 +3481,27 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n195, err := d.count(e)
+			n229, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n195)
-			for i196, off197 := 0, e.start; i196 < n195; i196++ {
-				var e198 header
-				if err := d.next(&e198, off197, e.end); err != nil {
+			m.CommandReply = d.s.CommandReply.Raw(n229)
+			clear(m.CommandReply)
+			for i230, off231 := 0, e.start; i230 < n229; i230++ {
+				var e232 header
+				if err := d.next(&e232, off231, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV3(d, &e198, &m.CommandReply[i196]); err != nil {
+					if err = decodeCommandReplyV3(d, &e232, &m.CommandReply[i230]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i196), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i230), "commandReply")
 				}
-				off197 = e198.next
+				off231 = e232.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3465,20 +3550,20 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk199 := len(b)
+			mk233 := len(b)
 			b = append(b, 0)
-			for i200 := range m.TopologyReq {
+			for i234 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk201 := len(b)
+				mk235 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i200])
-				b = endLen(b, mk201)
+				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i234])
+				b = endLen(b, mk235)
 				if err != nil {
-					err = codecerr.AtIndex(err, i200)
+					err = codecerr.AtIndex(err, i234)
 					break
 				}
 			}
-			b = endLen(b, mk199)
+			b = endLen(b, mk233)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3505,11 +3590,11 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x202, err := d.integer(e, 0, 15)
+			x236, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x202)
+			m.Priority.Value = uint32(x236)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3524,29 +3609,30 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n203, err := d.count(e)
+			n237, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n203)
-			for i204, off205 := 0, e.start; i204 < n203; i204++ {
-				var e206 header
-				if err := d.next(&e206, off205, e.end); err != nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n237)
+			clear(m.TopologyReq)
+			for i238, off239 := 0, e.start; i238 < n237; i238++ {
+				var e240 header
+				if err := d.next(&e240, off239, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e206.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e206, "[UNIVERSAL 16]"), i204), "topologyReq")
+				if e240.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e240, "[UNIVERSAL 16]"), i238), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV1(d, &e206, &m.TopologyReq[i204]); err != nil {
+					if err = decodeTopologyRequestV1(d, &e240, &m.TopologyReq[i238]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i204), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i238), "topologyReq")
 				}
-				off205 = e206.next
+				off239 = e240.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3587,20 +3673,20 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk207 := len(b)
+			mk241 := len(b)
 			b = append(b, 0)
-			for i208 := range m.TopologyReq {
+			for i242 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk209 := len(b)
+				mk243 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i208])
-				b = endLen(b, mk209)
+				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i242])
+				b = endLen(b, mk243)
 				if err != nil {
-					err = codecerr.AtIndex(err, i208)
+					err = codecerr.AtIndex(err, i242)
 					break
 				}
 			}
-			b = endLen(b, mk207)
+			b = endLen(b, mk241)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3627,11 +3713,11 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x210, err := d.integer(e, 0, 15)
+			x244, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x210)
+			m.Priority.Value = uint32(x244)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3646,29 +3732,30 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n211, err := d.count(e)
+			n245, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n211)
-			for i212, off213 := 0, e.start; i212 < n211; i212++ {
-				var e214 header
-				if err := d.next(&e214, off213, e.end); err != nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n245)
+			clear(m.TopologyReq)
+			for i246, off247 := 0, e.start; i246 < n245; i246++ {
+				var e248 header
+				if err := d.next(&e248, off247, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e214.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e214, "[UNIVERSAL 16]"), i212), "topologyReq")
+				if e248.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e248, "[UNIVERSAL 16]"), i246), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV2(d, &e214, &m.TopologyReq[i212]); err != nil {
+					if err = decodeTopologyRequestV2(d, &e248, &m.TopologyReq[i246]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i212), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i246), "topologyReq")
 				}
-				off213 = e214.next
+				off247 = e248.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3700,20 +3787,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk215 := len(b)
+			mk249 := len(b)
 			b = append(b, 0)
-			for i216 := range m.TopologyReq {
+			for i250 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk217 := len(b)
+				mk251 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i216])
-				b = endLen(b, mk217)
+				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i250])
+				b = endLen(b, mk251)
 				if err != nil {
-					err = codecerr.AtIndex(err, i216)
+					err = codecerr.AtIndex(err, i250)
 					break
 				}
 			}
-			b = endLen(b, mk215)
+			b = endLen(b, mk249)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3728,20 +3815,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextProp != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk218 := len(b)
+			mk252 := len(b)
 			b = append(b, 0)
-			for i219 := range m.ContextProp {
+			for i253 := range m.ContextProp {
 				b = append(b, "\x30"...)
-				mk220 := len(b)
+				mk254 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.ContextProp[i219])
-				b = endLen(b, mk220)
+				b, err = appendPropertyParmV123(b, &m.ContextProp[i253])
+				b = endLen(b, mk254)
 				if err != nil {
-					err = codecerr.AtIndex(err, i219)
+					err = codecerr.AtIndex(err, i253)
 					break
 				}
 			}
-			b = endLen(b, mk218)
+			b = endLen(b, mk252)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextProp")
@@ -3750,18 +3837,18 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextList != nil {
 		{
 			b = append(b, "\xa5"...)
-			mk221 := len(b)
+			mk255 := len(b)
 			b = append(b, 0)
-			for i222 := range m.ContextList {
+			for i256 := range m.ContextList {
 				{
-					b = appendUint(b, "\x02", uint64(m.ContextList[i222]))
+					b = appendUint(b, "\x02", uint64(m.ContextList[i256]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i222)
+					err = codecerr.AtIndex(err, i256)
 					break
 				}
 			}
-			b = endLen(b, mk221)
+			b = endLen(b, mk255)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextList")
@@ -3788,11 +3875,11 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x223, err := d.integer(e, 0, 15)
+			x257, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x223)
+			m.Priority.Value = uint32(x257)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3807,29 +3894,30 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n224, err := d.count(e)
+			n258, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n224)
-			for i225, off226 := 0, e.start; i225 < n224; i225++ {
-				var e227 header
-				if err := d.next(&e227, off226, e.end); err != nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n258)
+			clear(m.TopologyReq)
+			for i259, off260 := 0, e.start; i259 < n258; i259++ {
+				var e261 header
+				if err := d.next(&e261, off260, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e227.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e227, "[UNIVERSAL 16]"), i225), "topologyReq")
+				if e261.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e261, "[UNIVERSAL 16]"), i259), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV3(d, &e227, &m.TopologyReq[i225]); err != nil {
+					if err = decodeTopologyRequestV3(d, &e261, &m.TopologyReq[i259]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i225), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i259), "topologyReq")
 				}
-				off226 = e227.next
+				off260 = e261.next
 			}
 		case 0x80000003: // [3] iepscallind
 			if seen>>3 != 0 {
@@ -3845,60 +3933,62 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextProp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n228, err := d.count(e)
+			n262, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextProp")
 			}
-			m.ContextProp = slab.Alloc(&d.s.PropertyParm, n228)
-			for i229, off230 := 0, e.start; i229 < n228; i229++ {
-				var e231 header
-				if err := d.next(&e231, off230, e.end); err != nil {
+			m.ContextProp = d.s.PropertyParm.Raw(n262)
+			clear(m.ContextProp)
+			for i263, off264 := 0, e.start; i263 < n262; i263++ {
+				var e265 header
+				if err := d.next(&e265, off264, e.end); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
-				if e231.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e231, "[UNIVERSAL 16]"), i229), "contextProp")
+				if e265.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e265, "[UNIVERSAL 16]"), i263), "contextProp")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e231, &m.ContextProp[i229]); err != nil {
+					if err = decodePropertyParmV123(d, &e265, &m.ContextProp[i263]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i229), "contextProp")
+					return codecerr.At(codecerr.AtIndex(err, i263), "contextProp")
 				}
-				off230 = e231.next
+				off264 = e265.next
 			}
 		case 0x80000005: // [5] contextList
 			if seen>>5 != 0 {
 				return d.errorf(e.off, "contextList: duplicate or out of order")
 			}
 			seen |= 1 << 5
-			n232, err := d.count(e)
+			n266, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextList")
 			}
-			m.ContextList = slab.Alloc(&d.s.Uint32, n232)
-			for i233, off234 := 0, e.start; i233 < n232; i233++ {
-				var e235 header
-				if err := d.next(&e235, off234, e.end); err != nil {
+			m.ContextList = d.s.Uint32.Raw(n266)
+			clear(m.ContextList)
+			for i267, off268 := 0, e.start; i267 < n266; i267++ {
+				var e269 header
+				if err := d.next(&e269, off268, e.end); err != nil {
 					return codecerr.At(err, "contextList")
 				}
-				if e235.tag != 0x2 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e235, "[UNIVERSAL 2]"), i233), "contextList")
+				if e269.tag != 0x2 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e269, "[UNIVERSAL 2]"), i267), "contextList")
 				}
 				if err := func() error {
 					var err error
-					x236, err := d.integer(e235, 0, 4294967295)
+					x270, err := d.integer(e269, 0, 4294967295)
 					if err != nil {
 						return err
 					}
-					m.ContextList[i233] = uint32(x236)
+					m.ContextList[i267] = uint32(x270)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i233), "contextList")
+					return codecerr.At(codecerr.AtIndex(err, i267), "contextList")
 				}
-				off234 = e235.next
+				off268 = e269.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4034,20 +4124,20 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	if m.ContextPropAud != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk237 := len(b)
+			mk271 := len(b)
 			b = append(b, 0)
-			for i238 := range m.ContextPropAud {
+			for i272 := range m.ContextPropAud {
 				b = append(b, "\x30"...)
-				mk239 := len(b)
+				mk273 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i238])
-				b = endLen(b, mk239)
+				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i272])
+				b = endLen(b, mk273)
 				if err != nil {
-					err = codecerr.AtIndex(err, i238)
+					err = codecerr.AtIndex(err, i272)
 					break
 				}
 			}
-			b = endLen(b, mk237)
+			b = endLen(b, mk271)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextPropAud")
@@ -4077,10 +4167,10 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	}
 	if m.SelectLogic != nil {
 		b = append(b, "\xa8"...)
-		mk240 := len(b)
+		mk274 := len(b)
 		b = append(b, 0)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
-		b = endLen(b, mk240)
+		b = endLen(b, mk274)
 		if err != nil {
 			return b, codecerr.At(err, "selectLogic")
 		}
@@ -4141,29 +4231,30 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "contextPropAud: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n241, err := d.count(e)
+			n275, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextPropAud")
 			}
-			m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, n241)
-			for i242, off243 := 0, e.start; i242 < n241; i242++ {
-				var e244 header
-				if err := d.next(&e244, off243, e.end); err != nil {
+			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n275)
+			clear(m.ContextPropAud)
+			for i276, off277 := 0, e.start; i276 < n275; i276++ {
+				var e278 header
+				if err := d.next(&e278, off277, e.end); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
-				if e244.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e244, "[UNIVERSAL 16]"), i242), "contextPropAud")
+				if e278.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e278, "[UNIVERSAL 16]"), i276), "contextPropAud")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e244, &m.ContextPropAud[i242]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e278, &m.ContextPropAud[i276]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i242), "contextPropAud")
+					return codecerr.At(codecerr.AtIndex(err, i276), "contextPropAud")
 				}
-				off243 = e244.next
+				off277 = e278.next
 			}
 		case 0x80000005: // [5] selectpriority
 			if seen>>5 != 0 {
@@ -4171,11 +4262,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x245, err := d.integer(e, 0, 15)
+			x279, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "selectpriority")
 			}
-			m.Selectpriority.Value = uint32(x245)
+			m.Selectpriority.Value = uint32(x279)
 		case 0x80000006: // [6] selectemergency
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "selectemergency: duplicate or out of order")
@@ -4199,12 +4290,14 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.SelectLogic = slab.One(&d.s.SelectLogic)
-			var h246 header
-			if err := d.explicit(&h246, &e, anyTag); err != nil {
+			p280 := d.s.SelectLogic.Raw(1)
+			p280[0] = model.SelectLogic{}
+			m.SelectLogic = &p280[0]
+			var h281 header
+			if err := d.explicit(&h281, &e, anyTag); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, &h246, m.SelectLogic); err != nil {
+			if err = decodeSelectLogicV3(d, &h281, m.SelectLogic); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
 		default:
@@ -4220,10 +4313,10 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk247 := len(b)
+		mk282 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV1(b, &m.Command)
-		b = endLen(b, mk247)
+		b = endLen(b, mk282)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4262,11 +4355,11 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h248 header
-			if err := d.explicit(&h248, &e, anyTag); err != nil {
+			var h283 header
+			if err := d.explicit(&h283, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV1(d, &h248, &m.Command); err != nil {
+			if err = decodeCommandV1(d, &h283, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4305,10 +4398,10 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk249 := len(b)
+		mk284 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV2(b, &m.Command)
-		b = endLen(b, mk249)
+		b = endLen(b, mk284)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4347,11 +4440,11 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h250 header
-			if err := d.explicit(&h250, &e, anyTag); err != nil {
+			var h285 header
+			if err := d.explicit(&h285, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV2(d, &h250, &m.Command); err != nil {
+			if err = decodeCommandV2(d, &h285, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4390,10 +4483,10 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk251 := len(b)
+		mk286 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV3(b, &m.Command)
-		b = endLen(b, mk251)
+		b = endLen(b, mk286)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4432,11 +4525,11 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h252 header
-			if err := d.explicit(&h252, &e, anyTag); err != nil {
+			var h287 header
+			if err := d.explicit(&h287, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV3(d, &h252, &m.Command); err != nil {
+			if err = decodeCommandV3(d, &h287, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4479,10 +4572,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk253 := len(b)
+		mk288 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.AddReq)
-		b = endLen(b, mk253)
+		b = endLen(b, mk288)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4491,10 +4584,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk254 := len(b)
+		mk289 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.MoveReq)
-		b = endLen(b, mk254)
+		b = endLen(b, mk289)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4503,10 +4596,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk255 := len(b)
+		mk290 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.ModReq)
-		b = endLen(b, mk255)
+		b = endLen(b, mk290)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4515,10 +4608,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk256 := len(b)
+		mk291 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
-		b = endLen(b, mk256)
+		b = endLen(b, mk291)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4527,10 +4620,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk257 := len(b)
+		mk292 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
-		b = endLen(b, mk257)
+		b = endLen(b, mk292)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4539,10 +4632,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk258 := len(b)
+		mk293 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
-		b = endLen(b, mk258)
+		b = endLen(b, mk293)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4551,10 +4644,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk259 := len(b)
+		mk294 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk259)
+		b = endLen(b, mk294)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4563,10 +4656,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk260 := len(b)
+		mk295 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
-		b = endLen(b, mk260)
+		b = endLen(b, mk295)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4581,49 +4674,65 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p296 := d.s.AmmRequest.Raw(1)
+		p296[0] = model.AmmRequest{}
+		m.AddReq = &p296[0]
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p297 := d.s.AmmRequest.Raw(1)
+		p297[0] = model.AmmRequest{}
+		m.MoveReq = &p297[0]
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p298 := d.s.AmmRequest.Raw(1)
+		p298[0] = model.AmmRequest{}
+		m.ModReq = &p298[0]
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p299 := d.s.SubtractRequest.Raw(1)
+		p299[0] = model.SubtractRequest{}
+		m.SubtractReq = &p299[0]
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p300 := d.s.AuditRequest.Raw(1)
+		p300[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p300[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p301 := d.s.AuditRequest.Raw(1)
+		p301[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p301[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p302 := d.s.NotifyRequest.Raw(1)
+		p302[0] = model.NotifyRequest{}
+		m.NotifyReq = &p302[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p303 := d.s.ServiceChangeRequest.Raw(1)
+		p303[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p303[0]
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4641,10 +4750,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk261 := len(b)
+		mk304 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.AddReq)
-		b = endLen(b, mk261)
+		b = endLen(b, mk304)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4653,10 +4762,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk262 := len(b)
+		mk305 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.MoveReq)
-		b = endLen(b, mk262)
+		b = endLen(b, mk305)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4665,10 +4774,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk263 := len(b)
+		mk306 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.ModReq)
-		b = endLen(b, mk263)
+		b = endLen(b, mk306)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4677,10 +4786,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk264 := len(b)
+		mk307 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
-		b = endLen(b, mk264)
+		b = endLen(b, mk307)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4689,10 +4798,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk265 := len(b)
+		mk308 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
-		b = endLen(b, mk265)
+		b = endLen(b, mk308)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4701,10 +4810,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk266 := len(b)
+		mk309 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
-		b = endLen(b, mk266)
+		b = endLen(b, mk309)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4713,10 +4822,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk267 := len(b)
+		mk310 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk267)
+		b = endLen(b, mk310)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4725,10 +4834,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk268 := len(b)
+		mk311 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
-		b = endLen(b, mk268)
+		b = endLen(b, mk311)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4743,49 +4852,65 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p312 := d.s.AmmRequest.Raw(1)
+		p312[0] = model.AmmRequest{}
+		m.AddReq = &p312[0]
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p313 := d.s.AmmRequest.Raw(1)
+		p313[0] = model.AmmRequest{}
+		m.MoveReq = &p313[0]
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p314 := d.s.AmmRequest.Raw(1)
+		p314[0] = model.AmmRequest{}
+		m.ModReq = &p314[0]
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p315 := d.s.SubtractRequest.Raw(1)
+		p315[0] = model.SubtractRequest{}
+		m.SubtractReq = &p315[0]
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p316 := d.s.AuditRequest.Raw(1)
+		p316[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p316[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p317 := d.s.AuditRequest.Raw(1)
+		p317[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p317[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p318 := d.s.NotifyRequest.Raw(1)
+		p318[0] = model.NotifyRequest{}
+		m.NotifyReq = &p318[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p319 := d.s.ServiceChangeRequest.Raw(1)
+		p319[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p319[0]
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4803,10 +4928,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk269 := len(b)
+		mk320 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.AddReq)
-		b = endLen(b, mk269)
+		b = endLen(b, mk320)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4815,10 +4940,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk270 := len(b)
+		mk321 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.MoveReq)
-		b = endLen(b, mk270)
+		b = endLen(b, mk321)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4827,10 +4952,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk271 := len(b)
+		mk322 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.ModReq)
-		b = endLen(b, mk271)
+		b = endLen(b, mk322)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4839,10 +4964,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk272 := len(b)
+		mk323 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
-		b = endLen(b, mk272)
+		b = endLen(b, mk323)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4851,10 +4976,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk273 := len(b)
+		mk324 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
-		b = endLen(b, mk273)
+		b = endLen(b, mk324)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4863,10 +4988,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk274 := len(b)
+		mk325 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
-		b = endLen(b, mk274)
+		b = endLen(b, mk325)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4875,10 +5000,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk275 := len(b)
+		mk326 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk275)
+		b = endLen(b, mk326)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4887,10 +5012,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk276 := len(b)
+		mk327 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
-		b = endLen(b, mk276)
+		b = endLen(b, mk327)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4905,49 +5030,65 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p328 := d.s.AmmRequest.Raw(1)
+		p328[0] = model.AmmRequest{}
+		m.AddReq = &p328[0]
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p329 := d.s.AmmRequest.Raw(1)
+		p329[0] = model.AmmRequest{}
+		m.MoveReq = &p329[0]
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p330 := d.s.AmmRequest.Raw(1)
+		p330[0] = model.AmmRequest{}
+		m.ModReq = &p330[0]
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p331 := d.s.SubtractRequest.Raw(1)
+		p331[0] = model.SubtractRequest{}
+		m.SubtractReq = &p331[0]
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p332 := d.s.AuditRequest.Raw(1)
+		p332[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p332[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p333 := d.s.AuditRequest.Raw(1)
+		p333[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p333[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p334 := d.s.NotifyRequest.Raw(1)
+		p334[0] = model.NotifyRequest{}
+		m.NotifyReq = &p334[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p335 := d.s.ServiceChangeRequest.Raw(1)
+		p335[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p335[0]
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4965,10 +5106,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk277 := len(b)
+		mk336 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.AddReply)
-		b = endLen(b, mk277)
+		b = endLen(b, mk336)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -4977,10 +5118,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk278 := len(b)
+		mk337 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
-		b = endLen(b, mk278)
+		b = endLen(b, mk337)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -4989,10 +5130,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk279 := len(b)
+		mk338 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.ModReply)
-		b = endLen(b, mk279)
+		b = endLen(b, mk338)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5001,10 +5142,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk280 := len(b)
+		mk339 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
-		b = endLen(b, mk280)
+		b = endLen(b, mk339)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5013,10 +5154,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk281 := len(b)
+		mk340 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
-		b = endLen(b, mk281)
+		b = endLen(b, mk340)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5025,10 +5166,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk282 := len(b)
+		mk341 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
-		b = endLen(b, mk282)
+		b = endLen(b, mk341)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5037,10 +5178,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk283 := len(b)
+		mk342 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk283)
+		b = endLen(b, mk342)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5049,10 +5190,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk284 := len(b)
+		mk343 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
-		b = endLen(b, mk284)
+		b = endLen(b, mk343)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5067,57 +5208,73 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p344 := d.s.AmmsReply.Raw(1)
+		p344[0] = model.AmmsReply{}
+		m.AddReply = &p344[0]
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p345 := d.s.AmmsReply.Raw(1)
+		p345[0] = model.AmmsReply{}
+		m.MoveReply = &p345[0]
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p346 := d.s.AmmsReply.Raw(1)
+		p346[0] = model.AmmsReply{}
+		m.ModReply = &p346[0]
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p347 := d.s.AmmsReply.Raw(1)
+		p347[0] = model.AmmsReply{}
+		m.SubtractReply = &p347[0]
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h285 header
-		if err := d.explicit(&h285, h, anyTag); err != nil {
+		p348 := d.s.AuditReply.Raw(1)
+		p348[0] = model.AuditReply{}
+		m.AuditCapReply = &p348[0]
+		var h349 header
+		if err := d.explicit(&h349, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, &h285, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h349, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h286 header
-		if err := d.explicit(&h286, h, anyTag); err != nil {
+		p350 := d.s.AuditReply.Raw(1)
+		p350[0] = model.AuditReply{}
+		m.AuditValueReply = &p350[0]
+		var h351 header
+		if err := d.explicit(&h351, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, &h286, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h351, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p352 := d.s.NotifyReply.Raw(1)
+		p352[0] = model.NotifyReply{}
+		m.NotifyReply = &p352[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p353 := d.s.ServiceChangeReply.Raw(1)
+		p353[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p353[0]
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5135,10 +5292,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk287 := len(b)
+		mk354 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.AddReply)
-		b = endLen(b, mk287)
+		b = endLen(b, mk354)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5147,10 +5304,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk288 := len(b)
+		mk355 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
-		b = endLen(b, mk288)
+		b = endLen(b, mk355)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5159,10 +5316,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk289 := len(b)
+		mk356 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.ModReply)
-		b = endLen(b, mk289)
+		b = endLen(b, mk356)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5171,10 +5328,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk290 := len(b)
+		mk357 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
-		b = endLen(b, mk290)
+		b = endLen(b, mk357)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5183,10 +5340,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk291 := len(b)
+		mk358 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
-		b = endLen(b, mk291)
+		b = endLen(b, mk358)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5195,10 +5352,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk292 := len(b)
+		mk359 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
-		b = endLen(b, mk292)
+		b = endLen(b, mk359)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5207,10 +5364,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk293 := len(b)
+		mk360 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk293)
+		b = endLen(b, mk360)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5219,10 +5376,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk294 := len(b)
+		mk361 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk294)
+		b = endLen(b, mk361)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5237,57 +5394,73 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p362 := d.s.AmmsReply.Raw(1)
+		p362[0] = model.AmmsReply{}
+		m.AddReply = &p362[0]
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p363 := d.s.AmmsReply.Raw(1)
+		p363[0] = model.AmmsReply{}
+		m.MoveReply = &p363[0]
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p364 := d.s.AmmsReply.Raw(1)
+		p364[0] = model.AmmsReply{}
+		m.ModReply = &p364[0]
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p365 := d.s.AmmsReply.Raw(1)
+		p365[0] = model.AmmsReply{}
+		m.SubtractReply = &p365[0]
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h295 header
-		if err := d.explicit(&h295, h, anyTag); err != nil {
+		p366 := d.s.AuditReply.Raw(1)
+		p366[0] = model.AuditReply{}
+		m.AuditCapReply = &p366[0]
+		var h367 header
+		if err := d.explicit(&h367, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, &h295, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h367, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h296 header
-		if err := d.explicit(&h296, h, anyTag); err != nil {
+		p368 := d.s.AuditReply.Raw(1)
+		p368[0] = model.AuditReply{}
+		m.AuditValueReply = &p368[0]
+		var h369 header
+		if err := d.explicit(&h369, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, &h296, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h369, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p370 := d.s.NotifyReply.Raw(1)
+		p370[0] = model.NotifyReply{}
+		m.NotifyReply = &p370[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p371 := d.s.ServiceChangeReply.Raw(1)
+		p371[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p371[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5305,10 +5478,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk297 := len(b)
+		mk372 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.AddReply)
-		b = endLen(b, mk297)
+		b = endLen(b, mk372)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5317,10 +5490,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk298 := len(b)
+		mk373 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
-		b = endLen(b, mk298)
+		b = endLen(b, mk373)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5329,10 +5502,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk299 := len(b)
+		mk374 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.ModReply)
-		b = endLen(b, mk299)
+		b = endLen(b, mk374)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5341,10 +5514,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk300 := len(b)
+		mk375 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
-		b = endLen(b, mk300)
+		b = endLen(b, mk375)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5353,10 +5526,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk301 := len(b)
+		mk376 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
-		b = endLen(b, mk301)
+		b = endLen(b, mk376)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5365,10 +5538,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk302 := len(b)
+		mk377 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
-		b = endLen(b, mk302)
+		b = endLen(b, mk377)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5377,10 +5550,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk303 := len(b)
+		mk378 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk303)
+		b = endLen(b, mk378)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5389,10 +5562,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk304 := len(b)
+		mk379 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk304)
+		b = endLen(b, mk379)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5407,57 +5580,73 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p380 := d.s.AmmsReply.Raw(1)
+		p380[0] = model.AmmsReply{}
+		m.AddReply = &p380[0]
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p381 := d.s.AmmsReply.Raw(1)
+		p381[0] = model.AmmsReply{}
+		m.MoveReply = &p381[0]
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p382 := d.s.AmmsReply.Raw(1)
+		p382[0] = model.AmmsReply{}
+		m.ModReply = &p382[0]
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p383 := d.s.AmmsReply.Raw(1)
+		p383[0] = model.AmmsReply{}
+		m.SubtractReply = &p383[0]
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h305 header
-		if err := d.explicit(&h305, h, anyTag); err != nil {
+		p384 := d.s.AuditReply.Raw(1)
+		p384[0] = model.AuditReply{}
+		m.AuditCapReply = &p384[0]
+		var h385 header
+		if err := d.explicit(&h385, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, &h305, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h385, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h306 header
-		if err := d.explicit(&h306, h, anyTag); err != nil {
+		p386 := d.s.AuditReply.Raw(1)
+		p386[0] = model.AuditReply{}
+		m.AuditValueReply = &p386[0]
+		var h387 header
+		if err := d.explicit(&h387, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, &h306, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h387, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p388 := d.s.NotifyReply.Raw(1)
+		p388[0] = model.NotifyReply{}
+		m.NotifyReply = &p388[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p389 := d.s.ServiceChangeReply.Raw(1)
+		p389[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p389[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5477,20 +5666,20 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk307 := len(b)
+		mk390 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk307)
+		b = endLen(b, mk390)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk308 := len(b)
+		mk391 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk308)
+		b = endLen(b, mk391)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5541,14 +5730,14 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x309, err := d.integer(e, minInt, maxInt)
+			x392, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x309) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x309), "topologyDirection")
+			if !validEnum0_1_2(x392) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x392), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x309)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x392)
 		default:
 			return d.unexpected(e, "a component of TopologyRequest")
 		}
@@ -5576,20 +5765,20 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk310 := len(b)
+		mk393 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk310)
+		b = endLen(b, mk393)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk311 := len(b)
+		mk394 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk311)
+		b = endLen(b, mk394)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5650,25 +5839,25 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x312, err := d.integer(e, minInt, maxInt)
+			x395, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x312) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x312), "topologyDirection")
+			if !validEnum0_1_2(x395) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x395), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x312)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x395)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x313, err := d.integer(e, 0, 65535)
+			x396, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x313)
+			m.StreamID.Value = uint32(x396)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -5693,20 +5882,20 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk314 := len(b)
+		mk397 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk314)
+		b = endLen(b, mk397)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk315 := len(b)
+		mk398 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk315)
+		b = endLen(b, mk398)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5775,39 +5964,39 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x316, err := d.integer(e, minInt, maxInt)
+			x399, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x316) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x316), "topologyDirection")
+			if !validEnum0_1_2(x399) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x399), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x316)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x399)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x317, err := d.integer(e, 0, 65535)
+			x400, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x317)
+			m.StreamID.Value = uint32(x400)
 		case 0x80000004: // [4] topologyDirectionExtension
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "topologyDirectionExtension: duplicate or out of order")
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x318, err := d.integer(e, minInt, maxInt)
+			x401, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirectionExtension")
 			}
-			if x318 < -1<<31 || x318 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x318), "topologyDirectionExtension")
+			if x401 < -1<<31 || x401 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x401), "topologyDirectionExtension")
 			}
-			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x318)
+			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x401)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -5833,20 +6022,20 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk319 := len(b)
+			mk402 := len(b)
 			b = append(b, 0)
-			for i320 := range m.TerminationID {
+			for i403 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk321 := len(b)
+				mk404 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i320])
-				b = endLen(b, mk321)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i403])
+				b = endLen(b, mk404)
 				if err != nil {
-					err = codecerr.AtIndex(err, i320)
+					err = codecerr.AtIndex(err, i403)
 					break
 				}
 			}
-			b = endLen(b, mk319)
+			b = endLen(b, mk402)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -5855,16 +6044,16 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk322 := len(b)
+			mk405 := len(b)
 			b = append(b, 0)
-			for i323 := range m.Descriptors {
-				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i323])
+			for i406 := range m.Descriptors {
+				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i406])
 				if err != nil {
-					err = codecerr.AtIndex(err, i323)
+					err = codecerr.AtIndex(err, i406)
 					break
 				}
 			}
-			b = endLen(b, mk322)
+			b = endLen(b, mk405)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -5890,55 +6079,57 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n324, err := d.count(e)
+			n407, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n324)
-			for i325, off326 := 0, e.start; i325 < n324; i325++ {
-				var e327 header
-				if err := d.next(&e327, off326, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n407)
+			clear(m.TerminationID)
+			for i408, off409 := 0, e.start; i408 < n407; i408++ {
+				var e410 header
+				if err := d.next(&e410, off409, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e327.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e327, "[UNIVERSAL 16]"), i325), "terminationID")
+				if e410.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e410, "[UNIVERSAL 16]"), i408), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e327, &m.TerminationID[i325]); err != nil {
+					if err = decodeTerminationIDV123(d, &e410, &m.TerminationID[i408]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i325), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i408), "terminationID")
 				}
-				off326 = e327.next
+				off409 = e410.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n328, err := d.count(e)
+			n411, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n328)
-			for i329, off330 := 0, e.start; i329 < n328; i329++ {
-				var e331 header
-				if err := d.next(&e331, off330, e.end); err != nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n411)
+			clear(m.Descriptors)
+			for i412, off413 := 0, e.start; i412 < n411; i412++ {
+				var e414 header
+				if err := d.next(&e414, off413, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV1(d, &e331, &m.Descriptors[i329]); err != nil {
+					if err = decodeAmmDescriptorV1(d, &e414, &m.Descriptors[i412]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i329), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i412), "descriptors")
 				}
-				off330 = e331.next
+				off413 = e414.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -5962,20 +6153,20 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk332 := len(b)
+			mk415 := len(b)
 			b = append(b, 0)
-			for i333 := range m.TerminationID {
+			for i416 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk334 := len(b)
+				mk417 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i333])
-				b = endLen(b, mk334)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i416])
+				b = endLen(b, mk417)
 				if err != nil {
-					err = codecerr.AtIndex(err, i333)
+					err = codecerr.AtIndex(err, i416)
 					break
 				}
 			}
-			b = endLen(b, mk332)
+			b = endLen(b, mk415)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -5984,16 +6175,16 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk335 := len(b)
+			mk418 := len(b)
 			b = append(b, 0)
-			for i336 := range m.Descriptors {
-				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i336])
+			for i419 := range m.Descriptors {
+				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i419])
 				if err != nil {
-					err = codecerr.AtIndex(err, i336)
+					err = codecerr.AtIndex(err, i419)
 					break
 				}
 			}
-			b = endLen(b, mk335)
+			b = endLen(b, mk418)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6019,55 +6210,57 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n337, err := d.count(e)
+			n420, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n337)
-			for i338, off339 := 0, e.start; i338 < n337; i338++ {
-				var e340 header
-				if err := d.next(&e340, off339, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n420)
+			clear(m.TerminationID)
+			for i421, off422 := 0, e.start; i421 < n420; i421++ {
+				var e423 header
+				if err := d.next(&e423, off422, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e340.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e340, "[UNIVERSAL 16]"), i338), "terminationID")
+				if e423.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e423, "[UNIVERSAL 16]"), i421), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e340, &m.TerminationID[i338]); err != nil {
+					if err = decodeTerminationIDV123(d, &e423, &m.TerminationID[i421]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i338), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i421), "terminationID")
 				}
-				off339 = e340.next
+				off422 = e423.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n341, err := d.count(e)
+			n424, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n341)
-			for i342, off343 := 0, e.start; i342 < n341; i342++ {
-				var e344 header
-				if err := d.next(&e344, off343, e.end); err != nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n424)
+			clear(m.Descriptors)
+			for i425, off426 := 0, e.start; i425 < n424; i425++ {
+				var e427 header
+				if err := d.next(&e427, off426, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV2(d, &e344, &m.Descriptors[i342]); err != nil {
+					if err = decodeAmmDescriptorV2(d, &e427, &m.Descriptors[i425]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i342), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i425), "descriptors")
 				}
-				off343 = e344.next
+				off426 = e427.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6091,20 +6284,20 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk345 := len(b)
+			mk428 := len(b)
 			b = append(b, 0)
-			for i346 := range m.TerminationID {
+			for i429 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk347 := len(b)
+				mk430 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i346])
-				b = endLen(b, mk347)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i429])
+				b = endLen(b, mk430)
 				if err != nil {
-					err = codecerr.AtIndex(err, i346)
+					err = codecerr.AtIndex(err, i429)
 					break
 				}
 			}
-			b = endLen(b, mk345)
+			b = endLen(b, mk428)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6113,16 +6306,16 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk348 := len(b)
+			mk431 := len(b)
 			b = append(b, 0)
-			for i349 := range m.Descriptors {
-				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i349])
+			for i432 := range m.Descriptors {
+				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i432])
 				if err != nil {
-					err = codecerr.AtIndex(err, i349)
+					err = codecerr.AtIndex(err, i432)
 					break
 				}
 			}
-			b = endLen(b, mk348)
+			b = endLen(b, mk431)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6148,55 +6341,57 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n350, err := d.count(e)
+			n433, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n350)
-			for i351, off352 := 0, e.start; i351 < n350; i351++ {
-				var e353 header
-				if err := d.next(&e353, off352, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n433)
+			clear(m.TerminationID)
+			for i434, off435 := 0, e.start; i434 < n433; i434++ {
+				var e436 header
+				if err := d.next(&e436, off435, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e353.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e353, "[UNIVERSAL 16]"), i351), "terminationID")
+				if e436.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e436, "[UNIVERSAL 16]"), i434), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e353, &m.TerminationID[i351]); err != nil {
+					if err = decodeTerminationIDV123(d, &e436, &m.TerminationID[i434]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i351), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i434), "terminationID")
 				}
-				off352 = e353.next
+				off435 = e436.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n354, err := d.count(e)
+			n437, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n354)
-			for i355, off356 := 0, e.start; i355 < n354; i355++ {
-				var e357 header
-				if err := d.next(&e357, off356, e.end); err != nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n437)
+			clear(m.Descriptors)
+			for i438, off439 := 0, e.start; i438 < n437; i438++ {
+				var e440 header
+				if err := d.next(&e440, off439, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV3(d, &e357, &m.Descriptors[i355]); err != nil {
+					if err = decodeAmmDescriptorV3(d, &e440, &m.Descriptors[i438]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i355), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i438), "descriptors")
 				}
-				off356 = e357.next
+				off439 = e440.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6223,10 +6418,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk358 := len(b)
+		mk441 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk358)
+		b = endLen(b, mk441)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6235,10 +6430,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk359 := len(b)
+		mk442 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk359)
+		b = endLen(b, mk442)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6247,10 +6442,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk360 := len(b)
+		mk443 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk360)
+		b = endLen(b, mk443)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6259,30 +6454,30 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk361 := len(b)
+		mk444 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk361)
+		b = endLen(b, mk444)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk362 := len(b)
+			mk445 := len(b)
 			b = append(b, 0)
-			for i363 := range m.EventBufferDescriptor {
+			for i446 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk364 := len(b)
+				mk447 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i363])
-				b = endLen(b, mk364)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i446])
+				b = endLen(b, mk447)
 				if err != nil {
-					err = codecerr.AtIndex(err, i363)
+					err = codecerr.AtIndex(err, i446)
 					break
 				}
 			}
-			b = endLen(b, mk362)
+			b = endLen(b, mk445)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6290,16 +6485,16 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk365 := len(b)
+			mk448 := len(b)
 			b = append(b, 0)
-			for i366 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i366])
+			for i449 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i449])
 				if err != nil {
-					err = codecerr.AtIndex(err, i366)
+					err = codecerr.AtIndex(err, i449)
 					break
 				}
 			}
-			b = endLen(b, mk365)
+			b = endLen(b, mk448)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6309,10 +6504,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk367 := len(b)
+		mk450 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk367)
+		b = endLen(b, mk450)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6321,10 +6516,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk368 := len(b)
+		mk451 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk368)
+		b = endLen(b, mk451)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6341,86 +6536,100 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p452 := d.s.MediaDescriptor.Raw(1)
+		p452[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p452[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p453 := d.s.ModemDescriptor.Raw(1)
+		p453[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p453[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p454 := d.s.MuxDescriptor.Raw(1)
+		p454[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p454[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p455 := d.s.EventsDescriptor.Raw(1)
+		p455[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p455[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n369, err := d.count((*h))
+		n456, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n369)
-		for i370, off371 := 0, (*h).start; i370 < n369; i370++ {
-			var e372 header
-			if err := d.next(&e372, off371, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n456)
+		clear(m.EventBufferDescriptor)
+		for i457, off458 := 0, (*h).start; i457 < n456; i457++ {
+			var e459 header
+			if err := d.next(&e459, off458, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e372.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e372, "[UNIVERSAL 16]"), i370), "eventBufferDescriptor")
+			if e459.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e459, "[UNIVERSAL 16]"), i457), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e372, &m.EventBufferDescriptor[i370]); err != nil {
+				if err = decodeEventSpecV123(d, &e459, &m.EventBufferDescriptor[i457]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i370), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i457), "eventBufferDescriptor")
 			}
-			off371 = e372.next
+			off458 = e459.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n373, err := d.count((*h))
+		n460, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n373)
-		for i374, off375 := 0, (*h).start; i374 < n373; i374++ {
-			var e376 header
-			if err := d.next(&e376, off375, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n460)
+		clear(m.SignalsDescriptor)
+		for i461, off462 := 0, (*h).start; i461 < n460; i461++ {
+			var e463 header
+			if err := d.next(&e463, off462, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e376, &m.SignalsDescriptor[i374]); err != nil {
+				if err = decodeSignalRequestV12(d, &e463, &m.SignalsDescriptor[i461]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i374), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i461), "signalsDescriptor")
 			}
-			off375 = e376.next
+			off462 = e463.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p464 := d.s.DigitMapDescriptor.Raw(1)
+		p464[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p464[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p465 := d.s.AuditDescriptor.Raw(1)
+		p465[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p465[0]
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6438,10 +6647,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk377 := len(b)
+		mk466 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk377)
+		b = endLen(b, mk466)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6450,10 +6659,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk378 := len(b)
+		mk467 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk378)
+		b = endLen(b, mk467)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6462,10 +6671,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk379 := len(b)
+		mk468 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk379)
+		b = endLen(b, mk468)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6474,30 +6683,30 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk380 := len(b)
+		mk469 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk380)
+		b = endLen(b, mk469)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk381 := len(b)
+			mk470 := len(b)
 			b = append(b, 0)
-			for i382 := range m.EventBufferDescriptor {
+			for i471 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk383 := len(b)
+				mk472 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i382])
-				b = endLen(b, mk383)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i471])
+				b = endLen(b, mk472)
 				if err != nil {
-					err = codecerr.AtIndex(err, i382)
+					err = codecerr.AtIndex(err, i471)
 					break
 				}
 			}
-			b = endLen(b, mk381)
+			b = endLen(b, mk470)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6505,16 +6714,16 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk384 := len(b)
+			mk473 := len(b)
 			b = append(b, 0)
-			for i385 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i385])
+			for i474 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i474])
 				if err != nil {
-					err = codecerr.AtIndex(err, i385)
+					err = codecerr.AtIndex(err, i474)
 					break
 				}
 			}
-			b = endLen(b, mk384)
+			b = endLen(b, mk473)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6524,10 +6733,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk386 := len(b)
+		mk475 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk386)
+		b = endLen(b, mk475)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6536,10 +6745,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk387 := len(b)
+		mk476 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk387)
+		b = endLen(b, mk476)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6556,86 +6765,100 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p477 := d.s.MediaDescriptor.Raw(1)
+		p477[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p477[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p478 := d.s.ModemDescriptor.Raw(1)
+		p478[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p478[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p479 := d.s.MuxDescriptor.Raw(1)
+		p479[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p479[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p480 := d.s.EventsDescriptor.Raw(1)
+		p480[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p480[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n388, err := d.count((*h))
+		n481, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n388)
-		for i389, off390 := 0, (*h).start; i389 < n388; i389++ {
-			var e391 header
-			if err := d.next(&e391, off390, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n481)
+		clear(m.EventBufferDescriptor)
+		for i482, off483 := 0, (*h).start; i482 < n481; i482++ {
+			var e484 header
+			if err := d.next(&e484, off483, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e391.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e391, "[UNIVERSAL 16]"), i389), "eventBufferDescriptor")
+			if e484.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e391, &m.EventBufferDescriptor[i389]); err != nil {
+				if err = decodeEventSpecV123(d, &e484, &m.EventBufferDescriptor[i482]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i389), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i482), "eventBufferDescriptor")
 			}
-			off390 = e391.next
+			off483 = e484.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n392, err := d.count((*h))
+		n485, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n392)
-		for i393, off394 := 0, (*h).start; i393 < n392; i393++ {
-			var e395 header
-			if err := d.next(&e395, off394, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n485)
+		clear(m.SignalsDescriptor)
+		for i486, off487 := 0, (*h).start; i486 < n485; i486++ {
+			var e488 header
+			if err := d.next(&e488, off487, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e395, &m.SignalsDescriptor[i393]); err != nil {
+				if err = decodeSignalRequestV12(d, &e488, &m.SignalsDescriptor[i486]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i393), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i486), "signalsDescriptor")
 			}
-			off394 = e395.next
+			off487 = e488.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p489 := d.s.DigitMapDescriptor.Raw(1)
+		p489[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p489[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p490 := d.s.AuditDescriptor.Raw(1)
+		p490[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p490[0]
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6653,10 +6876,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk396 := len(b)
+		mk491 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk396)
+		b = endLen(b, mk491)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6665,10 +6888,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk397 := len(b)
+		mk492 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk397)
+		b = endLen(b, mk492)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6677,10 +6900,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk398 := len(b)
+		mk493 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk398)
+		b = endLen(b, mk493)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6689,30 +6912,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk399 := len(b)
+		mk494 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk399)
+		b = endLen(b, mk494)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk400 := len(b)
+			mk495 := len(b)
 			b = append(b, 0)
-			for i401 := range m.EventBufferDescriptor {
+			for i496 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk402 := len(b)
+				mk497 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i401])
-				b = endLen(b, mk402)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i496])
+				b = endLen(b, mk497)
 				if err != nil {
-					err = codecerr.AtIndex(err, i401)
+					err = codecerr.AtIndex(err, i496)
 					break
 				}
 			}
-			b = endLen(b, mk400)
+			b = endLen(b, mk495)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6720,16 +6943,16 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk403 := len(b)
+			mk498 := len(b)
 			b = append(b, 0)
-			for i404 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i404])
+			for i499 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i499])
 				if err != nil {
-					err = codecerr.AtIndex(err, i404)
+					err = codecerr.AtIndex(err, i499)
 					break
 				}
 			}
-			b = endLen(b, mk403)
+			b = endLen(b, mk498)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6739,10 +6962,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk405 := len(b)
+		mk500 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk405)
+		b = endLen(b, mk500)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6751,30 +6974,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk406 := len(b)
+		mk501 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk406)
+		b = endLen(b, mk501)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		{
 			b = append(b, "\xa8"...)
-			mk407 := len(b)
+			mk502 := len(b)
 			b = append(b, 0)
-			for i408 := range m.StatisticsDescriptor {
+			for i503 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk409 := len(b)
+				mk504 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i408])
-				b = endLen(b, mk409)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i503])
+				b = endLen(b, mk504)
 				if err != nil {
-					err = codecerr.AtIndex(err, i408)
+					err = codecerr.AtIndex(err, i503)
 					break
 				}
 			}
-			b = endLen(b, mk407)
+			b = endLen(b, mk502)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -6790,114 +7013,129 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p505 := d.s.MediaDescriptor.Raw(1)
+		p505[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p505[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p506 := d.s.ModemDescriptor.Raw(1)
+		p506[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p506[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p507 := d.s.MuxDescriptor.Raw(1)
+		p507[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p507[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p508 := d.s.EventsDescriptor.Raw(1)
+		p508[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p508[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n410, err := d.count((*h))
+		n509, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n410)
-		for i411, off412 := 0, (*h).start; i411 < n410; i411++ {
-			var e413 header
-			if err := d.next(&e413, off412, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n509)
+		clear(m.EventBufferDescriptor)
+		for i510, off511 := 0, (*h).start; i510 < n509; i510++ {
+			var e512 header
+			if err := d.next(&e512, off511, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e413.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e413, "[UNIVERSAL 16]"), i411), "eventBufferDescriptor")
+			if e512.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e512, "[UNIVERSAL 16]"), i510), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e413, &m.EventBufferDescriptor[i411]); err != nil {
+				if err = decodeEventSpecV123(d, &e512, &m.EventBufferDescriptor[i510]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i411), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i510), "eventBufferDescriptor")
 			}
-			off412 = e413.next
+			off511 = e512.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n414, err := d.count((*h))
+		n513, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n414)
-		for i415, off416 := 0, (*h).start; i415 < n414; i415++ {
-			var e417 header
-			if err := d.next(&e417, off416, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n513)
+		clear(m.SignalsDescriptor)
+		for i514, off515 := 0, (*h).start; i514 < n513; i514++ {
+			var e516 header
+			if err := d.next(&e516, off515, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e417, &m.SignalsDescriptor[i415]); err != nil {
+				if err = decodeSignalRequestV3(d, &e516, &m.SignalsDescriptor[i514]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i415), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i514), "signalsDescriptor")
 			}
-			off416 = e417.next
+			off515 = e516.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p517 := d.s.DigitMapDescriptor.Raw(1)
+		p517[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p517[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p518 := d.s.AuditDescriptor.Raw(1)
+		p518[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p518[0]
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
-		n418, err := d.count((*h))
+		n519, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n418)
-		for i419, off420 := 0, (*h).start; i419 < n418; i419++ {
-			var e421 header
-			if err := d.next(&e421, off420, (*h).end); err != nil {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n519)
+		clear(m.StatisticsDescriptor)
+		for i520, off521 := 0, (*h).start; i520 < n519; i520++ {
+			var e522 header
+			if err := d.next(&e522, off521, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e421.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e421, "[UNIVERSAL 16]"), i419), "statisticsDescriptor")
+			if e522.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e522, "[UNIVERSAL 16]"), i520), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e421, &m.StatisticsDescriptor[i419]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e522, &m.StatisticsDescriptor[i520]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i419), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i520), "statisticsDescriptor")
 			}
-			off420 = e421.next
+			off521 = e522.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
@@ -6910,20 +7148,20 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk422 := len(b)
+			mk523 := len(b)
 			b = append(b, 0)
-			for i423 := range m.TerminationID {
+			for i524 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk424 := len(b)
+				mk525 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i423])
-				b = endLen(b, mk424)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i524])
+				b = endLen(b, mk525)
 				if err != nil {
-					err = codecerr.AtIndex(err, i423)
+					err = codecerr.AtIndex(err, i524)
 					break
 				}
 			}
-			b = endLen(b, mk422)
+			b = endLen(b, mk523)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6932,16 +7170,16 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk425 := len(b)
+			mk526 := len(b)
 			b = append(b, 0)
-			for i426 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i426])
+			for i527 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i527])
 				if err != nil {
-					err = codecerr.AtIndex(err, i426)
+					err = codecerr.AtIndex(err, i527)
 					break
 				}
 			}
-			b = endLen(b, mk425)
+			b = endLen(b, mk526)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -6967,55 +7205,57 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n427, err := d.count(e)
+			n528, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n427)
-			for i428, off429 := 0, e.start; i428 < n427; i428++ {
-				var e430 header
-				if err := d.next(&e430, off429, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n528)
+			clear(m.TerminationID)
+			for i529, off530 := 0, e.start; i529 < n528; i529++ {
+				var e531 header
+				if err := d.next(&e531, off530, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e430.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e430, "[UNIVERSAL 16]"), i428), "terminationID")
+				if e531.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e531, "[UNIVERSAL 16]"), i529), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e430, &m.TerminationID[i428]); err != nil {
+					if err = decodeTerminationIDV123(d, &e531, &m.TerminationID[i529]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i428), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i529), "terminationID")
 				}
-				off429 = e430.next
+				off530 = e531.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n431, err := d.count(e)
+			n532, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n431)
-			for i432, off433 := 0, e.start; i432 < n431; i432++ {
-				var e434 header
-				if err := d.next(&e434, off433, e.end); err != nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n532)
+			clear(m.TerminationAudit)
+			for i533, off534 := 0, e.start; i533 < n532; i533++ {
+				var e535 header
+				if err := d.next(&e535, off534, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e434, &m.TerminationAudit[i432]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e535, &m.TerminationAudit[i533]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i432), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i533), "terminationAudit")
 				}
-				off433 = e434.next
+				off534 = e535.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7036,20 +7276,20 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk435 := len(b)
+			mk536 := len(b)
 			b = append(b, 0)
-			for i436 := range m.TerminationID {
+			for i537 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk437 := len(b)
+				mk538 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i436])
-				b = endLen(b, mk437)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i537])
+				b = endLen(b, mk538)
 				if err != nil {
-					err = codecerr.AtIndex(err, i436)
+					err = codecerr.AtIndex(err, i537)
 					break
 				}
 			}
-			b = endLen(b, mk435)
+			b = endLen(b, mk536)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7058,16 +7298,16 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk438 := len(b)
+			mk539 := len(b)
 			b = append(b, 0)
-			for i439 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i439])
+			for i540 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i540])
 				if err != nil {
-					err = codecerr.AtIndex(err, i439)
+					err = codecerr.AtIndex(err, i540)
 					break
 				}
 			}
-			b = endLen(b, mk438)
+			b = endLen(b, mk539)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7093,55 +7333,57 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n440, err := d.count(e)
+			n541, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n440)
-			for i441, off442 := 0, e.start; i441 < n440; i441++ {
-				var e443 header
-				if err := d.next(&e443, off442, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n541)
+			clear(m.TerminationID)
+			for i542, off543 := 0, e.start; i542 < n541; i542++ {
+				var e544 header
+				if err := d.next(&e544, off543, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e443.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e443, "[UNIVERSAL 16]"), i441), "terminationID")
+				if e544.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e544, "[UNIVERSAL 16]"), i542), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e443, &m.TerminationID[i441]); err != nil {
+					if err = decodeTerminationIDV123(d, &e544, &m.TerminationID[i542]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i441), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i542), "terminationID")
 				}
-				off442 = e443.next
+				off543 = e544.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n444, err := d.count(e)
+			n545, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n444)
-			for i445, off446 := 0, e.start; i445 < n444; i445++ {
-				var e447 header
-				if err := d.next(&e447, off446, e.end); err != nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n545)
+			clear(m.TerminationAudit)
+			for i546, off547 := 0, e.start; i546 < n545; i546++ {
+				var e548 header
+				if err := d.next(&e548, off547, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e447, &m.TerminationAudit[i445]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e548, &m.TerminationAudit[i546]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i445), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i546), "terminationAudit")
 				}
-				off446 = e447.next
+				off547 = e548.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7162,20 +7404,20 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk448 := len(b)
+			mk549 := len(b)
 			b = append(b, 0)
-			for i449 := range m.TerminationID {
+			for i550 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk450 := len(b)
+				mk551 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i449])
-				b = endLen(b, mk450)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i550])
+				b = endLen(b, mk551)
 				if err != nil {
-					err = codecerr.AtIndex(err, i449)
+					err = codecerr.AtIndex(err, i550)
 					break
 				}
 			}
-			b = endLen(b, mk448)
+			b = endLen(b, mk549)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7184,16 +7426,16 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk451 := len(b)
+			mk552 := len(b)
 			b = append(b, 0)
-			for i452 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i452])
+			for i553 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i553])
 				if err != nil {
-					err = codecerr.AtIndex(err, i452)
+					err = codecerr.AtIndex(err, i553)
 					break
 				}
 			}
-			b = endLen(b, mk451)
+			b = endLen(b, mk552)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7219,55 +7461,57 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n453, err := d.count(e)
+			n554, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n453)
-			for i454, off455 := 0, e.start; i454 < n453; i454++ {
-				var e456 header
-				if err := d.next(&e456, off455, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n554)
+			clear(m.TerminationID)
+			for i555, off556 := 0, e.start; i555 < n554; i555++ {
+				var e557 header
+				if err := d.next(&e557, off556, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e456.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e456, "[UNIVERSAL 16]"), i454), "terminationID")
+				if e557.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e557, "[UNIVERSAL 16]"), i555), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e456, &m.TerminationID[i454]); err != nil {
+					if err = decodeTerminationIDV123(d, &e557, &m.TerminationID[i555]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i454), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i555), "terminationID")
 				}
-				off455 = e456.next
+				off556 = e557.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n457, err := d.count(e)
+			n558, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n457)
-			for i458, off459 := 0, e.start; i458 < n457; i458++ {
-				var e460 header
-				if err := d.next(&e460, off459, e.end); err != nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n558)
+			clear(m.TerminationAudit)
+			for i559, off560 := 0, e.start; i559 < n558; i559++ {
+				var e561 header
+				if err := d.next(&e561, off560, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e460, &m.TerminationAudit[i458]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e561, &m.TerminationAudit[i559]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i458), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i559), "terminationAudit")
 				}
-				off459 = e460.next
+				off560 = e561.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7288,20 +7532,20 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk461 := len(b)
+			mk562 := len(b)
 			b = append(b, 0)
-			for i462 := range m.TerminationID {
+			for i563 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk463 := len(b)
+				mk564 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i462])
-				b = endLen(b, mk463)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i563])
+				b = endLen(b, mk564)
 				if err != nil {
-					err = codecerr.AtIndex(err, i462)
+					err = codecerr.AtIndex(err, i563)
 					break
 				}
 			}
-			b = endLen(b, mk461)
+			b = endLen(b, mk562)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7309,10 +7553,10 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk464 := len(b)
+		mk565 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk464)
+		b = endLen(b, mk565)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7337,36 +7581,39 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n465, err := d.count(e)
+			n566, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n465)
-			for i466, off467 := 0, e.start; i466 < n465; i466++ {
-				var e468 header
-				if err := d.next(&e468, off467, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n566)
+			clear(m.TerminationID)
+			for i567, off568 := 0, e.start; i567 < n566; i567++ {
+				var e569 header
+				if err := d.next(&e569, off568, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e468.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
+				if e569.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
+					if err = decodeTerminationIDV123(d, &e569, &m.TerminationID[i567]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i567), "terminationID")
 				}
-				off467 = e468.next
+				off568 = e569.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p570 := d.s.AuditDescriptor.Raw(1)
+			p570[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p570[0]
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7389,20 +7636,20 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk469 := len(b)
+			mk571 := len(b)
 			b = append(b, 0)
-			for i470 := range m.TerminationID {
+			for i572 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk471 := len(b)
+				mk573 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i470])
-				b = endLen(b, mk471)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i572])
+				b = endLen(b, mk573)
 				if err != nil {
-					err = codecerr.AtIndex(err, i470)
+					err = codecerr.AtIndex(err, i572)
 					break
 				}
 			}
-			b = endLen(b, mk469)
+			b = endLen(b, mk571)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7410,10 +7657,10 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk472 := len(b)
+		mk574 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk472)
+		b = endLen(b, mk574)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7438,36 +7685,39 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n473, err := d.count(e)
+			n575, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n473)
-			for i474, off475 := 0, e.start; i474 < n473; i474++ {
-				var e476 header
-				if err := d.next(&e476, off475, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n575)
+			clear(m.TerminationID)
+			for i576, off577 := 0, e.start; i576 < n575; i576++ {
+				var e578 header
+				if err := d.next(&e578, off577, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e476.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e476, "[UNIVERSAL 16]"), i474), "terminationID")
+				if e578.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e578, "[UNIVERSAL 16]"), i576), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e476, &m.TerminationID[i474]); err != nil {
+					if err = decodeTerminationIDV123(d, &e578, &m.TerminationID[i576]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i474), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i576), "terminationID")
 				}
-				off475 = e476.next
+				off577 = e578.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p579 := d.s.AuditDescriptor.Raw(1)
+			p579[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p579[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7490,20 +7740,20 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk477 := len(b)
+			mk580 := len(b)
 			b = append(b, 0)
-			for i478 := range m.TerminationID {
+			for i581 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk479 := len(b)
+				mk582 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i478])
-				b = endLen(b, mk479)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i581])
+				b = endLen(b, mk582)
 				if err != nil {
-					err = codecerr.AtIndex(err, i478)
+					err = codecerr.AtIndex(err, i581)
 					break
 				}
 			}
-			b = endLen(b, mk477)
+			b = endLen(b, mk580)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7511,10 +7761,10 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk480 := len(b)
+		mk583 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk480)
+		b = endLen(b, mk583)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7539,36 +7789,39 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n481, err := d.count(e)
+			n584, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n481)
-			for i482, off483 := 0, e.start; i482 < n481; i482++ {
-				var e484 header
-				if err := d.next(&e484, off483, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n584)
+			clear(m.TerminationID)
+			for i585, off586 := 0, e.start; i585 < n584; i585++ {
+				var e587 header
+				if err := d.next(&e587, off586, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e484.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "terminationID")
+				if e587.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e587, "[UNIVERSAL 16]"), i585), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e484, &m.TerminationID[i482]); err != nil {
+					if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i482), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i585), "terminationID")
 				}
-				off483 = e484.next
+				off586 = e587.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p588 := d.s.AuditDescriptor.Raw(1)
+			p588[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p588[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7593,20 +7846,20 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk485 := len(b)
+		mk589 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk485)
+		b = endLen(b, mk589)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk486 := len(b)
+		mk590 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
-		b = endLen(b, mk486)
+		b = endLen(b, mk590)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7666,20 +7919,20 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk487 := len(b)
+		mk591 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk487)
+		b = endLen(b, mk591)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk488 := len(b)
+		mk592 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
-		b = endLen(b, mk488)
+		b = endLen(b, mk592)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7736,20 +7989,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk489 := len(b)
+		mk593 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk489)
+		b = endLen(b, mk593)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk490 := len(b)
+		mk594 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
-		b = endLen(b, mk490)
+		b = endLen(b, mk594)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7757,20 +8010,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	if m.TerminationIDList != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk491 := len(b)
+			mk595 := len(b)
 			b = append(b, 0)
-			for i492 := range m.TerminationIDList {
+			for i596 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk493 := len(b)
+				mk597 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i492])
-				b = endLen(b, mk493)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i596])
+				b = endLen(b, mk597)
 				if err != nil {
-					err = codecerr.AtIndex(err, i492)
+					err = codecerr.AtIndex(err, i596)
 					break
 				}
 			}
-			b = endLen(b, mk491)
+			b = endLen(b, mk595)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -7812,29 +8065,30 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n494, err := d.count(e)
+			n598, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
-			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n494)
-			for i495, off496 := 0, e.start; i495 < n494; i495++ {
-				var e497 header
-				if err := d.next(&e497, off496, e.end); err != nil {
+			m.TerminationIDList = d.s.TerminationID.Raw(n598)
+			clear(m.TerminationIDList)
+			for i599, off600 := 0, e.start; i599 < n598; i599++ {
+				var e601 header
+				if err := d.next(&e601, off600, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e497.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e497, "[UNIVERSAL 16]"), i495), "terminationIDList")
+				if e601.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e601, "[UNIVERSAL 16]"), i599), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e497, &m.TerminationIDList[i495]); err != nil {
+					if err = decodeTerminationIDV123(d, &e601, &m.TerminationIDList[i599]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i495), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i599), "terminationIDList")
 				}
-				off496 = e497.next
+				off600 = e601.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7859,20 +8113,20 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk498 := len(b)
+			mk602 := len(b)
 			b = append(b, 0)
-			for i499 := range m.ContextAuditResult {
+			for i603 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk500 := len(b)
+				mk604 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i499])
-				b = endLen(b, mk500)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i603])
+				b = endLen(b, mk604)
 				if err != nil {
-					err = codecerr.AtIndex(err, i499)
+					err = codecerr.AtIndex(err, i603)
 					break
 				}
 			}
-			b = endLen(b, mk498)
+			b = endLen(b, mk602)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -7882,10 +8136,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk501 := len(b)
+		mk605 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk501)
+		b = endLen(b, mk605)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -7894,10 +8148,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk502 := len(b)
+		mk606 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV1(b, m.AuditResult)
-		b = endLen(b, mk502)
+		b = endLen(b, mk606)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -7914,39 +8168,44 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n503, err := d.count((*h))
+		n607, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n503)
-		for i504, off505 := 0, (*h).start; i504 < n503; i504++ {
-			var e506 header
-			if err := d.next(&e506, off505, (*h).end); err != nil {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n607)
+		clear(m.ContextAuditResult)
+		for i608, off609 := 0, (*h).start; i608 < n607; i608++ {
+			var e610 header
+			if err := d.next(&e610, off609, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e506.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e506, "[UNIVERSAL 16]"), i504), "contextAuditResult")
+			if e610.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e610, "[UNIVERSAL 16]"), i608), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e506, &m.ContextAuditResult[i504]); err != nil {
+				if err = decodeTerminationIDV123(d, &e610, &m.ContextAuditResult[i608]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i504), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i608), "contextAuditResult")
 			}
-			off505 = e506.next
+			off609 = e610.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p611 := d.s.ErrorDescriptor.Raw(1)
+		p611[0] = model.ErrorDescriptor{}
+		m.Error = &p611[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p612 := d.s.AuditResult.Raw(1)
+		p612[0] = model.AuditResult{}
+		m.AuditResult = &p612[0]
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -7962,20 +8221,20 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk507 := len(b)
+			mk613 := len(b)
 			b = append(b, 0)
-			for i508 := range m.ContextAuditResult {
+			for i614 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk509 := len(b)
+				mk615 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i508])
-				b = endLen(b, mk509)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i614])
+				b = endLen(b, mk615)
 				if err != nil {
-					err = codecerr.AtIndex(err, i508)
+					err = codecerr.AtIndex(err, i614)
 					break
 				}
 			}
-			b = endLen(b, mk507)
+			b = endLen(b, mk613)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -7985,10 +8244,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk510 := len(b)
+		mk616 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk510)
+		b = endLen(b, mk616)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -7997,10 +8256,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk511 := len(b)
+		mk617 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV2(b, m.AuditResult)
-		b = endLen(b, mk511)
+		b = endLen(b, mk617)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8017,39 +8276,44 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n512, err := d.count((*h))
+		n618, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n512)
-		for i513, off514 := 0, (*h).start; i513 < n512; i513++ {
-			var e515 header
-			if err := d.next(&e515, off514, (*h).end); err != nil {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n618)
+		clear(m.ContextAuditResult)
+		for i619, off620 := 0, (*h).start; i619 < n618; i619++ {
+			var e621 header
+			if err := d.next(&e621, off620, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e515.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e515, "[UNIVERSAL 16]"), i513), "contextAuditResult")
+			if e621.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e621, "[UNIVERSAL 16]"), i619), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e515, &m.ContextAuditResult[i513]); err != nil {
+				if err = decodeTerminationIDV123(d, &e621, &m.ContextAuditResult[i619]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i513), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i619), "contextAuditResult")
 			}
-			off514 = e515.next
+			off620 = e621.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p622 := d.s.ErrorDescriptor.Raw(1)
+		p622[0] = model.ErrorDescriptor{}
+		m.Error = &p622[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p623 := d.s.AuditResult.Raw(1)
+		p623[0] = model.AuditResult{}
+		m.AuditResult = &p623[0]
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8065,20 +8329,20 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk516 := len(b)
+			mk624 := len(b)
 			b = append(b, 0)
-			for i517 := range m.ContextAuditResult {
+			for i625 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk518 := len(b)
+				mk626 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i517])
-				b = endLen(b, mk518)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i625])
+				b = endLen(b, mk626)
 				if err != nil {
-					err = codecerr.AtIndex(err, i517)
+					err = codecerr.AtIndex(err, i625)
 					break
 				}
 			}
-			b = endLen(b, mk516)
+			b = endLen(b, mk624)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8088,10 +8352,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk519 := len(b)
+		mk627 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk519)
+		b = endLen(b, mk627)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8100,10 +8364,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk520 := len(b)
+		mk628 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV3(b, m.AuditResult)
-		b = endLen(b, mk520)
+		b = endLen(b, mk628)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8112,10 +8376,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		b = append(b, "\xa3"...)
-		mk521 := len(b)
+		mk629 := len(b)
 		b = append(b, 0)
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
-		b = endLen(b, mk521)
+		b = endLen(b, mk629)
 		if err != nil {
 			return b, codecerr.At(err, "auditResultTermList")
 		}
@@ -8130,45 +8394,52 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n522, err := d.count((*h))
+		n630, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n522)
-		for i523, off524 := 0, (*h).start; i523 < n522; i523++ {
-			var e525 header
-			if err := d.next(&e525, off524, (*h).end); err != nil {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n630)
+		clear(m.ContextAuditResult)
+		for i631, off632 := 0, (*h).start; i631 < n630; i631++ {
+			var e633 header
+			if err := d.next(&e633, off632, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e525.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e525, "[UNIVERSAL 16]"), i523), "contextAuditResult")
+			if e633.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e633, "[UNIVERSAL 16]"), i631), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e525, &m.ContextAuditResult[i523]); err != nil {
+				if err = decodeTerminationIDV123(d, &e633, &m.ContextAuditResult[i631]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i523), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i631), "contextAuditResult")
 			}
-			off524 = e525.next
+			off632 = e633.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p634 := d.s.ErrorDescriptor.Raw(1)
+		p634[0] = model.ErrorDescriptor{}
+		m.Error = &p634[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p635 := d.s.AuditResult.Raw(1)
+		p635[0] = model.AuditResult{}
+		m.AuditResult = &p635[0]
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
+		p636 := d.s.TermListAuditResult.Raw(1)
+		p636[0] = model.TermListAuditResult{}
+		m.AuditResultTermList = &p636[0]
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
@@ -8182,10 +8453,10 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk526 := len(b)
+		mk637 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk526)
+		b = endLen(b, mk637)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8193,16 +8464,16 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk527 := len(b)
+			mk638 := len(b)
 			b = append(b, 0)
-			for i528 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i528])
+			for i639 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i639])
 				if err != nil {
-					err = codecerr.AtIndex(err, i528)
+					err = codecerr.AtIndex(err, i639)
 					break
 				}
 			}
-			b = endLen(b, mk527)
+			b = endLen(b, mk638)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8236,26 +8507,27 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n529, err := d.count(e)
+			n640, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n529)
-			for i530, off531 := 0, e.start; i530 < n529; i530++ {
-				var e532 header
-				if err := d.next(&e532, off531, e.end); err != nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n640)
+			clear(m.TerminationAuditResult)
+			for i641, off642 := 0, e.start; i641 < n640; i641++ {
+				var e643 header
+				if err := d.next(&e643, off642, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e532, &m.TerminationAuditResult[i530]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e643, &m.TerminationAuditResult[i641]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i530), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i641), "terminationAuditResult")
 				}
-				off531 = e532.next
+				off642 = e643.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8278,10 +8550,10 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk533 := len(b)
+		mk644 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk533)
+		b = endLen(b, mk644)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8289,16 +8561,16 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk534 := len(b)
+			mk645 := len(b)
 			b = append(b, 0)
-			for i535 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i535])
+			for i646 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i646])
 				if err != nil {
-					err = codecerr.AtIndex(err, i535)
+					err = codecerr.AtIndex(err, i646)
 					break
 				}
 			}
-			b = endLen(b, mk534)
+			b = endLen(b, mk645)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8332,26 +8604,27 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n536, err := d.count(e)
+			n647, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n536)
-			for i537, off538 := 0, e.start; i537 < n536; i537++ {
-				var e539 header
-				if err := d.next(&e539, off538, e.end); err != nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n647)
+			clear(m.TerminationAuditResult)
+			for i648, off649 := 0, e.start; i648 < n647; i648++ {
+				var e650 header
+				if err := d.next(&e650, off649, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e539, &m.TerminationAuditResult[i537]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e650, &m.TerminationAuditResult[i648]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i537), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i648), "terminationAuditResult")
 				}
-				off538 = e539.next
+				off649 = e650.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8374,10 +8647,10 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk540 := len(b)
+		mk651 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk540)
+		b = endLen(b, mk651)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8385,16 +8658,16 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk541 := len(b)
+			mk652 := len(b)
 			b = append(b, 0)
-			for i542 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i542])
+			for i653 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i653])
 				if err != nil {
-					err = codecerr.AtIndex(err, i542)
+					err = codecerr.AtIndex(err, i653)
 					break
 				}
 			}
-			b = endLen(b, mk541)
+			b = endLen(b, mk652)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8428,26 +8701,27 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n543, err := d.count(e)
+			n654, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n543)
-			for i544, off545 := 0, e.start; i544 < n543; i544++ {
-				var e546 header
-				if err := d.next(&e546, off545, e.end); err != nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n654)
+			clear(m.TerminationAuditResult)
+			for i655, off656 := 0, e.start; i655 < n654; i655++ {
+				var e657 header
+				if err := d.next(&e657, off656, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e546, &m.TerminationAuditResult[i544]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e657, &m.TerminationAuditResult[i655]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i544), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i655), "terminationAuditResult")
 				}
-				off545 = e546.next
+				off656 = e657.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8474,10 +8748,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk547 := len(b)
+		mk658 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk547)
+		b = endLen(b, mk658)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -8486,10 +8760,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk548 := len(b)
+		mk659 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk548)
+		b = endLen(b, mk659)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -8498,10 +8772,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk549 := len(b)
+		mk660 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk549)
+		b = endLen(b, mk660)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -8510,10 +8784,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk550 := len(b)
+		mk661 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk550)
+		b = endLen(b, mk661)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -8522,30 +8796,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk551 := len(b)
+		mk662 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk551)
+		b = endLen(b, mk662)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk552 := len(b)
+			mk663 := len(b)
 			b = append(b, 0)
-			for i553 := range m.EventBufferDescriptor {
+			for i664 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk554 := len(b)
+				mk665 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i553])
-				b = endLen(b, mk554)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i664])
+				b = endLen(b, mk665)
 				if err != nil {
-					err = codecerr.AtIndex(err, i553)
+					err = codecerr.AtIndex(err, i664)
 					break
 				}
 			}
-			b = endLen(b, mk552)
+			b = endLen(b, mk663)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -8553,16 +8827,16 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk555 := len(b)
+			mk666 := len(b)
 			b = append(b, 0)
-			for i556 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i556])
+			for i667 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i667])
 				if err != nil {
-					err = codecerr.AtIndex(err, i556)
+					err = codecerr.AtIndex(err, i667)
 					break
 				}
 			}
-			b = endLen(b, mk555)
+			b = endLen(b, mk666)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -8572,10 +8846,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk557 := len(b)
+		mk668 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk557)
+		b = endLen(b, mk668)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -8584,30 +8858,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk558 := len(b)
+		mk669 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk558)
+		b = endLen(b, mk669)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk559 := len(b)
+			mk670 := len(b)
 			b = append(b, 0)
-			for i560 := range m.StatisticsDescriptor {
+			for i671 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk561 := len(b)
+				mk672 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i560])
-				b = endLen(b, mk561)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i671])
+				b = endLen(b, mk672)
 				if err != nil {
-					err = codecerr.AtIndex(err, i560)
+					err = codecerr.AtIndex(err, i671)
 					break
 				}
 			}
-			b = endLen(b, mk559)
+			b = endLen(b, mk670)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -8615,20 +8889,20 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk562 := len(b)
+			mk673 := len(b)
 			b = append(b, 0)
-			for i563 := range m.PackagesDescriptor {
+			for i674 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk564 := len(b)
+				mk675 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i563])
-				b = endLen(b, mk564)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i674])
+				b = endLen(b, mk675)
 				if err != nil {
-					err = codecerr.AtIndex(err, i563)
+					err = codecerr.AtIndex(err, i674)
 					break
 				}
 			}
-			b = endLen(b, mk562)
+			b = endLen(b, mk673)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -8638,10 +8912,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk565 := len(b)
+		mk676 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
-		b = endLen(b, mk565)
+		b = endLen(b, mk676)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -8656,150 +8930,170 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p677 := d.s.ErrorDescriptor.Raw(1)
+		p677[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p677[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p678 := d.s.MediaDescriptor.Raw(1)
+		p678[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p678[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p679 := d.s.ModemDescriptor.Raw(1)
+		p679[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p679[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p680 := d.s.MuxDescriptor.Raw(1)
+		p680[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p680[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p681 := d.s.EventsDescriptor.Raw(1)
+		p681[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p681[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n566, err := d.count((*h))
+		n682, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n566)
-		for i567, off568 := 0, (*h).start; i567 < n566; i567++ {
-			var e569 header
-			if err := d.next(&e569, off568, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n682)
+		clear(m.EventBufferDescriptor)
+		for i683, off684 := 0, (*h).start; i683 < n682; i683++ {
+			var e685 header
+			if err := d.next(&e685, off684, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e569.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "eventBufferDescriptor")
+			if e685.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e685, "[UNIVERSAL 16]"), i683), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e569, &m.EventBufferDescriptor[i567]); err != nil {
+				if err = decodeEventSpecV123(d, &e685, &m.EventBufferDescriptor[i683]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i567), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i683), "eventBufferDescriptor")
 			}
-			off568 = e569.next
+			off684 = e685.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n570, err := d.count((*h))
+		n686, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n570)
-		for i571, off572 := 0, (*h).start; i571 < n570; i571++ {
-			var e573 header
-			if err := d.next(&e573, off572, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n686)
+		clear(m.SignalsDescriptor)
+		for i687, off688 := 0, (*h).start; i687 < n686; i687++ {
+			var e689 header
+			if err := d.next(&e689, off688, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e573, &m.SignalsDescriptor[i571]); err != nil {
+				if err = decodeSignalRequestV12(d, &e689, &m.SignalsDescriptor[i687]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i571), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i687), "signalsDescriptor")
 			}
-			off572 = e573.next
+			off688 = e689.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p690 := d.s.DigitMapDescriptor.Raw(1)
+		p690[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p690[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p691 := d.s.ObservedEventsDescriptor.Raw(1)
+		p691[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p691[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n574, err := d.count((*h))
+		n692, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n574)
-		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
-			var e577 header
-			if err := d.next(&e577, off576, (*h).end); err != nil {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n692)
+		clear(m.StatisticsDescriptor)
+		for i693, off694 := 0, (*h).start; i693 < n692; i693++ {
+			var e695 header
+			if err := d.next(&e695, off694, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e577.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
+			if e695.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e695, "[UNIVERSAL 16]"), i693), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e695, &m.StatisticsDescriptor[i693]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i693), "statisticsDescriptor")
 			}
-			off576 = e577.next
+			off694 = e695.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n578, err := d.count((*h))
+		n696, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n578)
-		for i579, off580 := 0, (*h).start; i579 < n578; i579++ {
-			var e581 header
-			if err := d.next(&e581, off580, (*h).end); err != nil {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n696)
+		clear(m.PackagesDescriptor)
+		for i697, off698 := 0, (*h).start; i697 < n696; i697++ {
+			var e699 header
+			if err := d.next(&e699, off698, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e581.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e581, "[UNIVERSAL 16]"), i579), "packagesDescriptor")
+			if e699.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e699, "[UNIVERSAL 16]"), i697), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e581, &m.PackagesDescriptor[i579]); err != nil {
+				if err = decodePackagesItemV123(d, &e699, &m.PackagesDescriptor[i697]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i579), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i697), "packagesDescriptor")
 			}
-			off580 = e581.next
+			off698 = e699.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p700 := d.s.AuditDescriptor.Raw(1)
+		p700[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p700[0]
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -8817,10 +9111,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk582 := len(b)
+		mk701 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk582)
+		b = endLen(b, mk701)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -8829,10 +9123,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk583 := len(b)
+		mk702 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk583)
+		b = endLen(b, mk702)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -8841,10 +9135,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk584 := len(b)
+		mk703 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk584)
+		b = endLen(b, mk703)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -8853,10 +9147,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk585 := len(b)
+		mk704 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk585)
+		b = endLen(b, mk704)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -8865,30 +9159,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk586 := len(b)
+		mk705 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk586)
+		b = endLen(b, mk705)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk587 := len(b)
+			mk706 := len(b)
 			b = append(b, 0)
-			for i588 := range m.EventBufferDescriptor {
+			for i707 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk589 := len(b)
+				mk708 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i588])
-				b = endLen(b, mk589)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i707])
+				b = endLen(b, mk708)
 				if err != nil {
-					err = codecerr.AtIndex(err, i588)
+					err = codecerr.AtIndex(err, i707)
 					break
 				}
 			}
-			b = endLen(b, mk587)
+			b = endLen(b, mk706)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -8896,16 +9190,16 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk590 := len(b)
+			mk709 := len(b)
 			b = append(b, 0)
-			for i591 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i591])
+			for i710 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i710])
 				if err != nil {
-					err = codecerr.AtIndex(err, i591)
+					err = codecerr.AtIndex(err, i710)
 					break
 				}
 			}
-			b = endLen(b, mk590)
+			b = endLen(b, mk709)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -8915,10 +9209,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk592 := len(b)
+		mk711 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk592)
+		b = endLen(b, mk711)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -8927,30 +9221,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk593 := len(b)
+		mk712 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk593)
+		b = endLen(b, mk712)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk594 := len(b)
+			mk713 := len(b)
 			b = append(b, 0)
-			for i595 := range m.StatisticsDescriptor {
+			for i714 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk596 := len(b)
+				mk715 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i595])
-				b = endLen(b, mk596)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i714])
+				b = endLen(b, mk715)
 				if err != nil {
-					err = codecerr.AtIndex(err, i595)
+					err = codecerr.AtIndex(err, i714)
 					break
 				}
 			}
-			b = endLen(b, mk594)
+			b = endLen(b, mk713)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -8958,20 +9252,20 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk597 := len(b)
+			mk716 := len(b)
 			b = append(b, 0)
-			for i598 := range m.PackagesDescriptor {
+			for i717 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk599 := len(b)
+				mk718 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i598])
-				b = endLen(b, mk599)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i717])
+				b = endLen(b, mk718)
 				if err != nil {
-					err = codecerr.AtIndex(err, i598)
+					err = codecerr.AtIndex(err, i717)
 					break
 				}
 			}
-			b = endLen(b, mk597)
+			b = endLen(b, mk716)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -8981,10 +9275,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk600 := len(b)
+		mk719 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
-		b = endLen(b, mk600)
+		b = endLen(b, mk719)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -8999,150 +9293,170 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p720 := d.s.ErrorDescriptor.Raw(1)
+		p720[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p720[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p721 := d.s.MediaDescriptor.Raw(1)
+		p721[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p721[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p722 := d.s.ModemDescriptor.Raw(1)
+		p722[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p722[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p723 := d.s.MuxDescriptor.Raw(1)
+		p723[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p723[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p724 := d.s.EventsDescriptor.Raw(1)
+		p724[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p724[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n601, err := d.count((*h))
+		n725, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n601)
-		for i602, off603 := 0, (*h).start; i602 < n601; i602++ {
-			var e604 header
-			if err := d.next(&e604, off603, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n725)
+		clear(m.EventBufferDescriptor)
+		for i726, off727 := 0, (*h).start; i726 < n725; i726++ {
+			var e728 header
+			if err := d.next(&e728, off727, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e604.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e604, "[UNIVERSAL 16]"), i602), "eventBufferDescriptor")
+			if e728.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e728, "[UNIVERSAL 16]"), i726), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e604, &m.EventBufferDescriptor[i602]); err != nil {
+				if err = decodeEventSpecV123(d, &e728, &m.EventBufferDescriptor[i726]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i602), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i726), "eventBufferDescriptor")
 			}
-			off603 = e604.next
+			off727 = e728.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n605, err := d.count((*h))
+		n729, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n605)
-		for i606, off607 := 0, (*h).start; i606 < n605; i606++ {
-			var e608 header
-			if err := d.next(&e608, off607, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n729)
+		clear(m.SignalsDescriptor)
+		for i730, off731 := 0, (*h).start; i730 < n729; i730++ {
+			var e732 header
+			if err := d.next(&e732, off731, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e608, &m.SignalsDescriptor[i606]); err != nil {
+				if err = decodeSignalRequestV12(d, &e732, &m.SignalsDescriptor[i730]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i606), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i730), "signalsDescriptor")
 			}
-			off607 = e608.next
+			off731 = e732.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p733 := d.s.DigitMapDescriptor.Raw(1)
+		p733[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p733[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p734 := d.s.ObservedEventsDescriptor.Raw(1)
+		p734[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p734[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n609, err := d.count((*h))
+		n735, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n609)
-		for i610, off611 := 0, (*h).start; i610 < n609; i610++ {
-			var e612 header
-			if err := d.next(&e612, off611, (*h).end); err != nil {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n735)
+		clear(m.StatisticsDescriptor)
+		for i736, off737 := 0, (*h).start; i736 < n735; i736++ {
+			var e738 header
+			if err := d.next(&e738, off737, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e612.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "statisticsDescriptor")
+			if e738.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e612, &m.StatisticsDescriptor[i610]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e738, &m.StatisticsDescriptor[i736]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i610), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i736), "statisticsDescriptor")
 			}
-			off611 = e612.next
+			off737 = e738.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n613, err := d.count((*h))
+		n739, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n613)
-		for i614, off615 := 0, (*h).start; i614 < n613; i614++ {
-			var e616 header
-			if err := d.next(&e616, off615, (*h).end); err != nil {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n739)
+		clear(m.PackagesDescriptor)
+		for i740, off741 := 0, (*h).start; i740 < n739; i740++ {
+			var e742 header
+			if err := d.next(&e742, off741, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e616.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e616, "[UNIVERSAL 16]"), i614), "packagesDescriptor")
+			if e742.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e742, "[UNIVERSAL 16]"), i740), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e616, &m.PackagesDescriptor[i614]); err != nil {
+				if err = decodePackagesItemV123(d, &e742, &m.PackagesDescriptor[i740]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i614), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i740), "packagesDescriptor")
 			}
-			off615 = e616.next
+			off741 = e742.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p743 := d.s.AuditDescriptor.Raw(1)
+		p743[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p743[0]
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9160,10 +9474,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk617 := len(b)
+		mk744 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk617)
+		b = endLen(b, mk744)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9172,10 +9486,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk618 := len(b)
+		mk745 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk618)
+		b = endLen(b, mk745)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9184,10 +9498,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk619 := len(b)
+		mk746 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk619)
+		b = endLen(b, mk746)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9196,10 +9510,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk620 := len(b)
+		mk747 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk620)
+		b = endLen(b, mk747)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9208,30 +9522,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk621 := len(b)
+		mk748 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk621)
+		b = endLen(b, mk748)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk622 := len(b)
+			mk749 := len(b)
 			b = append(b, 0)
-			for i623 := range m.EventBufferDescriptor {
+			for i750 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk624 := len(b)
+				mk751 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i623])
-				b = endLen(b, mk624)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i750])
+				b = endLen(b, mk751)
 				if err != nil {
-					err = codecerr.AtIndex(err, i623)
+					err = codecerr.AtIndex(err, i750)
 					break
 				}
 			}
-			b = endLen(b, mk622)
+			b = endLen(b, mk749)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9239,16 +9553,16 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk625 := len(b)
+			mk752 := len(b)
 			b = append(b, 0)
-			for i626 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i626])
+			for i753 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i753])
 				if err != nil {
-					err = codecerr.AtIndex(err, i626)
+					err = codecerr.AtIndex(err, i753)
 					break
 				}
 			}
-			b = endLen(b, mk625)
+			b = endLen(b, mk752)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9258,10 +9572,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk627 := len(b)
+		mk754 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk627)
+		b = endLen(b, mk754)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9270,30 +9584,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk628 := len(b)
+		mk755 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk628)
+		b = endLen(b, mk755)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk629 := len(b)
+			mk756 := len(b)
 			b = append(b, 0)
-			for i630 := range m.StatisticsDescriptor {
+			for i757 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk631 := len(b)
+				mk758 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i630])
-				b = endLen(b, mk631)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i757])
+				b = endLen(b, mk758)
 				if err != nil {
-					err = codecerr.AtIndex(err, i630)
+					err = codecerr.AtIndex(err, i757)
 					break
 				}
 			}
-			b = endLen(b, mk629)
+			b = endLen(b, mk756)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -9301,20 +9615,20 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk632 := len(b)
+			mk759 := len(b)
 			b = append(b, 0)
-			for i633 := range m.PackagesDescriptor {
+			for i760 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk634 := len(b)
+				mk761 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i633])
-				b = endLen(b, mk634)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i760])
+				b = endLen(b, mk761)
 				if err != nil {
-					err = codecerr.AtIndex(err, i633)
+					err = codecerr.AtIndex(err, i760)
 					break
 				}
 			}
-			b = endLen(b, mk632)
+			b = endLen(b, mk759)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -9324,10 +9638,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk635 := len(b)
+		mk762 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
-		b = endLen(b, mk635)
+		b = endLen(b, mk762)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -9342,150 +9656,170 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p763 := d.s.ErrorDescriptor.Raw(1)
+		p763[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p763[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p764 := d.s.MediaDescriptor.Raw(1)
+		p764[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p764[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p765 := d.s.ModemDescriptor.Raw(1)
+		p765[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p765[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p766 := d.s.MuxDescriptor.Raw(1)
+		p766[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p766[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p767 := d.s.EventsDescriptor.Raw(1)
+		p767[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p767[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n636, err := d.count((*h))
+		n768, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n636)
-		for i637, off638 := 0, (*h).start; i637 < n636; i637++ {
-			var e639 header
-			if err := d.next(&e639, off638, (*h).end); err != nil {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n768)
+		clear(m.EventBufferDescriptor)
+		for i769, off770 := 0, (*h).start; i769 < n768; i769++ {
+			var e771 header
+			if err := d.next(&e771, off770, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e639.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e639, "[UNIVERSAL 16]"), i637), "eventBufferDescriptor")
+			if e771.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e771, "[UNIVERSAL 16]"), i769), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e639, &m.EventBufferDescriptor[i637]); err != nil {
+				if err = decodeEventSpecV123(d, &e771, &m.EventBufferDescriptor[i769]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i637), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i769), "eventBufferDescriptor")
 			}
-			off638 = e639.next
+			off770 = e771.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n640, err := d.count((*h))
+		n772, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n640)
-		for i641, off642 := 0, (*h).start; i641 < n640; i641++ {
-			var e643 header
-			if err := d.next(&e643, off642, (*h).end); err != nil {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n772)
+		clear(m.SignalsDescriptor)
+		for i773, off774 := 0, (*h).start; i773 < n772; i773++ {
+			var e775 header
+			if err := d.next(&e775, off774, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e643, &m.SignalsDescriptor[i641]); err != nil {
+				if err = decodeSignalRequestV3(d, &e775, &m.SignalsDescriptor[i773]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i641), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i773), "signalsDescriptor")
 			}
-			off642 = e643.next
+			off774 = e775.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p776 := d.s.DigitMapDescriptor.Raw(1)
+		p776[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p776[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p777 := d.s.ObservedEventsDescriptor.Raw(1)
+		p777[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p777[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n644, err := d.count((*h))
+		n778, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n644)
-		for i645, off646 := 0, (*h).start; i645 < n644; i645++ {
-			var e647 header
-			if err := d.next(&e647, off646, (*h).end); err != nil {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n778)
+		clear(m.StatisticsDescriptor)
+		for i779, off780 := 0, (*h).start; i779 < n778; i779++ {
+			var e781 header
+			if err := d.next(&e781, off780, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e647.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "statisticsDescriptor")
+			if e781.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e781, "[UNIVERSAL 16]"), i779), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e647, &m.StatisticsDescriptor[i645]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e781, &m.StatisticsDescriptor[i779]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i645), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i779), "statisticsDescriptor")
 			}
-			off646 = e647.next
+			off780 = e781.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n648, err := d.count((*h))
+		n782, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n648)
-		for i649, off650 := 0, (*h).start; i649 < n648; i649++ {
-			var e651 header
-			if err := d.next(&e651, off650, (*h).end); err != nil {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n782)
+		clear(m.PackagesDescriptor)
+		for i783, off784 := 0, (*h).start; i783 < n782; i783++ {
+			var e785 header
+			if err := d.next(&e785, off784, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e651.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "packagesDescriptor")
+			if e785.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e785, "[UNIVERSAL 16]"), i783), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e651, &m.PackagesDescriptor[i649]); err != nil {
+				if err = decodePackagesItemV123(d, &e785, &m.PackagesDescriptor[i783]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i649), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i783), "packagesDescriptor")
 			}
-			off650 = e651.next
+			off784 = e785.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p786 := d.s.AuditDescriptor.Raw(1)
+		p786[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p786[0]
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9554,16 +9888,16 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk652 := len(b)
+			mk787 := len(b)
 			b = append(b, 0)
-			for i653 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i653])
+			for i788 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i788])
 				if err != nil {
-					err = codecerr.AtIndex(err, i653)
+					err = codecerr.AtIndex(err, i788)
 					break
 				}
 			}
-			b = endLen(b, mk652)
+			b = endLen(b, mk787)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -9598,26 +9932,27 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n654, err := d.count(e)
+			n789, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n654)
-			for i655, off656 := 0, e.start; i655 < n654; i655++ {
-				var e657 header
-				if err := d.next(&e657, off656, e.end); err != nil {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n789)
+			clear(m.AuditPropertyToken)
+			for i790, off791 := 0, e.start; i790 < n789; i790++ {
+				var e792 header
+				if err := d.next(&e792, off791, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV2(d, &e657, &m.AuditPropertyToken[i655]); err != nil {
+					if err = decodeIndAuditParameterV2(d, &e792, &m.AuditPropertyToken[i790]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i655), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i790), "auditPropertyToken")
 				}
-				off656 = e657.next
+				off791 = e792.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9641,16 +9976,16 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk658 := len(b)
+			mk793 := len(b)
 			b = append(b, 0)
-			for i659 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i659])
+			for i794 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i794])
 				if err != nil {
-					err = codecerr.AtIndex(err, i659)
+					err = codecerr.AtIndex(err, i794)
 					break
 				}
 			}
-			b = endLen(b, mk658)
+			b = endLen(b, mk793)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -9685,26 +10020,27 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n660, err := d.count(e)
+			n795, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n660)
-			for i661, off662 := 0, e.start; i661 < n660; i661++ {
-				var e663 header
-				if err := d.next(&e663, off662, e.end); err != nil {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n795)
+			clear(m.AuditPropertyToken)
+			for i796, off797 := 0, e.start; i796 < n795; i796++ {
+				var e798 header
+				if err := d.next(&e798, off797, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV3(d, &e663, &m.AuditPropertyToken[i661]); err != nil {
+					if err = decodeIndAuditParameterV3(d, &e798, &m.AuditPropertyToken[i796]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i661), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i796), "auditPropertyToken")
 				}
-				off662 = e663.next
+				off797 = e798.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9720,20 +10056,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk664 := len(b)
+			mk799 := len(b)
 			b = append(b, 0)
-			for i665 := range m.TerminationID {
+			for i800 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk666 := len(b)
+				mk801 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i665])
-				b = endLen(b, mk666)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i800])
+				b = endLen(b, mk801)
 				if err != nil {
-					err = codecerr.AtIndex(err, i665)
+					err = codecerr.AtIndex(err, i800)
 					break
 				}
 			}
-			b = endLen(b, mk664)
+			b = endLen(b, mk799)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -9741,20 +10077,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk667 := len(b)
+		mk802 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
-		b = endLen(b, mk667)
+		b = endLen(b, mk802)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk668 := len(b)
+		mk803 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk668)
+		b = endLen(b, mk803)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9779,29 +10115,30 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n669, err := d.count(e)
+			n804, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n669)
-			for i670, off671 := 0, e.start; i670 < n669; i670++ {
-				var e672 header
-				if err := d.next(&e672, off671, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n804)
+			clear(m.TerminationID)
+			for i805, off806 := 0, e.start; i805 < n804; i805++ {
+				var e807 header
+				if err := d.next(&e807, off806, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e672.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e672, "[UNIVERSAL 16]"), i670), "terminationID")
+				if e807.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e807, "[UNIVERSAL 16]"), i805), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e672, &m.TerminationID[i670]); err != nil {
+					if err = decodeTerminationIDV123(d, &e807, &m.TerminationID[i805]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i670), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i805), "terminationID")
 				}
-				off671 = e672.next
+				off806 = e807.next
 			}
 		case 0x80000001: // [1] observedEventsDescriptor
 			if seen>>1 != 0 {
@@ -9816,7 +10153,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p808 := d.s.ErrorDescriptor.Raw(1)
+			p808[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p808[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -9842,20 +10181,20 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk673 := len(b)
+			mk809 := len(b)
 			b = append(b, 0)
-			for i674 := range m.TerminationID {
+			for i810 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk675 := len(b)
+				mk811 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i674])
-				b = endLen(b, mk675)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i810])
+				b = endLen(b, mk811)
 				if err != nil {
-					err = codecerr.AtIndex(err, i674)
+					err = codecerr.AtIndex(err, i810)
 					break
 				}
 			}
-			b = endLen(b, mk673)
+			b = endLen(b, mk809)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -9863,10 +10202,10 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk676 := len(b)
+		mk812 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk676)
+		b = endLen(b, mk812)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9891,36 +10230,39 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n677, err := d.count(e)
+			n813, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n677)
-			for i678, off679 := 0, e.start; i678 < n677; i678++ {
-				var e680 header
-				if err := d.next(&e680, off679, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n813)
+			clear(m.TerminationID)
+			for i814, off815 := 0, e.start; i814 < n813; i814++ {
+				var e816 header
+				if err := d.next(&e816, off815, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e680.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e680, "[UNIVERSAL 16]"), i678), "terminationID")
+				if e816.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e816, "[UNIVERSAL 16]"), i814), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e680, &m.TerminationID[i678]); err != nil {
+					if err = decodeTerminationIDV123(d, &e816, &m.TerminationID[i814]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i678), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i814), "terminationID")
 				}
-				off679 = e680.next
+				off815 = e816.next
 			}
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p817 := d.s.ErrorDescriptor.Raw(1)
+			p817[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p817[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -9951,20 +10293,20 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk681 := len(b)
+			mk818 := len(b)
 			b = append(b, 0)
-			for i682 := range m.ObservedEventLst {
+			for i819 := range m.ObservedEventLst {
 				b = append(b, "\x30"...)
-				mk683 := len(b)
+				mk820 := len(b)
 				b = append(b, 0)
-				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i682])
-				b = endLen(b, mk683)
+				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i819])
+				b = endLen(b, mk820)
 				if err != nil {
-					err = codecerr.AtIndex(err, i682)
+					err = codecerr.AtIndex(err, i819)
 					break
 				}
 			}
-			b = endLen(b, mk681)
+			b = endLen(b, mk818)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventLst")
@@ -9990,39 +10332,40 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x684, err := d.integer(e, 0, 4294967295)
+			x821, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestId")
 			}
-			m.RequestId = uint32(x684)
+			m.RequestId = uint32(x821)
 		case 0x80000001: // [1] observedEventLst
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "observedEventLst: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n685, err := d.count(e)
+			n822, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
-			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, n685)
-			for i686, off687 := 0, e.start; i686 < n685; i686++ {
-				var e688 header
-				if err := d.next(&e688, off687, e.end); err != nil {
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(n822)
+			clear(m.ObservedEventLst)
+			for i823, off824 := 0, e.start; i823 < n822; i823++ {
+				var e825 header
+				if err := d.next(&e825, off824, e.end); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				if e688.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "observedEventLst")
+				if e825.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e825, "[UNIVERSAL 16]"), i823), "observedEventLst")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeObservedEventV123(d, &e688, &m.ObservedEventLst[i686]); err != nil {
+					if err = decodeObservedEventV123(d, &e825, &m.ObservedEventLst[i823]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i686), "observedEventLst")
+					return codecerr.At(codecerr.AtIndex(err, i823), "observedEventLst")
 				}
-				off687 = e688.next
+				off824 = e825.next
 			}
 		default:
 			return d.unexpected(e, "a component of ObservedEventsDescriptor")
@@ -10066,20 +10409,20 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk689 := len(b)
+			mk826 := len(b)
 			b = append(b, 0)
-			for i690 := range m.EventParList {
+			for i827 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk691 := len(b)
+				mk828 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i690])
-				b = endLen(b, mk691)
+				b, err = appendEventParameterV123(b, &m.EventParList[i827])
+				b = endLen(b, mk828)
 				if err != nil {
-					err = codecerr.AtIndex(err, i690)
+					err = codecerr.AtIndex(err, i827)
 					break
 				}
 			}
-			b = endLen(b, mk689)
+			b = endLen(b, mk826)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -10087,10 +10430,10 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	}
 	if m.TimeNotation != nil {
 		b = append(b, "\xa3"...)
-		mk692 := len(b)
+		mk829 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
-		b = endLen(b, mk692)
+		b = endLen(b, mk829)
 		if err != nil {
 			return b, codecerr.At(err, "timeNotation")
 		}
@@ -10127,46 +10470,49 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x693, err := d.integer(e, 0, 65535)
+			x830, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x693)
+			m.StreamID.Value = uint32(x830)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n694, err := d.count(e)
+			n831, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, n694)
-			for i695, off696 := 0, e.start; i695 < n694; i695++ {
-				var e697 header
-				if err := d.next(&e697, off696, e.end); err != nil {
+			m.EventParList = d.s.EventParameter.Raw(n831)
+			clear(m.EventParList)
+			for i832, off833 := 0, e.start; i832 < n831; i832++ {
+				var e834 header
+				if err := d.next(&e834, off833, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e697.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e697, "[UNIVERSAL 16]"), i695), "eventParList")
+				if e834.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e697, &m.EventParList[i695]); err != nil {
+					if err = decodeEventParameterV123(d, &e834, &m.EventParList[i832]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i695), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i832), "eventParList")
 				}
-				off696 = e697.next
+				off833 = e834.next
 			}
 		case 0x80000003: // [3] timeNotation
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.TimeNotation = slab.One(&d.s.TimeNotation)
+			p835 := d.s.TimeNotation.Raw(1)
+			p835[0] = model.TimeNotation{}
+			m.TimeNotation = &p835[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
 			}
@@ -10202,18 +10548,18 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk698 := len(b)
+			mk836 := len(b)
 			b = append(b, 0)
-			for i699 := range m.Value {
+			for i837 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i699])
+					b = appendBytes(b, "\x04", m.Value[i837])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i699)
+					err = codecerr.AtIndex(err, i837)
 					break
 				}
 			}
-			b = endLen(b, mk698)
+			b = endLen(b, mk836)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -10221,10 +10567,10 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk700 := len(b)
+		mk838 := len(b)
 		b = append(b, 0)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk700)
+		b = endLen(b, mk838)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -10260,41 +10606,44 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n701, err := d.count(e)
+			n839, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, n701)
-			for i702, off703 := 0, e.start; i702 < n701; i702++ {
-				var e704 header
-				if err := d.next(&e704, off703, e.end); err != nil {
+			m.Value = d.s.Octets.Raw(n839)
+			clear(m.Value)
+			for i840, off841 := 0, e.start; i840 < n839; i840++ {
+				var e842 header
+				if err := d.next(&e842, off841, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e704.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e704, "[UNIVERSAL 4]"), i702), "value")
+				if e842.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e842, "[UNIVERSAL 4]"), i840), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i702], err = d.octets(e704); err != nil {
+					if m.Value[i840], err = d.octets(e842); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i702), "value")
+					return codecerr.At(codecerr.AtIndex(err, i840), "value")
 				}
-				off703 = e704.next
+				off841 = e842.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
-			var h705 header
-			if err := d.explicit(&h705, &e, anyTag); err != nil {
+			p843 := d.s.EventParameterExtraInfo.Raw(1)
+			p843[0] = model.EventParameterExtraInfo{}
+			m.ExtraInfo = &p843[0]
+			var h844 header
+			if err := d.explicit(&h844, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, &h705, m.ExtraInfo); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, &h844, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -10345,14 +10694,14 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x706, err := d.integer((*h), minInt, maxInt)
+		x845, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x706 < -1<<31 || x706 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x706), "relation")
+		if x845 < -1<<31 || x845 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x845), "relation")
 		}
-		m.Relation = model.Relation(x706)
+		m.Relation = model.Relation(x845)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -10374,20 +10723,20 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk707 := len(b)
+			mk846 := len(b)
 			b = append(b, 0)
-			for i708 := range m.TerminationID {
+			for i847 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk709 := len(b)
+				mk848 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i708])
-				b = endLen(b, mk709)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i847])
+				b = endLen(b, mk848)
 				if err != nil {
-					err = codecerr.AtIndex(err, i708)
+					err = codecerr.AtIndex(err, i847)
 					break
 				}
 			}
-			b = endLen(b, mk707)
+			b = endLen(b, mk846)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10395,10 +10744,10 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk710 := len(b)
+		mk849 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
-		b = endLen(b, mk710)
+		b = endLen(b, mk849)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10423,29 +10772,30 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n711, err := d.count(e)
+			n850, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n711)
-			for i712, off713 := 0, e.start; i712 < n711; i712++ {
-				var e714 header
-				if err := d.next(&e714, off713, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n850)
+			clear(m.TerminationID)
+			for i851, off852 := 0, e.start; i851 < n850; i851++ {
+				var e853 header
+				if err := d.next(&e853, off852, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e714.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e714, "[UNIVERSAL 16]"), i712), "terminationID")
+				if e853.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e853, "[UNIVERSAL 16]"), i851), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e714, &m.TerminationID[i712]); err != nil {
+					if err = decodeTerminationIDV123(d, &e853, &m.TerminationID[i851]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i712), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i851), "terminationID")
 				}
-				off713 = e714.next
+				off852 = e853.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10477,20 +10827,20 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk715 := len(b)
+			mk854 := len(b)
 			b = append(b, 0)
-			for i716 := range m.TerminationID {
+			for i855 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk717 := len(b)
+				mk856 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i716])
-				b = endLen(b, mk717)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i855])
+				b = endLen(b, mk856)
 				if err != nil {
-					err = codecerr.AtIndex(err, i716)
+					err = codecerr.AtIndex(err, i855)
 					break
 				}
 			}
-			b = endLen(b, mk715)
+			b = endLen(b, mk854)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10498,10 +10848,10 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk718 := len(b)
+		mk857 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
-		b = endLen(b, mk718)
+		b = endLen(b, mk857)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10526,29 +10876,30 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n719, err := d.count(e)
+			n858, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n719)
-			for i720, off721 := 0, e.start; i720 < n719; i720++ {
-				var e722 header
-				if err := d.next(&e722, off721, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n858)
+			clear(m.TerminationID)
+			for i859, off860 := 0, e.start; i859 < n858; i859++ {
+				var e861 header
+				if err := d.next(&e861, off860, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e722.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e722, "[UNIVERSAL 16]"), i720), "terminationID")
+				if e861.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e861, "[UNIVERSAL 16]"), i859), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e722, &m.TerminationID[i720]); err != nil {
+					if err = decodeTerminationIDV123(d, &e861, &m.TerminationID[i859]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i720), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i859), "terminationID")
 				}
-				off721 = e722.next
+				off860 = e861.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10580,20 +10931,20 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk723 := len(b)
+			mk862 := len(b)
 			b = append(b, 0)
-			for i724 := range m.TerminationID {
+			for i863 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk725 := len(b)
+				mk864 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i724])
-				b = endLen(b, mk725)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i863])
+				b = endLen(b, mk864)
 				if err != nil {
-					err = codecerr.AtIndex(err, i724)
+					err = codecerr.AtIndex(err, i863)
 					break
 				}
 			}
-			b = endLen(b, mk723)
+			b = endLen(b, mk862)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10601,10 +10952,10 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk726 := len(b)
+		mk865 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
-		b = endLen(b, mk726)
+		b = endLen(b, mk865)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10629,29 +10980,30 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n727, err := d.count(e)
+			n866, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n727)
-			for i728, off729 := 0, e.start; i728 < n727; i728++ {
-				var e730 header
-				if err := d.next(&e730, off729, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n866)
+			clear(m.TerminationID)
+			for i867, off868 := 0, e.start; i867 < n866; i867++ {
+				var e869 header
+				if err := d.next(&e869, off868, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e730.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e730, "[UNIVERSAL 16]"), i728), "terminationID")
+				if e869.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e869, "[UNIVERSAL 16]"), i867), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e730, &m.TerminationID[i728]); err != nil {
+					if err = decodeTerminationIDV123(d, &e869, &m.TerminationID[i867]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i728), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i867), "terminationID")
 				}
-				off729 = e730.next
+				off868 = e869.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10683,20 +11035,20 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk731 := len(b)
+			mk870 := len(b)
 			b = append(b, 0)
-			for i732 := range m.TerminationID {
+			for i871 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk733 := len(b)
+				mk872 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i732])
-				b = endLen(b, mk733)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i871])
+				b = endLen(b, mk872)
 				if err != nil {
-					err = codecerr.AtIndex(err, i732)
+					err = codecerr.AtIndex(err, i871)
 					break
 				}
 			}
-			b = endLen(b, mk731)
+			b = endLen(b, mk870)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10704,10 +11056,10 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk734 := len(b)
+		mk873 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
-		b = endLen(b, mk734)
+		b = endLen(b, mk873)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -10732,40 +11084,41 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n735, err := d.count(e)
+			n874, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n735)
-			for i736, off737 := 0, e.start; i736 < n735; i736++ {
-				var e738 header
-				if err := d.next(&e738, off737, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n874)
+			clear(m.TerminationID)
+			for i875, off876 := 0, e.start; i875 < n874; i875++ {
+				var e877 header
+				if err := d.next(&e877, off876, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e738.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "terminationID")
+				if e877.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e877, "[UNIVERSAL 16]"), i875), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e738, &m.TerminationID[i736]); err != nil {
+					if err = decodeTerminationIDV123(d, &e877, &m.TerminationID[i875]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i736), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i875), "terminationID")
 				}
-				off737 = e738.next
+				off876 = e877.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h739 header
-			if err := d.explicit(&h739, &e, anyTag); err != nil {
+			var h878 header
+			if err := d.explicit(&h878, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV1(d, &h739, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV1(d, &h878, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -10790,20 +11143,20 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk740 := len(b)
+			mk879 := len(b)
 			b = append(b, 0)
-			for i741 := range m.TerminationID {
+			for i880 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk742 := len(b)
+				mk881 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i741])
-				b = endLen(b, mk742)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i880])
+				b = endLen(b, mk881)
 				if err != nil {
-					err = codecerr.AtIndex(err, i741)
+					err = codecerr.AtIndex(err, i880)
 					break
 				}
 			}
-			b = endLen(b, mk740)
+			b = endLen(b, mk879)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10811,10 +11164,10 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk743 := len(b)
+		mk882 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
-		b = endLen(b, mk743)
+		b = endLen(b, mk882)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -10839,40 +11192,41 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n744, err := d.count(e)
+			n883, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n744)
-			for i745, off746 := 0, e.start; i745 < n744; i745++ {
-				var e747 header
-				if err := d.next(&e747, off746, e.end); err != nil {
+			m.TerminationID = d.s.TerminationID.Raw(n883)
+			clear(m.TerminationID)
+			for i884, off885 := 0, e.start; i884 < n883; i884++ {
+				var e886 header
+				if err := d.next(&e886, off885, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e747.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e747, "[UNIVERSAL 16]"), i745), "terminationID")
+				if e886.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e886, "[UNIVERSAL 16]"), i884), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e747, &m.TerminationID[i745]); err != nil {
+					if err = decodeTerminationIDV123(d, &e886, &m.TerminationID[i884]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i745), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i884), "terminationID")
 				}
-				off746 = e747.next
+				off885 = e886.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h748 header
-			if err := d.explicit(&h748, &e, anyTag); err != nil {
+			var h887 header
+			if err := d.explicit(&h887, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV23(d, &h748, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV23(d, &h887, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -10900,10 +11254,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk749 := len(b)
+		mk888 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk749)
+		b = endLen(b, mk888)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10912,10 +11266,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk750 := len(b)
+		mk889 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
-		b = endLen(b, mk750)
+		b = endLen(b, mk889)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10930,13 +11284,17 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p890 := d.s.ErrorDescriptor.Raw(1)
+		p890[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p890[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		p891 := d.s.ServiceChangeResParm.Raw(1)
+		p891[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p891[0]
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10954,10 +11312,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk751 := len(b)
+		mk892 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk751)
+		b = endLen(b, mk892)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10966,10 +11324,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk752 := len(b)
+		mk893 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
-		b = endLen(b, mk752)
+		b = endLen(b, mk893)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10984,13 +11342,17 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p894 := d.s.ErrorDescriptor.Raw(1)
+		p894[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p894[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		p895 := d.s.ServiceChangeResParm.Raw(1)
+		p895[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p895[0]
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11005,20 +11367,20 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk753 := len(b)
+			mk896 := len(b)
 			b = append(b, 0)
-			for i754 := range m.Wildcard {
-				if len(m.Wildcard[i754]) < 1 || len(m.Wildcard[i754]) > 1 {
-					err = sizeError("octets", len(m.Wildcard[i754]), 1, 1)
+			for i897 := range m.Wildcard {
+				if len(m.Wildcard[i897]) < 1 || len(m.Wildcard[i897]) > 1 {
+					err = sizeError("octets", len(m.Wildcard[i897]), 1, 1)
 				} else {
-					b = appendBytes(b, "\x04", m.Wildcard[i754])
+					b = appendBytes(b, "\x04", m.Wildcard[i897])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i754)
+					err = codecerr.AtIndex(err, i897)
 					break
 				}
 			}
-			b = endLen(b, mk753)
+			b = endLen(b, mk896)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "wildcard")
@@ -11054,32 +11416,33 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "wildcard: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n755, err := d.count(e)
+			n898, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			m.Wildcard = slab.Alloc(&d.s.Octets, n755)
-			for i756, off757 := 0, e.start; i756 < n755; i756++ {
-				var e758 header
-				if err := d.next(&e758, off757, e.end); err != nil {
+			m.Wildcard = d.s.Octets.Raw(n898)
+			clear(m.Wildcard)
+			for i899, off900 := 0, e.start; i899 < n898; i899++ {
+				var e901 header
+				if err := d.next(&e901, off900, e.end); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				if e758.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e758, "[UNIVERSAL 4]"), i756), "wildcard")
+				if e901.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e901, "[UNIVERSAL 4]"), i899), "wildcard")
 				}
 				if err := func() error {
 					var err error
-					if m.Wildcard[i756], err = d.octets(e758); err != nil {
+					if m.Wildcard[i899], err = d.octets(e901); err != nil {
 						return err
 					}
-					if len(m.Wildcard[i756]) < 1 || len(m.Wildcard[i756]) > 1 {
-						return d.errorf(e758.start, "%d octets, want 1..1", len(m.Wildcard[i756]))
+					if len(m.Wildcard[i899]) < 1 || len(m.Wildcard[i899]) > 1 {
+						return d.errorf(e901.start, "%d octets, want 1..1", len(m.Wildcard[i899]))
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i756), "wildcard")
+					return codecerr.At(codecerr.AtIndex(err, i899), "wildcard")
 				}
-				off757 = e758.next
+				off900 = e901.next
 			}
 		case 0x80000001: // [1] id
 			if seen>>1 != 0 {
@@ -11113,20 +11476,20 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk759 := len(b)
+		mk902 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk759)
+		b = endLen(b, mk902)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk760 := len(b)
+		mk903 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
-		b = endLen(b, mk760)
+		b = endLen(b, mk903)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11151,7 +11514,9 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+			p904 := d.s.TerminationStateDescriptor.Raw(1)
+			p904[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p904[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11160,12 +11525,14 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			var h761 header
-			if err := d.explicit(&h761, &e, anyTag); err != nil {
+			p905 := d.s.MediaDescriptorStreams.Raw(1)
+			p905[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p905[0]
+			var h906 header
+			if err := d.explicit(&h906, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, &h761, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, &h906, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11181,20 +11548,20 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk762 := len(b)
+		mk907 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk762)
+		b = endLen(b, mk907)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk763 := len(b)
+		mk908 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk763)
+		b = endLen(b, mk908)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11219,7 +11586,9 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+			p909 := d.s.TerminationStateDescriptor.Raw(1)
+			p909[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p909[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11228,12 +11597,14 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			var h764 header
-			if err := d.explicit(&h764, &e, anyTag); err != nil {
+			p910 := d.s.MediaDescriptorStreams.Raw(1)
+			p910[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p910[0]
+			var h911 header
+			if err := d.explicit(&h911, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, &h764, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, &h911, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11253,30 +11624,30 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk765 := len(b)
+		mk912 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, m.OneStream)
-		b = endLen(b, mk765)
+		b = endLen(b, mk912)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk766 := len(b)
+			mk913 := len(b)
 			b = append(b, 0)
-			for i767 := range m.MultiStream {
+			for i914 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk768 := len(b)
+				mk915 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i767])
-				b = endLen(b, mk768)
+				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i914])
+				b = endLen(b, mk915)
 				if err != nil {
-					err = codecerr.AtIndex(err, i767)
+					err = codecerr.AtIndex(err, i914)
 					break
 				}
 			}
-			b = endLen(b, mk766)
+			b = endLen(b, mk913)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11292,35 +11663,38 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		p916 := d.s.StreamParms.Raw(1)
+		p916[0] = model.StreamParms{}
+		m.OneStream = &p916[0]
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n769, err := d.count((*h))
+		n917, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n769)
-		for i770, off771 := 0, (*h).start; i770 < n769; i770++ {
-			var e772 header
-			if err := d.next(&e772, off771, (*h).end); err != nil {
+		m.MultiStream = d.s.StreamDescriptor.Raw(n917)
+		clear(m.MultiStream)
+		for i918, off919 := 0, (*h).start; i918 < n917; i918++ {
+			var e920 header
+			if err := d.next(&e920, off919, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e772.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e772, "[UNIVERSAL 16]"), i770), "multiStream")
+			if e920.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e920, "[UNIVERSAL 16]"), i918), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV12(d, &e772, &m.MultiStream[i770]); err != nil {
+				if err = decodeStreamDescriptorV12(d, &e920, &m.MultiStream[i918]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i770), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i918), "multiStream")
 			}
-			off771 = e772.next
+			off919 = e920.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -11336,30 +11710,30 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk773 := len(b)
+		mk921 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk773)
+		b = endLen(b, mk921)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk774 := len(b)
+			mk922 := len(b)
 			b = append(b, 0)
-			for i775 := range m.MultiStream {
+			for i923 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk776 := len(b)
+				mk924 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i775])
-				b = endLen(b, mk776)
+				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i923])
+				b = endLen(b, mk924)
 				if err != nil {
-					err = codecerr.AtIndex(err, i775)
+					err = codecerr.AtIndex(err, i923)
 					break
 				}
 			}
-			b = endLen(b, mk774)
+			b = endLen(b, mk922)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11375,35 +11749,38 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		p925 := d.s.StreamParms.Raw(1)
+		p925[0] = model.StreamParms{}
+		m.OneStream = &p925[0]
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n777, err := d.count((*h))
+		n926, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n777)
-		for i778, off779 := 0, (*h).start; i778 < n777; i778++ {
-			var e780 header
-			if err := d.next(&e780, off779, (*h).end); err != nil {
+		m.MultiStream = d.s.StreamDescriptor.Raw(n926)
+		clear(m.MultiStream)
+		for i927, off928 := 0, (*h).start; i927 < n926; i927++ {
+			var e929 header
+			if err := d.next(&e929, off928, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e780.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e780, "[UNIVERSAL 16]"), i778), "multiStream")
+			if e929.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e929, "[UNIVERSAL 16]"), i927), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV3(d, &e780, &m.MultiStream[i778]); err != nil {
+				if err = decodeStreamDescriptorV3(d, &e929, &m.MultiStream[i927]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i778), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i927), "multiStream")
 			}
-			off779 = e780.next
+			off928 = e929.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -11425,10 +11802,10 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk781 := len(b)
+		mk930 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
-		b = endLen(b, mk781)
+		b = endLen(b, mk930)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11453,11 +11830,11 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x782, err := d.integer(e, 0, 65535)
+			x931, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x782)
+			m.StreamID = uint32(x931)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11497,10 +11874,10 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk783 := len(b)
+		mk932 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk783)
+		b = endLen(b, mk932)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11525,11 +11902,11 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x784, err := d.integer(e, 0, 65535)
+			x933, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x784)
+			m.StreamID = uint32(x933)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11562,30 +11939,30 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk785 := len(b)
+		mk934 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk785)
+		b = endLen(b, mk934)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk786 := len(b)
+		mk935 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk786)
+		b = endLen(b, mk935)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk787 := len(b)
+		mk936 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk787)
+		b = endLen(b, mk936)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -11610,7 +11987,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+			p937 := d.s.LocalControlDescriptor.Raw(1)
+			p937[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p937[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -11619,7 +11998,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p938 := d.s.LocalRemoteDescriptor.Raw(1)
+			p938[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p938[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -11628,7 +12009,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p939 := d.s.LocalRemoteDescriptor.Raw(1)
+			p939[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p939[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -11645,30 +12028,30 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk788 := len(b)
+		mk940 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk788)
+		b = endLen(b, mk940)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk789 := len(b)
+		mk941 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk789)
+		b = endLen(b, mk941)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk790 := len(b)
+		mk942 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk790)
+		b = endLen(b, mk942)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -11676,20 +12059,20 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	if m.StatisticsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk791 := len(b)
+			mk943 := len(b)
 			b = append(b, 0)
-			for i792 := range m.StatisticsDescriptor {
+			for i944 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk793 := len(b)
+				mk945 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i792])
-				b = endLen(b, mk793)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i944])
+				b = endLen(b, mk945)
 				if err != nil {
-					err = codecerr.AtIndex(err, i792)
+					err = codecerr.AtIndex(err, i944)
 					break
 				}
 			}
-			b = endLen(b, mk791)
+			b = endLen(b, mk943)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -11715,7 +12098,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+			p946 := d.s.LocalControlDescriptor.Raw(1)
+			p946[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p946[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -11724,7 +12109,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p947 := d.s.LocalRemoteDescriptor.Raw(1)
+			p947[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p947[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -11733,7 +12120,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p948 := d.s.LocalRemoteDescriptor.Raw(1)
+			p948[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p948[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -11742,29 +12131,30 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n794, err := d.count(e)
+			n949, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n794)
-			for i795, off796 := 0, e.start; i795 < n794; i795++ {
-				var e797 header
-				if err := d.next(&e797, off796, e.end); err != nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n949)
+			clear(m.StatisticsDescriptor)
+			for i950, off951 := 0, e.start; i950 < n949; i950++ {
+				var e952 header
+				if err := d.next(&e952, off951, e.end); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				if e797.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
+				if e952.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "statisticsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeStatisticsParameterV123(d, &e797, &m.StatisticsDescriptor[i795]); err != nil {
+					if err = decodeStatisticsParameterV123(d, &e952, &m.StatisticsDescriptor[i950]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i795), "statisticsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i950), "statisticsDescriptor")
 				}
-				off796 = e797.next
+				off951 = e952.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11800,20 +12190,20 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk798 := len(b)
+			mk953 := len(b)
 			b = append(b, 0)
-			for i799 := range m.PropertyParms {
+			for i954 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk800 := len(b)
+				mk955 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i799])
-				b = endLen(b, mk800)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i954])
+				b = endLen(b, mk955)
 				if err != nil {
-					err = codecerr.AtIndex(err, i799)
+					err = codecerr.AtIndex(err, i954)
 					break
 				}
 			}
-			b = endLen(b, mk798)
+			b = endLen(b, mk953)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -11840,14 +12230,14 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x801, err := d.integer(e, minInt, maxInt)
+			x956, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "streamMode")
 			}
-			if x801 < -1<<31 || x801 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x801), "streamMode")
+			if x956 < -1<<31 || x956 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x956), "streamMode")
 			}
-			m.StreamMode.Value = model.StreamMode(x801)
+			m.StreamMode.Value = model.StreamMode(x956)
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "reserveValue: duplicate or out of order")
@@ -11871,29 +12261,30 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n802, err := d.count(e)
+			n957, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n802)
-			for i803, off804 := 0, e.start; i803 < n802; i803++ {
-				var e805 header
-				if err := d.next(&e805, off804, e.end); err != nil {
+			m.PropertyParms = d.s.PropertyParm.Raw(n957)
+			clear(m.PropertyParms)
+			for i958, off959 := 0, e.start; i958 < n957; i958++ {
+				var e960 header
+				if err := d.next(&e960, off959, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e805.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e805, "[UNIVERSAL 16]"), i803), "propertyParms")
+				if e960.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e805, &m.PropertyParms[i803]); err != nil {
+					if err = decodePropertyParmV123(d, &e960, &m.PropertyParms[i958]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i803), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i958), "propertyParms")
 				}
-				off804 = e805.next
+				off959 = e960.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11924,18 +12315,18 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk806 := len(b)
+			mk961 := len(b)
 			b = append(b, 0)
-			for i807 := range m.Value {
+			for i962 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i807])
+					b = appendBytes(b, "\x04", m.Value[i962])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i807)
+					err = codecerr.AtIndex(err, i962)
 					break
 				}
 			}
-			b = endLen(b, mk806)
+			b = endLen(b, mk961)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -11943,10 +12334,10 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk808 := len(b)
+		mk963 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk808)
+		b = endLen(b, mk963)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -11982,41 +12373,44 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n809, err := d.count(e)
+			n964, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, n809)
-			for i810, off811 := 0, e.start; i810 < n809; i810++ {
-				var e812 header
-				if err := d.next(&e812, off811, e.end); err != nil {
+			m.Value = d.s.Octets.Raw(n964)
+			clear(m.Value)
+			for i965, off966 := 0, e.start; i965 < n964; i965++ {
+				var e967 header
+				if err := d.next(&e967, off966, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e812.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e812, "[UNIVERSAL 4]"), i810), "value")
+				if e967.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e967, "[UNIVERSAL 4]"), i965), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i810], err = d.octets(e812); err != nil {
+					if m.Value[i965], err = d.octets(e967); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i810), "value")
+					return codecerr.At(codecerr.AtIndex(err, i965), "value")
 				}
-				off811 = e812.next
+				off966 = e967.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
-			var h813 header
-			if err := d.explicit(&h813, &e, anyTag); err != nil {
+			p968 := d.s.PropertyParmExtraInfo.Raw(1)
+			p968[0] = model.PropertyParmExtraInfo{}
+			m.ExtraInfo = &p968[0]
+			var h969 header
+			if err := d.explicit(&h969, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, &h813, m.ExtraInfo); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, &h969, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -12067,14 +12461,14 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x814, err := d.integer((*h), minInt, maxInt)
+		x970, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x814 < -1<<31 || x814 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x814), "relation")
+		if x970 < -1<<31 || x970 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x970), "relation")
 		}
-		m.Relation = model.Relation(x814)
+		m.Relation = model.Relation(x970)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -12096,32 +12490,32 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk815 := len(b)
+			mk971 := len(b)
 			b = append(b, 0)
-			for i816 := range m.PropGrps {
+			for i972 := range m.PropGrps {
 				{
 					b = append(b, "\x30"...)
-					mk817 := len(b)
+					mk973 := len(b)
 					b = append(b, 0)
-					for i818 := range m.PropGrps[i816] {
+					for i974 := range m.PropGrps[i972] {
 						b = append(b, "\x30"...)
-						mk819 := len(b)
+						mk975 := len(b)
 						b = append(b, 0)
-						b, err = appendPropertyParmV123(b, &m.PropGrps[i816][i818])
-						b = endLen(b, mk819)
+						b, err = appendPropertyParmV123(b, &m.PropGrps[i972][i974])
+						b = endLen(b, mk975)
 						if err != nil {
-							err = codecerr.AtIndex(err, i818)
+							err = codecerr.AtIndex(err, i974)
 							break
 						}
 					}
-					b = endLen(b, mk817)
+					b = endLen(b, mk973)
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i816)
+					err = codecerr.AtIndex(err, i972)
 					break
 				}
 			}
-			b = endLen(b, mk815)
+			b = endLen(b, mk971)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -12147,50 +12541,52 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n820, err := d.count(e)
+			n976, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, n820)
-			for i821, off822 := 0, e.start; i821 < n820; i821++ {
-				var e823 header
-				if err := d.next(&e823, off822, e.end); err != nil {
+			m.PropGrps = d.s.ListPropertyParm.Raw(n976)
+			clear(m.PropGrps)
+			for i977, off978 := 0, e.start; i977 < n976; i977++ {
+				var e979 header
+				if err := d.next(&e979, off978, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e823.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e823, "[UNIVERSAL 16]"), i821), "propGrps")
+				if e979.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e979, "[UNIVERSAL 16]"), i977), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					n824, err := d.count(e823)
+					n980, err := d.count(e979)
 					if err != nil {
 						return err
 					}
-					m.PropGrps[i821] = slab.Alloc(&d.s.PropertyParm, n824)
-					for i825, off826 := 0, e823.start; i825 < n824; i825++ {
-						var e827 header
-						if err := d.next(&e827, off826, e823.end); err != nil {
+					m.PropGrps[i977] = d.s.PropertyParm.Raw(n980)
+					clear(m.PropGrps[i977])
+					for i981, off982 := 0, e979.start; i981 < n980; i981++ {
+						var e983 header
+						if err := d.next(&e983, off982, e979.end); err != nil {
 							return err
 						}
-						if e827.tag != 0x10 {
-							return codecerr.AtIndex(d.unexpected(e827, "[UNIVERSAL 16]"), i825)
+						if e983.tag != 0x10 {
+							return codecerr.AtIndex(d.unexpected(e983, "[UNIVERSAL 16]"), i981)
 						}
 						if err := func() error {
 							var err error
-							if err = decodePropertyParmV123(d, &e827, &m.PropGrps[i821][i825]); err != nil {
+							if err = decodePropertyParmV123(d, &e983, &m.PropGrps[i977][i981]); err != nil {
 								return err
 							}
 							return err
 						}(); err != nil {
-							return codecerr.AtIndex(err, i825)
+							return codecerr.AtIndex(err, i981)
 						}
-						off826 = e827.next
+						off982 = e983.next
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i821), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i977), "propGrps")
 				}
-				off822 = e823.next
+				off978 = e979.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12211,20 +12607,20 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk828 := len(b)
+			mk984 := len(b)
 			b = append(b, 0)
-			for i829 := range m.PropertyParms {
+			for i985 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk830 := len(b)
+				mk986 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i829])
-				b = endLen(b, mk830)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i985])
+				b = endLen(b, mk986)
 				if err != nil {
-					err = codecerr.AtIndex(err, i829)
+					err = codecerr.AtIndex(err, i985)
 					break
 				}
 			}
-			b = endLen(b, mk828)
+			b = endLen(b, mk984)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -12266,29 +12662,30 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n831, err := d.count(e)
+			n987, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n831)
-			for i832, off833 := 0, e.start; i832 < n831; i832++ {
-				var e834 header
-				if err := d.next(&e834, off833, e.end); err != nil {
+			m.PropertyParms = d.s.PropertyParm.Raw(n987)
+			clear(m.PropertyParms)
+			for i988, off989 := 0, e.start; i988 < n987; i988++ {
+				var e990 header
+				if err := d.next(&e990, off989, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e834.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "propertyParms")
+				if e990.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e990, "[UNIVERSAL 16]"), i988), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e834, &m.PropertyParms[i832]); err != nil {
+					if err = decodePropertyParmV123(d, &e990, &m.PropertyParms[i988]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i832), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i988), "propertyParms")
 				}
-				off833 = e834.next
+				off989 = e990.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -12296,28 +12693,28 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x835, err := d.integer(e, minInt, maxInt)
+			x991, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "eventBufferControl")
 			}
-			if x835 < -1<<31 || x835 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x835), "eventBufferControl")
+			if x991 < -1<<31 || x991 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x991), "eventBufferControl")
 			}
-			m.EventBufferControl.Value = model.EventBufferControl(x835)
+			m.EventBufferControl.Value = model.EventBufferControl(x991)
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "serviceState: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x836, err := d.integer(e, minInt, maxInt)
+			x992, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceState")
 			}
-			if x836 < -1<<31 || x836 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x836), "serviceState")
+			if x992 < -1<<31 || x992 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x992), "serviceState")
 			}
-			m.ServiceState.Value = model.ServiceState(x836)
+			m.ServiceState.Value = model.ServiceState(x992)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -12345,20 +12742,20 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk837 := len(b)
+			mk993 := len(b)
 			b = append(b, 0)
-			for i838 := range m.TermList {
+			for i994 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk839 := len(b)
+				mk995 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i838])
-				b = endLen(b, mk839)
+				b, err = appendTerminationIDV123(b, &m.TermList[i994])
+				b = endLen(b, mk995)
 				if err != nil {
-					err = codecerr.AtIndex(err, i838)
+					err = codecerr.AtIndex(err, i994)
 					break
 				}
 			}
-			b = endLen(b, mk837)
+			b = endLen(b, mk993)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12366,10 +12763,10 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk840 := len(b)
+		mk996 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk840)
+		b = endLen(b, mk996)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12394,49 +12791,52 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x841, err := d.integer(e, minInt, maxInt)
+			x997, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "muxType")
 			}
-			if x841 < -1<<31 || x841 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x841), "muxType")
+			if x997 < -1<<31 || x997 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x997), "muxType")
 			}
-			m.MuxType = model.MuxType(x841)
+			m.MuxType = model.MuxType(x997)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n842, err := d.count(e)
+			n998, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, n842)
-			for i843, off844 := 0, e.start; i843 < n842; i843++ {
-				var e845 header
-				if err := d.next(&e845, off844, e.end); err != nil {
+			m.TermList = d.s.TerminationID.Raw(n998)
+			clear(m.TermList)
+			for i999, off1000 := 0, e.start; i999 < n998; i999++ {
+				var e1001 header
+				if err := d.next(&e1001, off1000, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e845.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "termList")
+				if e1001.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1001, "[UNIVERSAL 16]"), i999), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e845, &m.TermList[i843]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1001, &m.TermList[i999]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i843), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i999), "termList")
 				}
-				off844 = e845.next
+				off1000 = e1001.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1002 := d.s.NonStandardData.Raw(1)
+			p1002[0] = model.NonStandardData{}
+			m.NonStandardData = &p1002[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -12470,20 +12870,20 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk846 := len(b)
+			mk1003 := len(b)
 			b = append(b, 0)
-			for i847 := range m.TermList {
+			for i1004 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk848 := len(b)
+				mk1005 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i847])
-				b = endLen(b, mk848)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1004])
+				b = endLen(b, mk1005)
 				if err != nil {
-					err = codecerr.AtIndex(err, i847)
+					err = codecerr.AtIndex(err, i1004)
 					break
 				}
 			}
-			b = endLen(b, mk846)
+			b = endLen(b, mk1003)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12491,10 +12891,10 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk849 := len(b)
+		mk1006 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk849)
+		b = endLen(b, mk1006)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12519,49 +12919,52 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x850, err := d.integer(e, minInt, maxInt)
+			x1007, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "muxType")
 			}
-			if x850 < -1<<31 || x850 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x850), "muxType")
+			if x1007 < -1<<31 || x1007 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1007), "muxType")
 			}
-			m.MuxType = model.MuxType(x850)
+			m.MuxType = model.MuxType(x1007)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n851, err := d.count(e)
+			n1008, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, n851)
-			for i852, off853 := 0, e.start; i852 < n851; i852++ {
-				var e854 header
-				if err := d.next(&e854, off853, e.end); err != nil {
+			m.TermList = d.s.TerminationID.Raw(n1008)
+			clear(m.TermList)
+			for i1009, off1010 := 0, e.start; i1009 < n1008; i1009++ {
+				var e1011 header
+				if err := d.next(&e1011, off1010, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e854.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e854, "[UNIVERSAL 16]"), i852), "termList")
+				if e1011.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1011, "[UNIVERSAL 16]"), i1009), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e854, &m.TermList[i852]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1011, &m.TermList[i1009]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i852), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i1009), "termList")
 				}
-				off853 = e854.next
+				off1010 = e1011.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1012 := d.s.NonStandardData.Raw(1)
+			p1012[0] = model.NonStandardData{}
+			m.NonStandardData = &p1012[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -12598,20 +13001,20 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk855 := len(b)
+			mk1013 := len(b)
 			b = append(b, 0)
-			for i856 := range m.EventList {
+			for i1014 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk857 := len(b)
+				mk1015 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV1(b, &m.EventList[i856])
-				b = endLen(b, mk857)
+				b, err = appendRequestedEventV1(b, &m.EventList[i1014])
+				b = endLen(b, mk1015)
 				if err != nil {
-					err = codecerr.AtIndex(err, i856)
+					err = codecerr.AtIndex(err, i1014)
 					break
 				}
 			}
-			b = endLen(b, mk855)
+			b = endLen(b, mk1013)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12638,39 +13041,40 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x858, err := d.integer(e, 0, 4294967295)
+			x1016, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x858)
+			m.RequestID.Value = uint32(x1016)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n859, err := d.count(e)
+			n1017, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n859)
-			for i860, off861 := 0, e.start; i860 < n859; i860++ {
-				var e862 header
-				if err := d.next(&e862, off861, e.end); err != nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1017)
+			clear(m.EventList)
+			for i1018, off1019 := 0, e.start; i1018 < n1017; i1018++ {
+				var e1020 header
+				if err := d.next(&e1020, off1019, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e862.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e862, "[UNIVERSAL 16]"), i860), "eventList")
+				if e1020.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1020, "[UNIVERSAL 16]"), i1018), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV1(d, &e862, &m.EventList[i860]); err != nil {
+					if err = decodeRequestedEventV1(d, &e1020, &m.EventList[i1018]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i860), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1018), "eventList")
 				}
-				off861 = e862.next
+				off1019 = e1020.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12702,20 +13106,20 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk863 := len(b)
+			mk1021 := len(b)
 			b = append(b, 0)
-			for i864 := range m.EventList {
+			for i1022 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk865 := len(b)
+				mk1023 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV2(b, &m.EventList[i864])
-				b = endLen(b, mk865)
+				b, err = appendRequestedEventV2(b, &m.EventList[i1022])
+				b = endLen(b, mk1023)
 				if err != nil {
-					err = codecerr.AtIndex(err, i864)
+					err = codecerr.AtIndex(err, i1022)
 					break
 				}
 			}
-			b = endLen(b, mk863)
+			b = endLen(b, mk1021)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12742,39 +13146,40 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x866, err := d.integer(e, 0, 4294967295)
+			x1024, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x866)
+			m.RequestID.Value = uint32(x1024)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n867, err := d.count(e)
+			n1025, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n867)
-			for i868, off869 := 0, e.start; i868 < n867; i868++ {
-				var e870 header
-				if err := d.next(&e870, off869, e.end); err != nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1025)
+			clear(m.EventList)
+			for i1026, off1027 := 0, e.start; i1026 < n1025; i1026++ {
+				var e1028 header
+				if err := d.next(&e1028, off1027, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e870.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e870, "[UNIVERSAL 16]"), i868), "eventList")
+				if e1028.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1028, "[UNIVERSAL 16]"), i1026), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV2(d, &e870, &m.EventList[i868]); err != nil {
+					if err = decodeRequestedEventV2(d, &e1028, &m.EventList[i1026]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i868), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1026), "eventList")
 				}
-				off869 = e870.next
+				off1027 = e1028.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12803,20 +13208,20 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk871 := len(b)
+			mk1029 := len(b)
 			b = append(b, 0)
-			for i872 := range m.EventList {
+			for i1030 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk873 := len(b)
+				mk1031 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV3(b, &m.EventList[i872])
-				b = endLen(b, mk873)
+				b, err = appendRequestedEventV3(b, &m.EventList[i1030])
+				b = endLen(b, mk1031)
 				if err != nil {
-					err = codecerr.AtIndex(err, i872)
+					err = codecerr.AtIndex(err, i1030)
 					break
 				}
 			}
-			b = endLen(b, mk871)
+			b = endLen(b, mk1029)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12843,39 +13248,40 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x874, err := d.integer(e, 0, 4294967295)
+			x1032, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x874)
+			m.RequestID.Value = uint32(x1032)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n875, err := d.count(e)
+			n1033, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n875)
-			for i876, off877 := 0, e.start; i876 < n875; i876++ {
-				var e878 header
-				if err := d.next(&e878, off877, e.end); err != nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1033)
+			clear(m.EventList)
+			for i1034, off1035 := 0, e.start; i1034 < n1033; i1034++ {
+				var e1036 header
+				if err := d.next(&e1036, off1035, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e878.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e878, "[UNIVERSAL 16]"), i876), "eventList")
+				if e1036.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1036, "[UNIVERSAL 16]"), i1034), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV3(d, &e878, &m.EventList[i876]); err != nil {
+					if err = decodeRequestedEventV3(d, &e1036, &m.EventList[i1034]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i876), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1034), "eventList")
 				}
-				off877 = e878.next
+				off1035 = e1036.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12915,10 +13321,10 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk879 := len(b)
+		mk1037 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk879)
+		b = endLen(b, mk1037)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -12926,20 +13332,20 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk880 := len(b)
+			mk1038 := len(b)
 			b = append(b, 0)
-			for i881 := range m.EvParList {
+			for i1039 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk882 := len(b)
+				mk1040 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i881])
-				b = endLen(b, mk882)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1039])
+				b = endLen(b, mk1040)
 				if err != nil {
-					err = codecerr.AtIndex(err, i881)
+					err = codecerr.AtIndex(err, i1039)
 					break
 				}
 			}
-			b = endLen(b, mk880)
+			b = endLen(b, mk1038)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -12977,17 +13383,19 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x883, err := d.integer(e, 0, 65535)
+			x1041, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x883)
+			m.StreamID.Value = uint32(x1041)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1042 := d.s.RequestedActions.Raw(1)
+			p1042[0] = model.RequestedActions{}
+			m.EventAction = &p1042[0]
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -12996,29 +13404,30 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n884, err := d.count(e)
+			n1043, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n884)
-			for i885, off886 := 0, e.start; i885 < n884; i885++ {
-				var e887 header
-				if err := d.next(&e887, off886, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1043)
+			clear(m.EvParList)
+			for i1044, off1045 := 0, e.start; i1044 < n1043; i1044++ {
+				var e1046 header
+				if err := d.next(&e1046, off1045, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e887.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e887, "[UNIVERSAL 16]"), i885), "evParList")
+				if e1046.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1046, "[UNIVERSAL 16]"), i1044), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e887, &m.EvParList[i885]); err != nil {
+					if err = decodeEventParameterV123(d, &e1046, &m.EvParList[i1044]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i885), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1044), "evParList")
 				}
-				off886 = e887.next
+				off1045 = e1046.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13061,10 +13470,10 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk888 := len(b)
+		mk1047 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk888)
+		b = endLen(b, mk1047)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13072,20 +13481,20 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk889 := len(b)
+			mk1048 := len(b)
 			b = append(b, 0)
-			for i890 := range m.EvParList {
+			for i1049 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk891 := len(b)
+				mk1050 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i890])
-				b = endLen(b, mk891)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1049])
+				b = endLen(b, mk1050)
 				if err != nil {
-					err = codecerr.AtIndex(err, i890)
+					err = codecerr.AtIndex(err, i1049)
 					break
 				}
 			}
-			b = endLen(b, mk889)
+			b = endLen(b, mk1048)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13123,17 +13532,19 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x892, err := d.integer(e, 0, 65535)
+			x1051, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x892)
+			m.StreamID.Value = uint32(x1051)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1052 := d.s.RequestedActions.Raw(1)
+			p1052[0] = model.RequestedActions{}
+			m.EventAction = &p1052[0]
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13142,29 +13553,30 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n893, err := d.count(e)
+			n1053, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n893)
-			for i894, off895 := 0, e.start; i894 < n893; i894++ {
-				var e896 header
-				if err := d.next(&e896, off895, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1053)
+			clear(m.EvParList)
+			for i1054, off1055 := 0, e.start; i1054 < n1053; i1054++ {
+				var e1056 header
+				if err := d.next(&e1056, off1055, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e896.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e896, "[UNIVERSAL 16]"), i894), "evParList")
+				if e1056.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1056, "[UNIVERSAL 16]"), i1054), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e896, &m.EvParList[i894]); err != nil {
+					if err = decodeEventParameterV123(d, &e1056, &m.EvParList[i1054]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i894), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1054), "evParList")
 				}
-				off895 = e896.next
+				off1055 = e1056.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13207,10 +13619,10 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk897 := len(b)
+		mk1057 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk897)
+		b = endLen(b, mk1057)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13218,20 +13630,20 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk898 := len(b)
+			mk1058 := len(b)
 			b = append(b, 0)
-			for i899 := range m.EvParList {
+			for i1059 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk900 := len(b)
+				mk1060 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i899])
-				b = endLen(b, mk900)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1059])
+				b = endLen(b, mk1060)
 				if err != nil {
-					err = codecerr.AtIndex(err, i899)
+					err = codecerr.AtIndex(err, i1059)
 					break
 				}
 			}
-			b = endLen(b, mk898)
+			b = endLen(b, mk1058)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13269,17 +13681,19 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x901, err := d.integer(e, 0, 65535)
+			x1061, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x901)
+			m.StreamID.Value = uint32(x1061)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1062 := d.s.RequestedActions.Raw(1)
+			p1062[0] = model.RequestedActions{}
+			m.EventAction = &p1062[0]
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13288,29 +13702,30 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n902, err := d.count(e)
+			n1063, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n902)
-			for i903, off904 := 0, e.start; i903 < n902; i903++ {
-				var e905 header
-				if err := d.next(&e905, off904, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1063)
+			clear(m.EvParList)
+			for i1064, off1065 := 0, e.start; i1064 < n1063; i1064++ {
+				var e1066 header
+				if err := d.next(&e1066, off1065, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e905.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e905, "[UNIVERSAL 16]"), i903), "evParList")
+				if e1066.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1066, "[UNIVERSAL 16]"), i1064), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e905, &m.EvParList[i903]); err != nil {
+					if err = decodeEventParameterV123(d, &e1066, &m.EvParList[i1064]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i903), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1064), "evParList")
 				}
-				off904 = e905.next
+				off1065 = e1066.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13345,20 +13760,20 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk906 := len(b)
+		mk1067 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk906)
+		b = endLen(b, mk1067)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk907 := len(b)
+		mk1068 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
-		b = endLen(b, mk907)
+		b = endLen(b, mk1068)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13366,16 +13781,16 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk908 := len(b)
+			mk1069 := len(b)
 			b = append(b, 0)
-			for i909 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i909])
+			for i1070 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1070])
 				if err != nil {
-					err = codecerr.AtIndex(err, i909)
+					err = codecerr.AtIndex(err, i1070)
 					break
 				}
 			}
-			b = endLen(b, mk908)
+			b = endLen(b, mk1069)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13410,12 +13825,14 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h910 header
-			if err := d.explicit(&h910, &e, anyTag); err != nil {
+			p1071 := d.s.EventDM.Raw(1)
+			p1071[0] = model.EventDM{}
+			m.EventDM = &p1071[0]
+			var h1072 header
+			if err := d.explicit(&h1072, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h910, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1072, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13423,7 +13840,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1073 := d.s.SecondEventsDescriptor.Raw(1)
+			p1073[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1073[0]
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13432,26 +13851,27 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n911, err := d.count(e)
+			n1074, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n911)
-			for i912, off913 := 0, e.start; i912 < n911; i912++ {
-				var e914 header
-				if err := d.next(&e914, off913, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1074)
+			clear(m.SignalsDescriptor)
+			for i1075, off1076 := 0, e.start; i1075 < n1074; i1075++ {
+				var e1077 header
+				if err := d.next(&e1077, off1076, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e914, &m.SignalsDescriptor[i912]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1077, &m.SignalsDescriptor[i1075]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i912), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1075), "signalsDescriptor")
 				}
-				off913 = e914.next
+				off1076 = e1077.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13478,20 +13898,20 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk915 := len(b)
+		mk1078 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk915)
+		b = endLen(b, mk1078)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk916 := len(b)
+		mk1079 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
-		b = endLen(b, mk916)
+		b = endLen(b, mk1079)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13499,16 +13919,16 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk917 := len(b)
+			mk1080 := len(b)
 			b = append(b, 0)
-			for i918 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i918])
+			for i1081 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1081])
 				if err != nil {
-					err = codecerr.AtIndex(err, i918)
+					err = codecerr.AtIndex(err, i1081)
 					break
 				}
 			}
-			b = endLen(b, mk917)
+			b = endLen(b, mk1080)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13543,12 +13963,14 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h919 header
-			if err := d.explicit(&h919, &e, anyTag); err != nil {
+			p1082 := d.s.EventDM.Raw(1)
+			p1082[0] = model.EventDM{}
+			m.EventDM = &p1082[0]
+			var h1083 header
+			if err := d.explicit(&h1083, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h919, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1083, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13556,7 +13978,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1084 := d.s.SecondEventsDescriptor.Raw(1)
+			p1084[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1084[0]
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13565,26 +13989,27 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n920, err := d.count(e)
+			n1085, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n920)
-			for i921, off922 := 0, e.start; i921 < n920; i921++ {
-				var e923 header
-				if err := d.next(&e923, off922, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1085)
+			clear(m.SignalsDescriptor)
+			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
+				var e1088 header
+				if err := d.next(&e1088, off1087, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e923, &m.SignalsDescriptor[i921]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1088, &m.SignalsDescriptor[i1086]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i921), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1086), "signalsDescriptor")
 				}
-				off922 = e923.next
+				off1087 = e1088.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13605,20 +14030,20 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk924 := len(b)
+		mk1089 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk924)
+		b = endLen(b, mk1089)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk925 := len(b)
+		mk1090 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk925)
+		b = endLen(b, mk1090)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13626,16 +14051,16 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk926 := len(b)
+			mk1091 := len(b)
 			b = append(b, 0)
-			for i927 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i927])
+			for i1092 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1092])
 				if err != nil {
-					err = codecerr.AtIndex(err, i927)
+					err = codecerr.AtIndex(err, i1092)
 					break
 				}
 			}
-			b = endLen(b, mk926)
+			b = endLen(b, mk1091)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13643,10 +14068,10 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa4"...)
-		mk928 := len(b)
+		mk1093 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk928)
+		b = endLen(b, mk1093)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -13687,12 +14112,14 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h929 header
-			if err := d.explicit(&h929, &e, anyTag); err != nil {
+			p1094 := d.s.EventDM.Raw(1)
+			p1094[0] = model.EventDM{}
+			m.EventDM = &p1094[0]
+			var h1095 header
+			if err := d.explicit(&h1095, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h929, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1095, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13700,7 +14127,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1096 := d.s.SecondEventsDescriptor.Raw(1)
+			p1096[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1096[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13709,38 +14138,41 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n930, err := d.count(e)
+			n1097, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n930)
-			for i931, off932 := 0, e.start; i931 < n930; i931++ {
-				var e933 header
-				if err := d.next(&e933, off932, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1097)
+			clear(m.SignalsDescriptor)
+			for i1098, off1099 := 0, e.start; i1098 < n1097; i1098++ {
+				var e1100 header
+				if err := d.next(&e1100, off1099, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e933, &m.SignalsDescriptor[i931]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1100, &m.SignalsDescriptor[i1098]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i931), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1098), "signalsDescriptor")
 				}
-				off932 = e933.next
+				off1099 = e1100.next
 			}
 		case 0x80000004: // [4] notifyBehaviour
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			var h934 header
-			if err := d.explicit(&h934, &e, anyTag); err != nil {
+			p1101 := d.s.NotifyBehaviour.Raw(1)
+			p1101[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1101[0]
+			var h1102 header
+			if err := d.explicit(&h1102, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h934, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1102, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -13778,10 +14210,10 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk935 := len(b)
+		mk1103 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk935)
+		b = endLen(b, mk1103)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -13804,7 +14236,9 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		p1104 := d.s.DigitMapValue.Raw(1)
+		p1104[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1104[0]
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -13831,10 +14265,10 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk936 := len(b)
+		mk1105 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk936)
+		b = endLen(b, mk1105)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -13857,7 +14291,9 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		p1106 := d.s.DigitMapValue.Raw(1)
+		p1106[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1106[0]
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -13883,20 +14319,20 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk937 := len(b)
+			mk1107 := len(b)
 			b = append(b, 0)
-			for i938 := range m.EventList {
+			for i1108 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk939 := len(b)
+				mk1109 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV1(b, &m.EventList[i938])
-				b = endLen(b, mk939)
+				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1108])
+				b = endLen(b, mk1109)
 				if err != nil {
-					err = codecerr.AtIndex(err, i938)
+					err = codecerr.AtIndex(err, i1108)
 					break
 				}
 			}
-			b = endLen(b, mk937)
+			b = endLen(b, mk1107)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -13923,39 +14359,40 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x940, err := d.integer(e, 0, 4294967295)
+			x1110, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x940)
+			m.RequestID.Value = uint32(x1110)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n941, err := d.count(e)
+			n1111, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n941)
-			for i942, off943 := 0, e.start; i942 < n941; i942++ {
-				var e944 header
-				if err := d.next(&e944, off943, e.end); err != nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1111)
+			clear(m.EventList)
+			for i1112, off1113 := 0, e.start; i1112 < n1111; i1112++ {
+				var e1114 header
+				if err := d.next(&e1114, off1113, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e944.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e944, "[UNIVERSAL 16]"), i942), "eventList")
+				if e1114.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1114, "[UNIVERSAL 16]"), i1112), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV1(d, &e944, &m.EventList[i942]); err != nil {
+					if err = decodeSecondRequestedEventV1(d, &e1114, &m.EventList[i1112]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i942), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1112), "eventList")
 				}
-				off943 = e944.next
+				off1113 = e1114.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13987,20 +14424,20 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk945 := len(b)
+			mk1115 := len(b)
 			b = append(b, 0)
-			for i946 := range m.EventList {
+			for i1116 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk947 := len(b)
+				mk1117 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV2(b, &m.EventList[i946])
-				b = endLen(b, mk947)
+				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1116])
+				b = endLen(b, mk1117)
 				if err != nil {
-					err = codecerr.AtIndex(err, i946)
+					err = codecerr.AtIndex(err, i1116)
 					break
 				}
 			}
-			b = endLen(b, mk945)
+			b = endLen(b, mk1115)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14027,39 +14464,40 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x948, err := d.integer(e, 0, 4294967295)
+			x1118, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x948)
+			m.RequestID.Value = uint32(x1118)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n949, err := d.count(e)
+			n1119, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n949)
-			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				var e952 header
-				if err := d.next(&e952, off951, e.end); err != nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1119)
+			clear(m.EventList)
+			for i1120, off1121 := 0, e.start; i1120 < n1119; i1120++ {
+				var e1122 header
+				if err := d.next(&e1122, off1121, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e952.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "eventList")
+				if e1122.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1122, "[UNIVERSAL 16]"), i1120), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV2(d, &e952, &m.EventList[i950]); err != nil {
+					if err = decodeSecondRequestedEventV2(d, &e1122, &m.EventList[i1120]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i950), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1120), "eventList")
 				}
-				off951 = e952.next
+				off1121 = e1122.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14088,20 +14526,20 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk953 := len(b)
+			mk1123 := len(b)
 			b = append(b, 0)
-			for i954 := range m.EventList {
+			for i1124 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk955 := len(b)
+				mk1125 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV3(b, &m.EventList[i954])
-				b = endLen(b, mk955)
+				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1124])
+				b = endLen(b, mk1125)
 				if err != nil {
-					err = codecerr.AtIndex(err, i954)
+					err = codecerr.AtIndex(err, i1124)
 					break
 				}
 			}
-			b = endLen(b, mk953)
+			b = endLen(b, mk1123)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14128,39 +14566,40 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x956, err := d.integer(e, 0, 4294967295)
+			x1126, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x956)
+			m.RequestID.Value = uint32(x1126)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n957, err := d.count(e)
+			n1127, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n957)
-			for i958, off959 := 0, e.start; i958 < n957; i958++ {
-				var e960 header
-				if err := d.next(&e960, off959, e.end); err != nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1127)
+			clear(m.EventList)
+			for i1128, off1129 := 0, e.start; i1128 < n1127; i1128++ {
+				var e1130 header
+				if err := d.next(&e1130, off1129, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e960.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "eventList")
+				if e1130.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1130, "[UNIVERSAL 16]"), i1128), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV3(d, &e960, &m.EventList[i958]); err != nil {
+					if err = decodeSecondRequestedEventV3(d, &e1130, &m.EventList[i1128]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i958), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1128), "eventList")
 				}
-				off959 = e960.next
+				off1129 = e1130.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14200,10 +14639,10 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk961 := len(b)
+		mk1131 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk961)
+		b = endLen(b, mk1131)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14211,20 +14650,20 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk962 := len(b)
+			mk1132 := len(b)
 			b = append(b, 0)
-			for i963 := range m.EvParList {
+			for i1133 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk964 := len(b)
+				mk1134 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i963])
-				b = endLen(b, mk964)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1133])
+				b = endLen(b, mk1134)
 				if err != nil {
-					err = codecerr.AtIndex(err, i963)
+					err = codecerr.AtIndex(err, i1133)
 					break
 				}
 			}
-			b = endLen(b, mk962)
+			b = endLen(b, mk1132)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14262,17 +14701,19 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x965, err := d.integer(e, 0, 65535)
+			x1135, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x965)
+			m.StreamID.Value = uint32(x1135)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1136 := d.s.SecondRequestedActions.Raw(1)
+			p1136[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1136[0]
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14281,29 +14722,30 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n966, err := d.count(e)
+			n1137, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n966)
-			for i967, off968 := 0, e.start; i967 < n966; i967++ {
-				var e969 header
-				if err := d.next(&e969, off968, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1137)
+			clear(m.EvParList)
+			for i1138, off1139 := 0, e.start; i1138 < n1137; i1138++ {
+				var e1140 header
+				if err := d.next(&e1140, off1139, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e969.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e969, "[UNIVERSAL 16]"), i967), "evParList")
+				if e1140.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1140, "[UNIVERSAL 16]"), i1138), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e969, &m.EvParList[i967]); err != nil {
+					if err = decodeEventParameterV123(d, &e1140, &m.EvParList[i1138]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i967), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1138), "evParList")
 				}
-				off968 = e969.next
+				off1139 = e1140.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14346,10 +14788,10 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk970 := len(b)
+		mk1141 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk970)
+		b = endLen(b, mk1141)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14357,20 +14799,20 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk971 := len(b)
+			mk1142 := len(b)
 			b = append(b, 0)
-			for i972 := range m.EvParList {
+			for i1143 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk973 := len(b)
+				mk1144 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i972])
-				b = endLen(b, mk973)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1143])
+				b = endLen(b, mk1144)
 				if err != nil {
-					err = codecerr.AtIndex(err, i972)
+					err = codecerr.AtIndex(err, i1143)
 					break
 				}
 			}
-			b = endLen(b, mk971)
+			b = endLen(b, mk1142)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14408,17 +14850,19 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x974, err := d.integer(e, 0, 65535)
+			x1145, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x974)
+			m.StreamID.Value = uint32(x1145)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1146 := d.s.SecondRequestedActions.Raw(1)
+			p1146[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1146[0]
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14427,29 +14871,30 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n975, err := d.count(e)
+			n1147, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n975)
-			for i976, off977 := 0, e.start; i976 < n975; i976++ {
-				var e978 header
-				if err := d.next(&e978, off977, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1147)
+			clear(m.EvParList)
+			for i1148, off1149 := 0, e.start; i1148 < n1147; i1148++ {
+				var e1150 header
+				if err := d.next(&e1150, off1149, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e978.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e978, "[UNIVERSAL 16]"), i976), "evParList")
+				if e1150.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1150, "[UNIVERSAL 16]"), i1148), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e978, &m.EvParList[i976]); err != nil {
+					if err = decodeEventParameterV123(d, &e1150, &m.EvParList[i1148]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i976), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1148), "evParList")
 				}
-				off977 = e978.next
+				off1149 = e1150.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14492,10 +14937,10 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk979 := len(b)
+		mk1151 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk979)
+		b = endLen(b, mk1151)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14503,20 +14948,20 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk980 := len(b)
+			mk1152 := len(b)
 			b = append(b, 0)
-			for i981 := range m.EvParList {
+			for i1153 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk982 := len(b)
+				mk1154 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i981])
-				b = endLen(b, mk982)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1153])
+				b = endLen(b, mk1154)
 				if err != nil {
-					err = codecerr.AtIndex(err, i981)
+					err = codecerr.AtIndex(err, i1153)
 					break
 				}
 			}
-			b = endLen(b, mk980)
+			b = endLen(b, mk1152)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14554,17 +14999,19 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x983, err := d.integer(e, 0, 65535)
+			x1155, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x983)
+			m.StreamID.Value = uint32(x1155)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1156 := d.s.SecondRequestedActions.Raw(1)
+			p1156[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1156[0]
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14573,29 +15020,30 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n984, err := d.count(e)
+			n1157, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n984)
-			for i985, off986 := 0, e.start; i985 < n984; i985++ {
-				var e987 header
-				if err := d.next(&e987, off986, e.end); err != nil {
+			m.EvParList = d.s.EventParameter.Raw(n1157)
+			clear(m.EvParList)
+			for i1158, off1159 := 0, e.start; i1158 < n1157; i1158++ {
+				var e1160 header
+				if err := d.next(&e1160, off1159, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e987.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e987, "[UNIVERSAL 16]"), i985), "evParList")
+				if e1160.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1160, "[UNIVERSAL 16]"), i1158), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e987, &m.EvParList[i985]); err != nil {
+					if err = decodeEventParameterV123(d, &e1160, &m.EvParList[i1158]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i985), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1158), "evParList")
 				}
-				off986 = e987.next
+				off1159 = e1160.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14630,10 +15078,10 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk988 := len(b)
+		mk1161 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk988)
+		b = endLen(b, mk1161)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14641,16 +15089,16 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk989 := len(b)
+			mk1162 := len(b)
 			b = append(b, 0)
-			for i990 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i990])
+			for i1163 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1163])
 				if err != nil {
-					err = codecerr.AtIndex(err, i990)
+					err = codecerr.AtIndex(err, i1163)
 					break
 				}
 			}
-			b = endLen(b, mk989)
+			b = endLen(b, mk1162)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14685,12 +15133,14 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h991 header
-			if err := d.explicit(&h991, &e, anyTag); err != nil {
+			p1164 := d.s.EventDM.Raw(1)
+			p1164[0] = model.EventDM{}
+			m.EventDM = &p1164[0]
+			var h1165 header
+			if err := d.explicit(&h1165, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h991, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1165, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14698,26 +15148,27 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n992, err := d.count(e)
+			n1166, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n992)
-			for i993, off994 := 0, e.start; i993 < n992; i993++ {
-				var e995 header
-				if err := d.next(&e995, off994, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1166)
+			clear(m.SignalsDescriptor)
+			for i1167, off1168 := 0, e.start; i1167 < n1166; i1167++ {
+				var e1169 header
+				if err := d.next(&e1169, off1168, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e995, &m.SignalsDescriptor[i993]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1169, &m.SignalsDescriptor[i1167]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i993), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1167), "signalsDescriptor")
 				}
-				off994 = e995.next
+				off1168 = e1169.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14744,10 +15195,10 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk996 := len(b)
+		mk1170 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk996)
+		b = endLen(b, mk1170)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14755,16 +15206,16 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk997 := len(b)
+			mk1171 := len(b)
 			b = append(b, 0)
-			for i998 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i998])
+			for i1172 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1172])
 				if err != nil {
-					err = codecerr.AtIndex(err, i998)
+					err = codecerr.AtIndex(err, i1172)
 					break
 				}
 			}
-			b = endLen(b, mk997)
+			b = endLen(b, mk1171)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14799,12 +15250,14 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h999 header
-			if err := d.explicit(&h999, &e, anyTag); err != nil {
+			p1173 := d.s.EventDM.Raw(1)
+			p1173[0] = model.EventDM{}
+			m.EventDM = &p1173[0]
+			var h1174 header
+			if err := d.explicit(&h1174, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h999, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1174, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14812,26 +15265,27 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1000, err := d.count(e)
+			n1175, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1000)
-			for i1001, off1002 := 0, e.start; i1001 < n1000; i1001++ {
-				var e1003 header
-				if err := d.next(&e1003, off1002, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1175)
+			clear(m.SignalsDescriptor)
+			for i1176, off1177 := 0, e.start; i1176 < n1175; i1176++ {
+				var e1178 header
+				if err := d.next(&e1178, off1177, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1003, &m.SignalsDescriptor[i1001]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1178, &m.SignalsDescriptor[i1176]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1001), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1176), "signalsDescriptor")
 				}
-				off1002 = e1003.next
+				off1177 = e1178.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14852,10 +15306,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1004 := len(b)
+		mk1179 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1004)
+		b = endLen(b, mk1179)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14863,16 +15317,16 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1005 := len(b)
+			mk1180 := len(b)
 			b = append(b, 0)
-			for i1006 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1006])
+			for i1181 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1181])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1006)
+					err = codecerr.AtIndex(err, i1181)
 					break
 				}
 			}
-			b = endLen(b, mk1005)
+			b = endLen(b, mk1180)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14880,10 +15334,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa3"...)
-		mk1007 := len(b)
+		mk1182 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1007)
+		b = endLen(b, mk1182)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -14924,12 +15378,14 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h1008 header
-			if err := d.explicit(&h1008, &e, anyTag); err != nil {
+			p1183 := d.s.EventDM.Raw(1)
+			p1183[0] = model.EventDM{}
+			m.EventDM = &p1183[0]
+			var h1184 header
+			if err := d.explicit(&h1184, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1008, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1184, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14937,38 +15393,41 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1009, err := d.count(e)
+			n1185, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1009)
-			for i1010, off1011 := 0, e.start; i1010 < n1009; i1010++ {
-				var e1012 header
-				if err := d.next(&e1012, off1011, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1185)
+			clear(m.SignalsDescriptor)
+			for i1186, off1187 := 0, e.start; i1186 < n1185; i1186++ {
+				var e1188 header
+				if err := d.next(&e1188, off1187, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1012, &m.SignalsDescriptor[i1010]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1188, &m.SignalsDescriptor[i1186]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1010), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1186), "signalsDescriptor")
 				}
-				off1011 = e1012.next
+				off1187 = e1188.next
 			}
 		case 0x80000003: // [3] notifyBehaviour
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			var h1013 header
-			if err := d.explicit(&h1013, &e, anyTag); err != nil {
+			p1189 := d.s.NotifyBehaviour.Raw(1)
+			p1189[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1189[0]
+			var h1190 header
+			if err := d.explicit(&h1190, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1013, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1190, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -15014,20 +15473,20 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk1014 := len(b)
+			mk1191 := len(b)
 			b = append(b, 0)
-			for i1015 := range m.EventParList {
+			for i1192 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk1016 := len(b)
+				mk1193 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i1015])
-				b = endLen(b, mk1016)
+				b, err = appendEventParameterV123(b, &m.EventParList[i1192])
+				b = endLen(b, mk1193)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1015)
+					err = codecerr.AtIndex(err, i1192)
 					break
 				}
 			}
-			b = endLen(b, mk1014)
+			b = endLen(b, mk1191)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -15065,39 +15524,40 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1017, err := d.integer(e, 0, 65535)
+			x1194, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1017)
+			m.StreamID.Value = uint32(x1194)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1018, err := d.count(e)
+			n1195, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, n1018)
-			for i1019, off1020 := 0, e.start; i1019 < n1018; i1019++ {
-				var e1021 header
-				if err := d.next(&e1021, off1020, e.end); err != nil {
+			m.EventParList = d.s.EventParameter.Raw(n1195)
+			clear(m.EventParList)
+			for i1196, off1197 := 0, e.start; i1196 < n1195; i1196++ {
+				var e1198 header
+				if err := d.next(&e1198, off1197, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e1021.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1021, "[UNIVERSAL 16]"), i1019), "eventParList")
+				if e1198.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1198, "[UNIVERSAL 16]"), i1196), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1021, &m.EventParList[i1019]); err != nil {
+					if err = decodeEventParameterV123(d, &e1198, &m.EventParList[i1196]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1019), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i1196), "eventParList")
 				}
-				off1020 = e1021.next
+				off1197 = e1198.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15124,10 +15584,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1022 := len(b)
+		mk1199 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV12(b, m.Signal)
-		b = endLen(b, mk1022)
+		b = endLen(b, mk1199)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15136,10 +15596,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1023 := len(b)
+		mk1200 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
-		b = endLen(b, mk1023)
+		b = endLen(b, mk1200)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15154,13 +15614,17 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		p1201 := d.s.Signal.Raw(1)
+		p1201[0] = model.Signal{}
+		m.Signal = &p1201[0]
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		p1202 := d.s.SeqSigList.Raw(1)
+		p1202[0] = model.SeqSigList{}
+		m.SeqSigList = &p1202[0]
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15178,10 +15642,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1024 := len(b)
+		mk1203 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV3(b, m.Signal)
-		b = endLen(b, mk1024)
+		b = endLen(b, mk1203)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15190,10 +15654,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1025 := len(b)
+		mk1204 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1025)
+		b = endLen(b, mk1204)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15208,13 +15672,17 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		p1205 := d.s.Signal.Raw(1)
+		p1205[0] = model.Signal{}
+		m.Signal = &p1205[0]
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		p1206 := d.s.SeqSigList.Raw(1)
+		p1206[0] = model.SeqSigList{}
+		m.SeqSigList = &p1206[0]
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15239,20 +15707,20 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1026 := len(b)
+			mk1207 := len(b)
 			b = append(b, 0)
-			for i1027 := range m.SignalList {
+			for i1208 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1028 := len(b)
+				mk1209 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV12(b, &m.SignalList[i1027])
-				b = endLen(b, mk1028)
+				b, err = appendSignalV12(b, &m.SignalList[i1208])
+				b = endLen(b, mk1209)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1027)
+					err = codecerr.AtIndex(err, i1208)
 					break
 				}
 			}
-			b = endLen(b, mk1026)
+			b = endLen(b, mk1207)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15278,39 +15746,40 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1029, err := d.integer(e, 0, 65535)
+			x1210, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1029)
+			m.Id = uint32(x1210)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1030, err := d.count(e)
+			n1211, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = slab.Alloc(&d.s.Signal, n1030)
-			for i1031, off1032 := 0, e.start; i1031 < n1030; i1031++ {
-				var e1033 header
-				if err := d.next(&e1033, off1032, e.end); err != nil {
+			m.SignalList = d.s.Signal.Raw(n1211)
+			clear(m.SignalList)
+			for i1212, off1213 := 0, e.start; i1212 < n1211; i1212++ {
+				var e1214 header
+				if err := d.next(&e1214, off1213, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1033.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1033, "[UNIVERSAL 16]"), i1031), "signalList")
+				if e1214.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1214, "[UNIVERSAL 16]"), i1212), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV12(d, &e1033, &m.SignalList[i1031]); err != nil {
+					if err = decodeSignalV12(d, &e1214, &m.SignalList[i1212]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1031), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1212), "signalList")
 				}
-				off1032 = e1033.next
+				off1213 = e1214.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15344,20 +15813,20 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1034 := len(b)
+			mk1215 := len(b)
 			b = append(b, 0)
-			for i1035 := range m.SignalList {
+			for i1216 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1036 := len(b)
+				mk1217 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV3(b, &m.SignalList[i1035])
-				b = endLen(b, mk1036)
+				b, err = appendSignalV3(b, &m.SignalList[i1216])
+				b = endLen(b, mk1217)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1035)
+					err = codecerr.AtIndex(err, i1216)
 					break
 				}
 			}
-			b = endLen(b, mk1034)
+			b = endLen(b, mk1215)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15383,39 +15852,40 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1037, err := d.integer(e, 0, 65535)
+			x1218, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1037)
+			m.Id = uint32(x1218)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1038, err := d.count(e)
+			n1219, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = slab.Alloc(&d.s.Signal, n1038)
-			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
-				var e1041 header
-				if err := d.next(&e1041, off1040, e.end); err != nil {
+			m.SignalList = d.s.Signal.Raw(n1219)
+			clear(m.SignalList)
+			for i1220, off1221 := 0, e.start; i1220 < n1219; i1220++ {
+				var e1222 header
+				if err := d.next(&e1222, off1221, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1041.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "signalList")
+				if e1222.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1222, "[UNIVERSAL 16]"), i1220), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV3(d, &e1041, &m.SignalList[i1039]); err != nil {
+					if err = decodeSignalV3(d, &e1222, &m.SignalList[i1220]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1039), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1220), "signalList")
 				}
-				off1040 = e1041.next
+				off1221 = e1222.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15500,20 +15970,20 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1042 := len(b)
+			mk1223 := len(b)
 			b = append(b, 0)
-			for i1043 := range m.SigParList {
+			for i1224 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1044 := len(b)
+				mk1225 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1043])
-				b = endLen(b, mk1044)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1224])
+				b = endLen(b, mk1225)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1043)
+					err = codecerr.AtIndex(err, i1224)
 					break
 				}
 			}
-			b = endLen(b, mk1042)
+			b = endLen(b, mk1223)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -15551,36 +16021,36 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1045, err := d.integer(e, 0, 65535)
+			x1226, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1045)
+			m.StreamID.Value = uint32(x1226)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1046, err := d.integer(e, minInt, maxInt)
+			x1227, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "sigType")
 			}
-			if x1046 < -1<<31 || x1046 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1046), "sigType")
+			if x1227 < -1<<31 || x1227 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1227), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1046)
+			m.SigType.Value = model.SignalType(x1227)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1047, err := d.integer(e, 0, 65535)
+			x1228, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "duration")
 			}
-			m.Duration.Value = uint32(x1047)
+			m.Duration.Value = uint32(x1228)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -15604,29 +16074,30 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1048, err := d.count(e)
+			n1229, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, n1048)
-			for i1049, off1050 := 0, e.start; i1049 < n1048; i1049++ {
-				var e1051 header
-				if err := d.next(&e1051, off1050, e.end); err != nil {
+			m.SigParList = d.s.SigParameter.Raw(n1229)
+			clear(m.SigParList)
+			for i1230, off1231 := 0, e.start; i1230 < n1229; i1230++ {
+				var e1232 header
+				if err := d.next(&e1232, off1231, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1051.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1051, "[UNIVERSAL 16]"), i1049), "sigParList")
+				if e1232.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1232, "[UNIVERSAL 16]"), i1230), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1051, &m.SigParList[i1049]); err != nil {
+					if err = decodeSigParameterV123(d, &e1232, &m.SigParList[i1230]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1049), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1230), "sigParList")
 				}
-				off1050 = e1051.next
+				off1231 = e1232.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15702,20 +16173,20 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1052 := len(b)
+			mk1233 := len(b)
 			b = append(b, 0)
-			for i1053 := range m.SigParList {
+			for i1234 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1054 := len(b)
+				mk1235 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1053])
-				b = endLen(b, mk1054)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1234])
+				b = endLen(b, mk1235)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1053)
+					err = codecerr.AtIndex(err, i1234)
 					break
 				}
 			}
-			b = endLen(b, mk1052)
+			b = endLen(b, mk1233)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -15779,36 +16250,36 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1055, err := d.integer(e, 0, 65535)
+			x1236, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1055)
+			m.StreamID.Value = uint32(x1236)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1056, err := d.integer(e, minInt, maxInt)
+			x1237, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "sigType")
 			}
-			if x1056 < -1<<31 || x1056 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1056), "sigType")
+			if x1237 < -1<<31 || x1237 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1237), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1056)
+			m.SigType.Value = model.SignalType(x1237)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1057, err := d.integer(e, 0, 65535)
+			x1238, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "duration")
 			}
-			m.Duration.Value = uint32(x1057)
+			m.Duration.Value = uint32(x1238)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -15832,29 +16303,30 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1058, err := d.count(e)
+			n1239, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, n1058)
-			for i1059, off1060 := 0, e.start; i1059 < n1058; i1059++ {
-				var e1061 header
-				if err := d.next(&e1061, off1060, e.end); err != nil {
+			m.SigParList = d.s.SigParameter.Raw(n1239)
+			clear(m.SigParList)
+			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
+				var e1242 header
+				if err := d.next(&e1242, off1241, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1061.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1061, "[UNIVERSAL 16]"), i1059), "sigParList")
+				if e1242.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1061, &m.SigParList[i1059]); err != nil {
+					if err = decodeSigParameterV123(d, &e1242, &m.SigParList[i1240]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1059), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1240), "sigParList")
 				}
-				off1060 = e1061.next
+				off1241 = e1242.next
 			}
 		case 0x80000007: // [7] direction
 			if seen>>7 != 0 {
@@ -15862,36 +16334,36 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1062, err := d.integer(e, minInt, maxInt)
+			x1243, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "direction")
 			}
-			if x1062 < -1<<31 || x1062 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1062), "direction")
+			if x1243 < -1<<31 || x1243 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1243), "direction")
 			}
-			m.Direction.Value = model.SignalDirection(x1062)
+			m.Direction.Value = model.SignalDirection(x1243)
 		case 0x80000008: // [8] requestID
 			if seen>>8 != 0 {
 				return d.errorf(e.off, "requestID: duplicate or out of order")
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1063, err := d.integer(e, 0, 4294967295)
+			x1244, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1063)
+			m.RequestID.Value = uint32(x1244)
 		case 0x80000009: // [9] intersigDelay
 			if seen>>9 != 0 {
 				return d.errorf(e.off, "intersigDelay: duplicate or out of order")
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1064, err := d.integer(e, 0, 65535)
+			x1245, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "intersigDelay")
 			}
-			m.IntersigDelay.Value = uint32(x1064)
+			m.IntersigDelay.Value = uint32(x1245)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -15924,18 +16396,18 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1065 := len(b)
+			mk1246 := len(b)
 			b = append(b, 0)
-			for i1066 := range m.Value {
+			for i1247 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i1066])
+					b = appendBytes(b, "\x04", m.Value[i1247])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1066)
+					err = codecerr.AtIndex(err, i1247)
 					break
 				}
 			}
-			b = endLen(b, mk1065)
+			b = endLen(b, mk1246)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -15943,10 +16415,10 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk1067 := len(b)
+		mk1248 := len(b)
 		b = append(b, 0)
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1067)
+		b = endLen(b, mk1248)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -15982,41 +16454,44 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1068, err := d.count(e)
+			n1249, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = slab.Alloc(&d.s.Octets, n1068)
-			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
-				var e1071 header
-				if err := d.next(&e1071, off1070, e.end); err != nil {
+			m.Value = d.s.Octets.Raw(n1249)
+			clear(m.Value)
+			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
+				var e1252 header
+				if err := d.next(&e1252, off1251, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e1071.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1071, "[UNIVERSAL 4]"), i1069), "value")
+				if e1252.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1252, "[UNIVERSAL 4]"), i1250), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i1069], err = d.octets(e1071); err != nil {
+					if m.Value[i1250], err = d.octets(e1252); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1069), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1250), "value")
 				}
-				off1070 = e1071.next
+				off1251 = e1252.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
-			var h1072 header
-			if err := d.explicit(&h1072, &e, anyTag); err != nil {
+			p1253 := d.s.SigParameterExtraInfo.Raw(1)
+			p1253[0] = model.SigParameterExtraInfo{}
+			m.ExtraInfo = &p1253[0]
+			var h1254 header
+			if err := d.explicit(&h1254, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, &h1072, m.ExtraInfo); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, &h1254, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -16067,14 +16542,14 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1073, err := d.integer((*h), minInt, maxInt)
+		x1255, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x1073 < -1<<31 || x1073 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1073), "relation")
+		if x1255 < -1<<31 || x1255 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1255), "relation")
 		}
-		m.Relation = model.Relation(x1073)
+		m.Relation = model.Relation(x1255)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -16096,18 +16571,18 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1074 := len(b)
+			mk1256 := len(b)
 			b = append(b, 0)
-			for i1075 := range m.Mtl {
+			for i1257 := range m.Mtl {
 				{
-					b = appendInt(b, "\x0a", int64(m.Mtl[i1075]))
+					b = appendInt(b, "\x0a", int64(m.Mtl[i1257]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1075)
+					err = codecerr.AtIndex(err, i1257)
 					break
 				}
 			}
-			b = endLen(b, mk1074)
+			b = endLen(b, mk1256)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mtl")
@@ -16116,20 +16591,20 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1076 := len(b)
+			mk1258 := len(b)
 			b = append(b, 0)
-			for i1077 := range m.Mpl {
+			for i1259 := range m.Mpl {
 				b = append(b, "\x30"...)
-				mk1078 := len(b)
+				mk1260 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.Mpl[i1077])
-				b = endLen(b, mk1078)
+				b, err = appendPropertyParmV123(b, &m.Mpl[i1259])
+				b = endLen(b, mk1260)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1077)
+					err = codecerr.AtIndex(err, i1259)
 					break
 				}
 			}
-			b = endLen(b, mk1076)
+			b = endLen(b, mk1258)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mpl")
@@ -16137,10 +16612,10 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1079 := len(b)
+		mk1261 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1079)
+		b = endLen(b, mk1261)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -16165,70 +16640,74 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mtl: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1080, err := d.count(e)
+			n1262, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
-			m.Mtl = slab.Alloc(&d.s.ModemType, n1080)
-			for i1081, off1082 := 0, e.start; i1081 < n1080; i1081++ {
-				var e1083 header
-				if err := d.next(&e1083, off1082, e.end); err != nil {
+			m.Mtl = d.s.ModemType.Raw(n1262)
+			clear(m.Mtl)
+			for i1263, off1264 := 0, e.start; i1263 < n1262; i1263++ {
+				var e1265 header
+				if err := d.next(&e1265, off1264, e.end); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				if e1083.tag != 0xa {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1083, "[UNIVERSAL 10]"), i1081), "mtl")
+				if e1265.tag != 0xa {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1265, "[UNIVERSAL 10]"), i1263), "mtl")
 				}
 				if err := func() error {
 					var err error
-					x1084, err := d.integer(e1083, minInt, maxInt)
+					x1266, err := d.integer(e1265, minInt, maxInt)
 					if err != nil {
 						return err
 					}
-					if x1084 < -1<<31 || x1084 >= 1<<31 {
-						return d.errorf(e1083.start, "enumeration value %d out of range", x1084)
+					if x1266 < -1<<31 || x1266 >= 1<<31 {
+						return d.errorf(e1265.start, "enumeration value %d out of range", x1266)
 					}
-					m.Mtl[i1081] = model.ModemType(x1084)
+					m.Mtl[i1263] = model.ModemType(x1266)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1081), "mtl")
+					return codecerr.At(codecerr.AtIndex(err, i1263), "mtl")
 				}
-				off1082 = e1083.next
+				off1264 = e1265.next
 			}
 		case 0x80000001: // [1] mpl
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mpl: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1085, err := d.count(e)
+			n1267, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
-			m.Mpl = slab.Alloc(&d.s.PropertyParm, n1085)
-			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
-				var e1088 header
-				if err := d.next(&e1088, off1087, e.end); err != nil {
+			m.Mpl = d.s.PropertyParm.Raw(n1267)
+			clear(m.Mpl)
+			for i1268, off1269 := 0, e.start; i1268 < n1267; i1268++ {
+				var e1270 header
+				if err := d.next(&e1270, off1269, e.end); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				if e1088.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1088, "[UNIVERSAL 16]"), i1086), "mpl")
+				if e1270.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1270, "[UNIVERSAL 16]"), i1268), "mpl")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e1088, &m.Mpl[i1086]); err != nil {
+					if err = decodePropertyParmV123(d, &e1270, &m.Mpl[i1268]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1086), "mpl")
+					return codecerr.At(codecerr.AtIndex(err, i1268), "mpl")
 				}
-				off1087 = e1088.next
+				off1269 = e1270.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1271 := d.s.NonStandardData.Raw(1)
+			p1271[0] = model.NonStandardData{}
+			m.NonStandardData = &p1271[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -16263,10 +16742,10 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1089 := len(b)
+		mk1272 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1089)
+		b = endLen(b, mk1272)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16302,7 +16781,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+			p1273 := d.s.DigitMapValue.Raw(1)
+			p1273[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1273[0]
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16329,10 +16810,10 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1090 := len(b)
+		mk1274 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1090)
+		b = endLen(b, mk1274)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16368,7 +16849,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+			p1275 := d.s.DigitMapValue.Raw(1)
+			p1275[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1275[0]
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16447,33 +16930,33 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1091, err := d.integer(e, 0, 99)
+			x1276, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "startTimer")
 			}
-			m.StartTimer.Value = uint32(x1091)
+			m.StartTimer.Value = uint32(x1276)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1092, err := d.integer(e, 0, 99)
+			x1277, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "shortTimer")
 			}
-			m.ShortTimer.Value = uint32(x1092)
+			m.ShortTimer.Value = uint32(x1277)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1093, err := d.integer(e, 0, 99)
+			x1278, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "longTimer")
 			}
-			m.LongTimer.Value = uint32(x1093)
+			m.LongTimer.Value = uint32(x1278)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -16569,33 +17052,33 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1094, err := d.integer(e, 0, 99)
+			x1279, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "startTimer")
 			}
-			m.StartTimer.Value = uint32(x1094)
+			m.StartTimer.Value = uint32(x1279)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1095, err := d.integer(e, 0, 99)
+			x1280, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "shortTimer")
 			}
-			m.ShortTimer.Value = uint32(x1095)
+			m.ShortTimer.Value = uint32(x1280)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1096, err := d.integer(e, 0, 99)
+			x1281, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "longTimer")
 			}
-			m.LongTimer.Value = uint32(x1096)
+			m.LongTimer.Value = uint32(x1281)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -16610,11 +17093,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1097, err := d.integer(e, 0, 99)
+			x1282, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "durationTimer")
 			}
-			m.DurationTimer.Value = uint32(x1097)
+			m.DurationTimer.Value = uint32(x1282)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -16647,10 +17130,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1098 := len(b)
+		mk1283 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1098)
+		b = endLen(b, mk1283)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -16667,10 +17150,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1099 := len(b)
+		mk1284 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1099)
+		b = endLen(b, mk1284)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -16678,18 +17161,18 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1100 := len(b)
+			mk1285 := len(b)
 			b = append(b, 0)
-			for i1101 := range m.ServiceChangeReason {
+			for i1286 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1101])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1286])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1101)
+					err = codecerr.AtIndex(err, i1286)
 					break
 				}
 			}
-			b = endLen(b, mk1100)
+			b = endLen(b, mk1285)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -16705,30 +17188,30 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1102 := len(b)
+		mk1287 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1102)
+		b = endLen(b, mk1287)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1103 := len(b)
+		mk1288 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1103)
+		b = endLen(b, mk1288)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1104 := len(b)
+		mk1289 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1104)
+		b = endLen(b, mk1289)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -16753,25 +17236,27 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1105, err := d.integer(e, minInt, maxInt)
+			x1290, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1105 < -1<<31 || x1105 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1105), "serviceChangeMethod")
+			if x1290 < -1<<31 || x1290 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1290), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1105)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1290)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1106 header
-			if err := d.explicit(&h1106, &e, anyTag); err != nil {
+			p1291 := d.s.ServiceChangeAddress.Raw(1)
+			p1291[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1291[0]
+			var h1292 header
+			if err := d.explicit(&h1292, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1106, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1292, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -16780,17 +17265,19 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1107, err := d.integer(e, 0, 99)
+			x1293, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1107)
+			m.ServiceChangeVersion.Value = uint32(x1293)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1294 := d.s.ServiceChangeProfile.Raw(1)
+			p1294[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1294[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -16799,29 +17286,30 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1108, err := d.count(e)
+			n1295, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1108)
-			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
-				var e1111 header
-				if err := d.next(&e1111, off1110, e.end); err != nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n1295)
+			clear(m.ServiceChangeReason)
+			for i1296, off1297 := 0, e.start; i1296 < n1295; i1296++ {
+				var e1298 header
+				if err := d.next(&e1298, off1297, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1111.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1111, "[UNIVERSAL 4]"), i1109), "serviceChangeReason")
+				if e1298.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1298, "[UNIVERSAL 4]"), i1296), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1109], err = d.octets(e1111); err != nil {
+					if m.ServiceChangeReason[i1296], err = d.octets(e1298); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1109), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1296), "serviceChangeReason")
 				}
-				off1110 = e1111.next
+				off1297 = e1298.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -16829,22 +17317,24 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1112, err := d.integer(e, 0, 4294967295)
+			x1299, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1112)
+			m.ServiceChangeDelay.Value = uint32(x1299)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1113 header
-			if err := d.explicit(&h1113, &e, anyTag); err != nil {
+			p1300 := d.s.MId.Raw(1)
+			p1300[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1300[0]
+			var h1301 header
+			if err := d.explicit(&h1301, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1113, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1301, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -16852,7 +17342,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1302 := d.s.TimeNotation.Raw(1)
+			p1302[0] = model.TimeNotation{}
+			m.TimeStamp = &p1302[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -16861,7 +17353,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1303 := d.s.NonStandardData.Raw(1)
+			p1303[0] = model.NonStandardData{}
+			m.NonStandardData = &p1303[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -16897,10 +17391,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1114 := len(b)
+		mk1304 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1114)
+		b = endLen(b, mk1304)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -16917,10 +17411,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1115 := len(b)
+		mk1305 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1115)
+		b = endLen(b, mk1305)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -16928,18 +17422,18 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1116 := len(b)
+			mk1306 := len(b)
 			b = append(b, 0)
-			for i1117 := range m.ServiceChangeReason {
+			for i1307 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1117])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1307])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1117)
+					err = codecerr.AtIndex(err, i1307)
 					break
 				}
 			}
-			b = endLen(b, mk1116)
+			b = endLen(b, mk1306)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -16955,40 +17449,40 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1118 := len(b)
+		mk1308 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1118)
+		b = endLen(b, mk1308)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1119 := len(b)
+		mk1309 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1119)
+		b = endLen(b, mk1309)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1120 := len(b)
+		mk1310 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1120)
+		b = endLen(b, mk1310)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1121 := len(b)
+		mk1311 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1121)
+		b = endLen(b, mk1311)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17013,25 +17507,27 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1122, err := d.integer(e, minInt, maxInt)
+			x1312, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1122 < -1<<31 || x1122 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1122), "serviceChangeMethod")
+			if x1312 < -1<<31 || x1312 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1312), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1122)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1312)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1123 header
-			if err := d.explicit(&h1123, &e, anyTag); err != nil {
+			p1313 := d.s.ServiceChangeAddress.Raw(1)
+			p1313[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1313[0]
+			var h1314 header
+			if err := d.explicit(&h1314, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1123, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1314, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17040,17 +17536,19 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1124, err := d.integer(e, 0, 99)
+			x1315, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1124)
+			m.ServiceChangeVersion.Value = uint32(x1315)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1316 := d.s.ServiceChangeProfile.Raw(1)
+			p1316[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1316[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17059,29 +17557,30 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1125, err := d.count(e)
+			n1317, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1125)
-			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
-				var e1128 header
-				if err := d.next(&e1128, off1127, e.end); err != nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n1317)
+			clear(m.ServiceChangeReason)
+			for i1318, off1319 := 0, e.start; i1318 < n1317; i1318++ {
+				var e1320 header
+				if err := d.next(&e1320, off1319, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1128.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1128, "[UNIVERSAL 4]"), i1126), "serviceChangeReason")
+				if e1320.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1320, "[UNIVERSAL 4]"), i1318), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1126], err = d.octets(e1128); err != nil {
+					if m.ServiceChangeReason[i1318], err = d.octets(e1320); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1126), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1318), "serviceChangeReason")
 				}
-				off1127 = e1128.next
+				off1319 = e1320.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17089,22 +17588,24 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1129, err := d.integer(e, 0, 4294967295)
+			x1321, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1129)
+			m.ServiceChangeDelay.Value = uint32(x1321)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1130 header
-			if err := d.explicit(&h1130, &e, anyTag); err != nil {
+			p1322 := d.s.MId.Raw(1)
+			p1322[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1322[0]
+			var h1323 header
+			if err := d.explicit(&h1323, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1130, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1323, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17112,7 +17613,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1324 := d.s.TimeNotation.Raw(1)
+			p1324[0] = model.TimeNotation{}
+			m.TimeStamp = &p1324[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17121,7 +17624,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1325 := d.s.NonStandardData.Raw(1)
+			p1325[0] = model.NonStandardData{}
+			m.NonStandardData = &p1325[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17130,7 +17635,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			p1326 := d.s.AuditDescriptor.Raw(1)
+			p1326[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1326[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17163,10 +17670,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1131 := len(b)
+		mk1327 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1131)
+		b = endLen(b, mk1327)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17183,10 +17690,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1132 := len(b)
+		mk1328 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1132)
+		b = endLen(b, mk1328)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17194,18 +17701,18 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1133 := len(b)
+			mk1329 := len(b)
 			b = append(b, 0)
-			for i1134 := range m.ServiceChangeReason {
+			for i1330 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1134])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1330])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1134)
+					err = codecerr.AtIndex(err, i1330)
 					break
 				}
 			}
-			b = endLen(b, mk1133)
+			b = endLen(b, mk1329)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -17221,40 +17728,40 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1135 := len(b)
+		mk1331 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1135)
+		b = endLen(b, mk1331)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1136 := len(b)
+		mk1332 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1136)
+		b = endLen(b, mk1332)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1137 := len(b)
+		mk1333 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1137)
+		b = endLen(b, mk1333)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1138 := len(b)
+		mk1334 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1138)
+		b = endLen(b, mk1334)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17286,25 +17793,27 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1139, err := d.integer(e, minInt, maxInt)
+			x1335, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1139 < -1<<31 || x1139 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1139), "serviceChangeMethod")
+			if x1335 < -1<<31 || x1335 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1335), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1139)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1335)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1140 header
-			if err := d.explicit(&h1140, &e, anyTag); err != nil {
+			p1336 := d.s.ServiceChangeAddress.Raw(1)
+			p1336[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1336[0]
+			var h1337 header
+			if err := d.explicit(&h1337, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1140, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1337, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17313,17 +17822,19 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1141, err := d.integer(e, 0, 99)
+			x1338, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1141)
+			m.ServiceChangeVersion.Value = uint32(x1338)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1339 := d.s.ServiceChangeProfile.Raw(1)
+			p1339[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1339[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17332,29 +17843,30 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1142, err := d.count(e)
+			n1340, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1142)
-			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
-				var e1145 header
-				if err := d.next(&e1145, off1144, e.end); err != nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n1340)
+			clear(m.ServiceChangeReason)
+			for i1341, off1342 := 0, e.start; i1341 < n1340; i1341++ {
+				var e1343 header
+				if err := d.next(&e1343, off1342, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1145.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1145, "[UNIVERSAL 4]"), i1143), "serviceChangeReason")
+				if e1343.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1343, "[UNIVERSAL 4]"), i1341), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1143], err = d.octets(e1145); err != nil {
+					if m.ServiceChangeReason[i1341], err = d.octets(e1343); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1143), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1341), "serviceChangeReason")
 				}
-				off1144 = e1145.next
+				off1342 = e1343.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17362,22 +17874,24 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1146, err := d.integer(e, 0, 4294967295)
+			x1344, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1146)
+			m.ServiceChangeDelay.Value = uint32(x1344)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1147 header
-			if err := d.explicit(&h1147, &e, anyTag); err != nil {
+			p1345 := d.s.MId.Raw(1)
+			p1345[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1345[0]
+			var h1346 header
+			if err := d.explicit(&h1346, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1147, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1346, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17385,7 +17899,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1347 := d.s.TimeNotation.Raw(1)
+			p1347[0] = model.TimeNotation{}
+			m.TimeStamp = &p1347[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17394,7 +17910,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1348 := d.s.NonStandardData.Raw(1)
+			p1348[0] = model.NonStandardData{}
+			m.NonStandardData = &p1348[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17403,7 +17921,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			p1349 := d.s.AuditDescriptor.Raw(1)
+			p1349[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1349[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17450,10 +17970,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa1"...)
-		mk1148 := len(b)
+		mk1350 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk1148)
+		b = endLen(b, mk1350)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -17462,10 +17982,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa2"...)
-		mk1149 := len(b)
+		mk1351 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk1149)
+		b = endLen(b, mk1351)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -17474,10 +17994,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa3"...)
-		mk1150 := len(b)
+		mk1352 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk1150)
+		b = endLen(b, mk1352)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -17512,26 +18032,32 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1151, err := d.integer((*h), 0, 65535)
+		x1353, err := d.integer((*h), 0, 65535)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
-		m.PortNumber = uint32(x1151)
+		m.PortNumber = uint32(x1353)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		p1354 := d.s.IP4Address.Raw(1)
+		p1354[0] = model.IP4Address{}
+		m.Ip4Address = &p1354[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		p1355 := d.s.IP6Address.Raw(1)
+		p1355[0] = model.IP6Address{}
+		m.Ip6Address = &p1355[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		p1356 := d.s.DomainName.Raw(1)
+		p1356[0] = model.DomainName{}
+		m.DomainName = &p1356[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -17561,20 +18087,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1152 := len(b)
+		mk1357 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1152)
+		b = endLen(b, mk1357)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1153 := len(b)
+		mk1358 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1153)
+		b = endLen(b, mk1358)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17591,20 +18117,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1154 := len(b)
+		mk1359 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1154)
+		b = endLen(b, mk1359)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1155 := len(b)
+		mk1360 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1155)
+		b = endLen(b, mk1360)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -17629,12 +18155,14 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1156 header
-			if err := d.explicit(&h1156, &e, anyTag); err != nil {
+			p1361 := d.s.MId.Raw(1)
+			p1361[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1361[0]
+			var h1362 header
+			if err := d.explicit(&h1362, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1156, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1362, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17642,12 +18170,14 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1157 header
-			if err := d.explicit(&h1157, &e, anyTag); err != nil {
+			p1363 := d.s.ServiceChangeAddress.Raw(1)
+			p1363[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1363[0]
+			var h1364 header
+			if err := d.explicit(&h1364, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1157, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1364, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17656,17 +18186,19 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1158, err := d.integer(e, 0, 99)
+			x1365, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1158)
+			m.ServiceChangeVersion.Value = uint32(x1365)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1366 := d.s.ServiceChangeProfile.Raw(1)
+			p1366[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1366[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17675,7 +18207,9 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.Timestamp = slab.One(&d.s.TimeNotation)
+			p1367 := d.s.TimeNotation.Raw(1)
+			p1367[0] = model.TimeNotation{}
+			m.Timestamp = &p1367[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17692,20 +18226,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1159 := len(b)
+		mk1368 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1159)
+		b = endLen(b, mk1368)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1160 := len(b)
+		mk1369 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1160)
+		b = endLen(b, mk1369)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17722,20 +18256,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1161 := len(b)
+		mk1370 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1161)
+		b = endLen(b, mk1370)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1162 := len(b)
+		mk1371 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1162)
+		b = endLen(b, mk1371)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -17760,12 +18294,14 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1163 header
-			if err := d.explicit(&h1163, &e, anyTag); err != nil {
+			p1372 := d.s.MId.Raw(1)
+			p1372[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1372[0]
+			var h1373 header
+			if err := d.explicit(&h1373, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1163, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1373, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17773,12 +18309,14 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1164 header
-			if err := d.explicit(&h1164, &e, anyTag); err != nil {
+			p1374 := d.s.ServiceChangeAddress.Raw(1)
+			p1374[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1374[0]
+			var h1375 header
+			if err := d.explicit(&h1375, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1164, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1375, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17787,17 +18325,19 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1165, err := d.integer(e, 0, 99)
+			x1376, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1165)
+			m.ServiceChangeVersion.Value = uint32(x1376)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1377 := d.s.ServiceChangeProfile.Raw(1)
+			p1377[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1377[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17806,7 +18346,9 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.Timestamp = slab.One(&d.s.TimeNotation)
+			p1378 := d.s.TimeNotation.Raw(1)
+			p1378[0] = model.TimeNotation{}
+			m.Timestamp = &p1378[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
 			}
@@ -17926,11 +18468,11 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1166, err := d.integer(e, 0, 99)
+			x1379, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "packageVersion")
 			}
-			m.PackageVersion = uint32(x1166)
+			m.PackageVersion = uint32(x1379)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -17963,18 +18505,18 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 	if m.StatValue != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1167 := len(b)
+			mk1380 := len(b)
 			b = append(b, 0)
-			for i1168 := range m.StatValue {
+			for i1381 := range m.StatValue {
 				{
-					b = appendBytes(b, "\x04", m.StatValue[i1168])
+					b = appendBytes(b, "\x04", m.StatValue[i1381])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1168)
+					err = codecerr.AtIndex(err, i1381)
 					break
 				}
 			}
-			b = endLen(b, mk1167)
+			b = endLen(b, mk1380)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statValue")
@@ -18011,29 +18553,30 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1169, err := d.count(e)
+			n1382, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
-			m.StatValue = slab.Alloc(&d.s.Octets, n1169)
-			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
-				var e1172 header
-				if err := d.next(&e1172, off1171, e.end); err != nil {
+			m.StatValue = d.s.Octets.Raw(n1382)
+			clear(m.StatValue)
+			for i1383, off1384 := 0, e.start; i1383 < n1382; i1383++ {
+				var e1385 header
+				if err := d.next(&e1385, off1384, e.end); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				if e1172.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1172, "[UNIVERSAL 4]"), i1170), "statValue")
+				if e1385.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1385, "[UNIVERSAL 4]"), i1383), "statValue")
 				}
 				if err := func() error {
 					var err error
-					if m.StatValue[i1170], err = d.octets(e1172); err != nil {
+					if m.StatValue[i1383], err = d.octets(e1385); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1170), "statValue")
+					return codecerr.At(codecerr.AtIndex(err, i1383), "statValue")
 				}
-				off1171 = e1172.next
+				off1384 = e1385.next
 			}
 		default:
 			return d.unexpected(e, "a component of StatisticsParameter")
@@ -18053,10 +18596,10 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk1173 := len(b)
+		mk1386 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
-		b = endLen(b, mk1173)
+		b = endLen(b, mk1386)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -18089,11 +18632,11 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "nonStandardIdentifier: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h1174 header
-			if err := d.explicit(&h1174, &e, anyTag); err != nil {
+			var h1387 header
+			if err := d.explicit(&h1387, &e, anyTag); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
-			if err = decodeNonStandardIdentifierV123(d, &h1174, &m.NonStandardIdentifier); err != nil {
+			if err = decodeNonStandardIdentifierV123(d, &h1387, &m.NonStandardIdentifier); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
@@ -18134,10 +18677,10 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		b = append(b, "\xa1"...)
-		mk1175 := len(b)
+		mk1388 := len(b)
 		b = append(b, 0)
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
-		b = endLen(b, mk1175)
+		b = endLen(b, mk1388)
 		if err != nil {
 			return b, codecerr.At(err, "h221NonStandard")
 		}
@@ -18168,7 +18711,9 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
+		p1389 := d.s.H221NonStandard.Raw(1)
+		p1389[0] = model.H221NonStandard{}
+		m.H221NonStandard = &p1389[0]
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return codecerr.At(err, "h221NonStandard")
 		}
@@ -18248,41 +18793,41 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1176, err := d.integer(e, 0, 255)
+			x1390, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35CountryCode1")
 			}
-			m.T35CountryCode1 = uint32(x1176)
+			m.T35CountryCode1 = uint32(x1390)
 		case 0x80000001: // [1] t35CountryCode2
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1177, err := d.integer(e, 0, 255)
+			x1391, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35CountryCode2")
 			}
-			m.T35CountryCode2 = uint32(x1177)
+			m.T35CountryCode2 = uint32(x1391)
 		case 0x80000002: // [2] t35Extension
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1178, err := d.integer(e, 0, 255)
+			x1392, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35Extension")
 			}
-			m.T35Extension = uint32(x1178)
+			m.T35Extension = uint32(x1392)
 		case 0x80000003: // [3] manufacturerCode
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1179, err := d.integer(e, 0, 65535)
+			x1393, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "manufacturerCode")
 			}
-			m.ManufacturerCode = uint32(x1179)
+			m.ManufacturerCode = uint32(x1393)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -18394,10 +18939,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1180 := len(b)
+		mk1394 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1180)
+		b = endLen(b, mk1394)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -18406,10 +18951,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1181 := len(b)
+		mk1395 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1181)
+		b = endLen(b, mk1395)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -18418,10 +18963,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1182 := len(b)
+		mk1396 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1182)
+		b = endLen(b, mk1396)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -18430,10 +18975,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1183 := len(b)
+		mk1397 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1183)
+		b = endLen(b, mk1397)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -18442,10 +18987,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1184 := len(b)
+		mk1398 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1184)
+		b = endLen(b, mk1398)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -18454,10 +18999,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1185 := len(b)
+		mk1399 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1185)
+		b = endLen(b, mk1399)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -18466,10 +19011,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1186 := len(b)
+		mk1400 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1186)
+		b = endLen(b, mk1400)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18484,47 +19029,61 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		p1401 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1401[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1401[0]
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		p1402 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1402[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1402[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		p1403 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1403[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1403[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		var h1187 header
-		if err := d.explicit(&h1187, h, anyTag); err != nil {
+		p1404 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1404[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1404[0]
+		var h1405 header
+		if err := d.explicit(&h1405, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, &h1187, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, &h1405, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		p1406 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1406[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1406[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		p1407 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1407[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1407[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		p1408 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1408[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1408[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18542,10 +19101,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1188 := len(b)
+		mk1409 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1188)
+		b = endLen(b, mk1409)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -18554,10 +19113,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1189 := len(b)
+		mk1410 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1189)
+		b = endLen(b, mk1410)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -18566,10 +19125,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1190 := len(b)
+		mk1411 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1190)
+		b = endLen(b, mk1411)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -18578,10 +19137,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1191 := len(b)
+		mk1412 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1191)
+		b = endLen(b, mk1412)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -18590,10 +19149,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1192 := len(b)
+		mk1413 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1192)
+		b = endLen(b, mk1413)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -18602,10 +19161,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1193 := len(b)
+		mk1414 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1193)
+		b = endLen(b, mk1414)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -18614,10 +19173,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1194 := len(b)
+		mk1415 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1194)
+		b = endLen(b, mk1415)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18632,47 +19191,61 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		p1416 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1416[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1416[0]
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		p1417 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1417[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1417[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		p1418 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1418[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1418[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		var h1195 header
-		if err := d.explicit(&h1195, h, anyTag); err != nil {
+		p1419 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1419[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1419[0]
+		var h1420 header
+		if err := d.explicit(&h1420, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, &h1195, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, &h1420, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		p1421 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1421[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1421[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		p1422 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1422[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1422[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		p1423 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1423[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1423[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18686,20 +19259,20 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1196 := len(b)
+		mk1424 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
-		b = endLen(b, mk1196)
+		b = endLen(b, mk1424)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1197 := len(b)
+		mk1425 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
-		b = endLen(b, mk1197)
+		b = endLen(b, mk1425)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -18724,7 +19297,9 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+			p1426 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1426[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1426[0]
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -18733,12 +19308,14 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			var h1198 header
-			if err := d.explicit(&h1198, &e, anyTag); err != nil {
+			p1427 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1427[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1427[0]
+			var h1428 header
+			if err := d.explicit(&h1428, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1198, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1428, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -18754,20 +19331,20 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1199 := len(b)
+		mk1429 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
-		b = endLen(b, mk1199)
+		b = endLen(b, mk1429)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1200 := len(b)
+		mk1430 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk1200)
+		b = endLen(b, mk1430)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -18792,7 +19369,9 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+			p1431 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1431[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1431[0]
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -18801,12 +19380,14 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			var h1201 header
-			if err := d.explicit(&h1201, &e, anyTag); err != nil {
+			p1432 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1432[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1432[0]
+			var h1433 header
+			if err := d.explicit(&h1433, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1201, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1433, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -18826,30 +19407,30 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1202 := len(b)
+		mk1434 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
-		b = endLen(b, mk1202)
+		b = endLen(b, mk1434)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1203 := len(b)
+			mk1435 := len(b)
 			b = append(b, 0)
-			for i1204 := range m.MultiStream {
+			for i1436 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1205 := len(b)
+				mk1437 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1204])
-				b = endLen(b, mk1205)
+				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1436])
+				b = endLen(b, mk1437)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1204)
+					err = codecerr.AtIndex(err, i1436)
 					break
 				}
 			}
-			b = endLen(b, mk1203)
+			b = endLen(b, mk1435)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -18865,35 +19446,38 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		p1438 := d.s.IndAudStreamParms.Raw(1)
+		p1438[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1438[0]
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1206, err := d.count((*h))
+		n1439, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1206)
-		for i1207, off1208 := 0, (*h).start; i1207 < n1206; i1207++ {
-			var e1209 header
-			if err := d.next(&e1209, off1208, (*h).end); err != nil {
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1439)
+		clear(m.MultiStream)
+		for i1440, off1441 := 0, (*h).start; i1440 < n1439; i1440++ {
+			var e1442 header
+			if err := d.next(&e1442, off1441, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1209.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1209, "[UNIVERSAL 16]"), i1207), "multiStream")
+			if e1442.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1442, "[UNIVERSAL 16]"), i1440), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, &e1209, &m.MultiStream[i1207]); err != nil {
+				if err = decodeIndAudStreamDescriptorV2(d, &e1442, &m.MultiStream[i1440]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1207), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1440), "multiStream")
 			}
-			off1208 = e1209.next
+			off1441 = e1442.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -18909,30 +19493,30 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1210 := len(b)
+		mk1443 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1210)
+		b = endLen(b, mk1443)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1211 := len(b)
+			mk1444 := len(b)
 			b = append(b, 0)
-			for i1212 := range m.MultiStream {
+			for i1445 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1213 := len(b)
+				mk1446 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1212])
-				b = endLen(b, mk1213)
+				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1445])
+				b = endLen(b, mk1446)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1212)
+					err = codecerr.AtIndex(err, i1445)
 					break
 				}
 			}
-			b = endLen(b, mk1211)
+			b = endLen(b, mk1444)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -18948,35 +19532,38 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		p1447 := d.s.IndAudStreamParms.Raw(1)
+		p1447[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1447[0]
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1214, err := d.count((*h))
+		n1448, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1214)
-		for i1215, off1216 := 0, (*h).start; i1215 < n1214; i1215++ {
-			var e1217 header
-			if err := d.next(&e1217, off1216, (*h).end); err != nil {
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1448)
+		clear(m.MultiStream)
+		for i1449, off1450 := 0, (*h).start; i1449 < n1448; i1449++ {
+			var e1451 header
+			if err := d.next(&e1451, off1450, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1217.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1217, "[UNIVERSAL 16]"), i1215), "multiStream")
+			if e1451.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1451, "[UNIVERSAL 16]"), i1449), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, &e1217, &m.MultiStream[i1215]); err != nil {
+				if err = decodeIndAudStreamDescriptorV3(d, &e1451, &m.MultiStream[i1449]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1215), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1449), "multiStream")
 			}
-			off1216 = e1217.next
+			off1450 = e1451.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -18998,10 +19585,10 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1218 := len(b)
+		mk1452 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
-		b = endLen(b, mk1218)
+		b = endLen(b, mk1452)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19026,11 +19613,11 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1219, err := d.integer(e, 0, 65535)
+			x1453, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x1219)
+			m.StreamID = uint32(x1453)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19070,10 +19657,10 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1220 := len(b)
+		mk1454 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1220)
+		b = endLen(b, mk1454)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19098,11 +19685,11 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1221, err := d.integer(e, 0, 65535)
+			x1455, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x1221)
+			m.StreamID = uint32(x1455)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19135,30 +19722,30 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1222 := len(b)
+		mk1456 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1222)
+		b = endLen(b, mk1456)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1223 := len(b)
+		mk1457 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
-		b = endLen(b, mk1223)
+		b = endLen(b, mk1457)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1224 := len(b)
+		mk1458 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
-		b = endLen(b, mk1224)
+		b = endLen(b, mk1458)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -19183,7 +19770,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+			p1459 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1459[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1459[0]
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19192,7 +19781,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1460 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1460[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1460[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19201,7 +19792,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1461 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1461[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1461[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19218,40 +19811,40 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1225 := len(b)
+		mk1462 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1225)
+		b = endLen(b, mk1462)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1226 := len(b)
+		mk1463 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
-		b = endLen(b, mk1226)
+		b = endLen(b, mk1463)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1227 := len(b)
+		mk1464 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
-		b = endLen(b, mk1227)
+		b = endLen(b, mk1464)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
 		b = append(b, "\xa3"...)
-		mk1228 := len(b)
+		mk1465 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
-		b = endLen(b, mk1228)
+		b = endLen(b, mk1465)
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
 		}
@@ -19276,7 +19869,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+			p1466 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1466[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1466[0]
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19285,7 +19880,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1467 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1467[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1467[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19294,7 +19891,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1468 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1468[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1468[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19303,7 +19902,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+			p1469 := d.s.IndAudStatisticsDescriptor.Raw(1)
+			p1469[0] = model.IndAudStatisticsDescriptor{}
+			m.StatisticsDescriptor = &p1469[0]
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -19345,20 +19946,20 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1229 := len(b)
+			mk1470 := len(b)
 			b = append(b, 0)
-			for i1230 := range m.PropertyParms {
+			for i1471 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1231 := len(b)
+				mk1472 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1230])
-				b = endLen(b, mk1231)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1471])
+				b = endLen(b, mk1472)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1230)
+					err = codecerr.AtIndex(err, i1471)
 					break
 				}
 			}
-			b = endLen(b, mk1229)
+			b = endLen(b, mk1470)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19411,29 +20012,30 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1232, err := d.count(e)
+			n1473, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1232)
-			for i1233, off1234 := 0, e.start; i1233 < n1232; i1233++ {
-				var e1235 header
-				if err := d.next(&e1235, off1234, e.end); err != nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1473)
+			clear(m.PropertyParms)
+			for i1474, off1475 := 0, e.start; i1474 < n1473; i1474++ {
+				var e1476 header
+				if err := d.next(&e1476, off1475, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1235.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1235, "[UNIVERSAL 16]"), i1233), "propertyParms")
+				if e1476.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1476, "[UNIVERSAL 16]"), i1474), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1235, &m.PropertyParms[i1233]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1476, &m.PropertyParms[i1474]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1233), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1474), "propertyParms")
 				}
-				off1234 = e1235.next
+				off1475 = e1476.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19470,20 +20072,20 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1236 := len(b)
+			mk1477 := len(b)
 			b = append(b, 0)
-			for i1237 := range m.PropertyParms {
+			for i1478 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1238 := len(b)
+				mk1479 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1237])
-				b = endLen(b, mk1238)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1478])
+				b = endLen(b, mk1479)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1237)
+					err = codecerr.AtIndex(err, i1478)
 					break
 				}
 			}
-			b = endLen(b, mk1236)
+			b = endLen(b, mk1477)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19544,29 +20146,30 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1239, err := d.count(e)
+			n1480, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1239)
-			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
-				var e1242 header
-				if err := d.next(&e1242, off1241, e.end); err != nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1480)
+			clear(m.PropertyParms)
+			for i1481, off1482 := 0, e.start; i1481 < n1480; i1481++ {
+				var e1483 header
+				if err := d.next(&e1483, off1482, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1242.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "propertyParms")
+				if e1483.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1483, "[UNIVERSAL 16]"), i1481), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1242, &m.PropertyParms[i1240]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1483, &m.PropertyParms[i1481]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1240), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1481), "propertyParms")
 				}
-				off1241 = e1242.next
+				off1482 = e1483.next
 			}
 		case 0x80000004: // [4] streamModeSel
 			if seen>>4 != 0 {
@@ -19574,14 +20177,14 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1243, err := d.integer(e, minInt, maxInt)
+			x1484, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "streamModeSel")
 			}
-			if x1243 < -1<<31 || x1243 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1243), "streamModeSel")
+			if x1484 < -1<<31 || x1484 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1484), "streamModeSel")
 			}
-			m.StreamModeSel.Value = model.StreamMode(x1243)
+			m.StreamModeSel.Value = model.StreamMode(x1484)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -19660,10 +20263,10 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	}
 	if m.PropertyParms != nil {
 		b = append(b, "\xa1"...)
-		mk1244 := len(b)
+		mk1485 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
-		b = endLen(b, mk1244)
+		b = endLen(b, mk1485)
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
 		}
@@ -19699,7 +20302,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.PropertyParms = slab.One(&d.s.PropertyParm)
+			p1486 := d.s.PropertyParm.Raw(1)
+			p1486[0] = model.PropertyParm{}
+			m.PropertyParms = &p1486[0]
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -19732,20 +20337,20 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1245 := len(b)
+			mk1487 := len(b)
 			b = append(b, 0)
-			for i1246 := range m.PropGrps {
+			for i1488 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1247 := len(b)
+				mk1489 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1246])
-				b = endLen(b, mk1247)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1488])
+				b = endLen(b, mk1489)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1246)
+					err = codecerr.AtIndex(err, i1488)
 					break
 				}
 			}
-			b = endLen(b, mk1245)
+			b = endLen(b, mk1487)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -19772,39 +20377,40 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1248, err := d.integer(e, 0, 65535)
+			x1490, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "propGroupID")
 			}
-			m.PropGroupID.Value = uint32(x1248)
+			m.PropGroupID.Value = uint32(x1490)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1249, err := d.count(e)
+			n1491, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1249)
-			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
-				var e1252 header
-				if err := d.next(&e1252, off1251, e.end); err != nil {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1491)
+			clear(m.PropGrps)
+			for i1492, off1493 := 0, e.start; i1492 < n1491; i1492++ {
+				var e1494 header
+				if err := d.next(&e1494, off1493, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1252.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1252, "[UNIVERSAL 16]"), i1250), "propGrps")
+				if e1494.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1494, "[UNIVERSAL 16]"), i1492), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1252, &m.PropGrps[i1250]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1494, &m.PropGrps[i1492]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1250), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1492), "propGrps")
 				}
-				off1251 = e1252.next
+				off1493 = e1494.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19835,20 +20441,20 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1253 := len(b)
+			mk1495 := len(b)
 			b = append(b, 0)
-			for i1254 := range m.PropGrps {
+			for i1496 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1255 := len(b)
+				mk1497 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1254])
-				b = endLen(b, mk1255)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1496])
+				b = endLen(b, mk1497)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1254)
+					err = codecerr.AtIndex(err, i1496)
 					break
 				}
 			}
-			b = endLen(b, mk1253)
+			b = endLen(b, mk1495)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -19875,39 +20481,40 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1256, err := d.integer(e, 0, 65535)
+			x1498, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "propGroupID")
 			}
-			m.PropGroupID.Value = uint32(x1256)
+			m.PropGroupID.Value = uint32(x1498)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1257, err := d.count(e)
+			n1499, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1257)
-			for i1258, off1259 := 0, e.start; i1258 < n1257; i1258++ {
-				var e1260 header
-				if err := d.next(&e1260, off1259, e.end); err != nil {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1499)
+			clear(m.PropGrps)
+			for i1500, off1501 := 0, e.start; i1500 < n1499; i1500++ {
+				var e1502 header
+				if err := d.next(&e1502, off1501, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1260.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1260, "[UNIVERSAL 16]"), i1258), "propGrps")
+				if e1502.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1502, "[UNIVERSAL 16]"), i1500), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1260, &m.PropGrps[i1258]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1502, &m.PropGrps[i1500]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1258), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1500), "propGrps")
 				}
-				off1259 = e1260.next
+				off1501 = e1502.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19931,20 +20538,20 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1261 := len(b)
+			mk1503 := len(b)
 			b = append(b, 0)
-			for i1262 := range m.PropertyParms {
+			for i1504 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1263 := len(b)
+				mk1505 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1262])
-				b = endLen(b, mk1263)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1504])
+				b = endLen(b, mk1505)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1262)
+					err = codecerr.AtIndex(err, i1504)
 					break
 				}
 			}
-			b = endLen(b, mk1261)
+			b = endLen(b, mk1503)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19984,29 +20591,30 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1264, err := d.count(e)
+			n1506, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1264)
-			for i1265, off1266 := 0, e.start; i1265 < n1264; i1265++ {
-				var e1267 header
-				if err := d.next(&e1267, off1266, e.end); err != nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1506)
+			clear(m.PropertyParms)
+			for i1507, off1508 := 0, e.start; i1507 < n1506; i1507++ {
+				var e1509 header
+				if err := d.next(&e1509, off1508, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1267.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1267, "[UNIVERSAL 16]"), i1265), "propertyParms")
+				if e1509.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1509, "[UNIVERSAL 16]"), i1507), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1267, &m.PropertyParms[i1265]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1509, &m.PropertyParms[i1507]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1265), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1507), "propertyParms")
 				}
-				off1266 = e1267.next
+				off1508 = e1509.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20045,20 +20653,20 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1268 := len(b)
+			mk1510 := len(b)
 			b = append(b, 0)
-			for i1269 := range m.PropertyParms {
+			for i1511 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1270 := len(b)
+				mk1512 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1269])
-				b = endLen(b, mk1270)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1511])
+				b = endLen(b, mk1512)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1269)
+					err = codecerr.AtIndex(err, i1511)
 					break
 				}
 			}
-			b = endLen(b, mk1268)
+			b = endLen(b, mk1510)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -20106,29 +20714,30 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1271, err := d.count(e)
+			n1513, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1271)
-			for i1272, off1273 := 0, e.start; i1272 < n1271; i1272++ {
-				var e1274 header
-				if err := d.next(&e1274, off1273, e.end); err != nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1513)
+			clear(m.PropertyParms)
+			for i1514, off1515 := 0, e.start; i1514 < n1513; i1514++ {
+				var e1516 header
+				if err := d.next(&e1516, off1515, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1274.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1274, "[UNIVERSAL 16]"), i1272), "propertyParms")
+				if e1516.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1516, "[UNIVERSAL 16]"), i1514), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1274, &m.PropertyParms[i1272]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1516, &m.PropertyParms[i1514]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1272), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1514), "propertyParms")
 				}
-				off1273 = e1274.next
+				off1515 = e1516.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20154,14 +20763,14 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1275, err := d.integer(e, minInt, maxInt)
+			x1517, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceStateSel")
 			}
-			if x1275 < -1<<31 || x1275 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1275), "serviceStateSel")
+			if x1517 < -1<<31 || x1517 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1517), "serviceStateSel")
 			}
-			m.ServiceStateSel.Value = model.ServiceState(x1275)
+			m.ServiceStateSel.Value = model.ServiceState(x1517)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20227,11 +20836,11 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1276, err := d.integer(e, 0, 4294967295)
+			x1518, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1276)
+			m.RequestID.Value = uint32(x1518)
 		case 0x80000001: // [1] pkgdName
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
@@ -20249,11 +20858,11 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1277, err := d.integer(e, 0, 65535)
+			x1519, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1277)
+			m.StreamID.Value = uint32(x1519)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20322,11 +20931,11 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1278, err := d.integer(e, 0, 65535)
+			x1520, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1278)
+			m.StreamID.Value = uint32(x1520)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20349,10 +20958,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1279 := len(b)
+		mk1521 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.Signal)
-		b = endLen(b, mk1279)
+		b = endLen(b, mk1521)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -20361,10 +20970,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1280 := len(b)
+		mk1522 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
-		b = endLen(b, mk1280)
+		b = endLen(b, mk1522)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -20379,13 +20988,17 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		p1523 := d.s.IndAudSignal.Raw(1)
+		p1523[0] = model.IndAudSignal{}
+		m.Signal = &p1523[0]
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		p1524 := d.s.IndAudSeqSigList.Raw(1)
+		p1524[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1524[0]
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -20403,10 +21016,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1281 := len(b)
+		mk1525 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.Signal)
-		b = endLen(b, mk1281)
+		b = endLen(b, mk1525)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -20415,10 +21028,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1282 := len(b)
+		mk1526 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1282)
+		b = endLen(b, mk1526)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -20433,13 +21046,17 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		p1527 := d.s.IndAudSignal.Raw(1)
+		p1527[0] = model.IndAudSignal{}
+		m.Signal = &p1527[0]
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		p1528 := d.s.IndAudSeqSigList.Raw(1)
+		p1528[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1528[0]
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -20463,10 +21080,10 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1283 := len(b)
+		mk1529 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.SignalList)
-		b = endLen(b, mk1283)
+		b = endLen(b, mk1529)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -20491,17 +21108,19 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1284, err := d.integer(e, 0, 65535)
+			x1530, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1284)
+			m.Id = uint32(x1530)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = slab.One(&d.s.IndAudSignal)
+			p1531 := d.s.IndAudSignal.Raw(1)
+			p1531[0] = model.IndAudSignal{}
+			m.SignalList = &p1531[0]
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -20533,10 +21152,10 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1285 := len(b)
+		mk1532 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.SignalList)
-		b = endLen(b, mk1285)
+		b = endLen(b, mk1532)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -20561,17 +21180,19 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1286, err := d.integer(e, 0, 65535)
+			x1533, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1286)
+			m.Id = uint32(x1533)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = slab.One(&d.s.IndAudSignal)
+			p1534 := d.s.IndAudSignal.Raw(1)
+			p1534[0] = model.IndAudSignal{}
+			m.SignalList = &p1534[0]
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -20646,11 +21267,11 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1287, err := d.integer(e, 0, 65535)
+			x1535, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1287)
+			m.StreamID.Value = uint32(x1535)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20727,22 +21348,22 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1288, err := d.integer(e, 0, 65535)
+			x1536, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1288)
+			m.StreamID.Value = uint32(x1536)
 		case 0x80000002: // [2] signalRequestID
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "signalRequestID: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1289, err := d.integer(e, 0, 4294967295)
+			x1537, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "signalRequestID")
 			}
-			m.SignalRequestID.Value = uint32(x1289)
+			m.SignalRequestID.Value = uint32(x1537)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20909,11 +21530,11 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1290, err := d.integer(e, 0, 99)
+			x1538, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "packageVersion")
 			}
-			m.PackageVersion = uint32(x1290)
+			m.PackageVersion = uint32(x1538)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20978,21 +21599,21 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1291, err := d.integer(e, 0, 4294967295)
+			x1539, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x1291)
+			m.TransactionId = uint32(x1539)
 		case 0x80000001: // [1] segmentNumber
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1292, err := d.integer(e, 0, 65535)
+			x1540, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			m.SegmentNumber = uint32(x1292)
+			m.SegmentNumber = uint32(x1540)
 		case 0x80000002: // [2] segmentationComplete
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -21064,20 +21685,20 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1293 := len(b)
+			mk1541 := len(b)
 			b = append(b, 0)
-			for i1294 := range m.TerminationIDList {
+			for i1542 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk1295 := len(b)
+				mk1543 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1294])
-				b = endLen(b, mk1295)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1542])
+				b = endLen(b, mk1543)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1294)
+					err = codecerr.AtIndex(err, i1542)
 					break
 				}
 			}
-			b = endLen(b, mk1293)
+			b = endLen(b, mk1541)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -21086,16 +21707,16 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1296 := len(b)
+			mk1544 := len(b)
 			b = append(b, 0)
-			for i1297 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1297])
+			for i1545 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1545])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1297)
+					err = codecerr.AtIndex(err, i1545)
 					break
 				}
 			}
-			b = endLen(b, mk1296)
+			b = endLen(b, mk1544)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -21121,55 +21742,57 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1298, err := d.count(e)
+			n1546, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
-			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n1298)
-			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
-				var e1301 header
-				if err := d.next(&e1301, off1300, e.end); err != nil {
+			m.TerminationIDList = d.s.TerminationID.Raw(n1546)
+			clear(m.TerminationIDList)
+			for i1547, off1548 := 0, e.start; i1547 < n1546; i1547++ {
+				var e1549 header
+				if err := d.next(&e1549, off1548, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e1301.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "terminationIDList")
+				if e1549.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1549, "[UNIVERSAL 16]"), i1547), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1301, &m.TerminationIDList[i1299]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1549, &m.TerminationIDList[i1547]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1299), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i1547), "terminationIDList")
 				}
-				off1300 = e1301.next
+				off1548 = e1549.next
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1302, err := d.count(e)
+			n1550, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n1302)
-			for i1303, off1304 := 0, e.start; i1303 < n1302; i1303++ {
-				var e1305 header
-				if err := d.next(&e1305, off1304, e.end); err != nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1550)
+			clear(m.TerminationAuditResult)
+			for i1551, off1552 := 0, e.start; i1551 < n1550; i1551++ {
+				var e1553 header
+				if err := d.next(&e1553, off1552, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e1305, &m.TerminationAuditResult[i1303]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e1553, &m.TerminationAuditResult[i1551]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1303), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i1551), "terminationAuditResult")
 				}
-				off1304 = e1305.next
+				off1552 = e1553.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21192,10 +21815,10 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	var err error
 	if m.SecondEvent != nil {
 		b = append(b, "\xa0"...)
-		mk1306 := len(b)
+		mk1554 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1306)
+		b = endLen(b, mk1554)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -21203,16 +21826,16 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1307 := len(b)
+			mk1555 := len(b)
 			b = append(b, 0)
-			for i1308 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1308])
+			for i1556 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1556])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1308)
+					err = codecerr.AtIndex(err, i1556)
 					break
 				}
 			}
-			b = endLen(b, mk1307)
+			b = endLen(b, mk1555)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -21238,7 +21861,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1557 := d.s.SecondEventsDescriptor.Raw(1)
+			p1557[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1557[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -21247,26 +21872,27 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1309, err := d.count(e)
+			n1558, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1309)
-			for i1310, off1311 := 0, e.start; i1310 < n1309; i1310++ {
-				var e1312 header
-				if err := d.next(&e1312, off1311, e.end); err != nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1558)
+			clear(m.SignalsDescriptor)
+			for i1559, off1560 := 0, e.start; i1559 < n1558; i1559++ {
+				var e1561 header
+				if err := d.next(&e1561, off1560, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1312, &m.SignalsDescriptor[i1310]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1561, &m.SignalsDescriptor[i1559]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1310), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1559), "signalsDescriptor")
 				}
-				off1311 = e1312.next
+				off1560 = e1561.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21291,10 +21917,10 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		b = append(b, "\xa1"...)
-		mk1313 := len(b)
+		mk1562 := len(b)
 		b = append(b, 0)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
-		b = endLen(b, mk1313)
+		b = endLen(b, mk1562)
 		if err != nil {
 			return b, codecerr.At(err, "notifyRegulated")
 		}
@@ -21320,7 +21946,9 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
+		p1563 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		p1563[0] = model.RegulatedEmbeddedDescriptor{}
+		m.NotifyRegulated = &p1563[0]
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return codecerr.At(err, "notifyRegulated")
 		}
@@ -21340,22 +21968,22 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 	switch v {
 	case 1:
 		b = append(b, "\x30"...)
-		mk1314 := len(b)
+		mk1564 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV1(b, m)
-		b = endLen(b, mk1314)
+		b = endLen(b, mk1564)
 	case 2:
 		b = append(b, "\x30"...)
-		mk1315 := len(b)
+		mk1565 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV2(b, m)
-		b = endLen(b, mk1315)
+		b = endLen(b, mk1565)
 	case 3:
 		b = append(b, "\x30"...)
-		mk1316 := len(b)
+		mk1566 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV3(b, m)
-		b = endLen(b, mk1316)
+		b = endLen(b, mk1566)
 	default:
 		return b, encErrorf("no schema for version %d", v)
 	}
