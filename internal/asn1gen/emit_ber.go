@@ -635,7 +635,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("var e header\nfor off := h.start; off < h.end; {\nif err := d.next(&e, off, h.end); err != nil {\nreturn err\n}\n")
+	w.WriteString("var e header\nb := d.window(h)\nfor off := h.start; off < h.end; {\n")
+	g.next("e", "off", "h", "b", "return err")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
 	} else {
@@ -786,8 +787,10 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		g.decSize(r.Size, n, hv, "elements", ret)
 		// clear on the concrete type: slab.Alloc's generic clear costs a
 		// dictionary lookup and a runtime call even for one element.
-		fmt.Fprintf(w, "%s = %s.Raw(%s)\nclear(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, target, i, off, hv, i, n, i)
-		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
+		win := g.tmp("b")
+		fmt.Fprintf(w, "%s = %s.Raw(%s)\nclear(%s)\n%s := d.window(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, target, win, addr(hv), i, off, hv, i, n, i)
+		fmt.Fprintf(w, "var %s header\n", e)
+		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}
@@ -801,6 +804,22 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// next emits code that reads the header at off, inside the element of
+// header variable hv, into header variable e; win is the element's
+// window (reader.window). The common header (low tag number, short-form
+// length) is read right here: through reader.next, which is too large
+// to be inlined, it costs a call and a third more instructions. Anything
+// else goes to reader.next, as does every header when win is nil.
+func (g *berGen) next(e, off, hv, win, fail string) {
+	fmt.Fprintf(&g.w, `if uint(%[2]s)+1 < uint(len(%[3]s)) && %[3]s[%[2]s+1] < 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+2+int(%[3]s[%[2]s+1]) <= len(%[3]s) {
+t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+1])
+%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+2, %[2]s+2+l, %[2]s+2+l
+} else if err := d.next(&%[1]s, %[2]s, %[4]s.end); err != nil {
+%[5]s
+}
+`, e, off, win, hv, fail)
 }
 
 // qualify prefixes the named types in a Go type expression with pkg.

@@ -103,6 +103,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	dec.buf = append(dec.buf[:0], data...)
 	d := &dec.d
 	d.data, d.lim, d.depth, d.elems = dec.buf, lim, 0, 0
+	d.fast = len(d.data)/2 <= lim.MaxElements
 	d.s.Reset()
 	h, err := d.header(0, len(d.data))
 	if err != nil {

@@ -39,8 +39,12 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -109,8 +113,12 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -179,8 +187,12 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -259,8 +271,12 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -359,8 +375,12 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -460,8 +480,12 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -561,8 +585,12 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -677,9 +705,13 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		m.Transactions = d.s.Transaction.Raw(n29)
 		clear(m.Transactions)
+		b33 := d.window(h)
 		for i30, off31 := 0, (*h).start; i30 < n29; i30++ {
 			var e32 header
-			if err := d.next(&e32, off31, (*h).end); err != nil {
+			if uint(off31)+1 < uint(len(b33)) && b33[off31+1] < 0x80 && b33[off31]&0x1f != 0x1f && off31+2+int(b33[off31+1]) <= len(b33) {
+				t, l := b33[off31], int(b33[off31+1])
+				e32.tag, e32.cons, e32.off, e32.start, e32.end, e32.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off31, off31+2, off31+2+l, off31+2+l
+			} else if err := d.next(&e32, off31, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
@@ -707,26 +739,26 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk33 := len(b)
+		mk34 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk33)
+		b = endLen(b, mk34)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk34 := len(b)
+			mk35 := len(b)
 			b = append(b, 0)
-			for i35 := range m.Transactions {
-				b, err = appendTransactionV2(b, &m.Transactions[i35])
+			for i36 := range m.Transactions {
+				b, err = appendTransactionV2(b, &m.Transactions[i36])
 				if err != nil {
-					err = codecerr.AtIndex(err, i35)
+					err = codecerr.AtIndex(err, i36)
 					break
 				}
 			}
-			b = endLen(b, mk34)
+			b = endLen(b, mk35)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -742,35 +774,39 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p36 := d.s.ErrorDescriptor.Raw(1)
-		p36[0] = model.ErrorDescriptor{}
-		m.MessageError = &p36[0]
+		p37 := d.s.ErrorDescriptor.Raw(1)
+		p37[0] = model.ErrorDescriptor{}
+		m.MessageError = &p37[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n37, err := d.count((*h))
+		n38, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactions")
 		}
-		m.Transactions = d.s.Transaction.Raw(n37)
+		m.Transactions = d.s.Transaction.Raw(n38)
 		clear(m.Transactions)
-		for i38, off39 := 0, (*h).start; i38 < n37; i38++ {
-			var e40 header
-			if err := d.next(&e40, off39, (*h).end); err != nil {
+		b42 := d.window(h)
+		for i39, off40 := 0, (*h).start; i39 < n38; i39++ {
+			var e41 header
+			if uint(off40)+1 < uint(len(b42)) && b42[off40+1] < 0x80 && b42[off40]&0x1f != 0x1f && off40+2+int(b42[off40+1]) <= len(b42) {
+				t, l := b42[off40], int(b42[off40+1])
+				e41.tag, e41.cons, e41.off, e41.start, e41.end, e41.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off40, off40+2, off40+2+l, off40+2+l
+			} else if err := d.next(&e41, off40, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV2(d, &e40, &m.Transactions[i38]); err != nil {
+				if err = decodeTransactionV2(d, &e41, &m.Transactions[i39]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i38), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i39), "transactions")
 			}
-			off39 = e40.next
+			off40 = e41.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -786,26 +822,26 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk41 := len(b)
+		mk43 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk41)
+		b = endLen(b, mk43)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk42 := len(b)
+			mk44 := len(b)
 			b = append(b, 0)
-			for i43 := range m.Transactions {
-				b, err = appendTransactionV3(b, &m.Transactions[i43])
+			for i45 := range m.Transactions {
+				b, err = appendTransactionV3(b, &m.Transactions[i45])
 				if err != nil {
-					err = codecerr.AtIndex(err, i43)
+					err = codecerr.AtIndex(err, i45)
 					break
 				}
 			}
-			b = endLen(b, mk42)
+			b = endLen(b, mk44)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -821,35 +857,39 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p44 := d.s.ErrorDescriptor.Raw(1)
-		p44[0] = model.ErrorDescriptor{}
-		m.MessageError = &p44[0]
+		p46 := d.s.ErrorDescriptor.Raw(1)
+		p46[0] = model.ErrorDescriptor{}
+		m.MessageError = &p46[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n45, err := d.count((*h))
+		n47, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactions")
 		}
-		m.Transactions = d.s.Transaction.Raw(n45)
+		m.Transactions = d.s.Transaction.Raw(n47)
 		clear(m.Transactions)
-		for i46, off47 := 0, (*h).start; i46 < n45; i46++ {
-			var e48 header
-			if err := d.next(&e48, off47, (*h).end); err != nil {
+		b51 := d.window(h)
+		for i48, off49 := 0, (*h).start; i48 < n47; i48++ {
+			var e50 header
+			if uint(off49)+1 < uint(len(b51)) && b51[off49+1] < 0x80 && b51[off49]&0x1f != 0x1f && off49+2+int(b51[off49+1]) <= len(b51) {
+				t, l := b51[off49], int(b51[off49+1])
+				e50.tag, e50.cons, e50.off, e50.start, e50.end, e50.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off49, off49+2, off49+2+l, off49+2+l
+			} else if err := d.next(&e50, off49, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV3(d, &e48, &m.Transactions[i46]); err != nil {
+				if err = decodeTransactionV3(d, &e50, &m.Transactions[i48]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i46), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i48), "transactions")
 			}
-			off47 = e48.next
+			off49 = e50.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -865,10 +905,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa0"...)
-		mk49 := len(b)
+		mk52 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk49)
+		b = endLen(b, mk52)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -877,10 +917,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa1"...)
-		mk50 := len(b)
+		mk53 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk50)
+		b = endLen(b, mk53)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -889,10 +929,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa2"...)
-		mk51 := len(b)
+		mk54 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk51)
+		b = endLen(b, mk54)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -927,25 +967,25 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		p52 := d.s.IP4Address.Raw(1)
-		p52[0] = model.IP4Address{}
-		m.Ip4Address = &p52[0]
+		p55 := d.s.IP4Address.Raw(1)
+		p55[0] = model.IP4Address{}
+		m.Ip4Address = &p55[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		p53 := d.s.IP6Address.Raw(1)
-		p53[0] = model.IP6Address{}
-		m.Ip6Address = &p53[0]
+		p56 := d.s.IP6Address.Raw(1)
+		p56[0] = model.IP6Address{}
+		m.Ip6Address = &p56[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		p54 := d.s.DomainName.Raw(1)
-		p54[0] = model.DomainName{}
-		m.DomainName = &p54[0]
+		p57 := d.s.DomainName.Raw(1)
+		p57[0] = model.DomainName{}
+		m.DomainName = &p57[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -1003,8 +1043,12 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1022,11 +1066,11 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x55, err := d.integer(e, 0, 65535)
+			x58, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x55)
+			m.PortNumber.Value = uint32(x58)
 		default:
 			return d.unexpected(e, "a component of DomainName")
 		}
@@ -1073,8 +1117,12 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1095,11 +1143,11 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x56, err := d.integer(e, 0, 65535)
+			x59, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x56)
+			m.PortNumber.Value = uint32(x59)
 		default:
 			return d.unexpected(e, "a component of IP4Address")
 		}
@@ -1146,8 +1194,12 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1168,11 +1220,11 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x57, err := d.integer(e, 0, 65535)
+			x60, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
-			m.PortNumber.Value = uint32(x57)
+			m.PortNumber.Value = uint32(x60)
 		default:
 			return d.unexpected(e, "a component of IP6Address")
 		}
@@ -1195,10 +1247,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk58 := len(b)
+		mk61 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
-		b = endLen(b, mk58)
+		b = endLen(b, mk61)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1207,10 +1259,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk59 := len(b)
+		mk62 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk59)
+		b = endLen(b, mk62)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1219,30 +1271,30 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk60 := len(b)
+		mk63 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
-		b = endLen(b, mk60)
+		b = endLen(b, mk63)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk61 := len(b)
+			mk64 := len(b)
 			b = append(b, 0)
-			for i62 := range m.TransactionResponseAck {
+			for i65 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk63 := len(b)
+				mk66 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i62])
-				b = endLen(b, mk63)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i65])
+				b = endLen(b, mk66)
 				if err != nil {
-					err = codecerr.AtIndex(err, i62)
+					err = codecerr.AtIndex(err, i65)
 					break
 				}
 			}
-			b = endLen(b, mk61)
+			b = endLen(b, mk64)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1260,54 +1312,58 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p64 := d.s.TransactionRequest.Raw(1)
-		p64[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p64[0]
+		p67 := d.s.TransactionRequest.Raw(1)
+		p67[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p67[0]
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p65 := d.s.TransactionPending.Raw(1)
-		p65[0] = model.TransactionPending{}
-		m.TransactionPending = &p65[0]
+		p68 := d.s.TransactionPending.Raw(1)
+		p68[0] = model.TransactionPending{}
+		m.TransactionPending = &p68[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p66 := d.s.TransactionReply.Raw(1)
-		p66[0] = model.TransactionReply{}
-		m.TransactionReply = &p66[0]
+		p69 := d.s.TransactionReply.Raw(1)
+		p69[0] = model.TransactionReply{}
+		m.TransactionReply = &p69[0]
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n67, err := d.count((*h))
+		n70, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n67)
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n70)
 		clear(m.TransactionResponseAck)
-		for i68, off69 := 0, (*h).start; i68 < n67; i68++ {
-			var e70 header
-			if err := d.next(&e70, off69, (*h).end); err != nil {
+		b74 := d.window(h)
+		for i71, off72 := 0, (*h).start; i71 < n70; i71++ {
+			var e73 header
+			if uint(off72)+1 < uint(len(b74)) && b74[off72+1] < 0x80 && b74[off72]&0x1f != 0x1f && off72+2+int(b74[off72+1]) <= len(b74) {
+				t, l := b74[off72], int(b74[off72+1])
+				e73.tag, e73.cons, e73.off, e73.start, e73.end, e73.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off72, off72+2, off72+2+l, off72+2+l
+			} else if err := d.next(&e73, off72, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e70.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e70, "[UNIVERSAL 16]"), i68), "transactionResponseAck")
+			if e73.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e73, "[UNIVERSAL 16]"), i71), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e70, &m.TransactionResponseAck[i68]); err != nil {
+				if err = decodeTransactionAckV123(d, &e73, &m.TransactionResponseAck[i71]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i68), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i71), "transactionResponseAck")
 			}
-			off69 = e70.next
+			off72 = e73.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1323,10 +1379,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk71 := len(b)
+		mk75 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
-		b = endLen(b, mk71)
+		b = endLen(b, mk75)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1335,10 +1391,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk72 := len(b)
+		mk76 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk72)
+		b = endLen(b, mk76)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1347,30 +1403,30 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk73 := len(b)
+		mk77 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
-		b = endLen(b, mk73)
+		b = endLen(b, mk77)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk74 := len(b)
+			mk78 := len(b)
 			b = append(b, 0)
-			for i75 := range m.TransactionResponseAck {
+			for i79 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk76 := len(b)
+				mk80 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i75])
-				b = endLen(b, mk76)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i79])
+				b = endLen(b, mk80)
 				if err != nil {
-					err = codecerr.AtIndex(err, i75)
+					err = codecerr.AtIndex(err, i79)
 					break
 				}
 			}
-			b = endLen(b, mk74)
+			b = endLen(b, mk78)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1388,54 +1444,58 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p77 := d.s.TransactionRequest.Raw(1)
-		p77[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p77[0]
+		p81 := d.s.TransactionRequest.Raw(1)
+		p81[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p81[0]
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p78 := d.s.TransactionPending.Raw(1)
-		p78[0] = model.TransactionPending{}
-		m.TransactionPending = &p78[0]
+		p82 := d.s.TransactionPending.Raw(1)
+		p82[0] = model.TransactionPending{}
+		m.TransactionPending = &p82[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p79 := d.s.TransactionReply.Raw(1)
-		p79[0] = model.TransactionReply{}
-		m.TransactionReply = &p79[0]
+		p83 := d.s.TransactionReply.Raw(1)
+		p83[0] = model.TransactionReply{}
+		m.TransactionReply = &p83[0]
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n80, err := d.count((*h))
+		n84, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n80)
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n84)
 		clear(m.TransactionResponseAck)
-		for i81, off82 := 0, (*h).start; i81 < n80; i81++ {
-			var e83 header
-			if err := d.next(&e83, off82, (*h).end); err != nil {
+		b88 := d.window(h)
+		for i85, off86 := 0, (*h).start; i85 < n84; i85++ {
+			var e87 header
+			if uint(off86)+1 < uint(len(b88)) && b88[off86+1] < 0x80 && b88[off86]&0x1f != 0x1f && off86+2+int(b88[off86+1]) <= len(b88) {
+				t, l := b88[off86], int(b88[off86+1])
+				e87.tag, e87.cons, e87.off, e87.start, e87.end, e87.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off86, off86+2, off86+2+l, off86+2+l
+			} else if err := d.next(&e87, off86, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e83.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e83, "[UNIVERSAL 16]"), i81), "transactionResponseAck")
+			if e87.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e83, &m.TransactionResponseAck[i81]); err != nil {
+				if err = decodeTransactionAckV123(d, &e87, &m.TransactionResponseAck[i85]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i81), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i85), "transactionResponseAck")
 			}
-			off82 = e83.next
+			off86 = e87.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1451,10 +1511,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk84 := len(b)
+		mk89 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
-		b = endLen(b, mk84)
+		b = endLen(b, mk89)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1463,10 +1523,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk85 := len(b)
+		mk90 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk85)
+		b = endLen(b, mk90)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1475,30 +1535,30 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk86 := len(b)
+		mk91 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
-		b = endLen(b, mk86)
+		b = endLen(b, mk91)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk87 := len(b)
+			mk92 := len(b)
 			b = append(b, 0)
-			for i88 := range m.TransactionResponseAck {
+			for i93 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk89 := len(b)
+				mk94 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i88])
-				b = endLen(b, mk89)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i93])
+				b = endLen(b, mk94)
 				if err != nil {
-					err = codecerr.AtIndex(err, i88)
+					err = codecerr.AtIndex(err, i93)
 					break
 				}
 			}
-			b = endLen(b, mk87)
+			b = endLen(b, mk92)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1508,10 +1568,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		b = append(b, "\xa4"...)
-		mk90 := len(b)
+		mk95 := len(b)
 		b = append(b, 0)
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
-		b = endLen(b, mk90)
+		b = endLen(b, mk95)
 		if err != nil {
 			return b, codecerr.At(err, "segmentReply")
 		}
@@ -1526,60 +1586,64 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p91 := d.s.TransactionRequest.Raw(1)
-		p91[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p91[0]
+		p96 := d.s.TransactionRequest.Raw(1)
+		p96[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p96[0]
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p92 := d.s.TransactionPending.Raw(1)
-		p92[0] = model.TransactionPending{}
-		m.TransactionPending = &p92[0]
+		p97 := d.s.TransactionPending.Raw(1)
+		p97[0] = model.TransactionPending{}
+		m.TransactionPending = &p97[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p93 := d.s.TransactionReply.Raw(1)
-		p93[0] = model.TransactionReply{}
-		m.TransactionReply = &p93[0]
+		p98 := d.s.TransactionReply.Raw(1)
+		p98[0] = model.TransactionReply{}
+		m.TransactionReply = &p98[0]
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n94, err := d.count((*h))
+		n99, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "transactionResponseAck")
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n94)
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n99)
 		clear(m.TransactionResponseAck)
-		for i95, off96 := 0, (*h).start; i95 < n94; i95++ {
-			var e97 header
-			if err := d.next(&e97, off96, (*h).end); err != nil {
+		b103 := d.window(h)
+		for i100, off101 := 0, (*h).start; i100 < n99; i100++ {
+			var e102 header
+			if uint(off101)+1 < uint(len(b103)) && b103[off101+1] < 0x80 && b103[off101]&0x1f != 0x1f && off101+2+int(b103[off101+1]) <= len(b103) {
+				t, l := b103[off101], int(b103[off101+1])
+				e102.tag, e102.cons, e102.off, e102.start, e102.end, e102.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off101, off101+2, off101+2+l, off101+2+l
+			} else if err := d.next(&e102, off101, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e97.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e97, "[UNIVERSAL 16]"), i95), "transactionResponseAck")
+			if e102.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e102, "[UNIVERSAL 16]"), i100), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e97, &m.TransactionResponseAck[i95]); err != nil {
+				if err = decodeTransactionAckV123(d, &e102, &m.TransactionResponseAck[i100]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i95), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i100), "transactionResponseAck")
 			}
-			off96 = e97.next
+			off101 = e102.next
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		p98 := d.s.SegmentReply.Raw(1)
-		p98[0] = model.SegmentReply{}
-		m.SegmentReply = &p98[0]
+		p104 := d.s.SegmentReply.Raw(1)
+		p104[0] = model.SegmentReply{}
+		m.SegmentReply = &p104[0]
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
@@ -1602,20 +1666,20 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk99 := len(b)
+			mk105 := len(b)
 			b = append(b, 0)
-			for i100 := range m.Actions {
+			for i106 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk101 := len(b)
+				mk107 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV1(b, &m.Actions[i100])
-				b = endLen(b, mk101)
+				b, err = appendActionRequestV1(b, &m.Actions[i106])
+				b = endLen(b, mk107)
 				if err != nil {
-					err = codecerr.AtIndex(err, i100)
+					err = codecerr.AtIndex(err, i106)
 					break
 				}
 			}
-			b = endLen(b, mk99)
+			b = endLen(b, mk105)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1631,8 +1695,12 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1641,40 +1709,44 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x102, err := d.integer(e, 0, 4294967295)
+			x108, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x102)
+			m.TransactionId = uint32(x108)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n103, err := d.count(e)
+			n109, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = d.s.ActionRequest.Raw(n103)
+			m.Actions = d.s.ActionRequest.Raw(n109)
 			clear(m.Actions)
-			for i104, off105 := 0, e.start; i104 < n103; i104++ {
-				var e106 header
-				if err := d.next(&e106, off105, e.end); err != nil {
+			b113 := d.window(&e)
+			for i110, off111 := 0, e.start; i110 < n109; i110++ {
+				var e112 header
+				if uint(off111)+1 < uint(len(b113)) && b113[off111+1] < 0x80 && b113[off111]&0x1f != 0x1f && off111+2+int(b113[off111+1]) <= len(b113) {
+					t, l := b113[off111], int(b113[off111+1])
+					e112.tag, e112.cons, e112.off, e112.start, e112.end, e112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off111, off111+2, off111+2+l, off111+2+l
+				} else if err := d.next(&e112, off111, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e106.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e106, "[UNIVERSAL 16]"), i104), "actions")
+				if e112.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e112, "[UNIVERSAL 16]"), i110), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV1(d, &e106, &m.Actions[i104]); err != nil {
+					if err = decodeActionRequestV1(d, &e112, &m.Actions[i110]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i104), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i110), "actions")
 				}
-				off105 = e106.next
+				off111 = e112.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1706,20 +1778,20 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk107 := len(b)
+			mk114 := len(b)
 			b = append(b, 0)
-			for i108 := range m.Actions {
+			for i115 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk109 := len(b)
+				mk116 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV2(b, &m.Actions[i108])
-				b = endLen(b, mk109)
+				b, err = appendActionRequestV2(b, &m.Actions[i115])
+				b = endLen(b, mk116)
 				if err != nil {
-					err = codecerr.AtIndex(err, i108)
+					err = codecerr.AtIndex(err, i115)
 					break
 				}
 			}
-			b = endLen(b, mk107)
+			b = endLen(b, mk114)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1735,8 +1807,12 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1745,40 +1821,44 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x110, err := d.integer(e, 0, 4294967295)
+			x117, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x110)
+			m.TransactionId = uint32(x117)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n111, err := d.count(e)
+			n118, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = d.s.ActionRequest.Raw(n111)
+			m.Actions = d.s.ActionRequest.Raw(n118)
 			clear(m.Actions)
-			for i112, off113 := 0, e.start; i112 < n111; i112++ {
-				var e114 header
-				if err := d.next(&e114, off113, e.end); err != nil {
+			b122 := d.window(&e)
+			for i119, off120 := 0, e.start; i119 < n118; i119++ {
+				var e121 header
+				if uint(off120)+1 < uint(len(b122)) && b122[off120+1] < 0x80 && b122[off120]&0x1f != 0x1f && off120+2+int(b122[off120+1]) <= len(b122) {
+					t, l := b122[off120], int(b122[off120+1])
+					e121.tag, e121.cons, e121.off, e121.start, e121.end, e121.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off120, off120+2, off120+2+l, off120+2+l
+				} else if err := d.next(&e121, off120, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e114.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e114, "[UNIVERSAL 16]"), i112), "actions")
+				if e121.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e121, "[UNIVERSAL 16]"), i119), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV2(d, &e114, &m.Actions[i112]); err != nil {
+					if err = decodeActionRequestV2(d, &e121, &m.Actions[i119]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i112), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i119), "actions")
 				}
-				off113 = e114.next
+				off120 = e121.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1810,20 +1890,20 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk115 := len(b)
+			mk123 := len(b)
 			b = append(b, 0)
-			for i116 := range m.Actions {
+			for i124 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk117 := len(b)
+				mk125 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV3(b, &m.Actions[i116])
-				b = endLen(b, mk117)
+				b, err = appendActionRequestV3(b, &m.Actions[i124])
+				b = endLen(b, mk125)
 				if err != nil {
-					err = codecerr.AtIndex(err, i116)
+					err = codecerr.AtIndex(err, i124)
 					break
 				}
 			}
-			b = endLen(b, mk115)
+			b = endLen(b, mk123)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1839,8 +1919,12 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1849,40 +1933,44 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x118, err := d.integer(e, 0, 4294967295)
+			x126, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x118)
+			m.TransactionId = uint32(x126)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n119, err := d.count(e)
+			n127, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "actions")
 			}
-			m.Actions = d.s.ActionRequest.Raw(n119)
+			m.Actions = d.s.ActionRequest.Raw(n127)
 			clear(m.Actions)
-			for i120, off121 := 0, e.start; i120 < n119; i120++ {
-				var e122 header
-				if err := d.next(&e122, off121, e.end); err != nil {
+			b131 := d.window(&e)
+			for i128, off129 := 0, e.start; i128 < n127; i128++ {
+				var e130 header
+				if uint(off129)+1 < uint(len(b131)) && b131[off129+1] < 0x80 && b131[off129]&0x1f != 0x1f && off129+2+int(b131[off129+1]) <= len(b131) {
+					t, l := b131[off129], int(b131[off129+1])
+					e130.tag, e130.cons, e130.off, e130.start, e130.end, e130.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off129, off129+2, off129+2+l, off129+2+l
+				} else if err := d.next(&e130, off129, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e122.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actions")
+				if e130.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV3(d, &e122, &m.Actions[i120]); err != nil {
+					if err = decodeActionRequestV3(d, &e130, &m.Actions[i128]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i120), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i128), "actions")
 				}
-				off121 = e122.next
+				off129 = e130.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1921,8 +2009,12 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1931,11 +2023,11 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x123, err := d.integer(e, 0, 4294967295)
+			x132, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x123)
+			m.TransactionId = uint32(x132)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -1975,10 +2067,10 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk124 := len(b)
+		mk133 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
-		b = endLen(b, mk124)
+		b = endLen(b, mk133)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -1993,8 +2085,12 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2003,11 +2099,11 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x125, err := d.integer(e, 0, 4294967295)
+			x134, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x125)
+			m.TransactionId = uint32(x134)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2022,11 +2118,11 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h126 header
-			if err := d.explicit(&h126, &e, anyTag); err != nil {
+			var h135 header
+			if err := d.explicit(&h135, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV1(d, &h126, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV1(d, &h135, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2071,10 +2167,10 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk127 := len(b)
+		mk136 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
-		b = endLen(b, mk127)
+		b = endLen(b, mk136)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2089,8 +2185,12 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2099,11 +2199,11 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x128, err := d.integer(e, 0, 4294967295)
+			x137, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x128)
+			m.TransactionId = uint32(x137)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2118,11 +2218,11 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h129 header
-			if err := d.explicit(&h129, &e, anyTag); err != nil {
+			var h138 header
+			if err := d.explicit(&h138, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV2(d, &h129, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV2(d, &h138, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2161,10 +2261,10 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk130 := len(b)
+		mk139 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
-		b = endLen(b, mk130)
+		b = endLen(b, mk139)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2196,8 +2296,12 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2206,11 +2310,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x131, err := d.integer(e, 0, 4294967295)
+			x140, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x131)
+			m.TransactionId = uint32(x140)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2225,11 +2329,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h132 header
-			if err := d.explicit(&h132, &e, anyTag); err != nil {
+			var h141 header
+			if err := d.explicit(&h141, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV3(d, &h132, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV3(d, &h141, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
@@ -2238,11 +2342,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x133, err := d.integer(e, 0, 65535)
+			x142, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			m.SegmentNumber.Value = uint32(x133)
+			m.SegmentNumber.Value = uint32(x142)
 		case 0x80000004: // [4] segmentationComplete
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -2277,92 +2381,6 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk134 := len(b)
-		b = append(b, 0)
-		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk134)
-		if err != nil {
-			return b, codecerr.At(err, "transactionError")
-		}
-	case model.TransactionReplyTransactionResult_ActionReplies:
-		{
-			b = append(b, "\xa1"...)
-			mk135 := len(b)
-			b = append(b, 0)
-			for i136 := range m.ActionReplies {
-				b = append(b, "\x30"...)
-				mk137 := len(b)
-				b = append(b, 0)
-				b, err = appendActionReplyV1(b, &m.ActionReplies[i136])
-				b = endLen(b, mk137)
-				if err != nil {
-					err = codecerr.AtIndex(err, i136)
-					break
-				}
-			}
-			b = endLen(b, mk135)
-		}
-		if err != nil {
-			return b, codecerr.At(err, "actionReplies")
-		}
-	default:
-		return b, encErrorf("TransactionReplyTransactionResult: no alternative chosen")
-	}
-	return b, nil
-}
-
-func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
-	var err error
-	switch h.tag {
-	case 0x80000000: // [0]
-		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p138 := d.s.ErrorDescriptor.Raw(1)
-		p138[0] = model.ErrorDescriptor{}
-		m.TransactionError = &p138[0]
-		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
-			return codecerr.At(err, "transactionError")
-		}
-	case 0x80000001: // [1]
-		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n139, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
-		}
-		m.ActionReplies = d.s.ActionReply.Raw(n139)
-		clear(m.ActionReplies)
-		for i140, off141 := 0, (*h).start; i140 < n139; i140++ {
-			var e142 header
-			if err := d.next(&e142, off141, (*h).end); err != nil {
-				return codecerr.At(err, "actionReplies")
-			}
-			if e142.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e142, "[UNIVERSAL 16]"), i140), "actionReplies")
-			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV1(d, &e142, &m.ActionReplies[i140]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i140), "actionReplies")
-			}
-			off141 = e142.next
-		}
-	default:
-		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
-	}
-	return err
-}
-
-func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
-	var err error
-	switch m.Kind {
-	case model.TransactionReplyTransactionResult_TransactionError:
-		if m.TransactionError == nil {
-			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
-		}
-		b = append(b, "\xa0"...)
 		mk143 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
@@ -2379,7 +2397,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 				b = append(b, "\x30"...)
 				mk146 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV2(b, &m.ActionReplies[i145])
+				b, err = appendActionReplyV1(b, &m.ActionReplies[i145])
 				b = endLen(b, mk146)
 				if err != nil {
 					err = codecerr.AtIndex(err, i145)
@@ -2397,7 +2415,7 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 	return b, nil
 }
 
-func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
+func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
 	var err error
 	switch h.tag {
 	case 0x80000000: // [0]
@@ -2416,9 +2434,13 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 		}
 		m.ActionReplies = d.s.ActionReply.Raw(n148)
 		clear(m.ActionReplies)
+		b152 := d.window(h)
 		for i149, off150 := 0, (*h).start; i149 < n148; i149++ {
 			var e151 header
-			if err := d.next(&e151, off150, (*h).end); err != nil {
+			if uint(off150)+1 < uint(len(b152)) && b152[off150+1] < 0x80 && b152[off150]&0x1f != 0x1f && off150+2+int(b152[off150+1]) <= len(b152) {
+				t, l := b152[off150], int(b152[off150+1])
+				e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+2, off150+2+l, off150+2+l
+			} else if err := d.next(&e151, off150, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
 			if e151.tag != 0x10 {
@@ -2426,7 +2448,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV2(d, &e151, &m.ActionReplies[i149]); err != nil {
+				if err = decodeActionReplyV1(d, &e151, &m.ActionReplies[i149]); err != nil {
 					return err
 				}
 				return err
@@ -2434,6 +2456,96 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 				return codecerr.At(codecerr.AtIndex(err, i149), "actionReplies")
 			}
 			off150 = e151.next
+		}
+	default:
+		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
+	}
+	return err
+}
+
+func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
+	var err error
+	switch m.Kind {
+	case model.TransactionReplyTransactionResult_TransactionError:
+		if m.TransactionError == nil {
+			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
+		}
+		b = append(b, "\xa0"...)
+		mk153 := len(b)
+		b = append(b, 0)
+		b, err = appendErrorDescriptorV123(b, m.TransactionError)
+		b = endLen(b, mk153)
+		if err != nil {
+			return b, codecerr.At(err, "transactionError")
+		}
+	case model.TransactionReplyTransactionResult_ActionReplies:
+		{
+			b = append(b, "\xa1"...)
+			mk154 := len(b)
+			b = append(b, 0)
+			for i155 := range m.ActionReplies {
+				b = append(b, "\x30"...)
+				mk156 := len(b)
+				b = append(b, 0)
+				b, err = appendActionReplyV2(b, &m.ActionReplies[i155])
+				b = endLen(b, mk156)
+				if err != nil {
+					err = codecerr.AtIndex(err, i155)
+					break
+				}
+			}
+			b = endLen(b, mk154)
+		}
+		if err != nil {
+			return b, codecerr.At(err, "actionReplies")
+		}
+	default:
+		return b, encErrorf("TransactionReplyTransactionResult: no alternative chosen")
+	}
+	return b, nil
+}
+
+func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.TransactionReplyTransactionResult) error {
+	var err error
+	switch h.tag {
+	case 0x80000000: // [0]
+		m.Kind = model.TransactionReplyTransactionResult_TransactionError
+		p157 := d.s.ErrorDescriptor.Raw(1)
+		p157[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p157[0]
+		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
+			return codecerr.At(err, "transactionError")
+		}
+	case 0x80000001: // [1]
+		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
+		n158, err := d.count((*h))
+		if err != nil {
+			return codecerr.At(err, "actionReplies")
+		}
+		m.ActionReplies = d.s.ActionReply.Raw(n158)
+		clear(m.ActionReplies)
+		b162 := d.window(h)
+		for i159, off160 := 0, (*h).start; i159 < n158; i159++ {
+			var e161 header
+			if uint(off160)+1 < uint(len(b162)) && b162[off160+1] < 0x80 && b162[off160]&0x1f != 0x1f && off160+2+int(b162[off160+1]) <= len(b162) {
+				t, l := b162[off160], int(b162[off160+1])
+				e161.tag, e161.cons, e161.off, e161.start, e161.end, e161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off160, off160+2, off160+2+l, off160+2+l
+			} else if err := d.next(&e161, off160, (*h).end); err != nil {
+				return codecerr.At(err, "actionReplies")
+			}
+			if e161.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "actionReplies")
+			}
+			if err := func() error {
+				var err error
+				if err = decodeActionReplyV2(d, &e161, &m.ActionReplies[i159]); err != nil {
+					return err
+				}
+				return err
+			}(); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i159), "actionReplies")
+			}
+			off160 = e161.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2449,30 +2561,30 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk152 := len(b)
+		mk163 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk152)
+		b = endLen(b, mk163)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk153 := len(b)
+			mk164 := len(b)
 			b = append(b, 0)
-			for i154 := range m.ActionReplies {
+			for i165 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk155 := len(b)
+				mk166 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV3(b, &m.ActionReplies[i154])
-				b = endLen(b, mk155)
+				b, err = appendActionReplyV3(b, &m.ActionReplies[i165])
+				b = endLen(b, mk166)
 				if err != nil {
-					err = codecerr.AtIndex(err, i154)
+					err = codecerr.AtIndex(err, i165)
 					break
 				}
 			}
-			b = endLen(b, mk153)
+			b = endLen(b, mk164)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2488,38 +2600,42 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p156 := d.s.ErrorDescriptor.Raw(1)
-		p156[0] = model.ErrorDescriptor{}
-		m.TransactionError = &p156[0]
+		p167 := d.s.ErrorDescriptor.Raw(1)
+		p167[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p167[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n157, err := d.count((*h))
+		n168, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "actionReplies")
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n157)
+		m.ActionReplies = d.s.ActionReply.Raw(n168)
 		clear(m.ActionReplies)
-		for i158, off159 := 0, (*h).start; i158 < n157; i158++ {
-			var e160 header
-			if err := d.next(&e160, off159, (*h).end); err != nil {
+		b172 := d.window(h)
+		for i169, off170 := 0, (*h).start; i169 < n168; i169++ {
+			var e171 header
+			if uint(off170)+1 < uint(len(b172)) && b172[off170+1] < 0x80 && b172[off170]&0x1f != 0x1f && off170+2+int(b172[off170+1]) <= len(b172) {
+				t, l := b172[off170], int(b172[off170+1])
+				e171.tag, e171.cons, e171.off, e171.start, e171.end, e171.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off170, off170+2, off170+2+l, off170+2+l
+			} else if err := d.next(&e171, off170, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e160.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e160, "[UNIVERSAL 16]"), i158), "actionReplies")
+			if e171.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV3(d, &e160, &m.ActionReplies[i158]); err != nil {
+				if err = decodeActionReplyV3(d, &e171, &m.ActionReplies[i169]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i158), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i169), "actionReplies")
 			}
-			off159 = e160.next
+			off170 = e171.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2555,8 +2671,12 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2565,22 +2685,22 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x161, err := d.integer(e, 0, 4294967295)
+			x173, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "firstAck")
 			}
-			m.FirstAck = uint32(x161)
+			m.FirstAck = uint32(x173)
 		case 0x80000001: // [1] lastAck
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "lastAck: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x162, err := d.integer(e, 0, 4294967295)
+			x174, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "lastAck")
 			}
-			m.LastAck.Value = uint32(x162)
+			m.LastAck.Value = uint32(x174)
 		default:
 			return d.unexpected(e, "a component of TransactionAck")
 		}
@@ -2627,8 +2747,12 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2637,11 +2761,11 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x163, err := d.integer(e, 0, 65535)
+			x175, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "errorCode")
 			}
-			m.ErrorCode = uint32(x163)
+			m.ErrorCode = uint32(x175)
 		case 0x80000001: // [1] errorText
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorText: duplicate or out of order")
@@ -2677,20 +2801,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk164 := len(b)
+		mk176 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextRequest)
-		b = endLen(b, mk164)
+		b = endLen(b, mk176)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk165 := len(b)
+		mk177 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk165)
+		b = endLen(b, mk177)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2698,20 +2822,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk166 := len(b)
+			mk178 := len(b)
 			b = append(b, 0)
-			for i167 := range m.CommandRequests {
+			for i179 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk168 := len(b)
+				mk180 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV1(b, &m.CommandRequests[i167])
-				b = endLen(b, mk168)
+				b, err = appendCommandRequestV1(b, &m.CommandRequests[i179])
+				b = endLen(b, mk180)
 				if err != nil {
-					err = codecerr.AtIndex(err, i167)
+					err = codecerr.AtIndex(err, i179)
 					break
 				}
 			}
-			b = endLen(b, mk166)
+			b = endLen(b, mk178)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2727,8 +2851,12 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2737,19 +2865,19 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x169, err := d.integer(e, 0, 4294967295)
+			x181, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x169)
+			m.ContextId = uint32(x181)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p170 := d.s.ContextRequest.Raw(1)
-			p170[0] = model.ContextRequest{}
-			m.ContextRequest = &p170[0]
+			p182 := d.s.ContextRequest.Raw(1)
+			p182[0] = model.ContextRequest{}
+			m.ContextRequest = &p182[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2758,9 +2886,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p171 := d.s.ContextAttrAuditRequest.Raw(1)
-			p171[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p171[0]
+			p183 := d.s.ContextAttrAuditRequest.Raw(1)
+			p183[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p183[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2769,30 +2897,34 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n172, err := d.count(e)
+			n184, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n172)
+			m.CommandRequests = d.s.CommandRequest.Raw(n184)
 			clear(m.CommandRequests)
-			for i173, off174 := 0, e.start; i173 < n172; i173++ {
-				var e175 header
-				if err := d.next(&e175, off174, e.end); err != nil {
+			b188 := d.window(&e)
+			for i185, off186 := 0, e.start; i185 < n184; i185++ {
+				var e187 header
+				if uint(off186)+1 < uint(len(b188)) && b188[off186+1] < 0x80 && b188[off186]&0x1f != 0x1f && off186+2+int(b188[off186+1]) <= len(b188) {
+					t, l := b188[off186], int(b188[off186+1])
+					e187.tag, e187.cons, e187.off, e187.start, e187.end, e187.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off186, off186+2, off186+2+l, off186+2+l
+				} else if err := d.next(&e187, off186, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e175.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e175, "[UNIVERSAL 16]"), i173), "commandRequests")
+				if e187.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e187, "[UNIVERSAL 16]"), i185), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV1(d, &e175, &m.CommandRequests[i173]); err != nil {
+					if err = decodeCommandRequestV1(d, &e187, &m.CommandRequests[i185]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i173), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i185), "commandRequests")
 				}
-				off174 = e175.next
+				off186 = e187.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2823,20 +2955,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk176 := len(b)
+		mk189 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextRequest)
-		b = endLen(b, mk176)
+		b = endLen(b, mk189)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk177 := len(b)
+		mk190 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk177)
+		b = endLen(b, mk190)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2844,20 +2976,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk178 := len(b)
+			mk191 := len(b)
 			b = append(b, 0)
-			for i179 := range m.CommandRequests {
+			for i192 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk180 := len(b)
+				mk193 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV2(b, &m.CommandRequests[i179])
-				b = endLen(b, mk180)
+				b, err = appendCommandRequestV2(b, &m.CommandRequests[i192])
+				b = endLen(b, mk193)
 				if err != nil {
-					err = codecerr.AtIndex(err, i179)
+					err = codecerr.AtIndex(err, i192)
 					break
 				}
 			}
-			b = endLen(b, mk178)
+			b = endLen(b, mk191)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2873,8 +3005,12 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2883,19 +3019,19 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x181, err := d.integer(e, 0, 4294967295)
+			x194, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x181)
+			m.ContextId = uint32(x194)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p182 := d.s.ContextRequest.Raw(1)
-			p182[0] = model.ContextRequest{}
-			m.ContextRequest = &p182[0]
+			p195 := d.s.ContextRequest.Raw(1)
+			p195[0] = model.ContextRequest{}
+			m.ContextRequest = &p195[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2904,9 +3040,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p183 := d.s.ContextAttrAuditRequest.Raw(1)
-			p183[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p183[0]
+			p196 := d.s.ContextAttrAuditRequest.Raw(1)
+			p196[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p196[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2915,30 +3051,34 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n184, err := d.count(e)
+			n197, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n184)
+			m.CommandRequests = d.s.CommandRequest.Raw(n197)
 			clear(m.CommandRequests)
-			for i185, off186 := 0, e.start; i185 < n184; i185++ {
-				var e187 header
-				if err := d.next(&e187, off186, e.end); err != nil {
+			b201 := d.window(&e)
+			for i198, off199 := 0, e.start; i198 < n197; i198++ {
+				var e200 header
+				if uint(off199)+1 < uint(len(b201)) && b201[off199+1] < 0x80 && b201[off199]&0x1f != 0x1f && off199+2+int(b201[off199+1]) <= len(b201) {
+					t, l := b201[off199], int(b201[off199+1])
+					e200.tag, e200.cons, e200.off, e200.start, e200.end, e200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off199, off199+2, off199+2+l, off199+2+l
+				} else if err := d.next(&e200, off199, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e187.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e187, "[UNIVERSAL 16]"), i185), "commandRequests")
+				if e200.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e200, "[UNIVERSAL 16]"), i198), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV2(d, &e187, &m.CommandRequests[i185]); err != nil {
+					if err = decodeCommandRequestV2(d, &e200, &m.CommandRequests[i198]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i185), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i198), "commandRequests")
 				}
-				off186 = e187.next
+				off199 = e200.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2969,20 +3109,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk188 := len(b)
+		mk202 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextRequest)
-		b = endLen(b, mk188)
+		b = endLen(b, mk202)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk189 := len(b)
+		mk203 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk189)
+		b = endLen(b, mk203)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2990,20 +3130,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk190 := len(b)
+			mk204 := len(b)
 			b = append(b, 0)
-			for i191 := range m.CommandRequests {
+			for i205 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk192 := len(b)
+				mk206 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV3(b, &m.CommandRequests[i191])
-				b = endLen(b, mk192)
+				b, err = appendCommandRequestV3(b, &m.CommandRequests[i205])
+				b = endLen(b, mk206)
 				if err != nil {
-					err = codecerr.AtIndex(err, i191)
+					err = codecerr.AtIndex(err, i205)
 					break
 				}
 			}
-			b = endLen(b, mk190)
+			b = endLen(b, mk204)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -3019,8 +3159,12 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3029,19 +3173,19 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x193, err := d.integer(e, 0, 4294967295)
+			x207, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x193)
+			m.ContextId = uint32(x207)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p194 := d.s.ContextRequest.Raw(1)
-			p194[0] = model.ContextRequest{}
-			m.ContextRequest = &p194[0]
+			p208 := d.s.ContextRequest.Raw(1)
+			p208[0] = model.ContextRequest{}
+			m.ContextRequest = &p208[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -3050,9 +3194,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p195 := d.s.ContextAttrAuditRequest.Raw(1)
-			p195[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p195[0]
+			p209 := d.s.ContextAttrAuditRequest.Raw(1)
+			p209[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p209[0]
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -3061,30 +3205,34 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n196, err := d.count(e)
+			n210, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandRequests")
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n196)
+			m.CommandRequests = d.s.CommandRequest.Raw(n210)
 			clear(m.CommandRequests)
-			for i197, off198 := 0, e.start; i197 < n196; i197++ {
-				var e199 header
-				if err := d.next(&e199, off198, e.end); err != nil {
+			b214 := d.window(&e)
+			for i211, off212 := 0, e.start; i211 < n210; i211++ {
+				var e213 header
+				if uint(off212)+1 < uint(len(b214)) && b214[off212+1] < 0x80 && b214[off212]&0x1f != 0x1f && off212+2+int(b214[off212+1]) <= len(b214) {
+					t, l := b214[off212], int(b214[off212+1])
+					e213.tag, e213.cons, e213.off, e213.start, e213.end, e213.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off212, off212+2, off212+2+l, off212+2+l
+				} else if err := d.next(&e213, off212, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e199.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e199, "[UNIVERSAL 16]"), i197), "commandRequests")
+				if e213.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e213, "[UNIVERSAL 16]"), i211), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV3(d, &e199, &m.CommandRequests[i197]); err != nil {
+					if err = decodeCommandRequestV3(d, &e213, &m.CommandRequests[i211]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i197), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i211), "commandRequests")
 				}
-				off198 = e199.next
+				off212 = e213.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3115,20 +3263,20 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk200 := len(b)
+		mk215 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk200)
+		b = endLen(b, mk215)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk201 := len(b)
+		mk216 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextReply)
-		b = endLen(b, mk201)
+		b = endLen(b, mk216)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3136,16 +3284,16 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk202 := len(b)
+			mk217 := len(b)
 			b = append(b, 0)
-			for i203 := range m.CommandReply {
-				b, err = appendCommandReplyV1(b, &m.CommandReply[i203])
+			for i218 := range m.CommandReply {
+				b, err = appendCommandReplyV1(b, &m.CommandReply[i218])
 				if err != nil {
-					err = codecerr.AtIndex(err, i203)
+					err = codecerr.AtIndex(err, i218)
 					break
 				}
 			}
-			b = endLen(b, mk202)
+			b = endLen(b, mk217)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3161,8 +3309,12 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3171,19 +3323,19 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x204, err := d.integer(e, 0, 4294967295)
+			x219, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x204)
+			m.ContextId = uint32(x219)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p205 := d.s.ErrorDescriptor.Raw(1)
-			p205[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p205[0]
+			p220 := d.s.ErrorDescriptor.Raw(1)
+			p220[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p220[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3192,9 +3344,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p206 := d.s.ContextRequest.Raw(1)
-			p206[0] = model.ContextRequest{}
-			m.ContextReply = &p206[0]
+			p221 := d.s.ContextRequest.Raw(1)
+			p221[0] = model.ContextRequest{}
+			m.ContextReply = &p221[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3203,27 +3355,31 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n207, err := d.count(e)
+			n222, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n207)
+			m.CommandReply = d.s.CommandReply.Raw(n222)
 			clear(m.CommandReply)
-			for i208, off209 := 0, e.start; i208 < n207; i208++ {
-				var e210 header
-				if err := d.next(&e210, off209, e.end); err != nil {
+			b226 := d.window(&e)
+			for i223, off224 := 0, e.start; i223 < n222; i223++ {
+				var e225 header
+				if uint(off224)+1 < uint(len(b226)) && b226[off224+1] < 0x80 && b226[off224]&0x1f != 0x1f && off224+2+int(b226[off224+1]) <= len(b226) {
+					t, l := b226[off224], int(b226[off224+1])
+					e225.tag, e225.cons, e225.off, e225.start, e225.end, e225.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off224, off224+2, off224+2+l, off224+2+l
+				} else if err := d.next(&e225, off224, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV1(d, &e210, &m.CommandReply[i208]); err != nil {
+					if err = decodeCommandReplyV1(d, &e225, &m.CommandReply[i223]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i208), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i223), "commandReply")
 				}
-				off209 = e210.next
+				off224 = e225.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3254,20 +3410,20 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk211 := len(b)
+		mk227 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk211)
+		b = endLen(b, mk227)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk212 := len(b)
+		mk228 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextReply)
-		b = endLen(b, mk212)
+		b = endLen(b, mk228)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3275,16 +3431,16 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk213 := len(b)
+			mk229 := len(b)
 			b = append(b, 0)
-			for i214 := range m.CommandReply {
-				b, err = appendCommandReplyV2(b, &m.CommandReply[i214])
+			for i230 := range m.CommandReply {
+				b, err = appendCommandReplyV2(b, &m.CommandReply[i230])
 				if err != nil {
-					err = codecerr.AtIndex(err, i214)
+					err = codecerr.AtIndex(err, i230)
 					break
 				}
 			}
-			b = endLen(b, mk213)
+			b = endLen(b, mk229)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3300,8 +3456,12 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3310,19 +3470,19 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x215, err := d.integer(e, 0, 4294967295)
+			x231, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x215)
+			m.ContextId = uint32(x231)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p216 := d.s.ErrorDescriptor.Raw(1)
-			p216[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p216[0]
+			p232 := d.s.ErrorDescriptor.Raw(1)
+			p232[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p232[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3331,9 +3491,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p217 := d.s.ContextRequest.Raw(1)
-			p217[0] = model.ContextRequest{}
-			m.ContextReply = &p217[0]
+			p233 := d.s.ContextRequest.Raw(1)
+			p233[0] = model.ContextRequest{}
+			m.ContextReply = &p233[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3342,27 +3502,31 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n218, err := d.count(e)
+			n234, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n218)
+			m.CommandReply = d.s.CommandReply.Raw(n234)
 			clear(m.CommandReply)
-			for i219, off220 := 0, e.start; i219 < n218; i219++ {
-				var e221 header
-				if err := d.next(&e221, off220, e.end); err != nil {
+			b238 := d.window(&e)
+			for i235, off236 := 0, e.start; i235 < n234; i235++ {
+				var e237 header
+				if uint(off236)+1 < uint(len(b238)) && b238[off236+1] < 0x80 && b238[off236]&0x1f != 0x1f && off236+2+int(b238[off236+1]) <= len(b238) {
+					t, l := b238[off236], int(b238[off236+1])
+					e237.tag, e237.cons, e237.off, e237.start, e237.end, e237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off236, off236+2, off236+2+l, off236+2+l
+				} else if err := d.next(&e237, off236, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV2(d, &e221, &m.CommandReply[i219]); err != nil {
+					if err = decodeCommandReplyV2(d, &e237, &m.CommandReply[i235]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i219), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i235), "commandReply")
 				}
-				off220 = e221.next
+				off236 = e237.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3393,20 +3557,20 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk222 := len(b)
+		mk239 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk222)
+		b = endLen(b, mk239)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk223 := len(b)
+		mk240 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextReply)
-		b = endLen(b, mk223)
+		b = endLen(b, mk240)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3414,16 +3578,16 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk224 := len(b)
+			mk241 := len(b)
 			b = append(b, 0)
-			for i225 := range m.CommandReply {
-				b, err = appendCommandReplyV3(b, &m.CommandReply[i225])
+			for i242 := range m.CommandReply {
+				b, err = appendCommandReplyV3(b, &m.CommandReply[i242])
 				if err != nil {
-					err = codecerr.AtIndex(err, i225)
+					err = codecerr.AtIndex(err, i242)
 					break
 				}
 			}
-			b = endLen(b, mk224)
+			b = endLen(b, mk241)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3439,8 +3603,12 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3449,19 +3617,19 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x226, err := d.integer(e, 0, 4294967295)
+			x243, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "contextId")
 			}
-			m.ContextId = uint32(x226)
+			m.ContextId = uint32(x243)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p227 := d.s.ErrorDescriptor.Raw(1)
-			p227[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p227[0]
+			p244 := d.s.ErrorDescriptor.Raw(1)
+			p244[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p244[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3470,9 +3638,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p228 := d.s.ContextRequest.Raw(1)
-			p228[0] = model.ContextRequest{}
-			m.ContextReply = &p228[0]
+			p245 := d.s.ContextRequest.Raw(1)
+			p245[0] = model.ContextRequest{}
+			m.ContextReply = &p245[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3481,27 +3649,31 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n229, err := d.count(e)
+			n246, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "commandReply")
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n229)
+			m.CommandReply = d.s.CommandReply.Raw(n246)
 			clear(m.CommandReply)
-			for i230, off231 := 0, e.start; i230 < n229; i230++ {
-				var e232 header
-				if err := d.next(&e232, off231, e.end); err != nil {
+			b250 := d.window(&e)
+			for i247, off248 := 0, e.start; i247 < n246; i247++ {
+				var e249 header
+				if uint(off248)+1 < uint(len(b250)) && b250[off248+1] < 0x80 && b250[off248]&0x1f != 0x1f && off248+2+int(b250[off248+1]) <= len(b250) {
+					t, l := b250[off248], int(b250[off248+1])
+					e249.tag, e249.cons, e249.off, e249.start, e249.end, e249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off248, off248+2, off248+2+l, off248+2+l
+				} else if err := d.next(&e249, off248, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV3(d, &e232, &m.CommandReply[i230]); err != nil {
+					if err = decodeCommandReplyV3(d, &e249, &m.CommandReply[i247]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i230), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i247), "commandReply")
 				}
-				off231 = e232.next
+				off248 = e249.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3550,20 +3722,20 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk233 := len(b)
+			mk251 := len(b)
 			b = append(b, 0)
-			for i234 := range m.TopologyReq {
+			for i252 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk235 := len(b)
+				mk253 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i234])
-				b = endLen(b, mk235)
+				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i252])
+				b = endLen(b, mk253)
 				if err != nil {
-					err = codecerr.AtIndex(err, i234)
+					err = codecerr.AtIndex(err, i252)
 					break
 				}
 			}
-			b = endLen(b, mk233)
+			b = endLen(b, mk251)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3579,8 +3751,12 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3590,11 +3766,11 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x236, err := d.integer(e, 0, 15)
+			x254, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x236)
+			m.Priority.Value = uint32(x254)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3609,30 +3785,34 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n237, err := d.count(e)
+			n255, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n237)
+			m.TopologyReq = d.s.TopologyRequest.Raw(n255)
 			clear(m.TopologyReq)
-			for i238, off239 := 0, e.start; i238 < n237; i238++ {
-				var e240 header
-				if err := d.next(&e240, off239, e.end); err != nil {
+			b259 := d.window(&e)
+			for i256, off257 := 0, e.start; i256 < n255; i256++ {
+				var e258 header
+				if uint(off257)+1 < uint(len(b259)) && b259[off257+1] < 0x80 && b259[off257]&0x1f != 0x1f && off257+2+int(b259[off257+1]) <= len(b259) {
+					t, l := b259[off257], int(b259[off257+1])
+					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+2, off257+2+l, off257+2+l
+				} else if err := d.next(&e258, off257, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e240.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e240, "[UNIVERSAL 16]"), i238), "topologyReq")
+				if e258.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e258, "[UNIVERSAL 16]"), i256), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV1(d, &e240, &m.TopologyReq[i238]); err != nil {
+					if err = decodeTopologyRequestV1(d, &e258, &m.TopologyReq[i256]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i238), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i256), "topologyReq")
 				}
-				off239 = e240.next
+				off257 = e258.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3673,20 +3853,20 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk241 := len(b)
+			mk260 := len(b)
 			b = append(b, 0)
-			for i242 := range m.TopologyReq {
+			for i261 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk243 := len(b)
+				mk262 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i242])
-				b = endLen(b, mk243)
+				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i261])
+				b = endLen(b, mk262)
 				if err != nil {
-					err = codecerr.AtIndex(err, i242)
+					err = codecerr.AtIndex(err, i261)
 					break
 				}
 			}
-			b = endLen(b, mk241)
+			b = endLen(b, mk260)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3702,8 +3882,12 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3713,11 +3897,11 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x244, err := d.integer(e, 0, 15)
+			x263, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x244)
+			m.Priority.Value = uint32(x263)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3732,30 +3916,34 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n245, err := d.count(e)
+			n264, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n245)
+			m.TopologyReq = d.s.TopologyRequest.Raw(n264)
 			clear(m.TopologyReq)
-			for i246, off247 := 0, e.start; i246 < n245; i246++ {
-				var e248 header
-				if err := d.next(&e248, off247, e.end); err != nil {
+			b268 := d.window(&e)
+			for i265, off266 := 0, e.start; i265 < n264; i265++ {
+				var e267 header
+				if uint(off266)+1 < uint(len(b268)) && b268[off266+1] < 0x80 && b268[off266]&0x1f != 0x1f && off266+2+int(b268[off266+1]) <= len(b268) {
+					t, l := b268[off266], int(b268[off266+1])
+					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+2, off266+2+l, off266+2+l
+				} else if err := d.next(&e267, off266, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e248.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e248, "[UNIVERSAL 16]"), i246), "topologyReq")
+				if e267.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e267, "[UNIVERSAL 16]"), i265), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV2(d, &e248, &m.TopologyReq[i246]); err != nil {
+					if err = decodeTopologyRequestV2(d, &e267, &m.TopologyReq[i265]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i246), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i265), "topologyReq")
 				}
-				off247 = e248.next
+				off266 = e267.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3787,20 +3975,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk249 := len(b)
+			mk269 := len(b)
 			b = append(b, 0)
-			for i250 := range m.TopologyReq {
+			for i270 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk251 := len(b)
+				mk271 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i250])
-				b = endLen(b, mk251)
+				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i270])
+				b = endLen(b, mk271)
 				if err != nil {
-					err = codecerr.AtIndex(err, i250)
+					err = codecerr.AtIndex(err, i270)
 					break
 				}
 			}
-			b = endLen(b, mk249)
+			b = endLen(b, mk269)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3815,20 +4003,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextProp != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk252 := len(b)
+			mk272 := len(b)
 			b = append(b, 0)
-			for i253 := range m.ContextProp {
+			for i273 := range m.ContextProp {
 				b = append(b, "\x30"...)
-				mk254 := len(b)
+				mk274 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.ContextProp[i253])
-				b = endLen(b, mk254)
+				b, err = appendPropertyParmV123(b, &m.ContextProp[i273])
+				b = endLen(b, mk274)
 				if err != nil {
-					err = codecerr.AtIndex(err, i253)
+					err = codecerr.AtIndex(err, i273)
 					break
 				}
 			}
-			b = endLen(b, mk252)
+			b = endLen(b, mk272)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextProp")
@@ -3837,18 +4025,18 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextList != nil {
 		{
 			b = append(b, "\xa5"...)
-			mk255 := len(b)
+			mk275 := len(b)
 			b = append(b, 0)
-			for i256 := range m.ContextList {
+			for i276 := range m.ContextList {
 				{
-					b = appendUint(b, "\x02", uint64(m.ContextList[i256]))
+					b = appendUint(b, "\x02", uint64(m.ContextList[i276]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i256)
+					err = codecerr.AtIndex(err, i276)
 					break
 				}
 			}
-			b = endLen(b, mk255)
+			b = endLen(b, mk275)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextList")
@@ -3864,8 +4052,12 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3875,11 +4067,11 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x257, err := d.integer(e, 0, 15)
+			x277, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "priority")
 			}
-			m.Priority.Value = uint32(x257)
+			m.Priority.Value = uint32(x277)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3894,30 +4086,34 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n258, err := d.count(e)
+			n278, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "topologyReq")
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n258)
+			m.TopologyReq = d.s.TopologyRequest.Raw(n278)
 			clear(m.TopologyReq)
-			for i259, off260 := 0, e.start; i259 < n258; i259++ {
-				var e261 header
-				if err := d.next(&e261, off260, e.end); err != nil {
+			b282 := d.window(&e)
+			for i279, off280 := 0, e.start; i279 < n278; i279++ {
+				var e281 header
+				if uint(off280)+1 < uint(len(b282)) && b282[off280+1] < 0x80 && b282[off280]&0x1f != 0x1f && off280+2+int(b282[off280+1]) <= len(b282) {
+					t, l := b282[off280], int(b282[off280+1])
+					e281.tag, e281.cons, e281.off, e281.start, e281.end, e281.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off280, off280+2, off280+2+l, off280+2+l
+				} else if err := d.next(&e281, off280, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e261.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e261, "[UNIVERSAL 16]"), i259), "topologyReq")
+				if e281.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e281, "[UNIVERSAL 16]"), i279), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV3(d, &e261, &m.TopologyReq[i259]); err != nil {
+					if err = decodeTopologyRequestV3(d, &e281, &m.TopologyReq[i279]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i259), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i279), "topologyReq")
 				}
-				off260 = e261.next
+				off280 = e281.next
 			}
 		case 0x80000003: // [3] iepscallind
 			if seen>>3 != 0 {
@@ -3933,62 +4129,70 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextProp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n262, err := d.count(e)
+			n283, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextProp")
 			}
-			m.ContextProp = d.s.PropertyParm.Raw(n262)
+			m.ContextProp = d.s.PropertyParm.Raw(n283)
 			clear(m.ContextProp)
-			for i263, off264 := 0, e.start; i263 < n262; i263++ {
-				var e265 header
-				if err := d.next(&e265, off264, e.end); err != nil {
+			b287 := d.window(&e)
+			for i284, off285 := 0, e.start; i284 < n283; i284++ {
+				var e286 header
+				if uint(off285)+1 < uint(len(b287)) && b287[off285+1] < 0x80 && b287[off285]&0x1f != 0x1f && off285+2+int(b287[off285+1]) <= len(b287) {
+					t, l := b287[off285], int(b287[off285+1])
+					e286.tag, e286.cons, e286.off, e286.start, e286.end, e286.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off285, off285+2, off285+2+l, off285+2+l
+				} else if err := d.next(&e286, off285, e.end); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
-				if e265.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e265, "[UNIVERSAL 16]"), i263), "contextProp")
+				if e286.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e286, "[UNIVERSAL 16]"), i284), "contextProp")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e265, &m.ContextProp[i263]); err != nil {
+					if err = decodePropertyParmV123(d, &e286, &m.ContextProp[i284]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i263), "contextProp")
+					return codecerr.At(codecerr.AtIndex(err, i284), "contextProp")
 				}
-				off264 = e265.next
+				off285 = e286.next
 			}
 		case 0x80000005: // [5] contextList
 			if seen>>5 != 0 {
 				return d.errorf(e.off, "contextList: duplicate or out of order")
 			}
 			seen |= 1 << 5
-			n266, err := d.count(e)
+			n288, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextList")
 			}
-			m.ContextList = d.s.Uint32.Raw(n266)
+			m.ContextList = d.s.Uint32.Raw(n288)
 			clear(m.ContextList)
-			for i267, off268 := 0, e.start; i267 < n266; i267++ {
-				var e269 header
-				if err := d.next(&e269, off268, e.end); err != nil {
+			b292 := d.window(&e)
+			for i289, off290 := 0, e.start; i289 < n288; i289++ {
+				var e291 header
+				if uint(off290)+1 < uint(len(b292)) && b292[off290+1] < 0x80 && b292[off290]&0x1f != 0x1f && off290+2+int(b292[off290+1]) <= len(b292) {
+					t, l := b292[off290], int(b292[off290+1])
+					e291.tag, e291.cons, e291.off, e291.start, e291.end, e291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off290, off290+2, off290+2+l, off290+2+l
+				} else if err := d.next(&e291, off290, e.end); err != nil {
 					return codecerr.At(err, "contextList")
 				}
-				if e269.tag != 0x2 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e269, "[UNIVERSAL 2]"), i267), "contextList")
+				if e291.tag != 0x2 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e291, "[UNIVERSAL 2]"), i289), "contextList")
 				}
 				if err := func() error {
 					var err error
-					x270, err := d.integer(e269, 0, 4294967295)
+					x293, err := d.integer(e291, 0, 4294967295)
 					if err != nil {
 						return err
 					}
-					m.ContextList[i267] = uint32(x270)
+					m.ContextList[i289] = uint32(x293)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i267), "contextList")
+					return codecerr.At(codecerr.AtIndex(err, i289), "contextList")
 				}
-				off268 = e269.next
+				off290 = e291.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4050,8 +4254,12 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4124,20 +4332,20 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	if m.ContextPropAud != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk271 := len(b)
+			mk294 := len(b)
 			b = append(b, 0)
-			for i272 := range m.ContextPropAud {
+			for i295 := range m.ContextPropAud {
 				b = append(b, "\x30"...)
-				mk273 := len(b)
+				mk296 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i272])
-				b = endLen(b, mk273)
+				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i295])
+				b = endLen(b, mk296)
 				if err != nil {
-					err = codecerr.AtIndex(err, i272)
+					err = codecerr.AtIndex(err, i295)
 					break
 				}
 			}
-			b = endLen(b, mk271)
+			b = endLen(b, mk294)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextPropAud")
@@ -4167,10 +4375,10 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	}
 	if m.SelectLogic != nil {
 		b = append(b, "\xa8"...)
-		mk274 := len(b)
+		mk297 := len(b)
 		b = append(b, 0)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
-		b = endLen(b, mk274)
+		b = endLen(b, mk297)
 		if err != nil {
 			return b, codecerr.At(err, "selectLogic")
 		}
@@ -4185,8 +4393,12 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4231,30 +4443,34 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "contextPropAud: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n275, err := d.count(e)
+			n298, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "contextPropAud")
 			}
-			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n275)
+			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n298)
 			clear(m.ContextPropAud)
-			for i276, off277 := 0, e.start; i276 < n275; i276++ {
-				var e278 header
-				if err := d.next(&e278, off277, e.end); err != nil {
+			b302 := d.window(&e)
+			for i299, off300 := 0, e.start; i299 < n298; i299++ {
+				var e301 header
+				if uint(off300)+1 < uint(len(b302)) && b302[off300+1] < 0x80 && b302[off300]&0x1f != 0x1f && off300+2+int(b302[off300+1]) <= len(b302) {
+					t, l := b302[off300], int(b302[off300+1])
+					e301.tag, e301.cons, e301.off, e301.start, e301.end, e301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off300, off300+2, off300+2+l, off300+2+l
+				} else if err := d.next(&e301, off300, e.end); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
-				if e278.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e278, "[UNIVERSAL 16]"), i276), "contextPropAud")
+				if e301.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e301, "[UNIVERSAL 16]"), i299), "contextPropAud")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e278, &m.ContextPropAud[i276]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e301, &m.ContextPropAud[i299]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i276), "contextPropAud")
+					return codecerr.At(codecerr.AtIndex(err, i299), "contextPropAud")
 				}
-				off277 = e278.next
+				off300 = e301.next
 			}
 		case 0x80000005: // [5] selectpriority
 			if seen>>5 != 0 {
@@ -4262,11 +4478,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x279, err := d.integer(e, 0, 15)
+			x303, err := d.integer(e, 0, 15)
 			if err != nil {
 				return codecerr.At(err, "selectpriority")
 			}
-			m.Selectpriority.Value = uint32(x279)
+			m.Selectpriority.Value = uint32(x303)
 		case 0x80000006: // [6] selectemergency
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "selectemergency: duplicate or out of order")
@@ -4290,14 +4506,14 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p280 := d.s.SelectLogic.Raw(1)
-			p280[0] = model.SelectLogic{}
-			m.SelectLogic = &p280[0]
-			var h281 header
-			if err := d.explicit(&h281, &e, anyTag); err != nil {
+			p304 := d.s.SelectLogic.Raw(1)
+			p304[0] = model.SelectLogic{}
+			m.SelectLogic = &p304[0]
+			var h305 header
+			if err := d.explicit(&h305, &e, anyTag); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, &h281, m.SelectLogic); err != nil {
+			if err = decodeSelectLogicV3(d, &h305, m.SelectLogic); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
 		default:
@@ -4313,10 +4529,10 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk282 := len(b)
+		mk306 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV1(b, &m.Command)
-		b = endLen(b, mk282)
+		b = endLen(b, mk306)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4345,8 +4561,12 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4355,11 +4575,11 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h283 header
-			if err := d.explicit(&h283, &e, anyTag); err != nil {
+			var h307 header
+			if err := d.explicit(&h307, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV1(d, &h283, &m.Command); err != nil {
+			if err = decodeCommandV1(d, &h307, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4398,10 +4618,10 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk284 := len(b)
+		mk308 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV2(b, &m.Command)
-		b = endLen(b, mk284)
+		b = endLen(b, mk308)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4430,8 +4650,12 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4440,11 +4664,11 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h285 header
-			if err := d.explicit(&h285, &e, anyTag); err != nil {
+			var h309 header
+			if err := d.explicit(&h309, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV2(d, &h285, &m.Command); err != nil {
+			if err = decodeCommandV2(d, &h309, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4483,10 +4707,10 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk286 := len(b)
+		mk310 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV3(b, &m.Command)
-		b = endLen(b, mk286)
+		b = endLen(b, mk310)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4515,8 +4739,12 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4525,11 +4753,11 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h287 header
-			if err := d.explicit(&h287, &e, anyTag); err != nil {
+			var h311 header
+			if err := d.explicit(&h311, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV3(d, &h287, &m.Command); err != nil {
+			if err = decodeCommandV3(d, &h311, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4572,10 +4800,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk288 := len(b)
+		mk312 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.AddReq)
-		b = endLen(b, mk288)
+		b = endLen(b, mk312)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4584,10 +4812,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk289 := len(b)
+		mk313 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.MoveReq)
-		b = endLen(b, mk289)
+		b = endLen(b, mk313)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4596,10 +4824,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk290 := len(b)
+		mk314 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.ModReq)
-		b = endLen(b, mk290)
+		b = endLen(b, mk314)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4608,10 +4836,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk291 := len(b)
+		mk315 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
-		b = endLen(b, mk291)
+		b = endLen(b, mk315)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4620,10 +4848,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk292 := len(b)
+		mk316 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
-		b = endLen(b, mk292)
+		b = endLen(b, mk316)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4632,10 +4860,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk293 := len(b)
+		mk317 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
-		b = endLen(b, mk293)
+		b = endLen(b, mk317)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4644,10 +4872,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk294 := len(b)
+		mk318 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk294)
+		b = endLen(b, mk318)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4656,10 +4884,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk295 := len(b)
+		mk319 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
-		b = endLen(b, mk295)
+		b = endLen(b, mk319)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4674,65 +4902,65 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p296 := d.s.AmmRequest.Raw(1)
-		p296[0] = model.AmmRequest{}
-		m.AddReq = &p296[0]
+		p320 := d.s.AmmRequest.Raw(1)
+		p320[0] = model.AmmRequest{}
+		m.AddReq = &p320[0]
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p297 := d.s.AmmRequest.Raw(1)
-		p297[0] = model.AmmRequest{}
-		m.MoveReq = &p297[0]
+		p321 := d.s.AmmRequest.Raw(1)
+		p321[0] = model.AmmRequest{}
+		m.MoveReq = &p321[0]
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p298 := d.s.AmmRequest.Raw(1)
-		p298[0] = model.AmmRequest{}
-		m.ModReq = &p298[0]
+		p322 := d.s.AmmRequest.Raw(1)
+		p322[0] = model.AmmRequest{}
+		m.ModReq = &p322[0]
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p299 := d.s.SubtractRequest.Raw(1)
-		p299[0] = model.SubtractRequest{}
-		m.SubtractReq = &p299[0]
+		p323 := d.s.SubtractRequest.Raw(1)
+		p323[0] = model.SubtractRequest{}
+		m.SubtractReq = &p323[0]
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p300 := d.s.AuditRequest.Raw(1)
-		p300[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p300[0]
+		p324 := d.s.AuditRequest.Raw(1)
+		p324[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p324[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p301 := d.s.AuditRequest.Raw(1)
-		p301[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p301[0]
+		p325 := d.s.AuditRequest.Raw(1)
+		p325[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p325[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p302 := d.s.NotifyRequest.Raw(1)
-		p302[0] = model.NotifyRequest{}
-		m.NotifyReq = &p302[0]
+		p326 := d.s.NotifyRequest.Raw(1)
+		p326[0] = model.NotifyRequest{}
+		m.NotifyReq = &p326[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p303 := d.s.ServiceChangeRequest.Raw(1)
-		p303[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p303[0]
+		p327 := d.s.ServiceChangeRequest.Raw(1)
+		p327[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p327[0]
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4750,10 +4978,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk304 := len(b)
+		mk328 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.AddReq)
-		b = endLen(b, mk304)
+		b = endLen(b, mk328)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4762,10 +4990,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk305 := len(b)
+		mk329 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.MoveReq)
-		b = endLen(b, mk305)
+		b = endLen(b, mk329)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4774,10 +5002,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk306 := len(b)
+		mk330 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.ModReq)
-		b = endLen(b, mk306)
+		b = endLen(b, mk330)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4786,10 +5014,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk307 := len(b)
+		mk331 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
-		b = endLen(b, mk307)
+		b = endLen(b, mk331)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4798,10 +5026,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk308 := len(b)
+		mk332 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
-		b = endLen(b, mk308)
+		b = endLen(b, mk332)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4810,10 +5038,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk309 := len(b)
+		mk333 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
-		b = endLen(b, mk309)
+		b = endLen(b, mk333)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4822,10 +5050,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk310 := len(b)
+		mk334 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk310)
+		b = endLen(b, mk334)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4834,10 +5062,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk311 := len(b)
+		mk335 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
-		b = endLen(b, mk311)
+		b = endLen(b, mk335)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4852,65 +5080,65 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p312 := d.s.AmmRequest.Raw(1)
-		p312[0] = model.AmmRequest{}
-		m.AddReq = &p312[0]
+		p336 := d.s.AmmRequest.Raw(1)
+		p336[0] = model.AmmRequest{}
+		m.AddReq = &p336[0]
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p313 := d.s.AmmRequest.Raw(1)
-		p313[0] = model.AmmRequest{}
-		m.MoveReq = &p313[0]
+		p337 := d.s.AmmRequest.Raw(1)
+		p337[0] = model.AmmRequest{}
+		m.MoveReq = &p337[0]
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p314 := d.s.AmmRequest.Raw(1)
-		p314[0] = model.AmmRequest{}
-		m.ModReq = &p314[0]
+		p338 := d.s.AmmRequest.Raw(1)
+		p338[0] = model.AmmRequest{}
+		m.ModReq = &p338[0]
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p315 := d.s.SubtractRequest.Raw(1)
-		p315[0] = model.SubtractRequest{}
-		m.SubtractReq = &p315[0]
+		p339 := d.s.SubtractRequest.Raw(1)
+		p339[0] = model.SubtractRequest{}
+		m.SubtractReq = &p339[0]
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p316 := d.s.AuditRequest.Raw(1)
-		p316[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p316[0]
+		p340 := d.s.AuditRequest.Raw(1)
+		p340[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p340[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p317 := d.s.AuditRequest.Raw(1)
-		p317[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p317[0]
+		p341 := d.s.AuditRequest.Raw(1)
+		p341[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p341[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p318 := d.s.NotifyRequest.Raw(1)
-		p318[0] = model.NotifyRequest{}
-		m.NotifyReq = &p318[0]
+		p342 := d.s.NotifyRequest.Raw(1)
+		p342[0] = model.NotifyRequest{}
+		m.NotifyReq = &p342[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p319 := d.s.ServiceChangeRequest.Raw(1)
-		p319[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p319[0]
+		p343 := d.s.ServiceChangeRequest.Raw(1)
+		p343[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p343[0]
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -4928,10 +5156,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk320 := len(b)
+		mk344 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.AddReq)
-		b = endLen(b, mk320)
+		b = endLen(b, mk344)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4940,10 +5168,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk321 := len(b)
+		mk345 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.MoveReq)
-		b = endLen(b, mk321)
+		b = endLen(b, mk345)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4952,10 +5180,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk322 := len(b)
+		mk346 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.ModReq)
-		b = endLen(b, mk322)
+		b = endLen(b, mk346)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4964,10 +5192,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk323 := len(b)
+		mk347 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
-		b = endLen(b, mk323)
+		b = endLen(b, mk347)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4976,10 +5204,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk324 := len(b)
+		mk348 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
-		b = endLen(b, mk324)
+		b = endLen(b, mk348)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4988,10 +5216,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk325 := len(b)
+		mk349 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
-		b = endLen(b, mk325)
+		b = endLen(b, mk349)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -5000,10 +5228,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk326 := len(b)
+		mk350 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk326)
+		b = endLen(b, mk350)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -5012,10 +5240,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk327 := len(b)
+		mk351 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
-		b = endLen(b, mk327)
+		b = endLen(b, mk351)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -5030,65 +5258,65 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p328 := d.s.AmmRequest.Raw(1)
-		p328[0] = model.AmmRequest{}
-		m.AddReq = &p328[0]
+		p352 := d.s.AmmRequest.Raw(1)
+		p352[0] = model.AmmRequest{}
+		m.AddReq = &p352[0]
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p329 := d.s.AmmRequest.Raw(1)
-		p329[0] = model.AmmRequest{}
-		m.MoveReq = &p329[0]
+		p353 := d.s.AmmRequest.Raw(1)
+		p353[0] = model.AmmRequest{}
+		m.MoveReq = &p353[0]
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p330 := d.s.AmmRequest.Raw(1)
-		p330[0] = model.AmmRequest{}
-		m.ModReq = &p330[0]
+		p354 := d.s.AmmRequest.Raw(1)
+		p354[0] = model.AmmRequest{}
+		m.ModReq = &p354[0]
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p331 := d.s.SubtractRequest.Raw(1)
-		p331[0] = model.SubtractRequest{}
-		m.SubtractReq = &p331[0]
+		p355 := d.s.SubtractRequest.Raw(1)
+		p355[0] = model.SubtractRequest{}
+		m.SubtractReq = &p355[0]
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p332 := d.s.AuditRequest.Raw(1)
-		p332[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p332[0]
+		p356 := d.s.AuditRequest.Raw(1)
+		p356[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p356[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p333 := d.s.AuditRequest.Raw(1)
-		p333[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p333[0]
+		p357 := d.s.AuditRequest.Raw(1)
+		p357[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p357[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p334 := d.s.NotifyRequest.Raw(1)
-		p334[0] = model.NotifyRequest{}
-		m.NotifyReq = &p334[0]
+		p358 := d.s.NotifyRequest.Raw(1)
+		p358[0] = model.NotifyRequest{}
+		m.NotifyReq = &p358[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p335 := d.s.ServiceChangeRequest.Raw(1)
-		p335[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p335[0]
+		p359 := d.s.ServiceChangeRequest.Raw(1)
+		p359[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p359[0]
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -5106,10 +5334,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk336 := len(b)
+		mk360 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.AddReply)
-		b = endLen(b, mk336)
+		b = endLen(b, mk360)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5118,10 +5346,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk337 := len(b)
+		mk361 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
-		b = endLen(b, mk337)
+		b = endLen(b, mk361)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5130,10 +5358,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk338 := len(b)
+		mk362 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.ModReply)
-		b = endLen(b, mk338)
+		b = endLen(b, mk362)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5142,10 +5370,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk339 := len(b)
+		mk363 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
-		b = endLen(b, mk339)
+		b = endLen(b, mk363)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5154,10 +5382,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk340 := len(b)
+		mk364 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
-		b = endLen(b, mk340)
+		b = endLen(b, mk364)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5166,10 +5394,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk341 := len(b)
+		mk365 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
-		b = endLen(b, mk341)
+		b = endLen(b, mk365)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5178,10 +5406,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk342 := len(b)
+		mk366 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk342)
+		b = endLen(b, mk366)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5190,10 +5418,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk343 := len(b)
+		mk367 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
-		b = endLen(b, mk343)
+		b = endLen(b, mk367)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5208,73 +5436,73 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p344 := d.s.AmmsReply.Raw(1)
-		p344[0] = model.AmmsReply{}
-		m.AddReply = &p344[0]
+		p368 := d.s.AmmsReply.Raw(1)
+		p368[0] = model.AmmsReply{}
+		m.AddReply = &p368[0]
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p345 := d.s.AmmsReply.Raw(1)
-		p345[0] = model.AmmsReply{}
-		m.MoveReply = &p345[0]
+		p369 := d.s.AmmsReply.Raw(1)
+		p369[0] = model.AmmsReply{}
+		m.MoveReply = &p369[0]
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p346 := d.s.AmmsReply.Raw(1)
-		p346[0] = model.AmmsReply{}
-		m.ModReply = &p346[0]
+		p370 := d.s.AmmsReply.Raw(1)
+		p370[0] = model.AmmsReply{}
+		m.ModReply = &p370[0]
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p347 := d.s.AmmsReply.Raw(1)
-		p347[0] = model.AmmsReply{}
-		m.SubtractReply = &p347[0]
+		p371 := d.s.AmmsReply.Raw(1)
+		p371[0] = model.AmmsReply{}
+		m.SubtractReply = &p371[0]
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p348 := d.s.AuditReply.Raw(1)
-		p348[0] = model.AuditReply{}
-		m.AuditCapReply = &p348[0]
-		var h349 header
-		if err := d.explicit(&h349, h, anyTag); err != nil {
+		p372 := d.s.AuditReply.Raw(1)
+		p372[0] = model.AuditReply{}
+		m.AuditCapReply = &p372[0]
+		var h373 header
+		if err := d.explicit(&h373, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, &h349, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h373, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p350 := d.s.AuditReply.Raw(1)
-		p350[0] = model.AuditReply{}
-		m.AuditValueReply = &p350[0]
-		var h351 header
-		if err := d.explicit(&h351, h, anyTag); err != nil {
+		p374 := d.s.AuditReply.Raw(1)
+		p374[0] = model.AuditReply{}
+		m.AuditValueReply = &p374[0]
+		var h375 header
+		if err := d.explicit(&h375, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, &h351, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h375, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p352 := d.s.NotifyReply.Raw(1)
-		p352[0] = model.NotifyReply{}
-		m.NotifyReply = &p352[0]
+		p376 := d.s.NotifyReply.Raw(1)
+		p376[0] = model.NotifyReply{}
+		m.NotifyReply = &p376[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p353 := d.s.ServiceChangeReply.Raw(1)
-		p353[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p353[0]
+		p377 := d.s.ServiceChangeReply.Raw(1)
+		p377[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p377[0]
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5292,10 +5520,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk354 := len(b)
+		mk378 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.AddReply)
-		b = endLen(b, mk354)
+		b = endLen(b, mk378)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5304,10 +5532,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk355 := len(b)
+		mk379 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
-		b = endLen(b, mk355)
+		b = endLen(b, mk379)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5316,10 +5544,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk356 := len(b)
+		mk380 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.ModReply)
-		b = endLen(b, mk356)
+		b = endLen(b, mk380)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5328,10 +5556,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk357 := len(b)
+		mk381 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
-		b = endLen(b, mk357)
+		b = endLen(b, mk381)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5340,10 +5568,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk358 := len(b)
+		mk382 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
-		b = endLen(b, mk358)
+		b = endLen(b, mk382)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5352,10 +5580,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk359 := len(b)
+		mk383 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
-		b = endLen(b, mk359)
+		b = endLen(b, mk383)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5364,10 +5592,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk360 := len(b)
+		mk384 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk360)
+		b = endLen(b, mk384)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5376,10 +5604,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk361 := len(b)
+		mk385 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk361)
+		b = endLen(b, mk385)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5394,73 +5622,73 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p362 := d.s.AmmsReply.Raw(1)
-		p362[0] = model.AmmsReply{}
-		m.AddReply = &p362[0]
+		p386 := d.s.AmmsReply.Raw(1)
+		p386[0] = model.AmmsReply{}
+		m.AddReply = &p386[0]
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p363 := d.s.AmmsReply.Raw(1)
-		p363[0] = model.AmmsReply{}
-		m.MoveReply = &p363[0]
+		p387 := d.s.AmmsReply.Raw(1)
+		p387[0] = model.AmmsReply{}
+		m.MoveReply = &p387[0]
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p364 := d.s.AmmsReply.Raw(1)
-		p364[0] = model.AmmsReply{}
-		m.ModReply = &p364[0]
+		p388 := d.s.AmmsReply.Raw(1)
+		p388[0] = model.AmmsReply{}
+		m.ModReply = &p388[0]
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p365 := d.s.AmmsReply.Raw(1)
-		p365[0] = model.AmmsReply{}
-		m.SubtractReply = &p365[0]
+		p389 := d.s.AmmsReply.Raw(1)
+		p389[0] = model.AmmsReply{}
+		m.SubtractReply = &p389[0]
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p366 := d.s.AuditReply.Raw(1)
-		p366[0] = model.AuditReply{}
-		m.AuditCapReply = &p366[0]
-		var h367 header
-		if err := d.explicit(&h367, h, anyTag); err != nil {
+		p390 := d.s.AuditReply.Raw(1)
+		p390[0] = model.AuditReply{}
+		m.AuditCapReply = &p390[0]
+		var h391 header
+		if err := d.explicit(&h391, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, &h367, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h391, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p368 := d.s.AuditReply.Raw(1)
-		p368[0] = model.AuditReply{}
-		m.AuditValueReply = &p368[0]
-		var h369 header
-		if err := d.explicit(&h369, h, anyTag); err != nil {
+		p392 := d.s.AuditReply.Raw(1)
+		p392[0] = model.AuditReply{}
+		m.AuditValueReply = &p392[0]
+		var h393 header
+		if err := d.explicit(&h393, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, &h369, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h393, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p370 := d.s.NotifyReply.Raw(1)
-		p370[0] = model.NotifyReply{}
-		m.NotifyReply = &p370[0]
+		p394 := d.s.NotifyReply.Raw(1)
+		p394[0] = model.NotifyReply{}
+		m.NotifyReply = &p394[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p371 := d.s.ServiceChangeReply.Raw(1)
-		p371[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p371[0]
+		p395 := d.s.ServiceChangeReply.Raw(1)
+		p395[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p395[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5478,10 +5706,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk372 := len(b)
+		mk396 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.AddReply)
-		b = endLen(b, mk372)
+		b = endLen(b, mk396)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5490,10 +5718,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk373 := len(b)
+		mk397 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
-		b = endLen(b, mk373)
+		b = endLen(b, mk397)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5502,10 +5730,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk374 := len(b)
+		mk398 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.ModReply)
-		b = endLen(b, mk374)
+		b = endLen(b, mk398)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5514,10 +5742,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk375 := len(b)
+		mk399 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
-		b = endLen(b, mk375)
+		b = endLen(b, mk399)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5526,10 +5754,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk376 := len(b)
+		mk400 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
-		b = endLen(b, mk376)
+		b = endLen(b, mk400)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5538,10 +5766,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk377 := len(b)
+		mk401 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
-		b = endLen(b, mk377)
+		b = endLen(b, mk401)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5550,10 +5778,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk378 := len(b)
+		mk402 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk378)
+		b = endLen(b, mk402)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5562,10 +5790,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk379 := len(b)
+		mk403 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk379)
+		b = endLen(b, mk403)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5580,73 +5808,73 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p380 := d.s.AmmsReply.Raw(1)
-		p380[0] = model.AmmsReply{}
-		m.AddReply = &p380[0]
+		p404 := d.s.AmmsReply.Raw(1)
+		p404[0] = model.AmmsReply{}
+		m.AddReply = &p404[0]
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p381 := d.s.AmmsReply.Raw(1)
-		p381[0] = model.AmmsReply{}
-		m.MoveReply = &p381[0]
+		p405 := d.s.AmmsReply.Raw(1)
+		p405[0] = model.AmmsReply{}
+		m.MoveReply = &p405[0]
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p382 := d.s.AmmsReply.Raw(1)
-		p382[0] = model.AmmsReply{}
-		m.ModReply = &p382[0]
+		p406 := d.s.AmmsReply.Raw(1)
+		p406[0] = model.AmmsReply{}
+		m.ModReply = &p406[0]
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p383 := d.s.AmmsReply.Raw(1)
-		p383[0] = model.AmmsReply{}
-		m.SubtractReply = &p383[0]
+		p407 := d.s.AmmsReply.Raw(1)
+		p407[0] = model.AmmsReply{}
+		m.SubtractReply = &p407[0]
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p384 := d.s.AuditReply.Raw(1)
-		p384[0] = model.AuditReply{}
-		m.AuditCapReply = &p384[0]
-		var h385 header
-		if err := d.explicit(&h385, h, anyTag); err != nil {
+		p408 := d.s.AuditReply.Raw(1)
+		p408[0] = model.AuditReply{}
+		m.AuditCapReply = &p408[0]
+		var h409 header
+		if err := d.explicit(&h409, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, &h385, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h409, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p386 := d.s.AuditReply.Raw(1)
-		p386[0] = model.AuditReply{}
-		m.AuditValueReply = &p386[0]
-		var h387 header
-		if err := d.explicit(&h387, h, anyTag); err != nil {
+		p410 := d.s.AuditReply.Raw(1)
+		p410[0] = model.AuditReply{}
+		m.AuditValueReply = &p410[0]
+		var h411 header
+		if err := d.explicit(&h411, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, &h387, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h411, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p388 := d.s.NotifyReply.Raw(1)
-		p388[0] = model.NotifyReply{}
-		m.NotifyReply = &p388[0]
+		p412 := d.s.NotifyReply.Raw(1)
+		p412[0] = model.NotifyReply{}
+		m.NotifyReply = &p412[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p389 := d.s.ServiceChangeReply.Raw(1)
-		p389[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p389[0]
+		p413 := d.s.ServiceChangeReply.Raw(1)
+		p413[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p413[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5666,20 +5894,20 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk390 := len(b)
+		mk414 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk390)
+		b = endLen(b, mk414)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk391 := len(b)
+		mk415 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk391)
+		b = endLen(b, mk415)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5704,8 +5932,12 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5730,14 +5962,14 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x392, err := d.integer(e, minInt, maxInt)
+			x416, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x392) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x392), "topologyDirection")
+			if !validEnum0_1_2(x416) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x416), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x392)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x416)
 		default:
 			return d.unexpected(e, "a component of TopologyRequest")
 		}
@@ -5765,20 +5997,20 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk393 := len(b)
+		mk417 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk393)
+		b = endLen(b, mk417)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk394 := len(b)
+		mk418 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk394)
+		b = endLen(b, mk418)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5813,8 +6045,12 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5839,25 +6075,25 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x395, err := d.integer(e, minInt, maxInt)
+			x419, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x395) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x395), "topologyDirection")
+			if !validEnum0_1_2(x419) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x419), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x395)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x419)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x396, err := d.integer(e, 0, 65535)
+			x420, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x396)
+			m.StreamID.Value = uint32(x420)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -5882,20 +6118,20 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk397 := len(b)
+		mk421 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk397)
+		b = endLen(b, mk421)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk398 := len(b)
+		mk422 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk398)
+		b = endLen(b, mk422)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5938,8 +6174,12 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5964,39 +6204,39 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x399, err := d.integer(e, minInt, maxInt)
+			x423, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirection")
 			}
-			if !validEnum0_1_2(x399) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x399), "topologyDirection")
+			if !validEnum0_1_2(x423) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x423), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x399)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x423)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x400, err := d.integer(e, 0, 65535)
+			x424, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x400)
+			m.StreamID.Value = uint32(x424)
 		case 0x80000004: // [4] topologyDirectionExtension
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "topologyDirectionExtension: duplicate or out of order")
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x401, err := d.integer(e, minInt, maxInt)
+			x425, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "topologyDirectionExtension")
 			}
-			if x401 < -1<<31 || x401 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x401), "topologyDirectionExtension")
+			if x425 < -1<<31 || x425 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x425), "topologyDirectionExtension")
 			}
-			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x401)
+			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x425)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -6022,20 +6262,20 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk402 := len(b)
+			mk426 := len(b)
 			b = append(b, 0)
-			for i403 := range m.TerminationID {
+			for i427 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk404 := len(b)
+				mk428 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i403])
-				b = endLen(b, mk404)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i427])
+				b = endLen(b, mk428)
 				if err != nil {
-					err = codecerr.AtIndex(err, i403)
+					err = codecerr.AtIndex(err, i427)
 					break
 				}
 			}
-			b = endLen(b, mk402)
+			b = endLen(b, mk426)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6044,16 +6284,16 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk405 := len(b)
+			mk429 := len(b)
 			b = append(b, 0)
-			for i406 := range m.Descriptors {
-				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i406])
+			for i430 := range m.Descriptors {
+				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i430])
 				if err != nil {
-					err = codecerr.AtIndex(err, i406)
+					err = codecerr.AtIndex(err, i430)
 					break
 				}
 			}
-			b = endLen(b, mk405)
+			b = endLen(b, mk429)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6069,8 +6309,12 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6079,57 +6323,65 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n407, err := d.count(e)
+			n431, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n407)
+			m.TerminationID = d.s.TerminationID.Raw(n431)
 			clear(m.TerminationID)
-			for i408, off409 := 0, e.start; i408 < n407; i408++ {
-				var e410 header
-				if err := d.next(&e410, off409, e.end); err != nil {
+			b435 := d.window(&e)
+			for i432, off433 := 0, e.start; i432 < n431; i432++ {
+				var e434 header
+				if uint(off433)+1 < uint(len(b435)) && b435[off433+1] < 0x80 && b435[off433]&0x1f != 0x1f && off433+2+int(b435[off433+1]) <= len(b435) {
+					t, l := b435[off433], int(b435[off433+1])
+					e434.tag, e434.cons, e434.off, e434.start, e434.end, e434.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off433, off433+2, off433+2+l, off433+2+l
+				} else if err := d.next(&e434, off433, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e410.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e410, "[UNIVERSAL 16]"), i408), "terminationID")
+				if e434.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e434, "[UNIVERSAL 16]"), i432), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e410, &m.TerminationID[i408]); err != nil {
+					if err = decodeTerminationIDV123(d, &e434, &m.TerminationID[i432]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i408), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i432), "terminationID")
 				}
-				off409 = e410.next
+				off433 = e434.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n411, err := d.count(e)
+			n436, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n411)
+			m.Descriptors = d.s.AmmDescriptor.Raw(n436)
 			clear(m.Descriptors)
-			for i412, off413 := 0, e.start; i412 < n411; i412++ {
-				var e414 header
-				if err := d.next(&e414, off413, e.end); err != nil {
+			b440 := d.window(&e)
+			for i437, off438 := 0, e.start; i437 < n436; i437++ {
+				var e439 header
+				if uint(off438)+1 < uint(len(b440)) && b440[off438+1] < 0x80 && b440[off438]&0x1f != 0x1f && off438+2+int(b440[off438+1]) <= len(b440) {
+					t, l := b440[off438], int(b440[off438+1])
+					e439.tag, e439.cons, e439.off, e439.start, e439.end, e439.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off438, off438+2, off438+2+l, off438+2+l
+				} else if err := d.next(&e439, off438, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV1(d, &e414, &m.Descriptors[i412]); err != nil {
+					if err = decodeAmmDescriptorV1(d, &e439, &m.Descriptors[i437]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i412), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i437), "descriptors")
 				}
-				off413 = e414.next
+				off438 = e439.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6153,20 +6405,20 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk415 := len(b)
+			mk441 := len(b)
 			b = append(b, 0)
-			for i416 := range m.TerminationID {
+			for i442 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk417 := len(b)
+				mk443 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i416])
-				b = endLen(b, mk417)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i442])
+				b = endLen(b, mk443)
 				if err != nil {
-					err = codecerr.AtIndex(err, i416)
+					err = codecerr.AtIndex(err, i442)
 					break
 				}
 			}
-			b = endLen(b, mk415)
+			b = endLen(b, mk441)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6175,16 +6427,16 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk418 := len(b)
+			mk444 := len(b)
 			b = append(b, 0)
-			for i419 := range m.Descriptors {
-				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i419])
+			for i445 := range m.Descriptors {
+				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i445])
 				if err != nil {
-					err = codecerr.AtIndex(err, i419)
+					err = codecerr.AtIndex(err, i445)
 					break
 				}
 			}
-			b = endLen(b, mk418)
+			b = endLen(b, mk444)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6200,8 +6452,12 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6210,57 +6466,65 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n420, err := d.count(e)
+			n446, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n420)
+			m.TerminationID = d.s.TerminationID.Raw(n446)
 			clear(m.TerminationID)
-			for i421, off422 := 0, e.start; i421 < n420; i421++ {
-				var e423 header
-				if err := d.next(&e423, off422, e.end); err != nil {
+			b450 := d.window(&e)
+			for i447, off448 := 0, e.start; i447 < n446; i447++ {
+				var e449 header
+				if uint(off448)+1 < uint(len(b450)) && b450[off448+1] < 0x80 && b450[off448]&0x1f != 0x1f && off448+2+int(b450[off448+1]) <= len(b450) {
+					t, l := b450[off448], int(b450[off448+1])
+					e449.tag, e449.cons, e449.off, e449.start, e449.end, e449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off448, off448+2, off448+2+l, off448+2+l
+				} else if err := d.next(&e449, off448, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e423.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e423, "[UNIVERSAL 16]"), i421), "terminationID")
+				if e449.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e449, "[UNIVERSAL 16]"), i447), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e423, &m.TerminationID[i421]); err != nil {
+					if err = decodeTerminationIDV123(d, &e449, &m.TerminationID[i447]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i421), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i447), "terminationID")
 				}
-				off422 = e423.next
+				off448 = e449.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n424, err := d.count(e)
+			n451, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n424)
+			m.Descriptors = d.s.AmmDescriptor.Raw(n451)
 			clear(m.Descriptors)
-			for i425, off426 := 0, e.start; i425 < n424; i425++ {
-				var e427 header
-				if err := d.next(&e427, off426, e.end); err != nil {
+			b455 := d.window(&e)
+			for i452, off453 := 0, e.start; i452 < n451; i452++ {
+				var e454 header
+				if uint(off453)+1 < uint(len(b455)) && b455[off453+1] < 0x80 && b455[off453]&0x1f != 0x1f && off453+2+int(b455[off453+1]) <= len(b455) {
+					t, l := b455[off453], int(b455[off453+1])
+					e454.tag, e454.cons, e454.off, e454.start, e454.end, e454.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off453, off453+2, off453+2+l, off453+2+l
+				} else if err := d.next(&e454, off453, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV2(d, &e427, &m.Descriptors[i425]); err != nil {
+					if err = decodeAmmDescriptorV2(d, &e454, &m.Descriptors[i452]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i425), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i452), "descriptors")
 				}
-				off426 = e427.next
+				off453 = e454.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6284,20 +6548,20 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk428 := len(b)
+			mk456 := len(b)
 			b = append(b, 0)
-			for i429 := range m.TerminationID {
+			for i457 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk430 := len(b)
+				mk458 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i429])
-				b = endLen(b, mk430)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i457])
+				b = endLen(b, mk458)
 				if err != nil {
-					err = codecerr.AtIndex(err, i429)
+					err = codecerr.AtIndex(err, i457)
 					break
 				}
 			}
-			b = endLen(b, mk428)
+			b = endLen(b, mk456)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6306,16 +6570,16 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk431 := len(b)
+			mk459 := len(b)
 			b = append(b, 0)
-			for i432 := range m.Descriptors {
-				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i432])
+			for i460 := range m.Descriptors {
+				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i460])
 				if err != nil {
-					err = codecerr.AtIndex(err, i432)
+					err = codecerr.AtIndex(err, i460)
 					break
 				}
 			}
-			b = endLen(b, mk431)
+			b = endLen(b, mk459)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6331,8 +6595,12 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6341,57 +6609,65 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n433, err := d.count(e)
+			n461, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n433)
+			m.TerminationID = d.s.TerminationID.Raw(n461)
 			clear(m.TerminationID)
-			for i434, off435 := 0, e.start; i434 < n433; i434++ {
-				var e436 header
-				if err := d.next(&e436, off435, e.end); err != nil {
+			b465 := d.window(&e)
+			for i462, off463 := 0, e.start; i462 < n461; i462++ {
+				var e464 header
+				if uint(off463)+1 < uint(len(b465)) && b465[off463+1] < 0x80 && b465[off463]&0x1f != 0x1f && off463+2+int(b465[off463+1]) <= len(b465) {
+					t, l := b465[off463], int(b465[off463+1])
+					e464.tag, e464.cons, e464.off, e464.start, e464.end, e464.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off463, off463+2, off463+2+l, off463+2+l
+				} else if err := d.next(&e464, off463, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e436.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e436, "[UNIVERSAL 16]"), i434), "terminationID")
+				if e464.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e464, "[UNIVERSAL 16]"), i462), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e436, &m.TerminationID[i434]); err != nil {
+					if err = decodeTerminationIDV123(d, &e464, &m.TerminationID[i462]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i434), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i462), "terminationID")
 				}
-				off435 = e436.next
+				off463 = e464.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n437, err := d.count(e)
+			n466, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "descriptors")
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n437)
+			m.Descriptors = d.s.AmmDescriptor.Raw(n466)
 			clear(m.Descriptors)
-			for i438, off439 := 0, e.start; i438 < n437; i438++ {
-				var e440 header
-				if err := d.next(&e440, off439, e.end); err != nil {
+			b470 := d.window(&e)
+			for i467, off468 := 0, e.start; i467 < n466; i467++ {
+				var e469 header
+				if uint(off468)+1 < uint(len(b470)) && b470[off468+1] < 0x80 && b470[off468]&0x1f != 0x1f && off468+2+int(b470[off468+1]) <= len(b470) {
+					t, l := b470[off468], int(b470[off468+1])
+					e469.tag, e469.cons, e469.off, e469.start, e469.end, e469.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off468, off468+2, off468+2+l, off468+2+l
+				} else if err := d.next(&e469, off468, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV3(d, &e440, &m.Descriptors[i438]); err != nil {
+					if err = decodeAmmDescriptorV3(d, &e469, &m.Descriptors[i467]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i438), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i467), "descriptors")
 				}
-				off439 = e440.next
+				off468 = e469.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6418,10 +6694,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk441 := len(b)
+		mk471 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk441)
+		b = endLen(b, mk471)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6430,10 +6706,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk442 := len(b)
+		mk472 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk442)
+		b = endLen(b, mk472)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6442,10 +6718,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk443 := len(b)
+		mk473 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk443)
+		b = endLen(b, mk473)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6454,30 +6730,30 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk444 := len(b)
+		mk474 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk444)
+		b = endLen(b, mk474)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk445 := len(b)
+			mk475 := len(b)
 			b = append(b, 0)
-			for i446 := range m.EventBufferDescriptor {
+			for i476 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk447 := len(b)
+				mk477 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i446])
-				b = endLen(b, mk447)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i476])
+				b = endLen(b, mk477)
 				if err != nil {
-					err = codecerr.AtIndex(err, i446)
+					err = codecerr.AtIndex(err, i476)
 					break
 				}
 			}
-			b = endLen(b, mk445)
+			b = endLen(b, mk475)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6485,16 +6761,16 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk448 := len(b)
+			mk478 := len(b)
 			b = append(b, 0)
-			for i449 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i449])
+			for i479 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i479])
 				if err != nil {
-					err = codecerr.AtIndex(err, i449)
+					err = codecerr.AtIndex(err, i479)
 					break
 				}
 			}
-			b = endLen(b, mk448)
+			b = endLen(b, mk478)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6504,10 +6780,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk450 := len(b)
+		mk480 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk450)
+		b = endLen(b, mk480)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6516,10 +6792,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk451 := len(b)
+		mk481 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk451)
+		b = endLen(b, mk481)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6536,100 +6812,108 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p452 := d.s.MediaDescriptor.Raw(1)
-		p452[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p452[0]
+		p482 := d.s.MediaDescriptor.Raw(1)
+		p482[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p482[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p453 := d.s.ModemDescriptor.Raw(1)
-		p453[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p453[0]
+		p483 := d.s.ModemDescriptor.Raw(1)
+		p483[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p483[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p454 := d.s.MuxDescriptor.Raw(1)
-		p454[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p454[0]
+		p484 := d.s.MuxDescriptor.Raw(1)
+		p484[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p484[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p455 := d.s.EventsDescriptor.Raw(1)
-		p455[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p455[0]
+		p485 := d.s.EventsDescriptor.Raw(1)
+		p485[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p485[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n456, err := d.count((*h))
+		n486, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n456)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n486)
 		clear(m.EventBufferDescriptor)
-		for i457, off458 := 0, (*h).start; i457 < n456; i457++ {
-			var e459 header
-			if err := d.next(&e459, off458, (*h).end); err != nil {
+		b490 := d.window(h)
+		for i487, off488 := 0, (*h).start; i487 < n486; i487++ {
+			var e489 header
+			if uint(off488)+1 < uint(len(b490)) && b490[off488+1] < 0x80 && b490[off488]&0x1f != 0x1f && off488+2+int(b490[off488+1]) <= len(b490) {
+				t, l := b490[off488], int(b490[off488+1])
+				e489.tag, e489.cons, e489.off, e489.start, e489.end, e489.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off488, off488+2, off488+2+l, off488+2+l
+			} else if err := d.next(&e489, off488, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e459.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e459, "[UNIVERSAL 16]"), i457), "eventBufferDescriptor")
+			if e489.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e489, "[UNIVERSAL 16]"), i487), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e459, &m.EventBufferDescriptor[i457]); err != nil {
+				if err = decodeEventSpecV123(d, &e489, &m.EventBufferDescriptor[i487]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i457), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i487), "eventBufferDescriptor")
 			}
-			off458 = e459.next
+			off488 = e489.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n460, err := d.count((*h))
+		n491, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n460)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n491)
 		clear(m.SignalsDescriptor)
-		for i461, off462 := 0, (*h).start; i461 < n460; i461++ {
-			var e463 header
-			if err := d.next(&e463, off462, (*h).end); err != nil {
+		b495 := d.window(h)
+		for i492, off493 := 0, (*h).start; i492 < n491; i492++ {
+			var e494 header
+			if uint(off493)+1 < uint(len(b495)) && b495[off493+1] < 0x80 && b495[off493]&0x1f != 0x1f && off493+2+int(b495[off493+1]) <= len(b495) {
+				t, l := b495[off493], int(b495[off493+1])
+				e494.tag, e494.cons, e494.off, e494.start, e494.end, e494.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off493, off493+2, off493+2+l, off493+2+l
+			} else if err := d.next(&e494, off493, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e463, &m.SignalsDescriptor[i461]); err != nil {
+				if err = decodeSignalRequestV12(d, &e494, &m.SignalsDescriptor[i492]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i461), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i492), "signalsDescriptor")
 			}
-			off462 = e463.next
+			off493 = e494.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p464 := d.s.DigitMapDescriptor.Raw(1)
-		p464[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p464[0]
+		p496 := d.s.DigitMapDescriptor.Raw(1)
+		p496[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p496[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p465 := d.s.AuditDescriptor.Raw(1)
-		p465[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p465[0]
+		p497 := d.s.AuditDescriptor.Raw(1)
+		p497[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p497[0]
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6647,10 +6931,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk466 := len(b)
+		mk498 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk466)
+		b = endLen(b, mk498)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6659,10 +6943,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk467 := len(b)
+		mk499 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk467)
+		b = endLen(b, mk499)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6671,10 +6955,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk468 := len(b)
+		mk500 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk468)
+		b = endLen(b, mk500)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6683,30 +6967,30 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk469 := len(b)
+		mk501 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk469)
+		b = endLen(b, mk501)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk470 := len(b)
+			mk502 := len(b)
 			b = append(b, 0)
-			for i471 := range m.EventBufferDescriptor {
+			for i503 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk472 := len(b)
+				mk504 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i471])
-				b = endLen(b, mk472)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i503])
+				b = endLen(b, mk504)
 				if err != nil {
-					err = codecerr.AtIndex(err, i471)
+					err = codecerr.AtIndex(err, i503)
 					break
 				}
 			}
-			b = endLen(b, mk470)
+			b = endLen(b, mk502)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6714,16 +6998,16 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk473 := len(b)
+			mk505 := len(b)
 			b = append(b, 0)
-			for i474 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i474])
+			for i506 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i506])
 				if err != nil {
-					err = codecerr.AtIndex(err, i474)
+					err = codecerr.AtIndex(err, i506)
 					break
 				}
 			}
-			b = endLen(b, mk473)
+			b = endLen(b, mk505)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6733,10 +7017,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk475 := len(b)
+		mk507 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk475)
+		b = endLen(b, mk507)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6745,10 +7029,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk476 := len(b)
+		mk508 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk476)
+		b = endLen(b, mk508)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6765,100 +7049,108 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p477 := d.s.MediaDescriptor.Raw(1)
-		p477[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p477[0]
+		p509 := d.s.MediaDescriptor.Raw(1)
+		p509[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p509[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p478 := d.s.ModemDescriptor.Raw(1)
-		p478[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p478[0]
+		p510 := d.s.ModemDescriptor.Raw(1)
+		p510[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p510[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p479 := d.s.MuxDescriptor.Raw(1)
-		p479[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p479[0]
+		p511 := d.s.MuxDescriptor.Raw(1)
+		p511[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p511[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p480 := d.s.EventsDescriptor.Raw(1)
-		p480[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p480[0]
+		p512 := d.s.EventsDescriptor.Raw(1)
+		p512[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p512[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n481, err := d.count((*h))
+		n513, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n481)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n513)
 		clear(m.EventBufferDescriptor)
-		for i482, off483 := 0, (*h).start; i482 < n481; i482++ {
-			var e484 header
-			if err := d.next(&e484, off483, (*h).end); err != nil {
+		b517 := d.window(h)
+		for i514, off515 := 0, (*h).start; i514 < n513; i514++ {
+			var e516 header
+			if uint(off515)+1 < uint(len(b517)) && b517[off515+1] < 0x80 && b517[off515]&0x1f != 0x1f && off515+2+int(b517[off515+1]) <= len(b517) {
+				t, l := b517[off515], int(b517[off515+1])
+				e516.tag, e516.cons, e516.off, e516.start, e516.end, e516.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off515, off515+2, off515+2+l, off515+2+l
+			} else if err := d.next(&e516, off515, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e484.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "eventBufferDescriptor")
+			if e516.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e516, "[UNIVERSAL 16]"), i514), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e484, &m.EventBufferDescriptor[i482]); err != nil {
+				if err = decodeEventSpecV123(d, &e516, &m.EventBufferDescriptor[i514]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i482), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i514), "eventBufferDescriptor")
 			}
-			off483 = e484.next
+			off515 = e516.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n485, err := d.count((*h))
+		n518, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n485)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n518)
 		clear(m.SignalsDescriptor)
-		for i486, off487 := 0, (*h).start; i486 < n485; i486++ {
-			var e488 header
-			if err := d.next(&e488, off487, (*h).end); err != nil {
+		b522 := d.window(h)
+		for i519, off520 := 0, (*h).start; i519 < n518; i519++ {
+			var e521 header
+			if uint(off520)+1 < uint(len(b522)) && b522[off520+1] < 0x80 && b522[off520]&0x1f != 0x1f && off520+2+int(b522[off520+1]) <= len(b522) {
+				t, l := b522[off520], int(b522[off520+1])
+				e521.tag, e521.cons, e521.off, e521.start, e521.end, e521.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off520, off520+2, off520+2+l, off520+2+l
+			} else if err := d.next(&e521, off520, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e488, &m.SignalsDescriptor[i486]); err != nil {
+				if err = decodeSignalRequestV12(d, &e521, &m.SignalsDescriptor[i519]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i486), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i519), "signalsDescriptor")
 			}
-			off487 = e488.next
+			off520 = e521.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p489 := d.s.DigitMapDescriptor.Raw(1)
-		p489[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p489[0]
+		p523 := d.s.DigitMapDescriptor.Raw(1)
+		p523[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p523[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p490 := d.s.AuditDescriptor.Raw(1)
-		p490[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p490[0]
+		p524 := d.s.AuditDescriptor.Raw(1)
+		p524[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p524[0]
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -6876,10 +7168,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk491 := len(b)
+		mk525 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk491)
+		b = endLen(b, mk525)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6888,10 +7180,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk492 := len(b)
+		mk526 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk492)
+		b = endLen(b, mk526)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6900,10 +7192,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk493 := len(b)
+		mk527 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk493)
+		b = endLen(b, mk527)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6912,30 +7204,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk494 := len(b)
+		mk528 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk494)
+		b = endLen(b, mk528)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk495 := len(b)
+			mk529 := len(b)
 			b = append(b, 0)
-			for i496 := range m.EventBufferDescriptor {
+			for i530 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk497 := len(b)
+				mk531 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i496])
-				b = endLen(b, mk497)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i530])
+				b = endLen(b, mk531)
 				if err != nil {
-					err = codecerr.AtIndex(err, i496)
+					err = codecerr.AtIndex(err, i530)
 					break
 				}
 			}
-			b = endLen(b, mk495)
+			b = endLen(b, mk529)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6943,16 +7235,16 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk498 := len(b)
+			mk532 := len(b)
 			b = append(b, 0)
-			for i499 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i499])
+			for i533 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i533])
 				if err != nil {
-					err = codecerr.AtIndex(err, i499)
+					err = codecerr.AtIndex(err, i533)
 					break
 				}
 			}
-			b = endLen(b, mk498)
+			b = endLen(b, mk532)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6962,10 +7254,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk500 := len(b)
+		mk534 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk500)
+		b = endLen(b, mk534)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6974,30 +7266,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk501 := len(b)
+		mk535 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk501)
+		b = endLen(b, mk535)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		{
 			b = append(b, "\xa8"...)
-			mk502 := len(b)
+			mk536 := len(b)
 			b = append(b, 0)
-			for i503 := range m.StatisticsDescriptor {
+			for i537 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk504 := len(b)
+				mk538 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i503])
-				b = endLen(b, mk504)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i537])
+				b = endLen(b, mk538)
 				if err != nil {
-					err = codecerr.AtIndex(err, i503)
+					err = codecerr.AtIndex(err, i537)
 					break
 				}
 			}
-			b = endLen(b, mk502)
+			b = endLen(b, mk536)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -7013,129 +7305,141 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p505 := d.s.MediaDescriptor.Raw(1)
-		p505[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p505[0]
+		p539 := d.s.MediaDescriptor.Raw(1)
+		p539[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p539[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p506 := d.s.ModemDescriptor.Raw(1)
-		p506[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p506[0]
+		p540 := d.s.ModemDescriptor.Raw(1)
+		p540[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p540[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p507 := d.s.MuxDescriptor.Raw(1)
-		p507[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p507[0]
+		p541 := d.s.MuxDescriptor.Raw(1)
+		p541[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p541[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p508 := d.s.EventsDescriptor.Raw(1)
-		p508[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p508[0]
+		p542 := d.s.EventsDescriptor.Raw(1)
+		p542[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p542[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n509, err := d.count((*h))
+		n543, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n509)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n543)
 		clear(m.EventBufferDescriptor)
-		for i510, off511 := 0, (*h).start; i510 < n509; i510++ {
-			var e512 header
-			if err := d.next(&e512, off511, (*h).end); err != nil {
+		b547 := d.window(h)
+		for i544, off545 := 0, (*h).start; i544 < n543; i544++ {
+			var e546 header
+			if uint(off545)+1 < uint(len(b547)) && b547[off545+1] < 0x80 && b547[off545]&0x1f != 0x1f && off545+2+int(b547[off545+1]) <= len(b547) {
+				t, l := b547[off545], int(b547[off545+1])
+				e546.tag, e546.cons, e546.off, e546.start, e546.end, e546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off545, off545+2, off545+2+l, off545+2+l
+			} else if err := d.next(&e546, off545, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e512.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e512, "[UNIVERSAL 16]"), i510), "eventBufferDescriptor")
+			if e546.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e546, "[UNIVERSAL 16]"), i544), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e512, &m.EventBufferDescriptor[i510]); err != nil {
+				if err = decodeEventSpecV123(d, &e546, &m.EventBufferDescriptor[i544]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i510), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i544), "eventBufferDescriptor")
 			}
-			off511 = e512.next
+			off545 = e546.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n513, err := d.count((*h))
+		n548, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n513)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n548)
 		clear(m.SignalsDescriptor)
-		for i514, off515 := 0, (*h).start; i514 < n513; i514++ {
-			var e516 header
-			if err := d.next(&e516, off515, (*h).end); err != nil {
+		b552 := d.window(h)
+		for i549, off550 := 0, (*h).start; i549 < n548; i549++ {
+			var e551 header
+			if uint(off550)+1 < uint(len(b552)) && b552[off550+1] < 0x80 && b552[off550]&0x1f != 0x1f && off550+2+int(b552[off550+1]) <= len(b552) {
+				t, l := b552[off550], int(b552[off550+1])
+				e551.tag, e551.cons, e551.off, e551.start, e551.end, e551.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off550, off550+2, off550+2+l, off550+2+l
+			} else if err := d.next(&e551, off550, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e516, &m.SignalsDescriptor[i514]); err != nil {
+				if err = decodeSignalRequestV3(d, &e551, &m.SignalsDescriptor[i549]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i514), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i549), "signalsDescriptor")
 			}
-			off515 = e516.next
+			off550 = e551.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p517 := d.s.DigitMapDescriptor.Raw(1)
-		p517[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p517[0]
+		p553 := d.s.DigitMapDescriptor.Raw(1)
+		p553[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p553[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p518 := d.s.AuditDescriptor.Raw(1)
-		p518[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p518[0]
+		p554 := d.s.AuditDescriptor.Raw(1)
+		p554[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p554[0]
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
-		n519, err := d.count((*h))
+		n555, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n519)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n555)
 		clear(m.StatisticsDescriptor)
-		for i520, off521 := 0, (*h).start; i520 < n519; i520++ {
-			var e522 header
-			if err := d.next(&e522, off521, (*h).end); err != nil {
+		b559 := d.window(h)
+		for i556, off557 := 0, (*h).start; i556 < n555; i556++ {
+			var e558 header
+			if uint(off557)+1 < uint(len(b559)) && b559[off557+1] < 0x80 && b559[off557]&0x1f != 0x1f && off557+2+int(b559[off557+1]) <= len(b559) {
+				t, l := b559[off557], int(b559[off557+1])
+				e558.tag, e558.cons, e558.off, e558.start, e558.end, e558.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off557, off557+2, off557+2+l, off557+2+l
+			} else if err := d.next(&e558, off557, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e522.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e522, "[UNIVERSAL 16]"), i520), "statisticsDescriptor")
+			if e558.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e558, "[UNIVERSAL 16]"), i556), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e522, &m.StatisticsDescriptor[i520]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e558, &m.StatisticsDescriptor[i556]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i520), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i556), "statisticsDescriptor")
 			}
-			off521 = e522.next
+			off557 = e558.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
@@ -7148,20 +7452,20 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk523 := len(b)
+			mk560 := len(b)
 			b = append(b, 0)
-			for i524 := range m.TerminationID {
+			for i561 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk525 := len(b)
+				mk562 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i524])
-				b = endLen(b, mk525)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i561])
+				b = endLen(b, mk562)
 				if err != nil {
-					err = codecerr.AtIndex(err, i524)
+					err = codecerr.AtIndex(err, i561)
 					break
 				}
 			}
-			b = endLen(b, mk523)
+			b = endLen(b, mk560)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7170,16 +7474,16 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk526 := len(b)
+			mk563 := len(b)
 			b = append(b, 0)
-			for i527 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i527])
+			for i564 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i564])
 				if err != nil {
-					err = codecerr.AtIndex(err, i527)
+					err = codecerr.AtIndex(err, i564)
 					break
 				}
 			}
-			b = endLen(b, mk526)
+			b = endLen(b, mk563)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7195,8 +7499,12 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7205,57 +7513,65 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n528, err := d.count(e)
+			n565, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n528)
+			m.TerminationID = d.s.TerminationID.Raw(n565)
 			clear(m.TerminationID)
-			for i529, off530 := 0, e.start; i529 < n528; i529++ {
-				var e531 header
-				if err := d.next(&e531, off530, e.end); err != nil {
+			b569 := d.window(&e)
+			for i566, off567 := 0, e.start; i566 < n565; i566++ {
+				var e568 header
+				if uint(off567)+1 < uint(len(b569)) && b569[off567+1] < 0x80 && b569[off567]&0x1f != 0x1f && off567+2+int(b569[off567+1]) <= len(b569) {
+					t, l := b569[off567], int(b569[off567+1])
+					e568.tag, e568.cons, e568.off, e568.start, e568.end, e568.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off567, off567+2, off567+2+l, off567+2+l
+				} else if err := d.next(&e568, off567, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e531.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e531, "[UNIVERSAL 16]"), i529), "terminationID")
+				if e568.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e568, "[UNIVERSAL 16]"), i566), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e531, &m.TerminationID[i529]); err != nil {
+					if err = decodeTerminationIDV123(d, &e568, &m.TerminationID[i566]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i529), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i566), "terminationID")
 				}
-				off530 = e531.next
+				off567 = e568.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n532, err := d.count(e)
+			n570, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n532)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n570)
 			clear(m.TerminationAudit)
-			for i533, off534 := 0, e.start; i533 < n532; i533++ {
-				var e535 header
-				if err := d.next(&e535, off534, e.end); err != nil {
+			b574 := d.window(&e)
+			for i571, off572 := 0, e.start; i571 < n570; i571++ {
+				var e573 header
+				if uint(off572)+1 < uint(len(b574)) && b574[off572+1] < 0x80 && b574[off572]&0x1f != 0x1f && off572+2+int(b574[off572+1]) <= len(b574) {
+					t, l := b574[off572], int(b574[off572+1])
+					e573.tag, e573.cons, e573.off, e573.start, e573.end, e573.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off572, off572+2, off572+2+l, off572+2+l
+				} else if err := d.next(&e573, off572, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e535, &m.TerminationAudit[i533]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e573, &m.TerminationAudit[i571]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i533), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i571), "terminationAudit")
 				}
-				off534 = e535.next
+				off572 = e573.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7276,20 +7592,20 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk536 := len(b)
+			mk575 := len(b)
 			b = append(b, 0)
-			for i537 := range m.TerminationID {
+			for i576 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk538 := len(b)
+				mk577 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i537])
-				b = endLen(b, mk538)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i576])
+				b = endLen(b, mk577)
 				if err != nil {
-					err = codecerr.AtIndex(err, i537)
+					err = codecerr.AtIndex(err, i576)
 					break
 				}
 			}
-			b = endLen(b, mk536)
+			b = endLen(b, mk575)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7298,16 +7614,16 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk539 := len(b)
+			mk578 := len(b)
 			b = append(b, 0)
-			for i540 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i540])
+			for i579 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i579])
 				if err != nil {
-					err = codecerr.AtIndex(err, i540)
+					err = codecerr.AtIndex(err, i579)
 					break
 				}
 			}
-			b = endLen(b, mk539)
+			b = endLen(b, mk578)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7323,8 +7639,12 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7333,57 +7653,65 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n541, err := d.count(e)
+			n580, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n541)
+			m.TerminationID = d.s.TerminationID.Raw(n580)
 			clear(m.TerminationID)
-			for i542, off543 := 0, e.start; i542 < n541; i542++ {
-				var e544 header
-				if err := d.next(&e544, off543, e.end); err != nil {
+			b584 := d.window(&e)
+			for i581, off582 := 0, e.start; i581 < n580; i581++ {
+				var e583 header
+				if uint(off582)+1 < uint(len(b584)) && b584[off582+1] < 0x80 && b584[off582]&0x1f != 0x1f && off582+2+int(b584[off582+1]) <= len(b584) {
+					t, l := b584[off582], int(b584[off582+1])
+					e583.tag, e583.cons, e583.off, e583.start, e583.end, e583.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off582, off582+2, off582+2+l, off582+2+l
+				} else if err := d.next(&e583, off582, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e544.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e544, "[UNIVERSAL 16]"), i542), "terminationID")
+				if e583.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e583, "[UNIVERSAL 16]"), i581), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e544, &m.TerminationID[i542]); err != nil {
+					if err = decodeTerminationIDV123(d, &e583, &m.TerminationID[i581]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i542), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i581), "terminationID")
 				}
-				off543 = e544.next
+				off582 = e583.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n545, err := d.count(e)
+			n585, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n545)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n585)
 			clear(m.TerminationAudit)
-			for i546, off547 := 0, e.start; i546 < n545; i546++ {
-				var e548 header
-				if err := d.next(&e548, off547, e.end); err != nil {
+			b589 := d.window(&e)
+			for i586, off587 := 0, e.start; i586 < n585; i586++ {
+				var e588 header
+				if uint(off587)+1 < uint(len(b589)) && b589[off587+1] < 0x80 && b589[off587]&0x1f != 0x1f && off587+2+int(b589[off587+1]) <= len(b589) {
+					t, l := b589[off587], int(b589[off587+1])
+					e588.tag, e588.cons, e588.off, e588.start, e588.end, e588.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off587, off587+2, off587+2+l, off587+2+l
+				} else if err := d.next(&e588, off587, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e548, &m.TerminationAudit[i546]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e588, &m.TerminationAudit[i586]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i546), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i586), "terminationAudit")
 				}
-				off547 = e548.next
+				off587 = e588.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7404,20 +7732,20 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk549 := len(b)
+			mk590 := len(b)
 			b = append(b, 0)
-			for i550 := range m.TerminationID {
+			for i591 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk551 := len(b)
+				mk592 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i550])
-				b = endLen(b, mk551)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i591])
+				b = endLen(b, mk592)
 				if err != nil {
-					err = codecerr.AtIndex(err, i550)
+					err = codecerr.AtIndex(err, i591)
 					break
 				}
 			}
-			b = endLen(b, mk549)
+			b = endLen(b, mk590)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7426,16 +7754,16 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk552 := len(b)
+			mk593 := len(b)
 			b = append(b, 0)
-			for i553 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i553])
+			for i594 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i594])
 				if err != nil {
-					err = codecerr.AtIndex(err, i553)
+					err = codecerr.AtIndex(err, i594)
 					break
 				}
 			}
-			b = endLen(b, mk552)
+			b = endLen(b, mk593)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7451,8 +7779,12 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7461,57 +7793,65 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n554, err := d.count(e)
+			n595, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n554)
+			m.TerminationID = d.s.TerminationID.Raw(n595)
 			clear(m.TerminationID)
-			for i555, off556 := 0, e.start; i555 < n554; i555++ {
-				var e557 header
-				if err := d.next(&e557, off556, e.end); err != nil {
+			b599 := d.window(&e)
+			for i596, off597 := 0, e.start; i596 < n595; i596++ {
+				var e598 header
+				if uint(off597)+1 < uint(len(b599)) && b599[off597+1] < 0x80 && b599[off597]&0x1f != 0x1f && off597+2+int(b599[off597+1]) <= len(b599) {
+					t, l := b599[off597], int(b599[off597+1])
+					e598.tag, e598.cons, e598.off, e598.start, e598.end, e598.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off597, off597+2, off597+2+l, off597+2+l
+				} else if err := d.next(&e598, off597, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e557.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e557, "[UNIVERSAL 16]"), i555), "terminationID")
+				if e598.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e598, "[UNIVERSAL 16]"), i596), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e557, &m.TerminationID[i555]); err != nil {
+					if err = decodeTerminationIDV123(d, &e598, &m.TerminationID[i596]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i555), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i596), "terminationID")
 				}
-				off556 = e557.next
+				off597 = e598.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n558, err := d.count(e)
+			n600, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAudit")
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n558)
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n600)
 			clear(m.TerminationAudit)
-			for i559, off560 := 0, e.start; i559 < n558; i559++ {
-				var e561 header
-				if err := d.next(&e561, off560, e.end); err != nil {
+			b604 := d.window(&e)
+			for i601, off602 := 0, e.start; i601 < n600; i601++ {
+				var e603 header
+				if uint(off602)+1 < uint(len(b604)) && b604[off602+1] < 0x80 && b604[off602]&0x1f != 0x1f && off602+2+int(b604[off602+1]) <= len(b604) {
+					t, l := b604[off602], int(b604[off602+1])
+					e603.tag, e603.cons, e603.off, e603.start, e603.end, e603.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off602, off602+2, off602+2+l, off602+2+l
+				} else if err := d.next(&e603, off602, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e561, &m.TerminationAudit[i559]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e603, &m.TerminationAudit[i601]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i559), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i601), "terminationAudit")
 				}
-				off560 = e561.next
+				off602 = e603.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7532,20 +7872,20 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk562 := len(b)
+			mk605 := len(b)
 			b = append(b, 0)
-			for i563 := range m.TerminationID {
+			for i606 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk564 := len(b)
+				mk607 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i563])
-				b = endLen(b, mk564)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i606])
+				b = endLen(b, mk607)
 				if err != nil {
-					err = codecerr.AtIndex(err, i563)
+					err = codecerr.AtIndex(err, i606)
 					break
 				}
 			}
-			b = endLen(b, mk562)
+			b = endLen(b, mk605)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7553,10 +7893,10 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk565 := len(b)
+		mk608 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk565)
+		b = endLen(b, mk608)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7571,8 +7911,12 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7581,39 +7925,43 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n566, err := d.count(e)
+			n609, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n566)
+			m.TerminationID = d.s.TerminationID.Raw(n609)
 			clear(m.TerminationID)
-			for i567, off568 := 0, e.start; i567 < n566; i567++ {
-				var e569 header
-				if err := d.next(&e569, off568, e.end); err != nil {
+			b613 := d.window(&e)
+			for i610, off611 := 0, e.start; i610 < n609; i610++ {
+				var e612 header
+				if uint(off611)+1 < uint(len(b613)) && b613[off611+1] < 0x80 && b613[off611]&0x1f != 0x1f && off611+2+int(b613[off611+1]) <= len(b613) {
+					t, l := b613[off611], int(b613[off611+1])
+					e612.tag, e612.cons, e612.off, e612.start, e612.end, e612.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off611, off611+2, off611+2+l, off611+2+l
+				} else if err := d.next(&e612, off611, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e569.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "terminationID")
+				if e612.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e569, &m.TerminationID[i567]); err != nil {
+					if err = decodeTerminationIDV123(d, &e612, &m.TerminationID[i610]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i567), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i610), "terminationID")
 				}
-				off568 = e569.next
+				off611 = e612.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p570 := d.s.AuditDescriptor.Raw(1)
-			p570[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p570[0]
+			p614 := d.s.AuditDescriptor.Raw(1)
+			p614[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p614[0]
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7636,20 +7984,20 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk571 := len(b)
+			mk615 := len(b)
 			b = append(b, 0)
-			for i572 := range m.TerminationID {
+			for i616 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk573 := len(b)
+				mk617 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i572])
-				b = endLen(b, mk573)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i616])
+				b = endLen(b, mk617)
 				if err != nil {
-					err = codecerr.AtIndex(err, i572)
+					err = codecerr.AtIndex(err, i616)
 					break
 				}
 			}
-			b = endLen(b, mk571)
+			b = endLen(b, mk615)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7657,10 +8005,10 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk574 := len(b)
+		mk618 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk574)
+		b = endLen(b, mk618)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7675,8 +8023,12 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7685,39 +8037,43 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n575, err := d.count(e)
+			n619, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n575)
+			m.TerminationID = d.s.TerminationID.Raw(n619)
 			clear(m.TerminationID)
-			for i576, off577 := 0, e.start; i576 < n575; i576++ {
-				var e578 header
-				if err := d.next(&e578, off577, e.end); err != nil {
+			b623 := d.window(&e)
+			for i620, off621 := 0, e.start; i620 < n619; i620++ {
+				var e622 header
+				if uint(off621)+1 < uint(len(b623)) && b623[off621+1] < 0x80 && b623[off621]&0x1f != 0x1f && off621+2+int(b623[off621+1]) <= len(b623) {
+					t, l := b623[off621], int(b623[off621+1])
+					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+2, off621+2+l, off621+2+l
+				} else if err := d.next(&e622, off621, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e578.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e578, "[UNIVERSAL 16]"), i576), "terminationID")
+				if e622.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e622, "[UNIVERSAL 16]"), i620), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e578, &m.TerminationID[i576]); err != nil {
+					if err = decodeTerminationIDV123(d, &e622, &m.TerminationID[i620]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i576), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i620), "terminationID")
 				}
-				off577 = e578.next
+				off621 = e622.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p579 := d.s.AuditDescriptor.Raw(1)
-			p579[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p579[0]
+			p624 := d.s.AuditDescriptor.Raw(1)
+			p624[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p624[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7740,20 +8096,20 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk580 := len(b)
+			mk625 := len(b)
 			b = append(b, 0)
-			for i581 := range m.TerminationID {
+			for i626 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk582 := len(b)
+				mk627 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i581])
-				b = endLen(b, mk582)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i626])
+				b = endLen(b, mk627)
 				if err != nil {
-					err = codecerr.AtIndex(err, i581)
+					err = codecerr.AtIndex(err, i626)
 					break
 				}
 			}
-			b = endLen(b, mk580)
+			b = endLen(b, mk625)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7761,10 +8117,10 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk583 := len(b)
+		mk628 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk583)
+		b = endLen(b, mk628)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7779,8 +8135,12 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7789,39 +8149,43 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n584, err := d.count(e)
+			n629, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n584)
+			m.TerminationID = d.s.TerminationID.Raw(n629)
 			clear(m.TerminationID)
-			for i585, off586 := 0, e.start; i585 < n584; i585++ {
-				var e587 header
-				if err := d.next(&e587, off586, e.end); err != nil {
+			b633 := d.window(&e)
+			for i630, off631 := 0, e.start; i630 < n629; i630++ {
+				var e632 header
+				if uint(off631)+1 < uint(len(b633)) && b633[off631+1] < 0x80 && b633[off631]&0x1f != 0x1f && off631+2+int(b633[off631+1]) <= len(b633) {
+					t, l := b633[off631], int(b633[off631+1])
+					e632.tag, e632.cons, e632.off, e632.start, e632.end, e632.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off631, off631+2, off631+2+l, off631+2+l
+				} else if err := d.next(&e632, off631, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e587.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e587, "[UNIVERSAL 16]"), i585), "terminationID")
+				if e632.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e632, "[UNIVERSAL 16]"), i630), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
+					if err = decodeTerminationIDV123(d, &e632, &m.TerminationID[i630]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i585), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i630), "terminationID")
 				}
-				off586 = e587.next
+				off631 = e632.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p588 := d.s.AuditDescriptor.Raw(1)
-			p588[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p588[0]
+			p634 := d.s.AuditDescriptor.Raw(1)
+			p634[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p634[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7846,20 +8210,20 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk589 := len(b)
+		mk635 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk589)
+		b = endLen(b, mk635)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk590 := len(b)
+		mk636 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
-		b = endLen(b, mk590)
+		b = endLen(b, mk636)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7874,8 +8238,12 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7919,20 +8287,20 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk591 := len(b)
+		mk637 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk591)
+		b = endLen(b, mk637)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk592 := len(b)
+		mk638 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
-		b = endLen(b, mk592)
+		b = endLen(b, mk638)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7947,8 +8315,12 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7989,20 +8361,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk593 := len(b)
+		mk639 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk593)
+		b = endLen(b, mk639)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk594 := len(b)
+		mk640 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
-		b = endLen(b, mk594)
+		b = endLen(b, mk640)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8010,20 +8382,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	if m.TerminationIDList != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk595 := len(b)
+			mk641 := len(b)
 			b = append(b, 0)
-			for i596 := range m.TerminationIDList {
+			for i642 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk597 := len(b)
+				mk643 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i596])
-				b = endLen(b, mk597)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i642])
+				b = endLen(b, mk643)
 				if err != nil {
-					err = codecerr.AtIndex(err, i596)
+					err = codecerr.AtIndex(err, i642)
 					break
 				}
 			}
-			b = endLen(b, mk595)
+			b = endLen(b, mk641)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -8039,8 +8411,12 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8065,30 +8441,34 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n598, err := d.count(e)
+			n644, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n598)
+			m.TerminationIDList = d.s.TerminationID.Raw(n644)
 			clear(m.TerminationIDList)
-			for i599, off600 := 0, e.start; i599 < n598; i599++ {
-				var e601 header
-				if err := d.next(&e601, off600, e.end); err != nil {
+			b648 := d.window(&e)
+			for i645, off646 := 0, e.start; i645 < n644; i645++ {
+				var e647 header
+				if uint(off646)+1 < uint(len(b648)) && b648[off646+1] < 0x80 && b648[off646]&0x1f != 0x1f && off646+2+int(b648[off646+1]) <= len(b648) {
+					t, l := b648[off646], int(b648[off646+1])
+					e647.tag, e647.cons, e647.off, e647.start, e647.end, e647.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off646, off646+2, off646+2+l, off646+2+l
+				} else if err := d.next(&e647, off646, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e601.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e601, "[UNIVERSAL 16]"), i599), "terminationIDList")
+				if e647.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e601, &m.TerminationIDList[i599]); err != nil {
+					if err = decodeTerminationIDV123(d, &e647, &m.TerminationIDList[i645]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i599), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i645), "terminationIDList")
 				}
-				off600 = e601.next
+				off646 = e647.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -8113,20 +8493,20 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk602 := len(b)
+			mk649 := len(b)
 			b = append(b, 0)
-			for i603 := range m.ContextAuditResult {
+			for i650 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk604 := len(b)
+				mk651 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i603])
-				b = endLen(b, mk604)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i650])
+				b = endLen(b, mk651)
 				if err != nil {
-					err = codecerr.AtIndex(err, i603)
+					err = codecerr.AtIndex(err, i650)
 					break
 				}
 			}
-			b = endLen(b, mk602)
+			b = endLen(b, mk649)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8136,10 +8516,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk605 := len(b)
+		mk652 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk605)
+		b = endLen(b, mk652)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8148,10 +8528,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk606 := len(b)
+		mk653 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV1(b, m.AuditResult)
-		b = endLen(b, mk606)
+		b = endLen(b, mk653)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8168,44 +8548,48 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n607, err := d.count((*h))
+		n654, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n607)
+		m.ContextAuditResult = d.s.TerminationID.Raw(n654)
 		clear(m.ContextAuditResult)
-		for i608, off609 := 0, (*h).start; i608 < n607; i608++ {
-			var e610 header
-			if err := d.next(&e610, off609, (*h).end); err != nil {
+		b658 := d.window(h)
+		for i655, off656 := 0, (*h).start; i655 < n654; i655++ {
+			var e657 header
+			if uint(off656)+1 < uint(len(b658)) && b658[off656+1] < 0x80 && b658[off656]&0x1f != 0x1f && off656+2+int(b658[off656+1]) <= len(b658) {
+				t, l := b658[off656], int(b658[off656+1])
+				e657.tag, e657.cons, e657.off, e657.start, e657.end, e657.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off656, off656+2, off656+2+l, off656+2+l
+			} else if err := d.next(&e657, off656, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e610.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e610, "[UNIVERSAL 16]"), i608), "contextAuditResult")
+			if e657.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e657, "[UNIVERSAL 16]"), i655), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e610, &m.ContextAuditResult[i608]); err != nil {
+				if err = decodeTerminationIDV123(d, &e657, &m.ContextAuditResult[i655]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i608), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i655), "contextAuditResult")
 			}
-			off609 = e610.next
+			off656 = e657.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p611 := d.s.ErrorDescriptor.Raw(1)
-		p611[0] = model.ErrorDescriptor{}
-		m.Error = &p611[0]
+		p659 := d.s.ErrorDescriptor.Raw(1)
+		p659[0] = model.ErrorDescriptor{}
+		m.Error = &p659[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p612 := d.s.AuditResult.Raw(1)
-		p612[0] = model.AuditResult{}
-		m.AuditResult = &p612[0]
+		p660 := d.s.AuditResult.Raw(1)
+		p660[0] = model.AuditResult{}
+		m.AuditResult = &p660[0]
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8221,20 +8605,20 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk613 := len(b)
+			mk661 := len(b)
 			b = append(b, 0)
-			for i614 := range m.ContextAuditResult {
+			for i662 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk615 := len(b)
+				mk663 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i614])
-				b = endLen(b, mk615)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i662])
+				b = endLen(b, mk663)
 				if err != nil {
-					err = codecerr.AtIndex(err, i614)
+					err = codecerr.AtIndex(err, i662)
 					break
 				}
 			}
-			b = endLen(b, mk613)
+			b = endLen(b, mk661)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8244,10 +8628,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk616 := len(b)
+		mk664 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk616)
+		b = endLen(b, mk664)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8256,10 +8640,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk617 := len(b)
+		mk665 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV2(b, m.AuditResult)
-		b = endLen(b, mk617)
+		b = endLen(b, mk665)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8276,44 +8660,48 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n618, err := d.count((*h))
+		n666, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n618)
+		m.ContextAuditResult = d.s.TerminationID.Raw(n666)
 		clear(m.ContextAuditResult)
-		for i619, off620 := 0, (*h).start; i619 < n618; i619++ {
-			var e621 header
-			if err := d.next(&e621, off620, (*h).end); err != nil {
+		b670 := d.window(h)
+		for i667, off668 := 0, (*h).start; i667 < n666; i667++ {
+			var e669 header
+			if uint(off668)+1 < uint(len(b670)) && b670[off668+1] < 0x80 && b670[off668]&0x1f != 0x1f && off668+2+int(b670[off668+1]) <= len(b670) {
+				t, l := b670[off668], int(b670[off668+1])
+				e669.tag, e669.cons, e669.off, e669.start, e669.end, e669.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off668, off668+2, off668+2+l, off668+2+l
+			} else if err := d.next(&e669, off668, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e621.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e621, "[UNIVERSAL 16]"), i619), "contextAuditResult")
+			if e669.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e669, "[UNIVERSAL 16]"), i667), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e621, &m.ContextAuditResult[i619]); err != nil {
+				if err = decodeTerminationIDV123(d, &e669, &m.ContextAuditResult[i667]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i619), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i667), "contextAuditResult")
 			}
-			off620 = e621.next
+			off668 = e669.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p622 := d.s.ErrorDescriptor.Raw(1)
-		p622[0] = model.ErrorDescriptor{}
-		m.Error = &p622[0]
+		p671 := d.s.ErrorDescriptor.Raw(1)
+		p671[0] = model.ErrorDescriptor{}
+		m.Error = &p671[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p623 := d.s.AuditResult.Raw(1)
-		p623[0] = model.AuditResult{}
-		m.AuditResult = &p623[0]
+		p672 := d.s.AuditResult.Raw(1)
+		p672[0] = model.AuditResult{}
+		m.AuditResult = &p672[0]
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8329,20 +8717,20 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk624 := len(b)
+			mk673 := len(b)
 			b = append(b, 0)
-			for i625 := range m.ContextAuditResult {
+			for i674 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk626 := len(b)
+				mk675 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i625])
-				b = endLen(b, mk626)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i674])
+				b = endLen(b, mk675)
 				if err != nil {
-					err = codecerr.AtIndex(err, i625)
+					err = codecerr.AtIndex(err, i674)
 					break
 				}
 			}
-			b = endLen(b, mk624)
+			b = endLen(b, mk673)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8352,10 +8740,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk627 := len(b)
+		mk676 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk627)
+		b = endLen(b, mk676)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8364,10 +8752,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk628 := len(b)
+		mk677 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV3(b, m.AuditResult)
-		b = endLen(b, mk628)
+		b = endLen(b, mk677)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8376,10 +8764,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		b = append(b, "\xa3"...)
-		mk629 := len(b)
+		mk678 := len(b)
 		b = append(b, 0)
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
-		b = endLen(b, mk629)
+		b = endLen(b, mk678)
 		if err != nil {
 			return b, codecerr.At(err, "auditResultTermList")
 		}
@@ -8394,52 +8782,56 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n630, err := d.count((*h))
+		n679, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "contextAuditResult")
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n630)
+		m.ContextAuditResult = d.s.TerminationID.Raw(n679)
 		clear(m.ContextAuditResult)
-		for i631, off632 := 0, (*h).start; i631 < n630; i631++ {
-			var e633 header
-			if err := d.next(&e633, off632, (*h).end); err != nil {
+		b683 := d.window(h)
+		for i680, off681 := 0, (*h).start; i680 < n679; i680++ {
+			var e682 header
+			if uint(off681)+1 < uint(len(b683)) && b683[off681+1] < 0x80 && b683[off681]&0x1f != 0x1f && off681+2+int(b683[off681+1]) <= len(b683) {
+				t, l := b683[off681], int(b683[off681+1])
+				e682.tag, e682.cons, e682.off, e682.start, e682.end, e682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off681, off681+2, off681+2+l, off681+2+l
+			} else if err := d.next(&e682, off681, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e633.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e633, "[UNIVERSAL 16]"), i631), "contextAuditResult")
+			if e682.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e682, "[UNIVERSAL 16]"), i680), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e633, &m.ContextAuditResult[i631]); err != nil {
+				if err = decodeTerminationIDV123(d, &e682, &m.ContextAuditResult[i680]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i631), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i680), "contextAuditResult")
 			}
-			off632 = e633.next
+			off681 = e682.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p634 := d.s.ErrorDescriptor.Raw(1)
-		p634[0] = model.ErrorDescriptor{}
-		m.Error = &p634[0]
+		p684 := d.s.ErrorDescriptor.Raw(1)
+		p684[0] = model.ErrorDescriptor{}
+		m.Error = &p684[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p635 := d.s.AuditResult.Raw(1)
-		p635[0] = model.AuditResult{}
-		m.AuditResult = &p635[0]
+		p685 := d.s.AuditResult.Raw(1)
+		p685[0] = model.AuditResult{}
+		m.AuditResult = &p685[0]
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		p636 := d.s.TermListAuditResult.Raw(1)
-		p636[0] = model.TermListAuditResult{}
-		m.AuditResultTermList = &p636[0]
+		p686 := d.s.TermListAuditResult.Raw(1)
+		p686[0] = model.TermListAuditResult{}
+		m.AuditResultTermList = &p686[0]
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
@@ -8453,10 +8845,10 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk637 := len(b)
+		mk687 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk637)
+		b = endLen(b, mk687)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8464,16 +8856,16 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk638 := len(b)
+			mk688 := len(b)
 			b = append(b, 0)
-			for i639 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i639])
+			for i689 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i689])
 				if err != nil {
-					err = codecerr.AtIndex(err, i639)
+					err = codecerr.AtIndex(err, i689)
 					break
 				}
 			}
-			b = endLen(b, mk638)
+			b = endLen(b, mk688)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8489,8 +8881,12 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8507,27 +8903,31 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n640, err := d.count(e)
+			n690, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n640)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n690)
 			clear(m.TerminationAuditResult)
-			for i641, off642 := 0, e.start; i641 < n640; i641++ {
-				var e643 header
-				if err := d.next(&e643, off642, e.end); err != nil {
+			b694 := d.window(&e)
+			for i691, off692 := 0, e.start; i691 < n690; i691++ {
+				var e693 header
+				if uint(off692)+1 < uint(len(b694)) && b694[off692+1] < 0x80 && b694[off692]&0x1f != 0x1f && off692+2+int(b694[off692+1]) <= len(b694) {
+					t, l := b694[off692], int(b694[off692+1])
+					e693.tag, e693.cons, e693.off, e693.start, e693.end, e693.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off692, off692+2, off692+2+l, off692+2+l
+				} else if err := d.next(&e693, off692, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e643, &m.TerminationAuditResult[i641]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e693, &m.TerminationAuditResult[i691]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i641), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i691), "terminationAuditResult")
 				}
-				off642 = e643.next
+				off692 = e693.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8550,10 +8950,10 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk644 := len(b)
+		mk695 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk644)
+		b = endLen(b, mk695)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8561,16 +8961,16 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk645 := len(b)
+			mk696 := len(b)
 			b = append(b, 0)
-			for i646 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i646])
+			for i697 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i697])
 				if err != nil {
-					err = codecerr.AtIndex(err, i646)
+					err = codecerr.AtIndex(err, i697)
 					break
 				}
 			}
-			b = endLen(b, mk645)
+			b = endLen(b, mk696)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8586,8 +8986,12 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8604,27 +9008,31 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n647, err := d.count(e)
+			n698, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n647)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n698)
 			clear(m.TerminationAuditResult)
-			for i648, off649 := 0, e.start; i648 < n647; i648++ {
-				var e650 header
-				if err := d.next(&e650, off649, e.end); err != nil {
+			b702 := d.window(&e)
+			for i699, off700 := 0, e.start; i699 < n698; i699++ {
+				var e701 header
+				if uint(off700)+1 < uint(len(b702)) && b702[off700+1] < 0x80 && b702[off700]&0x1f != 0x1f && off700+2+int(b702[off700+1]) <= len(b702) {
+					t, l := b702[off700], int(b702[off700+1])
+					e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+2, off700+2+l, off700+2+l
+				} else if err := d.next(&e701, off700, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e650, &m.TerminationAuditResult[i648]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e701, &m.TerminationAuditResult[i699]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i648), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i699), "terminationAuditResult")
 				}
-				off649 = e650.next
+				off700 = e701.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8647,10 +9055,10 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk651 := len(b)
+		mk703 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk651)
+		b = endLen(b, mk703)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8658,16 +9066,16 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk652 := len(b)
+			mk704 := len(b)
 			b = append(b, 0)
-			for i653 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i653])
+			for i705 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i705])
 				if err != nil {
-					err = codecerr.AtIndex(err, i653)
+					err = codecerr.AtIndex(err, i705)
 					break
 				}
 			}
-			b = endLen(b, mk652)
+			b = endLen(b, mk704)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8683,8 +9091,12 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8701,27 +9113,31 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n654, err := d.count(e)
+			n706, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n654)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n706)
 			clear(m.TerminationAuditResult)
-			for i655, off656 := 0, e.start; i655 < n654; i655++ {
-				var e657 header
-				if err := d.next(&e657, off656, e.end); err != nil {
+			b710 := d.window(&e)
+			for i707, off708 := 0, e.start; i707 < n706; i707++ {
+				var e709 header
+				if uint(off708)+1 < uint(len(b710)) && b710[off708+1] < 0x80 && b710[off708]&0x1f != 0x1f && off708+2+int(b710[off708+1]) <= len(b710) {
+					t, l := b710[off708], int(b710[off708+1])
+					e709.tag, e709.cons, e709.off, e709.start, e709.end, e709.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off708, off708+2, off708+2+l, off708+2+l
+				} else if err := d.next(&e709, off708, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e657, &m.TerminationAuditResult[i655]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e709, &m.TerminationAuditResult[i707]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i655), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i707), "terminationAuditResult")
 				}
-				off656 = e657.next
+				off708 = e709.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8748,10 +9164,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk658 := len(b)
+		mk711 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk658)
+		b = endLen(b, mk711)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -8760,10 +9176,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk659 := len(b)
+		mk712 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk659)
+		b = endLen(b, mk712)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -8772,10 +9188,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk660 := len(b)
+		mk713 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk660)
+		b = endLen(b, mk713)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -8784,10 +9200,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk661 := len(b)
+		mk714 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk661)
+		b = endLen(b, mk714)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -8796,30 +9212,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk662 := len(b)
+		mk715 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk662)
+		b = endLen(b, mk715)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk663 := len(b)
+			mk716 := len(b)
 			b = append(b, 0)
-			for i664 := range m.EventBufferDescriptor {
+			for i717 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk665 := len(b)
+				mk718 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i664])
-				b = endLen(b, mk665)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i717])
+				b = endLen(b, mk718)
 				if err != nil {
-					err = codecerr.AtIndex(err, i664)
+					err = codecerr.AtIndex(err, i717)
 					break
 				}
 			}
-			b = endLen(b, mk663)
+			b = endLen(b, mk716)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -8827,16 +9243,16 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk666 := len(b)
+			mk719 := len(b)
 			b = append(b, 0)
-			for i667 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i667])
+			for i720 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i720])
 				if err != nil {
-					err = codecerr.AtIndex(err, i667)
+					err = codecerr.AtIndex(err, i720)
 					break
 				}
 			}
-			b = endLen(b, mk666)
+			b = endLen(b, mk719)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -8846,10 +9262,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk668 := len(b)
+		mk721 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk668)
+		b = endLen(b, mk721)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -8858,30 +9274,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk669 := len(b)
+		mk722 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk669)
+		b = endLen(b, mk722)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk670 := len(b)
+			mk723 := len(b)
 			b = append(b, 0)
-			for i671 := range m.StatisticsDescriptor {
+			for i724 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk672 := len(b)
+				mk725 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i671])
-				b = endLen(b, mk672)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i724])
+				b = endLen(b, mk725)
 				if err != nil {
-					err = codecerr.AtIndex(err, i671)
+					err = codecerr.AtIndex(err, i724)
 					break
 				}
 			}
-			b = endLen(b, mk670)
+			b = endLen(b, mk723)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -8889,20 +9305,20 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk673 := len(b)
+			mk726 := len(b)
 			b = append(b, 0)
-			for i674 := range m.PackagesDescriptor {
+			for i727 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk675 := len(b)
+				mk728 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i674])
-				b = endLen(b, mk675)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i727])
+				b = endLen(b, mk728)
 				if err != nil {
-					err = codecerr.AtIndex(err, i674)
+					err = codecerr.AtIndex(err, i727)
 					break
 				}
 			}
-			b = endLen(b, mk673)
+			b = endLen(b, mk726)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -8912,10 +9328,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk676 := len(b)
+		mk729 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
-		b = endLen(b, mk676)
+		b = endLen(b, mk729)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -8930,170 +9346,186 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p677 := d.s.ErrorDescriptor.Raw(1)
-		p677[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p677[0]
+		p730 := d.s.ErrorDescriptor.Raw(1)
+		p730[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p730[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p678 := d.s.MediaDescriptor.Raw(1)
-		p678[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p678[0]
+		p731 := d.s.MediaDescriptor.Raw(1)
+		p731[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p731[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p679 := d.s.ModemDescriptor.Raw(1)
-		p679[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p679[0]
+		p732 := d.s.ModemDescriptor.Raw(1)
+		p732[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p732[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p680 := d.s.MuxDescriptor.Raw(1)
-		p680[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p680[0]
+		p733 := d.s.MuxDescriptor.Raw(1)
+		p733[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p733[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p681 := d.s.EventsDescriptor.Raw(1)
-		p681[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p681[0]
+		p734 := d.s.EventsDescriptor.Raw(1)
+		p734[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p734[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n682, err := d.count((*h))
+		n735, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n682)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n735)
 		clear(m.EventBufferDescriptor)
-		for i683, off684 := 0, (*h).start; i683 < n682; i683++ {
-			var e685 header
-			if err := d.next(&e685, off684, (*h).end); err != nil {
+		b739 := d.window(h)
+		for i736, off737 := 0, (*h).start; i736 < n735; i736++ {
+			var e738 header
+			if uint(off737)+1 < uint(len(b739)) && b739[off737+1] < 0x80 && b739[off737]&0x1f != 0x1f && off737+2+int(b739[off737+1]) <= len(b739) {
+				t, l := b739[off737], int(b739[off737+1])
+				e738.tag, e738.cons, e738.off, e738.start, e738.end, e738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off737, off737+2, off737+2+l, off737+2+l
+			} else if err := d.next(&e738, off737, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e685.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e685, "[UNIVERSAL 16]"), i683), "eventBufferDescriptor")
+			if e738.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e685, &m.EventBufferDescriptor[i683]); err != nil {
+				if err = decodeEventSpecV123(d, &e738, &m.EventBufferDescriptor[i736]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i683), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i736), "eventBufferDescriptor")
 			}
-			off684 = e685.next
+			off737 = e738.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n686, err := d.count((*h))
+		n740, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n686)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n740)
 		clear(m.SignalsDescriptor)
-		for i687, off688 := 0, (*h).start; i687 < n686; i687++ {
-			var e689 header
-			if err := d.next(&e689, off688, (*h).end); err != nil {
+		b744 := d.window(h)
+		for i741, off742 := 0, (*h).start; i741 < n740; i741++ {
+			var e743 header
+			if uint(off742)+1 < uint(len(b744)) && b744[off742+1] < 0x80 && b744[off742]&0x1f != 0x1f && off742+2+int(b744[off742+1]) <= len(b744) {
+				t, l := b744[off742], int(b744[off742+1])
+				e743.tag, e743.cons, e743.off, e743.start, e743.end, e743.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off742, off742+2, off742+2+l, off742+2+l
+			} else if err := d.next(&e743, off742, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e689, &m.SignalsDescriptor[i687]); err != nil {
+				if err = decodeSignalRequestV12(d, &e743, &m.SignalsDescriptor[i741]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i687), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i741), "signalsDescriptor")
 			}
-			off688 = e689.next
+			off742 = e743.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p690 := d.s.DigitMapDescriptor.Raw(1)
-		p690[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p690[0]
+		p745 := d.s.DigitMapDescriptor.Raw(1)
+		p745[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p745[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p691 := d.s.ObservedEventsDescriptor.Raw(1)
-		p691[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p691[0]
+		p746 := d.s.ObservedEventsDescriptor.Raw(1)
+		p746[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p746[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n692, err := d.count((*h))
+		n747, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n692)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n747)
 		clear(m.StatisticsDescriptor)
-		for i693, off694 := 0, (*h).start; i693 < n692; i693++ {
-			var e695 header
-			if err := d.next(&e695, off694, (*h).end); err != nil {
+		b751 := d.window(h)
+		for i748, off749 := 0, (*h).start; i748 < n747; i748++ {
+			var e750 header
+			if uint(off749)+1 < uint(len(b751)) && b751[off749+1] < 0x80 && b751[off749]&0x1f != 0x1f && off749+2+int(b751[off749+1]) <= len(b751) {
+				t, l := b751[off749], int(b751[off749+1])
+				e750.tag, e750.cons, e750.off, e750.start, e750.end, e750.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off749, off749+2, off749+2+l, off749+2+l
+			} else if err := d.next(&e750, off749, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e695.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e695, "[UNIVERSAL 16]"), i693), "statisticsDescriptor")
+			if e750.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e750, "[UNIVERSAL 16]"), i748), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e695, &m.StatisticsDescriptor[i693]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e750, &m.StatisticsDescriptor[i748]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i693), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i748), "statisticsDescriptor")
 			}
-			off694 = e695.next
+			off749 = e750.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n696, err := d.count((*h))
+		n752, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n696)
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n752)
 		clear(m.PackagesDescriptor)
-		for i697, off698 := 0, (*h).start; i697 < n696; i697++ {
-			var e699 header
-			if err := d.next(&e699, off698, (*h).end); err != nil {
+		b756 := d.window(h)
+		for i753, off754 := 0, (*h).start; i753 < n752; i753++ {
+			var e755 header
+			if uint(off754)+1 < uint(len(b756)) && b756[off754+1] < 0x80 && b756[off754]&0x1f != 0x1f && off754+2+int(b756[off754+1]) <= len(b756) {
+				t, l := b756[off754], int(b756[off754+1])
+				e755.tag, e755.cons, e755.off, e755.start, e755.end, e755.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off754, off754+2, off754+2+l, off754+2+l
+			} else if err := d.next(&e755, off754, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e699.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e699, "[UNIVERSAL 16]"), i697), "packagesDescriptor")
+			if e755.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e755, "[UNIVERSAL 16]"), i753), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e699, &m.PackagesDescriptor[i697]); err != nil {
+				if err = decodePackagesItemV123(d, &e755, &m.PackagesDescriptor[i753]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i697), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i753), "packagesDescriptor")
 			}
-			off698 = e699.next
+			off754 = e755.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p700 := d.s.AuditDescriptor.Raw(1)
-		p700[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p700[0]
+		p757 := d.s.AuditDescriptor.Raw(1)
+		p757[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p757[0]
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9111,10 +9543,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk701 := len(b)
+		mk758 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk701)
+		b = endLen(b, mk758)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9123,10 +9555,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk702 := len(b)
+		mk759 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk702)
+		b = endLen(b, mk759)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9135,10 +9567,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk703 := len(b)
+		mk760 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk703)
+		b = endLen(b, mk760)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9147,10 +9579,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk704 := len(b)
+		mk761 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk704)
+		b = endLen(b, mk761)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9159,30 +9591,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk705 := len(b)
+		mk762 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk705)
+		b = endLen(b, mk762)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk706 := len(b)
+			mk763 := len(b)
 			b = append(b, 0)
-			for i707 := range m.EventBufferDescriptor {
+			for i764 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk708 := len(b)
+				mk765 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i707])
-				b = endLen(b, mk708)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i764])
+				b = endLen(b, mk765)
 				if err != nil {
-					err = codecerr.AtIndex(err, i707)
+					err = codecerr.AtIndex(err, i764)
 					break
 				}
 			}
-			b = endLen(b, mk706)
+			b = endLen(b, mk763)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9190,16 +9622,16 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk709 := len(b)
+			mk766 := len(b)
 			b = append(b, 0)
-			for i710 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i710])
+			for i767 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i767])
 				if err != nil {
-					err = codecerr.AtIndex(err, i710)
+					err = codecerr.AtIndex(err, i767)
 					break
 				}
 			}
-			b = endLen(b, mk709)
+			b = endLen(b, mk766)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9209,10 +9641,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk711 := len(b)
+		mk768 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk711)
+		b = endLen(b, mk768)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9221,30 +9653,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk712 := len(b)
+		mk769 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk712)
+		b = endLen(b, mk769)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk713 := len(b)
+			mk770 := len(b)
 			b = append(b, 0)
-			for i714 := range m.StatisticsDescriptor {
+			for i771 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk715 := len(b)
+				mk772 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i714])
-				b = endLen(b, mk715)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i771])
+				b = endLen(b, mk772)
 				if err != nil {
-					err = codecerr.AtIndex(err, i714)
+					err = codecerr.AtIndex(err, i771)
 					break
 				}
 			}
-			b = endLen(b, mk713)
+			b = endLen(b, mk770)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -9252,20 +9684,20 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk716 := len(b)
+			mk773 := len(b)
 			b = append(b, 0)
-			for i717 := range m.PackagesDescriptor {
+			for i774 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk718 := len(b)
+				mk775 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i717])
-				b = endLen(b, mk718)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i774])
+				b = endLen(b, mk775)
 				if err != nil {
-					err = codecerr.AtIndex(err, i717)
+					err = codecerr.AtIndex(err, i774)
 					break
 				}
 			}
-			b = endLen(b, mk716)
+			b = endLen(b, mk773)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -9275,10 +9707,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk719 := len(b)
+		mk776 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
-		b = endLen(b, mk719)
+		b = endLen(b, mk776)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -9293,170 +9725,186 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p720 := d.s.ErrorDescriptor.Raw(1)
-		p720[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p720[0]
+		p777 := d.s.ErrorDescriptor.Raw(1)
+		p777[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p777[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p721 := d.s.MediaDescriptor.Raw(1)
-		p721[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p721[0]
+		p778 := d.s.MediaDescriptor.Raw(1)
+		p778[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p778[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p722 := d.s.ModemDescriptor.Raw(1)
-		p722[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p722[0]
+		p779 := d.s.ModemDescriptor.Raw(1)
+		p779[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p779[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p723 := d.s.MuxDescriptor.Raw(1)
-		p723[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p723[0]
+		p780 := d.s.MuxDescriptor.Raw(1)
+		p780[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p780[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p724 := d.s.EventsDescriptor.Raw(1)
-		p724[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p724[0]
+		p781 := d.s.EventsDescriptor.Raw(1)
+		p781[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p781[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n725, err := d.count((*h))
+		n782, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n725)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n782)
 		clear(m.EventBufferDescriptor)
-		for i726, off727 := 0, (*h).start; i726 < n725; i726++ {
-			var e728 header
-			if err := d.next(&e728, off727, (*h).end); err != nil {
+		b786 := d.window(h)
+		for i783, off784 := 0, (*h).start; i783 < n782; i783++ {
+			var e785 header
+			if uint(off784)+1 < uint(len(b786)) && b786[off784+1] < 0x80 && b786[off784]&0x1f != 0x1f && off784+2+int(b786[off784+1]) <= len(b786) {
+				t, l := b786[off784], int(b786[off784+1])
+				e785.tag, e785.cons, e785.off, e785.start, e785.end, e785.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off784, off784+2, off784+2+l, off784+2+l
+			} else if err := d.next(&e785, off784, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e728.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e728, "[UNIVERSAL 16]"), i726), "eventBufferDescriptor")
+			if e785.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e785, "[UNIVERSAL 16]"), i783), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e728, &m.EventBufferDescriptor[i726]); err != nil {
+				if err = decodeEventSpecV123(d, &e785, &m.EventBufferDescriptor[i783]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i726), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i783), "eventBufferDescriptor")
 			}
-			off727 = e728.next
+			off784 = e785.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n729, err := d.count((*h))
+		n787, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n729)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n787)
 		clear(m.SignalsDescriptor)
-		for i730, off731 := 0, (*h).start; i730 < n729; i730++ {
-			var e732 header
-			if err := d.next(&e732, off731, (*h).end); err != nil {
+		b791 := d.window(h)
+		for i788, off789 := 0, (*h).start; i788 < n787; i788++ {
+			var e790 header
+			if uint(off789)+1 < uint(len(b791)) && b791[off789+1] < 0x80 && b791[off789]&0x1f != 0x1f && off789+2+int(b791[off789+1]) <= len(b791) {
+				t, l := b791[off789], int(b791[off789+1])
+				e790.tag, e790.cons, e790.off, e790.start, e790.end, e790.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off789, off789+2, off789+2+l, off789+2+l
+			} else if err := d.next(&e790, off789, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e732, &m.SignalsDescriptor[i730]); err != nil {
+				if err = decodeSignalRequestV12(d, &e790, &m.SignalsDescriptor[i788]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i730), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i788), "signalsDescriptor")
 			}
-			off731 = e732.next
+			off789 = e790.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p733 := d.s.DigitMapDescriptor.Raw(1)
-		p733[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p733[0]
+		p792 := d.s.DigitMapDescriptor.Raw(1)
+		p792[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p792[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p734 := d.s.ObservedEventsDescriptor.Raw(1)
-		p734[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p734[0]
+		p793 := d.s.ObservedEventsDescriptor.Raw(1)
+		p793[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p793[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n735, err := d.count((*h))
+		n794, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n735)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n794)
 		clear(m.StatisticsDescriptor)
-		for i736, off737 := 0, (*h).start; i736 < n735; i736++ {
-			var e738 header
-			if err := d.next(&e738, off737, (*h).end); err != nil {
+		b798 := d.window(h)
+		for i795, off796 := 0, (*h).start; i795 < n794; i795++ {
+			var e797 header
+			if uint(off796)+1 < uint(len(b798)) && b798[off796+1] < 0x80 && b798[off796]&0x1f != 0x1f && off796+2+int(b798[off796+1]) <= len(b798) {
+				t, l := b798[off796], int(b798[off796+1])
+				e797.tag, e797.cons, e797.off, e797.start, e797.end, e797.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off796, off796+2, off796+2+l, off796+2+l
+			} else if err := d.next(&e797, off796, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e738.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "statisticsDescriptor")
+			if e797.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e738, &m.StatisticsDescriptor[i736]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e797, &m.StatisticsDescriptor[i795]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i736), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i795), "statisticsDescriptor")
 			}
-			off737 = e738.next
+			off796 = e797.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n739, err := d.count((*h))
+		n799, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n739)
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n799)
 		clear(m.PackagesDescriptor)
-		for i740, off741 := 0, (*h).start; i740 < n739; i740++ {
-			var e742 header
-			if err := d.next(&e742, off741, (*h).end); err != nil {
+		b803 := d.window(h)
+		for i800, off801 := 0, (*h).start; i800 < n799; i800++ {
+			var e802 header
+			if uint(off801)+1 < uint(len(b803)) && b803[off801+1] < 0x80 && b803[off801]&0x1f != 0x1f && off801+2+int(b803[off801+1]) <= len(b803) {
+				t, l := b803[off801], int(b803[off801+1])
+				e802.tag, e802.cons, e802.off, e802.start, e802.end, e802.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off801, off801+2, off801+2+l, off801+2+l
+			} else if err := d.next(&e802, off801, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e742.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e742, "[UNIVERSAL 16]"), i740), "packagesDescriptor")
+			if e802.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e802, "[UNIVERSAL 16]"), i800), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e742, &m.PackagesDescriptor[i740]); err != nil {
+				if err = decodePackagesItemV123(d, &e802, &m.PackagesDescriptor[i800]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i740), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i800), "packagesDescriptor")
 			}
-			off741 = e742.next
+			off801 = e802.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p743 := d.s.AuditDescriptor.Raw(1)
-		p743[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p743[0]
+		p804 := d.s.AuditDescriptor.Raw(1)
+		p804[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p804[0]
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9474,10 +9922,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk744 := len(b)
+		mk805 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk744)
+		b = endLen(b, mk805)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9486,10 +9934,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk745 := len(b)
+		mk806 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk745)
+		b = endLen(b, mk806)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9498,10 +9946,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk746 := len(b)
+		mk807 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk746)
+		b = endLen(b, mk807)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9510,10 +9958,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk747 := len(b)
+		mk808 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk747)
+		b = endLen(b, mk808)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9522,30 +9970,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk748 := len(b)
+		mk809 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk748)
+		b = endLen(b, mk809)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk749 := len(b)
+			mk810 := len(b)
 			b = append(b, 0)
-			for i750 := range m.EventBufferDescriptor {
+			for i811 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk751 := len(b)
+				mk812 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i750])
-				b = endLen(b, mk751)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i811])
+				b = endLen(b, mk812)
 				if err != nil {
-					err = codecerr.AtIndex(err, i750)
+					err = codecerr.AtIndex(err, i811)
 					break
 				}
 			}
-			b = endLen(b, mk749)
+			b = endLen(b, mk810)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9553,16 +10001,16 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk752 := len(b)
+			mk813 := len(b)
 			b = append(b, 0)
-			for i753 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i753])
+			for i814 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i814])
 				if err != nil {
-					err = codecerr.AtIndex(err, i753)
+					err = codecerr.AtIndex(err, i814)
 					break
 				}
 			}
-			b = endLen(b, mk752)
+			b = endLen(b, mk813)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9572,10 +10020,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk754 := len(b)
+		mk815 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk754)
+		b = endLen(b, mk815)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9584,30 +10032,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk755 := len(b)
+		mk816 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk755)
+		b = endLen(b, mk816)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk756 := len(b)
+			mk817 := len(b)
 			b = append(b, 0)
-			for i757 := range m.StatisticsDescriptor {
+			for i818 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk758 := len(b)
+				mk819 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i757])
-				b = endLen(b, mk758)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i818])
+				b = endLen(b, mk819)
 				if err != nil {
-					err = codecerr.AtIndex(err, i757)
+					err = codecerr.AtIndex(err, i818)
 					break
 				}
 			}
-			b = endLen(b, mk756)
+			b = endLen(b, mk817)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -9615,20 +10063,20 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk759 := len(b)
+			mk820 := len(b)
 			b = append(b, 0)
-			for i760 := range m.PackagesDescriptor {
+			for i821 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk761 := len(b)
+				mk822 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i760])
-				b = endLen(b, mk761)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i821])
+				b = endLen(b, mk822)
 				if err != nil {
-					err = codecerr.AtIndex(err, i760)
+					err = codecerr.AtIndex(err, i821)
 					break
 				}
 			}
-			b = endLen(b, mk759)
+			b = endLen(b, mk820)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -9638,10 +10086,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk762 := len(b)
+		mk823 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
-		b = endLen(b, mk762)
+		b = endLen(b, mk823)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -9656,170 +10104,186 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p763 := d.s.ErrorDescriptor.Raw(1)
-		p763[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p763[0]
+		p824 := d.s.ErrorDescriptor.Raw(1)
+		p824[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p824[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p764 := d.s.MediaDescriptor.Raw(1)
-		p764[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p764[0]
+		p825 := d.s.MediaDescriptor.Raw(1)
+		p825[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p825[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p765 := d.s.ModemDescriptor.Raw(1)
-		p765[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p765[0]
+		p826 := d.s.ModemDescriptor.Raw(1)
+		p826[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p826[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p766 := d.s.MuxDescriptor.Raw(1)
-		p766[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p766[0]
+		p827 := d.s.MuxDescriptor.Raw(1)
+		p827[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p827[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p767 := d.s.EventsDescriptor.Raw(1)
-		p767[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p767[0]
+		p828 := d.s.EventsDescriptor.Raw(1)
+		p828[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p828[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n768, err := d.count((*h))
+		n829, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n768)
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n829)
 		clear(m.EventBufferDescriptor)
-		for i769, off770 := 0, (*h).start; i769 < n768; i769++ {
-			var e771 header
-			if err := d.next(&e771, off770, (*h).end); err != nil {
+		b833 := d.window(h)
+		for i830, off831 := 0, (*h).start; i830 < n829; i830++ {
+			var e832 header
+			if uint(off831)+1 < uint(len(b833)) && b833[off831+1] < 0x80 && b833[off831]&0x1f != 0x1f && off831+2+int(b833[off831+1]) <= len(b833) {
+				t, l := b833[off831], int(b833[off831+1])
+				e832.tag, e832.cons, e832.off, e832.start, e832.end, e832.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off831, off831+2, off831+2+l, off831+2+l
+			} else if err := d.next(&e832, off831, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e771.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e771, "[UNIVERSAL 16]"), i769), "eventBufferDescriptor")
+			if e832.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e832, "[UNIVERSAL 16]"), i830), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e771, &m.EventBufferDescriptor[i769]); err != nil {
+				if err = decodeEventSpecV123(d, &e832, &m.EventBufferDescriptor[i830]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i769), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i830), "eventBufferDescriptor")
 			}
-			off770 = e771.next
+			off831 = e832.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n772, err := d.count((*h))
+		n834, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "signalsDescriptor")
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n772)
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n834)
 		clear(m.SignalsDescriptor)
-		for i773, off774 := 0, (*h).start; i773 < n772; i773++ {
-			var e775 header
-			if err := d.next(&e775, off774, (*h).end); err != nil {
+		b838 := d.window(h)
+		for i835, off836 := 0, (*h).start; i835 < n834; i835++ {
+			var e837 header
+			if uint(off836)+1 < uint(len(b838)) && b838[off836+1] < 0x80 && b838[off836]&0x1f != 0x1f && off836+2+int(b838[off836+1]) <= len(b838) {
+				t, l := b838[off836], int(b838[off836+1])
+				e837.tag, e837.cons, e837.off, e837.start, e837.end, e837.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off836, off836+2, off836+2+l, off836+2+l
+			} else if err := d.next(&e837, off836, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e775, &m.SignalsDescriptor[i773]); err != nil {
+				if err = decodeSignalRequestV3(d, &e837, &m.SignalsDescriptor[i835]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i773), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i835), "signalsDescriptor")
 			}
-			off774 = e775.next
+			off836 = e837.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p776 := d.s.DigitMapDescriptor.Raw(1)
-		p776[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p776[0]
+		p839 := d.s.DigitMapDescriptor.Raw(1)
+		p839[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p839[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p777 := d.s.ObservedEventsDescriptor.Raw(1)
-		p777[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p777[0]
+		p840 := d.s.ObservedEventsDescriptor.Raw(1)
+		p840[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p840[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n778, err := d.count((*h))
+		n841, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "statisticsDescriptor")
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n778)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n841)
 		clear(m.StatisticsDescriptor)
-		for i779, off780 := 0, (*h).start; i779 < n778; i779++ {
-			var e781 header
-			if err := d.next(&e781, off780, (*h).end); err != nil {
+		b845 := d.window(h)
+		for i842, off843 := 0, (*h).start; i842 < n841; i842++ {
+			var e844 header
+			if uint(off843)+1 < uint(len(b845)) && b845[off843+1] < 0x80 && b845[off843]&0x1f != 0x1f && off843+2+int(b845[off843+1]) <= len(b845) {
+				t, l := b845[off843], int(b845[off843+1])
+				e844.tag, e844.cons, e844.off, e844.start, e844.end, e844.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off843, off843+2, off843+2+l, off843+2+l
+			} else if err := d.next(&e844, off843, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e781.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e781, "[UNIVERSAL 16]"), i779), "statisticsDescriptor")
+			if e844.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e844, "[UNIVERSAL 16]"), i842), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e781, &m.StatisticsDescriptor[i779]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e844, &m.StatisticsDescriptor[i842]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i779), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i842), "statisticsDescriptor")
 			}
-			off780 = e781.next
+			off843 = e844.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n782, err := d.count((*h))
+		n846, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "packagesDescriptor")
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n782)
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n846)
 		clear(m.PackagesDescriptor)
-		for i783, off784 := 0, (*h).start; i783 < n782; i783++ {
-			var e785 header
-			if err := d.next(&e785, off784, (*h).end); err != nil {
+		b850 := d.window(h)
+		for i847, off848 := 0, (*h).start; i847 < n846; i847++ {
+			var e849 header
+			if uint(off848)+1 < uint(len(b850)) && b850[off848+1] < 0x80 && b850[off848]&0x1f != 0x1f && off848+2+int(b850[off848+1]) <= len(b850) {
+				t, l := b850[off848], int(b850[off848+1])
+				e849.tag, e849.cons, e849.off, e849.start, e849.end, e849.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off848, off848+2, off848+2+l, off848+2+l
+			} else if err := d.next(&e849, off848, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e785.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e785, "[UNIVERSAL 16]"), i783), "packagesDescriptor")
+			if e849.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e849, "[UNIVERSAL 16]"), i847), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e785, &m.PackagesDescriptor[i783]); err != nil {
+				if err = decodePackagesItemV123(d, &e849, &m.PackagesDescriptor[i847]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i783), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i847), "packagesDescriptor")
 			}
-			off784 = e785.next
+			off848 = e849.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p786 := d.s.AuditDescriptor.Raw(1)
-		p786[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p786[0]
+		p851 := d.s.AuditDescriptor.Raw(1)
+		p851[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p851[0]
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9852,8 +10316,12 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9888,16 +10356,16 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk787 := len(b)
+			mk852 := len(b)
 			b = append(b, 0)
-			for i788 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i788])
+			for i853 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i853])
 				if err != nil {
-					err = codecerr.AtIndex(err, i788)
+					err = codecerr.AtIndex(err, i853)
 					break
 				}
 			}
-			b = endLen(b, mk787)
+			b = endLen(b, mk852)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -9913,8 +10381,12 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9932,27 +10404,31 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n789, err := d.count(e)
+			n854, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n789)
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n854)
 			clear(m.AuditPropertyToken)
-			for i790, off791 := 0, e.start; i790 < n789; i790++ {
-				var e792 header
-				if err := d.next(&e792, off791, e.end); err != nil {
+			b858 := d.window(&e)
+			for i855, off856 := 0, e.start; i855 < n854; i855++ {
+				var e857 header
+				if uint(off856)+1 < uint(len(b858)) && b858[off856+1] < 0x80 && b858[off856]&0x1f != 0x1f && off856+2+int(b858[off856+1]) <= len(b858) {
+					t, l := b858[off856], int(b858[off856+1])
+					e857.tag, e857.cons, e857.off, e857.start, e857.end, e857.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off856, off856+2, off856+2+l, off856+2+l
+				} else if err := d.next(&e857, off856, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV2(d, &e792, &m.AuditPropertyToken[i790]); err != nil {
+					if err = decodeIndAuditParameterV2(d, &e857, &m.AuditPropertyToken[i855]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i790), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i855), "auditPropertyToken")
 				}
-				off791 = e792.next
+				off856 = e857.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9976,16 +10452,16 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk793 := len(b)
+			mk859 := len(b)
 			b = append(b, 0)
-			for i794 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i794])
+			for i860 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i860])
 				if err != nil {
-					err = codecerr.AtIndex(err, i794)
+					err = codecerr.AtIndex(err, i860)
 					break
 				}
 			}
-			b = endLen(b, mk793)
+			b = endLen(b, mk859)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -10001,8 +10477,12 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10020,27 +10500,31 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n795, err := d.count(e)
+			n861, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "auditPropertyToken")
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n795)
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n861)
 			clear(m.AuditPropertyToken)
-			for i796, off797 := 0, e.start; i796 < n795; i796++ {
-				var e798 header
-				if err := d.next(&e798, off797, e.end); err != nil {
+			b865 := d.window(&e)
+			for i862, off863 := 0, e.start; i862 < n861; i862++ {
+				var e864 header
+				if uint(off863)+1 < uint(len(b865)) && b865[off863+1] < 0x80 && b865[off863]&0x1f != 0x1f && off863+2+int(b865[off863+1]) <= len(b865) {
+					t, l := b865[off863], int(b865[off863+1])
+					e864.tag, e864.cons, e864.off, e864.start, e864.end, e864.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off863, off863+2, off863+2+l, off863+2+l
+				} else if err := d.next(&e864, off863, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV3(d, &e798, &m.AuditPropertyToken[i796]); err != nil {
+					if err = decodeIndAuditParameterV3(d, &e864, &m.AuditPropertyToken[i862]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i796), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i862), "auditPropertyToken")
 				}
-				off797 = e798.next
+				off863 = e864.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10056,20 +10540,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk799 := len(b)
+			mk866 := len(b)
 			b = append(b, 0)
-			for i800 := range m.TerminationID {
+			for i867 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk801 := len(b)
+				mk868 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i800])
-				b = endLen(b, mk801)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i867])
+				b = endLen(b, mk868)
 				if err != nil {
-					err = codecerr.AtIndex(err, i800)
+					err = codecerr.AtIndex(err, i867)
 					break
 				}
 			}
-			b = endLen(b, mk799)
+			b = endLen(b, mk866)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10077,20 +10561,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk802 := len(b)
+		mk869 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
-		b = endLen(b, mk802)
+		b = endLen(b, mk869)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk803 := len(b)
+		mk870 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk803)
+		b = endLen(b, mk870)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10105,8 +10589,12 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10115,30 +10603,34 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n804, err := d.count(e)
+			n871, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n804)
+			m.TerminationID = d.s.TerminationID.Raw(n871)
 			clear(m.TerminationID)
-			for i805, off806 := 0, e.start; i805 < n804; i805++ {
-				var e807 header
-				if err := d.next(&e807, off806, e.end); err != nil {
+			b875 := d.window(&e)
+			for i872, off873 := 0, e.start; i872 < n871; i872++ {
+				var e874 header
+				if uint(off873)+1 < uint(len(b875)) && b875[off873+1] < 0x80 && b875[off873]&0x1f != 0x1f && off873+2+int(b875[off873+1]) <= len(b875) {
+					t, l := b875[off873], int(b875[off873+1])
+					e874.tag, e874.cons, e874.off, e874.start, e874.end, e874.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off873, off873+2, off873+2+l, off873+2+l
+				} else if err := d.next(&e874, off873, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e807.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e807, "[UNIVERSAL 16]"), i805), "terminationID")
+				if e874.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e874, "[UNIVERSAL 16]"), i872), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e807, &m.TerminationID[i805]); err != nil {
+					if err = decodeTerminationIDV123(d, &e874, &m.TerminationID[i872]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i805), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i872), "terminationID")
 				}
-				off806 = e807.next
+				off873 = e874.next
 			}
 		case 0x80000001: // [1] observedEventsDescriptor
 			if seen>>1 != 0 {
@@ -10153,9 +10645,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p808 := d.s.ErrorDescriptor.Raw(1)
-			p808[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p808[0]
+			p876 := d.s.ErrorDescriptor.Raw(1)
+			p876[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p876[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -10181,20 +10673,20 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk809 := len(b)
+			mk877 := len(b)
 			b = append(b, 0)
-			for i810 := range m.TerminationID {
+			for i878 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk811 := len(b)
+				mk879 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i810])
-				b = endLen(b, mk811)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i878])
+				b = endLen(b, mk879)
 				if err != nil {
-					err = codecerr.AtIndex(err, i810)
+					err = codecerr.AtIndex(err, i878)
 					break
 				}
 			}
-			b = endLen(b, mk809)
+			b = endLen(b, mk877)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10202,10 +10694,10 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk812 := len(b)
+		mk880 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk812)
+		b = endLen(b, mk880)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10220,8 +10712,12 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10230,39 +10726,43 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n813, err := d.count(e)
+			n881, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n813)
+			m.TerminationID = d.s.TerminationID.Raw(n881)
 			clear(m.TerminationID)
-			for i814, off815 := 0, e.start; i814 < n813; i814++ {
-				var e816 header
-				if err := d.next(&e816, off815, e.end); err != nil {
+			b885 := d.window(&e)
+			for i882, off883 := 0, e.start; i882 < n881; i882++ {
+				var e884 header
+				if uint(off883)+1 < uint(len(b885)) && b885[off883+1] < 0x80 && b885[off883]&0x1f != 0x1f && off883+2+int(b885[off883+1]) <= len(b885) {
+					t, l := b885[off883], int(b885[off883+1])
+					e884.tag, e884.cons, e884.off, e884.start, e884.end, e884.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off883, off883+2, off883+2+l, off883+2+l
+				} else if err := d.next(&e884, off883, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e816.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e816, "[UNIVERSAL 16]"), i814), "terminationID")
+				if e884.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e884, "[UNIVERSAL 16]"), i882), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e816, &m.TerminationID[i814]); err != nil {
+					if err = decodeTerminationIDV123(d, &e884, &m.TerminationID[i882]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i814), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i882), "terminationID")
 				}
-				off815 = e816.next
+				off883 = e884.next
 			}
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p817 := d.s.ErrorDescriptor.Raw(1)
-			p817[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p817[0]
+			p886 := d.s.ErrorDescriptor.Raw(1)
+			p886[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p886[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -10293,20 +10793,20 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk818 := len(b)
+			mk887 := len(b)
 			b = append(b, 0)
-			for i819 := range m.ObservedEventLst {
+			for i888 := range m.ObservedEventLst {
 				b = append(b, "\x30"...)
-				mk820 := len(b)
+				mk889 := len(b)
 				b = append(b, 0)
-				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i819])
-				b = endLen(b, mk820)
+				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i888])
+				b = endLen(b, mk889)
 				if err != nil {
-					err = codecerr.AtIndex(err, i819)
+					err = codecerr.AtIndex(err, i888)
 					break
 				}
 			}
-			b = endLen(b, mk818)
+			b = endLen(b, mk887)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventLst")
@@ -10322,8 +10822,12 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10332,40 +10836,44 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x821, err := d.integer(e, 0, 4294967295)
+			x890, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestId")
 			}
-			m.RequestId = uint32(x821)
+			m.RequestId = uint32(x890)
 		case 0x80000001: // [1] observedEventLst
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "observedEventLst: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n822, err := d.count(e)
+			n891, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "observedEventLst")
 			}
-			m.ObservedEventLst = d.s.ObservedEvent.Raw(n822)
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(n891)
 			clear(m.ObservedEventLst)
-			for i823, off824 := 0, e.start; i823 < n822; i823++ {
-				var e825 header
-				if err := d.next(&e825, off824, e.end); err != nil {
+			b895 := d.window(&e)
+			for i892, off893 := 0, e.start; i892 < n891; i892++ {
+				var e894 header
+				if uint(off893)+1 < uint(len(b895)) && b895[off893+1] < 0x80 && b895[off893]&0x1f != 0x1f && off893+2+int(b895[off893+1]) <= len(b895) {
+					t, l := b895[off893], int(b895[off893+1])
+					e894.tag, e894.cons, e894.off, e894.start, e894.end, e894.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off893, off893+2, off893+2+l, off893+2+l
+				} else if err := d.next(&e894, off893, e.end); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				if e825.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e825, "[UNIVERSAL 16]"), i823), "observedEventLst")
+				if e894.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e894, "[UNIVERSAL 16]"), i892), "observedEventLst")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeObservedEventV123(d, &e825, &m.ObservedEventLst[i823]); err != nil {
+					if err = decodeObservedEventV123(d, &e894, &m.ObservedEventLst[i892]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i823), "observedEventLst")
+					return codecerr.At(codecerr.AtIndex(err, i892), "observedEventLst")
 				}
-				off824 = e825.next
+				off893 = e894.next
 			}
 		default:
 			return d.unexpected(e, "a component of ObservedEventsDescriptor")
@@ -10409,20 +10917,20 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk826 := len(b)
+			mk896 := len(b)
 			b = append(b, 0)
-			for i827 := range m.EventParList {
+			for i897 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk828 := len(b)
+				mk898 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i827])
-				b = endLen(b, mk828)
+				b, err = appendEventParameterV123(b, &m.EventParList[i897])
+				b = endLen(b, mk898)
 				if err != nil {
-					err = codecerr.AtIndex(err, i827)
+					err = codecerr.AtIndex(err, i897)
 					break
 				}
 			}
-			b = endLen(b, mk826)
+			b = endLen(b, mk896)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -10430,10 +10938,10 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	}
 	if m.TimeNotation != nil {
 		b = append(b, "\xa3"...)
-		mk829 := len(b)
+		mk899 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
-		b = endLen(b, mk829)
+		b = endLen(b, mk899)
 		if err != nil {
 			return b, codecerr.At(err, "timeNotation")
 		}
@@ -10448,8 +10956,12 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10470,49 +10982,53 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x830, err := d.integer(e, 0, 65535)
+			x900, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x830)
+			m.StreamID.Value = uint32(x900)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n831, err := d.count(e)
+			n901, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = d.s.EventParameter.Raw(n831)
+			m.EventParList = d.s.EventParameter.Raw(n901)
 			clear(m.EventParList)
-			for i832, off833 := 0, e.start; i832 < n831; i832++ {
-				var e834 header
-				if err := d.next(&e834, off833, e.end); err != nil {
+			b905 := d.window(&e)
+			for i902, off903 := 0, e.start; i902 < n901; i902++ {
+				var e904 header
+				if uint(off903)+1 < uint(len(b905)) && b905[off903+1] < 0x80 && b905[off903]&0x1f != 0x1f && off903+2+int(b905[off903+1]) <= len(b905) {
+					t, l := b905[off903], int(b905[off903+1])
+					e904.tag, e904.cons, e904.off, e904.start, e904.end, e904.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off903, off903+2, off903+2+l, off903+2+l
+				} else if err := d.next(&e904, off903, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e834.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "eventParList")
+				if e904.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e904, "[UNIVERSAL 16]"), i902), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e834, &m.EventParList[i832]); err != nil {
+					if err = decodeEventParameterV123(d, &e904, &m.EventParList[i902]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i832), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i902), "eventParList")
 				}
-				off833 = e834.next
+				off903 = e904.next
 			}
 		case 0x80000003: // [3] timeNotation
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p835 := d.s.TimeNotation.Raw(1)
-			p835[0] = model.TimeNotation{}
-			m.TimeNotation = &p835[0]
+			p906 := d.s.TimeNotation.Raw(1)
+			p906[0] = model.TimeNotation{}
+			m.TimeNotation = &p906[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
 			}
@@ -10548,18 +11064,18 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk836 := len(b)
+			mk907 := len(b)
 			b = append(b, 0)
-			for i837 := range m.Value {
+			for i908 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i837])
+					b = appendBytes(b, "\x04", m.Value[i908])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i837)
+					err = codecerr.AtIndex(err, i908)
 					break
 				}
 			}
-			b = endLen(b, mk836)
+			b = endLen(b, mk907)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -10567,10 +11083,10 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk838 := len(b)
+		mk909 := len(b)
 		b = append(b, 0)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk838)
+		b = endLen(b, mk909)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -10585,8 +11101,12 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10606,44 +11126,48 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n839, err := d.count(e)
+			n910, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = d.s.Octets.Raw(n839)
+			m.Value = d.s.Octets.Raw(n910)
 			clear(m.Value)
-			for i840, off841 := 0, e.start; i840 < n839; i840++ {
-				var e842 header
-				if err := d.next(&e842, off841, e.end); err != nil {
+			b914 := d.window(&e)
+			for i911, off912 := 0, e.start; i911 < n910; i911++ {
+				var e913 header
+				if uint(off912)+1 < uint(len(b914)) && b914[off912+1] < 0x80 && b914[off912]&0x1f != 0x1f && off912+2+int(b914[off912+1]) <= len(b914) {
+					t, l := b914[off912], int(b914[off912+1])
+					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+2, off912+2+l, off912+2+l
+				} else if err := d.next(&e913, off912, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e842.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e842, "[UNIVERSAL 4]"), i840), "value")
+				if e913.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e913, "[UNIVERSAL 4]"), i911), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i840], err = d.octets(e842); err != nil {
+					if m.Value[i911], err = d.octets(e913); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i840), "value")
+					return codecerr.At(codecerr.AtIndex(err, i911), "value")
 				}
-				off841 = e842.next
+				off912 = e913.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p843 := d.s.EventParameterExtraInfo.Raw(1)
-			p843[0] = model.EventParameterExtraInfo{}
-			m.ExtraInfo = &p843[0]
-			var h844 header
-			if err := d.explicit(&h844, &e, anyTag); err != nil {
+			p915 := d.s.EventParameterExtraInfo.Raw(1)
+			p915[0] = model.EventParameterExtraInfo{}
+			m.ExtraInfo = &p915[0]
+			var h916 header
+			if err := d.explicit(&h916, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, &h844, m.ExtraInfo); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, &h916, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -10694,14 +11218,14 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x845, err := d.integer((*h), minInt, maxInt)
+		x917, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x845 < -1<<31 || x845 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x845), "relation")
+		if x917 < -1<<31 || x917 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x917), "relation")
 		}
-		m.Relation = model.Relation(x845)
+		m.Relation = model.Relation(x917)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -10723,20 +11247,20 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk846 := len(b)
+			mk918 := len(b)
 			b = append(b, 0)
-			for i847 := range m.TerminationID {
+			for i919 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk848 := len(b)
+				mk920 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i847])
-				b = endLen(b, mk848)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i919])
+				b = endLen(b, mk920)
 				if err != nil {
-					err = codecerr.AtIndex(err, i847)
+					err = codecerr.AtIndex(err, i919)
 					break
 				}
 			}
-			b = endLen(b, mk846)
+			b = endLen(b, mk918)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10744,10 +11268,10 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk849 := len(b)
+		mk921 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
-		b = endLen(b, mk849)
+		b = endLen(b, mk921)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10762,8 +11286,12 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10772,30 +11300,34 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n850, err := d.count(e)
+			n922, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n850)
+			m.TerminationID = d.s.TerminationID.Raw(n922)
 			clear(m.TerminationID)
-			for i851, off852 := 0, e.start; i851 < n850; i851++ {
-				var e853 header
-				if err := d.next(&e853, off852, e.end); err != nil {
+			b926 := d.window(&e)
+			for i923, off924 := 0, e.start; i923 < n922; i923++ {
+				var e925 header
+				if uint(off924)+1 < uint(len(b926)) && b926[off924+1] < 0x80 && b926[off924]&0x1f != 0x1f && off924+2+int(b926[off924+1]) <= len(b926) {
+					t, l := b926[off924], int(b926[off924+1])
+					e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+2, off924+2+l, off924+2+l
+				} else if err := d.next(&e925, off924, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e853.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e853, "[UNIVERSAL 16]"), i851), "terminationID")
+				if e925.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e925, "[UNIVERSAL 16]"), i923), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e853, &m.TerminationID[i851]); err != nil {
+					if err = decodeTerminationIDV123(d, &e925, &m.TerminationID[i923]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i851), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i923), "terminationID")
 				}
-				off852 = e853.next
+				off924 = e925.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10827,20 +11359,20 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk854 := len(b)
+			mk927 := len(b)
 			b = append(b, 0)
-			for i855 := range m.TerminationID {
+			for i928 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk856 := len(b)
+				mk929 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i855])
-				b = endLen(b, mk856)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i928])
+				b = endLen(b, mk929)
 				if err != nil {
-					err = codecerr.AtIndex(err, i855)
+					err = codecerr.AtIndex(err, i928)
 					break
 				}
 			}
-			b = endLen(b, mk854)
+			b = endLen(b, mk927)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10848,10 +11380,10 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk857 := len(b)
+		mk930 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
-		b = endLen(b, mk857)
+		b = endLen(b, mk930)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10866,8 +11398,12 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10876,30 +11412,34 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n858, err := d.count(e)
+			n931, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n858)
+			m.TerminationID = d.s.TerminationID.Raw(n931)
 			clear(m.TerminationID)
-			for i859, off860 := 0, e.start; i859 < n858; i859++ {
-				var e861 header
-				if err := d.next(&e861, off860, e.end); err != nil {
+			b935 := d.window(&e)
+			for i932, off933 := 0, e.start; i932 < n931; i932++ {
+				var e934 header
+				if uint(off933)+1 < uint(len(b935)) && b935[off933+1] < 0x80 && b935[off933]&0x1f != 0x1f && off933+2+int(b935[off933+1]) <= len(b935) {
+					t, l := b935[off933], int(b935[off933+1])
+					e934.tag, e934.cons, e934.off, e934.start, e934.end, e934.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off933, off933+2, off933+2+l, off933+2+l
+				} else if err := d.next(&e934, off933, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e861.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e861, "[UNIVERSAL 16]"), i859), "terminationID")
+				if e934.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e934, "[UNIVERSAL 16]"), i932), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e861, &m.TerminationID[i859]); err != nil {
+					if err = decodeTerminationIDV123(d, &e934, &m.TerminationID[i932]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i859), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i932), "terminationID")
 				}
-				off860 = e861.next
+				off933 = e934.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10931,20 +11471,20 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk862 := len(b)
+			mk936 := len(b)
 			b = append(b, 0)
-			for i863 := range m.TerminationID {
+			for i937 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk864 := len(b)
+				mk938 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i863])
-				b = endLen(b, mk864)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i937])
+				b = endLen(b, mk938)
 				if err != nil {
-					err = codecerr.AtIndex(err, i863)
+					err = codecerr.AtIndex(err, i937)
 					break
 				}
 			}
-			b = endLen(b, mk862)
+			b = endLen(b, mk936)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10952,10 +11492,10 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk865 := len(b)
+		mk939 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
-		b = endLen(b, mk865)
+		b = endLen(b, mk939)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10970,8 +11510,12 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10980,30 +11524,34 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n866, err := d.count(e)
+			n940, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n866)
+			m.TerminationID = d.s.TerminationID.Raw(n940)
 			clear(m.TerminationID)
-			for i867, off868 := 0, e.start; i867 < n866; i867++ {
-				var e869 header
-				if err := d.next(&e869, off868, e.end); err != nil {
+			b944 := d.window(&e)
+			for i941, off942 := 0, e.start; i941 < n940; i941++ {
+				var e943 header
+				if uint(off942)+1 < uint(len(b944)) && b944[off942+1] < 0x80 && b944[off942]&0x1f != 0x1f && off942+2+int(b944[off942+1]) <= len(b944) {
+					t, l := b944[off942], int(b944[off942+1])
+					e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+2, off942+2+l, off942+2+l
+				} else if err := d.next(&e943, off942, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e869.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e869, "[UNIVERSAL 16]"), i867), "terminationID")
+				if e943.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e943, "[UNIVERSAL 16]"), i941), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e869, &m.TerminationID[i867]); err != nil {
+					if err = decodeTerminationIDV123(d, &e943, &m.TerminationID[i941]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i867), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i941), "terminationID")
 				}
-				off868 = e869.next
+				off942 = e943.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -11035,20 +11583,20 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk870 := len(b)
+			mk945 := len(b)
 			b = append(b, 0)
-			for i871 := range m.TerminationID {
+			for i946 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk872 := len(b)
+				mk947 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i871])
-				b = endLen(b, mk872)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i946])
+				b = endLen(b, mk947)
 				if err != nil {
-					err = codecerr.AtIndex(err, i871)
+					err = codecerr.AtIndex(err, i946)
 					break
 				}
 			}
-			b = endLen(b, mk870)
+			b = endLen(b, mk945)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11056,10 +11604,10 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk873 := len(b)
+		mk948 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
-		b = endLen(b, mk873)
+		b = endLen(b, mk948)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -11074,8 +11622,12 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11084,41 +11636,45 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n874, err := d.count(e)
+			n949, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n874)
+			m.TerminationID = d.s.TerminationID.Raw(n949)
 			clear(m.TerminationID)
-			for i875, off876 := 0, e.start; i875 < n874; i875++ {
-				var e877 header
-				if err := d.next(&e877, off876, e.end); err != nil {
+			b953 := d.window(&e)
+			for i950, off951 := 0, e.start; i950 < n949; i950++ {
+				var e952 header
+				if uint(off951)+1 < uint(len(b953)) && b953[off951+1] < 0x80 && b953[off951]&0x1f != 0x1f && off951+2+int(b953[off951+1]) <= len(b953) {
+					t, l := b953[off951], int(b953[off951+1])
+					e952.tag, e952.cons, e952.off, e952.start, e952.end, e952.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off951, off951+2, off951+2+l, off951+2+l
+				} else if err := d.next(&e952, off951, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e877.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e877, "[UNIVERSAL 16]"), i875), "terminationID")
+				if e952.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e877, &m.TerminationID[i875]); err != nil {
+					if err = decodeTerminationIDV123(d, &e952, &m.TerminationID[i950]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i875), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i950), "terminationID")
 				}
-				off876 = e877.next
+				off951 = e952.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h878 header
-			if err := d.explicit(&h878, &e, anyTag); err != nil {
+			var h954 header
+			if err := d.explicit(&h954, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV1(d, &h878, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV1(d, &h954, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -11143,20 +11699,20 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk879 := len(b)
+			mk955 := len(b)
 			b = append(b, 0)
-			for i880 := range m.TerminationID {
+			for i956 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk881 := len(b)
+				mk957 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i880])
-				b = endLen(b, mk881)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i956])
+				b = endLen(b, mk957)
 				if err != nil {
-					err = codecerr.AtIndex(err, i880)
+					err = codecerr.AtIndex(err, i956)
 					break
 				}
 			}
-			b = endLen(b, mk879)
+			b = endLen(b, mk955)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11164,10 +11720,10 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk882 := len(b)
+		mk958 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
-		b = endLen(b, mk882)
+		b = endLen(b, mk958)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -11182,8 +11738,12 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11192,41 +11752,45 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n883, err := d.count(e)
+			n959, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationID")
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n883)
+			m.TerminationID = d.s.TerminationID.Raw(n959)
 			clear(m.TerminationID)
-			for i884, off885 := 0, e.start; i884 < n883; i884++ {
-				var e886 header
-				if err := d.next(&e886, off885, e.end); err != nil {
+			b963 := d.window(&e)
+			for i960, off961 := 0, e.start; i960 < n959; i960++ {
+				var e962 header
+				if uint(off961)+1 < uint(len(b963)) && b963[off961+1] < 0x80 && b963[off961]&0x1f != 0x1f && off961+2+int(b963[off961+1]) <= len(b963) {
+					t, l := b963[off961], int(b963[off961+1])
+					e962.tag, e962.cons, e962.off, e962.start, e962.end, e962.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off961, off961+2, off961+2+l, off961+2+l
+				} else if err := d.next(&e962, off961, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e886.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e886, "[UNIVERSAL 16]"), i884), "terminationID")
+				if e962.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e962, "[UNIVERSAL 16]"), i960), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e886, &m.TerminationID[i884]); err != nil {
+					if err = decodeTerminationIDV123(d, &e962, &m.TerminationID[i960]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i884), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i960), "terminationID")
 				}
-				off885 = e886.next
+				off961 = e962.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h887 header
-			if err := d.explicit(&h887, &e, anyTag); err != nil {
+			var h964 header
+			if err := d.explicit(&h964, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV23(d, &h887, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV23(d, &h964, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -11254,10 +11818,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk888 := len(b)
+		mk965 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk888)
+		b = endLen(b, mk965)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -11266,10 +11830,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk889 := len(b)
+		mk966 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
-		b = endLen(b, mk889)
+		b = endLen(b, mk966)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11284,17 +11848,17 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p890 := d.s.ErrorDescriptor.Raw(1)
-		p890[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p890[0]
+		p967 := d.s.ErrorDescriptor.Raw(1)
+		p967[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p967[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p891 := d.s.ServiceChangeResParm.Raw(1)
-		p891[0] = model.ServiceChangeResParm{}
-		m.ServiceChangeResParms = &p891[0]
+		p968 := d.s.ServiceChangeResParm.Raw(1)
+		p968[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p968[0]
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11312,10 +11876,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk892 := len(b)
+		mk969 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk892)
+		b = endLen(b, mk969)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -11324,10 +11888,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk893 := len(b)
+		mk970 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
-		b = endLen(b, mk893)
+		b = endLen(b, mk970)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11342,17 +11906,17 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p894 := d.s.ErrorDescriptor.Raw(1)
-		p894[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p894[0]
+		p971 := d.s.ErrorDescriptor.Raw(1)
+		p971[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p971[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p895 := d.s.ServiceChangeResParm.Raw(1)
-		p895[0] = model.ServiceChangeResParm{}
-		m.ServiceChangeResParms = &p895[0]
+		p972 := d.s.ServiceChangeResParm.Raw(1)
+		p972[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p972[0]
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -11367,20 +11931,20 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk896 := len(b)
+			mk973 := len(b)
 			b = append(b, 0)
-			for i897 := range m.Wildcard {
-				if len(m.Wildcard[i897]) < 1 || len(m.Wildcard[i897]) > 1 {
-					err = sizeError("octets", len(m.Wildcard[i897]), 1, 1)
+			for i974 := range m.Wildcard {
+				if len(m.Wildcard[i974]) < 1 || len(m.Wildcard[i974]) > 1 {
+					err = sizeError("octets", len(m.Wildcard[i974]), 1, 1)
 				} else {
-					b = appendBytes(b, "\x04", m.Wildcard[i897])
+					b = appendBytes(b, "\x04", m.Wildcard[i974])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i897)
+					err = codecerr.AtIndex(err, i974)
 					break
 				}
 			}
-			b = endLen(b, mk896)
+			b = endLen(b, mk973)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "wildcard")
@@ -11406,8 +11970,12 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11416,33 +11984,37 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "wildcard: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n898, err := d.count(e)
+			n975, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "wildcard")
 			}
-			m.Wildcard = d.s.Octets.Raw(n898)
+			m.Wildcard = d.s.Octets.Raw(n975)
 			clear(m.Wildcard)
-			for i899, off900 := 0, e.start; i899 < n898; i899++ {
-				var e901 header
-				if err := d.next(&e901, off900, e.end); err != nil {
+			b979 := d.window(&e)
+			for i976, off977 := 0, e.start; i976 < n975; i976++ {
+				var e978 header
+				if uint(off977)+1 < uint(len(b979)) && b979[off977+1] < 0x80 && b979[off977]&0x1f != 0x1f && off977+2+int(b979[off977+1]) <= len(b979) {
+					t, l := b979[off977], int(b979[off977+1])
+					e978.tag, e978.cons, e978.off, e978.start, e978.end, e978.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off977, off977+2, off977+2+l, off977+2+l
+				} else if err := d.next(&e978, off977, e.end); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				if e901.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e901, "[UNIVERSAL 4]"), i899), "wildcard")
+				if e978.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e978, "[UNIVERSAL 4]"), i976), "wildcard")
 				}
 				if err := func() error {
 					var err error
-					if m.Wildcard[i899], err = d.octets(e901); err != nil {
+					if m.Wildcard[i976], err = d.octets(e978); err != nil {
 						return err
 					}
-					if len(m.Wildcard[i899]) < 1 || len(m.Wildcard[i899]) > 1 {
-						return d.errorf(e901.start, "%d octets, want 1..1", len(m.Wildcard[i899]))
+					if len(m.Wildcard[i976]) < 1 || len(m.Wildcard[i976]) > 1 {
+						return d.errorf(e978.start, "%d octets, want 1..1", len(m.Wildcard[i976]))
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i899), "wildcard")
+					return codecerr.At(codecerr.AtIndex(err, i976), "wildcard")
 				}
-				off900 = e901.next
+				off977 = e978.next
 			}
 		case 0x80000001: // [1] id
 			if seen>>1 != 0 {
@@ -11476,20 +12048,20 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk902 := len(b)
+		mk980 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk902)
+		b = endLen(b, mk980)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk903 := len(b)
+		mk981 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
-		b = endLen(b, mk903)
+		b = endLen(b, mk981)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11504,8 +12076,12 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11514,9 +12090,9 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p904 := d.s.TerminationStateDescriptor.Raw(1)
-			p904[0] = model.TerminationStateDescriptor{}
-			m.TermStateDescr = &p904[0]
+			p982 := d.s.TerminationStateDescriptor.Raw(1)
+			p982[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p982[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11525,14 +12101,14 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p905 := d.s.MediaDescriptorStreams.Raw(1)
-			p905[0] = model.MediaDescriptorStreams{}
-			m.Streams = &p905[0]
-			var h906 header
-			if err := d.explicit(&h906, &e, anyTag); err != nil {
+			p983 := d.s.MediaDescriptorStreams.Raw(1)
+			p983[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p983[0]
+			var h984 header
+			if err := d.explicit(&h984, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, &h906, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, &h984, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11548,20 +12124,20 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk907 := len(b)
+		mk985 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk907)
+		b = endLen(b, mk985)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk908 := len(b)
+		mk986 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk908)
+		b = endLen(b, mk986)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11576,8 +12152,12 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11586,9 +12166,9 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p909 := d.s.TerminationStateDescriptor.Raw(1)
-			p909[0] = model.TerminationStateDescriptor{}
-			m.TermStateDescr = &p909[0]
+			p987 := d.s.TerminationStateDescriptor.Raw(1)
+			p987[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p987[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11597,14 +12177,14 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p910 := d.s.MediaDescriptorStreams.Raw(1)
-			p910[0] = model.MediaDescriptorStreams{}
-			m.Streams = &p910[0]
-			var h911 header
-			if err := d.explicit(&h911, &e, anyTag); err != nil {
+			p988 := d.s.MediaDescriptorStreams.Raw(1)
+			p988[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p988[0]
+			var h989 header
+			if err := d.explicit(&h989, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, &h911, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, &h989, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11624,30 +12204,30 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk912 := len(b)
+		mk990 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, m.OneStream)
-		b = endLen(b, mk912)
+		b = endLen(b, mk990)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk913 := len(b)
+			mk991 := len(b)
 			b = append(b, 0)
-			for i914 := range m.MultiStream {
+			for i992 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk915 := len(b)
+				mk993 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i914])
-				b = endLen(b, mk915)
+				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i992])
+				b = endLen(b, mk993)
 				if err != nil {
-					err = codecerr.AtIndex(err, i914)
+					err = codecerr.AtIndex(err, i992)
 					break
 				}
 			}
-			b = endLen(b, mk913)
+			b = endLen(b, mk991)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11663,38 +12243,42 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p916 := d.s.StreamParms.Raw(1)
-		p916[0] = model.StreamParms{}
-		m.OneStream = &p916[0]
+		p994 := d.s.StreamParms.Raw(1)
+		p994[0] = model.StreamParms{}
+		m.OneStream = &p994[0]
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n917, err := d.count((*h))
+		n995, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n917)
+		m.MultiStream = d.s.StreamDescriptor.Raw(n995)
 		clear(m.MultiStream)
-		for i918, off919 := 0, (*h).start; i918 < n917; i918++ {
-			var e920 header
-			if err := d.next(&e920, off919, (*h).end); err != nil {
+		b999 := d.window(h)
+		for i996, off997 := 0, (*h).start; i996 < n995; i996++ {
+			var e998 header
+			if uint(off997)+1 < uint(len(b999)) && b999[off997+1] < 0x80 && b999[off997]&0x1f != 0x1f && off997+2+int(b999[off997+1]) <= len(b999) {
+				t, l := b999[off997], int(b999[off997+1])
+				e998.tag, e998.cons, e998.off, e998.start, e998.end, e998.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off997, off997+2, off997+2+l, off997+2+l
+			} else if err := d.next(&e998, off997, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e920.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e920, "[UNIVERSAL 16]"), i918), "multiStream")
+			if e998.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e998, "[UNIVERSAL 16]"), i996), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV12(d, &e920, &m.MultiStream[i918]); err != nil {
+				if err = decodeStreamDescriptorV12(d, &e998, &m.MultiStream[i996]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i918), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i996), "multiStream")
 			}
-			off919 = e920.next
+			off997 = e998.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -11710,30 +12294,30 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk921 := len(b)
+		mk1000 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk921)
+		b = endLen(b, mk1000)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk922 := len(b)
+			mk1001 := len(b)
 			b = append(b, 0)
-			for i923 := range m.MultiStream {
+			for i1002 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk924 := len(b)
+				mk1003 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i923])
-				b = endLen(b, mk924)
+				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i1002])
+				b = endLen(b, mk1003)
 				if err != nil {
-					err = codecerr.AtIndex(err, i923)
+					err = codecerr.AtIndex(err, i1002)
 					break
 				}
 			}
-			b = endLen(b, mk922)
+			b = endLen(b, mk1001)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11749,38 +12333,42 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p925 := d.s.StreamParms.Raw(1)
-		p925[0] = model.StreamParms{}
-		m.OneStream = &p925[0]
+		p1004 := d.s.StreamParms.Raw(1)
+		p1004[0] = model.StreamParms{}
+		m.OneStream = &p1004[0]
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n926, err := d.count((*h))
+		n1005, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n926)
+		m.MultiStream = d.s.StreamDescriptor.Raw(n1005)
 		clear(m.MultiStream)
-		for i927, off928 := 0, (*h).start; i927 < n926; i927++ {
-			var e929 header
-			if err := d.next(&e929, off928, (*h).end); err != nil {
+		b1009 := d.window(h)
+		for i1006, off1007 := 0, (*h).start; i1006 < n1005; i1006++ {
+			var e1008 header
+			if uint(off1007)+1 < uint(len(b1009)) && b1009[off1007+1] < 0x80 && b1009[off1007]&0x1f != 0x1f && off1007+2+int(b1009[off1007+1]) <= len(b1009) {
+				t, l := b1009[off1007], int(b1009[off1007+1])
+				e1008.tag, e1008.cons, e1008.off, e1008.start, e1008.end, e1008.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1007, off1007+2, off1007+2+l, off1007+2+l
+			} else if err := d.next(&e1008, off1007, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e929.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e929, "[UNIVERSAL 16]"), i927), "multiStream")
+			if e1008.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1008, "[UNIVERSAL 16]"), i1006), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV3(d, &e929, &m.MultiStream[i927]); err != nil {
+				if err = decodeStreamDescriptorV3(d, &e1008, &m.MultiStream[i1006]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i927), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1006), "multiStream")
 			}
-			off928 = e929.next
+			off1007 = e1008.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -11802,10 +12390,10 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk930 := len(b)
+		mk1010 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
-		b = endLen(b, mk930)
+		b = endLen(b, mk1010)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11820,8 +12408,12 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11830,11 +12422,11 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x931, err := d.integer(e, 0, 65535)
+			x1011, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x931)
+			m.StreamID = uint32(x1011)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11874,10 +12466,10 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk932 := len(b)
+		mk1012 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk932)
+		b = endLen(b, mk1012)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11892,8 +12484,12 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11902,11 +12498,11 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x933, err := d.integer(e, 0, 65535)
+			x1013, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x933)
+			m.StreamID = uint32(x1013)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11939,30 +12535,30 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk934 := len(b)
+		mk1014 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk934)
+		b = endLen(b, mk1014)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk935 := len(b)
+		mk1015 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk935)
+		b = endLen(b, mk1015)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk936 := len(b)
+		mk1016 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk936)
+		b = endLen(b, mk1016)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -11977,8 +12573,12 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11987,9 +12587,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p937 := d.s.LocalControlDescriptor.Raw(1)
-			p937[0] = model.LocalControlDescriptor{}
-			m.LocalControlDescriptor = &p937[0]
+			p1017 := d.s.LocalControlDescriptor.Raw(1)
+			p1017[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1017[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -11998,9 +12598,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p938 := d.s.LocalRemoteDescriptor.Raw(1)
-			p938[0] = model.LocalRemoteDescriptor{}
-			m.LocalDescriptor = &p938[0]
+			p1018 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1018[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1018[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -12009,9 +12609,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p939 := d.s.LocalRemoteDescriptor.Raw(1)
-			p939[0] = model.LocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p939[0]
+			p1019 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1019[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1019[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -12028,30 +12628,30 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk940 := len(b)
+		mk1020 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk940)
+		b = endLen(b, mk1020)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk941 := len(b)
+		mk1021 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk941)
+		b = endLen(b, mk1021)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk942 := len(b)
+		mk1022 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk942)
+		b = endLen(b, mk1022)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -12059,20 +12659,20 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	if m.StatisticsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk943 := len(b)
+			mk1023 := len(b)
 			b = append(b, 0)
-			for i944 := range m.StatisticsDescriptor {
+			for i1024 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk945 := len(b)
+				mk1025 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i944])
-				b = endLen(b, mk945)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1024])
+				b = endLen(b, mk1025)
 				if err != nil {
-					err = codecerr.AtIndex(err, i944)
+					err = codecerr.AtIndex(err, i1024)
 					break
 				}
 			}
-			b = endLen(b, mk943)
+			b = endLen(b, mk1023)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -12088,8 +12688,12 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12098,9 +12702,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p946 := d.s.LocalControlDescriptor.Raw(1)
-			p946[0] = model.LocalControlDescriptor{}
-			m.LocalControlDescriptor = &p946[0]
+			p1026 := d.s.LocalControlDescriptor.Raw(1)
+			p1026[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1026[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -12109,9 +12713,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p947 := d.s.LocalRemoteDescriptor.Raw(1)
-			p947[0] = model.LocalRemoteDescriptor{}
-			m.LocalDescriptor = &p947[0]
+			p1027 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1027[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1027[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -12120,9 +12724,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p948 := d.s.LocalRemoteDescriptor.Raw(1)
-			p948[0] = model.LocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p948[0]
+			p1028 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1028[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1028[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -12131,30 +12735,34 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n949, err := d.count(e)
+			n1029, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n949)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1029)
 			clear(m.StatisticsDescriptor)
-			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				var e952 header
-				if err := d.next(&e952, off951, e.end); err != nil {
+			b1033 := d.window(&e)
+			for i1030, off1031 := 0, e.start; i1030 < n1029; i1030++ {
+				var e1032 header
+				if uint(off1031)+1 < uint(len(b1033)) && b1033[off1031+1] < 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+2+int(b1033[off1031+1]) <= len(b1033) {
+					t, l := b1033[off1031], int(b1033[off1031+1])
+					e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+2, off1031+2+l, off1031+2+l
+				} else if err := d.next(&e1032, off1031, e.end); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				if e952.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "statisticsDescriptor")
+				if e1032.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1032, "[UNIVERSAL 16]"), i1030), "statisticsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeStatisticsParameterV123(d, &e952, &m.StatisticsDescriptor[i950]); err != nil {
+					if err = decodeStatisticsParameterV123(d, &e1032, &m.StatisticsDescriptor[i1030]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i950), "statisticsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1030), "statisticsDescriptor")
 				}
-				off951 = e952.next
+				off1031 = e1032.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12190,20 +12798,20 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk953 := len(b)
+			mk1034 := len(b)
 			b = append(b, 0)
-			for i954 := range m.PropertyParms {
+			for i1035 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk955 := len(b)
+				mk1036 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i954])
-				b = endLen(b, mk955)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1035])
+				b = endLen(b, mk1036)
 				if err != nil {
-					err = codecerr.AtIndex(err, i954)
+					err = codecerr.AtIndex(err, i1035)
 					break
 				}
 			}
-			b = endLen(b, mk953)
+			b = endLen(b, mk1034)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -12219,8 +12827,12 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12230,14 +12842,14 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x956, err := d.integer(e, minInt, maxInt)
+			x1037, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "streamMode")
 			}
-			if x956 < -1<<31 || x956 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x956), "streamMode")
+			if x1037 < -1<<31 || x1037 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1037), "streamMode")
 			}
-			m.StreamMode.Value = model.StreamMode(x956)
+			m.StreamMode.Value = model.StreamMode(x1037)
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "reserveValue: duplicate or out of order")
@@ -12261,30 +12873,34 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n957, err := d.count(e)
+			n1038, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n957)
+			m.PropertyParms = d.s.PropertyParm.Raw(n1038)
 			clear(m.PropertyParms)
-			for i958, off959 := 0, e.start; i958 < n957; i958++ {
-				var e960 header
-				if err := d.next(&e960, off959, e.end); err != nil {
+			b1042 := d.window(&e)
+			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
+				var e1041 header
+				if uint(off1040)+1 < uint(len(b1042)) && b1042[off1040+1] < 0x80 && b1042[off1040]&0x1f != 0x1f && off1040+2+int(b1042[off1040+1]) <= len(b1042) {
+					t, l := b1042[off1040], int(b1042[off1040+1])
+					e1041.tag, e1041.cons, e1041.off, e1041.start, e1041.end, e1041.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1040, off1040+2, off1040+2+l, off1040+2+l
+				} else if err := d.next(&e1041, off1040, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e960.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "propertyParms")
+				if e1041.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e960, &m.PropertyParms[i958]); err != nil {
+					if err = decodePropertyParmV123(d, &e1041, &m.PropertyParms[i1039]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i958), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1039), "propertyParms")
 				}
-				off959 = e960.next
+				off1040 = e1041.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12315,18 +12931,18 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk961 := len(b)
+			mk1043 := len(b)
 			b = append(b, 0)
-			for i962 := range m.Value {
+			for i1044 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i962])
+					b = appendBytes(b, "\x04", m.Value[i1044])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i962)
+					err = codecerr.AtIndex(err, i1044)
 					break
 				}
 			}
-			b = endLen(b, mk961)
+			b = endLen(b, mk1043)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -12334,10 +12950,10 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk963 := len(b)
+		mk1045 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk963)
+		b = endLen(b, mk1045)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -12352,8 +12968,12 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12373,44 +12993,48 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n964, err := d.count(e)
+			n1046, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = d.s.Octets.Raw(n964)
+			m.Value = d.s.Octets.Raw(n1046)
 			clear(m.Value)
-			for i965, off966 := 0, e.start; i965 < n964; i965++ {
-				var e967 header
-				if err := d.next(&e967, off966, e.end); err != nil {
+			b1050 := d.window(&e)
+			for i1047, off1048 := 0, e.start; i1047 < n1046; i1047++ {
+				var e1049 header
+				if uint(off1048)+1 < uint(len(b1050)) && b1050[off1048+1] < 0x80 && b1050[off1048]&0x1f != 0x1f && off1048+2+int(b1050[off1048+1]) <= len(b1050) {
+					t, l := b1050[off1048], int(b1050[off1048+1])
+					e1049.tag, e1049.cons, e1049.off, e1049.start, e1049.end, e1049.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1048, off1048+2, off1048+2+l, off1048+2+l
+				} else if err := d.next(&e1049, off1048, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e967.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e967, "[UNIVERSAL 4]"), i965), "value")
+				if e1049.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1049, "[UNIVERSAL 4]"), i1047), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i965], err = d.octets(e967); err != nil {
+					if m.Value[i1047], err = d.octets(e1049); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i965), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1047), "value")
 				}
-				off966 = e967.next
+				off1048 = e1049.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p968 := d.s.PropertyParmExtraInfo.Raw(1)
-			p968[0] = model.PropertyParmExtraInfo{}
-			m.ExtraInfo = &p968[0]
-			var h969 header
-			if err := d.explicit(&h969, &e, anyTag); err != nil {
+			p1051 := d.s.PropertyParmExtraInfo.Raw(1)
+			p1051[0] = model.PropertyParmExtraInfo{}
+			m.ExtraInfo = &p1051[0]
+			var h1052 header
+			if err := d.explicit(&h1052, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, &h969, m.ExtraInfo); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, &h1052, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -12461,14 +13085,14 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x970, err := d.integer((*h), minInt, maxInt)
+		x1053, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x970 < -1<<31 || x970 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x970), "relation")
+		if x1053 < -1<<31 || x1053 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1053), "relation")
 		}
-		m.Relation = model.Relation(x970)
+		m.Relation = model.Relation(x1053)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -12490,32 +13114,32 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk971 := len(b)
+			mk1054 := len(b)
 			b = append(b, 0)
-			for i972 := range m.PropGrps {
+			for i1055 := range m.PropGrps {
 				{
 					b = append(b, "\x30"...)
-					mk973 := len(b)
+					mk1056 := len(b)
 					b = append(b, 0)
-					for i974 := range m.PropGrps[i972] {
+					for i1057 := range m.PropGrps[i1055] {
 						b = append(b, "\x30"...)
-						mk975 := len(b)
+						mk1058 := len(b)
 						b = append(b, 0)
-						b, err = appendPropertyParmV123(b, &m.PropGrps[i972][i974])
-						b = endLen(b, mk975)
+						b, err = appendPropertyParmV123(b, &m.PropGrps[i1055][i1057])
+						b = endLen(b, mk1058)
 						if err != nil {
-							err = codecerr.AtIndex(err, i974)
+							err = codecerr.AtIndex(err, i1057)
 							break
 						}
 					}
-					b = endLen(b, mk973)
+					b = endLen(b, mk1056)
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i972)
+					err = codecerr.AtIndex(err, i1055)
 					break
 				}
 			}
-			b = endLen(b, mk971)
+			b = endLen(b, mk1054)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -12531,8 +13155,12 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12541,52 +13169,60 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n976, err := d.count(e)
+			n1059, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = d.s.ListPropertyParm.Raw(n976)
+			m.PropGrps = d.s.ListPropertyParm.Raw(n1059)
 			clear(m.PropGrps)
-			for i977, off978 := 0, e.start; i977 < n976; i977++ {
-				var e979 header
-				if err := d.next(&e979, off978, e.end); err != nil {
+			b1063 := d.window(&e)
+			for i1060, off1061 := 0, e.start; i1060 < n1059; i1060++ {
+				var e1062 header
+				if uint(off1061)+1 < uint(len(b1063)) && b1063[off1061+1] < 0x80 && b1063[off1061]&0x1f != 0x1f && off1061+2+int(b1063[off1061+1]) <= len(b1063) {
+					t, l := b1063[off1061], int(b1063[off1061+1])
+					e1062.tag, e1062.cons, e1062.off, e1062.start, e1062.end, e1062.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1061, off1061+2, off1061+2+l, off1061+2+l
+				} else if err := d.next(&e1062, off1061, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e979.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e979, "[UNIVERSAL 16]"), i977), "propGrps")
+				if e1062.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1062, "[UNIVERSAL 16]"), i1060), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					n980, err := d.count(e979)
+					n1064, err := d.count(e1062)
 					if err != nil {
 						return err
 					}
-					m.PropGrps[i977] = d.s.PropertyParm.Raw(n980)
-					clear(m.PropGrps[i977])
-					for i981, off982 := 0, e979.start; i981 < n980; i981++ {
-						var e983 header
-						if err := d.next(&e983, off982, e979.end); err != nil {
+					m.PropGrps[i1060] = d.s.PropertyParm.Raw(n1064)
+					clear(m.PropGrps[i1060])
+					b1068 := d.window(&e1062)
+					for i1065, off1066 := 0, e1062.start; i1065 < n1064; i1065++ {
+						var e1067 header
+						if uint(off1066)+1 < uint(len(b1068)) && b1068[off1066+1] < 0x80 && b1068[off1066]&0x1f != 0x1f && off1066+2+int(b1068[off1066+1]) <= len(b1068) {
+							t, l := b1068[off1066], int(b1068[off1066+1])
+							e1067.tag, e1067.cons, e1067.off, e1067.start, e1067.end, e1067.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1066, off1066+2, off1066+2+l, off1066+2+l
+						} else if err := d.next(&e1067, off1066, e1062.end); err != nil {
 							return err
 						}
-						if e983.tag != 0x10 {
-							return codecerr.AtIndex(d.unexpected(e983, "[UNIVERSAL 16]"), i981)
+						if e1067.tag != 0x10 {
+							return codecerr.AtIndex(d.unexpected(e1067, "[UNIVERSAL 16]"), i1065)
 						}
 						if err := func() error {
 							var err error
-							if err = decodePropertyParmV123(d, &e983, &m.PropGrps[i977][i981]); err != nil {
+							if err = decodePropertyParmV123(d, &e1067, &m.PropGrps[i1060][i1065]); err != nil {
 								return err
 							}
 							return err
 						}(); err != nil {
-							return codecerr.AtIndex(err, i981)
+							return codecerr.AtIndex(err, i1065)
 						}
-						off982 = e983.next
+						off1066 = e1067.next
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i977), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1060), "propGrps")
 				}
-				off978 = e979.next
+				off1061 = e1062.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12607,20 +13243,20 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk984 := len(b)
+			mk1069 := len(b)
 			b = append(b, 0)
-			for i985 := range m.PropertyParms {
+			for i1070 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk986 := len(b)
+				mk1071 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i985])
-				b = endLen(b, mk986)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1070])
+				b = endLen(b, mk1071)
 				if err != nil {
-					err = codecerr.AtIndex(err, i985)
+					err = codecerr.AtIndex(err, i1070)
 					break
 				}
 			}
-			b = endLen(b, mk984)
+			b = endLen(b, mk1069)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -12652,8 +13288,12 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12662,30 +13302,34 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n987, err := d.count(e)
+			n1072, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n987)
+			m.PropertyParms = d.s.PropertyParm.Raw(n1072)
 			clear(m.PropertyParms)
-			for i988, off989 := 0, e.start; i988 < n987; i988++ {
-				var e990 header
-				if err := d.next(&e990, off989, e.end); err != nil {
+			b1076 := d.window(&e)
+			for i1073, off1074 := 0, e.start; i1073 < n1072; i1073++ {
+				var e1075 header
+				if uint(off1074)+1 < uint(len(b1076)) && b1076[off1074+1] < 0x80 && b1076[off1074]&0x1f != 0x1f && off1074+2+int(b1076[off1074+1]) <= len(b1076) {
+					t, l := b1076[off1074], int(b1076[off1074+1])
+					e1075.tag, e1075.cons, e1075.off, e1075.start, e1075.end, e1075.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1074, off1074+2, off1074+2+l, off1074+2+l
+				} else if err := d.next(&e1075, off1074, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e990.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e990, "[UNIVERSAL 16]"), i988), "propertyParms")
+				if e1075.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1075, "[UNIVERSAL 16]"), i1073), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e990, &m.PropertyParms[i988]); err != nil {
+					if err = decodePropertyParmV123(d, &e1075, &m.PropertyParms[i1073]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i988), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1073), "propertyParms")
 				}
-				off989 = e990.next
+				off1074 = e1075.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -12693,28 +13337,28 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x991, err := d.integer(e, minInt, maxInt)
+			x1077, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "eventBufferControl")
 			}
-			if x991 < -1<<31 || x991 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x991), "eventBufferControl")
+			if x1077 < -1<<31 || x1077 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1077), "eventBufferControl")
 			}
-			m.EventBufferControl.Value = model.EventBufferControl(x991)
+			m.EventBufferControl.Value = model.EventBufferControl(x1077)
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "serviceState: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x992, err := d.integer(e, minInt, maxInt)
+			x1078, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceState")
 			}
-			if x992 < -1<<31 || x992 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x992), "serviceState")
+			if x1078 < -1<<31 || x1078 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1078), "serviceState")
 			}
-			m.ServiceState.Value = model.ServiceState(x992)
+			m.ServiceState.Value = model.ServiceState(x1078)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -12742,20 +13386,20 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk993 := len(b)
+			mk1079 := len(b)
 			b = append(b, 0)
-			for i994 := range m.TermList {
+			for i1080 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk995 := len(b)
+				mk1081 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i994])
-				b = endLen(b, mk995)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1080])
+				b = endLen(b, mk1081)
 				if err != nil {
-					err = codecerr.AtIndex(err, i994)
+					err = codecerr.AtIndex(err, i1080)
 					break
 				}
 			}
-			b = endLen(b, mk993)
+			b = endLen(b, mk1079)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12763,10 +13407,10 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk996 := len(b)
+		mk1082 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk996)
+		b = endLen(b, mk1082)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12781,8 +13425,12 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12791,52 +13439,56 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x997, err := d.integer(e, minInt, maxInt)
+			x1083, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "muxType")
 			}
-			if x997 < -1<<31 || x997 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x997), "muxType")
+			if x1083 < -1<<31 || x1083 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1083), "muxType")
 			}
-			m.MuxType = model.MuxType(x997)
+			m.MuxType = model.MuxType(x1083)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n998, err := d.count(e)
+			n1084, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = d.s.TerminationID.Raw(n998)
+			m.TermList = d.s.TerminationID.Raw(n1084)
 			clear(m.TermList)
-			for i999, off1000 := 0, e.start; i999 < n998; i999++ {
-				var e1001 header
-				if err := d.next(&e1001, off1000, e.end); err != nil {
+			b1088 := d.window(&e)
+			for i1085, off1086 := 0, e.start; i1085 < n1084; i1085++ {
+				var e1087 header
+				if uint(off1086)+1 < uint(len(b1088)) && b1088[off1086+1] < 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+2+int(b1088[off1086+1]) <= len(b1088) {
+					t, l := b1088[off1086], int(b1088[off1086+1])
+					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+2, off1086+2+l, off1086+2+l
+				} else if err := d.next(&e1087, off1086, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1001.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1001, "[UNIVERSAL 16]"), i999), "termList")
+				if e1087.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1087, "[UNIVERSAL 16]"), i1085), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1001, &m.TermList[i999]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1087, &m.TermList[i1085]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i999), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i1085), "termList")
 				}
-				off1000 = e1001.next
+				off1086 = e1087.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1002 := d.s.NonStandardData.Raw(1)
-			p1002[0] = model.NonStandardData{}
-			m.NonStandardData = &p1002[0]
+			p1089 := d.s.NonStandardData.Raw(1)
+			p1089[0] = model.NonStandardData{}
+			m.NonStandardData = &p1089[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -12870,20 +13522,20 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1003 := len(b)
+			mk1090 := len(b)
 			b = append(b, 0)
-			for i1004 := range m.TermList {
+			for i1091 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk1005 := len(b)
+				mk1092 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i1004])
-				b = endLen(b, mk1005)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1091])
+				b = endLen(b, mk1092)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1004)
+					err = codecerr.AtIndex(err, i1091)
 					break
 				}
 			}
-			b = endLen(b, mk1003)
+			b = endLen(b, mk1090)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12891,10 +13543,10 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1006 := len(b)
+		mk1093 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1006)
+		b = endLen(b, mk1093)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12909,8 +13561,12 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12919,52 +13575,56 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1007, err := d.integer(e, minInt, maxInt)
+			x1094, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "muxType")
 			}
-			if x1007 < -1<<31 || x1007 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1007), "muxType")
+			if x1094 < -1<<31 || x1094 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1094), "muxType")
 			}
-			m.MuxType = model.MuxType(x1007)
+			m.MuxType = model.MuxType(x1094)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1008, err := d.count(e)
+			n1095, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "termList")
 			}
-			m.TermList = d.s.TerminationID.Raw(n1008)
+			m.TermList = d.s.TerminationID.Raw(n1095)
 			clear(m.TermList)
-			for i1009, off1010 := 0, e.start; i1009 < n1008; i1009++ {
-				var e1011 header
-				if err := d.next(&e1011, off1010, e.end); err != nil {
+			b1099 := d.window(&e)
+			for i1096, off1097 := 0, e.start; i1096 < n1095; i1096++ {
+				var e1098 header
+				if uint(off1097)+1 < uint(len(b1099)) && b1099[off1097+1] < 0x80 && b1099[off1097]&0x1f != 0x1f && off1097+2+int(b1099[off1097+1]) <= len(b1099) {
+					t, l := b1099[off1097], int(b1099[off1097+1])
+					e1098.tag, e1098.cons, e1098.off, e1098.start, e1098.end, e1098.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1097, off1097+2, off1097+2+l, off1097+2+l
+				} else if err := d.next(&e1098, off1097, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1011.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1011, "[UNIVERSAL 16]"), i1009), "termList")
+				if e1098.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1098, "[UNIVERSAL 16]"), i1096), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1011, &m.TermList[i1009]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1098, &m.TermList[i1096]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1009), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i1096), "termList")
 				}
-				off1010 = e1011.next
+				off1097 = e1098.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1012 := d.s.NonStandardData.Raw(1)
-			p1012[0] = model.NonStandardData{}
-			m.NonStandardData = &p1012[0]
+			p1100 := d.s.NonStandardData.Raw(1)
+			p1100[0] = model.NonStandardData{}
+			m.NonStandardData = &p1100[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -13001,20 +13661,20 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1013 := len(b)
+			mk1101 := len(b)
 			b = append(b, 0)
-			for i1014 := range m.EventList {
+			for i1102 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1015 := len(b)
+				mk1103 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV1(b, &m.EventList[i1014])
-				b = endLen(b, mk1015)
+				b, err = appendRequestedEventV1(b, &m.EventList[i1102])
+				b = endLen(b, mk1103)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1014)
+					err = codecerr.AtIndex(err, i1102)
 					break
 				}
 			}
-			b = endLen(b, mk1013)
+			b = endLen(b, mk1101)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -13030,8 +13690,12 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13041,40 +13705,44 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1016, err := d.integer(e, 0, 4294967295)
+			x1104, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1016)
+			m.RequestID.Value = uint32(x1104)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1017, err := d.count(e)
+			n1105, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1017)
+			m.EventList = d.s.RequestedEvent.Raw(n1105)
 			clear(m.EventList)
-			for i1018, off1019 := 0, e.start; i1018 < n1017; i1018++ {
-				var e1020 header
-				if err := d.next(&e1020, off1019, e.end); err != nil {
+			b1109 := d.window(&e)
+			for i1106, off1107 := 0, e.start; i1106 < n1105; i1106++ {
+				var e1108 header
+				if uint(off1107)+1 < uint(len(b1109)) && b1109[off1107+1] < 0x80 && b1109[off1107]&0x1f != 0x1f && off1107+2+int(b1109[off1107+1]) <= len(b1109) {
+					t, l := b1109[off1107], int(b1109[off1107+1])
+					e1108.tag, e1108.cons, e1108.off, e1108.start, e1108.end, e1108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1107, off1107+2, off1107+2+l, off1107+2+l
+				} else if err := d.next(&e1108, off1107, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1020.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1020, "[UNIVERSAL 16]"), i1018), "eventList")
+				if e1108.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1108, "[UNIVERSAL 16]"), i1106), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV1(d, &e1020, &m.EventList[i1018]); err != nil {
+					if err = decodeRequestedEventV1(d, &e1108, &m.EventList[i1106]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1018), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1106), "eventList")
 				}
-				off1019 = e1020.next
+				off1107 = e1108.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13106,20 +13774,20 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1021 := len(b)
+			mk1110 := len(b)
 			b = append(b, 0)
-			for i1022 := range m.EventList {
+			for i1111 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1023 := len(b)
+				mk1112 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV2(b, &m.EventList[i1022])
-				b = endLen(b, mk1023)
+				b, err = appendRequestedEventV2(b, &m.EventList[i1111])
+				b = endLen(b, mk1112)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1022)
+					err = codecerr.AtIndex(err, i1111)
 					break
 				}
 			}
-			b = endLen(b, mk1021)
+			b = endLen(b, mk1110)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -13135,8 +13803,12 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13146,40 +13818,44 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1024, err := d.integer(e, 0, 4294967295)
+			x1113, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1024)
+			m.RequestID.Value = uint32(x1113)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1025, err := d.count(e)
+			n1114, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1025)
+			m.EventList = d.s.RequestedEvent.Raw(n1114)
 			clear(m.EventList)
-			for i1026, off1027 := 0, e.start; i1026 < n1025; i1026++ {
-				var e1028 header
-				if err := d.next(&e1028, off1027, e.end); err != nil {
+			b1118 := d.window(&e)
+			for i1115, off1116 := 0, e.start; i1115 < n1114; i1115++ {
+				var e1117 header
+				if uint(off1116)+1 < uint(len(b1118)) && b1118[off1116+1] < 0x80 && b1118[off1116]&0x1f != 0x1f && off1116+2+int(b1118[off1116+1]) <= len(b1118) {
+					t, l := b1118[off1116], int(b1118[off1116+1])
+					e1117.tag, e1117.cons, e1117.off, e1117.start, e1117.end, e1117.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1116, off1116+2, off1116+2+l, off1116+2+l
+				} else if err := d.next(&e1117, off1116, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1028.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1028, "[UNIVERSAL 16]"), i1026), "eventList")
+				if e1117.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1117, "[UNIVERSAL 16]"), i1115), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV2(d, &e1028, &m.EventList[i1026]); err != nil {
+					if err = decodeRequestedEventV2(d, &e1117, &m.EventList[i1115]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1026), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1115), "eventList")
 				}
-				off1027 = e1028.next
+				off1116 = e1117.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13208,20 +13884,20 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1029 := len(b)
+			mk1119 := len(b)
 			b = append(b, 0)
-			for i1030 := range m.EventList {
+			for i1120 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1031 := len(b)
+				mk1121 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV3(b, &m.EventList[i1030])
-				b = endLen(b, mk1031)
+				b, err = appendRequestedEventV3(b, &m.EventList[i1120])
+				b = endLen(b, mk1121)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1030)
+					err = codecerr.AtIndex(err, i1120)
 					break
 				}
 			}
-			b = endLen(b, mk1029)
+			b = endLen(b, mk1119)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -13237,8 +13913,12 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13248,40 +13928,44 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1032, err := d.integer(e, 0, 4294967295)
+			x1122, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1032)
+			m.RequestID.Value = uint32(x1122)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1033, err := d.count(e)
+			n1123, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1033)
+			m.EventList = d.s.RequestedEvent.Raw(n1123)
 			clear(m.EventList)
-			for i1034, off1035 := 0, e.start; i1034 < n1033; i1034++ {
-				var e1036 header
-				if err := d.next(&e1036, off1035, e.end); err != nil {
+			b1127 := d.window(&e)
+			for i1124, off1125 := 0, e.start; i1124 < n1123; i1124++ {
+				var e1126 header
+				if uint(off1125)+1 < uint(len(b1127)) && b1127[off1125+1] < 0x80 && b1127[off1125]&0x1f != 0x1f && off1125+2+int(b1127[off1125+1]) <= len(b1127) {
+					t, l := b1127[off1125], int(b1127[off1125+1])
+					e1126.tag, e1126.cons, e1126.off, e1126.start, e1126.end, e1126.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1125, off1125+2, off1125+2+l, off1125+2+l
+				} else if err := d.next(&e1126, off1125, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1036.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1036, "[UNIVERSAL 16]"), i1034), "eventList")
+				if e1126.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1126, "[UNIVERSAL 16]"), i1124), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV3(d, &e1036, &m.EventList[i1034]); err != nil {
+					if err = decodeRequestedEventV3(d, &e1126, &m.EventList[i1124]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1034), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1124), "eventList")
 				}
-				off1035 = e1036.next
+				off1125 = e1126.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13321,10 +14005,10 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1037 := len(b)
+		mk1128 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk1037)
+		b = endLen(b, mk1128)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13332,20 +14016,20 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1038 := len(b)
+			mk1129 := len(b)
 			b = append(b, 0)
-			for i1039 := range m.EvParList {
+			for i1130 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1040 := len(b)
+				mk1131 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1039])
-				b = endLen(b, mk1040)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1130])
+				b = endLen(b, mk1131)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1039)
+					err = codecerr.AtIndex(err, i1130)
 					break
 				}
 			}
-			b = endLen(b, mk1038)
+			b = endLen(b, mk1129)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13361,8 +14045,12 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13383,19 +14071,19 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1041, err := d.integer(e, 0, 65535)
+			x1132, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1041)
+			m.StreamID.Value = uint32(x1132)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1042 := d.s.RequestedActions.Raw(1)
-			p1042[0] = model.RequestedActions{}
-			m.EventAction = &p1042[0]
+			p1133 := d.s.RequestedActions.Raw(1)
+			p1133[0] = model.RequestedActions{}
+			m.EventAction = &p1133[0]
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13404,30 +14092,34 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1043, err := d.count(e)
+			n1134, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1043)
+			m.EvParList = d.s.EventParameter.Raw(n1134)
 			clear(m.EvParList)
-			for i1044, off1045 := 0, e.start; i1044 < n1043; i1044++ {
-				var e1046 header
-				if err := d.next(&e1046, off1045, e.end); err != nil {
+			b1138 := d.window(&e)
+			for i1135, off1136 := 0, e.start; i1135 < n1134; i1135++ {
+				var e1137 header
+				if uint(off1136)+1 < uint(len(b1138)) && b1138[off1136+1] < 0x80 && b1138[off1136]&0x1f != 0x1f && off1136+2+int(b1138[off1136+1]) <= len(b1138) {
+					t, l := b1138[off1136], int(b1138[off1136+1])
+					e1137.tag, e1137.cons, e1137.off, e1137.start, e1137.end, e1137.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1136, off1136+2, off1136+2+l, off1136+2+l
+				} else if err := d.next(&e1137, off1136, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1046.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1046, "[UNIVERSAL 16]"), i1044), "evParList")
+				if e1137.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1137, "[UNIVERSAL 16]"), i1135), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1046, &m.EvParList[i1044]); err != nil {
+					if err = decodeEventParameterV123(d, &e1137, &m.EvParList[i1135]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1044), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1135), "evParList")
 				}
-				off1045 = e1046.next
+				off1136 = e1137.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13470,10 +14162,10 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1047 := len(b)
+		mk1139 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk1047)
+		b = endLen(b, mk1139)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13481,20 +14173,20 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1048 := len(b)
+			mk1140 := len(b)
 			b = append(b, 0)
-			for i1049 := range m.EvParList {
+			for i1141 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1050 := len(b)
+				mk1142 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1049])
-				b = endLen(b, mk1050)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1141])
+				b = endLen(b, mk1142)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1049)
+					err = codecerr.AtIndex(err, i1141)
 					break
 				}
 			}
-			b = endLen(b, mk1048)
+			b = endLen(b, mk1140)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13510,8 +14202,12 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13532,19 +14228,19 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1051, err := d.integer(e, 0, 65535)
+			x1143, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1051)
+			m.StreamID.Value = uint32(x1143)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1052 := d.s.RequestedActions.Raw(1)
-			p1052[0] = model.RequestedActions{}
-			m.EventAction = &p1052[0]
+			p1144 := d.s.RequestedActions.Raw(1)
+			p1144[0] = model.RequestedActions{}
+			m.EventAction = &p1144[0]
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13553,30 +14249,34 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1053, err := d.count(e)
+			n1145, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1053)
+			m.EvParList = d.s.EventParameter.Raw(n1145)
 			clear(m.EvParList)
-			for i1054, off1055 := 0, e.start; i1054 < n1053; i1054++ {
-				var e1056 header
-				if err := d.next(&e1056, off1055, e.end); err != nil {
+			b1149 := d.window(&e)
+			for i1146, off1147 := 0, e.start; i1146 < n1145; i1146++ {
+				var e1148 header
+				if uint(off1147)+1 < uint(len(b1149)) && b1149[off1147+1] < 0x80 && b1149[off1147]&0x1f != 0x1f && off1147+2+int(b1149[off1147+1]) <= len(b1149) {
+					t, l := b1149[off1147], int(b1149[off1147+1])
+					e1148.tag, e1148.cons, e1148.off, e1148.start, e1148.end, e1148.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1147, off1147+2, off1147+2+l, off1147+2+l
+				} else if err := d.next(&e1148, off1147, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1056.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1056, "[UNIVERSAL 16]"), i1054), "evParList")
+				if e1148.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1148, "[UNIVERSAL 16]"), i1146), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1056, &m.EvParList[i1054]); err != nil {
+					if err = decodeEventParameterV123(d, &e1148, &m.EvParList[i1146]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1054), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1146), "evParList")
 				}
-				off1055 = e1056.next
+				off1147 = e1148.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13619,10 +14319,10 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1057 := len(b)
+		mk1150 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk1057)
+		b = endLen(b, mk1150)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13630,20 +14330,20 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1058 := len(b)
+			mk1151 := len(b)
 			b = append(b, 0)
-			for i1059 := range m.EvParList {
+			for i1152 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1060 := len(b)
+				mk1153 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1059])
-				b = endLen(b, mk1060)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1152])
+				b = endLen(b, mk1153)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1059)
+					err = codecerr.AtIndex(err, i1152)
 					break
 				}
 			}
-			b = endLen(b, mk1058)
+			b = endLen(b, mk1151)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13659,8 +14359,12 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13681,19 +14385,19 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1061, err := d.integer(e, 0, 65535)
+			x1154, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1061)
+			m.StreamID.Value = uint32(x1154)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1062 := d.s.RequestedActions.Raw(1)
-			p1062[0] = model.RequestedActions{}
-			m.EventAction = &p1062[0]
+			p1155 := d.s.RequestedActions.Raw(1)
+			p1155[0] = model.RequestedActions{}
+			m.EventAction = &p1155[0]
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13702,30 +14406,34 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1063, err := d.count(e)
+			n1156, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1063)
+			m.EvParList = d.s.EventParameter.Raw(n1156)
 			clear(m.EvParList)
-			for i1064, off1065 := 0, e.start; i1064 < n1063; i1064++ {
-				var e1066 header
-				if err := d.next(&e1066, off1065, e.end); err != nil {
+			b1160 := d.window(&e)
+			for i1157, off1158 := 0, e.start; i1157 < n1156; i1157++ {
+				var e1159 header
+				if uint(off1158)+1 < uint(len(b1160)) && b1160[off1158+1] < 0x80 && b1160[off1158]&0x1f != 0x1f && off1158+2+int(b1160[off1158+1]) <= len(b1160) {
+					t, l := b1160[off1158], int(b1160[off1158+1])
+					e1159.tag, e1159.cons, e1159.off, e1159.start, e1159.end, e1159.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1158, off1158+2, off1158+2+l, off1158+2+l
+				} else if err := d.next(&e1159, off1158, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1066.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1066, "[UNIVERSAL 16]"), i1064), "evParList")
+				if e1159.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1159, "[UNIVERSAL 16]"), i1157), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1066, &m.EvParList[i1064]); err != nil {
+					if err = decodeEventParameterV123(d, &e1159, &m.EvParList[i1157]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1064), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1157), "evParList")
 				}
-				off1065 = e1066.next
+				off1158 = e1159.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13760,20 +14468,20 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1067 := len(b)
+		mk1161 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk1067)
+		b = endLen(b, mk1161)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1068 := len(b)
+		mk1162 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
-		b = endLen(b, mk1068)
+		b = endLen(b, mk1162)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13781,16 +14489,16 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1069 := len(b)
+			mk1163 := len(b)
 			b = append(b, 0)
-			for i1070 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1070])
+			for i1164 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1164])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1070)
+					err = codecerr.AtIndex(err, i1164)
 					break
 				}
 			}
-			b = endLen(b, mk1069)
+			b = endLen(b, mk1163)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13806,8 +14514,12 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13825,14 +14537,14 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1071 := d.s.EventDM.Raw(1)
-			p1071[0] = model.EventDM{}
-			m.EventDM = &p1071[0]
-			var h1072 header
-			if err := d.explicit(&h1072, &e, anyTag); err != nil {
+			p1165 := d.s.EventDM.Raw(1)
+			p1165[0] = model.EventDM{}
+			m.EventDM = &p1165[0]
+			var h1166 header
+			if err := d.explicit(&h1166, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h1072, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1166, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13840,9 +14552,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1073 := d.s.SecondEventsDescriptor.Raw(1)
-			p1073[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1073[0]
+			p1167 := d.s.SecondEventsDescriptor.Raw(1)
+			p1167[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1167[0]
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13851,27 +14563,31 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1074, err := d.count(e)
+			n1168, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1074)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1168)
 			clear(m.SignalsDescriptor)
-			for i1075, off1076 := 0, e.start; i1075 < n1074; i1075++ {
-				var e1077 header
-				if err := d.next(&e1077, off1076, e.end); err != nil {
+			b1172 := d.window(&e)
+			for i1169, off1170 := 0, e.start; i1169 < n1168; i1169++ {
+				var e1171 header
+				if uint(off1170)+1 < uint(len(b1172)) && b1172[off1170+1] < 0x80 && b1172[off1170]&0x1f != 0x1f && off1170+2+int(b1172[off1170+1]) <= len(b1172) {
+					t, l := b1172[off1170], int(b1172[off1170+1])
+					e1171.tag, e1171.cons, e1171.off, e1171.start, e1171.end, e1171.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1170, off1170+2, off1170+2+l, off1170+2+l
+				} else if err := d.next(&e1171, off1170, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1077, &m.SignalsDescriptor[i1075]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1171, &m.SignalsDescriptor[i1169]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1075), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1169), "signalsDescriptor")
 				}
-				off1076 = e1077.next
+				off1170 = e1171.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13898,20 +14614,20 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1078 := len(b)
+		mk1173 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1078)
+		b = endLen(b, mk1173)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1079 := len(b)
+		mk1174 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
-		b = endLen(b, mk1079)
+		b = endLen(b, mk1174)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13919,16 +14635,16 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1080 := len(b)
+			mk1175 := len(b)
 			b = append(b, 0)
-			for i1081 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1081])
+			for i1176 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1176])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1081)
+					err = codecerr.AtIndex(err, i1176)
 					break
 				}
 			}
-			b = endLen(b, mk1080)
+			b = endLen(b, mk1175)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13944,8 +14660,12 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13963,14 +14683,14 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1082 := d.s.EventDM.Raw(1)
-			p1082[0] = model.EventDM{}
-			m.EventDM = &p1082[0]
-			var h1083 header
-			if err := d.explicit(&h1083, &e, anyTag); err != nil {
+			p1177 := d.s.EventDM.Raw(1)
+			p1177[0] = model.EventDM{}
+			m.EventDM = &p1177[0]
+			var h1178 header
+			if err := d.explicit(&h1178, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1083, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1178, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13978,9 +14698,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1084 := d.s.SecondEventsDescriptor.Raw(1)
-			p1084[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1084[0]
+			p1179 := d.s.SecondEventsDescriptor.Raw(1)
+			p1179[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1179[0]
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13989,27 +14709,31 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1085, err := d.count(e)
+			n1180, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1085)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1180)
 			clear(m.SignalsDescriptor)
-			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
-				var e1088 header
-				if err := d.next(&e1088, off1087, e.end); err != nil {
+			b1184 := d.window(&e)
+			for i1181, off1182 := 0, e.start; i1181 < n1180; i1181++ {
+				var e1183 header
+				if uint(off1182)+1 < uint(len(b1184)) && b1184[off1182+1] < 0x80 && b1184[off1182]&0x1f != 0x1f && off1182+2+int(b1184[off1182+1]) <= len(b1184) {
+					t, l := b1184[off1182], int(b1184[off1182+1])
+					e1183.tag, e1183.cons, e1183.off, e1183.start, e1183.end, e1183.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1182, off1182+2, off1182+2+l, off1182+2+l
+				} else if err := d.next(&e1183, off1182, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1088, &m.SignalsDescriptor[i1086]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1183, &m.SignalsDescriptor[i1181]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1086), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1181), "signalsDescriptor")
 				}
-				off1087 = e1088.next
+				off1182 = e1183.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14030,20 +14754,20 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1089 := len(b)
+		mk1185 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1089)
+		b = endLen(b, mk1185)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1090 := len(b)
+		mk1186 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1090)
+		b = endLen(b, mk1186)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -14051,16 +14775,16 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1091 := len(b)
+			mk1187 := len(b)
 			b = append(b, 0)
-			for i1092 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1092])
+			for i1188 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1188])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1092)
+					err = codecerr.AtIndex(err, i1188)
 					break
 				}
 			}
-			b = endLen(b, mk1091)
+			b = endLen(b, mk1187)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14068,10 +14792,10 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa4"...)
-		mk1093 := len(b)
+		mk1189 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1093)
+		b = endLen(b, mk1189)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -14093,8 +14817,12 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14112,14 +14840,14 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1094 := d.s.EventDM.Raw(1)
-			p1094[0] = model.EventDM{}
-			m.EventDM = &p1094[0]
-			var h1095 header
-			if err := d.explicit(&h1095, &e, anyTag); err != nil {
+			p1190 := d.s.EventDM.Raw(1)
+			p1190[0] = model.EventDM{}
+			m.EventDM = &p1190[0]
+			var h1191 header
+			if err := d.explicit(&h1191, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1095, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1191, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -14127,9 +14855,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1096 := d.s.SecondEventsDescriptor.Raw(1)
-			p1096[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1096[0]
+			p1192 := d.s.SecondEventsDescriptor.Raw(1)
+			p1192[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1192[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -14138,41 +14866,45 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1097, err := d.count(e)
+			n1193, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1097)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1193)
 			clear(m.SignalsDescriptor)
-			for i1098, off1099 := 0, e.start; i1098 < n1097; i1098++ {
-				var e1100 header
-				if err := d.next(&e1100, off1099, e.end); err != nil {
+			b1197 := d.window(&e)
+			for i1194, off1195 := 0, e.start; i1194 < n1193; i1194++ {
+				var e1196 header
+				if uint(off1195)+1 < uint(len(b1197)) && b1197[off1195+1] < 0x80 && b1197[off1195]&0x1f != 0x1f && off1195+2+int(b1197[off1195+1]) <= len(b1197) {
+					t, l := b1197[off1195], int(b1197[off1195+1])
+					e1196.tag, e1196.cons, e1196.off, e1196.start, e1196.end, e1196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1195, off1195+2, off1195+2+l, off1195+2+l
+				} else if err := d.next(&e1196, off1195, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1100, &m.SignalsDescriptor[i1098]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1196, &m.SignalsDescriptor[i1194]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1098), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1194), "signalsDescriptor")
 				}
-				off1099 = e1100.next
+				off1195 = e1196.next
 			}
 		case 0x80000004: // [4] notifyBehaviour
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1101 := d.s.NotifyBehaviour.Raw(1)
-			p1101[0] = model.NotifyBehaviour{}
-			m.NotifyBehaviour = &p1101[0]
-			var h1102 header
-			if err := d.explicit(&h1102, &e, anyTag); err != nil {
+			p1198 := d.s.NotifyBehaviour.Raw(1)
+			p1198[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1198[0]
+			var h1199 header
+			if err := d.explicit(&h1199, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1102, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1199, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -14210,10 +14942,10 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk1103 := len(b)
+		mk1200 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1103)
+		b = endLen(b, mk1200)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -14236,9 +14968,9 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1104 := d.s.DigitMapValue.Raw(1)
-		p1104[0] = model.DigitMapValue{}
-		m.DigitMapValue = &p1104[0]
+		p1201 := d.s.DigitMapValue.Raw(1)
+		p1201[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1201[0]
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -14265,10 +14997,10 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk1105 := len(b)
+		mk1202 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1105)
+		b = endLen(b, mk1202)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -14291,9 +15023,9 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1106 := d.s.DigitMapValue.Raw(1)
-		p1106[0] = model.DigitMapValue{}
-		m.DigitMapValue = &p1106[0]
+		p1203 := d.s.DigitMapValue.Raw(1)
+		p1203[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1203[0]
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -14319,20 +15051,20 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1107 := len(b)
+			mk1204 := len(b)
 			b = append(b, 0)
-			for i1108 := range m.EventList {
+			for i1205 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1109 := len(b)
+				mk1206 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1108])
-				b = endLen(b, mk1109)
+				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1205])
+				b = endLen(b, mk1206)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1108)
+					err = codecerr.AtIndex(err, i1205)
 					break
 				}
 			}
-			b = endLen(b, mk1107)
+			b = endLen(b, mk1204)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14348,8 +15080,12 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14359,40 +15095,44 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1110, err := d.integer(e, 0, 4294967295)
+			x1207, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1110)
+			m.RequestID.Value = uint32(x1207)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1111, err := d.count(e)
+			n1208, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1111)
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1208)
 			clear(m.EventList)
-			for i1112, off1113 := 0, e.start; i1112 < n1111; i1112++ {
-				var e1114 header
-				if err := d.next(&e1114, off1113, e.end); err != nil {
+			b1212 := d.window(&e)
+			for i1209, off1210 := 0, e.start; i1209 < n1208; i1209++ {
+				var e1211 header
+				if uint(off1210)+1 < uint(len(b1212)) && b1212[off1210+1] < 0x80 && b1212[off1210]&0x1f != 0x1f && off1210+2+int(b1212[off1210+1]) <= len(b1212) {
+					t, l := b1212[off1210], int(b1212[off1210+1])
+					e1211.tag, e1211.cons, e1211.off, e1211.start, e1211.end, e1211.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1210, off1210+2, off1210+2+l, off1210+2+l
+				} else if err := d.next(&e1211, off1210, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1114.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1114, "[UNIVERSAL 16]"), i1112), "eventList")
+				if e1211.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1211, "[UNIVERSAL 16]"), i1209), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV1(d, &e1114, &m.EventList[i1112]); err != nil {
+					if err = decodeSecondRequestedEventV1(d, &e1211, &m.EventList[i1209]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1112), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1209), "eventList")
 				}
-				off1113 = e1114.next
+				off1210 = e1211.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14424,20 +15164,20 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1115 := len(b)
+			mk1213 := len(b)
 			b = append(b, 0)
-			for i1116 := range m.EventList {
+			for i1214 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1117 := len(b)
+				mk1215 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1116])
-				b = endLen(b, mk1117)
+				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1214])
+				b = endLen(b, mk1215)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1116)
+					err = codecerr.AtIndex(err, i1214)
 					break
 				}
 			}
-			b = endLen(b, mk1115)
+			b = endLen(b, mk1213)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14453,8 +15193,12 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14464,40 +15208,44 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1118, err := d.integer(e, 0, 4294967295)
+			x1216, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1118)
+			m.RequestID.Value = uint32(x1216)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1119, err := d.count(e)
+			n1217, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1119)
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1217)
 			clear(m.EventList)
-			for i1120, off1121 := 0, e.start; i1120 < n1119; i1120++ {
-				var e1122 header
-				if err := d.next(&e1122, off1121, e.end); err != nil {
+			b1221 := d.window(&e)
+			for i1218, off1219 := 0, e.start; i1218 < n1217; i1218++ {
+				var e1220 header
+				if uint(off1219)+1 < uint(len(b1221)) && b1221[off1219+1] < 0x80 && b1221[off1219]&0x1f != 0x1f && off1219+2+int(b1221[off1219+1]) <= len(b1221) {
+					t, l := b1221[off1219], int(b1221[off1219+1])
+					e1220.tag, e1220.cons, e1220.off, e1220.start, e1220.end, e1220.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1219, off1219+2, off1219+2+l, off1219+2+l
+				} else if err := d.next(&e1220, off1219, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1122.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1122, "[UNIVERSAL 16]"), i1120), "eventList")
+				if e1220.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1220, "[UNIVERSAL 16]"), i1218), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV2(d, &e1122, &m.EventList[i1120]); err != nil {
+					if err = decodeSecondRequestedEventV2(d, &e1220, &m.EventList[i1218]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1120), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1218), "eventList")
 				}
-				off1121 = e1122.next
+				off1219 = e1220.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14526,20 +15274,20 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1123 := len(b)
+			mk1222 := len(b)
 			b = append(b, 0)
-			for i1124 := range m.EventList {
+			for i1223 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1125 := len(b)
+				mk1224 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1124])
-				b = endLen(b, mk1125)
+				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1223])
+				b = endLen(b, mk1224)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1124)
+					err = codecerr.AtIndex(err, i1223)
 					break
 				}
 			}
-			b = endLen(b, mk1123)
+			b = endLen(b, mk1222)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14555,8 +15303,12 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14566,40 +15318,44 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1126, err := d.integer(e, 0, 4294967295)
+			x1225, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1126)
+			m.RequestID.Value = uint32(x1225)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1127, err := d.count(e)
+			n1226, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventList")
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1127)
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1226)
 			clear(m.EventList)
-			for i1128, off1129 := 0, e.start; i1128 < n1127; i1128++ {
-				var e1130 header
-				if err := d.next(&e1130, off1129, e.end); err != nil {
+			b1230 := d.window(&e)
+			for i1227, off1228 := 0, e.start; i1227 < n1226; i1227++ {
+				var e1229 header
+				if uint(off1228)+1 < uint(len(b1230)) && b1230[off1228+1] < 0x80 && b1230[off1228]&0x1f != 0x1f && off1228+2+int(b1230[off1228+1]) <= len(b1230) {
+					t, l := b1230[off1228], int(b1230[off1228+1])
+					e1229.tag, e1229.cons, e1229.off, e1229.start, e1229.end, e1229.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1228, off1228+2, off1228+2+l, off1228+2+l
+				} else if err := d.next(&e1229, off1228, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1130.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1130, "[UNIVERSAL 16]"), i1128), "eventList")
+				if e1229.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1229, "[UNIVERSAL 16]"), i1227), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV3(d, &e1130, &m.EventList[i1128]); err != nil {
+					if err = decodeSecondRequestedEventV3(d, &e1229, &m.EventList[i1227]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1128), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1227), "eventList")
 				}
-				off1129 = e1130.next
+				off1228 = e1229.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14639,10 +15395,10 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1131 := len(b)
+		mk1231 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk1131)
+		b = endLen(b, mk1231)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14650,20 +15406,20 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1132 := len(b)
+			mk1232 := len(b)
 			b = append(b, 0)
-			for i1133 := range m.EvParList {
+			for i1233 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1134 := len(b)
+				mk1234 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1133])
-				b = endLen(b, mk1134)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1233])
+				b = endLen(b, mk1234)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1133)
+					err = codecerr.AtIndex(err, i1233)
 					break
 				}
 			}
-			b = endLen(b, mk1132)
+			b = endLen(b, mk1232)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14679,8 +15435,12 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14701,19 +15461,19 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1135, err := d.integer(e, 0, 65535)
+			x1235, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1135)
+			m.StreamID.Value = uint32(x1235)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1136 := d.s.SecondRequestedActions.Raw(1)
-			p1136[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1136[0]
+			p1236 := d.s.SecondRequestedActions.Raw(1)
+			p1236[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1236[0]
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14722,30 +15482,34 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1137, err := d.count(e)
+			n1237, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1137)
+			m.EvParList = d.s.EventParameter.Raw(n1237)
 			clear(m.EvParList)
-			for i1138, off1139 := 0, e.start; i1138 < n1137; i1138++ {
-				var e1140 header
-				if err := d.next(&e1140, off1139, e.end); err != nil {
+			b1241 := d.window(&e)
+			for i1238, off1239 := 0, e.start; i1238 < n1237; i1238++ {
+				var e1240 header
+				if uint(off1239)+1 < uint(len(b1241)) && b1241[off1239+1] < 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+2+int(b1241[off1239+1]) <= len(b1241) {
+					t, l := b1241[off1239], int(b1241[off1239+1])
+					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+2, off1239+2+l, off1239+2+l
+				} else if err := d.next(&e1240, off1239, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1140.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1140, "[UNIVERSAL 16]"), i1138), "evParList")
+				if e1240.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1240, "[UNIVERSAL 16]"), i1238), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1140, &m.EvParList[i1138]); err != nil {
+					if err = decodeEventParameterV123(d, &e1240, &m.EvParList[i1238]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1138), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1238), "evParList")
 				}
-				off1139 = e1140.next
+				off1239 = e1240.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14788,10 +15552,10 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1141 := len(b)
+		mk1242 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk1141)
+		b = endLen(b, mk1242)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14799,20 +15563,20 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1142 := len(b)
+			mk1243 := len(b)
 			b = append(b, 0)
-			for i1143 := range m.EvParList {
+			for i1244 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1144 := len(b)
+				mk1245 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1143])
-				b = endLen(b, mk1144)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1244])
+				b = endLen(b, mk1245)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1143)
+					err = codecerr.AtIndex(err, i1244)
 					break
 				}
 			}
-			b = endLen(b, mk1142)
+			b = endLen(b, mk1243)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14828,8 +15592,12 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14850,19 +15618,19 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1145, err := d.integer(e, 0, 65535)
+			x1246, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1145)
+			m.StreamID.Value = uint32(x1246)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1146 := d.s.SecondRequestedActions.Raw(1)
-			p1146[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1146[0]
+			p1247 := d.s.SecondRequestedActions.Raw(1)
+			p1247[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1247[0]
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14871,30 +15639,34 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1147, err := d.count(e)
+			n1248, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1147)
+			m.EvParList = d.s.EventParameter.Raw(n1248)
 			clear(m.EvParList)
-			for i1148, off1149 := 0, e.start; i1148 < n1147; i1148++ {
-				var e1150 header
-				if err := d.next(&e1150, off1149, e.end); err != nil {
+			b1252 := d.window(&e)
+			for i1249, off1250 := 0, e.start; i1249 < n1248; i1249++ {
+				var e1251 header
+				if uint(off1250)+1 < uint(len(b1252)) && b1252[off1250+1] < 0x80 && b1252[off1250]&0x1f != 0x1f && off1250+2+int(b1252[off1250+1]) <= len(b1252) {
+					t, l := b1252[off1250], int(b1252[off1250+1])
+					e1251.tag, e1251.cons, e1251.off, e1251.start, e1251.end, e1251.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1250, off1250+2, off1250+2+l, off1250+2+l
+				} else if err := d.next(&e1251, off1250, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1150.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1150, "[UNIVERSAL 16]"), i1148), "evParList")
+				if e1251.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1251, "[UNIVERSAL 16]"), i1249), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1150, &m.EvParList[i1148]); err != nil {
+					if err = decodeEventParameterV123(d, &e1251, &m.EvParList[i1249]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1148), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1249), "evParList")
 				}
-				off1149 = e1150.next
+				off1250 = e1251.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14937,10 +15709,10 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1151 := len(b)
+		mk1253 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk1151)
+		b = endLen(b, mk1253)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14948,20 +15720,20 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1152 := len(b)
+			mk1254 := len(b)
 			b = append(b, 0)
-			for i1153 := range m.EvParList {
+			for i1255 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1154 := len(b)
+				mk1256 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1153])
-				b = endLen(b, mk1154)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1255])
+				b = endLen(b, mk1256)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1153)
+					err = codecerr.AtIndex(err, i1255)
 					break
 				}
 			}
-			b = endLen(b, mk1152)
+			b = endLen(b, mk1254)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14977,8 +15749,12 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14999,19 +15775,19 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1155, err := d.integer(e, 0, 65535)
+			x1257, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1155)
+			m.StreamID.Value = uint32(x1257)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1156 := d.s.SecondRequestedActions.Raw(1)
-			p1156[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1156[0]
+			p1258 := d.s.SecondRequestedActions.Raw(1)
+			p1258[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1258[0]
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -15020,30 +15796,34 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1157, err := d.count(e)
+			n1259, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "evParList")
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1157)
+			m.EvParList = d.s.EventParameter.Raw(n1259)
 			clear(m.EvParList)
-			for i1158, off1159 := 0, e.start; i1158 < n1157; i1158++ {
-				var e1160 header
-				if err := d.next(&e1160, off1159, e.end); err != nil {
+			b1263 := d.window(&e)
+			for i1260, off1261 := 0, e.start; i1260 < n1259; i1260++ {
+				var e1262 header
+				if uint(off1261)+1 < uint(len(b1263)) && b1263[off1261+1] < 0x80 && b1263[off1261]&0x1f != 0x1f && off1261+2+int(b1263[off1261+1]) <= len(b1263) {
+					t, l := b1263[off1261], int(b1263[off1261+1])
+					e1262.tag, e1262.cons, e1262.off, e1262.start, e1262.end, e1262.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1261, off1261+2, off1261+2+l, off1261+2+l
+				} else if err := d.next(&e1262, off1261, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1160.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1160, "[UNIVERSAL 16]"), i1158), "evParList")
+				if e1262.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1262, "[UNIVERSAL 16]"), i1260), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1160, &m.EvParList[i1158]); err != nil {
+					if err = decodeEventParameterV123(d, &e1262, &m.EvParList[i1260]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1158), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1260), "evParList")
 				}
-				off1159 = e1160.next
+				off1261 = e1262.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15078,10 +15858,10 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1161 := len(b)
+		mk1264 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk1161)
+		b = endLen(b, mk1264)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -15089,16 +15869,16 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1162 := len(b)
+			mk1265 := len(b)
 			b = append(b, 0)
-			for i1163 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1163])
+			for i1266 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1266])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1163)
+					err = codecerr.AtIndex(err, i1266)
 					break
 				}
 			}
-			b = endLen(b, mk1162)
+			b = endLen(b, mk1265)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15114,8 +15894,12 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15133,14 +15917,14 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1164 := d.s.EventDM.Raw(1)
-			p1164[0] = model.EventDM{}
-			m.EventDM = &p1164[0]
-			var h1165 header
-			if err := d.explicit(&h1165, &e, anyTag); err != nil {
+			p1267 := d.s.EventDM.Raw(1)
+			p1267[0] = model.EventDM{}
+			m.EventDM = &p1267[0]
+			var h1268 header
+			if err := d.explicit(&h1268, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h1165, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1268, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -15148,27 +15932,31 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1166, err := d.count(e)
+			n1269, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1166)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1269)
 			clear(m.SignalsDescriptor)
-			for i1167, off1168 := 0, e.start; i1167 < n1166; i1167++ {
-				var e1169 header
-				if err := d.next(&e1169, off1168, e.end); err != nil {
+			b1273 := d.window(&e)
+			for i1270, off1271 := 0, e.start; i1270 < n1269; i1270++ {
+				var e1272 header
+				if uint(off1271)+1 < uint(len(b1273)) && b1273[off1271+1] < 0x80 && b1273[off1271]&0x1f != 0x1f && off1271+2+int(b1273[off1271+1]) <= len(b1273) {
+					t, l := b1273[off1271], int(b1273[off1271+1])
+					e1272.tag, e1272.cons, e1272.off, e1272.start, e1272.end, e1272.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1271, off1271+2, off1271+2+l, off1271+2+l
+				} else if err := d.next(&e1272, off1271, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1169, &m.SignalsDescriptor[i1167]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1272, &m.SignalsDescriptor[i1270]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1167), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1270), "signalsDescriptor")
 				}
-				off1168 = e1169.next
+				off1271 = e1272.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15195,10 +15983,10 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1170 := len(b)
+		mk1274 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1170)
+		b = endLen(b, mk1274)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -15206,16 +15994,16 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1171 := len(b)
+			mk1275 := len(b)
 			b = append(b, 0)
-			for i1172 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1172])
+			for i1276 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1276])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1172)
+					err = codecerr.AtIndex(err, i1276)
 					break
 				}
 			}
-			b = endLen(b, mk1171)
+			b = endLen(b, mk1275)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15231,8 +16019,12 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15250,14 +16042,14 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1173 := d.s.EventDM.Raw(1)
-			p1173[0] = model.EventDM{}
-			m.EventDM = &p1173[0]
-			var h1174 header
-			if err := d.explicit(&h1174, &e, anyTag); err != nil {
+			p1277 := d.s.EventDM.Raw(1)
+			p1277[0] = model.EventDM{}
+			m.EventDM = &p1277[0]
+			var h1278 header
+			if err := d.explicit(&h1278, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1174, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1278, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -15265,27 +16057,31 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1175, err := d.count(e)
+			n1279, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1175)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1279)
 			clear(m.SignalsDescriptor)
-			for i1176, off1177 := 0, e.start; i1176 < n1175; i1176++ {
-				var e1178 header
-				if err := d.next(&e1178, off1177, e.end); err != nil {
+			b1283 := d.window(&e)
+			for i1280, off1281 := 0, e.start; i1280 < n1279; i1280++ {
+				var e1282 header
+				if uint(off1281)+1 < uint(len(b1283)) && b1283[off1281+1] < 0x80 && b1283[off1281]&0x1f != 0x1f && off1281+2+int(b1283[off1281+1]) <= len(b1283) {
+					t, l := b1283[off1281], int(b1283[off1281+1])
+					e1282.tag, e1282.cons, e1282.off, e1282.start, e1282.end, e1282.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1281, off1281+2, off1281+2+l, off1281+2+l
+				} else if err := d.next(&e1282, off1281, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1178, &m.SignalsDescriptor[i1176]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1282, &m.SignalsDescriptor[i1280]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1176), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1280), "signalsDescriptor")
 				}
-				off1177 = e1178.next
+				off1281 = e1282.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15306,10 +16102,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1179 := len(b)
+		mk1284 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1179)
+		b = endLen(b, mk1284)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -15317,16 +16113,16 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1180 := len(b)
+			mk1285 := len(b)
 			b = append(b, 0)
-			for i1181 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1181])
+			for i1286 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1286])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1181)
+					err = codecerr.AtIndex(err, i1286)
 					break
 				}
 			}
-			b = endLen(b, mk1180)
+			b = endLen(b, mk1285)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15334,10 +16130,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa3"...)
-		mk1182 := len(b)
+		mk1287 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1182)
+		b = endLen(b, mk1287)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -15359,8 +16155,12 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15378,14 +16178,14 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1183 := d.s.EventDM.Raw(1)
-			p1183[0] = model.EventDM{}
-			m.EventDM = &p1183[0]
-			var h1184 header
-			if err := d.explicit(&h1184, &e, anyTag); err != nil {
+			p1288 := d.s.EventDM.Raw(1)
+			p1288[0] = model.EventDM{}
+			m.EventDM = &p1288[0]
+			var h1289 header
+			if err := d.explicit(&h1289, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1184, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1289, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -15393,41 +16193,45 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1185, err := d.count(e)
+			n1290, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1185)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1290)
 			clear(m.SignalsDescriptor)
-			for i1186, off1187 := 0, e.start; i1186 < n1185; i1186++ {
-				var e1188 header
-				if err := d.next(&e1188, off1187, e.end); err != nil {
+			b1294 := d.window(&e)
+			for i1291, off1292 := 0, e.start; i1291 < n1290; i1291++ {
+				var e1293 header
+				if uint(off1292)+1 < uint(len(b1294)) && b1294[off1292+1] < 0x80 && b1294[off1292]&0x1f != 0x1f && off1292+2+int(b1294[off1292+1]) <= len(b1294) {
+					t, l := b1294[off1292], int(b1294[off1292+1])
+					e1293.tag, e1293.cons, e1293.off, e1293.start, e1293.end, e1293.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1292, off1292+2, off1292+2+l, off1292+2+l
+				} else if err := d.next(&e1293, off1292, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1188, &m.SignalsDescriptor[i1186]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1293, &m.SignalsDescriptor[i1291]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1186), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1291), "signalsDescriptor")
 				}
-				off1187 = e1188.next
+				off1292 = e1293.next
 			}
 		case 0x80000003: // [3] notifyBehaviour
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1189 := d.s.NotifyBehaviour.Raw(1)
-			p1189[0] = model.NotifyBehaviour{}
-			m.NotifyBehaviour = &p1189[0]
-			var h1190 header
-			if err := d.explicit(&h1190, &e, anyTag); err != nil {
+			p1295 := d.s.NotifyBehaviour.Raw(1)
+			p1295[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1295[0]
+			var h1296 header
+			if err := d.explicit(&h1296, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1190, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1296, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -15473,20 +16277,20 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk1191 := len(b)
+			mk1297 := len(b)
 			b = append(b, 0)
-			for i1192 := range m.EventParList {
+			for i1298 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk1193 := len(b)
+				mk1299 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i1192])
-				b = endLen(b, mk1193)
+				b, err = appendEventParameterV123(b, &m.EventParList[i1298])
+				b = endLen(b, mk1299)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1192)
+					err = codecerr.AtIndex(err, i1298)
 					break
 				}
 			}
-			b = endLen(b, mk1191)
+			b = endLen(b, mk1297)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -15502,8 +16306,12 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15524,40 +16332,44 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1194, err := d.integer(e, 0, 65535)
+			x1300, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1194)
+			m.StreamID.Value = uint32(x1300)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1195, err := d.count(e)
+			n1301, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "eventParList")
 			}
-			m.EventParList = d.s.EventParameter.Raw(n1195)
+			m.EventParList = d.s.EventParameter.Raw(n1301)
 			clear(m.EventParList)
-			for i1196, off1197 := 0, e.start; i1196 < n1195; i1196++ {
-				var e1198 header
-				if err := d.next(&e1198, off1197, e.end); err != nil {
+			b1305 := d.window(&e)
+			for i1302, off1303 := 0, e.start; i1302 < n1301; i1302++ {
+				var e1304 header
+				if uint(off1303)+1 < uint(len(b1305)) && b1305[off1303+1] < 0x80 && b1305[off1303]&0x1f != 0x1f && off1303+2+int(b1305[off1303+1]) <= len(b1305) {
+					t, l := b1305[off1303], int(b1305[off1303+1])
+					e1304.tag, e1304.cons, e1304.off, e1304.start, e1304.end, e1304.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1303, off1303+2, off1303+2+l, off1303+2+l
+				} else if err := d.next(&e1304, off1303, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e1198.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1198, "[UNIVERSAL 16]"), i1196), "eventParList")
+				if e1304.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1304, "[UNIVERSAL 16]"), i1302), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1198, &m.EventParList[i1196]); err != nil {
+					if err = decodeEventParameterV123(d, &e1304, &m.EventParList[i1302]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1196), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i1302), "eventParList")
 				}
-				off1197 = e1198.next
+				off1303 = e1304.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15584,10 +16396,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1199 := len(b)
+		mk1306 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV12(b, m.Signal)
-		b = endLen(b, mk1199)
+		b = endLen(b, mk1306)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15596,10 +16408,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1200 := len(b)
+		mk1307 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
-		b = endLen(b, mk1200)
+		b = endLen(b, mk1307)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15614,17 +16426,17 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1201 := d.s.Signal.Raw(1)
-		p1201[0] = model.Signal{}
-		m.Signal = &p1201[0]
+		p1308 := d.s.Signal.Raw(1)
+		p1308[0] = model.Signal{}
+		m.Signal = &p1308[0]
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1202 := d.s.SeqSigList.Raw(1)
-		p1202[0] = model.SeqSigList{}
-		m.SeqSigList = &p1202[0]
+		p1309 := d.s.SeqSigList.Raw(1)
+		p1309[0] = model.SeqSigList{}
+		m.SeqSigList = &p1309[0]
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15642,10 +16454,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1203 := len(b)
+		mk1310 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV3(b, m.Signal)
-		b = endLen(b, mk1203)
+		b = endLen(b, mk1310)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15654,10 +16466,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1204 := len(b)
+		mk1311 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1204)
+		b = endLen(b, mk1311)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15672,17 +16484,17 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1205 := d.s.Signal.Raw(1)
-		p1205[0] = model.Signal{}
-		m.Signal = &p1205[0]
+		p1312 := d.s.Signal.Raw(1)
+		p1312[0] = model.Signal{}
+		m.Signal = &p1312[0]
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1206 := d.s.SeqSigList.Raw(1)
-		p1206[0] = model.SeqSigList{}
-		m.SeqSigList = &p1206[0]
+		p1313 := d.s.SeqSigList.Raw(1)
+		p1313[0] = model.SeqSigList{}
+		m.SeqSigList = &p1313[0]
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -15707,20 +16519,20 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1207 := len(b)
+			mk1314 := len(b)
 			b = append(b, 0)
-			for i1208 := range m.SignalList {
+			for i1315 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1209 := len(b)
+				mk1316 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV12(b, &m.SignalList[i1208])
-				b = endLen(b, mk1209)
+				b, err = appendSignalV12(b, &m.SignalList[i1315])
+				b = endLen(b, mk1316)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1208)
+					err = codecerr.AtIndex(err, i1315)
 					break
 				}
 			}
-			b = endLen(b, mk1207)
+			b = endLen(b, mk1314)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15736,8 +16548,12 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15746,40 +16562,44 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1210, err := d.integer(e, 0, 65535)
+			x1317, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1210)
+			m.Id = uint32(x1317)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1211, err := d.count(e)
+			n1318, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = d.s.Signal.Raw(n1211)
+			m.SignalList = d.s.Signal.Raw(n1318)
 			clear(m.SignalList)
-			for i1212, off1213 := 0, e.start; i1212 < n1211; i1212++ {
-				var e1214 header
-				if err := d.next(&e1214, off1213, e.end); err != nil {
+			b1322 := d.window(&e)
+			for i1319, off1320 := 0, e.start; i1319 < n1318; i1319++ {
+				var e1321 header
+				if uint(off1320)+1 < uint(len(b1322)) && b1322[off1320+1] < 0x80 && b1322[off1320]&0x1f != 0x1f && off1320+2+int(b1322[off1320+1]) <= len(b1322) {
+					t, l := b1322[off1320], int(b1322[off1320+1])
+					e1321.tag, e1321.cons, e1321.off, e1321.start, e1321.end, e1321.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1320, off1320+2, off1320+2+l, off1320+2+l
+				} else if err := d.next(&e1321, off1320, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1214.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1214, "[UNIVERSAL 16]"), i1212), "signalList")
+				if e1321.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1321, "[UNIVERSAL 16]"), i1319), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV12(d, &e1214, &m.SignalList[i1212]); err != nil {
+					if err = decodeSignalV12(d, &e1321, &m.SignalList[i1319]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1212), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1319), "signalList")
 				}
-				off1213 = e1214.next
+				off1320 = e1321.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15813,20 +16633,20 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1215 := len(b)
+			mk1323 := len(b)
 			b = append(b, 0)
-			for i1216 := range m.SignalList {
+			for i1324 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1217 := len(b)
+				mk1325 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV3(b, &m.SignalList[i1216])
-				b = endLen(b, mk1217)
+				b, err = appendSignalV3(b, &m.SignalList[i1324])
+				b = endLen(b, mk1325)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1216)
+					err = codecerr.AtIndex(err, i1324)
 					break
 				}
 			}
-			b = endLen(b, mk1215)
+			b = endLen(b, mk1323)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15842,8 +16662,12 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15852,40 +16676,44 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1218, err := d.integer(e, 0, 65535)
+			x1326, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1218)
+			m.Id = uint32(x1326)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1219, err := d.count(e)
+			n1327, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalList")
 			}
-			m.SignalList = d.s.Signal.Raw(n1219)
+			m.SignalList = d.s.Signal.Raw(n1327)
 			clear(m.SignalList)
-			for i1220, off1221 := 0, e.start; i1220 < n1219; i1220++ {
-				var e1222 header
-				if err := d.next(&e1222, off1221, e.end); err != nil {
+			b1331 := d.window(&e)
+			for i1328, off1329 := 0, e.start; i1328 < n1327; i1328++ {
+				var e1330 header
+				if uint(off1329)+1 < uint(len(b1331)) && b1331[off1329+1] < 0x80 && b1331[off1329]&0x1f != 0x1f && off1329+2+int(b1331[off1329+1]) <= len(b1331) {
+					t, l := b1331[off1329], int(b1331[off1329+1])
+					e1330.tag, e1330.cons, e1330.off, e1330.start, e1330.end, e1330.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1329, off1329+2, off1329+2+l, off1329+2+l
+				} else if err := d.next(&e1330, off1329, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1222.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1222, "[UNIVERSAL 16]"), i1220), "signalList")
+				if e1330.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1330, "[UNIVERSAL 16]"), i1328), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV3(d, &e1222, &m.SignalList[i1220]); err != nil {
+					if err = decodeSignalV3(d, &e1330, &m.SignalList[i1328]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1220), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1328), "signalList")
 				}
-				off1221 = e1222.next
+				off1329 = e1330.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15970,20 +16798,20 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1223 := len(b)
+			mk1332 := len(b)
 			b = append(b, 0)
-			for i1224 := range m.SigParList {
+			for i1333 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1225 := len(b)
+				mk1334 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1224])
-				b = endLen(b, mk1225)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1333])
+				b = endLen(b, mk1334)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1224)
+					err = codecerr.AtIndex(err, i1333)
 					break
 				}
 			}
-			b = endLen(b, mk1223)
+			b = endLen(b, mk1332)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -15999,8 +16827,12 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16021,36 +16853,36 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1226, err := d.integer(e, 0, 65535)
+			x1335, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1226)
+			m.StreamID.Value = uint32(x1335)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1227, err := d.integer(e, minInt, maxInt)
+			x1336, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "sigType")
 			}
-			if x1227 < -1<<31 || x1227 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1227), "sigType")
+			if x1336 < -1<<31 || x1336 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1336), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1227)
+			m.SigType.Value = model.SignalType(x1336)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1228, err := d.integer(e, 0, 65535)
+			x1337, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "duration")
 			}
-			m.Duration.Value = uint32(x1228)
+			m.Duration.Value = uint32(x1337)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -16074,30 +16906,34 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1229, err := d.count(e)
+			n1338, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1229)
+			m.SigParList = d.s.SigParameter.Raw(n1338)
 			clear(m.SigParList)
-			for i1230, off1231 := 0, e.start; i1230 < n1229; i1230++ {
-				var e1232 header
-				if err := d.next(&e1232, off1231, e.end); err != nil {
+			b1342 := d.window(&e)
+			for i1339, off1340 := 0, e.start; i1339 < n1338; i1339++ {
+				var e1341 header
+				if uint(off1340)+1 < uint(len(b1342)) && b1342[off1340+1] < 0x80 && b1342[off1340]&0x1f != 0x1f && off1340+2+int(b1342[off1340+1]) <= len(b1342) {
+					t, l := b1342[off1340], int(b1342[off1340+1])
+					e1341.tag, e1341.cons, e1341.off, e1341.start, e1341.end, e1341.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1340, off1340+2, off1340+2+l, off1340+2+l
+				} else if err := d.next(&e1341, off1340, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1232.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1232, "[UNIVERSAL 16]"), i1230), "sigParList")
+				if e1341.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1341, "[UNIVERSAL 16]"), i1339), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1232, &m.SigParList[i1230]); err != nil {
+					if err = decodeSigParameterV123(d, &e1341, &m.SigParList[i1339]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1230), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1339), "sigParList")
 				}
-				off1231 = e1232.next
+				off1340 = e1341.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16173,20 +17009,20 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1233 := len(b)
+			mk1343 := len(b)
 			b = append(b, 0)
-			for i1234 := range m.SigParList {
+			for i1344 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1235 := len(b)
+				mk1345 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1234])
-				b = endLen(b, mk1235)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1344])
+				b = endLen(b, mk1345)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1234)
+					err = codecerr.AtIndex(err, i1344)
 					break
 				}
 			}
-			b = endLen(b, mk1233)
+			b = endLen(b, mk1343)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -16228,8 +17064,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16250,36 +17090,36 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1236, err := d.integer(e, 0, 65535)
+			x1346, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1236)
+			m.StreamID.Value = uint32(x1346)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1237, err := d.integer(e, minInt, maxInt)
+			x1347, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "sigType")
 			}
-			if x1237 < -1<<31 || x1237 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1237), "sigType")
+			if x1347 < -1<<31 || x1347 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1347), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1237)
+			m.SigType.Value = model.SignalType(x1347)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1238, err := d.integer(e, 0, 65535)
+			x1348, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "duration")
 			}
-			m.Duration.Value = uint32(x1238)
+			m.Duration.Value = uint32(x1348)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -16303,30 +17143,34 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1239, err := d.count(e)
+			n1349, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "sigParList")
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1239)
+			m.SigParList = d.s.SigParameter.Raw(n1349)
 			clear(m.SigParList)
-			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
-				var e1242 header
-				if err := d.next(&e1242, off1241, e.end); err != nil {
+			b1353 := d.window(&e)
+			for i1350, off1351 := 0, e.start; i1350 < n1349; i1350++ {
+				var e1352 header
+				if uint(off1351)+1 < uint(len(b1353)) && b1353[off1351+1] < 0x80 && b1353[off1351]&0x1f != 0x1f && off1351+2+int(b1353[off1351+1]) <= len(b1353) {
+					t, l := b1353[off1351], int(b1353[off1351+1])
+					e1352.tag, e1352.cons, e1352.off, e1352.start, e1352.end, e1352.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1351, off1351+2, off1351+2+l, off1351+2+l
+				} else if err := d.next(&e1352, off1351, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1242.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "sigParList")
+				if e1352.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1352, "[UNIVERSAL 16]"), i1350), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1242, &m.SigParList[i1240]); err != nil {
+					if err = decodeSigParameterV123(d, &e1352, &m.SigParList[i1350]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1240), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1350), "sigParList")
 				}
-				off1241 = e1242.next
+				off1351 = e1352.next
 			}
 		case 0x80000007: // [7] direction
 			if seen>>7 != 0 {
@@ -16334,36 +17178,36 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1243, err := d.integer(e, minInt, maxInt)
+			x1354, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "direction")
 			}
-			if x1243 < -1<<31 || x1243 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1243), "direction")
+			if x1354 < -1<<31 || x1354 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1354), "direction")
 			}
-			m.Direction.Value = model.SignalDirection(x1243)
+			m.Direction.Value = model.SignalDirection(x1354)
 		case 0x80000008: // [8] requestID
 			if seen>>8 != 0 {
 				return d.errorf(e.off, "requestID: duplicate or out of order")
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1244, err := d.integer(e, 0, 4294967295)
+			x1355, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1244)
+			m.RequestID.Value = uint32(x1355)
 		case 0x80000009: // [9] intersigDelay
 			if seen>>9 != 0 {
 				return d.errorf(e.off, "intersigDelay: duplicate or out of order")
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1245, err := d.integer(e, 0, 65535)
+			x1356, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "intersigDelay")
 			}
-			m.IntersigDelay.Value = uint32(x1245)
+			m.IntersigDelay.Value = uint32(x1356)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -16396,18 +17240,18 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1246 := len(b)
+			mk1357 := len(b)
 			b = append(b, 0)
-			for i1247 := range m.Value {
+			for i1358 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i1247])
+					b = appendBytes(b, "\x04", m.Value[i1358])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1247)
+					err = codecerr.AtIndex(err, i1358)
 					break
 				}
 			}
-			b = endLen(b, mk1246)
+			b = endLen(b, mk1357)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -16415,10 +17259,10 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk1248 := len(b)
+		mk1359 := len(b)
 		b = append(b, 0)
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1248)
+		b = endLen(b, mk1359)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -16433,8 +17277,12 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16454,44 +17302,48 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1249, err := d.count(e)
+			n1360, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "value")
 			}
-			m.Value = d.s.Octets.Raw(n1249)
+			m.Value = d.s.Octets.Raw(n1360)
 			clear(m.Value)
-			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
-				var e1252 header
-				if err := d.next(&e1252, off1251, e.end); err != nil {
+			b1364 := d.window(&e)
+			for i1361, off1362 := 0, e.start; i1361 < n1360; i1361++ {
+				var e1363 header
+				if uint(off1362)+1 < uint(len(b1364)) && b1364[off1362+1] < 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+2+int(b1364[off1362+1]) <= len(b1364) {
+					t, l := b1364[off1362], int(b1364[off1362+1])
+					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+2, off1362+2+l, off1362+2+l
+				} else if err := d.next(&e1363, off1362, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e1252.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1252, "[UNIVERSAL 4]"), i1250), "value")
+				if e1363.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1363, "[UNIVERSAL 4]"), i1361), "value")
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i1250], err = d.octets(e1252); err != nil {
+					if m.Value[i1361], err = d.octets(e1363); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1250), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1361), "value")
 				}
-				off1251 = e1252.next
+				off1362 = e1363.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1253 := d.s.SigParameterExtraInfo.Raw(1)
-			p1253[0] = model.SigParameterExtraInfo{}
-			m.ExtraInfo = &p1253[0]
-			var h1254 header
-			if err := d.explicit(&h1254, &e, anyTag); err != nil {
+			p1365 := d.s.SigParameterExtraInfo.Raw(1)
+			p1365[0] = model.SigParameterExtraInfo{}
+			m.ExtraInfo = &p1365[0]
+			var h1366 header
+			if err := d.explicit(&h1366, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, &h1254, m.ExtraInfo); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, &h1366, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -16542,14 +17394,14 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1255, err := d.integer((*h), minInt, maxInt)
+		x1367, err := d.integer((*h), minInt, maxInt)
 		if err != nil {
 			return codecerr.At(err, "relation")
 		}
-		if x1255 < -1<<31 || x1255 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1255), "relation")
+		if x1367 < -1<<31 || x1367 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1367), "relation")
 		}
-		m.Relation = model.Relation(x1255)
+		m.Relation = model.Relation(x1367)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -16571,18 +17423,18 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1256 := len(b)
+			mk1368 := len(b)
 			b = append(b, 0)
-			for i1257 := range m.Mtl {
+			for i1369 := range m.Mtl {
 				{
-					b = appendInt(b, "\x0a", int64(m.Mtl[i1257]))
+					b = appendInt(b, "\x0a", int64(m.Mtl[i1369]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1257)
+					err = codecerr.AtIndex(err, i1369)
 					break
 				}
 			}
-			b = endLen(b, mk1256)
+			b = endLen(b, mk1368)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mtl")
@@ -16591,20 +17443,20 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1258 := len(b)
+			mk1370 := len(b)
 			b = append(b, 0)
-			for i1259 := range m.Mpl {
+			for i1371 := range m.Mpl {
 				b = append(b, "\x30"...)
-				mk1260 := len(b)
+				mk1372 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.Mpl[i1259])
-				b = endLen(b, mk1260)
+				b, err = appendPropertyParmV123(b, &m.Mpl[i1371])
+				b = endLen(b, mk1372)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1259)
+					err = codecerr.AtIndex(err, i1371)
 					break
 				}
 			}
-			b = endLen(b, mk1258)
+			b = endLen(b, mk1370)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mpl")
@@ -16612,10 +17464,10 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1261 := len(b)
+		mk1373 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1261)
+		b = endLen(b, mk1373)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -16630,8 +17482,12 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16640,74 +17496,82 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mtl: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1262, err := d.count(e)
+			n1374, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "mtl")
 			}
-			m.Mtl = d.s.ModemType.Raw(n1262)
+			m.Mtl = d.s.ModemType.Raw(n1374)
 			clear(m.Mtl)
-			for i1263, off1264 := 0, e.start; i1263 < n1262; i1263++ {
-				var e1265 header
-				if err := d.next(&e1265, off1264, e.end); err != nil {
+			b1378 := d.window(&e)
+			for i1375, off1376 := 0, e.start; i1375 < n1374; i1375++ {
+				var e1377 header
+				if uint(off1376)+1 < uint(len(b1378)) && b1378[off1376+1] < 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+2+int(b1378[off1376+1]) <= len(b1378) {
+					t, l := b1378[off1376], int(b1378[off1376+1])
+					e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+2, off1376+2+l, off1376+2+l
+				} else if err := d.next(&e1377, off1376, e.end); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				if e1265.tag != 0xa {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1265, "[UNIVERSAL 10]"), i1263), "mtl")
+				if e1377.tag != 0xa {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1377, "[UNIVERSAL 10]"), i1375), "mtl")
 				}
 				if err := func() error {
 					var err error
-					x1266, err := d.integer(e1265, minInt, maxInt)
+					x1379, err := d.integer(e1377, minInt, maxInt)
 					if err != nil {
 						return err
 					}
-					if x1266 < -1<<31 || x1266 >= 1<<31 {
-						return d.errorf(e1265.start, "enumeration value %d out of range", x1266)
+					if x1379 < -1<<31 || x1379 >= 1<<31 {
+						return d.errorf(e1377.start, "enumeration value %d out of range", x1379)
 					}
-					m.Mtl[i1263] = model.ModemType(x1266)
+					m.Mtl[i1375] = model.ModemType(x1379)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1263), "mtl")
+					return codecerr.At(codecerr.AtIndex(err, i1375), "mtl")
 				}
-				off1264 = e1265.next
+				off1376 = e1377.next
 			}
 		case 0x80000001: // [1] mpl
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mpl: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1267, err := d.count(e)
+			n1380, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "mpl")
 			}
-			m.Mpl = d.s.PropertyParm.Raw(n1267)
+			m.Mpl = d.s.PropertyParm.Raw(n1380)
 			clear(m.Mpl)
-			for i1268, off1269 := 0, e.start; i1268 < n1267; i1268++ {
-				var e1270 header
-				if err := d.next(&e1270, off1269, e.end); err != nil {
+			b1384 := d.window(&e)
+			for i1381, off1382 := 0, e.start; i1381 < n1380; i1381++ {
+				var e1383 header
+				if uint(off1382)+1 < uint(len(b1384)) && b1384[off1382+1] < 0x80 && b1384[off1382]&0x1f != 0x1f && off1382+2+int(b1384[off1382+1]) <= len(b1384) {
+					t, l := b1384[off1382], int(b1384[off1382+1])
+					e1383.tag, e1383.cons, e1383.off, e1383.start, e1383.end, e1383.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1382, off1382+2, off1382+2+l, off1382+2+l
+				} else if err := d.next(&e1383, off1382, e.end); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				if e1270.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1270, "[UNIVERSAL 16]"), i1268), "mpl")
+				if e1383.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1383, "[UNIVERSAL 16]"), i1381), "mpl")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e1270, &m.Mpl[i1268]); err != nil {
+					if err = decodePropertyParmV123(d, &e1383, &m.Mpl[i1381]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1268), "mpl")
+					return codecerr.At(codecerr.AtIndex(err, i1381), "mpl")
 				}
-				off1269 = e1270.next
+				off1382 = e1383.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1271 := d.s.NonStandardData.Raw(1)
-			p1271[0] = model.NonStandardData{}
-			m.NonStandardData = &p1271[0]
+			p1385 := d.s.NonStandardData.Raw(1)
+			p1385[0] = model.NonStandardData{}
+			m.NonStandardData = &p1385[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -16742,10 +17606,10 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1272 := len(b)
+		mk1386 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1272)
+		b = endLen(b, mk1386)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16760,8 +17624,12 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16781,9 +17649,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1273 := d.s.DigitMapValue.Raw(1)
-			p1273[0] = model.DigitMapValue{}
-			m.DigitMapValue = &p1273[0]
+			p1387 := d.s.DigitMapValue.Raw(1)
+			p1387[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1387[0]
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16810,10 +17678,10 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1274 := len(b)
+		mk1388 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1274)
+		b = endLen(b, mk1388)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16828,8 +17696,12 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16849,9 +17721,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1275 := d.s.DigitMapValue.Raw(1)
-			p1275[0] = model.DigitMapValue{}
-			m.DigitMapValue = &p1275[0]
+			p1389 := d.s.DigitMapValue.Raw(1)
+			p1389[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1389[0]
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16919,8 +17791,12 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16930,33 +17806,33 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1276, err := d.integer(e, 0, 99)
+			x1390, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "startTimer")
 			}
-			m.StartTimer.Value = uint32(x1276)
+			m.StartTimer.Value = uint32(x1390)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1277, err := d.integer(e, 0, 99)
+			x1391, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "shortTimer")
 			}
-			m.ShortTimer.Value = uint32(x1277)
+			m.ShortTimer.Value = uint32(x1391)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1278, err := d.integer(e, 0, 99)
+			x1392, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "longTimer")
 			}
-			m.LongTimer.Value = uint32(x1278)
+			m.LongTimer.Value = uint32(x1392)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -17041,8 +17917,12 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17052,33 +17932,33 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1279, err := d.integer(e, 0, 99)
+			x1393, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "startTimer")
 			}
-			m.StartTimer.Value = uint32(x1279)
+			m.StartTimer.Value = uint32(x1393)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1280, err := d.integer(e, 0, 99)
+			x1394, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "shortTimer")
 			}
-			m.ShortTimer.Value = uint32(x1280)
+			m.ShortTimer.Value = uint32(x1394)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1281, err := d.integer(e, 0, 99)
+			x1395, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "longTimer")
 			}
-			m.LongTimer.Value = uint32(x1281)
+			m.LongTimer.Value = uint32(x1395)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -17093,11 +17973,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1282, err := d.integer(e, 0, 99)
+			x1396, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "durationTimer")
 			}
-			m.DurationTimer.Value = uint32(x1282)
+			m.DurationTimer.Value = uint32(x1396)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -17130,10 +18010,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1283 := len(b)
+		mk1397 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1283)
+		b = endLen(b, mk1397)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17150,10 +18030,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1284 := len(b)
+		mk1398 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1284)
+		b = endLen(b, mk1398)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17161,18 +18041,18 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1285 := len(b)
+			mk1399 := len(b)
 			b = append(b, 0)
-			for i1286 := range m.ServiceChangeReason {
+			for i1400 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1286])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1400])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1286)
+					err = codecerr.AtIndex(err, i1400)
 					break
 				}
 			}
-			b = endLen(b, mk1285)
+			b = endLen(b, mk1399)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -17188,30 +18068,30 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1287 := len(b)
+		mk1401 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1287)
+		b = endLen(b, mk1401)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1288 := len(b)
+		mk1402 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1288)
+		b = endLen(b, mk1402)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1289 := len(b)
+		mk1403 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1289)
+		b = endLen(b, mk1403)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -17226,8 +18106,12 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17236,27 +18120,27 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1290, err := d.integer(e, minInt, maxInt)
+			x1404, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1290 < -1<<31 || x1290 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1290), "serviceChangeMethod")
+			if x1404 < -1<<31 || x1404 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1404), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1290)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1404)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1291 := d.s.ServiceChangeAddress.Raw(1)
-			p1291[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1291[0]
-			var h1292 header
-			if err := d.explicit(&h1292, &e, anyTag); err != nil {
+			p1405 := d.s.ServiceChangeAddress.Raw(1)
+			p1405[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1405[0]
+			var h1406 header
+			if err := d.explicit(&h1406, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1292, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1406, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17265,19 +18149,19 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1293, err := d.integer(e, 0, 99)
+			x1407, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1293)
+			m.ServiceChangeVersion.Value = uint32(x1407)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1294 := d.s.ServiceChangeProfile.Raw(1)
-			p1294[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1294[0]
+			p1408 := d.s.ServiceChangeProfile.Raw(1)
+			p1408[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1408[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17286,30 +18170,34 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1295, err := d.count(e)
+			n1409, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1295)
+			m.ServiceChangeReason = d.s.Octets.Raw(n1409)
 			clear(m.ServiceChangeReason)
-			for i1296, off1297 := 0, e.start; i1296 < n1295; i1296++ {
-				var e1298 header
-				if err := d.next(&e1298, off1297, e.end); err != nil {
+			b1413 := d.window(&e)
+			for i1410, off1411 := 0, e.start; i1410 < n1409; i1410++ {
+				var e1412 header
+				if uint(off1411)+1 < uint(len(b1413)) && b1413[off1411+1] < 0x80 && b1413[off1411]&0x1f != 0x1f && off1411+2+int(b1413[off1411+1]) <= len(b1413) {
+					t, l := b1413[off1411], int(b1413[off1411+1])
+					e1412.tag, e1412.cons, e1412.off, e1412.start, e1412.end, e1412.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1411, off1411+2, off1411+2+l, off1411+2+l
+				} else if err := d.next(&e1412, off1411, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1298.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1298, "[UNIVERSAL 4]"), i1296), "serviceChangeReason")
+				if e1412.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1412, "[UNIVERSAL 4]"), i1410), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1296], err = d.octets(e1298); err != nil {
+					if m.ServiceChangeReason[i1410], err = d.octets(e1412); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1296), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1410), "serviceChangeReason")
 				}
-				off1297 = e1298.next
+				off1411 = e1412.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17317,24 +18205,24 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1299, err := d.integer(e, 0, 4294967295)
+			x1414, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1299)
+			m.ServiceChangeDelay.Value = uint32(x1414)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1300 := d.s.MId.Raw(1)
-			p1300[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1300[0]
-			var h1301 header
-			if err := d.explicit(&h1301, &e, anyTag); err != nil {
+			p1415 := d.s.MId.Raw(1)
+			p1415[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1415[0]
+			var h1416 header
+			if err := d.explicit(&h1416, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1301, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1416, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17342,9 +18230,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1302 := d.s.TimeNotation.Raw(1)
-			p1302[0] = model.TimeNotation{}
-			m.TimeStamp = &p1302[0]
+			p1417 := d.s.TimeNotation.Raw(1)
+			p1417[0] = model.TimeNotation{}
+			m.TimeStamp = &p1417[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17353,9 +18241,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1303 := d.s.NonStandardData.Raw(1)
-			p1303[0] = model.NonStandardData{}
-			m.NonStandardData = &p1303[0]
+			p1418 := d.s.NonStandardData.Raw(1)
+			p1418[0] = model.NonStandardData{}
+			m.NonStandardData = &p1418[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17391,10 +18279,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1304 := len(b)
+		mk1419 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1304)
+		b = endLen(b, mk1419)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17411,10 +18299,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1305 := len(b)
+		mk1420 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1305)
+		b = endLen(b, mk1420)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17422,18 +18310,18 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1306 := len(b)
+			mk1421 := len(b)
 			b = append(b, 0)
-			for i1307 := range m.ServiceChangeReason {
+			for i1422 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1307])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1422])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1307)
+					err = codecerr.AtIndex(err, i1422)
 					break
 				}
 			}
-			b = endLen(b, mk1306)
+			b = endLen(b, mk1421)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -17449,40 +18337,40 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1308 := len(b)
+		mk1423 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1308)
+		b = endLen(b, mk1423)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1309 := len(b)
+		mk1424 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1309)
+		b = endLen(b, mk1424)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1310 := len(b)
+		mk1425 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1310)
+		b = endLen(b, mk1425)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1311 := len(b)
+		mk1426 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1311)
+		b = endLen(b, mk1426)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17497,8 +18385,12 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17507,27 +18399,27 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1312, err := d.integer(e, minInt, maxInt)
+			x1427, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1312 < -1<<31 || x1312 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1312), "serviceChangeMethod")
+			if x1427 < -1<<31 || x1427 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1427), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1312)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1427)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1313 := d.s.ServiceChangeAddress.Raw(1)
-			p1313[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1313[0]
-			var h1314 header
-			if err := d.explicit(&h1314, &e, anyTag); err != nil {
+			p1428 := d.s.ServiceChangeAddress.Raw(1)
+			p1428[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1428[0]
+			var h1429 header
+			if err := d.explicit(&h1429, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1314, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1429, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17536,19 +18428,19 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1315, err := d.integer(e, 0, 99)
+			x1430, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1315)
+			m.ServiceChangeVersion.Value = uint32(x1430)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1316 := d.s.ServiceChangeProfile.Raw(1)
-			p1316[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1316[0]
+			p1431 := d.s.ServiceChangeProfile.Raw(1)
+			p1431[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1431[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17557,30 +18449,34 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1317, err := d.count(e)
+			n1432, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1317)
+			m.ServiceChangeReason = d.s.Octets.Raw(n1432)
 			clear(m.ServiceChangeReason)
-			for i1318, off1319 := 0, e.start; i1318 < n1317; i1318++ {
-				var e1320 header
-				if err := d.next(&e1320, off1319, e.end); err != nil {
+			b1436 := d.window(&e)
+			for i1433, off1434 := 0, e.start; i1433 < n1432; i1433++ {
+				var e1435 header
+				if uint(off1434)+1 < uint(len(b1436)) && b1436[off1434+1] < 0x80 && b1436[off1434]&0x1f != 0x1f && off1434+2+int(b1436[off1434+1]) <= len(b1436) {
+					t, l := b1436[off1434], int(b1436[off1434+1])
+					e1435.tag, e1435.cons, e1435.off, e1435.start, e1435.end, e1435.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1434, off1434+2, off1434+2+l, off1434+2+l
+				} else if err := d.next(&e1435, off1434, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1320.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1320, "[UNIVERSAL 4]"), i1318), "serviceChangeReason")
+				if e1435.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1435, "[UNIVERSAL 4]"), i1433), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1318], err = d.octets(e1320); err != nil {
+					if m.ServiceChangeReason[i1433], err = d.octets(e1435); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1318), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1433), "serviceChangeReason")
 				}
-				off1319 = e1320.next
+				off1434 = e1435.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17588,24 +18484,24 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1321, err := d.integer(e, 0, 4294967295)
+			x1437, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1321)
+			m.ServiceChangeDelay.Value = uint32(x1437)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1322 := d.s.MId.Raw(1)
-			p1322[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1322[0]
-			var h1323 header
-			if err := d.explicit(&h1323, &e, anyTag); err != nil {
+			p1438 := d.s.MId.Raw(1)
+			p1438[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1438[0]
+			var h1439 header
+			if err := d.explicit(&h1439, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1323, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1439, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17613,9 +18509,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1324 := d.s.TimeNotation.Raw(1)
-			p1324[0] = model.TimeNotation{}
-			m.TimeStamp = &p1324[0]
+			p1440 := d.s.TimeNotation.Raw(1)
+			p1440[0] = model.TimeNotation{}
+			m.TimeStamp = &p1440[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17624,9 +18520,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1325 := d.s.NonStandardData.Raw(1)
-			p1325[0] = model.NonStandardData{}
-			m.NonStandardData = &p1325[0]
+			p1441 := d.s.NonStandardData.Raw(1)
+			p1441[0] = model.NonStandardData{}
+			m.NonStandardData = &p1441[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17635,9 +18531,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p1326 := d.s.AuditDescriptor.Raw(1)
-			p1326[0] = model.AuditDescriptor{}
-			m.ServiceChangeInfo = &p1326[0]
+			p1442 := d.s.AuditDescriptor.Raw(1)
+			p1442[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1442[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17670,10 +18566,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1327 := len(b)
+		mk1443 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1327)
+		b = endLen(b, mk1443)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17690,10 +18586,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1328 := len(b)
+		mk1444 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1328)
+		b = endLen(b, mk1444)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17701,18 +18597,18 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1329 := len(b)
+			mk1445 := len(b)
 			b = append(b, 0)
-			for i1330 := range m.ServiceChangeReason {
+			for i1446 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1330])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1446])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1330)
+					err = codecerr.AtIndex(err, i1446)
 					break
 				}
 			}
-			b = endLen(b, mk1329)
+			b = endLen(b, mk1445)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -17728,40 +18624,40 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1331 := len(b)
+		mk1447 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1331)
+		b = endLen(b, mk1447)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1332 := len(b)
+		mk1448 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1332)
+		b = endLen(b, mk1448)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1333 := len(b)
+		mk1449 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1333)
+		b = endLen(b, mk1449)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1334 := len(b)
+		mk1450 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1334)
+		b = endLen(b, mk1450)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17783,8 +18679,12 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17793,27 +18693,27 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1335, err := d.integer(e, minInt, maxInt)
+			x1451, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeMethod")
 			}
-			if x1335 < -1<<31 || x1335 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1335), "serviceChangeMethod")
+			if x1451 < -1<<31 || x1451 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1451), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1335)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1451)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1336 := d.s.ServiceChangeAddress.Raw(1)
-			p1336[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1336[0]
-			var h1337 header
-			if err := d.explicit(&h1337, &e, anyTag); err != nil {
+			p1452 := d.s.ServiceChangeAddress.Raw(1)
+			p1452[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1452[0]
+			var h1453 header
+			if err := d.explicit(&h1453, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1337, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1453, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17822,19 +18722,19 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1338, err := d.integer(e, 0, 99)
+			x1454, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1338)
+			m.ServiceChangeVersion.Value = uint32(x1454)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1339 := d.s.ServiceChangeProfile.Raw(1)
-			p1339[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1339[0]
+			p1455 := d.s.ServiceChangeProfile.Raw(1)
+			p1455[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1455[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17843,30 +18743,34 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1340, err := d.count(e)
+			n1456, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeReason")
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1340)
+			m.ServiceChangeReason = d.s.Octets.Raw(n1456)
 			clear(m.ServiceChangeReason)
-			for i1341, off1342 := 0, e.start; i1341 < n1340; i1341++ {
-				var e1343 header
-				if err := d.next(&e1343, off1342, e.end); err != nil {
+			b1460 := d.window(&e)
+			for i1457, off1458 := 0, e.start; i1457 < n1456; i1457++ {
+				var e1459 header
+				if uint(off1458)+1 < uint(len(b1460)) && b1460[off1458+1] < 0x80 && b1460[off1458]&0x1f != 0x1f && off1458+2+int(b1460[off1458+1]) <= len(b1460) {
+					t, l := b1460[off1458], int(b1460[off1458+1])
+					e1459.tag, e1459.cons, e1459.off, e1459.start, e1459.end, e1459.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1458, off1458+2, off1458+2+l, off1458+2+l
+				} else if err := d.next(&e1459, off1458, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1343.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1343, "[UNIVERSAL 4]"), i1341), "serviceChangeReason")
+				if e1459.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1459, "[UNIVERSAL 4]"), i1457), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1341], err = d.octets(e1343); err != nil {
+					if m.ServiceChangeReason[i1457], err = d.octets(e1459); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1341), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1457), "serviceChangeReason")
 				}
-				off1342 = e1343.next
+				off1458 = e1459.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17874,24 +18778,24 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1344, err := d.integer(e, 0, 4294967295)
+			x1461, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
 			}
-			m.ServiceChangeDelay.Value = uint32(x1344)
+			m.ServiceChangeDelay.Value = uint32(x1461)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1345 := d.s.MId.Raw(1)
-			p1345[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1345[0]
-			var h1346 header
-			if err := d.explicit(&h1346, &e, anyTag); err != nil {
+			p1462 := d.s.MId.Raw(1)
+			p1462[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1462[0]
+			var h1463 header
+			if err := d.explicit(&h1463, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1346, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1463, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17899,9 +18803,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1347 := d.s.TimeNotation.Raw(1)
-			p1347[0] = model.TimeNotation{}
-			m.TimeStamp = &p1347[0]
+			p1464 := d.s.TimeNotation.Raw(1)
+			p1464[0] = model.TimeNotation{}
+			m.TimeStamp = &p1464[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17910,9 +18814,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1348 := d.s.NonStandardData.Raw(1)
-			p1348[0] = model.NonStandardData{}
-			m.NonStandardData = &p1348[0]
+			p1465 := d.s.NonStandardData.Raw(1)
+			p1465[0] = model.NonStandardData{}
+			m.NonStandardData = &p1465[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17921,9 +18825,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p1349 := d.s.AuditDescriptor.Raw(1)
-			p1349[0] = model.AuditDescriptor{}
-			m.ServiceChangeInfo = &p1349[0]
+			p1466 := d.s.AuditDescriptor.Raw(1)
+			p1466[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1466[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17970,10 +18874,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa1"...)
-		mk1350 := len(b)
+		mk1467 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk1350)
+		b = endLen(b, mk1467)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -17982,10 +18886,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa2"...)
-		mk1351 := len(b)
+		mk1468 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk1351)
+		b = endLen(b, mk1468)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -17994,10 +18898,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa3"...)
-		mk1352 := len(b)
+		mk1469 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk1352)
+		b = endLen(b, mk1469)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -18032,32 +18936,32 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1353, err := d.integer((*h), 0, 65535)
+		x1470, err := d.integer((*h), 0, 65535)
 		if err != nil {
 			return codecerr.At(err, "portNumber")
 		}
-		m.PortNumber = uint32(x1353)
+		m.PortNumber = uint32(x1470)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		p1354 := d.s.IP4Address.Raw(1)
-		p1354[0] = model.IP4Address{}
-		m.Ip4Address = &p1354[0]
+		p1471 := d.s.IP4Address.Raw(1)
+		p1471[0] = model.IP4Address{}
+		m.Ip4Address = &p1471[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		p1355 := d.s.IP6Address.Raw(1)
-		p1355[0] = model.IP6Address{}
-		m.Ip6Address = &p1355[0]
+		p1472 := d.s.IP6Address.Raw(1)
+		p1472[0] = model.IP6Address{}
+		m.Ip6Address = &p1472[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		p1356 := d.s.DomainName.Raw(1)
-		p1356[0] = model.DomainName{}
-		m.DomainName = &p1356[0]
+		p1473 := d.s.DomainName.Raw(1)
+		p1473[0] = model.DomainName{}
+		m.DomainName = &p1473[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -18087,20 +18991,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1357 := len(b)
+		mk1474 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1357)
+		b = endLen(b, mk1474)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1358 := len(b)
+		mk1475 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1358)
+		b = endLen(b, mk1475)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -18117,20 +19021,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1359 := len(b)
+		mk1476 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1359)
+		b = endLen(b, mk1476)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1360 := len(b)
+		mk1477 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1360)
+		b = endLen(b, mk1477)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -18145,8 +19049,12 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18155,14 +19063,14 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1361 := d.s.MId.Raw(1)
-			p1361[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1361[0]
-			var h1362 header
-			if err := d.explicit(&h1362, &e, anyTag); err != nil {
+			p1478 := d.s.MId.Raw(1)
+			p1478[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1478[0]
+			var h1479 header
+			if err := d.explicit(&h1479, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1362, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1479, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -18170,14 +19078,14 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1363 := d.s.ServiceChangeAddress.Raw(1)
-			p1363[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1363[0]
-			var h1364 header
-			if err := d.explicit(&h1364, &e, anyTag); err != nil {
+			p1480 := d.s.ServiceChangeAddress.Raw(1)
+			p1480[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1480[0]
+			var h1481 header
+			if err := d.explicit(&h1481, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1364, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1481, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -18186,19 +19094,19 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1365, err := d.integer(e, 0, 99)
+			x1482, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1365)
+			m.ServiceChangeVersion.Value = uint32(x1482)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1366 := d.s.ServiceChangeProfile.Raw(1)
-			p1366[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1366[0]
+			p1483 := d.s.ServiceChangeProfile.Raw(1)
+			p1483[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1483[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -18207,9 +19115,9 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1367 := d.s.TimeNotation.Raw(1)
-			p1367[0] = model.TimeNotation{}
-			m.Timestamp = &p1367[0]
+			p1484 := d.s.TimeNotation.Raw(1)
+			p1484[0] = model.TimeNotation{}
+			m.Timestamp = &p1484[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -18226,20 +19134,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1368 := len(b)
+		mk1485 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1368)
+		b = endLen(b, mk1485)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1369 := len(b)
+		mk1486 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1369)
+		b = endLen(b, mk1486)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -18256,20 +19164,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1370 := len(b)
+		mk1487 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1370)
+		b = endLen(b, mk1487)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1371 := len(b)
+		mk1488 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1371)
+		b = endLen(b, mk1488)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -18284,8 +19192,12 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18294,14 +19206,14 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1372 := d.s.MId.Raw(1)
-			p1372[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1372[0]
-			var h1373 header
-			if err := d.explicit(&h1373, &e, anyTag); err != nil {
+			p1489 := d.s.MId.Raw(1)
+			p1489[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1489[0]
+			var h1490 header
+			if err := d.explicit(&h1490, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1373, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1490, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -18309,14 +19221,14 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1374 := d.s.ServiceChangeAddress.Raw(1)
-			p1374[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1374[0]
-			var h1375 header
-			if err := d.explicit(&h1375, &e, anyTag); err != nil {
+			p1491 := d.s.ServiceChangeAddress.Raw(1)
+			p1491[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1491[0]
+			var h1492 header
+			if err := d.explicit(&h1492, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1375, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1492, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -18325,19 +19237,19 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1376, err := d.integer(e, 0, 99)
+			x1493, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
 			}
-			m.ServiceChangeVersion.Value = uint32(x1376)
+			m.ServiceChangeVersion.Value = uint32(x1493)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1377 := d.s.ServiceChangeProfile.Raw(1)
-			p1377[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1377[0]
+			p1494 := d.s.ServiceChangeProfile.Raw(1)
+			p1494[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1494[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -18346,9 +19258,9 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1378 := d.s.TimeNotation.Raw(1)
-			p1378[0] = model.TimeNotation{}
-			m.Timestamp = &p1378[0]
+			p1495 := d.s.TimeNotation.Raw(1)
+			p1495[0] = model.TimeNotation{}
+			m.Timestamp = &p1495[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
 			}
@@ -18385,8 +19297,12 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18447,8 +19363,12 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18468,11 +19388,11 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1379, err := d.integer(e, 0, 99)
+			x1496, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "packageVersion")
 			}
-			m.PackageVersion = uint32(x1379)
+			m.PackageVersion = uint32(x1496)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -18505,18 +19425,18 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 	if m.StatValue != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1380 := len(b)
+			mk1497 := len(b)
 			b = append(b, 0)
-			for i1381 := range m.StatValue {
+			for i1498 := range m.StatValue {
 				{
-					b = appendBytes(b, "\x04", m.StatValue[i1381])
+					b = appendBytes(b, "\x04", m.StatValue[i1498])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1381)
+					err = codecerr.AtIndex(err, i1498)
 					break
 				}
 			}
-			b = endLen(b, mk1380)
+			b = endLen(b, mk1497)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statValue")
@@ -18532,8 +19452,12 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18553,30 +19477,34 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1382, err := d.count(e)
+			n1499, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "statValue")
 			}
-			m.StatValue = d.s.Octets.Raw(n1382)
+			m.StatValue = d.s.Octets.Raw(n1499)
 			clear(m.StatValue)
-			for i1383, off1384 := 0, e.start; i1383 < n1382; i1383++ {
-				var e1385 header
-				if err := d.next(&e1385, off1384, e.end); err != nil {
+			b1503 := d.window(&e)
+			for i1500, off1501 := 0, e.start; i1500 < n1499; i1500++ {
+				var e1502 header
+				if uint(off1501)+1 < uint(len(b1503)) && b1503[off1501+1] < 0x80 && b1503[off1501]&0x1f != 0x1f && off1501+2+int(b1503[off1501+1]) <= len(b1503) {
+					t, l := b1503[off1501], int(b1503[off1501+1])
+					e1502.tag, e1502.cons, e1502.off, e1502.start, e1502.end, e1502.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1501, off1501+2, off1501+2+l, off1501+2+l
+				} else if err := d.next(&e1502, off1501, e.end); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				if e1385.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1385, "[UNIVERSAL 4]"), i1383), "statValue")
+				if e1502.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1502, "[UNIVERSAL 4]"), i1500), "statValue")
 				}
 				if err := func() error {
 					var err error
-					if m.StatValue[i1383], err = d.octets(e1385); err != nil {
+					if m.StatValue[i1500], err = d.octets(e1502); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1383), "statValue")
+					return codecerr.At(codecerr.AtIndex(err, i1500), "statValue")
 				}
-				off1384 = e1385.next
+				off1501 = e1502.next
 			}
 		default:
 			return d.unexpected(e, "a component of StatisticsParameter")
@@ -18596,10 +19524,10 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk1386 := len(b)
+		mk1504 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
-		b = endLen(b, mk1386)
+		b = endLen(b, mk1504)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -18622,8 +19550,12 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18632,11 +19564,11 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "nonStandardIdentifier: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h1387 header
-			if err := d.explicit(&h1387, &e, anyTag); err != nil {
+			var h1505 header
+			if err := d.explicit(&h1505, &e, anyTag); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
-			if err = decodeNonStandardIdentifierV123(d, &h1387, &m.NonStandardIdentifier); err != nil {
+			if err = decodeNonStandardIdentifierV123(d, &h1505, &m.NonStandardIdentifier); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
@@ -18677,10 +19609,10 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		b = append(b, "\xa1"...)
-		mk1388 := len(b)
+		mk1506 := len(b)
 		b = append(b, 0)
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
-		b = endLen(b, mk1388)
+		b = endLen(b, mk1506)
 		if err != nil {
 			return b, codecerr.At(err, "h221NonStandard")
 		}
@@ -18711,9 +19643,9 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		p1389 := d.s.H221NonStandard.Raw(1)
-		p1389[0] = model.H221NonStandard{}
-		m.H221NonStandard = &p1389[0]
+		p1507 := d.s.H221NonStandard.Raw(1)
+		p1507[0] = model.H221NonStandard{}
+		m.H221NonStandard = &p1507[0]
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return codecerr.At(err, "h221NonStandard")
 		}
@@ -18783,8 +19715,12 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18793,41 +19729,41 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1390, err := d.integer(e, 0, 255)
+			x1508, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35CountryCode1")
 			}
-			m.T35CountryCode1 = uint32(x1390)
+			m.T35CountryCode1 = uint32(x1508)
 		case 0x80000001: // [1] t35CountryCode2
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1391, err := d.integer(e, 0, 255)
+			x1509, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35CountryCode2")
 			}
-			m.T35CountryCode2 = uint32(x1391)
+			m.T35CountryCode2 = uint32(x1509)
 		case 0x80000002: // [2] t35Extension
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1392, err := d.integer(e, 0, 255)
+			x1510, err := d.integer(e, 0, 255)
 			if err != nil {
 				return codecerr.At(err, "t35Extension")
 			}
-			m.T35Extension = uint32(x1392)
+			m.T35Extension = uint32(x1510)
 		case 0x80000003: // [3] manufacturerCode
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1393, err := d.integer(e, 0, 65535)
+			x1511, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "manufacturerCode")
 			}
-			m.ManufacturerCode = uint32(x1393)
+			m.ManufacturerCode = uint32(x1511)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -18887,8 +19823,12 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18939,10 +19879,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1394 := len(b)
+		mk1512 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1394)
+		b = endLen(b, mk1512)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -18951,10 +19891,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1395 := len(b)
+		mk1513 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1395)
+		b = endLen(b, mk1513)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -18963,10 +19903,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1396 := len(b)
+		mk1514 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1396)
+		b = endLen(b, mk1514)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -18975,10 +19915,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1397 := len(b)
+		mk1515 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1397)
+		b = endLen(b, mk1515)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -18987,10 +19927,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1398 := len(b)
+		mk1516 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1398)
+		b = endLen(b, mk1516)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -18999,10 +19939,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1399 := len(b)
+		mk1517 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1399)
+		b = endLen(b, mk1517)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -19011,10 +19951,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1400 := len(b)
+		mk1518 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1400)
+		b = endLen(b, mk1518)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -19029,61 +19969,61 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p1401 := d.s.IndAudMediaDescriptor.Raw(1)
-		p1401[0] = model.IndAudMediaDescriptor{}
-		m.IndAudMediaDescriptor = &p1401[0]
+		p1519 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1519[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1519[0]
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p1402 := d.s.IndAudEventsDescriptor.Raw(1)
-		p1402[0] = model.IndAudEventsDescriptor{}
-		m.IndAudEventsDescriptor = &p1402[0]
+		p1520 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1520[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1520[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p1403 := d.s.IndAudEventBufferDescriptor.Raw(1)
-		p1403[0] = model.IndAudEventBufferDescriptor{}
-		m.IndAudEventBufferDescriptor = &p1403[0]
+		p1521 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1521[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1521[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p1404 := d.s.IndAudSignalsDescriptor.Raw(1)
-		p1404[0] = model.IndAudSignalsDescriptor{}
-		m.IndAudSignalsDescriptor = &p1404[0]
-		var h1405 header
-		if err := d.explicit(&h1405, h, anyTag); err != nil {
+		p1522 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1522[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1522[0]
+		var h1523 header
+		if err := d.explicit(&h1523, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, &h1405, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, &h1523, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p1406 := d.s.IndAudDigitMapDescriptor.Raw(1)
-		p1406[0] = model.IndAudDigitMapDescriptor{}
-		m.IndAudDigitMapDescriptor = &p1406[0]
+		p1524 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1524[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1524[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p1407 := d.s.IndAudStatisticsDescriptor.Raw(1)
-		p1407[0] = model.IndAudStatisticsDescriptor{}
-		m.IndAudStatisticsDescriptor = &p1407[0]
+		p1525 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1525[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1525[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p1408 := d.s.IndAudPackagesDescriptor.Raw(1)
-		p1408[0] = model.IndAudPackagesDescriptor{}
-		m.IndAudPackagesDescriptor = &p1408[0]
+		p1526 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1526[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1526[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -19101,10 +20041,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1409 := len(b)
+		mk1527 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1409)
+		b = endLen(b, mk1527)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -19113,10 +20053,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1410 := len(b)
+		mk1528 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1410)
+		b = endLen(b, mk1528)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -19125,10 +20065,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1411 := len(b)
+		mk1529 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1411)
+		b = endLen(b, mk1529)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -19137,10 +20077,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1412 := len(b)
+		mk1530 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1412)
+		b = endLen(b, mk1530)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -19149,10 +20089,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1413 := len(b)
+		mk1531 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1413)
+		b = endLen(b, mk1531)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -19161,10 +20101,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1414 := len(b)
+		mk1532 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1414)
+		b = endLen(b, mk1532)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -19173,10 +20113,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1415 := len(b)
+		mk1533 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1415)
+		b = endLen(b, mk1533)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -19191,61 +20131,61 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p1416 := d.s.IndAudMediaDescriptor.Raw(1)
-		p1416[0] = model.IndAudMediaDescriptor{}
-		m.IndAudMediaDescriptor = &p1416[0]
+		p1534 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1534[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1534[0]
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p1417 := d.s.IndAudEventsDescriptor.Raw(1)
-		p1417[0] = model.IndAudEventsDescriptor{}
-		m.IndAudEventsDescriptor = &p1417[0]
+		p1535 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1535[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1535[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p1418 := d.s.IndAudEventBufferDescriptor.Raw(1)
-		p1418[0] = model.IndAudEventBufferDescriptor{}
-		m.IndAudEventBufferDescriptor = &p1418[0]
+		p1536 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1536[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1536[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p1419 := d.s.IndAudSignalsDescriptor.Raw(1)
-		p1419[0] = model.IndAudSignalsDescriptor{}
-		m.IndAudSignalsDescriptor = &p1419[0]
-		var h1420 header
-		if err := d.explicit(&h1420, h, anyTag); err != nil {
+		p1537 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1537[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1537[0]
+		var h1538 header
+		if err := d.explicit(&h1538, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, &h1420, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, &h1538, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p1421 := d.s.IndAudDigitMapDescriptor.Raw(1)
-		p1421[0] = model.IndAudDigitMapDescriptor{}
-		m.IndAudDigitMapDescriptor = &p1421[0]
+		p1539 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1539[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1539[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p1422 := d.s.IndAudStatisticsDescriptor.Raw(1)
-		p1422[0] = model.IndAudStatisticsDescriptor{}
-		m.IndAudStatisticsDescriptor = &p1422[0]
+		p1540 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1540[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1540[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p1423 := d.s.IndAudPackagesDescriptor.Raw(1)
-		p1423[0] = model.IndAudPackagesDescriptor{}
-		m.IndAudPackagesDescriptor = &p1423[0]
+		p1541 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1541[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1541[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -19259,20 +20199,20 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1424 := len(b)
+		mk1542 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
-		b = endLen(b, mk1424)
+		b = endLen(b, mk1542)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1425 := len(b)
+		mk1543 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
-		b = endLen(b, mk1425)
+		b = endLen(b, mk1543)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -19287,8 +20227,12 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19297,9 +20241,9 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1426 := d.s.IndAudTerminationStateDescriptor.Raw(1)
-			p1426[0] = model.IndAudTerminationStateDescriptor{}
-			m.TermStateDescr = &p1426[0]
+			p1544 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1544[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1544[0]
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -19308,14 +20252,14 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1427 := d.s.IndAudMediaDescriptorStreams.Raw(1)
-			p1427[0] = model.IndAudMediaDescriptorStreams{}
-			m.Streams = &p1427[0]
-			var h1428 header
-			if err := d.explicit(&h1428, &e, anyTag); err != nil {
+			p1545 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1545[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1545[0]
+			var h1546 header
+			if err := d.explicit(&h1546, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1428, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1546, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -19331,20 +20275,20 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1429 := len(b)
+		mk1547 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
-		b = endLen(b, mk1429)
+		b = endLen(b, mk1547)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1430 := len(b)
+		mk1548 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk1430)
+		b = endLen(b, mk1548)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -19359,8 +20303,12 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19369,9 +20317,9 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1431 := d.s.IndAudTerminationStateDescriptor.Raw(1)
-			p1431[0] = model.IndAudTerminationStateDescriptor{}
-			m.TermStateDescr = &p1431[0]
+			p1549 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1549[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1549[0]
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -19380,14 +20328,14 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1432 := d.s.IndAudMediaDescriptorStreams.Raw(1)
-			p1432[0] = model.IndAudMediaDescriptorStreams{}
-			m.Streams = &p1432[0]
-			var h1433 header
-			if err := d.explicit(&h1433, &e, anyTag); err != nil {
+			p1550 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1550[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1550[0]
+			var h1551 header
+			if err := d.explicit(&h1551, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1433, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1551, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -19407,30 +20355,30 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1434 := len(b)
+		mk1552 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
-		b = endLen(b, mk1434)
+		b = endLen(b, mk1552)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1435 := len(b)
+			mk1553 := len(b)
 			b = append(b, 0)
-			for i1436 := range m.MultiStream {
+			for i1554 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1437 := len(b)
+				mk1555 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1436])
-				b = endLen(b, mk1437)
+				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1554])
+				b = endLen(b, mk1555)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1436)
+					err = codecerr.AtIndex(err, i1554)
 					break
 				}
 			}
-			b = endLen(b, mk1435)
+			b = endLen(b, mk1553)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -19446,38 +20394,42 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p1438 := d.s.IndAudStreamParms.Raw(1)
-		p1438[0] = model.IndAudStreamParms{}
-		m.OneStream = &p1438[0]
+		p1556 := d.s.IndAudStreamParms.Raw(1)
+		p1556[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1556[0]
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1439, err := d.count((*h))
+		n1557, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1439)
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1557)
 		clear(m.MultiStream)
-		for i1440, off1441 := 0, (*h).start; i1440 < n1439; i1440++ {
-			var e1442 header
-			if err := d.next(&e1442, off1441, (*h).end); err != nil {
+		b1561 := d.window(h)
+		for i1558, off1559 := 0, (*h).start; i1558 < n1557; i1558++ {
+			var e1560 header
+			if uint(off1559)+1 < uint(len(b1561)) && b1561[off1559+1] < 0x80 && b1561[off1559]&0x1f != 0x1f && off1559+2+int(b1561[off1559+1]) <= len(b1561) {
+				t, l := b1561[off1559], int(b1561[off1559+1])
+				e1560.tag, e1560.cons, e1560.off, e1560.start, e1560.end, e1560.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1559, off1559+2, off1559+2+l, off1559+2+l
+			} else if err := d.next(&e1560, off1559, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1442.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1442, "[UNIVERSAL 16]"), i1440), "multiStream")
+			if e1560.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1560, "[UNIVERSAL 16]"), i1558), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, &e1442, &m.MultiStream[i1440]); err != nil {
+				if err = decodeIndAudStreamDescriptorV2(d, &e1560, &m.MultiStream[i1558]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1440), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1558), "multiStream")
 			}
-			off1441 = e1442.next
+			off1559 = e1560.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -19493,30 +20445,30 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1443 := len(b)
+		mk1562 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1443)
+		b = endLen(b, mk1562)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1444 := len(b)
+			mk1563 := len(b)
 			b = append(b, 0)
-			for i1445 := range m.MultiStream {
+			for i1564 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1446 := len(b)
+				mk1565 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1445])
-				b = endLen(b, mk1446)
+				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1564])
+				b = endLen(b, mk1565)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1445)
+					err = codecerr.AtIndex(err, i1564)
 					break
 				}
 			}
-			b = endLen(b, mk1444)
+			b = endLen(b, mk1563)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -19532,38 +20484,42 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p1447 := d.s.IndAudStreamParms.Raw(1)
-		p1447[0] = model.IndAudStreamParms{}
-		m.OneStream = &p1447[0]
+		p1566 := d.s.IndAudStreamParms.Raw(1)
+		p1566[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1566[0]
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1448, err := d.count((*h))
+		n1567, err := d.count((*h))
 		if err != nil {
 			return codecerr.At(err, "multiStream")
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1448)
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1567)
 		clear(m.MultiStream)
-		for i1449, off1450 := 0, (*h).start; i1449 < n1448; i1449++ {
-			var e1451 header
-			if err := d.next(&e1451, off1450, (*h).end); err != nil {
+		b1571 := d.window(h)
+		for i1568, off1569 := 0, (*h).start; i1568 < n1567; i1568++ {
+			var e1570 header
+			if uint(off1569)+1 < uint(len(b1571)) && b1571[off1569+1] < 0x80 && b1571[off1569]&0x1f != 0x1f && off1569+2+int(b1571[off1569+1]) <= len(b1571) {
+				t, l := b1571[off1569], int(b1571[off1569+1])
+				e1570.tag, e1570.cons, e1570.off, e1570.start, e1570.end, e1570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1569, off1569+2, off1569+2+l, off1569+2+l
+			} else if err := d.next(&e1570, off1569, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1451.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1451, "[UNIVERSAL 16]"), i1449), "multiStream")
+			if e1570.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1570, "[UNIVERSAL 16]"), i1568), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, &e1451, &m.MultiStream[i1449]); err != nil {
+				if err = decodeIndAudStreamDescriptorV3(d, &e1570, &m.MultiStream[i1568]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1449), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1568), "multiStream")
 			}
-			off1450 = e1451.next
+			off1569 = e1570.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -19585,10 +20541,10 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1452 := len(b)
+		mk1572 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
-		b = endLen(b, mk1452)
+		b = endLen(b, mk1572)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19603,8 +20559,12 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19613,11 +20573,11 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1453, err := d.integer(e, 0, 65535)
+			x1573, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x1453)
+			m.StreamID = uint32(x1573)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19657,10 +20617,10 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1454 := len(b)
+		mk1574 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1454)
+		b = endLen(b, mk1574)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19675,8 +20635,12 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19685,11 +20649,11 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1455, err := d.integer(e, 0, 65535)
+			x1575, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID = uint32(x1455)
+			m.StreamID = uint32(x1575)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19722,30 +20686,30 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1456 := len(b)
+		mk1576 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1456)
+		b = endLen(b, mk1576)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1457 := len(b)
+		mk1577 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
-		b = endLen(b, mk1457)
+		b = endLen(b, mk1577)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1458 := len(b)
+		mk1578 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
-		b = endLen(b, mk1458)
+		b = endLen(b, mk1578)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -19760,8 +20724,12 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19770,9 +20738,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1459 := d.s.IndAudLocalControlDescriptor.Raw(1)
-			p1459[0] = model.IndAudLocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1459[0]
+			p1579 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1579[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1579[0]
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19781,9 +20749,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1460 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1460[0] = model.IndAudLocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1460[0]
+			p1580 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1580[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1580[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19792,9 +20760,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1461 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1461[0] = model.IndAudLocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1461[0]
+			p1581 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1581[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1581[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19811,40 +20779,40 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1462 := len(b)
+		mk1582 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1462)
+		b = endLen(b, mk1582)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1463 := len(b)
+		mk1583 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
-		b = endLen(b, mk1463)
+		b = endLen(b, mk1583)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1464 := len(b)
+		mk1584 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
-		b = endLen(b, mk1464)
+		b = endLen(b, mk1584)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
 		b = append(b, "\xa3"...)
-		mk1465 := len(b)
+		mk1585 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
-		b = endLen(b, mk1465)
+		b = endLen(b, mk1585)
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
 		}
@@ -19859,8 +20827,12 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19869,9 +20841,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1466 := d.s.IndAudLocalControlDescriptor.Raw(1)
-			p1466[0] = model.IndAudLocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1466[0]
+			p1586 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1586[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1586[0]
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19880,9 +20852,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1467 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1467[0] = model.IndAudLocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1467[0]
+			p1587 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1587[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1587[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19891,9 +20863,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1468 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1468[0] = model.IndAudLocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1468[0]
+			p1588 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1588[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1588[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19902,9 +20874,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1469 := d.s.IndAudStatisticsDescriptor.Raw(1)
-			p1469[0] = model.IndAudStatisticsDescriptor{}
-			m.StatisticsDescriptor = &p1469[0]
+			p1589 := d.s.IndAudStatisticsDescriptor.Raw(1)
+			p1589[0] = model.IndAudStatisticsDescriptor{}
+			m.StatisticsDescriptor = &p1589[0]
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -19946,20 +20918,20 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1470 := len(b)
+			mk1590 := len(b)
 			b = append(b, 0)
-			for i1471 := range m.PropertyParms {
+			for i1591 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1472 := len(b)
+				mk1592 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1471])
-				b = endLen(b, mk1472)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1591])
+				b = endLen(b, mk1592)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1471)
+					err = codecerr.AtIndex(err, i1591)
 					break
 				}
 			}
-			b = endLen(b, mk1470)
+			b = endLen(b, mk1590)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19975,8 +20947,12 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20012,30 +20988,34 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1473, err := d.count(e)
+			n1593, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1473)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1593)
 			clear(m.PropertyParms)
-			for i1474, off1475 := 0, e.start; i1474 < n1473; i1474++ {
-				var e1476 header
-				if err := d.next(&e1476, off1475, e.end); err != nil {
+			b1597 := d.window(&e)
+			for i1594, off1595 := 0, e.start; i1594 < n1593; i1594++ {
+				var e1596 header
+				if uint(off1595)+1 < uint(len(b1597)) && b1597[off1595+1] < 0x80 && b1597[off1595]&0x1f != 0x1f && off1595+2+int(b1597[off1595+1]) <= len(b1597) {
+					t, l := b1597[off1595], int(b1597[off1595+1])
+					e1596.tag, e1596.cons, e1596.off, e1596.start, e1596.end, e1596.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1595, off1595+2, off1595+2+l, off1595+2+l
+				} else if err := d.next(&e1596, off1595, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1476.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1476, "[UNIVERSAL 16]"), i1474), "propertyParms")
+				if e1596.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1596, "[UNIVERSAL 16]"), i1594), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1476, &m.PropertyParms[i1474]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1596, &m.PropertyParms[i1594]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1474), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1594), "propertyParms")
 				}
-				off1475 = e1476.next
+				off1595 = e1596.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -20072,20 +21052,20 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1477 := len(b)
+			mk1598 := len(b)
 			b = append(b, 0)
-			for i1478 := range m.PropertyParms {
+			for i1599 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1479 := len(b)
+				mk1600 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1478])
-				b = endLen(b, mk1479)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1599])
+				b = endLen(b, mk1600)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1478)
+					err = codecerr.AtIndex(err, i1599)
 					break
 				}
 			}
-			b = endLen(b, mk1477)
+			b = endLen(b, mk1598)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -20109,8 +21089,12 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20146,30 +21130,34 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1480, err := d.count(e)
+			n1601, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1480)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1601)
 			clear(m.PropertyParms)
-			for i1481, off1482 := 0, e.start; i1481 < n1480; i1481++ {
-				var e1483 header
-				if err := d.next(&e1483, off1482, e.end); err != nil {
+			b1605 := d.window(&e)
+			for i1602, off1603 := 0, e.start; i1602 < n1601; i1602++ {
+				var e1604 header
+				if uint(off1603)+1 < uint(len(b1605)) && b1605[off1603+1] < 0x80 && b1605[off1603]&0x1f != 0x1f && off1603+2+int(b1605[off1603+1]) <= len(b1605) {
+					t, l := b1605[off1603], int(b1605[off1603+1])
+					e1604.tag, e1604.cons, e1604.off, e1604.start, e1604.end, e1604.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1603, off1603+2, off1603+2+l, off1603+2+l
+				} else if err := d.next(&e1604, off1603, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1483.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1483, "[UNIVERSAL 16]"), i1481), "propertyParms")
+				if e1604.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1604, "[UNIVERSAL 16]"), i1602), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1483, &m.PropertyParms[i1481]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1604, &m.PropertyParms[i1602]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1481), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1602), "propertyParms")
 				}
-				off1482 = e1483.next
+				off1603 = e1604.next
 			}
 		case 0x80000004: // [4] streamModeSel
 			if seen>>4 != 0 {
@@ -20177,14 +21165,14 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1484, err := d.integer(e, minInt, maxInt)
+			x1606, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "streamModeSel")
 			}
-			if x1484 < -1<<31 || x1484 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1484), "streamModeSel")
+			if x1606 < -1<<31 || x1606 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1606), "streamModeSel")
 			}
-			m.StreamModeSel.Value = model.StreamMode(x1484)
+			m.StreamModeSel.Value = model.StreamMode(x1606)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20219,8 +21207,12 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20263,10 +21255,10 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	}
 	if m.PropertyParms != nil {
 		b = append(b, "\xa1"...)
-		mk1485 := len(b)
+		mk1607 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
-		b = endLen(b, mk1485)
+		b = endLen(b, mk1607)
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
 		}
@@ -20281,8 +21273,12 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20302,9 +21298,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1486 := d.s.PropertyParm.Raw(1)
-			p1486[0] = model.PropertyParm{}
-			m.PropertyParms = &p1486[0]
+			p1608 := d.s.PropertyParm.Raw(1)
+			p1608[0] = model.PropertyParm{}
+			m.PropertyParms = &p1608[0]
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -20337,20 +21333,20 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1487 := len(b)
+			mk1609 := len(b)
 			b = append(b, 0)
-			for i1488 := range m.PropGrps {
+			for i1610 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1489 := len(b)
+				mk1611 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1488])
-				b = endLen(b, mk1489)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1610])
+				b = endLen(b, mk1611)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1488)
+					err = codecerr.AtIndex(err, i1610)
 					break
 				}
 			}
-			b = endLen(b, mk1487)
+			b = endLen(b, mk1609)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -20366,8 +21362,12 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20377,40 +21377,44 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1490, err := d.integer(e, 0, 65535)
+			x1612, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "propGroupID")
 			}
-			m.PropGroupID.Value = uint32(x1490)
+			m.PropGroupID.Value = uint32(x1612)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1491, err := d.count(e)
+			n1613, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1491)
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1613)
 			clear(m.PropGrps)
-			for i1492, off1493 := 0, e.start; i1492 < n1491; i1492++ {
-				var e1494 header
-				if err := d.next(&e1494, off1493, e.end); err != nil {
+			b1617 := d.window(&e)
+			for i1614, off1615 := 0, e.start; i1614 < n1613; i1614++ {
+				var e1616 header
+				if uint(off1615)+1 < uint(len(b1617)) && b1617[off1615+1] < 0x80 && b1617[off1615]&0x1f != 0x1f && off1615+2+int(b1617[off1615+1]) <= len(b1617) {
+					t, l := b1617[off1615], int(b1617[off1615+1])
+					e1616.tag, e1616.cons, e1616.off, e1616.start, e1616.end, e1616.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1615, off1615+2, off1615+2+l, off1615+2+l
+				} else if err := d.next(&e1616, off1615, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1494.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1494, "[UNIVERSAL 16]"), i1492), "propGrps")
+				if e1616.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1616, "[UNIVERSAL 16]"), i1614), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1494, &m.PropGrps[i1492]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1616, &m.PropGrps[i1614]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1492), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1614), "propGrps")
 				}
-				off1493 = e1494.next
+				off1615 = e1616.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -20441,20 +21445,20 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1495 := len(b)
+			mk1618 := len(b)
 			b = append(b, 0)
-			for i1496 := range m.PropGrps {
+			for i1619 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1497 := len(b)
+				mk1620 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1496])
-				b = endLen(b, mk1497)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1619])
+				b = endLen(b, mk1620)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1496)
+					err = codecerr.AtIndex(err, i1619)
 					break
 				}
 			}
-			b = endLen(b, mk1495)
+			b = endLen(b, mk1618)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -20470,8 +21474,12 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20481,40 +21489,44 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1498, err := d.integer(e, 0, 65535)
+			x1621, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "propGroupID")
 			}
-			m.PropGroupID.Value = uint32(x1498)
+			m.PropGroupID.Value = uint32(x1621)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1499, err := d.count(e)
+			n1622, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propGrps")
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1499)
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1622)
 			clear(m.PropGrps)
-			for i1500, off1501 := 0, e.start; i1500 < n1499; i1500++ {
-				var e1502 header
-				if err := d.next(&e1502, off1501, e.end); err != nil {
+			b1626 := d.window(&e)
+			for i1623, off1624 := 0, e.start; i1623 < n1622; i1623++ {
+				var e1625 header
+				if uint(off1624)+1 < uint(len(b1626)) && b1626[off1624+1] < 0x80 && b1626[off1624]&0x1f != 0x1f && off1624+2+int(b1626[off1624+1]) <= len(b1626) {
+					t, l := b1626[off1624], int(b1626[off1624+1])
+					e1625.tag, e1625.cons, e1625.off, e1625.start, e1625.end, e1625.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1624, off1624+2, off1624+2+l, off1624+2+l
+				} else if err := d.next(&e1625, off1624, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1502.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1502, "[UNIVERSAL 16]"), i1500), "propGrps")
+				if e1625.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1625, "[UNIVERSAL 16]"), i1623), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1502, &m.PropGrps[i1500]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1625, &m.PropGrps[i1623]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1500), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1623), "propGrps")
 				}
-				off1501 = e1502.next
+				off1624 = e1625.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -20538,20 +21550,20 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1503 := len(b)
+			mk1627 := len(b)
 			b = append(b, 0)
-			for i1504 := range m.PropertyParms {
+			for i1628 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1505 := len(b)
+				mk1629 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1504])
-				b = endLen(b, mk1505)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1628])
+				b = endLen(b, mk1629)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1504)
+					err = codecerr.AtIndex(err, i1628)
 					break
 				}
 			}
-			b = endLen(b, mk1503)
+			b = endLen(b, mk1627)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -20581,8 +21593,12 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20591,30 +21607,34 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1506, err := d.count(e)
+			n1630, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1506)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1630)
 			clear(m.PropertyParms)
-			for i1507, off1508 := 0, e.start; i1507 < n1506; i1507++ {
-				var e1509 header
-				if err := d.next(&e1509, off1508, e.end); err != nil {
+			b1634 := d.window(&e)
+			for i1631, off1632 := 0, e.start; i1631 < n1630; i1631++ {
+				var e1633 header
+				if uint(off1632)+1 < uint(len(b1634)) && b1634[off1632+1] < 0x80 && b1634[off1632]&0x1f != 0x1f && off1632+2+int(b1634[off1632+1]) <= len(b1634) {
+					t, l := b1634[off1632], int(b1634[off1632+1])
+					e1633.tag, e1633.cons, e1633.off, e1633.start, e1633.end, e1633.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1632, off1632+2, off1632+2+l, off1632+2+l
+				} else if err := d.next(&e1633, off1632, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1509.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1509, "[UNIVERSAL 16]"), i1507), "propertyParms")
+				if e1633.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1633, "[UNIVERSAL 16]"), i1631), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1509, &m.PropertyParms[i1507]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1633, &m.PropertyParms[i1631]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1507), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1631), "propertyParms")
 				}
-				off1508 = e1509.next
+				off1632 = e1633.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20653,20 +21673,20 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1510 := len(b)
+			mk1635 := len(b)
 			b = append(b, 0)
-			for i1511 := range m.PropertyParms {
+			for i1636 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1512 := len(b)
+				mk1637 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1511])
-				b = endLen(b, mk1512)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1636])
+				b = endLen(b, mk1637)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1511)
+					err = codecerr.AtIndex(err, i1636)
 					break
 				}
 			}
-			b = endLen(b, mk1510)
+			b = endLen(b, mk1635)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -20704,8 +21724,12 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20714,30 +21738,34 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1513, err := d.count(e)
+			n1638, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1513)
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1638)
 			clear(m.PropertyParms)
-			for i1514, off1515 := 0, e.start; i1514 < n1513; i1514++ {
-				var e1516 header
-				if err := d.next(&e1516, off1515, e.end); err != nil {
+			b1642 := d.window(&e)
+			for i1639, off1640 := 0, e.start; i1639 < n1638; i1639++ {
+				var e1641 header
+				if uint(off1640)+1 < uint(len(b1642)) && b1642[off1640+1] < 0x80 && b1642[off1640]&0x1f != 0x1f && off1640+2+int(b1642[off1640+1]) <= len(b1642) {
+					t, l := b1642[off1640], int(b1642[off1640+1])
+					e1641.tag, e1641.cons, e1641.off, e1641.start, e1641.end, e1641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1640, off1640+2, off1640+2+l, off1640+2+l
+				} else if err := d.next(&e1641, off1640, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1516.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1516, "[UNIVERSAL 16]"), i1514), "propertyParms")
+				if e1641.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1641, "[UNIVERSAL 16]"), i1639), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1516, &m.PropertyParms[i1514]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1641, &m.PropertyParms[i1639]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1514), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1639), "propertyParms")
 				}
-				off1515 = e1516.next
+				off1640 = e1641.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20763,14 +21791,14 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1517, err := d.integer(e, minInt, maxInt)
+			x1643, err := d.integer(e, minInt, maxInt)
 			if err != nil {
 				return codecerr.At(err, "serviceStateSel")
 			}
-			if x1517 < -1<<31 || x1517 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1517), "serviceStateSel")
+			if x1643 < -1<<31 || x1643 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1643), "serviceStateSel")
 			}
-			m.ServiceStateSel.Value = model.ServiceState(x1517)
+			m.ServiceStateSel.Value = model.ServiceState(x1643)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20825,8 +21853,12 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20836,11 +21868,11 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1518, err := d.integer(e, 0, 4294967295)
+			x1644, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "requestID")
 			}
-			m.RequestID.Value = uint32(x1518)
+			m.RequestID.Value = uint32(x1644)
 		case 0x80000001: // [1] pkgdName
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
@@ -20858,11 +21890,11 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1519, err := d.integer(e, 0, 65535)
+			x1645, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1519)
+			m.StreamID.Value = uint32(x1645)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20909,8 +21941,12 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20931,11 +21967,11 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1520, err := d.integer(e, 0, 65535)
+			x1646, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1520)
+			m.StreamID.Value = uint32(x1646)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20958,10 +21994,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1521 := len(b)
+		mk1647 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.Signal)
-		b = endLen(b, mk1521)
+		b = endLen(b, mk1647)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -20970,10 +22006,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1522 := len(b)
+		mk1648 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
-		b = endLen(b, mk1522)
+		b = endLen(b, mk1648)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -20988,17 +22024,17 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p1523 := d.s.IndAudSignal.Raw(1)
-		p1523[0] = model.IndAudSignal{}
-		m.Signal = &p1523[0]
+		p1649 := d.s.IndAudSignal.Raw(1)
+		p1649[0] = model.IndAudSignal{}
+		m.Signal = &p1649[0]
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p1524 := d.s.IndAudSeqSigList.Raw(1)
-		p1524[0] = model.IndAudSeqSigList{}
-		m.SeqSigList = &p1524[0]
+		p1650 := d.s.IndAudSeqSigList.Raw(1)
+		p1650[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1650[0]
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -21016,10 +22052,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1525 := len(b)
+		mk1651 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.Signal)
-		b = endLen(b, mk1525)
+		b = endLen(b, mk1651)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -21028,10 +22064,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1526 := len(b)
+		mk1652 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1526)
+		b = endLen(b, mk1652)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -21046,17 +22082,17 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p1527 := d.s.IndAudSignal.Raw(1)
-		p1527[0] = model.IndAudSignal{}
-		m.Signal = &p1527[0]
+		p1653 := d.s.IndAudSignal.Raw(1)
+		p1653[0] = model.IndAudSignal{}
+		m.Signal = &p1653[0]
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p1528 := d.s.IndAudSeqSigList.Raw(1)
-		p1528[0] = model.IndAudSeqSigList{}
-		m.SeqSigList = &p1528[0]
+		p1654 := d.s.IndAudSeqSigList.Raw(1)
+		p1654[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1654[0]
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -21080,10 +22116,10 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1529 := len(b)
+		mk1655 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.SignalList)
-		b = endLen(b, mk1529)
+		b = endLen(b, mk1655)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -21098,8 +22134,12 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21108,19 +22148,19 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1530, err := d.integer(e, 0, 65535)
+			x1656, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1530)
+			m.Id = uint32(x1656)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1531 := d.s.IndAudSignal.Raw(1)
-			p1531[0] = model.IndAudSignal{}
-			m.SignalList = &p1531[0]
+			p1657 := d.s.IndAudSignal.Raw(1)
+			p1657[0] = model.IndAudSignal{}
+			m.SignalList = &p1657[0]
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -21152,10 +22192,10 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1532 := len(b)
+		mk1658 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.SignalList)
-		b = endLen(b, mk1532)
+		b = endLen(b, mk1658)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -21170,8 +22210,12 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21180,19 +22224,19 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1533, err := d.integer(e, 0, 65535)
+			x1659, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "id")
 			}
-			m.Id = uint32(x1533)
+			m.Id = uint32(x1659)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1534 := d.s.IndAudSignal.Raw(1)
-			p1534[0] = model.IndAudSignal{}
-			m.SignalList = &p1534[0]
+			p1660 := d.s.IndAudSignal.Raw(1)
+			p1660[0] = model.IndAudSignal{}
+			m.SignalList = &p1660[0]
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -21245,8 +22289,12 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21267,11 +22315,11 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1535, err := d.integer(e, 0, 65535)
+			x1661, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1535)
+			m.StreamID.Value = uint32(x1661)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -21326,8 +22374,12 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21348,22 +22400,22 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1536, err := d.integer(e, 0, 65535)
+			x1662, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "streamID")
 			}
-			m.StreamID.Value = uint32(x1536)
+			m.StreamID.Value = uint32(x1662)
 		case 0x80000002: // [2] signalRequestID
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "signalRequestID: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1537, err := d.integer(e, 0, 4294967295)
+			x1663, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "signalRequestID")
 			}
-			m.SignalRequestID.Value = uint32(x1537)
+			m.SignalRequestID.Value = uint32(x1663)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -21400,8 +22452,12 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21447,8 +22503,12 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21509,8 +22569,12 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21530,11 +22594,11 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1538, err := d.integer(e, 0, 99)
+			x1664, err := d.integer(e, 0, 99)
 			if err != nil {
 				return codecerr.At(err, "packageVersion")
 			}
-			m.PackageVersion = uint32(x1538)
+			m.PackageVersion = uint32(x1664)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -21589,8 +22653,12 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21599,21 +22667,21 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1539, err := d.integer(e, 0, 4294967295)
+			x1665, err := d.integer(e, 0, 4294967295)
 			if err != nil {
 				return codecerr.At(err, "transactionId")
 			}
-			m.TransactionId = uint32(x1539)
+			m.TransactionId = uint32(x1665)
 		case 0x80000001: // [1] segmentNumber
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1540, err := d.integer(e, 0, 65535)
+			x1666, err := d.integer(e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "segmentNumber")
 			}
-			m.SegmentNumber = uint32(x1540)
+			m.SegmentNumber = uint32(x1666)
 		case 0x80000002: // [2] segmentationComplete
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -21685,20 +22753,20 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1541 := len(b)
+			mk1667 := len(b)
 			b = append(b, 0)
-			for i1542 := range m.TerminationIDList {
+			for i1668 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk1543 := len(b)
+				mk1669 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1542])
-				b = endLen(b, mk1543)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1668])
+				b = endLen(b, mk1669)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1542)
+					err = codecerr.AtIndex(err, i1668)
 					break
 				}
 			}
-			b = endLen(b, mk1541)
+			b = endLen(b, mk1667)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -21707,16 +22775,16 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1544 := len(b)
+			mk1670 := len(b)
 			b = append(b, 0)
-			for i1545 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1545])
+			for i1671 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1671])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1545)
+					err = codecerr.AtIndex(err, i1671)
 					break
 				}
 			}
-			b = endLen(b, mk1544)
+			b = endLen(b, mk1670)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -21732,8 +22800,12 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21742,57 +22814,65 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1546, err := d.count(e)
+			n1672, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationIDList")
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n1546)
+			m.TerminationIDList = d.s.TerminationID.Raw(n1672)
 			clear(m.TerminationIDList)
-			for i1547, off1548 := 0, e.start; i1547 < n1546; i1547++ {
-				var e1549 header
-				if err := d.next(&e1549, off1548, e.end); err != nil {
+			b1676 := d.window(&e)
+			for i1673, off1674 := 0, e.start; i1673 < n1672; i1673++ {
+				var e1675 header
+				if uint(off1674)+1 < uint(len(b1676)) && b1676[off1674+1] < 0x80 && b1676[off1674]&0x1f != 0x1f && off1674+2+int(b1676[off1674+1]) <= len(b1676) {
+					t, l := b1676[off1674], int(b1676[off1674+1])
+					e1675.tag, e1675.cons, e1675.off, e1675.start, e1675.end, e1675.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1674, off1674+2, off1674+2+l, off1674+2+l
+				} else if err := d.next(&e1675, off1674, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e1549.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1549, "[UNIVERSAL 16]"), i1547), "terminationIDList")
+				if e1675.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1675, "[UNIVERSAL 16]"), i1673), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1549, &m.TerminationIDList[i1547]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1675, &m.TerminationIDList[i1673]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1547), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i1673), "terminationIDList")
 				}
-				off1548 = e1549.next
+				off1674 = e1675.next
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1550, err := d.count(e)
+			n1677, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "terminationAuditResult")
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1550)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1677)
 			clear(m.TerminationAuditResult)
-			for i1551, off1552 := 0, e.start; i1551 < n1550; i1551++ {
-				var e1553 header
-				if err := d.next(&e1553, off1552, e.end); err != nil {
+			b1681 := d.window(&e)
+			for i1678, off1679 := 0, e.start; i1678 < n1677; i1678++ {
+				var e1680 header
+				if uint(off1679)+1 < uint(len(b1681)) && b1681[off1679+1] < 0x80 && b1681[off1679]&0x1f != 0x1f && off1679+2+int(b1681[off1679+1]) <= len(b1681) {
+					t, l := b1681[off1679], int(b1681[off1679+1])
+					e1680.tag, e1680.cons, e1680.off, e1680.start, e1680.end, e1680.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1679, off1679+2, off1679+2+l, off1679+2+l
+				} else if err := d.next(&e1680, off1679, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e1553, &m.TerminationAuditResult[i1551]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e1680, &m.TerminationAuditResult[i1678]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1551), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i1678), "terminationAuditResult")
 				}
-				off1552 = e1553.next
+				off1679 = e1680.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21815,10 +22895,10 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	var err error
 	if m.SecondEvent != nil {
 		b = append(b, "\xa0"...)
-		mk1554 := len(b)
+		mk1682 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1554)
+		b = endLen(b, mk1682)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -21826,16 +22906,16 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1555 := len(b)
+			mk1683 := len(b)
 			b = append(b, 0)
-			for i1556 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1556])
+			for i1684 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1684])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1556)
+					err = codecerr.AtIndex(err, i1684)
 					break
 				}
 			}
-			b = endLen(b, mk1555)
+			b = endLen(b, mk1683)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -21851,8 +22931,12 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 	}
 	var seen uint64
 	var e header
+	b := d.window(h)
 	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21861,9 +22945,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1557 := d.s.SecondEventsDescriptor.Raw(1)
-			p1557[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1557[0]
+			p1685 := d.s.SecondEventsDescriptor.Raw(1)
+			p1685[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1685[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -21872,27 +22956,31 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1558, err := d.count(e)
+			n1686, err := d.count(e)
 			if err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1558)
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1686)
 			clear(m.SignalsDescriptor)
-			for i1559, off1560 := 0, e.start; i1559 < n1558; i1559++ {
-				var e1561 header
-				if err := d.next(&e1561, off1560, e.end); err != nil {
+			b1690 := d.window(&e)
+			for i1687, off1688 := 0, e.start; i1687 < n1686; i1687++ {
+				var e1689 header
+				if uint(off1688)+1 < uint(len(b1690)) && b1690[off1688+1] < 0x80 && b1690[off1688]&0x1f != 0x1f && off1688+2+int(b1690[off1688+1]) <= len(b1690) {
+					t, l := b1690[off1688], int(b1690[off1688+1])
+					e1689.tag, e1689.cons, e1689.off, e1689.start, e1689.end, e1689.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1688, off1688+2, off1688+2+l, off1688+2+l
+				} else if err := d.next(&e1689, off1688, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1561, &m.SignalsDescriptor[i1559]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1689, &m.SignalsDescriptor[i1687]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1559), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1687), "signalsDescriptor")
 				}
-				off1560 = e1561.next
+				off1688 = e1689.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21917,10 +23005,10 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		b = append(b, "\xa1"...)
-		mk1562 := len(b)
+		mk1691 := len(b)
 		b = append(b, 0)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
-		b = endLen(b, mk1562)
+		b = endLen(b, mk1691)
 		if err != nil {
 			return b, codecerr.At(err, "notifyRegulated")
 		}
@@ -21946,9 +23034,9 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		p1563 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
-		p1563[0] = model.RegulatedEmbeddedDescriptor{}
-		m.NotifyRegulated = &p1563[0]
+		p1692 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		p1692[0] = model.RegulatedEmbeddedDescriptor{}
+		m.NotifyRegulated = &p1692[0]
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return codecerr.At(err, "notifyRegulated")
 		}
@@ -21968,22 +23056,22 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 	switch v {
 	case 1:
 		b = append(b, "\x30"...)
-		mk1564 := len(b)
+		mk1693 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV1(b, m)
-		b = endLen(b, mk1564)
+		b = endLen(b, mk1693)
 	case 2:
 		b = append(b, "\x30"...)
-		mk1565 := len(b)
+		mk1694 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV2(b, m)
-		b = endLen(b, mk1565)
+		b = endLen(b, mk1694)
 	case 3:
 		b = append(b, "\x30"...)
-		mk1566 := len(b)
+		mk1695 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV3(b, m)
-		b = endLen(b, mk1566)
+		b = endLen(b, mk1695)
 	default:
 		return b, encErrorf("no schema for version %d", v)
 	}

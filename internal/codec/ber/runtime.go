@@ -63,7 +63,11 @@ type reader struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	scan  int // nesting of indefinite-length scans in progress
+	// fast: the input cannot hold more than lim.MaxElements elements
+	// (each takes two octets at least), so the generated code may read
+	// headers without counting them (see window).
+	fast bool
+	scan int // nesting of indefinite-length scans in progress
 	// odd is set when a header read is not in the form the encoder
 	// writes: a length not definite and minimal, or a high tag number
 	// (which this schema has none of). Rewrite copies only input without.
@@ -147,6 +151,16 @@ func (d *reader) nextSlow(h *header, off, end int) error {
 	var err error
 	*h, err = d.headerSlow(off, end)
 	return err
+}
+
+// window is the input up to the end of h, for the generated code's own
+// reading of the common headers inside h; nil (everything through next,
+// which counts them) unless d.fast.
+func (d *reader) window(h *header) []byte {
+	if !d.fast {
+		return nil
+	}
+	return d.data[:h.end]
 }
 
 // header is next for callers that want the header as a value.
