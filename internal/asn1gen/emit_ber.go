@@ -736,10 +736,11 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			}
 		}
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, err := d.integer(%s, %s, %s)\nif err != nil {\n%s\n}\n%s = %s(%s)\n", x, hv, lo, hi, fail, target, goT, x)
+		g.integer(x, hv, lo, hi, fail)
+		fmt.Fprintf(w, "%s = %s(%s)\n", target, goT, x)
 	case KindEnumerated:
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, err := d.integer(%s, minInt, maxInt)\nif err != nil {\n%s\n}\n", x, hv, fail)
+		g.integer(x, hv, "minInt", "maxInt", fail)
 		if !r.Extensible {
 			g.needEnum(r)
 			fmt.Fprintf(w, "if !valid%s(%s) {\nreturn %s\n}\n", enumFuncName(r), x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d is not a value of %s\", %s)", hv, name, x)))
@@ -804,6 +805,20 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// integer emits code that decodes the INTEGER of header variable hv
+// within lo..hi into a new variable x: a one-octet value in range
+// inline, anything else (and every error) through reader.integer.
+func (g *berGen) integer(x, hv, lo, hi, fail string) {
+	cond := "!ok"
+	if lo != "minInt" { // a one-octet value is never below minInt, nor above maxInt
+		cond += " || " + x + " < " + lo
+	}
+	if hi != "maxInt" {
+		cond += " || " + x + " > " + hi
+	}
+	fmt.Fprintf(&g.w, "%[1]s, ok := d.int1(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
 }
 
 // next emits code that reads the header at off, inside the element of

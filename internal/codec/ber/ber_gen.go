@@ -389,9 +389,12 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x12, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
+			x12, ok := d.int1(&e)
+			if !ok || x12 < 0 || x12 > 99 {
+				var err error
+				if x12, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
 			}
 			m.Version = uint32(x12)
 		case 0x80000001: // [1] mId
@@ -494,9 +497,12 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x17, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
+			x17, ok := d.int1(&e)
+			if !ok || x17 < 0 || x17 > 99 {
+				var err error
+				if x17, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
 			}
 			m.Version = uint32(x17)
 		case 0x80000001: // [1] mId
@@ -599,9 +605,12 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x22, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
+			x22, ok := d.int1(&e)
+			if !ok || x22 < 0 || x22 > 99 {
+				var err error
+				if x22, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
 			}
 			m.Version = uint32(x22)
 		case 0x80000001: // [1] mId
@@ -1066,9 +1075,12 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x58, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x58, ok := d.int1(&e)
+			if !ok || x58 < 0 || x58 > 65535 {
+				var err error
+				if x58, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
 			m.PortNumber.Value = uint32(x58)
 		default:
@@ -1143,9 +1155,12 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x59, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x59, ok := d.int1(&e)
+			if !ok || x59 < 0 || x59 > 65535 {
+				var err error
+				if x59, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
 			m.PortNumber.Value = uint32(x59)
 		default:
@@ -1220,9 +1235,12 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x60, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x60, ok := d.int1(&e)
+			if !ok || x60 < 0 || x60 > 65535 {
+				var err error
+				if x60, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
 			m.PortNumber.Value = uint32(x60)
 		default:
@@ -1709,9 +1727,12 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x108, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x108, ok := d.int1(&e)
+			if !ok || x108 < 0 || x108 > 4294967295 {
+				var err error
+				if x108, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x108)
 		case 0x80000001: // [1] actions
@@ -1821,9 +1842,12 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x117, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x117, ok := d.int1(&e)
+			if !ok || x117 < 0 || x117 > 4294967295 {
+				var err error
+				if x117, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x117)
 		case 0x80000001: // [1] actions
@@ -1933,9 +1957,12 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x126, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x126, ok := d.int1(&e)
+			if !ok || x126 < 0 || x126 > 4294967295 {
+				var err error
+				if x126, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x126)
 		case 0x80000001: // [1] actions
@@ -2023,9 +2050,12 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x132, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x132, ok := d.int1(&e)
+			if !ok || x132 < 0 || x132 > 4294967295 {
+				var err error
+				if x132, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x132)
 		default:
@@ -2099,9 +2129,12 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x134, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x134, ok := d.int1(&e)
+			if !ok || x134 < 0 || x134 > 4294967295 {
+				var err error
+				if x134, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x134)
 		case 0x80000001: // [1] immAckRequired
@@ -2199,9 +2232,12 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x137, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x137, ok := d.int1(&e)
+			if !ok || x137 < 0 || x137 > 4294967295 {
+				var err error
+				if x137, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x137)
 		case 0x80000001: // [1] immAckRequired
@@ -2310,9 +2346,12 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x140, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x140, ok := d.int1(&e)
+			if !ok || x140 < 0 || x140 > 4294967295 {
+				var err error
+				if x140, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x140)
 		case 0x80000001: // [1] immAckRequired
@@ -2342,9 +2381,12 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x142, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "segmentNumber")
+			x142, ok := d.int1(&e)
+			if !ok || x142 < 0 || x142 > 65535 {
+				var err error
+				if x142, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "segmentNumber")
+				}
 			}
 			m.SegmentNumber.Value = uint32(x142)
 		case 0x80000004: // [4] segmentationComplete
@@ -2685,9 +2727,12 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x173, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "firstAck")
+			x173, ok := d.int1(&e)
+			if !ok || x173 < 0 || x173 > 4294967295 {
+				var err error
+				if x173, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "firstAck")
+				}
 			}
 			m.FirstAck = uint32(x173)
 		case 0x80000001: // [1] lastAck
@@ -2696,9 +2741,12 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x174, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "lastAck")
+			x174, ok := d.int1(&e)
+			if !ok || x174 < 0 || x174 > 4294967295 {
+				var err error
+				if x174, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "lastAck")
+				}
 			}
 			m.LastAck.Value = uint32(x174)
 		default:
@@ -2761,9 +2809,12 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x175, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "errorCode")
+			x175, ok := d.int1(&e)
+			if !ok || x175 < 0 || x175 > 65535 {
+				var err error
+				if x175, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "errorCode")
+				}
 			}
 			m.ErrorCode = uint32(x175)
 		case 0x80000001: // [1] errorText
@@ -2865,9 +2916,12 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x181, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x181, ok := d.int1(&e)
+			if !ok || x181 < 0 || x181 > 4294967295 {
+				var err error
+				if x181, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x181)
 		case 0x80000001: // [1] contextRequest
@@ -3019,9 +3073,12 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x194, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x194, ok := d.int1(&e)
+			if !ok || x194 < 0 || x194 > 4294967295 {
+				var err error
+				if x194, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x194)
 		case 0x80000001: // [1] contextRequest
@@ -3173,9 +3230,12 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x207, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x207, ok := d.int1(&e)
+			if !ok || x207 < 0 || x207 > 4294967295 {
+				var err error
+				if x207, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x207)
 		case 0x80000001: // [1] contextRequest
@@ -3323,9 +3383,12 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x219, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x219, ok := d.int1(&e)
+			if !ok || x219 < 0 || x219 > 4294967295 {
+				var err error
+				if x219, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x219)
 		case 0x80000001: // [1] errorDescriptor
@@ -3470,9 +3533,12 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x231, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x231, ok := d.int1(&e)
+			if !ok || x231 < 0 || x231 > 4294967295 {
+				var err error
+				if x231, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x231)
 		case 0x80000001: // [1] errorDescriptor
@@ -3617,9 +3683,12 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x243, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x243, ok := d.int1(&e)
+			if !ok || x243 < 0 || x243 > 4294967295 {
+				var err error
+				if x243, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
 			m.ContextId = uint32(x243)
 		case 0x80000001: // [1] errorDescriptor
@@ -3766,9 +3835,12 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x254, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x254, ok := d.int1(&e)
+			if !ok || x254 < 0 || x254 > 15 {
+				var err error
+				if x254, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
 			m.Priority.Value = uint32(x254)
 		case 0x80000001: // [1] emergency
@@ -3897,9 +3969,12 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x263, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x263, ok := d.int1(&e)
+			if !ok || x263 < 0 || x263 > 15 {
+				var err error
+				if x263, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
 			m.Priority.Value = uint32(x263)
 		case 0x80000001: // [1] emergency
@@ -4067,9 +4142,12 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x277, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x277, ok := d.int1(&e)
+			if !ok || x277 < 0 || x277 > 15 {
+				var err error
+				if x277, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
 			m.Priority.Value = uint32(x277)
 		case 0x80000001: // [1] emergency
@@ -4183,9 +4261,12 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				}
 				if err := func() error {
 					var err error
-					x293, err := d.integer(e291, 0, 4294967295)
-					if err != nil {
-						return err
+					x293, ok := d.int1(&e291)
+					if !ok || x293 < 0 || x293 > 4294967295 {
+						var err error
+						if x293, err = d.integer(&e291, 0, 4294967295); err != nil {
+							return err
+						}
 					}
 					m.ContextList[i289] = uint32(x293)
 					return err
@@ -4478,9 +4559,12 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x303, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "selectpriority")
+			x303, ok := d.int1(&e)
+			if !ok || x303 < 0 || x303 > 15 {
+				var err error
+				if x303, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "selectpriority")
+				}
 			}
 			m.Selectpriority.Value = uint32(x303)
 		case 0x80000006: // [6] selectemergency
@@ -5962,9 +6046,12 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x416, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x416, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x416, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
 			if !validEnum0_1_2(x416) {
 				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x416), "topologyDirection")
@@ -6075,9 +6162,12 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x419, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x419, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x419, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
 			if !validEnum0_1_2(x419) {
 				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x419), "topologyDirection")
@@ -6089,9 +6179,12 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x420, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x420, ok := d.int1(&e)
+			if !ok || x420 < 0 || x420 > 65535 {
+				var err error
+				if x420, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x420)
 		default:
@@ -6204,9 +6297,12 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x423, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x423, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x423, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
 			if !validEnum0_1_2(x423) {
 				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x423), "topologyDirection")
@@ -6218,9 +6314,12 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x424, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x424, ok := d.int1(&e)
+			if !ok || x424 < 0 || x424 > 65535 {
+				var err error
+				if x424, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x424)
 		case 0x80000004: // [4] topologyDirectionExtension
@@ -6229,9 +6328,12 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x425, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirectionExtension")
+			x425, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x425, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirectionExtension")
+				}
 			}
 			if x425 < -1<<31 || x425 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x425), "topologyDirectionExtension")
@@ -10836,9 +10938,12 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x890, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestId")
+			x890, ok := d.int1(&e)
+			if !ok || x890 < 0 || x890 > 4294967295 {
+				var err error
+				if x890, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestId")
+				}
 			}
 			m.RequestId = uint32(x890)
 		case 0x80000001: // [1] observedEventLst
@@ -10982,9 +11087,12 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x900, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x900, ok := d.int1(&e)
+			if !ok || x900 < 0 || x900 > 65535 {
+				var err error
+				if x900, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x900)
 		case 0x80000002: // [2] eventParList
@@ -11218,9 +11326,12 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x917, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x917, ok := d.int1(h)
+		if !ok {
+			var err error
+			if x917, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		if x917 < -1<<31 || x917 >= 1<<31 {
 			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x917), "relation")
@@ -12422,9 +12533,12 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1011, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1011, ok := d.int1(&e)
+			if !ok || x1011 < 0 || x1011 > 65535 {
+				var err error
+				if x1011, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID = uint32(x1011)
 		case 0x80000001: // [1] streamParms
@@ -12498,9 +12612,12 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1013, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1013, ok := d.int1(&e)
+			if !ok || x1013 < 0 || x1013 > 65535 {
+				var err error
+				if x1013, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID = uint32(x1013)
 		case 0x80000001: // [1] streamParms
@@ -12842,9 +12959,12 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x1037, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "streamMode")
+			x1037, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1037, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "streamMode")
+				}
 			}
 			if x1037 < -1<<31 || x1037 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1037), "streamMode")
@@ -13085,9 +13205,12 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x1053, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x1053, ok := d.int1(h)
+		if !ok {
+			var err error
+			if x1053, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		if x1053 < -1<<31 || x1053 >= 1<<31 {
 			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1053), "relation")
@@ -13337,9 +13460,12 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x1077, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "eventBufferControl")
+			x1077, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1077, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "eventBufferControl")
+				}
 			}
 			if x1077 < -1<<31 || x1077 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1077), "eventBufferControl")
@@ -13351,9 +13477,12 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x1078, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceState")
+			x1078, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1078, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceState")
+				}
 			}
 			if x1078 < -1<<31 || x1078 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1078), "serviceState")
@@ -13439,9 +13568,12 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1083, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "muxType")
+			x1083, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1083, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "muxType")
+				}
 			}
 			if x1083 < -1<<31 || x1083 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1083), "muxType")
@@ -13575,9 +13707,12 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1094, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "muxType")
+			x1094, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1094, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "muxType")
+				}
 			}
 			if x1094 < -1<<31 || x1094 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1094), "muxType")
@@ -13705,9 +13840,12 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1104, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1104, ok := d.int1(&e)
+			if !ok || x1104 < 0 || x1104 > 4294967295 {
+				var err error
+				if x1104, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1104)
 		case 0x80000001: // [1] eventList
@@ -13818,9 +13956,12 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1113, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1113, ok := d.int1(&e)
+			if !ok || x1113 < 0 || x1113 > 4294967295 {
+				var err error
+				if x1113, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1113)
 		case 0x80000001: // [1] eventList
@@ -13928,9 +14069,12 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1122, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1122, ok := d.int1(&e)
+			if !ok || x1122 < 0 || x1122 > 4294967295 {
+				var err error
+				if x1122, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1122)
 		case 0x80000001: // [1] eventList
@@ -14071,9 +14215,12 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1132, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1132, ok := d.int1(&e)
+			if !ok || x1132 < 0 || x1132 > 65535 {
+				var err error
+				if x1132, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1132)
 		case 0x80000002: // [2] eventAction
@@ -14228,9 +14375,12 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1143, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1143, ok := d.int1(&e)
+			if !ok || x1143 < 0 || x1143 > 65535 {
+				var err error
+				if x1143, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1143)
 		case 0x80000002: // [2] eventAction
@@ -14385,9 +14535,12 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1154, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1154, ok := d.int1(&e)
+			if !ok || x1154 < 0 || x1154 > 65535 {
+				var err error
+				if x1154, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1154)
 		case 0x80000002: // [2] eventAction
@@ -15095,9 +15248,12 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1207, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1207, ok := d.int1(&e)
+			if !ok || x1207 < 0 || x1207 > 4294967295 {
+				var err error
+				if x1207, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1207)
 		case 0x80000001: // [1] eventList
@@ -15208,9 +15364,12 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1216, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1216, ok := d.int1(&e)
+			if !ok || x1216 < 0 || x1216 > 4294967295 {
+				var err error
+				if x1216, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1216)
 		case 0x80000001: // [1] eventList
@@ -15318,9 +15477,12 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1225, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1225, ok := d.int1(&e)
+			if !ok || x1225 < 0 || x1225 > 4294967295 {
+				var err error
+				if x1225, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1225)
 		case 0x80000001: // [1] eventList
@@ -15461,9 +15623,12 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1235, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1235, ok := d.int1(&e)
+			if !ok || x1235 < 0 || x1235 > 65535 {
+				var err error
+				if x1235, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1235)
 		case 0x80000002: // [2] eventAction
@@ -15618,9 +15783,12 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1246, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1246, ok := d.int1(&e)
+			if !ok || x1246 < 0 || x1246 > 65535 {
+				var err error
+				if x1246, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1246)
 		case 0x80000002: // [2] eventAction
@@ -15775,9 +15943,12 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1257, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1257, ok := d.int1(&e)
+			if !ok || x1257 < 0 || x1257 > 65535 {
+				var err error
+				if x1257, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1257)
 		case 0x80000002: // [2] eventAction
@@ -16332,9 +16503,12 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1300, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1300, ok := d.int1(&e)
+			if !ok || x1300 < 0 || x1300 > 65535 {
+				var err error
+				if x1300, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1300)
 		case 0x80000002: // [2] eventParList
@@ -16562,9 +16736,12 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1317, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1317, ok := d.int1(&e)
+			if !ok || x1317 < 0 || x1317 > 65535 {
+				var err error
+				if x1317, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
 			m.Id = uint32(x1317)
 		case 0x80000001: // [1] signalList
@@ -16676,9 +16853,12 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1326, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1326, ok := d.int1(&e)
+			if !ok || x1326 < 0 || x1326 > 65535 {
+				var err error
+				if x1326, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
 			m.Id = uint32(x1326)
 		case 0x80000001: // [1] signalList
@@ -16853,9 +17033,12 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1335, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1335, ok := d.int1(&e)
+			if !ok || x1335 < 0 || x1335 > 65535 {
+				var err error
+				if x1335, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1335)
 		case 0x80000002: // [2] sigType
@@ -16864,9 +17047,12 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1336, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "sigType")
+			x1336, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1336, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "sigType")
+				}
 			}
 			if x1336 < -1<<31 || x1336 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1336), "sigType")
@@ -16878,9 +17064,12 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1337, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "duration")
+			x1337, ok := d.int1(&e)
+			if !ok || x1337 < 0 || x1337 > 65535 {
+				var err error
+				if x1337, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "duration")
+				}
 			}
 			m.Duration.Value = uint32(x1337)
 		case 0x80000004: // [4] notifyCompletion
@@ -17090,9 +17279,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1346, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1346, ok := d.int1(&e)
+			if !ok || x1346 < 0 || x1346 > 65535 {
+				var err error
+				if x1346, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1346)
 		case 0x80000002: // [2] sigType
@@ -17101,9 +17293,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1347, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "sigType")
+			x1347, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1347, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "sigType")
+				}
 			}
 			if x1347 < -1<<31 || x1347 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1347), "sigType")
@@ -17115,9 +17310,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1348, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "duration")
+			x1348, ok := d.int1(&e)
+			if !ok || x1348 < 0 || x1348 > 65535 {
+				var err error
+				if x1348, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "duration")
+				}
 			}
 			m.Duration.Value = uint32(x1348)
 		case 0x80000004: // [4] notifyCompletion
@@ -17178,9 +17376,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1354, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "direction")
+			x1354, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1354, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "direction")
+				}
 			}
 			if x1354 < -1<<31 || x1354 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1354), "direction")
@@ -17192,9 +17393,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1355, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1355, ok := d.int1(&e)
+			if !ok || x1355 < 0 || x1355 > 4294967295 {
+				var err error
+				if x1355, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1355)
 		case 0x80000009: // [9] intersigDelay
@@ -17203,9 +17407,12 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1356, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "intersigDelay")
+			x1356, ok := d.int1(&e)
+			if !ok || x1356 < 0 || x1356 > 65535 {
+				var err error
+				if x1356, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "intersigDelay")
+				}
 			}
 			m.IntersigDelay.Value = uint32(x1356)
 		default:
@@ -17394,9 +17601,12 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1367, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x1367, ok := d.int1(h)
+		if !ok {
+			var err error
+			if x1367, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
 		if x1367 < -1<<31 || x1367 >= 1<<31 {
 			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1367), "relation")
@@ -17516,9 +17726,12 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				}
 				if err := func() error {
 					var err error
-					x1379, err := d.integer(e1377, minInt, maxInt)
-					if err != nil {
-						return err
+					x1379, ok := d.int1(&e1377)
+					if !ok {
+						var err error
+						if x1379, err = d.integer(&e1377, minInt, maxInt); err != nil {
+							return err
+						}
 					}
 					if x1379 < -1<<31 || x1379 >= 1<<31 {
 						return d.errorf(e1377.start, "enumeration value %d out of range", x1379)
@@ -17806,9 +18019,12 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1390, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "startTimer")
+			x1390, ok := d.int1(&e)
+			if !ok || x1390 < 0 || x1390 > 99 {
+				var err error
+				if x1390, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "startTimer")
+				}
 			}
 			m.StartTimer.Value = uint32(x1390)
 		case 0x80000001: // [1] shortTimer
@@ -17817,9 +18033,12 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1391, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "shortTimer")
+			x1391, ok := d.int1(&e)
+			if !ok || x1391 < 0 || x1391 > 99 {
+				var err error
+				if x1391, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "shortTimer")
+				}
 			}
 			m.ShortTimer.Value = uint32(x1391)
 		case 0x80000002: // [2] longTimer
@@ -17828,9 +18047,12 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1392, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "longTimer")
+			x1392, ok := d.int1(&e)
+			if !ok || x1392 < 0 || x1392 > 99 {
+				var err error
+				if x1392, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "longTimer")
+				}
 			}
 			m.LongTimer.Value = uint32(x1392)
 		case 0x80000003: // [3] digitMapBody
@@ -17932,9 +18154,12 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1393, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "startTimer")
+			x1393, ok := d.int1(&e)
+			if !ok || x1393 < 0 || x1393 > 99 {
+				var err error
+				if x1393, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "startTimer")
+				}
 			}
 			m.StartTimer.Value = uint32(x1393)
 		case 0x80000001: // [1] shortTimer
@@ -17943,9 +18168,12 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1394, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "shortTimer")
+			x1394, ok := d.int1(&e)
+			if !ok || x1394 < 0 || x1394 > 99 {
+				var err error
+				if x1394, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "shortTimer")
+				}
 			}
 			m.ShortTimer.Value = uint32(x1394)
 		case 0x80000002: // [2] longTimer
@@ -17954,9 +18182,12 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1395, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "longTimer")
+			x1395, ok := d.int1(&e)
+			if !ok || x1395 < 0 || x1395 > 99 {
+				var err error
+				if x1395, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "longTimer")
+				}
 			}
 			m.LongTimer.Value = uint32(x1395)
 		case 0x80000003: // [3] digitMapBody
@@ -17973,9 +18204,12 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1396, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "durationTimer")
+			x1396, ok := d.int1(&e)
+			if !ok || x1396 < 0 || x1396 > 99 {
+				var err error
+				if x1396, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "durationTimer")
+				}
 			}
 			m.DurationTimer.Value = uint32(x1396)
 		default:
@@ -18120,9 +18354,12 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1404, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1404, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1404, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
 			if x1404 < -1<<31 || x1404 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1404), "serviceChangeMethod")
@@ -18149,9 +18386,12 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1407, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1407, ok := d.int1(&e)
+			if !ok || x1407 < 0 || x1407 > 99 {
+				var err error
+				if x1407, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
 			m.ServiceChangeVersion.Value = uint32(x1407)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -18205,9 +18445,12 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1414, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1414, ok := d.int1(&e)
+			if !ok || x1414 < 0 || x1414 > 4294967295 {
+				var err error
+				if x1414, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
 			m.ServiceChangeDelay.Value = uint32(x1414)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -18399,9 +18642,12 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1427, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1427, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1427, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
 			if x1427 < -1<<31 || x1427 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1427), "serviceChangeMethod")
@@ -18428,9 +18674,12 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1430, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1430, ok := d.int1(&e)
+			if !ok || x1430 < 0 || x1430 > 99 {
+				var err error
+				if x1430, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
 			m.ServiceChangeVersion.Value = uint32(x1430)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -18484,9 +18733,12 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1437, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1437, ok := d.int1(&e)
+			if !ok || x1437 < 0 || x1437 > 4294967295 {
+				var err error
+				if x1437, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
 			m.ServiceChangeDelay.Value = uint32(x1437)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -18693,9 +18945,12 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1451, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1451, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1451, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
 			if x1451 < -1<<31 || x1451 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1451), "serviceChangeMethod")
@@ -18722,9 +18977,12 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1454, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1454, ok := d.int1(&e)
+			if !ok || x1454 < 0 || x1454 > 99 {
+				var err error
+				if x1454, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
 			m.ServiceChangeVersion.Value = uint32(x1454)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -18778,9 +19036,12 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1461, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1461, ok := d.int1(&e)
+			if !ok || x1461 < 0 || x1461 > 4294967295 {
+				var err error
+				if x1461, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
 			m.ServiceChangeDelay.Value = uint32(x1461)
 		case 0x80000006: // [6] serviceChangeMgcId
@@ -18936,9 +19197,12 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1470, err := d.integer((*h), 0, 65535)
-		if err != nil {
-			return codecerr.At(err, "portNumber")
+		x1470, ok := d.int1(h)
+		if !ok || x1470 < 0 || x1470 > 65535 {
+			var err error
+			if x1470, err = d.integer(h, 0, 65535); err != nil {
+				return codecerr.At(err, "portNumber")
+			}
 		}
 		m.PortNumber = uint32(x1470)
 	case 0x80000001: // [1]
@@ -19094,9 +19358,12 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1482, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1482, ok := d.int1(&e)
+			if !ok || x1482 < 0 || x1482 > 99 {
+				var err error
+				if x1482, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
 			m.ServiceChangeVersion.Value = uint32(x1482)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -19237,9 +19504,12 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1493, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1493, ok := d.int1(&e)
+			if !ok || x1493 < 0 || x1493 > 99 {
+				var err error
+				if x1493, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
 			m.ServiceChangeVersion.Value = uint32(x1493)
 		case 0x80000003: // [3] serviceChangeProfile
@@ -19388,9 +19658,12 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1496, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "packageVersion")
+			x1496, ok := d.int1(&e)
+			if !ok || x1496 < 0 || x1496 > 99 {
+				var err error
+				if x1496, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "packageVersion")
+				}
 			}
 			m.PackageVersion = uint32(x1496)
 		default:
@@ -19729,9 +20002,12 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1508, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35CountryCode1")
+			x1508, ok := d.int1(&e)
+			if !ok || x1508 < 0 || x1508 > 255 {
+				var err error
+				if x1508, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35CountryCode1")
+				}
 			}
 			m.T35CountryCode1 = uint32(x1508)
 		case 0x80000001: // [1] t35CountryCode2
@@ -19739,9 +20015,12 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1509, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35CountryCode2")
+			x1509, ok := d.int1(&e)
+			if !ok || x1509 < 0 || x1509 > 255 {
+				var err error
+				if x1509, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35CountryCode2")
+				}
 			}
 			m.T35CountryCode2 = uint32(x1509)
 		case 0x80000002: // [2] t35Extension
@@ -19749,9 +20028,12 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1510, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35Extension")
+			x1510, ok := d.int1(&e)
+			if !ok || x1510 < 0 || x1510 > 255 {
+				var err error
+				if x1510, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35Extension")
+				}
 			}
 			m.T35Extension = uint32(x1510)
 		case 0x80000003: // [3] manufacturerCode
@@ -19759,9 +20041,12 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1511, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "manufacturerCode")
+			x1511, ok := d.int1(&e)
+			if !ok || x1511 < 0 || x1511 > 65535 {
+				var err error
+				if x1511, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "manufacturerCode")
+				}
 			}
 			m.ManufacturerCode = uint32(x1511)
 		default:
@@ -20573,9 +20858,12 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1573, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1573, ok := d.int1(&e)
+			if !ok || x1573 < 0 || x1573 > 65535 {
+				var err error
+				if x1573, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID = uint32(x1573)
 		case 0x80000001: // [1] streamParms
@@ -20649,9 +20937,12 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1575, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1575, ok := d.int1(&e)
+			if !ok || x1575 < 0 || x1575 > 65535 {
+				var err error
+				if x1575, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID = uint32(x1575)
 		case 0x80000001: // [1] streamParms
@@ -21165,9 +21456,12 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1606, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "streamModeSel")
+			x1606, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1606, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "streamModeSel")
+				}
 			}
 			if x1606 < -1<<31 || x1606 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1606), "streamModeSel")
@@ -21377,9 +21671,12 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1612, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "propGroupID")
+			x1612, ok := d.int1(&e)
+			if !ok || x1612 < 0 || x1612 > 65535 {
+				var err error
+				if x1612, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "propGroupID")
+				}
 			}
 			m.PropGroupID.Value = uint32(x1612)
 		case 0x80000001: // [1] propGrps
@@ -21489,9 +21786,12 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1621, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "propGroupID")
+			x1621, ok := d.int1(&e)
+			if !ok || x1621 < 0 || x1621 > 65535 {
+				var err error
+				if x1621, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "propGroupID")
+				}
 			}
 			m.PropGroupID.Value = uint32(x1621)
 		case 0x80000001: // [1] propGrps
@@ -21791,9 +22091,12 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1643, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceStateSel")
+			x1643, ok := d.int1(&e)
+			if !ok {
+				var err error
+				if x1643, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceStateSel")
+				}
 			}
 			if x1643 < -1<<31 || x1643 >= 1<<31 {
 				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1643), "serviceStateSel")
@@ -21868,9 +22171,12 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1644, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1644, ok := d.int1(&e)
+			if !ok || x1644 < 0 || x1644 > 4294967295 {
+				var err error
+				if x1644, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
 			m.RequestID.Value = uint32(x1644)
 		case 0x80000001: // [1] pkgdName
@@ -21890,9 +22196,12 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1645, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1645, ok := d.int1(&e)
+			if !ok || x1645 < 0 || x1645 > 65535 {
+				var err error
+				if x1645, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1645)
 		default:
@@ -21967,9 +22276,12 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1646, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1646, ok := d.int1(&e)
+			if !ok || x1646 < 0 || x1646 > 65535 {
+				var err error
+				if x1646, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1646)
 		default:
@@ -22148,9 +22460,12 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1656, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1656, ok := d.int1(&e)
+			if !ok || x1656 < 0 || x1656 > 65535 {
+				var err error
+				if x1656, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
 			m.Id = uint32(x1656)
 		case 0x80000001: // [1] signalList
@@ -22224,9 +22539,12 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1659, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1659, ok := d.int1(&e)
+			if !ok || x1659 < 0 || x1659 > 65535 {
+				var err error
+				if x1659, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
 			m.Id = uint32(x1659)
 		case 0x80000001: // [1] signalList
@@ -22315,9 +22633,12 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1661, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1661, ok := d.int1(&e)
+			if !ok || x1661 < 0 || x1661 > 65535 {
+				var err error
+				if x1661, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1661)
 		default:
@@ -22400,9 +22721,12 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1662, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1662, ok := d.int1(&e)
+			if !ok || x1662 < 0 || x1662 > 65535 {
+				var err error
+				if x1662, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
 			m.StreamID.Value = uint32(x1662)
 		case 0x80000002: // [2] signalRequestID
@@ -22411,9 +22735,12 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1663, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "signalRequestID")
+			x1663, ok := d.int1(&e)
+			if !ok || x1663 < 0 || x1663 > 4294967295 {
+				var err error
+				if x1663, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "signalRequestID")
+				}
 			}
 			m.SignalRequestID.Value = uint32(x1663)
 		default:
@@ -22594,9 +22921,12 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1664, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "packageVersion")
+			x1664, ok := d.int1(&e)
+			if !ok || x1664 < 0 || x1664 > 99 {
+				var err error
+				if x1664, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "packageVersion")
+				}
 			}
 			m.PackageVersion = uint32(x1664)
 		default:
@@ -22667,9 +22997,12 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1665, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x1665, ok := d.int1(&e)
+			if !ok || x1665 < 0 || x1665 > 4294967295 {
+				var err error
+				if x1665, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
 			m.TransactionId = uint32(x1665)
 		case 0x80000001: // [1] segmentNumber
@@ -22677,9 +23010,12 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1666, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "segmentNumber")
+			x1666, ok := d.int1(&e)
+			if !ok || x1666 < 0 || x1666 > 65535 {
+				var err error
+				if x1666, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "segmentNumber")
+				}
 			}
 			m.SegmentNumber = uint32(x1666)
 		case 0x80000002: // [2] segmentationComplete

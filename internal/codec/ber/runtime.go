@@ -370,8 +370,18 @@ func (d *reader) primitive(h header) error {
 	return nil
 }
 
+// int1 reads a primitive integer of one octet, the most common, and
+// reports false for any other: small enough to be inlined where the
+// generated code reads an INTEGER, it saves the call of integer.
+func (d *reader) int1(h *header) (int64, bool) {
+	if h.end-h.start != 1 || h.cons {
+		return 0, false
+	}
+	return int64(int8(d.data[h.start])), true
+}
+
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
-func (d *reader) integer(h header, lo, hi int64) (int64, error) {
+func (d *reader) integer(h *header, lo, hi int64) (int64, error) {
 	if n := h.end - h.start; !h.cons && n >= 1 && n <= 4 {
 		c := d.data[h.start:h.end]
 		v := int64(int8(c[0]))
@@ -385,8 +395,8 @@ func (d *reader) integer(h header, lo, hi int64) (int64, error) {
 	return d.integerSlow(h, lo, hi)
 }
 
-func (d *reader) integerSlow(h header, lo, hi int64) (int64, error) {
-	if err := d.primitive(h); err != nil {
+func (d *reader) integerSlow(h *header, lo, hi int64) (int64, error) {
+	if err := d.primitive(*h); err != nil {
 		return 0, err
 	}
 	c := d.data[h.start:h.end]

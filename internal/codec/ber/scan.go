@@ -120,7 +120,7 @@ func (d *scanner) version(h, e *header) error {
 	if e.tag != anyVersion.MessageVersion {
 		return codecerr.At(d.unexpected(*e, "[0]"), "version")
 	}
-	v, err := d.integer(*e, 0, 99)
+	v, err := d.integer(e, 0, 99)
 	if err != nil {
 		return codecerr.At(err, "version")
 	}
@@ -169,7 +169,7 @@ func (d *scanner) address(h *header, m *scan.MID, tags [2]uint32) error {
 			}
 			m.Value = v
 		case tags[1]:
-			p, err := d.integer(e, 0, 65535)
+			p, err := d.integer(&e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
@@ -260,7 +260,7 @@ func (d *scanner) transaction(h *header) error {
 }
 
 func (d *scanner) txID(e *header, tx int) error {
-	id, err := d.integer(*e, 0, 1<<32-1)
+	id, err := d.integer(e, 0, 1<<32-1)
 	if err != nil {
 		return codecerr.At(err, "transactionId")
 	}
@@ -286,7 +286,7 @@ func (d *scanner) txPart(kind scan.TxKind, e *header, tx int) error {
 		return d.result(e, tx)
 	case kind == scan.Reply && e.tag == tags.TransactionReplySegmentNumber,
 		kind == scan.SegmentReply && e.tag == tags.SegmentReplySegmentNumber:
-		n, err := d.integer(*e, 0, 65535)
+		n, err := d.integer(e, 0, 65535)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
@@ -367,7 +367,7 @@ func (d *scanner) ack(h *header) error {
 				return codecerr.At(err, "firstAck")
 			}
 		case d.t.TransactionAckLastAck:
-			last, err := d.integer(e, 0, 1<<32-1)
+			last, err := d.integer(&e, 0, 1<<32-1)
 			if err != nil {
 				return codecerr.At(err, "lastAck")
 			}
@@ -424,7 +424,7 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 		case idTag:
 			hasID = true
 			var id int64
-			id, err = d.integer(e, 0, 1<<32-1)
+			id, err = d.integer(&e, 0, 1<<32-1)
 			a := &d.s.Actions[act]
 			a.ContextID, a.Span = uint32(id), span(&e)
 		case cmdTag:
@@ -523,7 +523,7 @@ func (d *scanner) errorDescriptor(h *header, tx, cmd int) error {
 			return err
 		}
 		if e.tag == d.t.ErrorDescriptorErrorCode {
-			code, err := d.integer(e, 0, 65535)
+			code, err := d.integer(&e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "errorCode")
 			}
