@@ -753,7 +753,8 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindNull:
 		fmt.Fprintf(w, "if err = d.null(%s); err != nil {\n%s\n}\n", hv, fail)
 	case KindOctetString:
-		fmt.Fprintf(w, "if %s, err = d.octets(%s); err != nil {\n%s\n}\n", target, hv, fail)
+		// A primitive one (every encoder's) is a sub-slice, taken inline.
+		fmt.Fprintf(w, "if !%[2]s.cons {\n%[1]s = d.data[%[2]s.start:%[2]s.end:%[2]s.end]\n} else if %[1]s, err = d.octets(%[2]s); err != nil {\n%[3]s\n}\n", target, hv, fail)
 		g.decSize(r.Size, "len("+target+")", hv, "octets", ret)
 	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
 		alpha := r.Alphabet
@@ -789,7 +790,14 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		// clear on the concrete type: slab.Alloc's generic clear costs a
 		// dictionary lookup and a runtime call even for one element.
 		win := g.tmp("b")
-		fmt.Fprintf(w, "%s = %s.Raw(%s)\nclear(%s)\n%s := d.window(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, target, win, addr(hv), i, off, hv, i, n, i)
+		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)
+		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
+			// Most lists have one element: zeroed inline, as in one.
+			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
+		} else {
+			fmt.Fprintf(w, "clear(%s)\n", target)
+		}
+		fmt.Fprintf(w, "%s := d.window(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", win, addr(hv), i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\n", e)
 		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {

@@ -285,7 +285,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "secParmIndex: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SecParmIndex, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SecParmIndex = d.data[e.start:e.end:e.end]
+			} else if m.SecParmIndex, err = d.octets(e); err != nil {
 				return codecerr.At(err, "secParmIndex")
 			}
 			if len(m.SecParmIndex) < 4 || len(m.SecParmIndex) > 4 {
@@ -296,7 +298,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "seqNum: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.SeqNum, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SeqNum = d.data[e.start:e.end:e.end]
+			} else if m.SeqNum, err = d.octets(e); err != nil {
 				return codecerr.At(err, "seqNum")
 			}
 			if len(m.SeqNum) < 4 || len(m.SeqNum) > 4 {
@@ -307,7 +311,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "ad: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			if m.Ad, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Ad = d.data[e.start:e.end:e.end]
+			} else if m.Ad, err = d.octets(e); err != nil {
 				return codecerr.At(err, "ad")
 			}
 			if len(m.Ad) < 12 || len(m.Ad) > 32 {
@@ -713,7 +719,11 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = d.s.Transaction.Raw(n29)
-		clear(m.Transactions)
+		if n29 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
 		b33 := d.window(h)
 		for i30, off31 := 0, (*h).start; i30 < n29; i30++ {
 			var e32 header
@@ -796,7 +806,11 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = d.s.Transaction.Raw(n38)
-		clear(m.Transactions)
+		if n38 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
 		b42 := d.window(h)
 		for i39, off40 := 0, (*h).start; i39 < n38; i39++ {
 			var e41 header
@@ -879,7 +893,11 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 			return codecerr.At(err, "transactions")
 		}
 		m.Transactions = d.s.Transaction.Raw(n47)
-		clear(m.Transactions)
+		if n47 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
 		b51 := d.window(h)
 		for i48, off49 := 0, (*h).start; i48 < n47; i48++ {
 			var e50 header
@@ -1008,7 +1026,9 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.MId_MtpAddress
-		if m.MtpAddress, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.MtpAddress = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -1143,7 +1163,9 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 				return d.errorf(e.off, "address: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Address, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Address = d.data[e.start:e.end:e.end]
+			} else if m.Address, err = d.octets(e); err != nil {
 				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 4 || len(m.Address) > 4 {
@@ -1223,7 +1245,9 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 				return d.errorf(e.off, "address: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Address, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Address = d.data[e.start:e.end:e.end]
+			} else if m.Address, err = d.octets(e); err != nil {
 				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 16 || len(m.Address) > 16 {
@@ -1359,7 +1383,11 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = d.s.TransactionAck.Raw(n70)
-		clear(m.TransactionResponseAck)
+		if n70 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
 		b74 := d.window(h)
 		for i71, off72 := 0, (*h).start; i71 < n70; i71++ {
 			var e73 header
@@ -1491,7 +1519,11 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = d.s.TransactionAck.Raw(n84)
-		clear(m.TransactionResponseAck)
+		if n84 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
 		b88 := d.window(h)
 		for i85, off86 := 0, (*h).start; i85 < n84; i85++ {
 			var e87 header
@@ -1633,7 +1665,11 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 			return codecerr.At(err, "transactionResponseAck")
 		}
 		m.TransactionResponseAck = d.s.TransactionAck.Raw(n99)
-		clear(m.TransactionResponseAck)
+		if n99 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
 		b103 := d.window(h)
 		for i100, off101 := 0, (*h).start; i100 < n99; i100++ {
 			var e102 header
@@ -1745,7 +1781,11 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 			m.Actions = d.s.ActionRequest.Raw(n109)
-			clear(m.Actions)
+			if n109 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
 			b113 := d.window(&e)
 			for i110, off111 := 0, e.start; i110 < n109; i110++ {
 				var e112 header
@@ -1860,7 +1900,11 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 			m.Actions = d.s.ActionRequest.Raw(n118)
-			clear(m.Actions)
+			if n118 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
 			b122 := d.window(&e)
 			for i119, off120 := 0, e.start; i119 < n118; i119++ {
 				var e121 header
@@ -1975,7 +2019,11 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 			m.Actions = d.s.ActionRequest.Raw(n127)
-			clear(m.Actions)
+			if n127 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
 			b131 := d.window(&e)
 			for i128, off129 := 0, e.start; i128 < n127; i128++ {
 				var e130 header
@@ -2475,7 +2523,11 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = d.s.ActionReply.Raw(n148)
-		clear(m.ActionReplies)
+		if n148 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
 		b152 := d.window(h)
 		for i149, off150 := 0, (*h).start; i149 < n148; i149++ {
 			var e151 header
@@ -2565,7 +2617,11 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = d.s.ActionReply.Raw(n158)
-		clear(m.ActionReplies)
+		if n158 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
 		b162 := d.window(h)
 		for i159, off160 := 0, (*h).start; i159 < n158; i159++ {
 			var e161 header
@@ -2655,7 +2711,11 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 			return codecerr.At(err, "actionReplies")
 		}
 		m.ActionReplies = d.s.ActionReply.Raw(n168)
-		clear(m.ActionReplies)
+		if n168 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
 		b172 := d.window(h)
 		for i169, off170 := 0, (*h).start; i169 < n168; i169++ {
 			var e171 header
@@ -2956,7 +3016,11 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = d.s.CommandRequest.Raw(n184)
-			clear(m.CommandRequests)
+			if n184 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
 			b188 := d.window(&e)
 			for i185, off186 := 0, e.start; i185 < n184; i185++ {
 				var e187 header
@@ -3113,7 +3177,11 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = d.s.CommandRequest.Raw(n197)
-			clear(m.CommandRequests)
+			if n197 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
 			b201 := d.window(&e)
 			for i198, off199 := 0, e.start; i198 < n197; i198++ {
 				var e200 header
@@ -3270,7 +3338,11 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 			m.CommandRequests = d.s.CommandRequest.Raw(n210)
-			clear(m.CommandRequests)
+			if n210 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
 			b214 := d.window(&e)
 			for i211, off212 := 0, e.start; i211 < n210; i211++ {
 				var e213 header
@@ -3423,7 +3495,11 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = d.s.CommandReply.Raw(n222)
-			clear(m.CommandReply)
+			if n222 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
 			b226 := d.window(&e)
 			for i223, off224 := 0, e.start; i223 < n222; i223++ {
 				var e225 header
@@ -3573,7 +3649,11 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = d.s.CommandReply.Raw(n234)
-			clear(m.CommandReply)
+			if n234 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
 			b238 := d.window(&e)
 			for i235, off236 := 0, e.start; i235 < n234; i235++ {
 				var e237 header
@@ -3723,7 +3803,11 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 			m.CommandReply = d.s.CommandReply.Raw(n246)
-			clear(m.CommandReply)
+			if n246 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
 			b250 := d.window(&e)
 			for i247, off248 := 0, e.start; i247 < n246; i247++ {
 				var e249 header
@@ -3862,7 +3946,11 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = d.s.TopologyRequest.Raw(n255)
-			clear(m.TopologyReq)
+			if n255 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
 			b259 := d.window(&e)
 			for i256, off257 := 0, e.start; i256 < n255; i256++ {
 				var e258 header
@@ -3996,7 +4084,11 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = d.s.TopologyRequest.Raw(n264)
-			clear(m.TopologyReq)
+			if n264 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
 			b268 := d.window(&e)
 			for i265, off266 := 0, e.start; i265 < n264; i265++ {
 				var e267 header
@@ -4169,7 +4261,11 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 			m.TopologyReq = d.s.TopologyRequest.Raw(n278)
-			clear(m.TopologyReq)
+			if n278 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
 			b282 := d.window(&e)
 			for i279, off280 := 0, e.start; i279 < n278; i279++ {
 				var e281 header
@@ -4212,7 +4308,11 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "contextProp")
 			}
 			m.ContextProp = d.s.PropertyParm.Raw(n283)
-			clear(m.ContextProp)
+			if n283 == 1 {
+				m.ContextProp[0] = model.PropertyParm{}
+			} else {
+				clear(m.ContextProp)
+			}
 			b287 := d.window(&e)
 			for i284, off285 := 0, e.start; i284 < n283; i284++ {
 				var e286 header
@@ -4529,7 +4629,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return codecerr.At(err, "contextPropAud")
 			}
 			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n298)
-			clear(m.ContextPropAud)
+			if n298 == 1 {
+				m.ContextPropAud[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.ContextPropAud)
+			}
 			b302 := d.window(&e)
 			for i299, off300 := 0, e.start; i299 < n298; i299++ {
 				var e301 header
@@ -6430,7 +6534,11 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n431)
-			clear(m.TerminationID)
+			if n431 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b435 := d.window(&e)
 			for i432, off433 := 0, e.start; i432 < n431; i432++ {
 				var e434 header
@@ -6464,7 +6572,11 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = d.s.AmmDescriptor.Raw(n436)
-			clear(m.Descriptors)
+			if n436 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
 			b440 := d.window(&e)
 			for i437, off438 := 0, e.start; i437 < n436; i437++ {
 				var e439 header
@@ -6573,7 +6685,11 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n446)
-			clear(m.TerminationID)
+			if n446 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b450 := d.window(&e)
 			for i447, off448 := 0, e.start; i447 < n446; i447++ {
 				var e449 header
@@ -6607,7 +6723,11 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = d.s.AmmDescriptor.Raw(n451)
-			clear(m.Descriptors)
+			if n451 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
 			b455 := d.window(&e)
 			for i452, off453 := 0, e.start; i452 < n451; i452++ {
 				var e454 header
@@ -6716,7 +6836,11 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n461)
-			clear(m.TerminationID)
+			if n461 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b465 := d.window(&e)
 			for i462, off463 := 0, e.start; i462 < n461; i462++ {
 				var e464 header
@@ -6750,7 +6874,11 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 			m.Descriptors = d.s.AmmDescriptor.Raw(n466)
-			clear(m.Descriptors)
+			if n466 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
 			b470 := d.window(&e)
 			for i467, off468 := 0, e.start; i467 < n466; i467++ {
 				var e469 header
@@ -6951,7 +7079,11 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n486)
-		clear(m.EventBufferDescriptor)
+		if n486 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b490 := d.window(h)
 		for i487, off488 := 0, (*h).start; i487 < n486; i487++ {
 			var e489 header
@@ -6982,7 +7114,11 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n491)
-		clear(m.SignalsDescriptor)
+		if n491 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b495 := d.window(h)
 		for i492, off493 := 0, (*h).start; i492 < n491; i492++ {
 			var e494 header
@@ -7188,7 +7324,11 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n513)
-		clear(m.EventBufferDescriptor)
+		if n513 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b517 := d.window(h)
 		for i514, off515 := 0, (*h).start; i514 < n513; i514++ {
 			var e516 header
@@ -7219,7 +7359,11 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n518)
-		clear(m.SignalsDescriptor)
+		if n518 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b522 := d.window(h)
 		for i519, off520 := 0, (*h).start; i519 < n518; i519++ {
 			var e521 header
@@ -7444,7 +7588,11 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n543)
-		clear(m.EventBufferDescriptor)
+		if n543 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b547 := d.window(h)
 		for i544, off545 := 0, (*h).start; i544 < n543; i544++ {
 			var e546 header
@@ -7475,7 +7623,11 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n548)
-		clear(m.SignalsDescriptor)
+		if n548 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b552 := d.window(h)
 		for i549, off550 := 0, (*h).start; i549 < n548; i549++ {
 			var e551 header
@@ -7519,7 +7671,11 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n555)
-		clear(m.StatisticsDescriptor)
+		if n555 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
 		b559 := d.window(h)
 		for i556, off557 := 0, (*h).start; i556 < n555; i556++ {
 			var e558 header
@@ -7620,7 +7776,11 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n565)
-			clear(m.TerminationID)
+			if n565 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b569 := d.window(&e)
 			for i566, off567 := 0, e.start; i566 < n565; i566++ {
 				var e568 header
@@ -7654,7 +7814,11 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n570)
-			clear(m.TerminationAudit)
+			if n570 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
 			b574 := d.window(&e)
 			for i571, off572 := 0, e.start; i571 < n570; i571++ {
 				var e573 header
@@ -7760,7 +7924,11 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n580)
-			clear(m.TerminationID)
+			if n580 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b584 := d.window(&e)
 			for i581, off582 := 0, e.start; i581 < n580; i581++ {
 				var e583 header
@@ -7794,7 +7962,11 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n585)
-			clear(m.TerminationAudit)
+			if n585 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
 			b589 := d.window(&e)
 			for i586, off587 := 0, e.start; i586 < n585; i586++ {
 				var e588 header
@@ -7900,7 +8072,11 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n595)
-			clear(m.TerminationID)
+			if n595 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b599 := d.window(&e)
 			for i596, off597 := 0, e.start; i596 < n595; i596++ {
 				var e598 header
@@ -7934,7 +8110,11 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n600)
-			clear(m.TerminationAudit)
+			if n600 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
 			b604 := d.window(&e)
 			for i601, off602 := 0, e.start; i601 < n600; i601++ {
 				var e603 header
@@ -8032,7 +8212,11 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n609)
-			clear(m.TerminationID)
+			if n609 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b613 := d.window(&e)
 			for i610, off611 := 0, e.start; i610 < n609; i610++ {
 				var e612 header
@@ -8144,7 +8328,11 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n619)
-			clear(m.TerminationID)
+			if n619 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b623 := d.window(&e)
 			for i620, off621 := 0, e.start; i620 < n619; i620++ {
 				var e622 header
@@ -8256,7 +8444,11 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n629)
-			clear(m.TerminationID)
+			if n629 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b633 := d.window(&e)
 			for i630, off631 := 0, e.start; i630 < n629; i630++ {
 				var e632 header
@@ -8548,7 +8740,11 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return codecerr.At(err, "terminationIDList")
 			}
 			m.TerminationIDList = d.s.TerminationID.Raw(n644)
-			clear(m.TerminationIDList)
+			if n644 == 1 {
+				m.TerminationIDList[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationIDList)
+			}
 			b648 := d.window(&e)
 			for i645, off646 := 0, e.start; i645 < n644; i645++ {
 				var e647 header
@@ -8655,7 +8851,11 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = d.s.TerminationID.Raw(n654)
-		clear(m.ContextAuditResult)
+		if n654 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
 		b658 := d.window(h)
 		for i655, off656 := 0, (*h).start; i655 < n654; i655++ {
 			var e657 header
@@ -8767,7 +8967,11 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = d.s.TerminationID.Raw(n666)
-		clear(m.ContextAuditResult)
+		if n666 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
 		b670 := d.window(h)
 		for i667, off668 := 0, (*h).start; i667 < n666; i667++ {
 			var e669 header
@@ -8889,7 +9093,11 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 			return codecerr.At(err, "contextAuditResult")
 		}
 		m.ContextAuditResult = d.s.TerminationID.Raw(n679)
-		clear(m.ContextAuditResult)
+		if n679 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
 		b683 := d.window(h)
 		for i680, off681 := 0, (*h).start; i680 < n679; i680++ {
 			var e682 header
@@ -9010,7 +9218,11 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n690)
-			clear(m.TerminationAuditResult)
+			if n690 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
 			b694 := d.window(&e)
 			for i691, off692 := 0, e.start; i691 < n690; i691++ {
 				var e693 header
@@ -9115,7 +9327,11 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n698)
-			clear(m.TerminationAuditResult)
+			if n698 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
 			b702 := d.window(&e)
 			for i699, off700 := 0, e.start; i699 < n698; i699++ {
 				var e701 header
@@ -9220,7 +9436,11 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n706)
-			clear(m.TerminationAuditResult)
+			if n706 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
 			b710 := d.window(&e)
 			for i707, off708 := 0, e.start; i707 < n706; i707++ {
 				var e709 header
@@ -9493,7 +9713,11 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n735)
-		clear(m.EventBufferDescriptor)
+		if n735 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b739 := d.window(h)
 		for i736, off737 := 0, (*h).start; i736 < n735; i736++ {
 			var e738 header
@@ -9524,7 +9748,11 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n740)
-		clear(m.SignalsDescriptor)
+		if n740 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b744 := d.window(h)
 		for i741, off742 := 0, (*h).start; i741 < n740; i741++ {
 			var e743 header
@@ -9568,7 +9796,11 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n747)
-		clear(m.StatisticsDescriptor)
+		if n747 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
 		b751 := d.window(h)
 		for i748, off749 := 0, (*h).start; i748 < n747; i748++ {
 			var e750 header
@@ -9599,7 +9831,11 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = d.s.PackagesItem.Raw(n752)
-		clear(m.PackagesDescriptor)
+		if n752 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
 		b756 := d.window(h)
 		for i753, off754 := 0, (*h).start; i753 < n752; i753++ {
 			var e755 header
@@ -9872,7 +10108,11 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n782)
-		clear(m.EventBufferDescriptor)
+		if n782 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b786 := d.window(h)
 		for i783, off784 := 0, (*h).start; i783 < n782; i783++ {
 			var e785 header
@@ -9903,7 +10143,11 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n787)
-		clear(m.SignalsDescriptor)
+		if n787 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b791 := d.window(h)
 		for i788, off789 := 0, (*h).start; i788 < n787; i788++ {
 			var e790 header
@@ -9947,7 +10191,11 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n794)
-		clear(m.StatisticsDescriptor)
+		if n794 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
 		b798 := d.window(h)
 		for i795, off796 := 0, (*h).start; i795 < n794; i795++ {
 			var e797 header
@@ -9978,7 +10226,11 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = d.s.PackagesItem.Raw(n799)
-		clear(m.PackagesDescriptor)
+		if n799 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
 		b803 := d.window(h)
 		for i800, off801 := 0, (*h).start; i800 < n799; i800++ {
 			var e802 header
@@ -10251,7 +10503,11 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "eventBufferDescriptor")
 		}
 		m.EventBufferDescriptor = d.s.EventSpec.Raw(n829)
-		clear(m.EventBufferDescriptor)
+		if n829 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
 		b833 := d.window(h)
 		for i830, off831 := 0, (*h).start; i830 < n829; i830++ {
 			var e832 header
@@ -10282,7 +10538,11 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "signalsDescriptor")
 		}
 		m.SignalsDescriptor = d.s.SignalRequest.Raw(n834)
-		clear(m.SignalsDescriptor)
+		if n834 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
 		b838 := d.window(h)
 		for i835, off836 := 0, (*h).start; i835 < n834; i835++ {
 			var e837 header
@@ -10326,7 +10586,11 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "statisticsDescriptor")
 		}
 		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n841)
-		clear(m.StatisticsDescriptor)
+		if n841 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
 		b845 := d.window(h)
 		for i842, off843 := 0, (*h).start; i842 < n841; i842++ {
 			var e844 header
@@ -10357,7 +10621,11 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			return codecerr.At(err, "packagesDescriptor")
 		}
 		m.PackagesDescriptor = d.s.PackagesItem.Raw(n846)
-		clear(m.PackagesDescriptor)
+		if n846 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
 		b850 := d.window(h)
 		for i847, off848 := 0, (*h).start; i847 < n846; i847++ {
 			var e849 header
@@ -10511,7 +10779,11 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n854)
-			clear(m.AuditPropertyToken)
+			if n854 == 1 {
+				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else {
+				clear(m.AuditPropertyToken)
+			}
 			b858 := d.window(&e)
 			for i855, off856 := 0, e.start; i855 < n854; i855++ {
 				var e857 header
@@ -10607,7 +10879,11 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return codecerr.At(err, "auditPropertyToken")
 			}
 			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n861)
-			clear(m.AuditPropertyToken)
+			if n861 == 1 {
+				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else {
+				clear(m.AuditPropertyToken)
+			}
 			b865 := d.window(&e)
 			for i862, off863 := 0, e.start; i862 < n861; i862++ {
 				var e864 header
@@ -10710,7 +10986,11 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n871)
-			clear(m.TerminationID)
+			if n871 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b875 := d.window(&e)
 			for i872, off873 := 0, e.start; i872 < n871; i872++ {
 				var e874 header
@@ -10833,7 +11113,11 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n881)
-			clear(m.TerminationID)
+			if n881 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b885 := d.window(&e)
 			for i882, off883 := 0, e.start; i882 < n881; i882++ {
 				var e884 header
@@ -10956,7 +11240,11 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return codecerr.At(err, "observedEventLst")
 			}
 			m.ObservedEventLst = d.s.ObservedEvent.Raw(n891)
-			clear(m.ObservedEventLst)
+			if n891 == 1 {
+				m.ObservedEventLst[0] = model.ObservedEvent{}
+			} else {
+				clear(m.ObservedEventLst)
+			}
 			b895 := d.window(&e)
 			for i892, off893 := 0, e.start; i892 < n891; i892++ {
 				var e894 header
@@ -11075,7 +11363,9 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -11105,7 +11395,11 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = d.s.EventParameter.Raw(n901)
-			clear(m.EventParList)
+			if n901 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
 			b905 := d.window(&e)
 			for i902, off903 := 0, e.start; i902 < n901; i902++ {
 				var e904 header
@@ -11223,7 +11517,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "eventParameterName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventParameterName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventParameterName = d.data[e.start:e.end:e.end]
+			} else if m.EventParameterName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventParameterName")
 			}
 			if len(m.EventParameterName) < 2 || len(m.EventParameterName) > 2 {
@@ -11254,7 +11550,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i911], err = d.octets(e913); err != nil {
+					if !e913.cons {
+						m.Value[i911] = d.data[e913.start:e913.end:e913.end]
+					} else if m.Value[i911], err = d.octets(e913); err != nil {
 						return err
 					}
 					return err
@@ -11416,7 +11714,11 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n922)
-			clear(m.TerminationID)
+			if n922 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b926 := d.window(&e)
 			for i923, off924 := 0, e.start; i923 < n922; i923++ {
 				var e925 header
@@ -11528,7 +11830,11 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n931)
-			clear(m.TerminationID)
+			if n931 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b935 := d.window(&e)
 			for i932, off933 := 0, e.start; i932 < n931; i932++ {
 				var e934 header
@@ -11640,7 +11946,11 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n940)
-			clear(m.TerminationID)
+			if n940 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b944 := d.window(&e)
 			for i941, off942 := 0, e.start; i941 < n940; i941++ {
 				var e943 header
@@ -11752,7 +12062,11 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n949)
-			clear(m.TerminationID)
+			if n949 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b953 := d.window(&e)
 			for i950, off951 := 0, e.start; i950 < n949; i950++ {
 				var e952 header
@@ -11868,7 +12182,11 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return codecerr.At(err, "terminationID")
 			}
 			m.TerminationID = d.s.TerminationID.Raw(n959)
-			clear(m.TerminationID)
+			if n959 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
 			b963 := d.window(&e)
 			for i960, off961 := 0, e.start; i960 < n959; i960++ {
 				var e962 header
@@ -12115,7 +12433,9 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				}
 				if err := func() error {
 					var err error
-					if m.Wildcard[i976], err = d.octets(e978); err != nil {
+					if !e978.cons {
+						m.Wildcard[i976] = d.data[e978.start:e978.end:e978.end]
+					} else if m.Wildcard[i976], err = d.octets(e978); err != nil {
 						return err
 					}
 					if len(m.Wildcard[i976]) < 1 || len(m.Wildcard[i976]) > 1 {
@@ -12132,7 +12452,9 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Id, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Id = d.data[e.start:e.end:e.end]
+			} else if m.Id, err = d.octets(e); err != nil {
 				return codecerr.At(err, "id")
 			}
 			if len(m.Id) < 1 || len(m.Id) > 8 {
@@ -12367,7 +12689,11 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = d.s.StreamDescriptor.Raw(n995)
-		clear(m.MultiStream)
+		if n995 == 1 {
+			m.MultiStream[0] = model.StreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
 		b999 := d.window(h)
 		for i996, off997 := 0, (*h).start; i996 < n995; i996++ {
 			var e998 header
@@ -12457,7 +12783,11 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = d.s.StreamDescriptor.Raw(n1005)
-		clear(m.MultiStream)
+		if n1005 == 1 {
+			m.MultiStream[0] = model.StreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
 		b1009 := d.window(h)
 		for i1006, off1007 := 0, (*h).start; i1006 < n1005; i1006++ {
 			var e1008 header
@@ -12857,7 +13187,11 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1029)
-			clear(m.StatisticsDescriptor)
+			if n1029 == 1 {
+				m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+			} else {
+				clear(m.StatisticsDescriptor)
+			}
 			b1033 := d.window(&e)
 			for i1030, off1031 := 0, e.start; i1030 < n1029; i1030++ {
 				var e1032 header
@@ -12998,7 +13332,11 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.PropertyParm.Raw(n1038)
-			clear(m.PropertyParms)
+			if n1038 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1042 := d.window(&e)
 			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
 				var e1041 header
@@ -13102,7 +13440,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -13133,7 +13473,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i1047], err = d.octets(e1049); err != nil {
+					if !e1049.cons {
+						m.Value[i1047] = d.data[e1049.start:e1049.end:e1049.end]
+					} else if m.Value[i1047], err = d.octets(e1049); err != nil {
 						return err
 					}
 					return err
@@ -13317,7 +13659,11 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 						return err
 					}
 					m.PropGrps[i1060] = d.s.PropertyParm.Raw(n1064)
-					clear(m.PropGrps[i1060])
+					if n1064 == 1 {
+						m.PropGrps[i1060][0] = model.PropertyParm{}
+					} else {
+						clear(m.PropGrps[i1060])
+					}
 					b1068 := d.window(&e1062)
 					for i1065, off1066 := 0, e1062.start; i1065 < n1064; i1065++ {
 						var e1067 header
@@ -13430,7 +13776,11 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.PropertyParm.Raw(n1072)
-			clear(m.PropertyParms)
+			if n1072 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1076 := d.window(&e)
 			for i1073, off1074 := 0, e.start; i1073 < n1072; i1073++ {
 				var e1075 header
@@ -13589,7 +13939,11 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return codecerr.At(err, "termList")
 			}
 			m.TermList = d.s.TerminationID.Raw(n1084)
-			clear(m.TermList)
+			if n1084 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
 			b1088 := d.window(&e)
 			for i1085, off1086 := 0, e.start; i1085 < n1084; i1085++ {
 				var e1087 header
@@ -13728,7 +14082,11 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return codecerr.At(err, "termList")
 			}
 			m.TermList = d.s.TerminationID.Raw(n1095)
-			clear(m.TermList)
+			if n1095 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
 			b1099 := d.window(&e)
 			for i1096, off1097 := 0, e.start; i1096 < n1095; i1096++ {
 				var e1098 header
@@ -13858,7 +14216,11 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.RequestedEvent.Raw(n1105)
-			clear(m.EventList)
+			if n1105 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1109 := d.window(&e)
 			for i1106, off1107 := 0, e.start; i1106 < n1105; i1106++ {
 				var e1108 header
@@ -13974,7 +14336,11 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.RequestedEvent.Raw(n1114)
-			clear(m.EventList)
+			if n1114 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1118 := d.window(&e)
 			for i1115, off1116 := 0, e.start; i1115 < n1114; i1115++ {
 				var e1117 header
@@ -14087,7 +14453,11 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.RequestedEvent.Raw(n1123)
-			clear(m.EventList)
+			if n1123 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1127 := d.window(&e)
 			for i1124, off1125 := 0, e.start; i1124 < n1123; i1124++ {
 				var e1126 header
@@ -14203,7 +14573,9 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14244,7 +14616,11 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1134)
-			clear(m.EvParList)
+			if n1134 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1138 := d.window(&e)
 			for i1135, off1136 := 0, e.start; i1135 < n1134; i1135++ {
 				var e1137 header
@@ -14363,7 +14739,9 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14404,7 +14782,11 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1145)
-			clear(m.EvParList)
+			if n1145 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1149 := d.window(&e)
 			for i1146, off1147 := 0, e.start; i1146 < n1145; i1146++ {
 				var e1148 header
@@ -14523,7 +14905,9 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14564,7 +14948,11 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1156)
-			clear(m.EvParList)
+			if n1156 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1160 := d.window(&e)
 			for i1157, off1158 := 0, e.start; i1157 < n1156; i1157++ {
 				var e1159 header
@@ -14721,7 +15109,11 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1168)
-			clear(m.SignalsDescriptor)
+			if n1168 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1172 := d.window(&e)
 			for i1169, off1170 := 0, e.start; i1169 < n1168; i1169++ {
 				var e1171 header
@@ -14867,7 +15259,11 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1180)
-			clear(m.SignalsDescriptor)
+			if n1180 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1184 := d.window(&e)
 			for i1181, off1182 := 0, e.start; i1181 < n1180; i1181++ {
 				var e1183 header
@@ -15024,7 +15420,11 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1193)
-			clear(m.SignalsDescriptor)
+			if n1193 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1197 := d.window(&e)
 			for i1194, off1195 := 0, e.start; i1194 < n1193; i1194++ {
 				var e1196 header
@@ -15113,7 +15513,9 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.DigitMapName = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -15168,7 +15570,9 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.DigitMapName = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -15266,7 +15670,11 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.SecondRequestedEvent.Raw(n1208)
-			clear(m.EventList)
+			if n1208 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1212 := d.window(&e)
 			for i1209, off1210 := 0, e.start; i1209 < n1208; i1209++ {
 				var e1211 header
@@ -15382,7 +15790,11 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.SecondRequestedEvent.Raw(n1217)
-			clear(m.EventList)
+			if n1217 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1221 := d.window(&e)
 			for i1218, off1219 := 0, e.start; i1218 < n1217; i1218++ {
 				var e1220 header
@@ -15495,7 +15907,11 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 			m.EventList = d.s.SecondRequestedEvent.Raw(n1226)
-			clear(m.EventList)
+			if n1226 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
 			b1230 := d.window(&e)
 			for i1227, off1228 := 0, e.start; i1227 < n1226; i1227++ {
 				var e1229 header
@@ -15611,7 +16027,9 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -15652,7 +16070,11 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1237)
-			clear(m.EvParList)
+			if n1237 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1241 := d.window(&e)
 			for i1238, off1239 := 0, e.start; i1238 < n1237; i1238++ {
 				var e1240 header
@@ -15771,7 +16193,9 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -15812,7 +16236,11 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1248)
-			clear(m.EvParList)
+			if n1248 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1252 := d.window(&e)
 			for i1249, off1250 := 0, e.start; i1249 < n1248; i1249++ {
 				var e1251 header
@@ -15931,7 +16359,9 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -15972,7 +16402,11 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 			m.EvParList = d.s.EventParameter.Raw(n1259)
-			clear(m.EvParList)
+			if n1259 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
 			b1263 := d.window(&e)
 			for i1260, off1261 := 0, e.start; i1260 < n1259; i1260++ {
 				var e1262 header
@@ -16108,7 +16542,11 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1269)
-			clear(m.SignalsDescriptor)
+			if n1269 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1273 := d.window(&e)
 			for i1270, off1271 := 0, e.start; i1270 < n1269; i1270++ {
 				var e1272 header
@@ -16233,7 +16671,11 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1279)
-			clear(m.SignalsDescriptor)
+			if n1279 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1283 := d.window(&e)
 			for i1280, off1281 := 0, e.start; i1280 < n1279; i1280++ {
 				var e1282 header
@@ -16369,7 +16811,11 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1290)
-			clear(m.SignalsDescriptor)
+			if n1290 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1294 := d.window(&e)
 			for i1291, off1292 := 0, e.start; i1291 < n1290; i1291++ {
 				var e1293 header
@@ -16491,7 +16937,9 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -16521,7 +16969,11 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				return codecerr.At(err, "eventParList")
 			}
 			m.EventParList = d.s.EventParameter.Raw(n1301)
-			clear(m.EventParList)
+			if n1301 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
 			b1305 := d.window(&e)
 			for i1302, off1303 := 0, e.start; i1302 < n1301; i1302++ {
 				var e1304 header
@@ -16754,7 +17206,11 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = d.s.Signal.Raw(n1318)
-			clear(m.SignalList)
+			if n1318 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
 			b1322 := d.window(&e)
 			for i1319, off1320 := 0, e.start; i1319 < n1318; i1319++ {
 				var e1321 header
@@ -16871,7 +17327,11 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return codecerr.At(err, "signalList")
 			}
 			m.SignalList = d.s.Signal.Raw(n1327)
-			clear(m.SignalList)
+			if n1327 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
 			b1331 := d.window(&e)
 			for i1328, off1329 := 0, e.start; i1328 < n1327; i1328++ {
 				var e1330 header
@@ -17021,7 +17481,9 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -17100,7 +17562,11 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = d.s.SigParameter.Raw(n1338)
-			clear(m.SigParList)
+			if n1338 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
 			b1342 := d.window(&e)
 			for i1339, off1340 := 0, e.start; i1339 < n1338; i1339++ {
 				var e1341 header
@@ -17267,7 +17733,9 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -17346,7 +17814,11 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return codecerr.At(err, "sigParList")
 			}
 			m.SigParList = d.s.SigParameter.Raw(n1349)
-			clear(m.SigParList)
+			if n1349 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
 			b1353 := d.window(&e)
 			for i1350, off1351 := 0, e.start; i1350 < n1349; i1350++ {
 				var e1352 header
@@ -17498,7 +17970,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "sigParameterName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SigParameterName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SigParameterName = d.data[e.start:e.end:e.end]
+			} else if m.SigParameterName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "sigParameterName")
 			}
 			if len(m.SigParameterName) < 2 || len(m.SigParameterName) > 2 {
@@ -17529,7 +18003,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				}
 				if err := func() error {
 					var err error
-					if m.Value[i1361], err = d.octets(e1363); err != nil {
+					if !e1363.cons {
+						m.Value[i1361] = d.data[e1363.start:e1363.end:e1363.end]
+					} else if m.Value[i1361], err = d.octets(e1363); err != nil {
 						return err
 					}
 					return err
@@ -17753,7 +18229,11 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return codecerr.At(err, "mpl")
 			}
 			m.Mpl = d.s.PropertyParm.Raw(n1380)
-			clear(m.Mpl)
+			if n1380 == 1 {
+				m.Mpl[0] = model.PropertyParm{}
+			} else {
+				clear(m.Mpl)
+			}
 			b1384 := d.window(&e)
 			for i1381, off1382 := 0, e.start; i1381 < n1380; i1381++ {
 				var e1383 header
@@ -17851,7 +18331,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -17923,7 +18405,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -18430,7 +18914,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1410], err = d.octets(e1412); err != nil {
+					if !e1412.cons {
+						m.ServiceChangeReason[i1410] = d.data[e1412.start:e1412.end:e1412.end]
+					} else if m.ServiceChangeReason[i1410], err = d.octets(e1412); err != nil {
 						return err
 					}
 					return err
@@ -18718,7 +19204,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1433], err = d.octets(e1435); err != nil {
+					if !e1435.cons {
+						m.ServiceChangeReason[i1433] = d.data[e1435.start:e1435.end:e1435.end]
+					} else if m.ServiceChangeReason[i1433], err = d.octets(e1435); err != nil {
 						return err
 					}
 					return err
@@ -19021,7 +19509,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				}
 				if err := func() error {
 					var err error
-					if m.ServiceChangeReason[i1457], err = d.octets(e1459); err != nil {
+					if !e1459.cons {
+						m.ServiceChangeReason[i1457] = d.data[e1459.start:e1459.end:e1459.end]
+					} else if m.ServiceChangeReason[i1457], err = d.octets(e1459); err != nil {
 						return err
 					}
 					return err
@@ -19239,7 +19729,9 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.ServiceChangeAddress_MtpAddress
-		if m.MtpAddress, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.MtpAddress = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -19647,7 +20139,9 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PackageName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PackageName = d.data[e.start:e.end:e.end]
+			} else if m.PackageName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -19739,7 +20233,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.StatName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.StatName = d.data[e.start:e.end:e.end]
+			} else if m.StatName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -19770,7 +20266,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				}
 				if err := func() error {
 					var err error
-					if m.StatValue[i1500], err = d.octets(e1502); err != nil {
+					if !e1502.cons {
+						m.StatValue[i1500] = d.data[e1502.start:e1502.end:e1502.end]
+					} else if m.StatValue[i1500], err = d.octets(e1502); err != nil {
 						return err
 					}
 					return err
@@ -19849,7 +20347,9 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "data: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Data, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Data = d.data[e.start:e.end:e.end]
+			} else if m.Data, err = d.octets(e); err != nil {
 				return codecerr.At(err, "data")
 			}
 		default:
@@ -20692,7 +21192,11 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1557)
-		clear(m.MultiStream)
+		if n1557 == 1 {
+			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
 		b1561 := d.window(h)
 		for i1558, off1559 := 0, (*h).start; i1558 < n1557; i1558++ {
 			var e1560 header
@@ -20782,7 +21286,11 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 			return codecerr.At(err, "multiStream")
 		}
 		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1567)
-		clear(m.MultiStream)
+		if n1567 == 1 {
+			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
 		b1571 := d.window(h)
 		for i1568, off1569 := 0, (*h).start; i1568 < n1567; i1568++ {
 			var e1570 header
@@ -21284,7 +21792,11 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1593)
-			clear(m.PropertyParms)
+			if n1593 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1597 := d.window(&e)
 			for i1594, off1595 := 0, e.start; i1594 < n1593; i1594++ {
 				var e1596 header
@@ -21426,7 +21938,11 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1601)
-			clear(m.PropertyParms)
+			if n1601 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1605 := d.window(&e)
 			for i1602, off1603 := 0, e.start; i1602 < n1601; i1602++ {
 				var e1604 header
@@ -21515,7 +22031,9 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -21581,7 +22099,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -21689,7 +22209,11 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1613)
-			clear(m.PropGrps)
+			if n1613 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
 			b1617 := d.window(&e)
 			for i1614, off1615 := 0, e.start; i1614 < n1613; i1614++ {
 				var e1616 header
@@ -21804,7 +22328,11 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 				return codecerr.At(err, "propGrps")
 			}
 			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1622)
-			clear(m.PropGrps)
+			if n1622 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
 			b1626 := d.window(&e)
 			for i1623, off1624 := 0, e.start; i1623 < n1622; i1623++ {
 				var e1625 header
@@ -21912,7 +22440,11 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1630)
-			clear(m.PropertyParms)
+			if n1630 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1634 := d.window(&e)
 			for i1631, off1632 := 0, e.start; i1631 < n1630; i1631++ {
 				var e1633 header
@@ -22043,7 +22575,11 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return codecerr.At(err, "propertyParms")
 			}
 			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1638)
-			clear(m.PropertyParms)
+			if n1638 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
 			b1642 := d.window(&e)
 			for i1639, off1640 := 0, e.start; i1639 < n1638; i1639++ {
 				var e1641 header
@@ -22184,7 +22720,9 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -22264,7 +22802,9 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -22621,7 +23161,9 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -22709,7 +23251,9 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -22793,7 +23337,9 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -22844,7 +23390,9 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 				return d.errorf(e.off, "statName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.StatName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.StatName = d.data[e.start:e.end:e.end]
+			} else if m.StatName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -22910,7 +23458,9 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PackageName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PackageName = d.data[e.start:e.end:e.end]
+			} else if m.PackageName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -23155,7 +23705,11 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return codecerr.At(err, "terminationIDList")
 			}
 			m.TerminationIDList = d.s.TerminationID.Raw(n1672)
-			clear(m.TerminationIDList)
+			if n1672 == 1 {
+				m.TerminationIDList[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationIDList)
+			}
 			b1676 := d.window(&e)
 			for i1673, off1674 := 0, e.start; i1673 < n1672; i1673++ {
 				var e1675 header
@@ -23189,7 +23743,11 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return codecerr.At(err, "terminationAuditResult")
 			}
 			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1677)
-			clear(m.TerminationAuditResult)
+			if n1677 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
 			b1681 := d.window(&e)
 			for i1678, off1679 := 0, e.start; i1678 < n1677; i1678++ {
 				var e1680 header
@@ -23297,7 +23855,11 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1686)
-			clear(m.SignalsDescriptor)
+			if n1686 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
 			b1690 := d.window(&e)
 			for i1687, off1688 := 0, e.start; i1687 < n1686; i1687++ {
 				var e1689 header
