@@ -635,7 +635,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("var e header\nb := d.window(h)\nfor off := h.start; off < h.end; {\n")
+	w.WriteString("var e header\nb, end := d.window(h), h.end\nfor off := h.start; off < end; {\n")
 	g.next("e", "off", "h", "b", "return err")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
@@ -719,7 +719,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		} else {
 			want = "anyTag"
 		}
-		fmt.Fprintf(w, "var %s header\nif err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, inner, addr(hv), want, fail)
+		g.explicit(inner, hv, want, fail)
 		hv = inner
 	}
 	name := g.f.named[r]
@@ -785,11 +785,12 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		}
 		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
 		slab := g.slab(egoT)
-		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
-		g.decSize(r.Size, n, hv, "elements", ret)
-		// clear on the concrete type: slab.Alloc's generic clear costs a
-		// dictionary lookup and a runtime call even for one element.
+		// Most lists have one element: a common header that fills the
+		// list says so without reader.count.
 		win := g.tmp("b")
+		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+			win, addr(hv), n, hv, short(hv+".start", win), fail)
+		g.decSize(r.Size, n, hv, "elements", ret)
 		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)
 		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
 			// Most lists have one element: zeroed inline, as in one.
@@ -797,7 +798,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		} else {
 			fmt.Fprintf(w, "clear(%s)\n", target)
 		}
-		fmt.Fprintf(w, "%s := d.window(%s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", win, addr(hv), i, off, hv, i, n, i)
+		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\n", e)
 		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
@@ -829,20 +830,44 @@ func (g *berGen) integer(x, hv, lo, hi, fail string) {
 	fmt.Fprintf(&g.w, "%[1]s, ok := d.int1(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
 }
 
+// short is the condition under which the header at off, inside window
+// win (reader.window), is the common one: low tag number, short-form
+// length, inside the window.
+func short(off, win string) string {
+	return fmt.Sprintf("uint(%[1]s)+1 < uint(len(%[2]s)) && %[2]s[%[1]s+1] < 0x80 && %[2]s[%[1]s]&0x1f != 0x1f && %[1]s+2+int(%[2]s[%[1]s+1]) <= len(%[2]s)", off, win)
+}
+
+// fill emits the statements that read the common header at off into
+// header variable e (after short held).
+func (g *berGen) fill(e, off, win string) {
+	fmt.Fprintf(&g.w, "t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+1])\n%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+2, %[2]s+2+l, %[2]s+2+l\n", e, off, win)
+}
+
 // next emits code that reads the header at off, inside the element of
 // header variable hv, into header variable e; win is the element's
-// window (reader.window). The common header (low tag number, short-form
-// length) is read right here: through reader.next, which is too large
-// to be inlined, it costs a call and a third more instructions. Anything
-// else goes to reader.next, as does every header when win is nil.
+// window (reader.window). The common header is read right here:
+// through reader.next, which is too large to be inlined, it costs a
+// call and a third more instructions. Anything else goes to reader.next,
+// as does every header when win is nil.
 func (g *berGen) next(e, off, hv, win, fail string) {
-	fmt.Fprintf(&g.w, `if uint(%[2]s)+1 < uint(len(%[3]s)) && %[3]s[%[2]s+1] < 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+2+int(%[3]s[%[2]s+1]) <= len(%[3]s) {
-t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+1])
-%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+2, %[2]s+2+l, %[2]s+2+l
-} else if err := d.next(&%[1]s, %[2]s, %[4]s.end); err != nil {
-%[5]s
+	fmt.Fprintf(&g.w, "if %s {\n", short(off, win))
+	g.fill(e, off, win)
+	fmt.Fprintf(&g.w, "} else if err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, off, hv, fail)
 }
-`, e, off, win, hv, fail)
+
+// explicit emits code that reads the one element inside the explicit
+// tag of header variable hv into a new header variable inner: a common
+// header that fills the tag exactly (with tag want, unless anyTag) right
+// here, anything else (and every error) through reader.explicit.
+func (g *berGen) explicit(inner, hv, want, fail string) {
+	win := g.tmp("b")
+	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
+	if want != "anyTag" {
+		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, want)
+	}
+	fmt.Fprintf(&g.w, "var %s header\nif %s := d.window(%s); %s {\n", inner, win, addr(hv), cond)
+	g.fill(inner, hv+".start", win)
+	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), want, fail)
 }
 
 // qualify prefixes the named types in a Go type expression with pkg.

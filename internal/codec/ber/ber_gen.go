@@ -39,8 +39,8 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -113,8 +113,8 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -187,8 +187,8 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -271,8 +271,8 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -381,8 +381,8 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -409,7 +409,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 1
 			var h13 header
-			if err := d.explicit(&h13, &e, anyTag); err != nil {
+			if b14 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b14)) && b14[e.start+1] < 0x80 && b14[e.start]&0x1f != 0x1f && e.start+2+int(b14[e.start+1]) <= len(b14) && e.start+2+int(b14[e.start+1]) == e.end {
+				t, l := b14[e.start], int(b14[e.start+1])
+				h13.tag, h13.cons, h13.off, h13.start, h13.end, h13.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h13, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
 			if err = decodeMIdV123(d, &h13, &m.MId); err != nil {
@@ -420,11 +423,14 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h14 header
-			if err := d.explicit(&h14, &e, anyTag); err != nil {
+			var h15 header
+			if b16 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b16)) && b16[e.start+1] < 0x80 && b16[e.start]&0x1f != 0x1f && e.start+2+int(b16[e.start+1]) <= len(b16) && e.start+2+int(b16[e.start+1]) == e.end {
+				t, l := b16[e.start], int(b16[e.start+1])
+				h15.tag, h15.cons, h15.off, h15.start, h15.end, h15.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h15, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV1(d, &h14, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV1(d, &h15, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -461,20 +467,20 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk15 := len(b)
+		mk17 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk15)
+		b = endLen(b, mk17)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk16 := len(b)
+		mk18 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
-		b = endLen(b, mk16)
+		b = endLen(b, mk18)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -489,8 +495,8 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -503,24 +509,27 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x17, ok := d.int1(&e)
-			if !ok || x17 < 0 || x17 > 99 {
+			x19, ok := d.int1(&e)
+			if !ok || x19 < 0 || x19 > 99 {
 				var err error
-				if x17, err = d.integer(&e, 0, 99); err != nil {
+				if x19, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "version")
 				}
 			}
-			m.Version = uint32(x17)
+			m.Version = uint32(x19)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h18 header
-			if err := d.explicit(&h18, &e, anyTag); err != nil {
+			var h20 header
+			if b21 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b21)) && b21[e.start+1] < 0x80 && b21[e.start]&0x1f != 0x1f && e.start+2+int(b21[e.start+1]) <= len(b21) && e.start+2+int(b21[e.start+1]) == e.end {
+				t, l := b21[e.start], int(b21[e.start+1])
+				h20.tag, h20.cons, h20.off, h20.start, h20.end, h20.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h20, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h18, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h20, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -528,11 +537,14 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h19 header
-			if err := d.explicit(&h19, &e, anyTag); err != nil {
+			var h22 header
+			if b23 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b23)) && b23[e.start+1] < 0x80 && b23[e.start]&0x1f != 0x1f && e.start+2+int(b23[e.start+1]) <= len(b23) && e.start+2+int(b23[e.start+1]) == e.end {
+				t, l := b23[e.start], int(b23[e.start+1])
+				h22.tag, h22.cons, h22.off, h22.start, h22.end, h22.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h22, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV2(d, &h19, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV2(d, &h22, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -569,20 +581,20 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk20 := len(b)
+		mk24 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk20)
+		b = endLen(b, mk24)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk21 := len(b)
+		mk25 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
-		b = endLen(b, mk21)
+		b = endLen(b, mk25)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -597,8 +609,8 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -611,24 +623,27 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x22, ok := d.int1(&e)
-			if !ok || x22 < 0 || x22 > 99 {
+			x26, ok := d.int1(&e)
+			if !ok || x26 < 0 || x26 > 99 {
 				var err error
-				if x22, err = d.integer(&e, 0, 99); err != nil {
+				if x26, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "version")
 				}
 			}
-			m.Version = uint32(x22)
+			m.Version = uint32(x26)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h23 header
-			if err := d.explicit(&h23, &e, anyTag); err != nil {
+			var h27 header
+			if b28 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b28)) && b28[e.start+1] < 0x80 && b28[e.start]&0x1f != 0x1f && e.start+2+int(b28[e.start+1]) <= len(b28) && e.start+2+int(b28[e.start+1]) == e.end {
+				t, l := b28[e.start], int(b28[e.start+1])
+				h27.tag, h27.cons, h27.off, h27.start, h27.end, h27.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h27, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h23, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h27, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -636,11 +651,14 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h24 header
-			if err := d.explicit(&h24, &e, anyTag); err != nil {
+			var h29 header
+			if b30 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b30)) && b30[e.start+1] < 0x80 && b30[e.start]&0x1f != 0x1f && e.start+2+int(b30[e.start+1]) <= len(b30) && e.start+2+int(b30[e.start+1]) == e.end {
+				t, l := b30[e.start], int(b30[e.start+1])
+				h29.tag, h29.cons, h29.off, h29.start, h29.end, h29.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h29, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV3(d, &h24, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV3(d, &h29, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -671,26 +689,26 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk25 := len(b)
+		mk31 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk25)
+		b = endLen(b, mk31)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk26 := len(b)
+			mk32 := len(b)
 			b = append(b, 0)
-			for i27 := range m.Transactions {
-				b, err = appendTransactionV1(b, &m.Transactions[i27])
+			for i33 := range m.Transactions {
+				b, err = appendTransactionV1(b, &m.Transactions[i33])
 				if err != nil {
-					err = codecerr.AtIndex(err, i27)
+					err = codecerr.AtIndex(err, i33)
 					break
 				}
 			}
-			b = endLen(b, mk26)
+			b = endLen(b, mk32)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -706,43 +724,46 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p28 := d.s.ErrorDescriptor.Raw(1)
-		p28[0] = model.ErrorDescriptor{}
-		m.MessageError = &p28[0]
+		p34 := d.s.ErrorDescriptor.Raw(1)
+		p34[0] = model.ErrorDescriptor{}
+		m.MessageError = &p34[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n29, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
+		b39 := d.window(h)
+		n35 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b39)) && b39[(*h).start+1] < 0x80 && b39[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b39[(*h).start+1]) <= len(b39) && (*h).start+2+int(b39[(*h).start+1]) == (*h).end) {
+			var err error
+			if n35, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactions")
+			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n29)
-		if n29 == 1 {
+		m.Transactions = d.s.Transaction.Raw(n35)
+		if n35 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
-		b33 := d.window(h)
-		for i30, off31 := 0, (*h).start; i30 < n29; i30++ {
-			var e32 header
-			if uint(off31)+1 < uint(len(b33)) && b33[off31+1] < 0x80 && b33[off31]&0x1f != 0x1f && off31+2+int(b33[off31+1]) <= len(b33) {
-				t, l := b33[off31], int(b33[off31+1])
-				e32.tag, e32.cons, e32.off, e32.start, e32.end, e32.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off31, off31+2, off31+2+l, off31+2+l
-			} else if err := d.next(&e32, off31, (*h).end); err != nil {
+		for i36, off37 := 0, (*h).start; i36 < n35; i36++ {
+			var e38 header
+			if uint(off37)+1 < uint(len(b39)) && b39[off37+1] < 0x80 && b39[off37]&0x1f != 0x1f && off37+2+int(b39[off37+1]) <= len(b39) {
+				t, l := b39[off37], int(b39[off37+1])
+				e38.tag, e38.cons, e38.off, e38.start, e38.end, e38.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off37, off37+2, off37+2+l, off37+2+l
+			} else if err := d.next(&e38, off37, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV1(d, &e32, &m.Transactions[i30]); err != nil {
+				if err = decodeTransactionV1(d, &e38, &m.Transactions[i36]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i30), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i36), "transactions")
 			}
-			off31 = e32.next
+			off37 = e38.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -758,26 +779,26 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk34 := len(b)
+		mk40 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk34)
+		b = endLen(b, mk40)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk35 := len(b)
+			mk41 := len(b)
 			b = append(b, 0)
-			for i36 := range m.Transactions {
-				b, err = appendTransactionV2(b, &m.Transactions[i36])
+			for i42 := range m.Transactions {
+				b, err = appendTransactionV2(b, &m.Transactions[i42])
 				if err != nil {
-					err = codecerr.AtIndex(err, i36)
+					err = codecerr.AtIndex(err, i42)
 					break
 				}
 			}
-			b = endLen(b, mk35)
+			b = endLen(b, mk41)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -793,43 +814,46 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p37 := d.s.ErrorDescriptor.Raw(1)
-		p37[0] = model.ErrorDescriptor{}
-		m.MessageError = &p37[0]
+		p43 := d.s.ErrorDescriptor.Raw(1)
+		p43[0] = model.ErrorDescriptor{}
+		m.MessageError = &p43[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n38, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
+		b48 := d.window(h)
+		n44 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b48)) && b48[(*h).start+1] < 0x80 && b48[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b48[(*h).start+1]) <= len(b48) && (*h).start+2+int(b48[(*h).start+1]) == (*h).end) {
+			var err error
+			if n44, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactions")
+			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n38)
-		if n38 == 1 {
+		m.Transactions = d.s.Transaction.Raw(n44)
+		if n44 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
-		b42 := d.window(h)
-		for i39, off40 := 0, (*h).start; i39 < n38; i39++ {
-			var e41 header
-			if uint(off40)+1 < uint(len(b42)) && b42[off40+1] < 0x80 && b42[off40]&0x1f != 0x1f && off40+2+int(b42[off40+1]) <= len(b42) {
-				t, l := b42[off40], int(b42[off40+1])
-				e41.tag, e41.cons, e41.off, e41.start, e41.end, e41.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off40, off40+2, off40+2+l, off40+2+l
-			} else if err := d.next(&e41, off40, (*h).end); err != nil {
+		for i45, off46 := 0, (*h).start; i45 < n44; i45++ {
+			var e47 header
+			if uint(off46)+1 < uint(len(b48)) && b48[off46+1] < 0x80 && b48[off46]&0x1f != 0x1f && off46+2+int(b48[off46+1]) <= len(b48) {
+				t, l := b48[off46], int(b48[off46+1])
+				e47.tag, e47.cons, e47.off, e47.start, e47.end, e47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off46, off46+2, off46+2+l, off46+2+l
+			} else if err := d.next(&e47, off46, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV2(d, &e41, &m.Transactions[i39]); err != nil {
+				if err = decodeTransactionV2(d, &e47, &m.Transactions[i45]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i39), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i45), "transactions")
 			}
-			off40 = e41.next
+			off46 = e47.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -845,26 +869,26 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk43 := len(b)
+		mk49 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk43)
+		b = endLen(b, mk49)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk44 := len(b)
+			mk50 := len(b)
 			b = append(b, 0)
-			for i45 := range m.Transactions {
-				b, err = appendTransactionV3(b, &m.Transactions[i45])
+			for i51 := range m.Transactions {
+				b, err = appendTransactionV3(b, &m.Transactions[i51])
 				if err != nil {
-					err = codecerr.AtIndex(err, i45)
+					err = codecerr.AtIndex(err, i51)
 					break
 				}
 			}
-			b = endLen(b, mk44)
+			b = endLen(b, mk50)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -880,43 +904,46 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p46 := d.s.ErrorDescriptor.Raw(1)
-		p46[0] = model.ErrorDescriptor{}
-		m.MessageError = &p46[0]
+		p52 := d.s.ErrorDescriptor.Raw(1)
+		p52[0] = model.ErrorDescriptor{}
+		m.MessageError = &p52[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n47, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
+		b57 := d.window(h)
+		n53 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b57)) && b57[(*h).start+1] < 0x80 && b57[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b57[(*h).start+1]) <= len(b57) && (*h).start+2+int(b57[(*h).start+1]) == (*h).end) {
+			var err error
+			if n53, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactions")
+			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n47)
-		if n47 == 1 {
+		m.Transactions = d.s.Transaction.Raw(n53)
+		if n53 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
-		b51 := d.window(h)
-		for i48, off49 := 0, (*h).start; i48 < n47; i48++ {
-			var e50 header
-			if uint(off49)+1 < uint(len(b51)) && b51[off49+1] < 0x80 && b51[off49]&0x1f != 0x1f && off49+2+int(b51[off49+1]) <= len(b51) {
-				t, l := b51[off49], int(b51[off49+1])
-				e50.tag, e50.cons, e50.off, e50.start, e50.end, e50.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off49, off49+2, off49+2+l, off49+2+l
-			} else if err := d.next(&e50, off49, (*h).end); err != nil {
+		for i54, off55 := 0, (*h).start; i54 < n53; i54++ {
+			var e56 header
+			if uint(off55)+1 < uint(len(b57)) && b57[off55+1] < 0x80 && b57[off55]&0x1f != 0x1f && off55+2+int(b57[off55+1]) <= len(b57) {
+				t, l := b57[off55], int(b57[off55+1])
+				e56.tag, e56.cons, e56.off, e56.start, e56.end, e56.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off55, off55+2, off55+2+l, off55+2+l
+			} else if err := d.next(&e56, off55, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionV3(d, &e50, &m.Transactions[i48]); err != nil {
+				if err = decodeTransactionV3(d, &e56, &m.Transactions[i54]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i48), "transactions")
+				return codecerr.At(codecerr.AtIndex(err, i54), "transactions")
 			}
-			off49 = e50.next
+			off55 = e56.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
@@ -932,10 +959,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa0"...)
-		mk52 := len(b)
+		mk58 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk52)
+		b = endLen(b, mk58)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -944,10 +971,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa1"...)
-		mk53 := len(b)
+		mk59 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk53)
+		b = endLen(b, mk59)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -956,10 +983,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa2"...)
-		mk54 := len(b)
+		mk60 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk54)
+		b = endLen(b, mk60)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -994,25 +1021,25 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		p55 := d.s.IP4Address.Raw(1)
-		p55[0] = model.IP4Address{}
-		m.Ip4Address = &p55[0]
+		p61 := d.s.IP4Address.Raw(1)
+		p61[0] = model.IP4Address{}
+		m.Ip4Address = &p61[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		p56 := d.s.IP6Address.Raw(1)
-		p56[0] = model.IP6Address{}
-		m.Ip6Address = &p56[0]
+		p62 := d.s.IP6Address.Raw(1)
+		p62[0] = model.IP6Address{}
+		m.Ip6Address = &p62[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		p57 := d.s.DomainName.Raw(1)
-		p57[0] = model.DomainName{}
-		m.DomainName = &p57[0]
+		p63 := d.s.DomainName.Raw(1)
+		p63[0] = model.DomainName{}
+		m.DomainName = &p63[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -1072,8 +1099,8 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -1095,14 +1122,14 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x58, ok := d.int1(&e)
-			if !ok || x58 < 0 || x58 > 65535 {
+			x64, ok := d.int1(&e)
+			if !ok || x64 < 0 || x64 > 65535 {
 				var err error
-				if x58, err = d.integer(&e, 0, 65535); err != nil {
+				if x64, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "portNumber")
 				}
 			}
-			m.PortNumber.Value = uint32(x58)
+			m.PortNumber.Value = uint32(x64)
 		default:
 			return d.unexpected(e, "a component of DomainName")
 		}
@@ -1149,8 +1176,8 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -1177,14 +1204,14 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x59, ok := d.int1(&e)
-			if !ok || x59 < 0 || x59 > 65535 {
+			x65, ok := d.int1(&e)
+			if !ok || x65 < 0 || x65 > 65535 {
 				var err error
-				if x59, err = d.integer(&e, 0, 65535); err != nil {
+				if x65, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "portNumber")
 				}
 			}
-			m.PortNumber.Value = uint32(x59)
+			m.PortNumber.Value = uint32(x65)
 		default:
 			return d.unexpected(e, "a component of IP4Address")
 		}
@@ -1231,8 +1258,8 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -1259,14 +1286,14 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x60, ok := d.int1(&e)
-			if !ok || x60 < 0 || x60 > 65535 {
+			x66, ok := d.int1(&e)
+			if !ok || x66 < 0 || x66 > 65535 {
 				var err error
-				if x60, err = d.integer(&e, 0, 65535); err != nil {
+				if x66, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "portNumber")
 				}
 			}
-			m.PortNumber.Value = uint32(x60)
+			m.PortNumber.Value = uint32(x66)
 		default:
 			return d.unexpected(e, "a component of IP6Address")
 		}
@@ -1289,10 +1316,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk61 := len(b)
+		mk67 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
-		b = endLen(b, mk61)
+		b = endLen(b, mk67)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1301,10 +1328,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk62 := len(b)
+		mk68 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk62)
+		b = endLen(b, mk68)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1313,30 +1340,30 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk63 := len(b)
+		mk69 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
-		b = endLen(b, mk63)
+		b = endLen(b, mk69)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk64 := len(b)
+			mk70 := len(b)
 			b = append(b, 0)
-			for i65 := range m.TransactionResponseAck {
+			for i71 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk66 := len(b)
+				mk72 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i65])
-				b = endLen(b, mk66)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i71])
+				b = endLen(b, mk72)
 				if err != nil {
-					err = codecerr.AtIndex(err, i65)
+					err = codecerr.AtIndex(err, i71)
 					break
 				}
 			}
-			b = endLen(b, mk64)
+			b = endLen(b, mk70)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1354,62 +1381,65 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p67 := d.s.TransactionRequest.Raw(1)
-		p67[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p67[0]
+		p73 := d.s.TransactionRequest.Raw(1)
+		p73[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p73[0]
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p68 := d.s.TransactionPending.Raw(1)
-		p68[0] = model.TransactionPending{}
-		m.TransactionPending = &p68[0]
+		p74 := d.s.TransactionPending.Raw(1)
+		p74[0] = model.TransactionPending{}
+		m.TransactionPending = &p74[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p69 := d.s.TransactionReply.Raw(1)
-		p69[0] = model.TransactionReply{}
-		m.TransactionReply = &p69[0]
+		p75 := d.s.TransactionReply.Raw(1)
+		p75[0] = model.TransactionReply{}
+		m.TransactionReply = &p75[0]
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n70, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
+		b80 := d.window(h)
+		n76 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b80)) && b80[(*h).start+1] < 0x80 && b80[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b80[(*h).start+1]) <= len(b80) && (*h).start+2+int(b80[(*h).start+1]) == (*h).end) {
+			var err error
+			if n76, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
+			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n70)
-		if n70 == 1 {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n76)
+		if n76 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
-		b74 := d.window(h)
-		for i71, off72 := 0, (*h).start; i71 < n70; i71++ {
-			var e73 header
-			if uint(off72)+1 < uint(len(b74)) && b74[off72+1] < 0x80 && b74[off72]&0x1f != 0x1f && off72+2+int(b74[off72+1]) <= len(b74) {
-				t, l := b74[off72], int(b74[off72+1])
-				e73.tag, e73.cons, e73.off, e73.start, e73.end, e73.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off72, off72+2, off72+2+l, off72+2+l
-			} else if err := d.next(&e73, off72, (*h).end); err != nil {
+		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
+			var e79 header
+			if uint(off78)+1 < uint(len(b80)) && b80[off78+1] < 0x80 && b80[off78]&0x1f != 0x1f && off78+2+int(b80[off78+1]) <= len(b80) {
+				t, l := b80[off78], int(b80[off78+1])
+				e79.tag, e79.cons, e79.off, e79.start, e79.end, e79.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off78, off78+2, off78+2+l, off78+2+l
+			} else if err := d.next(&e79, off78, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e73.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e73, "[UNIVERSAL 16]"), i71), "transactionResponseAck")
+			if e79.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e73, &m.TransactionResponseAck[i71]); err != nil {
+				if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i71), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
 			}
-			off72 = e73.next
+			off78 = e79.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1425,10 +1455,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk75 := len(b)
+		mk81 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
-		b = endLen(b, mk75)
+		b = endLen(b, mk81)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1437,10 +1467,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk76 := len(b)
+		mk82 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk76)
+		b = endLen(b, mk82)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1449,30 +1479,30 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk77 := len(b)
+		mk83 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
-		b = endLen(b, mk77)
+		b = endLen(b, mk83)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk78 := len(b)
+			mk84 := len(b)
 			b = append(b, 0)
-			for i79 := range m.TransactionResponseAck {
+			for i85 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk80 := len(b)
+				mk86 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i79])
-				b = endLen(b, mk80)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i85])
+				b = endLen(b, mk86)
 				if err != nil {
-					err = codecerr.AtIndex(err, i79)
+					err = codecerr.AtIndex(err, i85)
 					break
 				}
 			}
-			b = endLen(b, mk78)
+			b = endLen(b, mk84)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1490,62 +1520,65 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p81 := d.s.TransactionRequest.Raw(1)
-		p81[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p81[0]
+		p87 := d.s.TransactionRequest.Raw(1)
+		p87[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p87[0]
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p82 := d.s.TransactionPending.Raw(1)
-		p82[0] = model.TransactionPending{}
-		m.TransactionPending = &p82[0]
+		p88 := d.s.TransactionPending.Raw(1)
+		p88[0] = model.TransactionPending{}
+		m.TransactionPending = &p88[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p83 := d.s.TransactionReply.Raw(1)
-		p83[0] = model.TransactionReply{}
-		m.TransactionReply = &p83[0]
+		p89 := d.s.TransactionReply.Raw(1)
+		p89[0] = model.TransactionReply{}
+		m.TransactionReply = &p89[0]
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n84, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
+		b94 := d.window(h)
+		n90 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b94)) && b94[(*h).start+1] < 0x80 && b94[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b94[(*h).start+1]) <= len(b94) && (*h).start+2+int(b94[(*h).start+1]) == (*h).end) {
+			var err error
+			if n90, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
+			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n84)
-		if n84 == 1 {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n90)
+		if n90 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
-		b88 := d.window(h)
-		for i85, off86 := 0, (*h).start; i85 < n84; i85++ {
-			var e87 header
-			if uint(off86)+1 < uint(len(b88)) && b88[off86+1] < 0x80 && b88[off86]&0x1f != 0x1f && off86+2+int(b88[off86+1]) <= len(b88) {
-				t, l := b88[off86], int(b88[off86+1])
-				e87.tag, e87.cons, e87.off, e87.start, e87.end, e87.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off86, off86+2, off86+2+l, off86+2+l
-			} else if err := d.next(&e87, off86, (*h).end); err != nil {
+		for i91, off92 := 0, (*h).start; i91 < n90; i91++ {
+			var e93 header
+			if uint(off92)+1 < uint(len(b94)) && b94[off92+1] < 0x80 && b94[off92]&0x1f != 0x1f && off92+2+int(b94[off92+1]) <= len(b94) {
+				t, l := b94[off92], int(b94[off92+1])
+				e93.tag, e93.cons, e93.off, e93.start, e93.end, e93.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off92, off92+2, off92+2+l, off92+2+l
+			} else if err := d.next(&e93, off92, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e87.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "transactionResponseAck")
+			if e93.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e93, "[UNIVERSAL 16]"), i91), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e87, &m.TransactionResponseAck[i85]); err != nil {
+				if err = decodeTransactionAckV123(d, &e93, &m.TransactionResponseAck[i91]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i85), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i91), "transactionResponseAck")
 			}
-			off86 = e87.next
+			off92 = e93.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
@@ -1561,10 +1594,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk89 := len(b)
+		mk95 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
-		b = endLen(b, mk89)
+		b = endLen(b, mk95)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1573,10 +1606,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk90 := len(b)
+		mk96 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk90)
+		b = endLen(b, mk96)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1585,30 +1618,30 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk91 := len(b)
+		mk97 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
-		b = endLen(b, mk91)
+		b = endLen(b, mk97)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk92 := len(b)
+			mk98 := len(b)
 			b = append(b, 0)
-			for i93 := range m.TransactionResponseAck {
+			for i99 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk94 := len(b)
+				mk100 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i93])
-				b = endLen(b, mk94)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i99])
+				b = endLen(b, mk100)
 				if err != nil {
-					err = codecerr.AtIndex(err, i93)
+					err = codecerr.AtIndex(err, i99)
 					break
 				}
 			}
-			b = endLen(b, mk92)
+			b = endLen(b, mk98)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1618,10 +1651,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		b = append(b, "\xa4"...)
-		mk95 := len(b)
+		mk101 := len(b)
 		b = append(b, 0)
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
-		b = endLen(b, mk95)
+		b = endLen(b, mk101)
 		if err != nil {
 			return b, codecerr.At(err, "segmentReply")
 		}
@@ -1636,68 +1669,71 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p96 := d.s.TransactionRequest.Raw(1)
-		p96[0] = model.TransactionRequest{}
-		m.TransactionRequest = &p96[0]
+		p102 := d.s.TransactionRequest.Raw(1)
+		p102[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p102[0]
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p97 := d.s.TransactionPending.Raw(1)
-		p97[0] = model.TransactionPending{}
-		m.TransactionPending = &p97[0]
+		p103 := d.s.TransactionPending.Raw(1)
+		p103[0] = model.TransactionPending{}
+		m.TransactionPending = &p103[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p98 := d.s.TransactionReply.Raw(1)
-		p98[0] = model.TransactionReply{}
-		m.TransactionReply = &p98[0]
+		p104 := d.s.TransactionReply.Raw(1)
+		p104[0] = model.TransactionReply{}
+		m.TransactionReply = &p104[0]
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n99, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
+		b109 := d.window(h)
+		n105 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b109)) && b109[(*h).start+1] < 0x80 && b109[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b109[(*h).start+1]) <= len(b109) && (*h).start+2+int(b109[(*h).start+1]) == (*h).end) {
+			var err error
+			if n105, err = d.count(h); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
+			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n99)
-		if n99 == 1 {
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n105)
+		if n105 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
-		b103 := d.window(h)
-		for i100, off101 := 0, (*h).start; i100 < n99; i100++ {
-			var e102 header
-			if uint(off101)+1 < uint(len(b103)) && b103[off101+1] < 0x80 && b103[off101]&0x1f != 0x1f && off101+2+int(b103[off101+1]) <= len(b103) {
-				t, l := b103[off101], int(b103[off101+1])
-				e102.tag, e102.cons, e102.off, e102.start, e102.end, e102.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off101, off101+2, off101+2+l, off101+2+l
-			} else if err := d.next(&e102, off101, (*h).end); err != nil {
+		for i106, off107 := 0, (*h).start; i106 < n105; i106++ {
+			var e108 header
+			if uint(off107)+1 < uint(len(b109)) && b109[off107+1] < 0x80 && b109[off107]&0x1f != 0x1f && off107+2+int(b109[off107+1]) <= len(b109) {
+				t, l := b109[off107], int(b109[off107+1])
+				e108.tag, e108.cons, e108.off, e108.start, e108.end, e108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off107, off107+2, off107+2+l, off107+2+l
+			} else if err := d.next(&e108, off107, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e102.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e102, "[UNIVERSAL 16]"), i100), "transactionResponseAck")
+			if e108.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e108, "[UNIVERSAL 16]"), i106), "transactionResponseAck")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTransactionAckV123(d, &e102, &m.TransactionResponseAck[i100]); err != nil {
+				if err = decodeTransactionAckV123(d, &e108, &m.TransactionResponseAck[i106]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i100), "transactionResponseAck")
+				return codecerr.At(codecerr.AtIndex(err, i106), "transactionResponseAck")
 			}
-			off101 = e102.next
+			off107 = e108.next
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		p104 := d.s.SegmentReply.Raw(1)
-		p104[0] = model.SegmentReply{}
-		m.SegmentReply = &p104[0]
+		p110 := d.s.SegmentReply.Raw(1)
+		p110[0] = model.SegmentReply{}
+		m.SegmentReply = &p110[0]
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
@@ -1720,20 +1756,20 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk105 := len(b)
+			mk111 := len(b)
 			b = append(b, 0)
-			for i106 := range m.Actions {
+			for i112 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk107 := len(b)
+				mk113 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV1(b, &m.Actions[i106])
-				b = endLen(b, mk107)
+				b, err = appendActionRequestV1(b, &m.Actions[i112])
+				b = endLen(b, mk113)
 				if err != nil {
-					err = codecerr.AtIndex(err, i106)
+					err = codecerr.AtIndex(err, i112)
 					break
 				}
 			}
-			b = endLen(b, mk105)
+			b = endLen(b, mk111)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1749,8 +1785,8 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -1763,51 +1799,54 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x108, ok := d.int1(&e)
-			if !ok || x108 < 0 || x108 > 4294967295 {
+			x114, ok := d.int1(&e)
+			if !ok || x114 < 0 || x114 > 4294967295 {
 				var err error
-				if x108, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x114, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x108)
+			m.TransactionId = uint32(x114)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n109, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
+			b119 := d.window(&e)
+			n115 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b119)) && b119[e.start+1] < 0x80 && b119[e.start]&0x1f != 0x1f && e.start+2+int(b119[e.start+1]) <= len(b119) && e.start+2+int(b119[e.start+1]) == e.end) {
+				var err error
+				if n115, err = d.count(&e); err != nil {
+					return codecerr.At(err, "actions")
+				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n109)
-			if n109 == 1 {
+			m.Actions = d.s.ActionRequest.Raw(n115)
+			if n115 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
-			b113 := d.window(&e)
-			for i110, off111 := 0, e.start; i110 < n109; i110++ {
-				var e112 header
-				if uint(off111)+1 < uint(len(b113)) && b113[off111+1] < 0x80 && b113[off111]&0x1f != 0x1f && off111+2+int(b113[off111+1]) <= len(b113) {
-					t, l := b113[off111], int(b113[off111+1])
-					e112.tag, e112.cons, e112.off, e112.start, e112.end, e112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off111, off111+2, off111+2+l, off111+2+l
-				} else if err := d.next(&e112, off111, e.end); err != nil {
+			for i116, off117 := 0, e.start; i116 < n115; i116++ {
+				var e118 header
+				if uint(off117)+1 < uint(len(b119)) && b119[off117+1] < 0x80 && b119[off117]&0x1f != 0x1f && off117+2+int(b119[off117+1]) <= len(b119) {
+					t, l := b119[off117], int(b119[off117+1])
+					e118.tag, e118.cons, e118.off, e118.start, e118.end, e118.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off117, off117+2, off117+2+l, off117+2+l
+				} else if err := d.next(&e118, off117, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e112.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e112, "[UNIVERSAL 16]"), i110), "actions")
+				if e118.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e118, "[UNIVERSAL 16]"), i116), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV1(d, &e112, &m.Actions[i110]); err != nil {
+					if err = decodeActionRequestV1(d, &e118, &m.Actions[i116]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i110), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i116), "actions")
 				}
-				off111 = e112.next
+				off117 = e118.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1839,20 +1878,20 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk114 := len(b)
+			mk120 := len(b)
 			b = append(b, 0)
-			for i115 := range m.Actions {
+			for i121 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk116 := len(b)
+				mk122 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV2(b, &m.Actions[i115])
-				b = endLen(b, mk116)
+				b, err = appendActionRequestV2(b, &m.Actions[i121])
+				b = endLen(b, mk122)
 				if err != nil {
-					err = codecerr.AtIndex(err, i115)
+					err = codecerr.AtIndex(err, i121)
 					break
 				}
 			}
-			b = endLen(b, mk114)
+			b = endLen(b, mk120)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1868,8 +1907,8 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -1882,51 +1921,54 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x117, ok := d.int1(&e)
-			if !ok || x117 < 0 || x117 > 4294967295 {
+			x123, ok := d.int1(&e)
+			if !ok || x123 < 0 || x123 > 4294967295 {
 				var err error
-				if x117, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x123, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x117)
+			m.TransactionId = uint32(x123)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n118, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
+			b128 := d.window(&e)
+			n124 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b128)) && b128[e.start+1] < 0x80 && b128[e.start]&0x1f != 0x1f && e.start+2+int(b128[e.start+1]) <= len(b128) && e.start+2+int(b128[e.start+1]) == e.end) {
+				var err error
+				if n124, err = d.count(&e); err != nil {
+					return codecerr.At(err, "actions")
+				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n118)
-			if n118 == 1 {
+			m.Actions = d.s.ActionRequest.Raw(n124)
+			if n124 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
-			b122 := d.window(&e)
-			for i119, off120 := 0, e.start; i119 < n118; i119++ {
-				var e121 header
-				if uint(off120)+1 < uint(len(b122)) && b122[off120+1] < 0x80 && b122[off120]&0x1f != 0x1f && off120+2+int(b122[off120+1]) <= len(b122) {
-					t, l := b122[off120], int(b122[off120+1])
-					e121.tag, e121.cons, e121.off, e121.start, e121.end, e121.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off120, off120+2, off120+2+l, off120+2+l
-				} else if err := d.next(&e121, off120, e.end); err != nil {
+			for i125, off126 := 0, e.start; i125 < n124; i125++ {
+				var e127 header
+				if uint(off126)+1 < uint(len(b128)) && b128[off126+1] < 0x80 && b128[off126]&0x1f != 0x1f && off126+2+int(b128[off126+1]) <= len(b128) {
+					t, l := b128[off126], int(b128[off126+1])
+					e127.tag, e127.cons, e127.off, e127.start, e127.end, e127.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off126, off126+2, off126+2+l, off126+2+l
+				} else if err := d.next(&e127, off126, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e121.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e121, "[UNIVERSAL 16]"), i119), "actions")
+				if e127.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e127, "[UNIVERSAL 16]"), i125), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV2(d, &e121, &m.Actions[i119]); err != nil {
+					if err = decodeActionRequestV2(d, &e127, &m.Actions[i125]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i119), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i125), "actions")
 				}
-				off120 = e121.next
+				off126 = e127.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1958,20 +2000,20 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk123 := len(b)
+			mk129 := len(b)
 			b = append(b, 0)
-			for i124 := range m.Actions {
+			for i130 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk125 := len(b)
+				mk131 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV3(b, &m.Actions[i124])
-				b = endLen(b, mk125)
+				b, err = appendActionRequestV3(b, &m.Actions[i130])
+				b = endLen(b, mk131)
 				if err != nil {
-					err = codecerr.AtIndex(err, i124)
+					err = codecerr.AtIndex(err, i130)
 					break
 				}
 			}
-			b = endLen(b, mk123)
+			b = endLen(b, mk129)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1987,8 +2029,8 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2001,51 +2043,54 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x126, ok := d.int1(&e)
-			if !ok || x126 < 0 || x126 > 4294967295 {
+			x132, ok := d.int1(&e)
+			if !ok || x132 < 0 || x132 > 4294967295 {
 				var err error
-				if x126, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x132, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x126)
+			m.TransactionId = uint32(x132)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n127, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
+			b137 := d.window(&e)
+			n133 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b137)) && b137[e.start+1] < 0x80 && b137[e.start]&0x1f != 0x1f && e.start+2+int(b137[e.start+1]) <= len(b137) && e.start+2+int(b137[e.start+1]) == e.end) {
+				var err error
+				if n133, err = d.count(&e); err != nil {
+					return codecerr.At(err, "actions")
+				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n127)
-			if n127 == 1 {
+			m.Actions = d.s.ActionRequest.Raw(n133)
+			if n133 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
-			b131 := d.window(&e)
-			for i128, off129 := 0, e.start; i128 < n127; i128++ {
-				var e130 header
-				if uint(off129)+1 < uint(len(b131)) && b131[off129+1] < 0x80 && b131[off129]&0x1f != 0x1f && off129+2+int(b131[off129+1]) <= len(b131) {
-					t, l := b131[off129], int(b131[off129+1])
-					e130.tag, e130.cons, e130.off, e130.start, e130.end, e130.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off129, off129+2, off129+2+l, off129+2+l
-				} else if err := d.next(&e130, off129, e.end); err != nil {
+			for i134, off135 := 0, e.start; i134 < n133; i134++ {
+				var e136 header
+				if uint(off135)+1 < uint(len(b137)) && b137[off135+1] < 0x80 && b137[off135]&0x1f != 0x1f && off135+2+int(b137[off135+1]) <= len(b137) {
+					t, l := b137[off135], int(b137[off135+1])
+					e136.tag, e136.cons, e136.off, e136.start, e136.end, e136.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off135, off135+2, off135+2+l, off135+2+l
+				} else if err := d.next(&e136, off135, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e130.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actions")
+				if e136.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e136, "[UNIVERSAL 16]"), i134), "actions")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeActionRequestV3(d, &e130, &m.Actions[i128]); err != nil {
+					if err = decodeActionRequestV3(d, &e136, &m.Actions[i134]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i128), "actions")
+					return codecerr.At(codecerr.AtIndex(err, i134), "actions")
 				}
-				off129 = e130.next
+				off135 = e136.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -2084,8 +2129,8 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2098,14 +2143,14 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x132, ok := d.int1(&e)
-			if !ok || x132 < 0 || x132 > 4294967295 {
+			x138, ok := d.int1(&e)
+			if !ok || x138 < 0 || x138 > 4294967295 {
 				var err error
-				if x132, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x138, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x132)
+			m.TransactionId = uint32(x138)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -2145,10 +2190,10 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk133 := len(b)
+		mk139 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
-		b = endLen(b, mk133)
+		b = endLen(b, mk139)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2163,8 +2208,8 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2177,14 +2222,14 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x134, ok := d.int1(&e)
-			if !ok || x134 < 0 || x134 > 4294967295 {
+			x140, ok := d.int1(&e)
+			if !ok || x140 < 0 || x140 > 4294967295 {
 				var err error
-				if x134, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x140, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x134)
+			m.TransactionId = uint32(x140)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2199,11 +2244,14 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h135 header
-			if err := d.explicit(&h135, &e, anyTag); err != nil {
+			var h141 header
+			if b142 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b142)) && b142[e.start+1] < 0x80 && b142[e.start]&0x1f != 0x1f && e.start+2+int(b142[e.start+1]) <= len(b142) && e.start+2+int(b142[e.start+1]) == e.end {
+				t, l := b142[e.start], int(b142[e.start+1])
+				h141.tag, h141.cons, h141.off, h141.start, h141.end, h141.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h141, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV1(d, &h135, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV1(d, &h141, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2248,10 +2296,10 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk136 := len(b)
+		mk143 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
-		b = endLen(b, mk136)
+		b = endLen(b, mk143)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2266,8 +2314,8 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2280,14 +2328,14 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x137, ok := d.int1(&e)
-			if !ok || x137 < 0 || x137 > 4294967295 {
+			x144, ok := d.int1(&e)
+			if !ok || x144 < 0 || x144 > 4294967295 {
 				var err error
-				if x137, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x144, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x137)
+			m.TransactionId = uint32(x144)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2302,11 +2350,14 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h138 header
-			if err := d.explicit(&h138, &e, anyTag); err != nil {
+			var h145 header
+			if b146 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b146)) && b146[e.start+1] < 0x80 && b146[e.start]&0x1f != 0x1f && e.start+2+int(b146[e.start+1]) <= len(b146) && e.start+2+int(b146[e.start+1]) == e.end {
+				t, l := b146[e.start], int(b146[e.start+1])
+				h145.tag, h145.cons, h145.off, h145.start, h145.end, h145.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h145, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV2(d, &h138, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV2(d, &h145, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2345,10 +2396,10 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk139 := len(b)
+		mk147 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
-		b = endLen(b, mk139)
+		b = endLen(b, mk147)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2380,8 +2431,8 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2394,14 +2445,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x140, ok := d.int1(&e)
-			if !ok || x140 < 0 || x140 > 4294967295 {
+			x148, ok := d.int1(&e)
+			if !ok || x148 < 0 || x148 > 4294967295 {
 				var err error
-				if x140, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x148, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x140)
+			m.TransactionId = uint32(x148)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2416,11 +2467,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h141 header
-			if err := d.explicit(&h141, &e, anyTag); err != nil {
+			var h149 header
+			if b150 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b150)) && b150[e.start+1] < 0x80 && b150[e.start]&0x1f != 0x1f && e.start+2+int(b150[e.start+1]) <= len(b150) && e.start+2+int(b150[e.start+1]) == e.end {
+				t, l := b150[e.start], int(b150[e.start+1])
+				h149.tag, h149.cons, h149.off, h149.start, h149.end, h149.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h149, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV3(d, &h141, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV3(d, &h149, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
@@ -2429,14 +2483,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x142, ok := d.int1(&e)
-			if !ok || x142 < 0 || x142 > 65535 {
+			x151, ok := d.int1(&e)
+			if !ok || x151 < 0 || x151 > 65535 {
 				var err error
-				if x142, err = d.integer(&e, 0, 65535); err != nil {
+				if x151, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "segmentNumber")
 				}
 			}
-			m.SegmentNumber.Value = uint32(x142)
+			m.SegmentNumber.Value = uint32(x151)
 		case 0x80000004: // [4] segmentationComplete
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -2471,30 +2525,30 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk143 := len(b)
+		mk152 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk143)
+		b = endLen(b, mk152)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk144 := len(b)
+			mk153 := len(b)
 			b = append(b, 0)
-			for i145 := range m.ActionReplies {
+			for i154 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk146 := len(b)
+				mk155 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV1(b, &m.ActionReplies[i145])
-				b = endLen(b, mk146)
+				b, err = appendActionReplyV1(b, &m.ActionReplies[i154])
+				b = endLen(b, mk155)
 				if err != nil {
-					err = codecerr.AtIndex(err, i145)
+					err = codecerr.AtIndex(err, i154)
 					break
 				}
 			}
-			b = endLen(b, mk144)
+			b = endLen(b, mk153)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2510,46 +2564,49 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p147 := d.s.ErrorDescriptor.Raw(1)
-		p147[0] = model.ErrorDescriptor{}
-		m.TransactionError = &p147[0]
+		p156 := d.s.ErrorDescriptor.Raw(1)
+		p156[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p156[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n148, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
+		b161 := d.window(h)
+		n157 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b161)) && b161[(*h).start+1] < 0x80 && b161[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b161[(*h).start+1]) <= len(b161) && (*h).start+2+int(b161[(*h).start+1]) == (*h).end) {
+			var err error
+			if n157, err = d.count(h); err != nil {
+				return codecerr.At(err, "actionReplies")
+			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n148)
-		if n148 == 1 {
+		m.ActionReplies = d.s.ActionReply.Raw(n157)
+		if n157 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
-		b152 := d.window(h)
-		for i149, off150 := 0, (*h).start; i149 < n148; i149++ {
-			var e151 header
-			if uint(off150)+1 < uint(len(b152)) && b152[off150+1] < 0x80 && b152[off150]&0x1f != 0x1f && off150+2+int(b152[off150+1]) <= len(b152) {
-				t, l := b152[off150], int(b152[off150+1])
-				e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+2, off150+2+l, off150+2+l
-			} else if err := d.next(&e151, off150, (*h).end); err != nil {
+		for i158, off159 := 0, (*h).start; i158 < n157; i158++ {
+			var e160 header
+			if uint(off159)+1 < uint(len(b161)) && b161[off159+1] < 0x80 && b161[off159]&0x1f != 0x1f && off159+2+int(b161[off159+1]) <= len(b161) {
+				t, l := b161[off159], int(b161[off159+1])
+				e160.tag, e160.cons, e160.off, e160.start, e160.end, e160.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off159, off159+2, off159+2+l, off159+2+l
+			} else if err := d.next(&e160, off159, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e151.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "actionReplies")
+			if e160.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e160, "[UNIVERSAL 16]"), i158), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV1(d, &e151, &m.ActionReplies[i149]); err != nil {
+				if err = decodeActionReplyV1(d, &e160, &m.ActionReplies[i158]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i149), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i158), "actionReplies")
 			}
-			off150 = e151.next
+			off159 = e160.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2565,30 +2622,30 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk153 := len(b)
+		mk162 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk153)
+		b = endLen(b, mk162)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk154 := len(b)
+			mk163 := len(b)
 			b = append(b, 0)
-			for i155 := range m.ActionReplies {
+			for i164 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk156 := len(b)
+				mk165 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV2(b, &m.ActionReplies[i155])
-				b = endLen(b, mk156)
+				b, err = appendActionReplyV2(b, &m.ActionReplies[i164])
+				b = endLen(b, mk165)
 				if err != nil {
-					err = codecerr.AtIndex(err, i155)
+					err = codecerr.AtIndex(err, i164)
 					break
 				}
 			}
-			b = endLen(b, mk154)
+			b = endLen(b, mk163)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2604,46 +2661,49 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p157 := d.s.ErrorDescriptor.Raw(1)
-		p157[0] = model.ErrorDescriptor{}
-		m.TransactionError = &p157[0]
+		p166 := d.s.ErrorDescriptor.Raw(1)
+		p166[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p166[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n158, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
+		b171 := d.window(h)
+		n167 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b171)) && b171[(*h).start+1] < 0x80 && b171[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b171[(*h).start+1]) <= len(b171) && (*h).start+2+int(b171[(*h).start+1]) == (*h).end) {
+			var err error
+			if n167, err = d.count(h); err != nil {
+				return codecerr.At(err, "actionReplies")
+			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n158)
-		if n158 == 1 {
+		m.ActionReplies = d.s.ActionReply.Raw(n167)
+		if n167 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
-		b162 := d.window(h)
-		for i159, off160 := 0, (*h).start; i159 < n158; i159++ {
-			var e161 header
-			if uint(off160)+1 < uint(len(b162)) && b162[off160+1] < 0x80 && b162[off160]&0x1f != 0x1f && off160+2+int(b162[off160+1]) <= len(b162) {
-				t, l := b162[off160], int(b162[off160+1])
-				e161.tag, e161.cons, e161.off, e161.start, e161.end, e161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off160, off160+2, off160+2+l, off160+2+l
-			} else if err := d.next(&e161, off160, (*h).end); err != nil {
+		for i168, off169 := 0, (*h).start; i168 < n167; i168++ {
+			var e170 header
+			if uint(off169)+1 < uint(len(b171)) && b171[off169+1] < 0x80 && b171[off169]&0x1f != 0x1f && off169+2+int(b171[off169+1]) <= len(b171) {
+				t, l := b171[off169], int(b171[off169+1])
+				e170.tag, e170.cons, e170.off, e170.start, e170.end, e170.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off169, off169+2, off169+2+l, off169+2+l
+			} else if err := d.next(&e170, off169, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e161.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "actionReplies")
+			if e170.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e170, "[UNIVERSAL 16]"), i168), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV2(d, &e161, &m.ActionReplies[i159]); err != nil {
+				if err = decodeActionReplyV2(d, &e170, &m.ActionReplies[i168]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i159), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i168), "actionReplies")
 			}
-			off160 = e161.next
+			off169 = e170.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2659,30 +2719,30 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk163 := len(b)
+		mk172 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk163)
+		b = endLen(b, mk172)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk164 := len(b)
+			mk173 := len(b)
 			b = append(b, 0)
-			for i165 := range m.ActionReplies {
+			for i174 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk166 := len(b)
+				mk175 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV3(b, &m.ActionReplies[i165])
-				b = endLen(b, mk166)
+				b, err = appendActionReplyV3(b, &m.ActionReplies[i174])
+				b = endLen(b, mk175)
 				if err != nil {
-					err = codecerr.AtIndex(err, i165)
+					err = codecerr.AtIndex(err, i174)
 					break
 				}
 			}
-			b = endLen(b, mk164)
+			b = endLen(b, mk173)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2698,46 +2758,49 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p167 := d.s.ErrorDescriptor.Raw(1)
-		p167[0] = model.ErrorDescriptor{}
-		m.TransactionError = &p167[0]
+		p176 := d.s.ErrorDescriptor.Raw(1)
+		p176[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p176[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n168, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
+		b181 := d.window(h)
+		n177 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b181)) && b181[(*h).start+1] < 0x80 && b181[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b181[(*h).start+1]) <= len(b181) && (*h).start+2+int(b181[(*h).start+1]) == (*h).end) {
+			var err error
+			if n177, err = d.count(h); err != nil {
+				return codecerr.At(err, "actionReplies")
+			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n168)
-		if n168 == 1 {
+		m.ActionReplies = d.s.ActionReply.Raw(n177)
+		if n177 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
-		b172 := d.window(h)
-		for i169, off170 := 0, (*h).start; i169 < n168; i169++ {
-			var e171 header
-			if uint(off170)+1 < uint(len(b172)) && b172[off170+1] < 0x80 && b172[off170]&0x1f != 0x1f && off170+2+int(b172[off170+1]) <= len(b172) {
-				t, l := b172[off170], int(b172[off170+1])
-				e171.tag, e171.cons, e171.off, e171.start, e171.end, e171.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off170, off170+2, off170+2+l, off170+2+l
-			} else if err := d.next(&e171, off170, (*h).end); err != nil {
+		for i178, off179 := 0, (*h).start; i178 < n177; i178++ {
+			var e180 header
+			if uint(off179)+1 < uint(len(b181)) && b181[off179+1] < 0x80 && b181[off179]&0x1f != 0x1f && off179+2+int(b181[off179+1]) <= len(b181) {
+				t, l := b181[off179], int(b181[off179+1])
+				e180.tag, e180.cons, e180.off, e180.start, e180.end, e180.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off179, off179+2, off179+2+l, off179+2+l
+			} else if err := d.next(&e180, off179, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e171.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "actionReplies")
+			if e180.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e180, "[UNIVERSAL 16]"), i178), "actionReplies")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeActionReplyV3(d, &e171, &m.ActionReplies[i169]); err != nil {
+				if err = decodeActionReplyV3(d, &e180, &m.ActionReplies[i178]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i169), "actionReplies")
+				return codecerr.At(codecerr.AtIndex(err, i178), "actionReplies")
 			}
-			off170 = e171.next
+			off179 = e180.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
@@ -2773,8 +2836,8 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2787,28 +2850,28 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x173, ok := d.int1(&e)
-			if !ok || x173 < 0 || x173 > 4294967295 {
+			x182, ok := d.int1(&e)
+			if !ok || x182 < 0 || x182 > 4294967295 {
 				var err error
-				if x173, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x182, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "firstAck")
 				}
 			}
-			m.FirstAck = uint32(x173)
+			m.FirstAck = uint32(x182)
 		case 0x80000001: // [1] lastAck
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "lastAck: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x174, ok := d.int1(&e)
-			if !ok || x174 < 0 || x174 > 4294967295 {
+			x183, ok := d.int1(&e)
+			if !ok || x183 < 0 || x183 > 4294967295 {
 				var err error
-				if x174, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x183, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "lastAck")
 				}
 			}
-			m.LastAck.Value = uint32(x174)
+			m.LastAck.Value = uint32(x183)
 		default:
 			return d.unexpected(e, "a component of TransactionAck")
 		}
@@ -2855,8 +2918,8 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2869,14 +2932,14 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x175, ok := d.int1(&e)
-			if !ok || x175 < 0 || x175 > 65535 {
+			x184, ok := d.int1(&e)
+			if !ok || x184 < 0 || x184 > 65535 {
 				var err error
-				if x175, err = d.integer(&e, 0, 65535); err != nil {
+				if x184, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "errorCode")
 				}
 			}
-			m.ErrorCode = uint32(x175)
+			m.ErrorCode = uint32(x184)
 		case 0x80000001: // [1] errorText
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorText: duplicate or out of order")
@@ -2912,20 +2975,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk176 := len(b)
+		mk185 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextRequest)
-		b = endLen(b, mk176)
+		b = endLen(b, mk185)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk177 := len(b)
+		mk186 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk177)
+		b = endLen(b, mk186)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2933,20 +2996,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk178 := len(b)
+			mk187 := len(b)
 			b = append(b, 0)
-			for i179 := range m.CommandRequests {
+			for i188 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk180 := len(b)
+				mk189 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV1(b, &m.CommandRequests[i179])
-				b = endLen(b, mk180)
+				b, err = appendCommandRequestV1(b, &m.CommandRequests[i188])
+				b = endLen(b, mk189)
 				if err != nil {
-					err = codecerr.AtIndex(err, i179)
+					err = codecerr.AtIndex(err, i188)
 					break
 				}
 			}
-			b = endLen(b, mk178)
+			b = endLen(b, mk187)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2962,8 +3025,8 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -2976,22 +3039,22 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x181, ok := d.int1(&e)
-			if !ok || x181 < 0 || x181 > 4294967295 {
+			x190, ok := d.int1(&e)
+			if !ok || x190 < 0 || x190 > 4294967295 {
 				var err error
-				if x181, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x190, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x181)
+			m.ContextId = uint32(x190)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p182 := d.s.ContextRequest.Raw(1)
-			p182[0] = model.ContextRequest{}
-			m.ContextRequest = &p182[0]
+			p191 := d.s.ContextRequest.Raw(1)
+			p191[0] = model.ContextRequest{}
+			m.ContextRequest = &p191[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -3000,9 +3063,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p183 := d.s.ContextAttrAuditRequest.Raw(1)
-			p183[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p183[0]
+			p192 := d.s.ContextAttrAuditRequest.Raw(1)
+			p192[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p192[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -3011,38 +3074,41 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n184, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
+			b197 := d.window(&e)
+			n193 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b197)) && b197[e.start+1] < 0x80 && b197[e.start]&0x1f != 0x1f && e.start+2+int(b197[e.start+1]) <= len(b197) && e.start+2+int(b197[e.start+1]) == e.end) {
+				var err error
+				if n193, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandRequests")
+				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n184)
-			if n184 == 1 {
+			m.CommandRequests = d.s.CommandRequest.Raw(n193)
+			if n193 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
-			b188 := d.window(&e)
-			for i185, off186 := 0, e.start; i185 < n184; i185++ {
-				var e187 header
-				if uint(off186)+1 < uint(len(b188)) && b188[off186+1] < 0x80 && b188[off186]&0x1f != 0x1f && off186+2+int(b188[off186+1]) <= len(b188) {
-					t, l := b188[off186], int(b188[off186+1])
-					e187.tag, e187.cons, e187.off, e187.start, e187.end, e187.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off186, off186+2, off186+2+l, off186+2+l
-				} else if err := d.next(&e187, off186, e.end); err != nil {
+			for i194, off195 := 0, e.start; i194 < n193; i194++ {
+				var e196 header
+				if uint(off195)+1 < uint(len(b197)) && b197[off195+1] < 0x80 && b197[off195]&0x1f != 0x1f && off195+2+int(b197[off195+1]) <= len(b197) {
+					t, l := b197[off195], int(b197[off195+1])
+					e196.tag, e196.cons, e196.off, e196.start, e196.end, e196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off195, off195+2, off195+2+l, off195+2+l
+				} else if err := d.next(&e196, off195, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e187.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e187, "[UNIVERSAL 16]"), i185), "commandRequests")
+				if e196.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e196, "[UNIVERSAL 16]"), i194), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV1(d, &e187, &m.CommandRequests[i185]); err != nil {
+					if err = decodeCommandRequestV1(d, &e196, &m.CommandRequests[i194]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i185), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i194), "commandRequests")
 				}
-				off186 = e187.next
+				off195 = e196.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3073,20 +3139,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk189 := len(b)
+		mk198 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextRequest)
-		b = endLen(b, mk189)
+		b = endLen(b, mk198)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk190 := len(b)
+		mk199 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk190)
+		b = endLen(b, mk199)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -3094,20 +3160,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk191 := len(b)
+			mk200 := len(b)
 			b = append(b, 0)
-			for i192 := range m.CommandRequests {
+			for i201 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk193 := len(b)
+				mk202 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV2(b, &m.CommandRequests[i192])
-				b = endLen(b, mk193)
+				b, err = appendCommandRequestV2(b, &m.CommandRequests[i201])
+				b = endLen(b, mk202)
 				if err != nil {
-					err = codecerr.AtIndex(err, i192)
+					err = codecerr.AtIndex(err, i201)
 					break
 				}
 			}
-			b = endLen(b, mk191)
+			b = endLen(b, mk200)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -3123,8 +3189,8 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3137,22 +3203,22 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x194, ok := d.int1(&e)
-			if !ok || x194 < 0 || x194 > 4294967295 {
+			x203, ok := d.int1(&e)
+			if !ok || x203 < 0 || x203 > 4294967295 {
 				var err error
-				if x194, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x203, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x194)
+			m.ContextId = uint32(x203)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p195 := d.s.ContextRequest.Raw(1)
-			p195[0] = model.ContextRequest{}
-			m.ContextRequest = &p195[0]
+			p204 := d.s.ContextRequest.Raw(1)
+			p204[0] = model.ContextRequest{}
+			m.ContextRequest = &p204[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -3161,9 +3227,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p196 := d.s.ContextAttrAuditRequest.Raw(1)
-			p196[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p196[0]
+			p205 := d.s.ContextAttrAuditRequest.Raw(1)
+			p205[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p205[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -3172,38 +3238,41 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n197, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
+			b210 := d.window(&e)
+			n206 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b210)) && b210[e.start+1] < 0x80 && b210[e.start]&0x1f != 0x1f && e.start+2+int(b210[e.start+1]) <= len(b210) && e.start+2+int(b210[e.start+1]) == e.end) {
+				var err error
+				if n206, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandRequests")
+				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n197)
-			if n197 == 1 {
+			m.CommandRequests = d.s.CommandRequest.Raw(n206)
+			if n206 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
-			b201 := d.window(&e)
-			for i198, off199 := 0, e.start; i198 < n197; i198++ {
-				var e200 header
-				if uint(off199)+1 < uint(len(b201)) && b201[off199+1] < 0x80 && b201[off199]&0x1f != 0x1f && off199+2+int(b201[off199+1]) <= len(b201) {
-					t, l := b201[off199], int(b201[off199+1])
-					e200.tag, e200.cons, e200.off, e200.start, e200.end, e200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off199, off199+2, off199+2+l, off199+2+l
-				} else if err := d.next(&e200, off199, e.end); err != nil {
+			for i207, off208 := 0, e.start; i207 < n206; i207++ {
+				var e209 header
+				if uint(off208)+1 < uint(len(b210)) && b210[off208+1] < 0x80 && b210[off208]&0x1f != 0x1f && off208+2+int(b210[off208+1]) <= len(b210) {
+					t, l := b210[off208], int(b210[off208+1])
+					e209.tag, e209.cons, e209.off, e209.start, e209.end, e209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off208, off208+2, off208+2+l, off208+2+l
+				} else if err := d.next(&e209, off208, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e200.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e200, "[UNIVERSAL 16]"), i198), "commandRequests")
+				if e209.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e209, "[UNIVERSAL 16]"), i207), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV2(d, &e200, &m.CommandRequests[i198]); err != nil {
+					if err = decodeCommandRequestV2(d, &e209, &m.CommandRequests[i207]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i198), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i207), "commandRequests")
 				}
-				off199 = e200.next
+				off208 = e209.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3234,20 +3303,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk202 := len(b)
+		mk211 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextRequest)
-		b = endLen(b, mk202)
+		b = endLen(b, mk211)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk203 := len(b)
+		mk212 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk203)
+		b = endLen(b, mk212)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -3255,20 +3324,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk204 := len(b)
+			mk213 := len(b)
 			b = append(b, 0)
-			for i205 := range m.CommandRequests {
+			for i214 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk206 := len(b)
+				mk215 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV3(b, &m.CommandRequests[i205])
-				b = endLen(b, mk206)
+				b, err = appendCommandRequestV3(b, &m.CommandRequests[i214])
+				b = endLen(b, mk215)
 				if err != nil {
-					err = codecerr.AtIndex(err, i205)
+					err = codecerr.AtIndex(err, i214)
 					break
 				}
 			}
-			b = endLen(b, mk204)
+			b = endLen(b, mk213)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -3284,8 +3353,8 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3298,22 +3367,22 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x207, ok := d.int1(&e)
-			if !ok || x207 < 0 || x207 > 4294967295 {
+			x216, ok := d.int1(&e)
+			if !ok || x216 < 0 || x216 > 4294967295 {
 				var err error
-				if x207, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x216, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x207)
+			m.ContextId = uint32(x216)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p208 := d.s.ContextRequest.Raw(1)
-			p208[0] = model.ContextRequest{}
-			m.ContextRequest = &p208[0]
+			p217 := d.s.ContextRequest.Raw(1)
+			p217[0] = model.ContextRequest{}
+			m.ContextRequest = &p217[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -3322,9 +3391,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p209 := d.s.ContextAttrAuditRequest.Raw(1)
-			p209[0] = model.ContextAttrAuditRequest{}
-			m.ContextAttrAuditReq = &p209[0]
+			p218 := d.s.ContextAttrAuditRequest.Raw(1)
+			p218[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p218[0]
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -3333,38 +3402,41 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n210, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
+			b223 := d.window(&e)
+			n219 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b223)) && b223[e.start+1] < 0x80 && b223[e.start]&0x1f != 0x1f && e.start+2+int(b223[e.start+1]) <= len(b223) && e.start+2+int(b223[e.start+1]) == e.end) {
+				var err error
+				if n219, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandRequests")
+				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n210)
-			if n210 == 1 {
+			m.CommandRequests = d.s.CommandRequest.Raw(n219)
+			if n219 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
-			b214 := d.window(&e)
-			for i211, off212 := 0, e.start; i211 < n210; i211++ {
-				var e213 header
-				if uint(off212)+1 < uint(len(b214)) && b214[off212+1] < 0x80 && b214[off212]&0x1f != 0x1f && off212+2+int(b214[off212+1]) <= len(b214) {
-					t, l := b214[off212], int(b214[off212+1])
-					e213.tag, e213.cons, e213.off, e213.start, e213.end, e213.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off212, off212+2, off212+2+l, off212+2+l
-				} else if err := d.next(&e213, off212, e.end); err != nil {
+			for i220, off221 := 0, e.start; i220 < n219; i220++ {
+				var e222 header
+				if uint(off221)+1 < uint(len(b223)) && b223[off221+1] < 0x80 && b223[off221]&0x1f != 0x1f && off221+2+int(b223[off221+1]) <= len(b223) {
+					t, l := b223[off221], int(b223[off221+1])
+					e222.tag, e222.cons, e222.off, e222.start, e222.end, e222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off221, off221+2, off221+2+l, off221+2+l
+				} else if err := d.next(&e222, off221, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e213.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e213, "[UNIVERSAL 16]"), i211), "commandRequests")
+				if e222.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e222, "[UNIVERSAL 16]"), i220), "commandRequests")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandRequestV3(d, &e213, &m.CommandRequests[i211]); err != nil {
+					if err = decodeCommandRequestV3(d, &e222, &m.CommandRequests[i220]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i211), "commandRequests")
+					return codecerr.At(codecerr.AtIndex(err, i220), "commandRequests")
 				}
-				off212 = e213.next
+				off221 = e222.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3395,20 +3467,20 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk215 := len(b)
+		mk224 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk215)
+		b = endLen(b, mk224)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk216 := len(b)
+		mk225 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextReply)
-		b = endLen(b, mk216)
+		b = endLen(b, mk225)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3416,16 +3488,16 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk217 := len(b)
+			mk226 := len(b)
 			b = append(b, 0)
-			for i218 := range m.CommandReply {
-				b, err = appendCommandReplyV1(b, &m.CommandReply[i218])
+			for i227 := range m.CommandReply {
+				b, err = appendCommandReplyV1(b, &m.CommandReply[i227])
 				if err != nil {
-					err = codecerr.AtIndex(err, i218)
+					err = codecerr.AtIndex(err, i227)
 					break
 				}
 			}
-			b = endLen(b, mk217)
+			b = endLen(b, mk226)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3441,8 +3513,8 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3455,22 +3527,22 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x219, ok := d.int1(&e)
-			if !ok || x219 < 0 || x219 > 4294967295 {
+			x228, ok := d.int1(&e)
+			if !ok || x228 < 0 || x228 > 4294967295 {
 				var err error
-				if x219, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x228, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x219)
+			m.ContextId = uint32(x228)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p220 := d.s.ErrorDescriptor.Raw(1)
-			p220[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p220[0]
+			p229 := d.s.ErrorDescriptor.Raw(1)
+			p229[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p229[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3479,9 +3551,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p221 := d.s.ContextRequest.Raw(1)
-			p221[0] = model.ContextRequest{}
-			m.ContextReply = &p221[0]
+			p230 := d.s.ContextRequest.Raw(1)
+			p230[0] = model.ContextRequest{}
+			m.ContextReply = &p230[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3490,35 +3562,38 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n222, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
+			b235 := d.window(&e)
+			n231 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b235)) && b235[e.start+1] < 0x80 && b235[e.start]&0x1f != 0x1f && e.start+2+int(b235[e.start+1]) <= len(b235) && e.start+2+int(b235[e.start+1]) == e.end) {
+				var err error
+				if n231, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n222)
-			if n222 == 1 {
+			m.CommandReply = d.s.CommandReply.Raw(n231)
+			if n231 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
-			b226 := d.window(&e)
-			for i223, off224 := 0, e.start; i223 < n222; i223++ {
-				var e225 header
-				if uint(off224)+1 < uint(len(b226)) && b226[off224+1] < 0x80 && b226[off224]&0x1f != 0x1f && off224+2+int(b226[off224+1]) <= len(b226) {
-					t, l := b226[off224], int(b226[off224+1])
-					e225.tag, e225.cons, e225.off, e225.start, e225.end, e225.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off224, off224+2, off224+2+l, off224+2+l
-				} else if err := d.next(&e225, off224, e.end); err != nil {
+			for i232, off233 := 0, e.start; i232 < n231; i232++ {
+				var e234 header
+				if uint(off233)+1 < uint(len(b235)) && b235[off233+1] < 0x80 && b235[off233]&0x1f != 0x1f && off233+2+int(b235[off233+1]) <= len(b235) {
+					t, l := b235[off233], int(b235[off233+1])
+					e234.tag, e234.cons, e234.off, e234.start, e234.end, e234.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off233, off233+2, off233+2+l, off233+2+l
+				} else if err := d.next(&e234, off233, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV1(d, &e225, &m.CommandReply[i223]); err != nil {
+					if err = decodeCommandReplyV1(d, &e234, &m.CommandReply[i232]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i223), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i232), "commandReply")
 				}
-				off224 = e225.next
+				off233 = e234.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3549,20 +3624,20 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk227 := len(b)
+		mk236 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk227)
+		b = endLen(b, mk236)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk228 := len(b)
+		mk237 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextReply)
-		b = endLen(b, mk228)
+		b = endLen(b, mk237)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3570,16 +3645,16 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk229 := len(b)
+			mk238 := len(b)
 			b = append(b, 0)
-			for i230 := range m.CommandReply {
-				b, err = appendCommandReplyV2(b, &m.CommandReply[i230])
+			for i239 := range m.CommandReply {
+				b, err = appendCommandReplyV2(b, &m.CommandReply[i239])
 				if err != nil {
-					err = codecerr.AtIndex(err, i230)
+					err = codecerr.AtIndex(err, i239)
 					break
 				}
 			}
-			b = endLen(b, mk229)
+			b = endLen(b, mk238)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3595,8 +3670,8 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3609,22 +3684,22 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x231, ok := d.int1(&e)
-			if !ok || x231 < 0 || x231 > 4294967295 {
+			x240, ok := d.int1(&e)
+			if !ok || x240 < 0 || x240 > 4294967295 {
 				var err error
-				if x231, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x240, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x231)
+			m.ContextId = uint32(x240)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p232 := d.s.ErrorDescriptor.Raw(1)
-			p232[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p232[0]
+			p241 := d.s.ErrorDescriptor.Raw(1)
+			p241[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p241[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3633,9 +3708,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p233 := d.s.ContextRequest.Raw(1)
-			p233[0] = model.ContextRequest{}
-			m.ContextReply = &p233[0]
+			p242 := d.s.ContextRequest.Raw(1)
+			p242[0] = model.ContextRequest{}
+			m.ContextReply = &p242[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3644,35 +3719,38 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n234, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
+			b247 := d.window(&e)
+			n243 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b247)) && b247[e.start+1] < 0x80 && b247[e.start]&0x1f != 0x1f && e.start+2+int(b247[e.start+1]) <= len(b247) && e.start+2+int(b247[e.start+1]) == e.end) {
+				var err error
+				if n243, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n234)
-			if n234 == 1 {
+			m.CommandReply = d.s.CommandReply.Raw(n243)
+			if n243 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
-			b238 := d.window(&e)
-			for i235, off236 := 0, e.start; i235 < n234; i235++ {
-				var e237 header
-				if uint(off236)+1 < uint(len(b238)) && b238[off236+1] < 0x80 && b238[off236]&0x1f != 0x1f && off236+2+int(b238[off236+1]) <= len(b238) {
-					t, l := b238[off236], int(b238[off236+1])
-					e237.tag, e237.cons, e237.off, e237.start, e237.end, e237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off236, off236+2, off236+2+l, off236+2+l
-				} else if err := d.next(&e237, off236, e.end); err != nil {
+			for i244, off245 := 0, e.start; i244 < n243; i244++ {
+				var e246 header
+				if uint(off245)+1 < uint(len(b247)) && b247[off245+1] < 0x80 && b247[off245]&0x1f != 0x1f && off245+2+int(b247[off245+1]) <= len(b247) {
+					t, l := b247[off245], int(b247[off245+1])
+					e246.tag, e246.cons, e246.off, e246.start, e246.end, e246.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off245, off245+2, off245+2+l, off245+2+l
+				} else if err := d.next(&e246, off245, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV2(d, &e237, &m.CommandReply[i235]); err != nil {
+					if err = decodeCommandReplyV2(d, &e246, &m.CommandReply[i244]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i235), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i244), "commandReply")
 				}
-				off236 = e237.next
+				off245 = e246.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3703,20 +3781,20 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk239 := len(b)
+		mk248 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk239)
+		b = endLen(b, mk248)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk240 := len(b)
+		mk249 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextReply)
-		b = endLen(b, mk240)
+		b = endLen(b, mk249)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3724,16 +3802,16 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk241 := len(b)
+			mk250 := len(b)
 			b = append(b, 0)
-			for i242 := range m.CommandReply {
-				b, err = appendCommandReplyV3(b, &m.CommandReply[i242])
+			for i251 := range m.CommandReply {
+				b, err = appendCommandReplyV3(b, &m.CommandReply[i251])
 				if err != nil {
-					err = codecerr.AtIndex(err, i242)
+					err = codecerr.AtIndex(err, i251)
 					break
 				}
 			}
-			b = endLen(b, mk241)
+			b = endLen(b, mk250)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3749,8 +3827,8 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3763,22 +3841,22 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x243, ok := d.int1(&e)
-			if !ok || x243 < 0 || x243 > 4294967295 {
+			x252, ok := d.int1(&e)
+			if !ok || x252 < 0 || x252 > 4294967295 {
 				var err error
-				if x243, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x252, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "contextId")
 				}
 			}
-			m.ContextId = uint32(x243)
+			m.ContextId = uint32(x252)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p244 := d.s.ErrorDescriptor.Raw(1)
-			p244[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p244[0]
+			p253 := d.s.ErrorDescriptor.Raw(1)
+			p253[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p253[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3787,9 +3865,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p245 := d.s.ContextRequest.Raw(1)
-			p245[0] = model.ContextRequest{}
-			m.ContextReply = &p245[0]
+			p254 := d.s.ContextRequest.Raw(1)
+			p254[0] = model.ContextRequest{}
+			m.ContextReply = &p254[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3798,35 +3876,38 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n246, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
+			b259 := d.window(&e)
+			n255 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b259)) && b259[e.start+1] < 0x80 && b259[e.start]&0x1f != 0x1f && e.start+2+int(b259[e.start+1]) <= len(b259) && e.start+2+int(b259[e.start+1]) == e.end) {
+				var err error
+				if n255, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n246)
-			if n246 == 1 {
+			m.CommandReply = d.s.CommandReply.Raw(n255)
+			if n255 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
-			b250 := d.window(&e)
-			for i247, off248 := 0, e.start; i247 < n246; i247++ {
-				var e249 header
-				if uint(off248)+1 < uint(len(b250)) && b250[off248+1] < 0x80 && b250[off248]&0x1f != 0x1f && off248+2+int(b250[off248+1]) <= len(b250) {
-					t, l := b250[off248], int(b250[off248+1])
-					e249.tag, e249.cons, e249.off, e249.start, e249.end, e249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off248, off248+2, off248+2+l, off248+2+l
-				} else if err := d.next(&e249, off248, e.end); err != nil {
+			for i256, off257 := 0, e.start; i256 < n255; i256++ {
+				var e258 header
+				if uint(off257)+1 < uint(len(b259)) && b259[off257+1] < 0x80 && b259[off257]&0x1f != 0x1f && off257+2+int(b259[off257+1]) <= len(b259) {
+					t, l := b259[off257], int(b259[off257+1])
+					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+2, off257+2+l, off257+2+l
+				} else if err := d.next(&e258, off257, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeCommandReplyV3(d, &e249, &m.CommandReply[i247]); err != nil {
+					if err = decodeCommandReplyV3(d, &e258, &m.CommandReply[i256]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i247), "commandReply")
+					return codecerr.At(codecerr.AtIndex(err, i256), "commandReply")
 				}
-				off248 = e249.next
+				off257 = e258.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3875,20 +3956,20 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk251 := len(b)
+			mk260 := len(b)
 			b = append(b, 0)
-			for i252 := range m.TopologyReq {
+			for i261 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk253 := len(b)
+				mk262 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i252])
-				b = endLen(b, mk253)
+				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i261])
+				b = endLen(b, mk262)
 				if err != nil {
-					err = codecerr.AtIndex(err, i252)
+					err = codecerr.AtIndex(err, i261)
 					break
 				}
 			}
-			b = endLen(b, mk251)
+			b = endLen(b, mk260)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3904,8 +3985,8 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -3919,14 +4000,14 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x254, ok := d.int1(&e)
-			if !ok || x254 < 0 || x254 > 15 {
+			x263, ok := d.int1(&e)
+			if !ok || x263 < 0 || x263 > 15 {
 				var err error
-				if x254, err = d.integer(&e, 0, 15); err != nil {
+				if x263, err = d.integer(&e, 0, 15); err != nil {
 					return codecerr.At(err, "priority")
 				}
 			}
-			m.Priority.Value = uint32(x254)
+			m.Priority.Value = uint32(x263)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3941,38 +4022,41 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n255, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
+			b268 := d.window(&e)
+			n264 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b268)) && b268[e.start+1] < 0x80 && b268[e.start]&0x1f != 0x1f && e.start+2+int(b268[e.start+1]) <= len(b268) && e.start+2+int(b268[e.start+1]) == e.end) {
+				var err error
+				if n264, err = d.count(&e); err != nil {
+					return codecerr.At(err, "topologyReq")
+				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n255)
-			if n255 == 1 {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n264)
+			if n264 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
-			b259 := d.window(&e)
-			for i256, off257 := 0, e.start; i256 < n255; i256++ {
-				var e258 header
-				if uint(off257)+1 < uint(len(b259)) && b259[off257+1] < 0x80 && b259[off257]&0x1f != 0x1f && off257+2+int(b259[off257+1]) <= len(b259) {
-					t, l := b259[off257], int(b259[off257+1])
-					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+2, off257+2+l, off257+2+l
-				} else if err := d.next(&e258, off257, e.end); err != nil {
+			for i265, off266 := 0, e.start; i265 < n264; i265++ {
+				var e267 header
+				if uint(off266)+1 < uint(len(b268)) && b268[off266+1] < 0x80 && b268[off266]&0x1f != 0x1f && off266+2+int(b268[off266+1]) <= len(b268) {
+					t, l := b268[off266], int(b268[off266+1])
+					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+2, off266+2+l, off266+2+l
+				} else if err := d.next(&e267, off266, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e258.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e258, "[UNIVERSAL 16]"), i256), "topologyReq")
+				if e267.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e267, "[UNIVERSAL 16]"), i265), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV1(d, &e258, &m.TopologyReq[i256]); err != nil {
+					if err = decodeTopologyRequestV1(d, &e267, &m.TopologyReq[i265]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i256), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i265), "topologyReq")
 				}
-				off257 = e258.next
+				off266 = e267.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4013,20 +4097,20 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk260 := len(b)
+			mk269 := len(b)
 			b = append(b, 0)
-			for i261 := range m.TopologyReq {
+			for i270 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk262 := len(b)
+				mk271 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i261])
-				b = endLen(b, mk262)
+				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i270])
+				b = endLen(b, mk271)
 				if err != nil {
-					err = codecerr.AtIndex(err, i261)
+					err = codecerr.AtIndex(err, i270)
 					break
 				}
 			}
-			b = endLen(b, mk260)
+			b = endLen(b, mk269)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -4042,8 +4126,8 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4057,14 +4141,14 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x263, ok := d.int1(&e)
-			if !ok || x263 < 0 || x263 > 15 {
+			x272, ok := d.int1(&e)
+			if !ok || x272 < 0 || x272 > 15 {
 				var err error
-				if x263, err = d.integer(&e, 0, 15); err != nil {
+				if x272, err = d.integer(&e, 0, 15); err != nil {
 					return codecerr.At(err, "priority")
 				}
 			}
-			m.Priority.Value = uint32(x263)
+			m.Priority.Value = uint32(x272)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -4079,38 +4163,41 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n264, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
+			b277 := d.window(&e)
+			n273 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b277)) && b277[e.start+1] < 0x80 && b277[e.start]&0x1f != 0x1f && e.start+2+int(b277[e.start+1]) <= len(b277) && e.start+2+int(b277[e.start+1]) == e.end) {
+				var err error
+				if n273, err = d.count(&e); err != nil {
+					return codecerr.At(err, "topologyReq")
+				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n264)
-			if n264 == 1 {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n273)
+			if n273 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
-			b268 := d.window(&e)
-			for i265, off266 := 0, e.start; i265 < n264; i265++ {
-				var e267 header
-				if uint(off266)+1 < uint(len(b268)) && b268[off266+1] < 0x80 && b268[off266]&0x1f != 0x1f && off266+2+int(b268[off266+1]) <= len(b268) {
-					t, l := b268[off266], int(b268[off266+1])
-					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+2, off266+2+l, off266+2+l
-				} else if err := d.next(&e267, off266, e.end); err != nil {
+			for i274, off275 := 0, e.start; i274 < n273; i274++ {
+				var e276 header
+				if uint(off275)+1 < uint(len(b277)) && b277[off275+1] < 0x80 && b277[off275]&0x1f != 0x1f && off275+2+int(b277[off275+1]) <= len(b277) {
+					t, l := b277[off275], int(b277[off275+1])
+					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+2, off275+2+l, off275+2+l
+				} else if err := d.next(&e276, off275, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e267.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e267, "[UNIVERSAL 16]"), i265), "topologyReq")
+				if e276.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e276, "[UNIVERSAL 16]"), i274), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV2(d, &e267, &m.TopologyReq[i265]); err != nil {
+					if err = decodeTopologyRequestV2(d, &e276, &m.TopologyReq[i274]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i265), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i274), "topologyReq")
 				}
-				off266 = e267.next
+				off275 = e276.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4142,20 +4229,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk269 := len(b)
+			mk278 := len(b)
 			b = append(b, 0)
-			for i270 := range m.TopologyReq {
+			for i279 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk271 := len(b)
+				mk280 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i270])
-				b = endLen(b, mk271)
+				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i279])
+				b = endLen(b, mk280)
 				if err != nil {
-					err = codecerr.AtIndex(err, i270)
+					err = codecerr.AtIndex(err, i279)
 					break
 				}
 			}
-			b = endLen(b, mk269)
+			b = endLen(b, mk278)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -4170,20 +4257,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextProp != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk272 := len(b)
+			mk281 := len(b)
 			b = append(b, 0)
-			for i273 := range m.ContextProp {
+			for i282 := range m.ContextProp {
 				b = append(b, "\x30"...)
-				mk274 := len(b)
+				mk283 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.ContextProp[i273])
-				b = endLen(b, mk274)
+				b, err = appendPropertyParmV123(b, &m.ContextProp[i282])
+				b = endLen(b, mk283)
 				if err != nil {
-					err = codecerr.AtIndex(err, i273)
+					err = codecerr.AtIndex(err, i282)
 					break
 				}
 			}
-			b = endLen(b, mk272)
+			b = endLen(b, mk281)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextProp")
@@ -4192,18 +4279,18 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextList != nil {
 		{
 			b = append(b, "\xa5"...)
-			mk275 := len(b)
+			mk284 := len(b)
 			b = append(b, 0)
-			for i276 := range m.ContextList {
+			for i285 := range m.ContextList {
 				{
-					b = appendUint(b, "\x02", uint64(m.ContextList[i276]))
+					b = appendUint(b, "\x02", uint64(m.ContextList[i285]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i276)
+					err = codecerr.AtIndex(err, i285)
 					break
 				}
 			}
-			b = endLen(b, mk275)
+			b = endLen(b, mk284)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextList")
@@ -4219,8 +4306,8 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4234,14 +4321,14 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x277, ok := d.int1(&e)
-			if !ok || x277 < 0 || x277 > 15 {
+			x286, ok := d.int1(&e)
+			if !ok || x286 < 0 || x286 > 15 {
 				var err error
-				if x277, err = d.integer(&e, 0, 15); err != nil {
+				if x286, err = d.integer(&e, 0, 15); err != nil {
 					return codecerr.At(err, "priority")
 				}
 			}
-			m.Priority.Value = uint32(x277)
+			m.Priority.Value = uint32(x286)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -4256,38 +4343,41 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n278, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
+			b291 := d.window(&e)
+			n287 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b291)) && b291[e.start+1] < 0x80 && b291[e.start]&0x1f != 0x1f && e.start+2+int(b291[e.start+1]) <= len(b291) && e.start+2+int(b291[e.start+1]) == e.end) {
+				var err error
+				if n287, err = d.count(&e); err != nil {
+					return codecerr.At(err, "topologyReq")
+				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n278)
-			if n278 == 1 {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n287)
+			if n287 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
-			b282 := d.window(&e)
-			for i279, off280 := 0, e.start; i279 < n278; i279++ {
-				var e281 header
-				if uint(off280)+1 < uint(len(b282)) && b282[off280+1] < 0x80 && b282[off280]&0x1f != 0x1f && off280+2+int(b282[off280+1]) <= len(b282) {
-					t, l := b282[off280], int(b282[off280+1])
-					e281.tag, e281.cons, e281.off, e281.start, e281.end, e281.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off280, off280+2, off280+2+l, off280+2+l
-				} else if err := d.next(&e281, off280, e.end); err != nil {
+			for i288, off289 := 0, e.start; i288 < n287; i288++ {
+				var e290 header
+				if uint(off289)+1 < uint(len(b291)) && b291[off289+1] < 0x80 && b291[off289]&0x1f != 0x1f && off289+2+int(b291[off289+1]) <= len(b291) {
+					t, l := b291[off289], int(b291[off289+1])
+					e290.tag, e290.cons, e290.off, e290.start, e290.end, e290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off289, off289+2, off289+2+l, off289+2+l
+				} else if err := d.next(&e290, off289, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e281.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e281, "[UNIVERSAL 16]"), i279), "topologyReq")
+				if e290.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e290, "[UNIVERSAL 16]"), i288), "topologyReq")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTopologyRequestV3(d, &e281, &m.TopologyReq[i279]); err != nil {
+					if err = decodeTopologyRequestV3(d, &e290, &m.TopologyReq[i288]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i279), "topologyReq")
+					return codecerr.At(codecerr.AtIndex(err, i288), "topologyReq")
 				}
-				off280 = e281.next
+				off289 = e290.next
 			}
 		case 0x80000003: // [3] iepscallind
 			if seen>>3 != 0 {
@@ -4303,77 +4393,83 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextProp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n283, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextProp")
+			b296 := d.window(&e)
+			n292 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b296)) && b296[e.start+1] < 0x80 && b296[e.start]&0x1f != 0x1f && e.start+2+int(b296[e.start+1]) <= len(b296) && e.start+2+int(b296[e.start+1]) == e.end) {
+				var err error
+				if n292, err = d.count(&e); err != nil {
+					return codecerr.At(err, "contextProp")
+				}
 			}
-			m.ContextProp = d.s.PropertyParm.Raw(n283)
-			if n283 == 1 {
+			m.ContextProp = d.s.PropertyParm.Raw(n292)
+			if n292 == 1 {
 				m.ContextProp[0] = model.PropertyParm{}
 			} else {
 				clear(m.ContextProp)
 			}
-			b287 := d.window(&e)
-			for i284, off285 := 0, e.start; i284 < n283; i284++ {
-				var e286 header
-				if uint(off285)+1 < uint(len(b287)) && b287[off285+1] < 0x80 && b287[off285]&0x1f != 0x1f && off285+2+int(b287[off285+1]) <= len(b287) {
-					t, l := b287[off285], int(b287[off285+1])
-					e286.tag, e286.cons, e286.off, e286.start, e286.end, e286.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off285, off285+2, off285+2+l, off285+2+l
-				} else if err := d.next(&e286, off285, e.end); err != nil {
+			for i293, off294 := 0, e.start; i293 < n292; i293++ {
+				var e295 header
+				if uint(off294)+1 < uint(len(b296)) && b296[off294+1] < 0x80 && b296[off294]&0x1f != 0x1f && off294+2+int(b296[off294+1]) <= len(b296) {
+					t, l := b296[off294], int(b296[off294+1])
+					e295.tag, e295.cons, e295.off, e295.start, e295.end, e295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off294, off294+2, off294+2+l, off294+2+l
+				} else if err := d.next(&e295, off294, e.end); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
-				if e286.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e286, "[UNIVERSAL 16]"), i284), "contextProp")
+				if e295.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e295, "[UNIVERSAL 16]"), i293), "contextProp")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e286, &m.ContextProp[i284]); err != nil {
+					if err = decodePropertyParmV123(d, &e295, &m.ContextProp[i293]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i284), "contextProp")
+					return codecerr.At(codecerr.AtIndex(err, i293), "contextProp")
 				}
-				off285 = e286.next
+				off294 = e295.next
 			}
 		case 0x80000005: // [5] contextList
 			if seen>>5 != 0 {
 				return d.errorf(e.off, "contextList: duplicate or out of order")
 			}
 			seen |= 1 << 5
-			n288, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextList")
-			}
-			m.ContextList = d.s.Uint32.Raw(n288)
-			clear(m.ContextList)
-			b292 := d.window(&e)
-			for i289, off290 := 0, e.start; i289 < n288; i289++ {
-				var e291 header
-				if uint(off290)+1 < uint(len(b292)) && b292[off290+1] < 0x80 && b292[off290]&0x1f != 0x1f && off290+2+int(b292[off290+1]) <= len(b292) {
-					t, l := b292[off290], int(b292[off290+1])
-					e291.tag, e291.cons, e291.off, e291.start, e291.end, e291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off290, off290+2, off290+2+l, off290+2+l
-				} else if err := d.next(&e291, off290, e.end); err != nil {
+			b301 := d.window(&e)
+			n297 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b301)) && b301[e.start+1] < 0x80 && b301[e.start]&0x1f != 0x1f && e.start+2+int(b301[e.start+1]) <= len(b301) && e.start+2+int(b301[e.start+1]) == e.end) {
+				var err error
+				if n297, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextList")
 				}
-				if e291.tag != 0x2 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e291, "[UNIVERSAL 2]"), i289), "contextList")
+			}
+			m.ContextList = d.s.Uint32.Raw(n297)
+			clear(m.ContextList)
+			for i298, off299 := 0, e.start; i298 < n297; i298++ {
+				var e300 header
+				if uint(off299)+1 < uint(len(b301)) && b301[off299+1] < 0x80 && b301[off299]&0x1f != 0x1f && off299+2+int(b301[off299+1]) <= len(b301) {
+					t, l := b301[off299], int(b301[off299+1])
+					e300.tag, e300.cons, e300.off, e300.start, e300.end, e300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off299, off299+2, off299+2+l, off299+2+l
+				} else if err := d.next(&e300, off299, e.end); err != nil {
+					return codecerr.At(err, "contextList")
+				}
+				if e300.tag != 0x2 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e300, "[UNIVERSAL 2]"), i298), "contextList")
 				}
 				if err := func() error {
 					var err error
-					x293, ok := d.int1(&e291)
-					if !ok || x293 < 0 || x293 > 4294967295 {
+					x302, ok := d.int1(&e300)
+					if !ok || x302 < 0 || x302 > 4294967295 {
 						var err error
-						if x293, err = d.integer(&e291, 0, 4294967295); err != nil {
+						if x302, err = d.integer(&e300, 0, 4294967295); err != nil {
 							return err
 						}
 					}
-					m.ContextList[i289] = uint32(x293)
+					m.ContextList[i298] = uint32(x302)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i289), "contextList")
+					return codecerr.At(codecerr.AtIndex(err, i298), "contextList")
 				}
-				off290 = e291.next
+				off299 = e300.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -4435,8 +4531,8 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4513,20 +4609,20 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	if m.ContextPropAud != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk294 := len(b)
+			mk303 := len(b)
 			b = append(b, 0)
-			for i295 := range m.ContextPropAud {
+			for i304 := range m.ContextPropAud {
 				b = append(b, "\x30"...)
-				mk296 := len(b)
+				mk305 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i295])
-				b = endLen(b, mk296)
+				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i304])
+				b = endLen(b, mk305)
 				if err != nil {
-					err = codecerr.AtIndex(err, i295)
+					err = codecerr.AtIndex(err, i304)
 					break
 				}
 			}
-			b = endLen(b, mk294)
+			b = endLen(b, mk303)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextPropAud")
@@ -4556,10 +4652,10 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	}
 	if m.SelectLogic != nil {
 		b = append(b, "\xa8"...)
-		mk297 := len(b)
+		mk306 := len(b)
 		b = append(b, 0)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
-		b = endLen(b, mk297)
+		b = endLen(b, mk306)
 		if err != nil {
 			return b, codecerr.At(err, "selectLogic")
 		}
@@ -4574,8 +4670,8 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4624,38 +4720,41 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "contextPropAud: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n298, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextPropAud")
+			b311 := d.window(&e)
+			n307 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b311)) && b311[e.start+1] < 0x80 && b311[e.start]&0x1f != 0x1f && e.start+2+int(b311[e.start+1]) <= len(b311) && e.start+2+int(b311[e.start+1]) == e.end) {
+				var err error
+				if n307, err = d.count(&e); err != nil {
+					return codecerr.At(err, "contextPropAud")
+				}
 			}
-			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n298)
-			if n298 == 1 {
+			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n307)
+			if n307 == 1 {
 				m.ContextPropAud[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.ContextPropAud)
 			}
-			b302 := d.window(&e)
-			for i299, off300 := 0, e.start; i299 < n298; i299++ {
-				var e301 header
-				if uint(off300)+1 < uint(len(b302)) && b302[off300+1] < 0x80 && b302[off300]&0x1f != 0x1f && off300+2+int(b302[off300+1]) <= len(b302) {
-					t, l := b302[off300], int(b302[off300+1])
-					e301.tag, e301.cons, e301.off, e301.start, e301.end, e301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off300, off300+2, off300+2+l, off300+2+l
-				} else if err := d.next(&e301, off300, e.end); err != nil {
+			for i308, off309 := 0, e.start; i308 < n307; i308++ {
+				var e310 header
+				if uint(off309)+1 < uint(len(b311)) && b311[off309+1] < 0x80 && b311[off309]&0x1f != 0x1f && off309+2+int(b311[off309+1]) <= len(b311) {
+					t, l := b311[off309], int(b311[off309+1])
+					e310.tag, e310.cons, e310.off, e310.start, e310.end, e310.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off309, off309+2, off309+2+l, off309+2+l
+				} else if err := d.next(&e310, off309, e.end); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
-				if e301.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e301, "[UNIVERSAL 16]"), i299), "contextPropAud")
+				if e310.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e310, "[UNIVERSAL 16]"), i308), "contextPropAud")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e301, &m.ContextPropAud[i299]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e310, &m.ContextPropAud[i308]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i299), "contextPropAud")
+					return codecerr.At(codecerr.AtIndex(err, i308), "contextPropAud")
 				}
-				off300 = e301.next
+				off309 = e310.next
 			}
 		case 0x80000005: // [5] selectpriority
 			if seen>>5 != 0 {
@@ -4663,14 +4762,14 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x303, ok := d.int1(&e)
-			if !ok || x303 < 0 || x303 > 15 {
+			x312, ok := d.int1(&e)
+			if !ok || x312 < 0 || x312 > 15 {
 				var err error
-				if x303, err = d.integer(&e, 0, 15); err != nil {
+				if x312, err = d.integer(&e, 0, 15); err != nil {
 					return codecerr.At(err, "selectpriority")
 				}
 			}
-			m.Selectpriority.Value = uint32(x303)
+			m.Selectpriority.Value = uint32(x312)
 		case 0x80000006: // [6] selectemergency
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "selectemergency: duplicate or out of order")
@@ -4694,14 +4793,17 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p304 := d.s.SelectLogic.Raw(1)
-			p304[0] = model.SelectLogic{}
-			m.SelectLogic = &p304[0]
-			var h305 header
-			if err := d.explicit(&h305, &e, anyTag); err != nil {
+			p313 := d.s.SelectLogic.Raw(1)
+			p313[0] = model.SelectLogic{}
+			m.SelectLogic = &p313[0]
+			var h314 header
+			if b315 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b315)) && b315[e.start+1] < 0x80 && b315[e.start]&0x1f != 0x1f && e.start+2+int(b315[e.start+1]) <= len(b315) && e.start+2+int(b315[e.start+1]) == e.end {
+				t, l := b315[e.start], int(b315[e.start+1])
+				h314.tag, h314.cons, h314.off, h314.start, h314.end, h314.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h314, &e, anyTag); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, &h305, m.SelectLogic); err != nil {
+			if err = decodeSelectLogicV3(d, &h314, m.SelectLogic); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
 		default:
@@ -4717,10 +4819,10 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk306 := len(b)
+		mk316 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV1(b, &m.Command)
-		b = endLen(b, mk306)
+		b = endLen(b, mk316)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4749,8 +4851,8 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4763,11 +4865,14 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h307 header
-			if err := d.explicit(&h307, &e, anyTag); err != nil {
+			var h317 header
+			if b318 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b318)) && b318[e.start+1] < 0x80 && b318[e.start]&0x1f != 0x1f && e.start+2+int(b318[e.start+1]) <= len(b318) && e.start+2+int(b318[e.start+1]) == e.end {
+				t, l := b318[e.start], int(b318[e.start+1])
+				h317.tag, h317.cons, h317.off, h317.start, h317.end, h317.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h317, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV1(d, &h307, &m.Command); err != nil {
+			if err = decodeCommandV1(d, &h317, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4806,10 +4911,10 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk308 := len(b)
+		mk319 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV2(b, &m.Command)
-		b = endLen(b, mk308)
+		b = endLen(b, mk319)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4838,8 +4943,8 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4852,11 +4957,14 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h309 header
-			if err := d.explicit(&h309, &e, anyTag); err != nil {
+			var h320 header
+			if b321 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b321)) && b321[e.start+1] < 0x80 && b321[e.start]&0x1f != 0x1f && e.start+2+int(b321[e.start+1]) <= len(b321) && e.start+2+int(b321[e.start+1]) == e.end {
+				t, l := b321[e.start], int(b321[e.start+1])
+				h320.tag, h320.cons, h320.off, h320.start, h320.end, h320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h320, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV2(d, &h309, &m.Command); err != nil {
+			if err = decodeCommandV2(d, &h320, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4895,10 +5003,10 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk310 := len(b)
+		mk322 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV3(b, &m.Command)
-		b = endLen(b, mk310)
+		b = endLen(b, mk322)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4927,8 +5035,8 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -4941,11 +5049,14 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h311 header
-			if err := d.explicit(&h311, &e, anyTag); err != nil {
+			var h323 header
+			if b324 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b324)) && b324[e.start+1] < 0x80 && b324[e.start]&0x1f != 0x1f && e.start+2+int(b324[e.start+1]) <= len(b324) && e.start+2+int(b324[e.start+1]) == e.end {
+				t, l := b324[e.start], int(b324[e.start+1])
+				h323.tag, h323.cons, h323.off, h323.start, h323.end, h323.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h323, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV3(d, &h311, &m.Command); err != nil {
+			if err = decodeCommandV3(d, &h323, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4988,10 +5099,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk312 := len(b)
+		mk325 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.AddReq)
-		b = endLen(b, mk312)
+		b = endLen(b, mk325)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -5000,10 +5111,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk313 := len(b)
+		mk326 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.MoveReq)
-		b = endLen(b, mk313)
+		b = endLen(b, mk326)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -5012,10 +5123,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk314 := len(b)
+		mk327 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.ModReq)
-		b = endLen(b, mk314)
+		b = endLen(b, mk327)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -5024,10 +5135,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk315 := len(b)
+		mk328 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
-		b = endLen(b, mk315)
+		b = endLen(b, mk328)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -5036,10 +5147,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk316 := len(b)
+		mk329 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
-		b = endLen(b, mk316)
+		b = endLen(b, mk329)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -5048,10 +5159,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk317 := len(b)
+		mk330 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
-		b = endLen(b, mk317)
+		b = endLen(b, mk330)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -5060,10 +5171,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk318 := len(b)
+		mk331 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk318)
+		b = endLen(b, mk331)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -5072,10 +5183,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk319 := len(b)
+		mk332 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
-		b = endLen(b, mk319)
+		b = endLen(b, mk332)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -5090,65 +5201,65 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p320 := d.s.AmmRequest.Raw(1)
-		p320[0] = model.AmmRequest{}
-		m.AddReq = &p320[0]
+		p333 := d.s.AmmRequest.Raw(1)
+		p333[0] = model.AmmRequest{}
+		m.AddReq = &p333[0]
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p321 := d.s.AmmRequest.Raw(1)
-		p321[0] = model.AmmRequest{}
-		m.MoveReq = &p321[0]
+		p334 := d.s.AmmRequest.Raw(1)
+		p334[0] = model.AmmRequest{}
+		m.MoveReq = &p334[0]
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p322 := d.s.AmmRequest.Raw(1)
-		p322[0] = model.AmmRequest{}
-		m.ModReq = &p322[0]
+		p335 := d.s.AmmRequest.Raw(1)
+		p335[0] = model.AmmRequest{}
+		m.ModReq = &p335[0]
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p323 := d.s.SubtractRequest.Raw(1)
-		p323[0] = model.SubtractRequest{}
-		m.SubtractReq = &p323[0]
+		p336 := d.s.SubtractRequest.Raw(1)
+		p336[0] = model.SubtractRequest{}
+		m.SubtractReq = &p336[0]
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p324 := d.s.AuditRequest.Raw(1)
-		p324[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p324[0]
+		p337 := d.s.AuditRequest.Raw(1)
+		p337[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p337[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p325 := d.s.AuditRequest.Raw(1)
-		p325[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p325[0]
+		p338 := d.s.AuditRequest.Raw(1)
+		p338[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p338[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p326 := d.s.NotifyRequest.Raw(1)
-		p326[0] = model.NotifyRequest{}
-		m.NotifyReq = &p326[0]
+		p339 := d.s.NotifyRequest.Raw(1)
+		p339[0] = model.NotifyRequest{}
+		m.NotifyReq = &p339[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p327 := d.s.ServiceChangeRequest.Raw(1)
-		p327[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p327[0]
+		p340 := d.s.ServiceChangeRequest.Raw(1)
+		p340[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p340[0]
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -5166,10 +5277,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk328 := len(b)
+		mk341 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.AddReq)
-		b = endLen(b, mk328)
+		b = endLen(b, mk341)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -5178,10 +5289,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk329 := len(b)
+		mk342 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.MoveReq)
-		b = endLen(b, mk329)
+		b = endLen(b, mk342)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -5190,10 +5301,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk330 := len(b)
+		mk343 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.ModReq)
-		b = endLen(b, mk330)
+		b = endLen(b, mk343)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -5202,10 +5313,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk331 := len(b)
+		mk344 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
-		b = endLen(b, mk331)
+		b = endLen(b, mk344)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -5214,10 +5325,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk332 := len(b)
+		mk345 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
-		b = endLen(b, mk332)
+		b = endLen(b, mk345)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -5226,10 +5337,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk333 := len(b)
+		mk346 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
-		b = endLen(b, mk333)
+		b = endLen(b, mk346)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -5238,10 +5349,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk334 := len(b)
+		mk347 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk334)
+		b = endLen(b, mk347)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -5250,10 +5361,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk335 := len(b)
+		mk348 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
-		b = endLen(b, mk335)
+		b = endLen(b, mk348)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -5268,65 +5379,65 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p336 := d.s.AmmRequest.Raw(1)
-		p336[0] = model.AmmRequest{}
-		m.AddReq = &p336[0]
+		p349 := d.s.AmmRequest.Raw(1)
+		p349[0] = model.AmmRequest{}
+		m.AddReq = &p349[0]
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p337 := d.s.AmmRequest.Raw(1)
-		p337[0] = model.AmmRequest{}
-		m.MoveReq = &p337[0]
+		p350 := d.s.AmmRequest.Raw(1)
+		p350[0] = model.AmmRequest{}
+		m.MoveReq = &p350[0]
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p338 := d.s.AmmRequest.Raw(1)
-		p338[0] = model.AmmRequest{}
-		m.ModReq = &p338[0]
+		p351 := d.s.AmmRequest.Raw(1)
+		p351[0] = model.AmmRequest{}
+		m.ModReq = &p351[0]
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p339 := d.s.SubtractRequest.Raw(1)
-		p339[0] = model.SubtractRequest{}
-		m.SubtractReq = &p339[0]
+		p352 := d.s.SubtractRequest.Raw(1)
+		p352[0] = model.SubtractRequest{}
+		m.SubtractReq = &p352[0]
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p340 := d.s.AuditRequest.Raw(1)
-		p340[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p340[0]
+		p353 := d.s.AuditRequest.Raw(1)
+		p353[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p353[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p341 := d.s.AuditRequest.Raw(1)
-		p341[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p341[0]
+		p354 := d.s.AuditRequest.Raw(1)
+		p354[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p354[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p342 := d.s.NotifyRequest.Raw(1)
-		p342[0] = model.NotifyRequest{}
-		m.NotifyReq = &p342[0]
+		p355 := d.s.NotifyRequest.Raw(1)
+		p355[0] = model.NotifyRequest{}
+		m.NotifyReq = &p355[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p343 := d.s.ServiceChangeRequest.Raw(1)
-		p343[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p343[0]
+		p356 := d.s.ServiceChangeRequest.Raw(1)
+		p356[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p356[0]
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -5344,10 +5455,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk344 := len(b)
+		mk357 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.AddReq)
-		b = endLen(b, mk344)
+		b = endLen(b, mk357)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -5356,10 +5467,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk345 := len(b)
+		mk358 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.MoveReq)
-		b = endLen(b, mk345)
+		b = endLen(b, mk358)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -5368,10 +5479,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk346 := len(b)
+		mk359 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.ModReq)
-		b = endLen(b, mk346)
+		b = endLen(b, mk359)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -5380,10 +5491,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk347 := len(b)
+		mk360 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
-		b = endLen(b, mk347)
+		b = endLen(b, mk360)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -5392,10 +5503,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk348 := len(b)
+		mk361 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
-		b = endLen(b, mk348)
+		b = endLen(b, mk361)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -5404,10 +5515,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk349 := len(b)
+		mk362 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
-		b = endLen(b, mk349)
+		b = endLen(b, mk362)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -5416,10 +5527,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk350 := len(b)
+		mk363 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk350)
+		b = endLen(b, mk363)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -5428,10 +5539,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk351 := len(b)
+		mk364 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
-		b = endLen(b, mk351)
+		b = endLen(b, mk364)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -5446,65 +5557,65 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p352 := d.s.AmmRequest.Raw(1)
-		p352[0] = model.AmmRequest{}
-		m.AddReq = &p352[0]
+		p365 := d.s.AmmRequest.Raw(1)
+		p365[0] = model.AmmRequest{}
+		m.AddReq = &p365[0]
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p353 := d.s.AmmRequest.Raw(1)
-		p353[0] = model.AmmRequest{}
-		m.MoveReq = &p353[0]
+		p366 := d.s.AmmRequest.Raw(1)
+		p366[0] = model.AmmRequest{}
+		m.MoveReq = &p366[0]
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p354 := d.s.AmmRequest.Raw(1)
-		p354[0] = model.AmmRequest{}
-		m.ModReq = &p354[0]
+		p367 := d.s.AmmRequest.Raw(1)
+		p367[0] = model.AmmRequest{}
+		m.ModReq = &p367[0]
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p355 := d.s.SubtractRequest.Raw(1)
-		p355[0] = model.SubtractRequest{}
-		m.SubtractReq = &p355[0]
+		p368 := d.s.SubtractRequest.Raw(1)
+		p368[0] = model.SubtractRequest{}
+		m.SubtractReq = &p368[0]
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p356 := d.s.AuditRequest.Raw(1)
-		p356[0] = model.AuditRequest{}
-		m.AuditCapRequest = &p356[0]
+		p369 := d.s.AuditRequest.Raw(1)
+		p369[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p369[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p357 := d.s.AuditRequest.Raw(1)
-		p357[0] = model.AuditRequest{}
-		m.AuditValueRequest = &p357[0]
+		p370 := d.s.AuditRequest.Raw(1)
+		p370[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p370[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p358 := d.s.NotifyRequest.Raw(1)
-		p358[0] = model.NotifyRequest{}
-		m.NotifyReq = &p358[0]
+		p371 := d.s.NotifyRequest.Raw(1)
+		p371[0] = model.NotifyRequest{}
+		m.NotifyReq = &p371[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p359 := d.s.ServiceChangeRequest.Raw(1)
-		p359[0] = model.ServiceChangeRequest{}
-		m.ServiceChangeReq = &p359[0]
+		p372 := d.s.ServiceChangeRequest.Raw(1)
+		p372[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p372[0]
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
@@ -5522,10 +5633,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk360 := len(b)
+		mk373 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.AddReply)
-		b = endLen(b, mk360)
+		b = endLen(b, mk373)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5534,10 +5645,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk361 := len(b)
+		mk374 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
-		b = endLen(b, mk361)
+		b = endLen(b, mk374)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5546,10 +5657,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk362 := len(b)
+		mk375 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.ModReply)
-		b = endLen(b, mk362)
+		b = endLen(b, mk375)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5558,10 +5669,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk363 := len(b)
+		mk376 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
-		b = endLen(b, mk363)
+		b = endLen(b, mk376)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5570,10 +5681,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk364 := len(b)
+		mk377 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
-		b = endLen(b, mk364)
+		b = endLen(b, mk377)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5582,10 +5693,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk365 := len(b)
+		mk378 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
-		b = endLen(b, mk365)
+		b = endLen(b, mk378)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5594,10 +5705,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk366 := len(b)
+		mk379 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk366)
+		b = endLen(b, mk379)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5606,10 +5717,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk367 := len(b)
+		mk380 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
-		b = endLen(b, mk367)
+		b = endLen(b, mk380)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5624,73 +5735,79 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p368 := d.s.AmmsReply.Raw(1)
-		p368[0] = model.AmmsReply{}
-		m.AddReply = &p368[0]
+		p381 := d.s.AmmsReply.Raw(1)
+		p381[0] = model.AmmsReply{}
+		m.AddReply = &p381[0]
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p369 := d.s.AmmsReply.Raw(1)
-		p369[0] = model.AmmsReply{}
-		m.MoveReply = &p369[0]
+		p382 := d.s.AmmsReply.Raw(1)
+		p382[0] = model.AmmsReply{}
+		m.MoveReply = &p382[0]
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p370 := d.s.AmmsReply.Raw(1)
-		p370[0] = model.AmmsReply{}
-		m.ModReply = &p370[0]
+		p383 := d.s.AmmsReply.Raw(1)
+		p383[0] = model.AmmsReply{}
+		m.ModReply = &p383[0]
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p371 := d.s.AmmsReply.Raw(1)
-		p371[0] = model.AmmsReply{}
-		m.SubtractReply = &p371[0]
+		p384 := d.s.AmmsReply.Raw(1)
+		p384[0] = model.AmmsReply{}
+		m.SubtractReply = &p384[0]
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p372 := d.s.AuditReply.Raw(1)
-		p372[0] = model.AuditReply{}
-		m.AuditCapReply = &p372[0]
-		var h373 header
-		if err := d.explicit(&h373, h, anyTag); err != nil {
+		p385 := d.s.AuditReply.Raw(1)
+		p385[0] = model.AuditReply{}
+		m.AuditCapReply = &p385[0]
+		var h386 header
+		if b387 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b387)) && b387[(*h).start+1] < 0x80 && b387[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b387[(*h).start+1]) <= len(b387) && (*h).start+2+int(b387[(*h).start+1]) == (*h).end {
+			t, l := b387[(*h).start], int(b387[(*h).start+1])
+			h386.tag, h386.cons, h386.off, h386.start, h386.end, h386.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h386, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, &h373, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h386, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p374 := d.s.AuditReply.Raw(1)
-		p374[0] = model.AuditReply{}
-		m.AuditValueReply = &p374[0]
-		var h375 header
-		if err := d.explicit(&h375, h, anyTag); err != nil {
+		p388 := d.s.AuditReply.Raw(1)
+		p388[0] = model.AuditReply{}
+		m.AuditValueReply = &p388[0]
+		var h389 header
+		if b390 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b390)) && b390[(*h).start+1] < 0x80 && b390[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b390[(*h).start+1]) <= len(b390) && (*h).start+2+int(b390[(*h).start+1]) == (*h).end {
+			t, l := b390[(*h).start], int(b390[(*h).start+1])
+			h389.tag, h389.cons, h389.off, h389.start, h389.end, h389.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h389, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, &h375, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h389, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p376 := d.s.NotifyReply.Raw(1)
-		p376[0] = model.NotifyReply{}
-		m.NotifyReply = &p376[0]
+		p391 := d.s.NotifyReply.Raw(1)
+		p391[0] = model.NotifyReply{}
+		m.NotifyReply = &p391[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p377 := d.s.ServiceChangeReply.Raw(1)
-		p377[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p377[0]
+		p392 := d.s.ServiceChangeReply.Raw(1)
+		p392[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p392[0]
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5708,10 +5825,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk378 := len(b)
+		mk393 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.AddReply)
-		b = endLen(b, mk378)
+		b = endLen(b, mk393)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5720,10 +5837,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk379 := len(b)
+		mk394 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
-		b = endLen(b, mk379)
+		b = endLen(b, mk394)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5732,10 +5849,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk380 := len(b)
+		mk395 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.ModReply)
-		b = endLen(b, mk380)
+		b = endLen(b, mk395)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5744,10 +5861,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk381 := len(b)
+		mk396 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
-		b = endLen(b, mk381)
+		b = endLen(b, mk396)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5756,10 +5873,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk382 := len(b)
+		mk397 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
-		b = endLen(b, mk382)
+		b = endLen(b, mk397)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5768,10 +5885,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk383 := len(b)
+		mk398 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
-		b = endLen(b, mk383)
+		b = endLen(b, mk398)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5780,10 +5897,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk384 := len(b)
+		mk399 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk384)
+		b = endLen(b, mk399)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5792,10 +5909,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk385 := len(b)
+		mk400 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk385)
+		b = endLen(b, mk400)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5810,73 +5927,79 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p386 := d.s.AmmsReply.Raw(1)
-		p386[0] = model.AmmsReply{}
-		m.AddReply = &p386[0]
+		p401 := d.s.AmmsReply.Raw(1)
+		p401[0] = model.AmmsReply{}
+		m.AddReply = &p401[0]
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p387 := d.s.AmmsReply.Raw(1)
-		p387[0] = model.AmmsReply{}
-		m.MoveReply = &p387[0]
+		p402 := d.s.AmmsReply.Raw(1)
+		p402[0] = model.AmmsReply{}
+		m.MoveReply = &p402[0]
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p388 := d.s.AmmsReply.Raw(1)
-		p388[0] = model.AmmsReply{}
-		m.ModReply = &p388[0]
+		p403 := d.s.AmmsReply.Raw(1)
+		p403[0] = model.AmmsReply{}
+		m.ModReply = &p403[0]
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p389 := d.s.AmmsReply.Raw(1)
-		p389[0] = model.AmmsReply{}
-		m.SubtractReply = &p389[0]
+		p404 := d.s.AmmsReply.Raw(1)
+		p404[0] = model.AmmsReply{}
+		m.SubtractReply = &p404[0]
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p390 := d.s.AuditReply.Raw(1)
-		p390[0] = model.AuditReply{}
-		m.AuditCapReply = &p390[0]
-		var h391 header
-		if err := d.explicit(&h391, h, anyTag); err != nil {
+		p405 := d.s.AuditReply.Raw(1)
+		p405[0] = model.AuditReply{}
+		m.AuditCapReply = &p405[0]
+		var h406 header
+		if b407 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b407)) && b407[(*h).start+1] < 0x80 && b407[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b407[(*h).start+1]) <= len(b407) && (*h).start+2+int(b407[(*h).start+1]) == (*h).end {
+			t, l := b407[(*h).start], int(b407[(*h).start+1])
+			h406.tag, h406.cons, h406.off, h406.start, h406.end, h406.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h406, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, &h391, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h406, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p392 := d.s.AuditReply.Raw(1)
-		p392[0] = model.AuditReply{}
-		m.AuditValueReply = &p392[0]
-		var h393 header
-		if err := d.explicit(&h393, h, anyTag); err != nil {
+		p408 := d.s.AuditReply.Raw(1)
+		p408[0] = model.AuditReply{}
+		m.AuditValueReply = &p408[0]
+		var h409 header
+		if b410 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b410)) && b410[(*h).start+1] < 0x80 && b410[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b410[(*h).start+1]) <= len(b410) && (*h).start+2+int(b410[(*h).start+1]) == (*h).end {
+			t, l := b410[(*h).start], int(b410[(*h).start+1])
+			h409.tag, h409.cons, h409.off, h409.start, h409.end, h409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h409, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, &h393, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h409, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p394 := d.s.NotifyReply.Raw(1)
-		p394[0] = model.NotifyReply{}
-		m.NotifyReply = &p394[0]
+		p411 := d.s.NotifyReply.Raw(1)
+		p411[0] = model.NotifyReply{}
+		m.NotifyReply = &p411[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p395 := d.s.ServiceChangeReply.Raw(1)
-		p395[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p395[0]
+		p412 := d.s.ServiceChangeReply.Raw(1)
+		p412[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p412[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -5894,10 +6017,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk396 := len(b)
+		mk413 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.AddReply)
-		b = endLen(b, mk396)
+		b = endLen(b, mk413)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5906,10 +6029,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk397 := len(b)
+		mk414 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
-		b = endLen(b, mk397)
+		b = endLen(b, mk414)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5918,10 +6041,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk398 := len(b)
+		mk415 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.ModReply)
-		b = endLen(b, mk398)
+		b = endLen(b, mk415)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5930,10 +6053,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk399 := len(b)
+		mk416 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
-		b = endLen(b, mk399)
+		b = endLen(b, mk416)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5942,10 +6065,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk400 := len(b)
+		mk417 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
-		b = endLen(b, mk400)
+		b = endLen(b, mk417)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5954,10 +6077,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk401 := len(b)
+		mk418 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
-		b = endLen(b, mk401)
+		b = endLen(b, mk418)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5966,10 +6089,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk402 := len(b)
+		mk419 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk402)
+		b = endLen(b, mk419)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5978,10 +6101,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk403 := len(b)
+		mk420 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk403)
+		b = endLen(b, mk420)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5996,73 +6119,79 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p404 := d.s.AmmsReply.Raw(1)
-		p404[0] = model.AmmsReply{}
-		m.AddReply = &p404[0]
+		p421 := d.s.AmmsReply.Raw(1)
+		p421[0] = model.AmmsReply{}
+		m.AddReply = &p421[0]
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p405 := d.s.AmmsReply.Raw(1)
-		p405[0] = model.AmmsReply{}
-		m.MoveReply = &p405[0]
+		p422 := d.s.AmmsReply.Raw(1)
+		p422[0] = model.AmmsReply{}
+		m.MoveReply = &p422[0]
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p406 := d.s.AmmsReply.Raw(1)
-		p406[0] = model.AmmsReply{}
-		m.ModReply = &p406[0]
+		p423 := d.s.AmmsReply.Raw(1)
+		p423[0] = model.AmmsReply{}
+		m.ModReply = &p423[0]
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p407 := d.s.AmmsReply.Raw(1)
-		p407[0] = model.AmmsReply{}
-		m.SubtractReply = &p407[0]
+		p424 := d.s.AmmsReply.Raw(1)
+		p424[0] = model.AmmsReply{}
+		m.SubtractReply = &p424[0]
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p408 := d.s.AuditReply.Raw(1)
-		p408[0] = model.AuditReply{}
-		m.AuditCapReply = &p408[0]
-		var h409 header
-		if err := d.explicit(&h409, h, anyTag); err != nil {
+		p425 := d.s.AuditReply.Raw(1)
+		p425[0] = model.AuditReply{}
+		m.AuditCapReply = &p425[0]
+		var h426 header
+		if b427 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b427)) && b427[(*h).start+1] < 0x80 && b427[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b427[(*h).start+1]) <= len(b427) && (*h).start+2+int(b427[(*h).start+1]) == (*h).end {
+			t, l := b427[(*h).start], int(b427[(*h).start+1])
+			h426.tag, h426.cons, h426.off, h426.start, h426.end, h426.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h426, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, &h409, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h426, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p410 := d.s.AuditReply.Raw(1)
-		p410[0] = model.AuditReply{}
-		m.AuditValueReply = &p410[0]
-		var h411 header
-		if err := d.explicit(&h411, h, anyTag); err != nil {
+		p428 := d.s.AuditReply.Raw(1)
+		p428[0] = model.AuditReply{}
+		m.AuditValueReply = &p428[0]
+		var h429 header
+		if b430 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b430)) && b430[(*h).start+1] < 0x80 && b430[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b430[(*h).start+1]) <= len(b430) && (*h).start+2+int(b430[(*h).start+1]) == (*h).end {
+			t, l := b430[(*h).start], int(b430[(*h).start+1])
+			h429.tag, h429.cons, h429.off, h429.start, h429.end, h429.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h429, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, &h411, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h429, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p412 := d.s.NotifyReply.Raw(1)
-		p412[0] = model.NotifyReply{}
-		m.NotifyReply = &p412[0]
+		p431 := d.s.NotifyReply.Raw(1)
+		p431[0] = model.NotifyReply{}
+		m.NotifyReply = &p431[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p413 := d.s.ServiceChangeReply.Raw(1)
-		p413[0] = model.ServiceChangeReply{}
-		m.ServiceChangeReply = &p413[0]
+		p432 := d.s.ServiceChangeReply.Raw(1)
+		p432[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p432[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
@@ -6082,20 +6211,20 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk414 := len(b)
+		mk433 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk414)
+		b = endLen(b, mk433)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk415 := len(b)
+		mk434 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk415)
+		b = endLen(b, mk434)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -6120,8 +6249,8 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6150,17 +6279,17 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x416, ok := d.int1(&e)
+			x435, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x416, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x435, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "topologyDirection")
 				}
 			}
-			if !validEnum0_1_2(x416) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x416), "topologyDirection")
+			if !validEnum0_1_2(x435) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x435), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x416)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x435)
 		default:
 			return d.unexpected(e, "a component of TopologyRequest")
 		}
@@ -6188,20 +6317,20 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk417 := len(b)
+		mk436 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk417)
+		b = endLen(b, mk436)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk418 := len(b)
+		mk437 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk418)
+		b = endLen(b, mk437)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -6236,8 +6365,8 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6266,31 +6395,31 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x419, ok := d.int1(&e)
+			x438, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x419, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x438, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "topologyDirection")
 				}
 			}
-			if !validEnum0_1_2(x419) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x419), "topologyDirection")
+			if !validEnum0_1_2(x438) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x438), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x419)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x438)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x420, ok := d.int1(&e)
-			if !ok || x420 < 0 || x420 > 65535 {
+			x439, ok := d.int1(&e)
+			if !ok || x439 < 0 || x439 > 65535 {
 				var err error
-				if x420, err = d.integer(&e, 0, 65535); err != nil {
+				if x439, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x420)
+			m.StreamID.Value = uint32(x439)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -6315,20 +6444,20 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk421 := len(b)
+		mk440 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk421)
+		b = endLen(b, mk440)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk422 := len(b)
+		mk441 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk422)
+		b = endLen(b, mk441)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -6371,8 +6500,8 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6401,48 +6530,48 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x423, ok := d.int1(&e)
+			x442, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x423, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x442, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "topologyDirection")
 				}
 			}
-			if !validEnum0_1_2(x423) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x423), "topologyDirection")
+			if !validEnum0_1_2(x442) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x442), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x423)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x442)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x424, ok := d.int1(&e)
-			if !ok || x424 < 0 || x424 > 65535 {
+			x443, ok := d.int1(&e)
+			if !ok || x443 < 0 || x443 > 65535 {
 				var err error
-				if x424, err = d.integer(&e, 0, 65535); err != nil {
+				if x443, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x424)
+			m.StreamID.Value = uint32(x443)
 		case 0x80000004: // [4] topologyDirectionExtension
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "topologyDirectionExtension: duplicate or out of order")
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x425, ok := d.int1(&e)
+			x444, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x425, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x444, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "topologyDirectionExtension")
 				}
 			}
-			if x425 < -1<<31 || x425 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x425), "topologyDirectionExtension")
+			if x444 < -1<<31 || x444 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x444), "topologyDirectionExtension")
 			}
-			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x425)
+			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x444)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -6468,20 +6597,20 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk426 := len(b)
+			mk445 := len(b)
 			b = append(b, 0)
-			for i427 := range m.TerminationID {
+			for i446 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk428 := len(b)
+				mk447 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i427])
-				b = endLen(b, mk428)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i446])
+				b = endLen(b, mk447)
 				if err != nil {
-					err = codecerr.AtIndex(err, i427)
+					err = codecerr.AtIndex(err, i446)
 					break
 				}
 			}
-			b = endLen(b, mk426)
+			b = endLen(b, mk445)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6490,16 +6619,16 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk429 := len(b)
+			mk448 := len(b)
 			b = append(b, 0)
-			for i430 := range m.Descriptors {
-				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i430])
+			for i449 := range m.Descriptors {
+				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i449])
 				if err != nil {
-					err = codecerr.AtIndex(err, i430)
+					err = codecerr.AtIndex(err, i449)
 					break
 				}
 			}
-			b = endLen(b, mk429)
+			b = endLen(b, mk448)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6515,8 +6644,8 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6529,73 +6658,79 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n431, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b454 := d.window(&e)
+			n450 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b454)) && b454[e.start+1] < 0x80 && b454[e.start]&0x1f != 0x1f && e.start+2+int(b454[e.start+1]) <= len(b454) && e.start+2+int(b454[e.start+1]) == e.end) {
+				var err error
+				if n450, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n431)
-			if n431 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n450)
+			if n450 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b435 := d.window(&e)
-			for i432, off433 := 0, e.start; i432 < n431; i432++ {
-				var e434 header
-				if uint(off433)+1 < uint(len(b435)) && b435[off433+1] < 0x80 && b435[off433]&0x1f != 0x1f && off433+2+int(b435[off433+1]) <= len(b435) {
-					t, l := b435[off433], int(b435[off433+1])
-					e434.tag, e434.cons, e434.off, e434.start, e434.end, e434.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off433, off433+2, off433+2+l, off433+2+l
-				} else if err := d.next(&e434, off433, e.end); err != nil {
+			for i451, off452 := 0, e.start; i451 < n450; i451++ {
+				var e453 header
+				if uint(off452)+1 < uint(len(b454)) && b454[off452+1] < 0x80 && b454[off452]&0x1f != 0x1f && off452+2+int(b454[off452+1]) <= len(b454) {
+					t, l := b454[off452], int(b454[off452+1])
+					e453.tag, e453.cons, e453.off, e453.start, e453.end, e453.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off452, off452+2, off452+2+l, off452+2+l
+				} else if err := d.next(&e453, off452, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e434.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e434, "[UNIVERSAL 16]"), i432), "terminationID")
+				if e453.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e453, "[UNIVERSAL 16]"), i451), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e434, &m.TerminationID[i432]); err != nil {
+					if err = decodeTerminationIDV123(d, &e453, &m.TerminationID[i451]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i432), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i451), "terminationID")
 				}
-				off433 = e434.next
+				off452 = e453.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n436, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
+			b459 := d.window(&e)
+			n455 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b459)) && b459[e.start+1] < 0x80 && b459[e.start]&0x1f != 0x1f && e.start+2+int(b459[e.start+1]) <= len(b459) && e.start+2+int(b459[e.start+1]) == e.end) {
+				var err error
+				if n455, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n436)
-			if n436 == 1 {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n455)
+			if n455 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
-			b440 := d.window(&e)
-			for i437, off438 := 0, e.start; i437 < n436; i437++ {
-				var e439 header
-				if uint(off438)+1 < uint(len(b440)) && b440[off438+1] < 0x80 && b440[off438]&0x1f != 0x1f && off438+2+int(b440[off438+1]) <= len(b440) {
-					t, l := b440[off438], int(b440[off438+1])
-					e439.tag, e439.cons, e439.off, e439.start, e439.end, e439.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off438, off438+2, off438+2+l, off438+2+l
-				} else if err := d.next(&e439, off438, e.end); err != nil {
+			for i456, off457 := 0, e.start; i456 < n455; i456++ {
+				var e458 header
+				if uint(off457)+1 < uint(len(b459)) && b459[off457+1] < 0x80 && b459[off457]&0x1f != 0x1f && off457+2+int(b459[off457+1]) <= len(b459) {
+					t, l := b459[off457], int(b459[off457+1])
+					e458.tag, e458.cons, e458.off, e458.start, e458.end, e458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off457, off457+2, off457+2+l, off457+2+l
+				} else if err := d.next(&e458, off457, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV1(d, &e439, &m.Descriptors[i437]); err != nil {
+					if err = decodeAmmDescriptorV1(d, &e458, &m.Descriptors[i456]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i437), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i456), "descriptors")
 				}
-				off438 = e439.next
+				off457 = e458.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6619,20 +6754,20 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk441 := len(b)
+			mk460 := len(b)
 			b = append(b, 0)
-			for i442 := range m.TerminationID {
+			for i461 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk443 := len(b)
+				mk462 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i442])
-				b = endLen(b, mk443)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i461])
+				b = endLen(b, mk462)
 				if err != nil {
-					err = codecerr.AtIndex(err, i442)
+					err = codecerr.AtIndex(err, i461)
 					break
 				}
 			}
-			b = endLen(b, mk441)
+			b = endLen(b, mk460)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6641,16 +6776,16 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk444 := len(b)
+			mk463 := len(b)
 			b = append(b, 0)
-			for i445 := range m.Descriptors {
-				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i445])
+			for i464 := range m.Descriptors {
+				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i464])
 				if err != nil {
-					err = codecerr.AtIndex(err, i445)
+					err = codecerr.AtIndex(err, i464)
 					break
 				}
 			}
-			b = endLen(b, mk444)
+			b = endLen(b, mk463)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6666,8 +6801,8 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6680,73 +6815,79 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n446, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b469 := d.window(&e)
+			n465 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b469)) && b469[e.start+1] < 0x80 && b469[e.start]&0x1f != 0x1f && e.start+2+int(b469[e.start+1]) <= len(b469) && e.start+2+int(b469[e.start+1]) == e.end) {
+				var err error
+				if n465, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n446)
-			if n446 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n465)
+			if n465 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b450 := d.window(&e)
-			for i447, off448 := 0, e.start; i447 < n446; i447++ {
-				var e449 header
-				if uint(off448)+1 < uint(len(b450)) && b450[off448+1] < 0x80 && b450[off448]&0x1f != 0x1f && off448+2+int(b450[off448+1]) <= len(b450) {
-					t, l := b450[off448], int(b450[off448+1])
-					e449.tag, e449.cons, e449.off, e449.start, e449.end, e449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off448, off448+2, off448+2+l, off448+2+l
-				} else if err := d.next(&e449, off448, e.end); err != nil {
+			for i466, off467 := 0, e.start; i466 < n465; i466++ {
+				var e468 header
+				if uint(off467)+1 < uint(len(b469)) && b469[off467+1] < 0x80 && b469[off467]&0x1f != 0x1f && off467+2+int(b469[off467+1]) <= len(b469) {
+					t, l := b469[off467], int(b469[off467+1])
+					e468.tag, e468.cons, e468.off, e468.start, e468.end, e468.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off467, off467+2, off467+2+l, off467+2+l
+				} else if err := d.next(&e468, off467, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e449.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e449, "[UNIVERSAL 16]"), i447), "terminationID")
+				if e468.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e449, &m.TerminationID[i447]); err != nil {
+					if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i447), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
 				}
-				off448 = e449.next
+				off467 = e468.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n451, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
+			b474 := d.window(&e)
+			n470 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end) {
+				var err error
+				if n470, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n451)
-			if n451 == 1 {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n470)
+			if n470 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
-			b455 := d.window(&e)
-			for i452, off453 := 0, e.start; i452 < n451; i452++ {
-				var e454 header
-				if uint(off453)+1 < uint(len(b455)) && b455[off453+1] < 0x80 && b455[off453]&0x1f != 0x1f && off453+2+int(b455[off453+1]) <= len(b455) {
-					t, l := b455[off453], int(b455[off453+1])
-					e454.tag, e454.cons, e454.off, e454.start, e454.end, e454.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off453, off453+2, off453+2+l, off453+2+l
-				} else if err := d.next(&e454, off453, e.end); err != nil {
+			for i471, off472 := 0, e.start; i471 < n470; i471++ {
+				var e473 header
+				if uint(off472)+1 < uint(len(b474)) && b474[off472+1] < 0x80 && b474[off472]&0x1f != 0x1f && off472+2+int(b474[off472+1]) <= len(b474) {
+					t, l := b474[off472], int(b474[off472+1])
+					e473.tag, e473.cons, e473.off, e473.start, e473.end, e473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off472, off472+2, off472+2+l, off472+2+l
+				} else if err := d.next(&e473, off472, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV2(d, &e454, &m.Descriptors[i452]); err != nil {
+					if err = decodeAmmDescriptorV2(d, &e473, &m.Descriptors[i471]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i452), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i471), "descriptors")
 				}
-				off453 = e454.next
+				off472 = e473.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6770,20 +6911,20 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk456 := len(b)
+			mk475 := len(b)
 			b = append(b, 0)
-			for i457 := range m.TerminationID {
+			for i476 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk458 := len(b)
+				mk477 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i457])
-				b = endLen(b, mk458)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i476])
+				b = endLen(b, mk477)
 				if err != nil {
-					err = codecerr.AtIndex(err, i457)
+					err = codecerr.AtIndex(err, i476)
 					break
 				}
 			}
-			b = endLen(b, mk456)
+			b = endLen(b, mk475)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6792,16 +6933,16 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk459 := len(b)
+			mk478 := len(b)
 			b = append(b, 0)
-			for i460 := range m.Descriptors {
-				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i460])
+			for i479 := range m.Descriptors {
+				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i479])
 				if err != nil {
-					err = codecerr.AtIndex(err, i460)
+					err = codecerr.AtIndex(err, i479)
 					break
 				}
 			}
-			b = endLen(b, mk459)
+			b = endLen(b, mk478)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6817,8 +6958,8 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -6831,73 +6972,79 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n461, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b484 := d.window(&e)
+			n480 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end) {
+				var err error
+				if n480, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n461)
-			if n461 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n480)
+			if n480 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b465 := d.window(&e)
-			for i462, off463 := 0, e.start; i462 < n461; i462++ {
-				var e464 header
-				if uint(off463)+1 < uint(len(b465)) && b465[off463+1] < 0x80 && b465[off463]&0x1f != 0x1f && off463+2+int(b465[off463+1]) <= len(b465) {
-					t, l := b465[off463], int(b465[off463+1])
-					e464.tag, e464.cons, e464.off, e464.start, e464.end, e464.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off463, off463+2, off463+2+l, off463+2+l
-				} else if err := d.next(&e464, off463, e.end); err != nil {
+			for i481, off482 := 0, e.start; i481 < n480; i481++ {
+				var e483 header
+				if uint(off482)+1 < uint(len(b484)) && b484[off482+1] < 0x80 && b484[off482]&0x1f != 0x1f && off482+2+int(b484[off482+1]) <= len(b484) {
+					t, l := b484[off482], int(b484[off482+1])
+					e483.tag, e483.cons, e483.off, e483.start, e483.end, e483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off482, off482+2, off482+2+l, off482+2+l
+				} else if err := d.next(&e483, off482, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e464.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e464, "[UNIVERSAL 16]"), i462), "terminationID")
+				if e483.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e483, "[UNIVERSAL 16]"), i481), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e464, &m.TerminationID[i462]); err != nil {
+					if err = decodeTerminationIDV123(d, &e483, &m.TerminationID[i481]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i462), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i481), "terminationID")
 				}
-				off463 = e464.next
+				off482 = e483.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n466, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
+			b489 := d.window(&e)
+			n485 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end) {
+				var err error
+				if n485, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n466)
-			if n466 == 1 {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n485)
+			if n485 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
-			b470 := d.window(&e)
-			for i467, off468 := 0, e.start; i467 < n466; i467++ {
-				var e469 header
-				if uint(off468)+1 < uint(len(b470)) && b470[off468+1] < 0x80 && b470[off468]&0x1f != 0x1f && off468+2+int(b470[off468+1]) <= len(b470) {
-					t, l := b470[off468], int(b470[off468+1])
-					e469.tag, e469.cons, e469.off, e469.start, e469.end, e469.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off468, off468+2, off468+2+l, off468+2+l
-				} else if err := d.next(&e469, off468, e.end); err != nil {
+			for i486, off487 := 0, e.start; i486 < n485; i486++ {
+				var e488 header
+				if uint(off487)+1 < uint(len(b489)) && b489[off487+1] < 0x80 && b489[off487]&0x1f != 0x1f && off487+2+int(b489[off487+1]) <= len(b489) {
+					t, l := b489[off487], int(b489[off487+1])
+					e488.tag, e488.cons, e488.off, e488.start, e488.end, e488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off487, off487+2, off487+2+l, off487+2+l
+				} else if err := d.next(&e488, off487, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAmmDescriptorV3(d, &e469, &m.Descriptors[i467]); err != nil {
+					if err = decodeAmmDescriptorV3(d, &e488, &m.Descriptors[i486]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i467), "descriptors")
+					return codecerr.At(codecerr.AtIndex(err, i486), "descriptors")
 				}
-				off468 = e469.next
+				off487 = e488.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6924,10 +7071,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk471 := len(b)
+		mk490 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk471)
+		b = endLen(b, mk490)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6936,10 +7083,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk472 := len(b)
+		mk491 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk472)
+		b = endLen(b, mk491)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6948,10 +7095,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk473 := len(b)
+		mk492 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk473)
+		b = endLen(b, mk492)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6960,30 +7107,30 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk474 := len(b)
+		mk493 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk474)
+		b = endLen(b, mk493)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk475 := len(b)
+			mk494 := len(b)
 			b = append(b, 0)
-			for i476 := range m.EventBufferDescriptor {
+			for i495 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk477 := len(b)
+				mk496 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i476])
-				b = endLen(b, mk477)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i495])
+				b = endLen(b, mk496)
 				if err != nil {
-					err = codecerr.AtIndex(err, i476)
+					err = codecerr.AtIndex(err, i495)
 					break
 				}
 			}
-			b = endLen(b, mk475)
+			b = endLen(b, mk494)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6991,16 +7138,16 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk478 := len(b)
+			mk497 := len(b)
 			b = append(b, 0)
-			for i479 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i479])
+			for i498 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i498])
 				if err != nil {
-					err = codecerr.AtIndex(err, i479)
+					err = codecerr.AtIndex(err, i498)
 					break
 				}
 			}
-			b = endLen(b, mk478)
+			b = endLen(b, mk497)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -7010,10 +7157,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk480 := len(b)
+		mk499 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk480)
+		b = endLen(b, mk499)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -7022,10 +7169,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk481 := len(b)
+		mk500 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk481)
+		b = endLen(b, mk500)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7042,116 +7189,122 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p482 := d.s.MediaDescriptor.Raw(1)
-		p482[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p482[0]
+		p501 := d.s.MediaDescriptor.Raw(1)
+		p501[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p501[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p483 := d.s.ModemDescriptor.Raw(1)
-		p483[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p483[0]
+		p502 := d.s.ModemDescriptor.Raw(1)
+		p502[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p502[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p484 := d.s.MuxDescriptor.Raw(1)
-		p484[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p484[0]
+		p503 := d.s.MuxDescriptor.Raw(1)
+		p503[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p503[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p485 := d.s.EventsDescriptor.Raw(1)
-		p485[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p485[0]
+		p504 := d.s.EventsDescriptor.Raw(1)
+		p504[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p504[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n486, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b509 := d.window(h)
+		n505 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b509)) && b509[(*h).start+1] < 0x80 && b509[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b509[(*h).start+1]) <= len(b509) && (*h).start+2+int(b509[(*h).start+1]) == (*h).end) {
+			var err error
+			if n505, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n486)
-		if n486 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n505)
+		if n505 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b490 := d.window(h)
-		for i487, off488 := 0, (*h).start; i487 < n486; i487++ {
-			var e489 header
-			if uint(off488)+1 < uint(len(b490)) && b490[off488+1] < 0x80 && b490[off488]&0x1f != 0x1f && off488+2+int(b490[off488+1]) <= len(b490) {
-				t, l := b490[off488], int(b490[off488+1])
-				e489.tag, e489.cons, e489.off, e489.start, e489.end, e489.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off488, off488+2, off488+2+l, off488+2+l
-			} else if err := d.next(&e489, off488, (*h).end); err != nil {
+		for i506, off507 := 0, (*h).start; i506 < n505; i506++ {
+			var e508 header
+			if uint(off507)+1 < uint(len(b509)) && b509[off507+1] < 0x80 && b509[off507]&0x1f != 0x1f && off507+2+int(b509[off507+1]) <= len(b509) {
+				t, l := b509[off507], int(b509[off507+1])
+				e508.tag, e508.cons, e508.off, e508.start, e508.end, e508.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off507, off507+2, off507+2+l, off507+2+l
+			} else if err := d.next(&e508, off507, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e489.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e489, "[UNIVERSAL 16]"), i487), "eventBufferDescriptor")
+			if e508.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e508, "[UNIVERSAL 16]"), i506), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e489, &m.EventBufferDescriptor[i487]); err != nil {
+				if err = decodeEventSpecV123(d, &e508, &m.EventBufferDescriptor[i506]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i487), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i506), "eventBufferDescriptor")
 			}
-			off488 = e489.next
+			off507 = e508.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n491, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b514 := d.window(h)
+		n510 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b514)) && b514[(*h).start+1] < 0x80 && b514[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b514[(*h).start+1]) <= len(b514) && (*h).start+2+int(b514[(*h).start+1]) == (*h).end) {
+			var err error
+			if n510, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n491)
-		if n491 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n510)
+		if n510 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b495 := d.window(h)
-		for i492, off493 := 0, (*h).start; i492 < n491; i492++ {
-			var e494 header
-			if uint(off493)+1 < uint(len(b495)) && b495[off493+1] < 0x80 && b495[off493]&0x1f != 0x1f && off493+2+int(b495[off493+1]) <= len(b495) {
-				t, l := b495[off493], int(b495[off493+1])
-				e494.tag, e494.cons, e494.off, e494.start, e494.end, e494.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off493, off493+2, off493+2+l, off493+2+l
-			} else if err := d.next(&e494, off493, (*h).end); err != nil {
+		for i511, off512 := 0, (*h).start; i511 < n510; i511++ {
+			var e513 header
+			if uint(off512)+1 < uint(len(b514)) && b514[off512+1] < 0x80 && b514[off512]&0x1f != 0x1f && off512+2+int(b514[off512+1]) <= len(b514) {
+				t, l := b514[off512], int(b514[off512+1])
+				e513.tag, e513.cons, e513.off, e513.start, e513.end, e513.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off512, off512+2, off512+2+l, off512+2+l
+			} else if err := d.next(&e513, off512, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e494, &m.SignalsDescriptor[i492]); err != nil {
+				if err = decodeSignalRequestV12(d, &e513, &m.SignalsDescriptor[i511]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i492), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i511), "signalsDescriptor")
 			}
-			off493 = e494.next
+			off512 = e513.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p496 := d.s.DigitMapDescriptor.Raw(1)
-		p496[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p496[0]
+		p515 := d.s.DigitMapDescriptor.Raw(1)
+		p515[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p515[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p497 := d.s.AuditDescriptor.Raw(1)
-		p497[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p497[0]
+		p516 := d.s.AuditDescriptor.Raw(1)
+		p516[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p516[0]
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -7169,10 +7322,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk498 := len(b)
+		mk517 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk498)
+		b = endLen(b, mk517)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -7181,10 +7334,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk499 := len(b)
+		mk518 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk499)
+		b = endLen(b, mk518)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -7193,10 +7346,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk500 := len(b)
+		mk519 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk500)
+		b = endLen(b, mk519)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -7205,30 +7358,30 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk501 := len(b)
+		mk520 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk501)
+		b = endLen(b, mk520)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk502 := len(b)
+			mk521 := len(b)
 			b = append(b, 0)
-			for i503 := range m.EventBufferDescriptor {
+			for i522 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk504 := len(b)
+				mk523 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i503])
-				b = endLen(b, mk504)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i522])
+				b = endLen(b, mk523)
 				if err != nil {
-					err = codecerr.AtIndex(err, i503)
+					err = codecerr.AtIndex(err, i522)
 					break
 				}
 			}
-			b = endLen(b, mk502)
+			b = endLen(b, mk521)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -7236,16 +7389,16 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk505 := len(b)
+			mk524 := len(b)
 			b = append(b, 0)
-			for i506 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i506])
+			for i525 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i525])
 				if err != nil {
-					err = codecerr.AtIndex(err, i506)
+					err = codecerr.AtIndex(err, i525)
 					break
 				}
 			}
-			b = endLen(b, mk505)
+			b = endLen(b, mk524)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -7255,10 +7408,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk507 := len(b)
+		mk526 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk507)
+		b = endLen(b, mk526)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -7267,10 +7420,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk508 := len(b)
+		mk527 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk508)
+		b = endLen(b, mk527)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7287,116 +7440,122 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p509 := d.s.MediaDescriptor.Raw(1)
-		p509[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p509[0]
+		p528 := d.s.MediaDescriptor.Raw(1)
+		p528[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p528[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p510 := d.s.ModemDescriptor.Raw(1)
-		p510[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p510[0]
+		p529 := d.s.ModemDescriptor.Raw(1)
+		p529[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p529[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p511 := d.s.MuxDescriptor.Raw(1)
-		p511[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p511[0]
+		p530 := d.s.MuxDescriptor.Raw(1)
+		p530[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p530[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p512 := d.s.EventsDescriptor.Raw(1)
-		p512[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p512[0]
+		p531 := d.s.EventsDescriptor.Raw(1)
+		p531[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p531[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n513, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b536 := d.window(h)
+		n532 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b536)) && b536[(*h).start+1] < 0x80 && b536[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b536[(*h).start+1]) <= len(b536) && (*h).start+2+int(b536[(*h).start+1]) == (*h).end) {
+			var err error
+			if n532, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n513)
-		if n513 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n532)
+		if n532 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b517 := d.window(h)
-		for i514, off515 := 0, (*h).start; i514 < n513; i514++ {
-			var e516 header
-			if uint(off515)+1 < uint(len(b517)) && b517[off515+1] < 0x80 && b517[off515]&0x1f != 0x1f && off515+2+int(b517[off515+1]) <= len(b517) {
-				t, l := b517[off515], int(b517[off515+1])
-				e516.tag, e516.cons, e516.off, e516.start, e516.end, e516.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off515, off515+2, off515+2+l, off515+2+l
-			} else if err := d.next(&e516, off515, (*h).end); err != nil {
+		for i533, off534 := 0, (*h).start; i533 < n532; i533++ {
+			var e535 header
+			if uint(off534)+1 < uint(len(b536)) && b536[off534+1] < 0x80 && b536[off534]&0x1f != 0x1f && off534+2+int(b536[off534+1]) <= len(b536) {
+				t, l := b536[off534], int(b536[off534+1])
+				e535.tag, e535.cons, e535.off, e535.start, e535.end, e535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off534, off534+2, off534+2+l, off534+2+l
+			} else if err := d.next(&e535, off534, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e516.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e516, "[UNIVERSAL 16]"), i514), "eventBufferDescriptor")
+			if e535.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e535, "[UNIVERSAL 16]"), i533), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e516, &m.EventBufferDescriptor[i514]); err != nil {
+				if err = decodeEventSpecV123(d, &e535, &m.EventBufferDescriptor[i533]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i514), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i533), "eventBufferDescriptor")
 			}
-			off515 = e516.next
+			off534 = e535.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n518, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b541 := d.window(h)
+		n537 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b541)) && b541[(*h).start+1] < 0x80 && b541[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b541[(*h).start+1]) <= len(b541) && (*h).start+2+int(b541[(*h).start+1]) == (*h).end) {
+			var err error
+			if n537, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n518)
-		if n518 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n537)
+		if n537 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b522 := d.window(h)
-		for i519, off520 := 0, (*h).start; i519 < n518; i519++ {
-			var e521 header
-			if uint(off520)+1 < uint(len(b522)) && b522[off520+1] < 0x80 && b522[off520]&0x1f != 0x1f && off520+2+int(b522[off520+1]) <= len(b522) {
-				t, l := b522[off520], int(b522[off520+1])
-				e521.tag, e521.cons, e521.off, e521.start, e521.end, e521.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off520, off520+2, off520+2+l, off520+2+l
-			} else if err := d.next(&e521, off520, (*h).end); err != nil {
+		for i538, off539 := 0, (*h).start; i538 < n537; i538++ {
+			var e540 header
+			if uint(off539)+1 < uint(len(b541)) && b541[off539+1] < 0x80 && b541[off539]&0x1f != 0x1f && off539+2+int(b541[off539+1]) <= len(b541) {
+				t, l := b541[off539], int(b541[off539+1])
+				e540.tag, e540.cons, e540.off, e540.start, e540.end, e540.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off539, off539+2, off539+2+l, off539+2+l
+			} else if err := d.next(&e540, off539, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e521, &m.SignalsDescriptor[i519]); err != nil {
+				if err = decodeSignalRequestV12(d, &e540, &m.SignalsDescriptor[i538]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i519), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i538), "signalsDescriptor")
 			}
-			off520 = e521.next
+			off539 = e540.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p523 := d.s.DigitMapDescriptor.Raw(1)
-		p523[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p523[0]
+		p542 := d.s.DigitMapDescriptor.Raw(1)
+		p542[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p542[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p524 := d.s.AuditDescriptor.Raw(1)
-		p524[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p524[0]
+		p543 := d.s.AuditDescriptor.Raw(1)
+		p543[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p543[0]
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
@@ -7414,10 +7573,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk525 := len(b)
+		mk544 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk525)
+		b = endLen(b, mk544)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -7426,10 +7585,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk526 := len(b)
+		mk545 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk526)
+		b = endLen(b, mk545)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -7438,10 +7597,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk527 := len(b)
+		mk546 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk527)
+		b = endLen(b, mk546)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -7450,30 +7609,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk528 := len(b)
+		mk547 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk528)
+		b = endLen(b, mk547)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk529 := len(b)
+			mk548 := len(b)
 			b = append(b, 0)
-			for i530 := range m.EventBufferDescriptor {
+			for i549 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk531 := len(b)
+				mk550 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i530])
-				b = endLen(b, mk531)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i549])
+				b = endLen(b, mk550)
 				if err != nil {
-					err = codecerr.AtIndex(err, i530)
+					err = codecerr.AtIndex(err, i549)
 					break
 				}
 			}
-			b = endLen(b, mk529)
+			b = endLen(b, mk548)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -7481,16 +7640,16 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk532 := len(b)
+			mk551 := len(b)
 			b = append(b, 0)
-			for i533 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i533])
+			for i552 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i552])
 				if err != nil {
-					err = codecerr.AtIndex(err, i533)
+					err = codecerr.AtIndex(err, i552)
 					break
 				}
 			}
-			b = endLen(b, mk532)
+			b = endLen(b, mk551)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -7500,10 +7659,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk534 := len(b)
+		mk553 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk534)
+		b = endLen(b, mk553)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -7512,30 +7671,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk535 := len(b)
+		mk554 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk535)
+		b = endLen(b, mk554)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		{
 			b = append(b, "\xa8"...)
-			mk536 := len(b)
+			mk555 := len(b)
 			b = append(b, 0)
-			for i537 := range m.StatisticsDescriptor {
+			for i556 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk538 := len(b)
+				mk557 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i537])
-				b = endLen(b, mk538)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i556])
+				b = endLen(b, mk557)
 				if err != nil {
-					err = codecerr.AtIndex(err, i537)
+					err = codecerr.AtIndex(err, i556)
 					break
 				}
 			}
-			b = endLen(b, mk536)
+			b = endLen(b, mk555)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -7551,153 +7710,162 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p539 := d.s.MediaDescriptor.Raw(1)
-		p539[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p539[0]
+		p558 := d.s.MediaDescriptor.Raw(1)
+		p558[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p558[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p540 := d.s.ModemDescriptor.Raw(1)
-		p540[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p540[0]
+		p559 := d.s.ModemDescriptor.Raw(1)
+		p559[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p559[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p541 := d.s.MuxDescriptor.Raw(1)
-		p541[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p541[0]
+		p560 := d.s.MuxDescriptor.Raw(1)
+		p560[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p560[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p542 := d.s.EventsDescriptor.Raw(1)
-		p542[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p542[0]
+		p561 := d.s.EventsDescriptor.Raw(1)
+		p561[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p561[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n543, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b566 := d.window(h)
+		n562 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b566)) && b566[(*h).start+1] < 0x80 && b566[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b566[(*h).start+1]) <= len(b566) && (*h).start+2+int(b566[(*h).start+1]) == (*h).end) {
+			var err error
+			if n562, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n543)
-		if n543 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n562)
+		if n562 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b547 := d.window(h)
-		for i544, off545 := 0, (*h).start; i544 < n543; i544++ {
-			var e546 header
-			if uint(off545)+1 < uint(len(b547)) && b547[off545+1] < 0x80 && b547[off545]&0x1f != 0x1f && off545+2+int(b547[off545+1]) <= len(b547) {
-				t, l := b547[off545], int(b547[off545+1])
-				e546.tag, e546.cons, e546.off, e546.start, e546.end, e546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off545, off545+2, off545+2+l, off545+2+l
-			} else if err := d.next(&e546, off545, (*h).end); err != nil {
+		for i563, off564 := 0, (*h).start; i563 < n562; i563++ {
+			var e565 header
+			if uint(off564)+1 < uint(len(b566)) && b566[off564+1] < 0x80 && b566[off564]&0x1f != 0x1f && off564+2+int(b566[off564+1]) <= len(b566) {
+				t, l := b566[off564], int(b566[off564+1])
+				e565.tag, e565.cons, e565.off, e565.start, e565.end, e565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off564, off564+2, off564+2+l, off564+2+l
+			} else if err := d.next(&e565, off564, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e546.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e546, "[UNIVERSAL 16]"), i544), "eventBufferDescriptor")
+			if e565.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e565, "[UNIVERSAL 16]"), i563), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e546, &m.EventBufferDescriptor[i544]); err != nil {
+				if err = decodeEventSpecV123(d, &e565, &m.EventBufferDescriptor[i563]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i544), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i563), "eventBufferDescriptor")
 			}
-			off545 = e546.next
+			off564 = e565.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n548, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b571 := d.window(h)
+		n567 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b571)) && b571[(*h).start+1] < 0x80 && b571[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b571[(*h).start+1]) <= len(b571) && (*h).start+2+int(b571[(*h).start+1]) == (*h).end) {
+			var err error
+			if n567, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n548)
-		if n548 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n567)
+		if n567 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b552 := d.window(h)
-		for i549, off550 := 0, (*h).start; i549 < n548; i549++ {
-			var e551 header
-			if uint(off550)+1 < uint(len(b552)) && b552[off550+1] < 0x80 && b552[off550]&0x1f != 0x1f && off550+2+int(b552[off550+1]) <= len(b552) {
-				t, l := b552[off550], int(b552[off550+1])
-				e551.tag, e551.cons, e551.off, e551.start, e551.end, e551.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off550, off550+2, off550+2+l, off550+2+l
-			} else if err := d.next(&e551, off550, (*h).end); err != nil {
+		for i568, off569 := 0, (*h).start; i568 < n567; i568++ {
+			var e570 header
+			if uint(off569)+1 < uint(len(b571)) && b571[off569+1] < 0x80 && b571[off569]&0x1f != 0x1f && off569+2+int(b571[off569+1]) <= len(b571) {
+				t, l := b571[off569], int(b571[off569+1])
+				e570.tag, e570.cons, e570.off, e570.start, e570.end, e570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off569, off569+2, off569+2+l, off569+2+l
+			} else if err := d.next(&e570, off569, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e551, &m.SignalsDescriptor[i549]); err != nil {
+				if err = decodeSignalRequestV3(d, &e570, &m.SignalsDescriptor[i568]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i549), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i568), "signalsDescriptor")
 			}
-			off550 = e551.next
+			off569 = e570.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p553 := d.s.DigitMapDescriptor.Raw(1)
-		p553[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p553[0]
+		p572 := d.s.DigitMapDescriptor.Raw(1)
+		p572[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p572[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p554 := d.s.AuditDescriptor.Raw(1)
-		p554[0] = model.AuditDescriptor{}
-		m.AuditDescriptor = &p554[0]
+		p573 := d.s.AuditDescriptor.Raw(1)
+		p573[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p573[0]
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
-		n555, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
+		b578 := d.window(h)
+		n574 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b578)) && b578[(*h).start+1] < 0x80 && b578[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b578[(*h).start+1]) <= len(b578) && (*h).start+2+int(b578[(*h).start+1]) == (*h).end) {
+			var err error
+			if n574, err = d.count(h); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
+			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n555)
-		if n555 == 1 {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n574)
+		if n574 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
-		b559 := d.window(h)
-		for i556, off557 := 0, (*h).start; i556 < n555; i556++ {
-			var e558 header
-			if uint(off557)+1 < uint(len(b559)) && b559[off557+1] < 0x80 && b559[off557]&0x1f != 0x1f && off557+2+int(b559[off557+1]) <= len(b559) {
-				t, l := b559[off557], int(b559[off557+1])
-				e558.tag, e558.cons, e558.off, e558.start, e558.end, e558.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off557, off557+2, off557+2+l, off557+2+l
-			} else if err := d.next(&e558, off557, (*h).end); err != nil {
+		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
+			var e577 header
+			if uint(off576)+1 < uint(len(b578)) && b578[off576+1] < 0x80 && b578[off576]&0x1f != 0x1f && off576+2+int(b578[off576+1]) <= len(b578) {
+				t, l := b578[off576], int(b578[off576+1])
+				e577.tag, e577.cons, e577.off, e577.start, e577.end, e577.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off576, off576+2, off576+2+l, off576+2+l
+			} else if err := d.next(&e577, off576, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e558.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e558, "[UNIVERSAL 16]"), i556), "statisticsDescriptor")
+			if e577.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e558, &m.StatisticsDescriptor[i556]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i556), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
 			}
-			off557 = e558.next
+			off576 = e577.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
@@ -7710,20 +7878,20 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk560 := len(b)
+			mk579 := len(b)
 			b = append(b, 0)
-			for i561 := range m.TerminationID {
+			for i580 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk562 := len(b)
+				mk581 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i561])
-				b = endLen(b, mk562)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i580])
+				b = endLen(b, mk581)
 				if err != nil {
-					err = codecerr.AtIndex(err, i561)
+					err = codecerr.AtIndex(err, i580)
 					break
 				}
 			}
-			b = endLen(b, mk560)
+			b = endLen(b, mk579)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7732,16 +7900,16 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk563 := len(b)
+			mk582 := len(b)
 			b = append(b, 0)
-			for i564 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i564])
+			for i583 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i583])
 				if err != nil {
-					err = codecerr.AtIndex(err, i564)
+					err = codecerr.AtIndex(err, i583)
 					break
 				}
 			}
-			b = endLen(b, mk563)
+			b = endLen(b, mk582)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7757,8 +7925,8 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -7771,73 +7939,79 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n565, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b588 := d.window(&e)
+			n584 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b588)) && b588[e.start+1] < 0x80 && b588[e.start]&0x1f != 0x1f && e.start+2+int(b588[e.start+1]) <= len(b588) && e.start+2+int(b588[e.start+1]) == e.end) {
+				var err error
+				if n584, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n565)
-			if n565 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n584)
+			if n584 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b569 := d.window(&e)
-			for i566, off567 := 0, e.start; i566 < n565; i566++ {
-				var e568 header
-				if uint(off567)+1 < uint(len(b569)) && b569[off567+1] < 0x80 && b569[off567]&0x1f != 0x1f && off567+2+int(b569[off567+1]) <= len(b569) {
-					t, l := b569[off567], int(b569[off567+1])
-					e568.tag, e568.cons, e568.off, e568.start, e568.end, e568.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off567, off567+2, off567+2+l, off567+2+l
-				} else if err := d.next(&e568, off567, e.end); err != nil {
+			for i585, off586 := 0, e.start; i585 < n584; i585++ {
+				var e587 header
+				if uint(off586)+1 < uint(len(b588)) && b588[off586+1] < 0x80 && b588[off586]&0x1f != 0x1f && off586+2+int(b588[off586+1]) <= len(b588) {
+					t, l := b588[off586], int(b588[off586+1])
+					e587.tag, e587.cons, e587.off, e587.start, e587.end, e587.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off586, off586+2, off586+2+l, off586+2+l
+				} else if err := d.next(&e587, off586, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e568.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e568, "[UNIVERSAL 16]"), i566), "terminationID")
+				if e587.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e587, "[UNIVERSAL 16]"), i585), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e568, &m.TerminationID[i566]); err != nil {
+					if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i566), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i585), "terminationID")
 				}
-				off567 = e568.next
+				off586 = e587.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n570, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
+			b593 := d.window(&e)
+			n589 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b593)) && b593[e.start+1] < 0x80 && b593[e.start]&0x1f != 0x1f && e.start+2+int(b593[e.start+1]) <= len(b593) && e.start+2+int(b593[e.start+1]) == e.end) {
+				var err error
+				if n589, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAudit")
+				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n570)
-			if n570 == 1 {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n589)
+			if n589 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
-			b574 := d.window(&e)
-			for i571, off572 := 0, e.start; i571 < n570; i571++ {
-				var e573 header
-				if uint(off572)+1 < uint(len(b574)) && b574[off572+1] < 0x80 && b574[off572]&0x1f != 0x1f && off572+2+int(b574[off572+1]) <= len(b574) {
-					t, l := b574[off572], int(b574[off572+1])
-					e573.tag, e573.cons, e573.off, e573.start, e573.end, e573.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off572, off572+2, off572+2+l, off572+2+l
-				} else if err := d.next(&e573, off572, e.end); err != nil {
+			for i590, off591 := 0, e.start; i590 < n589; i590++ {
+				var e592 header
+				if uint(off591)+1 < uint(len(b593)) && b593[off591+1] < 0x80 && b593[off591]&0x1f != 0x1f && off591+2+int(b593[off591+1]) <= len(b593) {
+					t, l := b593[off591], int(b593[off591+1])
+					e592.tag, e592.cons, e592.off, e592.start, e592.end, e592.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off591, off591+2, off591+2+l, off591+2+l
+				} else if err := d.next(&e592, off591, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e573, &m.TerminationAudit[i571]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e592, &m.TerminationAudit[i590]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i571), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i590), "terminationAudit")
 				}
-				off572 = e573.next
+				off591 = e592.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7858,20 +8032,20 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk575 := len(b)
+			mk594 := len(b)
 			b = append(b, 0)
-			for i576 := range m.TerminationID {
+			for i595 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk577 := len(b)
+				mk596 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i576])
-				b = endLen(b, mk577)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i595])
+				b = endLen(b, mk596)
 				if err != nil {
-					err = codecerr.AtIndex(err, i576)
+					err = codecerr.AtIndex(err, i595)
 					break
 				}
 			}
-			b = endLen(b, mk575)
+			b = endLen(b, mk594)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7880,16 +8054,16 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk578 := len(b)
+			mk597 := len(b)
 			b = append(b, 0)
-			for i579 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i579])
+			for i598 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i598])
 				if err != nil {
-					err = codecerr.AtIndex(err, i579)
+					err = codecerr.AtIndex(err, i598)
 					break
 				}
 			}
-			b = endLen(b, mk578)
+			b = endLen(b, mk597)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7905,8 +8079,8 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -7919,73 +8093,79 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n580, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b603 := d.window(&e)
+			n599 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b603)) && b603[e.start+1] < 0x80 && b603[e.start]&0x1f != 0x1f && e.start+2+int(b603[e.start+1]) <= len(b603) && e.start+2+int(b603[e.start+1]) == e.end) {
+				var err error
+				if n599, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n580)
-			if n580 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n599)
+			if n599 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b584 := d.window(&e)
-			for i581, off582 := 0, e.start; i581 < n580; i581++ {
-				var e583 header
-				if uint(off582)+1 < uint(len(b584)) && b584[off582+1] < 0x80 && b584[off582]&0x1f != 0x1f && off582+2+int(b584[off582+1]) <= len(b584) {
-					t, l := b584[off582], int(b584[off582+1])
-					e583.tag, e583.cons, e583.off, e583.start, e583.end, e583.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off582, off582+2, off582+2+l, off582+2+l
-				} else if err := d.next(&e583, off582, e.end); err != nil {
+			for i600, off601 := 0, e.start; i600 < n599; i600++ {
+				var e602 header
+				if uint(off601)+1 < uint(len(b603)) && b603[off601+1] < 0x80 && b603[off601]&0x1f != 0x1f && off601+2+int(b603[off601+1]) <= len(b603) {
+					t, l := b603[off601], int(b603[off601+1])
+					e602.tag, e602.cons, e602.off, e602.start, e602.end, e602.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off601, off601+2, off601+2+l, off601+2+l
+				} else if err := d.next(&e602, off601, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e583.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e583, "[UNIVERSAL 16]"), i581), "terminationID")
+				if e602.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e602, "[UNIVERSAL 16]"), i600), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e583, &m.TerminationID[i581]); err != nil {
+					if err = decodeTerminationIDV123(d, &e602, &m.TerminationID[i600]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i581), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i600), "terminationID")
 				}
-				off582 = e583.next
+				off601 = e602.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n585, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
+			b608 := d.window(&e)
+			n604 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b608)) && b608[e.start+1] < 0x80 && b608[e.start]&0x1f != 0x1f && e.start+2+int(b608[e.start+1]) <= len(b608) && e.start+2+int(b608[e.start+1]) == e.end) {
+				var err error
+				if n604, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAudit")
+				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n585)
-			if n585 == 1 {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n604)
+			if n604 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
-			b589 := d.window(&e)
-			for i586, off587 := 0, e.start; i586 < n585; i586++ {
-				var e588 header
-				if uint(off587)+1 < uint(len(b589)) && b589[off587+1] < 0x80 && b589[off587]&0x1f != 0x1f && off587+2+int(b589[off587+1]) <= len(b589) {
-					t, l := b589[off587], int(b589[off587+1])
-					e588.tag, e588.cons, e588.off, e588.start, e588.end, e588.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off587, off587+2, off587+2+l, off587+2+l
-				} else if err := d.next(&e588, off587, e.end); err != nil {
+			for i605, off606 := 0, e.start; i605 < n604; i605++ {
+				var e607 header
+				if uint(off606)+1 < uint(len(b608)) && b608[off606+1] < 0x80 && b608[off606]&0x1f != 0x1f && off606+2+int(b608[off606+1]) <= len(b608) {
+					t, l := b608[off606], int(b608[off606+1])
+					e607.tag, e607.cons, e607.off, e607.start, e607.end, e607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off606, off606+2, off606+2+l, off606+2+l
+				} else if err := d.next(&e607, off606, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e588, &m.TerminationAudit[i586]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e607, &m.TerminationAudit[i605]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i586), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i605), "terminationAudit")
 				}
-				off587 = e588.next
+				off606 = e607.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -8006,20 +8186,20 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk590 := len(b)
+			mk609 := len(b)
 			b = append(b, 0)
-			for i591 := range m.TerminationID {
+			for i610 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk592 := len(b)
+				mk611 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i591])
-				b = endLen(b, mk592)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i610])
+				b = endLen(b, mk611)
 				if err != nil {
-					err = codecerr.AtIndex(err, i591)
+					err = codecerr.AtIndex(err, i610)
 					break
 				}
 			}
-			b = endLen(b, mk590)
+			b = endLen(b, mk609)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -8028,16 +8208,16 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk593 := len(b)
+			mk612 := len(b)
 			b = append(b, 0)
-			for i594 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i594])
+			for i613 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i613])
 				if err != nil {
-					err = codecerr.AtIndex(err, i594)
+					err = codecerr.AtIndex(err, i613)
 					break
 				}
 			}
-			b = endLen(b, mk593)
+			b = endLen(b, mk612)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -8053,8 +8233,8 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8067,73 +8247,79 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n595, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b618 := d.window(&e)
+			n614 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b618)) && b618[e.start+1] < 0x80 && b618[e.start]&0x1f != 0x1f && e.start+2+int(b618[e.start+1]) <= len(b618) && e.start+2+int(b618[e.start+1]) == e.end) {
+				var err error
+				if n614, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n595)
-			if n595 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n614)
+			if n614 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b599 := d.window(&e)
-			for i596, off597 := 0, e.start; i596 < n595; i596++ {
-				var e598 header
-				if uint(off597)+1 < uint(len(b599)) && b599[off597+1] < 0x80 && b599[off597]&0x1f != 0x1f && off597+2+int(b599[off597+1]) <= len(b599) {
-					t, l := b599[off597], int(b599[off597+1])
-					e598.tag, e598.cons, e598.off, e598.start, e598.end, e598.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off597, off597+2, off597+2+l, off597+2+l
-				} else if err := d.next(&e598, off597, e.end); err != nil {
+			for i615, off616 := 0, e.start; i615 < n614; i615++ {
+				var e617 header
+				if uint(off616)+1 < uint(len(b618)) && b618[off616+1] < 0x80 && b618[off616]&0x1f != 0x1f && off616+2+int(b618[off616+1]) <= len(b618) {
+					t, l := b618[off616], int(b618[off616+1])
+					e617.tag, e617.cons, e617.off, e617.start, e617.end, e617.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off616, off616+2, off616+2+l, off616+2+l
+				} else if err := d.next(&e617, off616, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e598.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e598, "[UNIVERSAL 16]"), i596), "terminationID")
+				if e617.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e617, "[UNIVERSAL 16]"), i615), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e598, &m.TerminationID[i596]); err != nil {
+					if err = decodeTerminationIDV123(d, &e617, &m.TerminationID[i615]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i596), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i615), "terminationID")
 				}
-				off597 = e598.next
+				off616 = e617.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n600, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
+			b623 := d.window(&e)
+			n619 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b623)) && b623[e.start+1] < 0x80 && b623[e.start]&0x1f != 0x1f && e.start+2+int(b623[e.start+1]) <= len(b623) && e.start+2+int(b623[e.start+1]) == e.end) {
+				var err error
+				if n619, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAudit")
+				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n600)
-			if n600 == 1 {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n619)
+			if n619 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
-			b604 := d.window(&e)
-			for i601, off602 := 0, e.start; i601 < n600; i601++ {
-				var e603 header
-				if uint(off602)+1 < uint(len(b604)) && b604[off602+1] < 0x80 && b604[off602]&0x1f != 0x1f && off602+2+int(b604[off602+1]) <= len(b604) {
-					t, l := b604[off602], int(b604[off602+1])
-					e603.tag, e603.cons, e603.off, e603.start, e603.end, e603.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off602, off602+2, off602+2+l, off602+2+l
-				} else if err := d.next(&e603, off602, e.end); err != nil {
+			for i620, off621 := 0, e.start; i620 < n619; i620++ {
+				var e622 header
+				if uint(off621)+1 < uint(len(b623)) && b623[off621+1] < 0x80 && b623[off621]&0x1f != 0x1f && off621+2+int(b623[off621+1]) <= len(b623) {
+					t, l := b623[off621], int(b623[off621+1])
+					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+2, off621+2+l, off621+2+l
+				} else if err := d.next(&e622, off621, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e603, &m.TerminationAudit[i601]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e622, &m.TerminationAudit[i620]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i601), "terminationAudit")
+					return codecerr.At(codecerr.AtIndex(err, i620), "terminationAudit")
 				}
-				off602 = e603.next
+				off621 = e622.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -8154,20 +8340,20 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk605 := len(b)
+			mk624 := len(b)
 			b = append(b, 0)
-			for i606 := range m.TerminationID {
+			for i625 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk607 := len(b)
+				mk626 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i606])
-				b = endLen(b, mk607)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i625])
+				b = endLen(b, mk626)
 				if err != nil {
-					err = codecerr.AtIndex(err, i606)
+					err = codecerr.AtIndex(err, i625)
 					break
 				}
 			}
-			b = endLen(b, mk605)
+			b = endLen(b, mk624)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -8175,10 +8361,10 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk608 := len(b)
+		mk627 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk608)
+		b = endLen(b, mk627)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8193,8 +8379,8 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8207,47 +8393,50 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n609, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b632 := d.window(&e)
+			n628 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b632)) && b632[e.start+1] < 0x80 && b632[e.start]&0x1f != 0x1f && e.start+2+int(b632[e.start+1]) <= len(b632) && e.start+2+int(b632[e.start+1]) == e.end) {
+				var err error
+				if n628, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n609)
-			if n609 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n628)
+			if n628 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b613 := d.window(&e)
-			for i610, off611 := 0, e.start; i610 < n609; i610++ {
-				var e612 header
-				if uint(off611)+1 < uint(len(b613)) && b613[off611+1] < 0x80 && b613[off611]&0x1f != 0x1f && off611+2+int(b613[off611+1]) <= len(b613) {
-					t, l := b613[off611], int(b613[off611+1])
-					e612.tag, e612.cons, e612.off, e612.start, e612.end, e612.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off611, off611+2, off611+2+l, off611+2+l
-				} else if err := d.next(&e612, off611, e.end); err != nil {
+			for i629, off630 := 0, e.start; i629 < n628; i629++ {
+				var e631 header
+				if uint(off630)+1 < uint(len(b632)) && b632[off630+1] < 0x80 && b632[off630]&0x1f != 0x1f && off630+2+int(b632[off630+1]) <= len(b632) {
+					t, l := b632[off630], int(b632[off630+1])
+					e631.tag, e631.cons, e631.off, e631.start, e631.end, e631.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off630, off630+2, off630+2+l, off630+2+l
+				} else if err := d.next(&e631, off630, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e612.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "terminationID")
+				if e631.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e631, "[UNIVERSAL 16]"), i629), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e612, &m.TerminationID[i610]); err != nil {
+					if err = decodeTerminationIDV123(d, &e631, &m.TerminationID[i629]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i610), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i629), "terminationID")
 				}
-				off611 = e612.next
+				off630 = e631.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p614 := d.s.AuditDescriptor.Raw(1)
-			p614[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p614[0]
+			p633 := d.s.AuditDescriptor.Raw(1)
+			p633[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p633[0]
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -8270,20 +8459,20 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk615 := len(b)
+			mk634 := len(b)
 			b = append(b, 0)
-			for i616 := range m.TerminationID {
+			for i635 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk617 := len(b)
+				mk636 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i616])
-				b = endLen(b, mk617)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i635])
+				b = endLen(b, mk636)
 				if err != nil {
-					err = codecerr.AtIndex(err, i616)
+					err = codecerr.AtIndex(err, i635)
 					break
 				}
 			}
-			b = endLen(b, mk615)
+			b = endLen(b, mk634)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -8291,10 +8480,10 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk618 := len(b)
+		mk637 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk618)
+		b = endLen(b, mk637)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8309,8 +8498,8 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8323,47 +8512,50 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n619, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b642 := d.window(&e)
+			n638 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b642)) && b642[e.start+1] < 0x80 && b642[e.start]&0x1f != 0x1f && e.start+2+int(b642[e.start+1]) <= len(b642) && e.start+2+int(b642[e.start+1]) == e.end) {
+				var err error
+				if n638, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n619)
-			if n619 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n638)
+			if n638 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b623 := d.window(&e)
-			for i620, off621 := 0, e.start; i620 < n619; i620++ {
-				var e622 header
-				if uint(off621)+1 < uint(len(b623)) && b623[off621+1] < 0x80 && b623[off621]&0x1f != 0x1f && off621+2+int(b623[off621+1]) <= len(b623) {
-					t, l := b623[off621], int(b623[off621+1])
-					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+2, off621+2+l, off621+2+l
-				} else if err := d.next(&e622, off621, e.end); err != nil {
+			for i639, off640 := 0, e.start; i639 < n638; i639++ {
+				var e641 header
+				if uint(off640)+1 < uint(len(b642)) && b642[off640+1] < 0x80 && b642[off640]&0x1f != 0x1f && off640+2+int(b642[off640+1]) <= len(b642) {
+					t, l := b642[off640], int(b642[off640+1])
+					e641.tag, e641.cons, e641.off, e641.start, e641.end, e641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off640, off640+2, off640+2+l, off640+2+l
+				} else if err := d.next(&e641, off640, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e622.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e622, "[UNIVERSAL 16]"), i620), "terminationID")
+				if e641.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e641, "[UNIVERSAL 16]"), i639), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e622, &m.TerminationID[i620]); err != nil {
+					if err = decodeTerminationIDV123(d, &e641, &m.TerminationID[i639]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i620), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i639), "terminationID")
 				}
-				off621 = e622.next
+				off640 = e641.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p624 := d.s.AuditDescriptor.Raw(1)
-			p624[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p624[0]
+			p643 := d.s.AuditDescriptor.Raw(1)
+			p643[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p643[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -8386,20 +8578,20 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk625 := len(b)
+			mk644 := len(b)
 			b = append(b, 0)
-			for i626 := range m.TerminationID {
+			for i645 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk627 := len(b)
+				mk646 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i626])
-				b = endLen(b, mk627)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i645])
+				b = endLen(b, mk646)
 				if err != nil {
-					err = codecerr.AtIndex(err, i626)
+					err = codecerr.AtIndex(err, i645)
 					break
 				}
 			}
-			b = endLen(b, mk625)
+			b = endLen(b, mk644)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -8407,10 +8599,10 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk628 := len(b)
+		mk647 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk628)
+		b = endLen(b, mk647)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8425,8 +8617,8 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8439,47 +8631,50 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n629, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b652 := d.window(&e)
+			n648 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b652)) && b652[e.start+1] < 0x80 && b652[e.start]&0x1f != 0x1f && e.start+2+int(b652[e.start+1]) <= len(b652) && e.start+2+int(b652[e.start+1]) == e.end) {
+				var err error
+				if n648, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n629)
-			if n629 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n648)
+			if n648 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b633 := d.window(&e)
-			for i630, off631 := 0, e.start; i630 < n629; i630++ {
-				var e632 header
-				if uint(off631)+1 < uint(len(b633)) && b633[off631+1] < 0x80 && b633[off631]&0x1f != 0x1f && off631+2+int(b633[off631+1]) <= len(b633) {
-					t, l := b633[off631], int(b633[off631+1])
-					e632.tag, e632.cons, e632.off, e632.start, e632.end, e632.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off631, off631+2, off631+2+l, off631+2+l
-				} else if err := d.next(&e632, off631, e.end); err != nil {
+			for i649, off650 := 0, e.start; i649 < n648; i649++ {
+				var e651 header
+				if uint(off650)+1 < uint(len(b652)) && b652[off650+1] < 0x80 && b652[off650]&0x1f != 0x1f && off650+2+int(b652[off650+1]) <= len(b652) {
+					t, l := b652[off650], int(b652[off650+1])
+					e651.tag, e651.cons, e651.off, e651.start, e651.end, e651.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off650, off650+2, off650+2+l, off650+2+l
+				} else if err := d.next(&e651, off650, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e632.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e632, "[UNIVERSAL 16]"), i630), "terminationID")
+				if e651.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e632, &m.TerminationID[i630]); err != nil {
+					if err = decodeTerminationIDV123(d, &e651, &m.TerminationID[i649]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i630), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i649), "terminationID")
 				}
-				off631 = e632.next
+				off650 = e651.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p634 := d.s.AuditDescriptor.Raw(1)
-			p634[0] = model.AuditDescriptor{}
-			m.AuditDescriptor = &p634[0]
+			p653 := d.s.AuditDescriptor.Raw(1)
+			p653[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p653[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -8504,20 +8699,20 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk635 := len(b)
+		mk654 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk635)
+		b = endLen(b, mk654)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk636 := len(b)
+		mk655 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
-		b = endLen(b, mk636)
+		b = endLen(b, mk655)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8532,8 +8727,8 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8581,20 +8776,20 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk637 := len(b)
+		mk656 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk637)
+		b = endLen(b, mk656)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk638 := len(b)
+		mk657 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
-		b = endLen(b, mk638)
+		b = endLen(b, mk657)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8609,8 +8804,8 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8655,20 +8850,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk639 := len(b)
+		mk658 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk639)
+		b = endLen(b, mk658)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk640 := len(b)
+		mk659 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
-		b = endLen(b, mk640)
+		b = endLen(b, mk659)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -8676,20 +8871,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	if m.TerminationIDList != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk641 := len(b)
+			mk660 := len(b)
 			b = append(b, 0)
-			for i642 := range m.TerminationIDList {
+			for i661 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk643 := len(b)
+				mk662 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i642])
-				b = endLen(b, mk643)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i661])
+				b = endLen(b, mk662)
 				if err != nil {
-					err = codecerr.AtIndex(err, i642)
+					err = codecerr.AtIndex(err, i661)
 					break
 				}
 			}
-			b = endLen(b, mk641)
+			b = endLen(b, mk660)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -8705,8 +8900,8 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -8735,38 +8930,41 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n644, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationIDList")
+			b667 := d.window(&e)
+			n663 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b667)) && b667[e.start+1] < 0x80 && b667[e.start]&0x1f != 0x1f && e.start+2+int(b667[e.start+1]) <= len(b667) && e.start+2+int(b667[e.start+1]) == e.end) {
+				var err error
+				if n663, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationIDList")
+				}
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n644)
-			if n644 == 1 {
+			m.TerminationIDList = d.s.TerminationID.Raw(n663)
+			if n663 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationIDList)
 			}
-			b648 := d.window(&e)
-			for i645, off646 := 0, e.start; i645 < n644; i645++ {
-				var e647 header
-				if uint(off646)+1 < uint(len(b648)) && b648[off646+1] < 0x80 && b648[off646]&0x1f != 0x1f && off646+2+int(b648[off646+1]) <= len(b648) {
-					t, l := b648[off646], int(b648[off646+1])
-					e647.tag, e647.cons, e647.off, e647.start, e647.end, e647.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off646, off646+2, off646+2+l, off646+2+l
-				} else if err := d.next(&e647, off646, e.end); err != nil {
+			for i664, off665 := 0, e.start; i664 < n663; i664++ {
+				var e666 header
+				if uint(off665)+1 < uint(len(b667)) && b667[off665+1] < 0x80 && b667[off665]&0x1f != 0x1f && off665+2+int(b667[off665+1]) <= len(b667) {
+					t, l := b667[off665], int(b667[off665+1])
+					e666.tag, e666.cons, e666.off, e666.start, e666.end, e666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off665, off665+2, off665+2+l, off665+2+l
+				} else if err := d.next(&e666, off665, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e647.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "terminationIDList")
+				if e666.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e666, "[UNIVERSAL 16]"), i664), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e647, &m.TerminationIDList[i645]); err != nil {
+					if err = decodeTerminationIDV123(d, &e666, &m.TerminationIDList[i664]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i645), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i664), "terminationIDList")
 				}
-				off646 = e647.next
+				off665 = e666.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -8791,20 +8989,20 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk649 := len(b)
+			mk668 := len(b)
 			b = append(b, 0)
-			for i650 := range m.ContextAuditResult {
+			for i669 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk651 := len(b)
+				mk670 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i650])
-				b = endLen(b, mk651)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i669])
+				b = endLen(b, mk670)
 				if err != nil {
-					err = codecerr.AtIndex(err, i650)
+					err = codecerr.AtIndex(err, i669)
 					break
 				}
 			}
-			b = endLen(b, mk649)
+			b = endLen(b, mk668)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8814,10 +9012,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk652 := len(b)
+		mk671 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk652)
+		b = endLen(b, mk671)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8826,10 +9024,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk653 := len(b)
+		mk672 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV1(b, m.AuditResult)
-		b = endLen(b, mk653)
+		b = endLen(b, mk672)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8846,52 +9044,55 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n654, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
+		b677 := d.window(h)
+		n673 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b677)) && b677[(*h).start+1] < 0x80 && b677[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b677[(*h).start+1]) <= len(b677) && (*h).start+2+int(b677[(*h).start+1]) == (*h).end) {
+			var err error
+			if n673, err = d.count(h); err != nil {
+				return codecerr.At(err, "contextAuditResult")
+			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n654)
-		if n654 == 1 {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n673)
+		if n673 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
-		b658 := d.window(h)
-		for i655, off656 := 0, (*h).start; i655 < n654; i655++ {
-			var e657 header
-			if uint(off656)+1 < uint(len(b658)) && b658[off656+1] < 0x80 && b658[off656]&0x1f != 0x1f && off656+2+int(b658[off656+1]) <= len(b658) {
-				t, l := b658[off656], int(b658[off656+1])
-				e657.tag, e657.cons, e657.off, e657.start, e657.end, e657.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off656, off656+2, off656+2+l, off656+2+l
-			} else if err := d.next(&e657, off656, (*h).end); err != nil {
+		for i674, off675 := 0, (*h).start; i674 < n673; i674++ {
+			var e676 header
+			if uint(off675)+1 < uint(len(b677)) && b677[off675+1] < 0x80 && b677[off675]&0x1f != 0x1f && off675+2+int(b677[off675+1]) <= len(b677) {
+				t, l := b677[off675], int(b677[off675+1])
+				e676.tag, e676.cons, e676.off, e676.start, e676.end, e676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off675, off675+2, off675+2+l, off675+2+l
+			} else if err := d.next(&e676, off675, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e657.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e657, "[UNIVERSAL 16]"), i655), "contextAuditResult")
+			if e676.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e676, "[UNIVERSAL 16]"), i674), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e657, &m.ContextAuditResult[i655]); err != nil {
+				if err = decodeTerminationIDV123(d, &e676, &m.ContextAuditResult[i674]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i655), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i674), "contextAuditResult")
 			}
-			off656 = e657.next
+			off675 = e676.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p659 := d.s.ErrorDescriptor.Raw(1)
-		p659[0] = model.ErrorDescriptor{}
-		m.Error = &p659[0]
+		p678 := d.s.ErrorDescriptor.Raw(1)
+		p678[0] = model.ErrorDescriptor{}
+		m.Error = &p678[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p660 := d.s.AuditResult.Raw(1)
-		p660[0] = model.AuditResult{}
-		m.AuditResult = &p660[0]
+		p679 := d.s.AuditResult.Raw(1)
+		p679[0] = model.AuditResult{}
+		m.AuditResult = &p679[0]
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -8907,20 +9108,20 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk661 := len(b)
+			mk680 := len(b)
 			b = append(b, 0)
-			for i662 := range m.ContextAuditResult {
+			for i681 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk663 := len(b)
+				mk682 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i662])
-				b = endLen(b, mk663)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i681])
+				b = endLen(b, mk682)
 				if err != nil {
-					err = codecerr.AtIndex(err, i662)
+					err = codecerr.AtIndex(err, i681)
 					break
 				}
 			}
-			b = endLen(b, mk661)
+			b = endLen(b, mk680)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8930,10 +9131,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk664 := len(b)
+		mk683 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk664)
+		b = endLen(b, mk683)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8942,10 +9143,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk665 := len(b)
+		mk684 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV2(b, m.AuditResult)
-		b = endLen(b, mk665)
+		b = endLen(b, mk684)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8962,52 +9163,55 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n666, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
+		b689 := d.window(h)
+		n685 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b689)) && b689[(*h).start+1] < 0x80 && b689[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b689[(*h).start+1]) <= len(b689) && (*h).start+2+int(b689[(*h).start+1]) == (*h).end) {
+			var err error
+			if n685, err = d.count(h); err != nil {
+				return codecerr.At(err, "contextAuditResult")
+			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n666)
-		if n666 == 1 {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n685)
+		if n685 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
-		b670 := d.window(h)
-		for i667, off668 := 0, (*h).start; i667 < n666; i667++ {
-			var e669 header
-			if uint(off668)+1 < uint(len(b670)) && b670[off668+1] < 0x80 && b670[off668]&0x1f != 0x1f && off668+2+int(b670[off668+1]) <= len(b670) {
-				t, l := b670[off668], int(b670[off668+1])
-				e669.tag, e669.cons, e669.off, e669.start, e669.end, e669.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off668, off668+2, off668+2+l, off668+2+l
-			} else if err := d.next(&e669, off668, (*h).end); err != nil {
+		for i686, off687 := 0, (*h).start; i686 < n685; i686++ {
+			var e688 header
+			if uint(off687)+1 < uint(len(b689)) && b689[off687+1] < 0x80 && b689[off687]&0x1f != 0x1f && off687+2+int(b689[off687+1]) <= len(b689) {
+				t, l := b689[off687], int(b689[off687+1])
+				e688.tag, e688.cons, e688.off, e688.start, e688.end, e688.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off687, off687+2, off687+2+l, off687+2+l
+			} else if err := d.next(&e688, off687, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e669.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e669, "[UNIVERSAL 16]"), i667), "contextAuditResult")
+			if e688.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e669, &m.ContextAuditResult[i667]); err != nil {
+				if err = decodeTerminationIDV123(d, &e688, &m.ContextAuditResult[i686]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i667), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i686), "contextAuditResult")
 			}
-			off668 = e669.next
+			off687 = e688.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p671 := d.s.ErrorDescriptor.Raw(1)
-		p671[0] = model.ErrorDescriptor{}
-		m.Error = &p671[0]
+		p690 := d.s.ErrorDescriptor.Raw(1)
+		p690[0] = model.ErrorDescriptor{}
+		m.Error = &p690[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p672 := d.s.AuditResult.Raw(1)
-		p672[0] = model.AuditResult{}
-		m.AuditResult = &p672[0]
+		p691 := d.s.AuditResult.Raw(1)
+		p691[0] = model.AuditResult{}
+		m.AuditResult = &p691[0]
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
@@ -9023,20 +9227,20 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk673 := len(b)
+			mk692 := len(b)
 			b = append(b, 0)
-			for i674 := range m.ContextAuditResult {
+			for i693 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk675 := len(b)
+				mk694 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i674])
-				b = endLen(b, mk675)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i693])
+				b = endLen(b, mk694)
 				if err != nil {
-					err = codecerr.AtIndex(err, i674)
+					err = codecerr.AtIndex(err, i693)
 					break
 				}
 			}
-			b = endLen(b, mk673)
+			b = endLen(b, mk692)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -9046,10 +9250,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk676 := len(b)
+		mk695 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk676)
+		b = endLen(b, mk695)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -9058,10 +9262,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk677 := len(b)
+		mk696 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV3(b, m.AuditResult)
-		b = endLen(b, mk677)
+		b = endLen(b, mk696)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -9070,10 +9274,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		b = append(b, "\xa3"...)
-		mk678 := len(b)
+		mk697 := len(b)
 		b = append(b, 0)
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
-		b = endLen(b, mk678)
+		b = endLen(b, mk697)
 		if err != nil {
 			return b, codecerr.At(err, "auditResultTermList")
 		}
@@ -9088,60 +9292,63 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n679, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
+		b702 := d.window(h)
+		n698 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b702)) && b702[(*h).start+1] < 0x80 && b702[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b702[(*h).start+1]) <= len(b702) && (*h).start+2+int(b702[(*h).start+1]) == (*h).end) {
+			var err error
+			if n698, err = d.count(h); err != nil {
+				return codecerr.At(err, "contextAuditResult")
+			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n679)
-		if n679 == 1 {
+		m.ContextAuditResult = d.s.TerminationID.Raw(n698)
+		if n698 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
-		b683 := d.window(h)
-		for i680, off681 := 0, (*h).start; i680 < n679; i680++ {
-			var e682 header
-			if uint(off681)+1 < uint(len(b683)) && b683[off681+1] < 0x80 && b683[off681]&0x1f != 0x1f && off681+2+int(b683[off681+1]) <= len(b683) {
-				t, l := b683[off681], int(b683[off681+1])
-				e682.tag, e682.cons, e682.off, e682.start, e682.end, e682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off681, off681+2, off681+2+l, off681+2+l
-			} else if err := d.next(&e682, off681, (*h).end); err != nil {
+		for i699, off700 := 0, (*h).start; i699 < n698; i699++ {
+			var e701 header
+			if uint(off700)+1 < uint(len(b702)) && b702[off700+1] < 0x80 && b702[off700]&0x1f != 0x1f && off700+2+int(b702[off700+1]) <= len(b702) {
+				t, l := b702[off700], int(b702[off700+1])
+				e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+2, off700+2+l, off700+2+l
+			} else if err := d.next(&e701, off700, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e682.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e682, "[UNIVERSAL 16]"), i680), "contextAuditResult")
+			if e701.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e701, "[UNIVERSAL 16]"), i699), "contextAuditResult")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeTerminationIDV123(d, &e682, &m.ContextAuditResult[i680]); err != nil {
+				if err = decodeTerminationIDV123(d, &e701, &m.ContextAuditResult[i699]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i680), "contextAuditResult")
+				return codecerr.At(codecerr.AtIndex(err, i699), "contextAuditResult")
 			}
-			off681 = e682.next
+			off700 = e701.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p684 := d.s.ErrorDescriptor.Raw(1)
-		p684[0] = model.ErrorDescriptor{}
-		m.Error = &p684[0]
+		p703 := d.s.ErrorDescriptor.Raw(1)
+		p703[0] = model.ErrorDescriptor{}
+		m.Error = &p703[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p685 := d.s.AuditResult.Raw(1)
-		p685[0] = model.AuditResult{}
-		m.AuditResult = &p685[0]
+		p704 := d.s.AuditResult.Raw(1)
+		p704[0] = model.AuditResult{}
+		m.AuditResult = &p704[0]
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		p686 := d.s.TermListAuditResult.Raw(1)
-		p686[0] = model.TermListAuditResult{}
-		m.AuditResultTermList = &p686[0]
+		p705 := d.s.TermListAuditResult.Raw(1)
+		p705[0] = model.TermListAuditResult{}
+		m.AuditResultTermList = &p705[0]
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
@@ -9155,10 +9362,10 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk687 := len(b)
+		mk706 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk687)
+		b = endLen(b, mk706)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -9166,16 +9373,16 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk688 := len(b)
+			mk707 := len(b)
 			b = append(b, 0)
-			for i689 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i689])
+			for i708 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i708])
 				if err != nil {
-					err = codecerr.AtIndex(err, i689)
+					err = codecerr.AtIndex(err, i708)
 					break
 				}
 			}
-			b = endLen(b, mk688)
+			b = endLen(b, mk707)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -9191,8 +9398,8 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -9213,35 +9420,38 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n690, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			b713 := d.window(&e)
+			n709 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b713)) && b713[e.start+1] < 0x80 && b713[e.start]&0x1f != 0x1f && e.start+2+int(b713[e.start+1]) <= len(b713) && e.start+2+int(b713[e.start+1]) == e.end) {
+				var err error
+				if n709, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n690)
-			if n690 == 1 {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n709)
+			if n709 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
-			b694 := d.window(&e)
-			for i691, off692 := 0, e.start; i691 < n690; i691++ {
-				var e693 header
-				if uint(off692)+1 < uint(len(b694)) && b694[off692+1] < 0x80 && b694[off692]&0x1f != 0x1f && off692+2+int(b694[off692+1]) <= len(b694) {
-					t, l := b694[off692], int(b694[off692+1])
-					e693.tag, e693.cons, e693.off, e693.start, e693.end, e693.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off692, off692+2, off692+2+l, off692+2+l
-				} else if err := d.next(&e693, off692, e.end); err != nil {
+			for i710, off711 := 0, e.start; i710 < n709; i710++ {
+				var e712 header
+				if uint(off711)+1 < uint(len(b713)) && b713[off711+1] < 0x80 && b713[off711]&0x1f != 0x1f && off711+2+int(b713[off711+1]) <= len(b713) {
+					t, l := b713[off711], int(b713[off711+1])
+					e712.tag, e712.cons, e712.off, e712.start, e712.end, e712.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off711, off711+2, off711+2+l, off711+2+l
+				} else if err := d.next(&e712, off711, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV1(d, &e693, &m.TerminationAuditResult[i691]); err != nil {
+					if err = decodeAuditReturnParameterV1(d, &e712, &m.TerminationAuditResult[i710]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i691), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i710), "terminationAuditResult")
 				}
-				off692 = e693.next
+				off711 = e712.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -9264,10 +9474,10 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk695 := len(b)
+		mk714 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk695)
+		b = endLen(b, mk714)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -9275,16 +9485,16 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk696 := len(b)
+			mk715 := len(b)
 			b = append(b, 0)
-			for i697 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i697])
+			for i716 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i716])
 				if err != nil {
-					err = codecerr.AtIndex(err, i697)
+					err = codecerr.AtIndex(err, i716)
 					break
 				}
 			}
-			b = endLen(b, mk696)
+			b = endLen(b, mk715)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -9300,8 +9510,8 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -9322,35 +9532,38 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n698, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			b721 := d.window(&e)
+			n717 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b721)) && b721[e.start+1] < 0x80 && b721[e.start]&0x1f != 0x1f && e.start+2+int(b721[e.start+1]) <= len(b721) && e.start+2+int(b721[e.start+1]) == e.end) {
+				var err error
+				if n717, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n698)
-			if n698 == 1 {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n717)
+			if n717 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
-			b702 := d.window(&e)
-			for i699, off700 := 0, e.start; i699 < n698; i699++ {
-				var e701 header
-				if uint(off700)+1 < uint(len(b702)) && b702[off700+1] < 0x80 && b702[off700]&0x1f != 0x1f && off700+2+int(b702[off700+1]) <= len(b702) {
-					t, l := b702[off700], int(b702[off700+1])
-					e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+2, off700+2+l, off700+2+l
-				} else if err := d.next(&e701, off700, e.end); err != nil {
+			for i718, off719 := 0, e.start; i718 < n717; i718++ {
+				var e720 header
+				if uint(off719)+1 < uint(len(b721)) && b721[off719+1] < 0x80 && b721[off719]&0x1f != 0x1f && off719+2+int(b721[off719+1]) <= len(b721) {
+					t, l := b721[off719], int(b721[off719+1])
+					e720.tag, e720.cons, e720.off, e720.start, e720.end, e720.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off719, off719+2, off719+2+l, off719+2+l
+				} else if err := d.next(&e720, off719, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV2(d, &e701, &m.TerminationAuditResult[i699]); err != nil {
+					if err = decodeAuditReturnParameterV2(d, &e720, &m.TerminationAuditResult[i718]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i699), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i718), "terminationAuditResult")
 				}
-				off700 = e701.next
+				off719 = e720.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -9373,10 +9586,10 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk703 := len(b)
+		mk722 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk703)
+		b = endLen(b, mk722)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -9384,16 +9597,16 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk704 := len(b)
+			mk723 := len(b)
 			b = append(b, 0)
-			for i705 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i705])
+			for i724 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i724])
 				if err != nil {
-					err = codecerr.AtIndex(err, i705)
+					err = codecerr.AtIndex(err, i724)
 					break
 				}
 			}
-			b = endLen(b, mk704)
+			b = endLen(b, mk723)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -9409,8 +9622,8 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -9431,35 +9644,38 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n706, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			b729 := d.window(&e)
+			n725 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b729)) && b729[e.start+1] < 0x80 && b729[e.start]&0x1f != 0x1f && e.start+2+int(b729[e.start+1]) <= len(b729) && e.start+2+int(b729[e.start+1]) == e.end) {
+				var err error
+				if n725, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n706)
-			if n706 == 1 {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n725)
+			if n725 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
-			b710 := d.window(&e)
-			for i707, off708 := 0, e.start; i707 < n706; i707++ {
-				var e709 header
-				if uint(off708)+1 < uint(len(b710)) && b710[off708+1] < 0x80 && b710[off708]&0x1f != 0x1f && off708+2+int(b710[off708+1]) <= len(b710) {
-					t, l := b710[off708], int(b710[off708+1])
-					e709.tag, e709.cons, e709.off, e709.start, e709.end, e709.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off708, off708+2, off708+2+l, off708+2+l
-				} else if err := d.next(&e709, off708, e.end); err != nil {
+			for i726, off727 := 0, e.start; i726 < n725; i726++ {
+				var e728 header
+				if uint(off727)+1 < uint(len(b729)) && b729[off727+1] < 0x80 && b729[off727]&0x1f != 0x1f && off727+2+int(b729[off727+1]) <= len(b729) {
+					t, l := b729[off727], int(b729[off727+1])
+					e728.tag, e728.cons, e728.off, e728.start, e728.end, e728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off727, off727+2, off727+2+l, off727+2+l
+				} else if err := d.next(&e728, off727, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e709, &m.TerminationAuditResult[i707]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e728, &m.TerminationAuditResult[i726]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i707), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i726), "terminationAuditResult")
 				}
-				off708 = e709.next
+				off727 = e728.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -9486,10 +9702,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk711 := len(b)
+		mk730 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk711)
+		b = endLen(b, mk730)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9498,10 +9714,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk712 := len(b)
+		mk731 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk712)
+		b = endLen(b, mk731)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9510,10 +9726,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk713 := len(b)
+		mk732 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk713)
+		b = endLen(b, mk732)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9522,10 +9738,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk714 := len(b)
+		mk733 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk714)
+		b = endLen(b, mk733)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9534,30 +9750,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk715 := len(b)
+		mk734 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk715)
+		b = endLen(b, mk734)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk716 := len(b)
+			mk735 := len(b)
 			b = append(b, 0)
-			for i717 := range m.EventBufferDescriptor {
+			for i736 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk718 := len(b)
+				mk737 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i717])
-				b = endLen(b, mk718)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i736])
+				b = endLen(b, mk737)
 				if err != nil {
-					err = codecerr.AtIndex(err, i717)
+					err = codecerr.AtIndex(err, i736)
 					break
 				}
 			}
-			b = endLen(b, mk716)
+			b = endLen(b, mk735)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9565,16 +9781,16 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk719 := len(b)
+			mk738 := len(b)
 			b = append(b, 0)
-			for i720 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i720])
+			for i739 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i739])
 				if err != nil {
-					err = codecerr.AtIndex(err, i720)
+					err = codecerr.AtIndex(err, i739)
 					break
 				}
 			}
-			b = endLen(b, mk719)
+			b = endLen(b, mk738)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9584,10 +9800,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk721 := len(b)
+		mk740 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk721)
+		b = endLen(b, mk740)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9596,30 +9812,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk722 := len(b)
+		mk741 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk722)
+		b = endLen(b, mk741)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk723 := len(b)
+			mk742 := len(b)
 			b = append(b, 0)
-			for i724 := range m.StatisticsDescriptor {
+			for i743 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk725 := len(b)
+				mk744 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i724])
-				b = endLen(b, mk725)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i743])
+				b = endLen(b, mk744)
 				if err != nil {
-					err = codecerr.AtIndex(err, i724)
+					err = codecerr.AtIndex(err, i743)
 					break
 				}
 			}
-			b = endLen(b, mk723)
+			b = endLen(b, mk742)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -9627,20 +9843,20 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk726 := len(b)
+			mk745 := len(b)
 			b = append(b, 0)
-			for i727 := range m.PackagesDescriptor {
+			for i746 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk728 := len(b)
+				mk747 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i727])
-				b = endLen(b, mk728)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i746])
+				b = endLen(b, mk747)
 				if err != nil {
-					err = codecerr.AtIndex(err, i727)
+					err = codecerr.AtIndex(err, i746)
 					break
 				}
 			}
-			b = endLen(b, mk726)
+			b = endLen(b, mk745)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -9650,10 +9866,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk729 := len(b)
+		mk748 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
-		b = endLen(b, mk729)
+		b = endLen(b, mk748)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -9668,202 +9884,214 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p730 := d.s.ErrorDescriptor.Raw(1)
-		p730[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p730[0]
+		p749 := d.s.ErrorDescriptor.Raw(1)
+		p749[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p749[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p731 := d.s.MediaDescriptor.Raw(1)
-		p731[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p731[0]
+		p750 := d.s.MediaDescriptor.Raw(1)
+		p750[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p750[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p732 := d.s.ModemDescriptor.Raw(1)
-		p732[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p732[0]
+		p751 := d.s.ModemDescriptor.Raw(1)
+		p751[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p751[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p733 := d.s.MuxDescriptor.Raw(1)
-		p733[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p733[0]
+		p752 := d.s.MuxDescriptor.Raw(1)
+		p752[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p752[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p734 := d.s.EventsDescriptor.Raw(1)
-		p734[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p734[0]
+		p753 := d.s.EventsDescriptor.Raw(1)
+		p753[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p753[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n735, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b758 := d.window(h)
+		n754 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b758)) && b758[(*h).start+1] < 0x80 && b758[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b758[(*h).start+1]) <= len(b758) && (*h).start+2+int(b758[(*h).start+1]) == (*h).end) {
+			var err error
+			if n754, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n735)
-		if n735 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n754)
+		if n754 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b739 := d.window(h)
-		for i736, off737 := 0, (*h).start; i736 < n735; i736++ {
-			var e738 header
-			if uint(off737)+1 < uint(len(b739)) && b739[off737+1] < 0x80 && b739[off737]&0x1f != 0x1f && off737+2+int(b739[off737+1]) <= len(b739) {
-				t, l := b739[off737], int(b739[off737+1])
-				e738.tag, e738.cons, e738.off, e738.start, e738.end, e738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off737, off737+2, off737+2+l, off737+2+l
-			} else if err := d.next(&e738, off737, (*h).end); err != nil {
+		for i755, off756 := 0, (*h).start; i755 < n754; i755++ {
+			var e757 header
+			if uint(off756)+1 < uint(len(b758)) && b758[off756+1] < 0x80 && b758[off756]&0x1f != 0x1f && off756+2+int(b758[off756+1]) <= len(b758) {
+				t, l := b758[off756], int(b758[off756+1])
+				e757.tag, e757.cons, e757.off, e757.start, e757.end, e757.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off756, off756+2, off756+2+l, off756+2+l
+			} else if err := d.next(&e757, off756, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e738.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "eventBufferDescriptor")
+			if e757.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e757, "[UNIVERSAL 16]"), i755), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e738, &m.EventBufferDescriptor[i736]); err != nil {
+				if err = decodeEventSpecV123(d, &e757, &m.EventBufferDescriptor[i755]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i736), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i755), "eventBufferDescriptor")
 			}
-			off737 = e738.next
+			off756 = e757.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n740, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b763 := d.window(h)
+		n759 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b763)) && b763[(*h).start+1] < 0x80 && b763[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b763[(*h).start+1]) <= len(b763) && (*h).start+2+int(b763[(*h).start+1]) == (*h).end) {
+			var err error
+			if n759, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n740)
-		if n740 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n759)
+		if n759 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b744 := d.window(h)
-		for i741, off742 := 0, (*h).start; i741 < n740; i741++ {
-			var e743 header
-			if uint(off742)+1 < uint(len(b744)) && b744[off742+1] < 0x80 && b744[off742]&0x1f != 0x1f && off742+2+int(b744[off742+1]) <= len(b744) {
-				t, l := b744[off742], int(b744[off742+1])
-				e743.tag, e743.cons, e743.off, e743.start, e743.end, e743.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off742, off742+2, off742+2+l, off742+2+l
-			} else if err := d.next(&e743, off742, (*h).end); err != nil {
+		for i760, off761 := 0, (*h).start; i760 < n759; i760++ {
+			var e762 header
+			if uint(off761)+1 < uint(len(b763)) && b763[off761+1] < 0x80 && b763[off761]&0x1f != 0x1f && off761+2+int(b763[off761+1]) <= len(b763) {
+				t, l := b763[off761], int(b763[off761+1])
+				e762.tag, e762.cons, e762.off, e762.start, e762.end, e762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off761, off761+2, off761+2+l, off761+2+l
+			} else if err := d.next(&e762, off761, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e743, &m.SignalsDescriptor[i741]); err != nil {
+				if err = decodeSignalRequestV12(d, &e762, &m.SignalsDescriptor[i760]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i741), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i760), "signalsDescriptor")
 			}
-			off742 = e743.next
+			off761 = e762.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p745 := d.s.DigitMapDescriptor.Raw(1)
-		p745[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p745[0]
+		p764 := d.s.DigitMapDescriptor.Raw(1)
+		p764[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p764[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p746 := d.s.ObservedEventsDescriptor.Raw(1)
-		p746[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p746[0]
+		p765 := d.s.ObservedEventsDescriptor.Raw(1)
+		p765[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p765[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n747, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
+		b770 := d.window(h)
+		n766 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b770)) && b770[(*h).start+1] < 0x80 && b770[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b770[(*h).start+1]) <= len(b770) && (*h).start+2+int(b770[(*h).start+1]) == (*h).end) {
+			var err error
+			if n766, err = d.count(h); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
+			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n747)
-		if n747 == 1 {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n766)
+		if n766 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
-		b751 := d.window(h)
-		for i748, off749 := 0, (*h).start; i748 < n747; i748++ {
-			var e750 header
-			if uint(off749)+1 < uint(len(b751)) && b751[off749+1] < 0x80 && b751[off749]&0x1f != 0x1f && off749+2+int(b751[off749+1]) <= len(b751) {
-				t, l := b751[off749], int(b751[off749+1])
-				e750.tag, e750.cons, e750.off, e750.start, e750.end, e750.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off749, off749+2, off749+2+l, off749+2+l
-			} else if err := d.next(&e750, off749, (*h).end); err != nil {
+		for i767, off768 := 0, (*h).start; i767 < n766; i767++ {
+			var e769 header
+			if uint(off768)+1 < uint(len(b770)) && b770[off768+1] < 0x80 && b770[off768]&0x1f != 0x1f && off768+2+int(b770[off768+1]) <= len(b770) {
+				t, l := b770[off768], int(b770[off768+1])
+				e769.tag, e769.cons, e769.off, e769.start, e769.end, e769.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off768, off768+2, off768+2+l, off768+2+l
+			} else if err := d.next(&e769, off768, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e750.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e750, "[UNIVERSAL 16]"), i748), "statisticsDescriptor")
+			if e769.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e769, "[UNIVERSAL 16]"), i767), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e750, &m.StatisticsDescriptor[i748]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e769, &m.StatisticsDescriptor[i767]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i748), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i767), "statisticsDescriptor")
 			}
-			off749 = e750.next
+			off768 = e769.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n752, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
+		b775 := d.window(h)
+		n771 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b775)) && b775[(*h).start+1] < 0x80 && b775[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b775[(*h).start+1]) <= len(b775) && (*h).start+2+int(b775[(*h).start+1]) == (*h).end) {
+			var err error
+			if n771, err = d.count(h); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
+			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n752)
-		if n752 == 1 {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n771)
+		if n771 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
-		b756 := d.window(h)
-		for i753, off754 := 0, (*h).start; i753 < n752; i753++ {
-			var e755 header
-			if uint(off754)+1 < uint(len(b756)) && b756[off754+1] < 0x80 && b756[off754]&0x1f != 0x1f && off754+2+int(b756[off754+1]) <= len(b756) {
-				t, l := b756[off754], int(b756[off754+1])
-				e755.tag, e755.cons, e755.off, e755.start, e755.end, e755.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off754, off754+2, off754+2+l, off754+2+l
-			} else if err := d.next(&e755, off754, (*h).end); err != nil {
+		for i772, off773 := 0, (*h).start; i772 < n771; i772++ {
+			var e774 header
+			if uint(off773)+1 < uint(len(b775)) && b775[off773+1] < 0x80 && b775[off773]&0x1f != 0x1f && off773+2+int(b775[off773+1]) <= len(b775) {
+				t, l := b775[off773], int(b775[off773+1])
+				e774.tag, e774.cons, e774.off, e774.start, e774.end, e774.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off773, off773+2, off773+2+l, off773+2+l
+			} else if err := d.next(&e774, off773, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e755.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e755, "[UNIVERSAL 16]"), i753), "packagesDescriptor")
+			if e774.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e774, "[UNIVERSAL 16]"), i772), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e755, &m.PackagesDescriptor[i753]); err != nil {
+				if err = decodePackagesItemV123(d, &e774, &m.PackagesDescriptor[i772]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i753), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i772), "packagesDescriptor")
 			}
-			off754 = e755.next
+			off773 = e774.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p757 := d.s.AuditDescriptor.Raw(1)
-		p757[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p757[0]
+		p776 := d.s.AuditDescriptor.Raw(1)
+		p776[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p776[0]
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -9881,10 +10109,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk758 := len(b)
+		mk777 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk758)
+		b = endLen(b, mk777)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9893,10 +10121,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk759 := len(b)
+		mk778 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk759)
+		b = endLen(b, mk778)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9905,10 +10133,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk760 := len(b)
+		mk779 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk760)
+		b = endLen(b, mk779)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9917,10 +10145,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk761 := len(b)
+		mk780 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk761)
+		b = endLen(b, mk780)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9929,30 +10157,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk762 := len(b)
+		mk781 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk762)
+		b = endLen(b, mk781)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk763 := len(b)
+			mk782 := len(b)
 			b = append(b, 0)
-			for i764 := range m.EventBufferDescriptor {
+			for i783 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk765 := len(b)
+				mk784 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i764])
-				b = endLen(b, mk765)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i783])
+				b = endLen(b, mk784)
 				if err != nil {
-					err = codecerr.AtIndex(err, i764)
+					err = codecerr.AtIndex(err, i783)
 					break
 				}
 			}
-			b = endLen(b, mk763)
+			b = endLen(b, mk782)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9960,16 +10188,16 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk766 := len(b)
+			mk785 := len(b)
 			b = append(b, 0)
-			for i767 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i767])
+			for i786 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i786])
 				if err != nil {
-					err = codecerr.AtIndex(err, i767)
+					err = codecerr.AtIndex(err, i786)
 					break
 				}
 			}
-			b = endLen(b, mk766)
+			b = endLen(b, mk785)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9979,10 +10207,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk768 := len(b)
+		mk787 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk768)
+		b = endLen(b, mk787)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9991,30 +10219,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk769 := len(b)
+		mk788 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk769)
+		b = endLen(b, mk788)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk770 := len(b)
+			mk789 := len(b)
 			b = append(b, 0)
-			for i771 := range m.StatisticsDescriptor {
+			for i790 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk772 := len(b)
+				mk791 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i771])
-				b = endLen(b, mk772)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i790])
+				b = endLen(b, mk791)
 				if err != nil {
-					err = codecerr.AtIndex(err, i771)
+					err = codecerr.AtIndex(err, i790)
 					break
 				}
 			}
-			b = endLen(b, mk770)
+			b = endLen(b, mk789)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -10022,20 +10250,20 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk773 := len(b)
+			mk792 := len(b)
 			b = append(b, 0)
-			for i774 := range m.PackagesDescriptor {
+			for i793 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk775 := len(b)
+				mk794 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i774])
-				b = endLen(b, mk775)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i793])
+				b = endLen(b, mk794)
 				if err != nil {
-					err = codecerr.AtIndex(err, i774)
+					err = codecerr.AtIndex(err, i793)
 					break
 				}
 			}
-			b = endLen(b, mk773)
+			b = endLen(b, mk792)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -10045,10 +10273,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk776 := len(b)
+		mk795 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
-		b = endLen(b, mk776)
+		b = endLen(b, mk795)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -10063,202 +10291,214 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p777 := d.s.ErrorDescriptor.Raw(1)
-		p777[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p777[0]
+		p796 := d.s.ErrorDescriptor.Raw(1)
+		p796[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p796[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p778 := d.s.MediaDescriptor.Raw(1)
-		p778[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p778[0]
+		p797 := d.s.MediaDescriptor.Raw(1)
+		p797[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p797[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p779 := d.s.ModemDescriptor.Raw(1)
-		p779[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p779[0]
+		p798 := d.s.ModemDescriptor.Raw(1)
+		p798[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p798[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p780 := d.s.MuxDescriptor.Raw(1)
-		p780[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p780[0]
+		p799 := d.s.MuxDescriptor.Raw(1)
+		p799[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p799[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p781 := d.s.EventsDescriptor.Raw(1)
-		p781[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p781[0]
+		p800 := d.s.EventsDescriptor.Raw(1)
+		p800[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p800[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n782, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b805 := d.window(h)
+		n801 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b805)) && b805[(*h).start+1] < 0x80 && b805[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b805[(*h).start+1]) <= len(b805) && (*h).start+2+int(b805[(*h).start+1]) == (*h).end) {
+			var err error
+			if n801, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n782)
-		if n782 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n801)
+		if n801 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b786 := d.window(h)
-		for i783, off784 := 0, (*h).start; i783 < n782; i783++ {
-			var e785 header
-			if uint(off784)+1 < uint(len(b786)) && b786[off784+1] < 0x80 && b786[off784]&0x1f != 0x1f && off784+2+int(b786[off784+1]) <= len(b786) {
-				t, l := b786[off784], int(b786[off784+1])
-				e785.tag, e785.cons, e785.off, e785.start, e785.end, e785.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off784, off784+2, off784+2+l, off784+2+l
-			} else if err := d.next(&e785, off784, (*h).end); err != nil {
+		for i802, off803 := 0, (*h).start; i802 < n801; i802++ {
+			var e804 header
+			if uint(off803)+1 < uint(len(b805)) && b805[off803+1] < 0x80 && b805[off803]&0x1f != 0x1f && off803+2+int(b805[off803+1]) <= len(b805) {
+				t, l := b805[off803], int(b805[off803+1])
+				e804.tag, e804.cons, e804.off, e804.start, e804.end, e804.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off803, off803+2, off803+2+l, off803+2+l
+			} else if err := d.next(&e804, off803, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e785.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e785, "[UNIVERSAL 16]"), i783), "eventBufferDescriptor")
+			if e804.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e804, "[UNIVERSAL 16]"), i802), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e785, &m.EventBufferDescriptor[i783]); err != nil {
+				if err = decodeEventSpecV123(d, &e804, &m.EventBufferDescriptor[i802]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i783), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i802), "eventBufferDescriptor")
 			}
-			off784 = e785.next
+			off803 = e804.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n787, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b810 := d.window(h)
+		n806 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b810)) && b810[(*h).start+1] < 0x80 && b810[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b810[(*h).start+1]) <= len(b810) && (*h).start+2+int(b810[(*h).start+1]) == (*h).end) {
+			var err error
+			if n806, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n787)
-		if n787 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n806)
+		if n806 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b791 := d.window(h)
-		for i788, off789 := 0, (*h).start; i788 < n787; i788++ {
-			var e790 header
-			if uint(off789)+1 < uint(len(b791)) && b791[off789+1] < 0x80 && b791[off789]&0x1f != 0x1f && off789+2+int(b791[off789+1]) <= len(b791) {
-				t, l := b791[off789], int(b791[off789+1])
-				e790.tag, e790.cons, e790.off, e790.start, e790.end, e790.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off789, off789+2, off789+2+l, off789+2+l
-			} else if err := d.next(&e790, off789, (*h).end); err != nil {
+		for i807, off808 := 0, (*h).start; i807 < n806; i807++ {
+			var e809 header
+			if uint(off808)+1 < uint(len(b810)) && b810[off808+1] < 0x80 && b810[off808]&0x1f != 0x1f && off808+2+int(b810[off808+1]) <= len(b810) {
+				t, l := b810[off808], int(b810[off808+1])
+				e809.tag, e809.cons, e809.off, e809.start, e809.end, e809.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off808, off808+2, off808+2+l, off808+2+l
+			} else if err := d.next(&e809, off808, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV12(d, &e790, &m.SignalsDescriptor[i788]); err != nil {
+				if err = decodeSignalRequestV12(d, &e809, &m.SignalsDescriptor[i807]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i788), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i807), "signalsDescriptor")
 			}
-			off789 = e790.next
+			off808 = e809.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p792 := d.s.DigitMapDescriptor.Raw(1)
-		p792[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p792[0]
+		p811 := d.s.DigitMapDescriptor.Raw(1)
+		p811[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p811[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p793 := d.s.ObservedEventsDescriptor.Raw(1)
-		p793[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p793[0]
+		p812 := d.s.ObservedEventsDescriptor.Raw(1)
+		p812[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p812[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n794, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
+		b817 := d.window(h)
+		n813 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b817)) && b817[(*h).start+1] < 0x80 && b817[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b817[(*h).start+1]) <= len(b817) && (*h).start+2+int(b817[(*h).start+1]) == (*h).end) {
+			var err error
+			if n813, err = d.count(h); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
+			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n794)
-		if n794 == 1 {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n813)
+		if n813 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
-		b798 := d.window(h)
-		for i795, off796 := 0, (*h).start; i795 < n794; i795++ {
-			var e797 header
-			if uint(off796)+1 < uint(len(b798)) && b798[off796+1] < 0x80 && b798[off796]&0x1f != 0x1f && off796+2+int(b798[off796+1]) <= len(b798) {
-				t, l := b798[off796], int(b798[off796+1])
-				e797.tag, e797.cons, e797.off, e797.start, e797.end, e797.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off796, off796+2, off796+2+l, off796+2+l
-			} else if err := d.next(&e797, off796, (*h).end); err != nil {
+		for i814, off815 := 0, (*h).start; i814 < n813; i814++ {
+			var e816 header
+			if uint(off815)+1 < uint(len(b817)) && b817[off815+1] < 0x80 && b817[off815]&0x1f != 0x1f && off815+2+int(b817[off815+1]) <= len(b817) {
+				t, l := b817[off815], int(b817[off815+1])
+				e816.tag, e816.cons, e816.off, e816.start, e816.end, e816.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off815, off815+2, off815+2+l, off815+2+l
+			} else if err := d.next(&e816, off815, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e797.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
+			if e816.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e816, "[UNIVERSAL 16]"), i814), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e797, &m.StatisticsDescriptor[i795]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e816, &m.StatisticsDescriptor[i814]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i795), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i814), "statisticsDescriptor")
 			}
-			off796 = e797.next
+			off815 = e816.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n799, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
+		b822 := d.window(h)
+		n818 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b822)) && b822[(*h).start+1] < 0x80 && b822[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b822[(*h).start+1]) <= len(b822) && (*h).start+2+int(b822[(*h).start+1]) == (*h).end) {
+			var err error
+			if n818, err = d.count(h); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
+			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n799)
-		if n799 == 1 {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n818)
+		if n818 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
-		b803 := d.window(h)
-		for i800, off801 := 0, (*h).start; i800 < n799; i800++ {
-			var e802 header
-			if uint(off801)+1 < uint(len(b803)) && b803[off801+1] < 0x80 && b803[off801]&0x1f != 0x1f && off801+2+int(b803[off801+1]) <= len(b803) {
-				t, l := b803[off801], int(b803[off801+1])
-				e802.tag, e802.cons, e802.off, e802.start, e802.end, e802.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off801, off801+2, off801+2+l, off801+2+l
-			} else if err := d.next(&e802, off801, (*h).end); err != nil {
+		for i819, off820 := 0, (*h).start; i819 < n818; i819++ {
+			var e821 header
+			if uint(off820)+1 < uint(len(b822)) && b822[off820+1] < 0x80 && b822[off820]&0x1f != 0x1f && off820+2+int(b822[off820+1]) <= len(b822) {
+				t, l := b822[off820], int(b822[off820+1])
+				e821.tag, e821.cons, e821.off, e821.start, e821.end, e821.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off820, off820+2, off820+2+l, off820+2+l
+			} else if err := d.next(&e821, off820, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e802.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e802, "[UNIVERSAL 16]"), i800), "packagesDescriptor")
+			if e821.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e821, "[UNIVERSAL 16]"), i819), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e802, &m.PackagesDescriptor[i800]); err != nil {
+				if err = decodePackagesItemV123(d, &e821, &m.PackagesDescriptor[i819]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i800), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i819), "packagesDescriptor")
 			}
-			off801 = e802.next
+			off820 = e821.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p804 := d.s.AuditDescriptor.Raw(1)
-		p804[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p804[0]
+		p823 := d.s.AuditDescriptor.Raw(1)
+		p823[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p823[0]
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -10276,10 +10516,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk805 := len(b)
+		mk824 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk805)
+		b = endLen(b, mk824)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10288,10 +10528,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk806 := len(b)
+		mk825 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk806)
+		b = endLen(b, mk825)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -10300,10 +10540,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk807 := len(b)
+		mk826 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk807)
+		b = endLen(b, mk826)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -10312,10 +10552,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk808 := len(b)
+		mk827 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk808)
+		b = endLen(b, mk827)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -10324,30 +10564,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk809 := len(b)
+		mk828 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk809)
+		b = endLen(b, mk828)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk810 := len(b)
+			mk829 := len(b)
 			b = append(b, 0)
-			for i811 := range m.EventBufferDescriptor {
+			for i830 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk812 := len(b)
+				mk831 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i811])
-				b = endLen(b, mk812)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i830])
+				b = endLen(b, mk831)
 				if err != nil {
-					err = codecerr.AtIndex(err, i811)
+					err = codecerr.AtIndex(err, i830)
 					break
 				}
 			}
-			b = endLen(b, mk810)
+			b = endLen(b, mk829)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -10355,16 +10595,16 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk813 := len(b)
+			mk832 := len(b)
 			b = append(b, 0)
-			for i814 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i814])
+			for i833 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i833])
 				if err != nil {
-					err = codecerr.AtIndex(err, i814)
+					err = codecerr.AtIndex(err, i833)
 					break
 				}
 			}
-			b = endLen(b, mk813)
+			b = endLen(b, mk832)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -10374,10 +10614,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk815 := len(b)
+		mk834 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk815)
+		b = endLen(b, mk834)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -10386,30 +10626,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk816 := len(b)
+		mk835 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk816)
+		b = endLen(b, mk835)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk817 := len(b)
+			mk836 := len(b)
 			b = append(b, 0)
-			for i818 := range m.StatisticsDescriptor {
+			for i837 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk819 := len(b)
+				mk838 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i818])
-				b = endLen(b, mk819)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i837])
+				b = endLen(b, mk838)
 				if err != nil {
-					err = codecerr.AtIndex(err, i818)
+					err = codecerr.AtIndex(err, i837)
 					break
 				}
 			}
-			b = endLen(b, mk817)
+			b = endLen(b, mk836)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -10417,20 +10657,20 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk820 := len(b)
+			mk839 := len(b)
 			b = append(b, 0)
-			for i821 := range m.PackagesDescriptor {
+			for i840 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk822 := len(b)
+				mk841 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i821])
-				b = endLen(b, mk822)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i840])
+				b = endLen(b, mk841)
 				if err != nil {
-					err = codecerr.AtIndex(err, i821)
+					err = codecerr.AtIndex(err, i840)
 					break
 				}
 			}
-			b = endLen(b, mk820)
+			b = endLen(b, mk839)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -10440,10 +10680,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk823 := len(b)
+		mk842 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
-		b = endLen(b, mk823)
+		b = endLen(b, mk842)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -10458,202 +10698,214 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p824 := d.s.ErrorDescriptor.Raw(1)
-		p824[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p824[0]
+		p843 := d.s.ErrorDescriptor.Raw(1)
+		p843[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p843[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p825 := d.s.MediaDescriptor.Raw(1)
-		p825[0] = model.MediaDescriptor{}
-		m.MediaDescriptor = &p825[0]
+		p844 := d.s.MediaDescriptor.Raw(1)
+		p844[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p844[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p826 := d.s.ModemDescriptor.Raw(1)
-		p826[0] = model.ModemDescriptor{}
-		m.ModemDescriptor = &p826[0]
+		p845 := d.s.ModemDescriptor.Raw(1)
+		p845[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p845[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p827 := d.s.MuxDescriptor.Raw(1)
-		p827[0] = model.MuxDescriptor{}
-		m.MuxDescriptor = &p827[0]
+		p846 := d.s.MuxDescriptor.Raw(1)
+		p846[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p846[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p828 := d.s.EventsDescriptor.Raw(1)
-		p828[0] = model.EventsDescriptor{}
-		m.EventsDescriptor = &p828[0]
+		p847 := d.s.EventsDescriptor.Raw(1)
+		p847[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p847[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n829, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
+		b852 := d.window(h)
+		n848 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b852)) && b852[(*h).start+1] < 0x80 && b852[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b852[(*h).start+1]) <= len(b852) && (*h).start+2+int(b852[(*h).start+1]) == (*h).end) {
+			var err error
+			if n848, err = d.count(h); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
+			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n829)
-		if n829 == 1 {
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n848)
+		if n848 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
-		b833 := d.window(h)
-		for i830, off831 := 0, (*h).start; i830 < n829; i830++ {
-			var e832 header
-			if uint(off831)+1 < uint(len(b833)) && b833[off831+1] < 0x80 && b833[off831]&0x1f != 0x1f && off831+2+int(b833[off831+1]) <= len(b833) {
-				t, l := b833[off831], int(b833[off831+1])
-				e832.tag, e832.cons, e832.off, e832.start, e832.end, e832.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off831, off831+2, off831+2+l, off831+2+l
-			} else if err := d.next(&e832, off831, (*h).end); err != nil {
+		for i849, off850 := 0, (*h).start; i849 < n848; i849++ {
+			var e851 header
+			if uint(off850)+1 < uint(len(b852)) && b852[off850+1] < 0x80 && b852[off850]&0x1f != 0x1f && off850+2+int(b852[off850+1]) <= len(b852) {
+				t, l := b852[off850], int(b852[off850+1])
+				e851.tag, e851.cons, e851.off, e851.start, e851.end, e851.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off850, off850+2, off850+2+l, off850+2+l
+			} else if err := d.next(&e851, off850, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e832.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e832, "[UNIVERSAL 16]"), i830), "eventBufferDescriptor")
+			if e851.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e851, "[UNIVERSAL 16]"), i849), "eventBufferDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeEventSpecV123(d, &e832, &m.EventBufferDescriptor[i830]); err != nil {
+				if err = decodeEventSpecV123(d, &e851, &m.EventBufferDescriptor[i849]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i830), "eventBufferDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i849), "eventBufferDescriptor")
 			}
-			off831 = e832.next
+			off850 = e851.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n834, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
+		b857 := d.window(h)
+		n853 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b857)) && b857[(*h).start+1] < 0x80 && b857[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b857[(*h).start+1]) <= len(b857) && (*h).start+2+int(b857[(*h).start+1]) == (*h).end) {
+			var err error
+			if n853, err = d.count(h); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
+			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n834)
-		if n834 == 1 {
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n853)
+		if n853 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
-		b838 := d.window(h)
-		for i835, off836 := 0, (*h).start; i835 < n834; i835++ {
-			var e837 header
-			if uint(off836)+1 < uint(len(b838)) && b838[off836+1] < 0x80 && b838[off836]&0x1f != 0x1f && off836+2+int(b838[off836+1]) <= len(b838) {
-				t, l := b838[off836], int(b838[off836+1])
-				e837.tag, e837.cons, e837.off, e837.start, e837.end, e837.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off836, off836+2, off836+2+l, off836+2+l
-			} else if err := d.next(&e837, off836, (*h).end); err != nil {
+		for i854, off855 := 0, (*h).start; i854 < n853; i854++ {
+			var e856 header
+			if uint(off855)+1 < uint(len(b857)) && b857[off855+1] < 0x80 && b857[off855]&0x1f != 0x1f && off855+2+int(b857[off855+1]) <= len(b857) {
+				t, l := b857[off855], int(b857[off855+1])
+				e856.tag, e856.cons, e856.off, e856.start, e856.end, e856.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off855, off855+2, off855+2+l, off855+2+l
+			} else if err := d.next(&e856, off855, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeSignalRequestV3(d, &e837, &m.SignalsDescriptor[i835]); err != nil {
+				if err = decodeSignalRequestV3(d, &e856, &m.SignalsDescriptor[i854]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i835), "signalsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i854), "signalsDescriptor")
 			}
-			off836 = e837.next
+			off855 = e856.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p839 := d.s.DigitMapDescriptor.Raw(1)
-		p839[0] = model.DigitMapDescriptor{}
-		m.DigitMapDescriptor = &p839[0]
+		p858 := d.s.DigitMapDescriptor.Raw(1)
+		p858[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p858[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p840 := d.s.ObservedEventsDescriptor.Raw(1)
-		p840[0] = model.ObservedEventsDescriptor{}
-		m.ObservedEventsDescriptor = &p840[0]
+		p859 := d.s.ObservedEventsDescriptor.Raw(1)
+		p859[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p859[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n841, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
+		b864 := d.window(h)
+		n860 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b864)) && b864[(*h).start+1] < 0x80 && b864[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b864[(*h).start+1]) <= len(b864) && (*h).start+2+int(b864[(*h).start+1]) == (*h).end) {
+			var err error
+			if n860, err = d.count(h); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
+			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n841)
-		if n841 == 1 {
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n860)
+		if n860 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
-		b845 := d.window(h)
-		for i842, off843 := 0, (*h).start; i842 < n841; i842++ {
-			var e844 header
-			if uint(off843)+1 < uint(len(b845)) && b845[off843+1] < 0x80 && b845[off843]&0x1f != 0x1f && off843+2+int(b845[off843+1]) <= len(b845) {
-				t, l := b845[off843], int(b845[off843+1])
-				e844.tag, e844.cons, e844.off, e844.start, e844.end, e844.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off843, off843+2, off843+2+l, off843+2+l
-			} else if err := d.next(&e844, off843, (*h).end); err != nil {
+		for i861, off862 := 0, (*h).start; i861 < n860; i861++ {
+			var e863 header
+			if uint(off862)+1 < uint(len(b864)) && b864[off862+1] < 0x80 && b864[off862]&0x1f != 0x1f && off862+2+int(b864[off862+1]) <= len(b864) {
+				t, l := b864[off862], int(b864[off862+1])
+				e863.tag, e863.cons, e863.off, e863.start, e863.end, e863.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off862, off862+2, off862+2+l, off862+2+l
+			} else if err := d.next(&e863, off862, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e844.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e844, "[UNIVERSAL 16]"), i842), "statisticsDescriptor")
+			if e863.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e863, "[UNIVERSAL 16]"), i861), "statisticsDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStatisticsParameterV123(d, &e844, &m.StatisticsDescriptor[i842]); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e863, &m.StatisticsDescriptor[i861]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i842), "statisticsDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i861), "statisticsDescriptor")
 			}
-			off843 = e844.next
+			off862 = e863.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n846, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
+		b869 := d.window(h)
+		n865 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b869)) && b869[(*h).start+1] < 0x80 && b869[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b869[(*h).start+1]) <= len(b869) && (*h).start+2+int(b869[(*h).start+1]) == (*h).end) {
+			var err error
+			if n865, err = d.count(h); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
+			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n846)
-		if n846 == 1 {
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n865)
+		if n865 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
-		b850 := d.window(h)
-		for i847, off848 := 0, (*h).start; i847 < n846; i847++ {
-			var e849 header
-			if uint(off848)+1 < uint(len(b850)) && b850[off848+1] < 0x80 && b850[off848]&0x1f != 0x1f && off848+2+int(b850[off848+1]) <= len(b850) {
-				t, l := b850[off848], int(b850[off848+1])
-				e849.tag, e849.cons, e849.off, e849.start, e849.end, e849.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off848, off848+2, off848+2+l, off848+2+l
-			} else if err := d.next(&e849, off848, (*h).end); err != nil {
+		for i866, off867 := 0, (*h).start; i866 < n865; i866++ {
+			var e868 header
+			if uint(off867)+1 < uint(len(b869)) && b869[off867+1] < 0x80 && b869[off867]&0x1f != 0x1f && off867+2+int(b869[off867+1]) <= len(b869) {
+				t, l := b869[off867], int(b869[off867+1])
+				e868.tag, e868.cons, e868.off, e868.start, e868.end, e868.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off867, off867+2, off867+2+l, off867+2+l
+			} else if err := d.next(&e868, off867, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e849.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e849, "[UNIVERSAL 16]"), i847), "packagesDescriptor")
+			if e868.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e868, "[UNIVERSAL 16]"), i866), "packagesDescriptor")
 			}
 			if err := func() error {
 				var err error
-				if err = decodePackagesItemV123(d, &e849, &m.PackagesDescriptor[i847]); err != nil {
+				if err = decodePackagesItemV123(d, &e868, &m.PackagesDescriptor[i866]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i847), "packagesDescriptor")
+				return codecerr.At(codecerr.AtIndex(err, i866), "packagesDescriptor")
 			}
-			off848 = e849.next
+			off867 = e868.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p851 := d.s.AuditDescriptor.Raw(1)
-		p851[0] = model.AuditDescriptor{}
-		m.EmptyDescriptors = &p851[0]
+		p870 := d.s.AuditDescriptor.Raw(1)
+		p870[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p870[0]
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
@@ -10686,8 +10938,8 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -10726,16 +10978,16 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk852 := len(b)
+			mk871 := len(b)
 			b = append(b, 0)
-			for i853 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i853])
+			for i872 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i872])
 				if err != nil {
-					err = codecerr.AtIndex(err, i853)
+					err = codecerr.AtIndex(err, i872)
 					break
 				}
 			}
-			b = endLen(b, mk852)
+			b = endLen(b, mk871)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -10751,8 +11003,8 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -10774,35 +11026,38 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n854, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "auditPropertyToken")
+			b877 := d.window(&e)
+			n873 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b877)) && b877[e.start+1] < 0x80 && b877[e.start]&0x1f != 0x1f && e.start+2+int(b877[e.start+1]) <= len(b877) && e.start+2+int(b877[e.start+1]) == e.end) {
+				var err error
+				if n873, err = d.count(&e); err != nil {
+					return codecerr.At(err, "auditPropertyToken")
+				}
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n854)
-			if n854 == 1 {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n873)
+			if n873 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
 			} else {
 				clear(m.AuditPropertyToken)
 			}
-			b858 := d.window(&e)
-			for i855, off856 := 0, e.start; i855 < n854; i855++ {
-				var e857 header
-				if uint(off856)+1 < uint(len(b858)) && b858[off856+1] < 0x80 && b858[off856]&0x1f != 0x1f && off856+2+int(b858[off856+1]) <= len(b858) {
-					t, l := b858[off856], int(b858[off856+1])
-					e857.tag, e857.cons, e857.off, e857.start, e857.end, e857.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off856, off856+2, off856+2+l, off856+2+l
-				} else if err := d.next(&e857, off856, e.end); err != nil {
+			for i874, off875 := 0, e.start; i874 < n873; i874++ {
+				var e876 header
+				if uint(off875)+1 < uint(len(b877)) && b877[off875+1] < 0x80 && b877[off875]&0x1f != 0x1f && off875+2+int(b877[off875+1]) <= len(b877) {
+					t, l := b877[off875], int(b877[off875+1])
+					e876.tag, e876.cons, e876.off, e876.start, e876.end, e876.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off875, off875+2, off875+2+l, off875+2+l
+				} else if err := d.next(&e876, off875, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV2(d, &e857, &m.AuditPropertyToken[i855]); err != nil {
+					if err = decodeIndAuditParameterV2(d, &e876, &m.AuditPropertyToken[i874]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i855), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i874), "auditPropertyToken")
 				}
-				off856 = e857.next
+				off875 = e876.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10826,16 +11081,16 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk859 := len(b)
+			mk878 := len(b)
 			b = append(b, 0)
-			for i860 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i860])
+			for i879 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i879])
 				if err != nil {
-					err = codecerr.AtIndex(err, i860)
+					err = codecerr.AtIndex(err, i879)
 					break
 				}
 			}
-			b = endLen(b, mk859)
+			b = endLen(b, mk878)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -10851,8 +11106,8 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -10874,35 +11129,38 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n861, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "auditPropertyToken")
+			b884 := d.window(&e)
+			n880 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b884)) && b884[e.start+1] < 0x80 && b884[e.start]&0x1f != 0x1f && e.start+2+int(b884[e.start+1]) <= len(b884) && e.start+2+int(b884[e.start+1]) == e.end) {
+				var err error
+				if n880, err = d.count(&e); err != nil {
+					return codecerr.At(err, "auditPropertyToken")
+				}
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n861)
-			if n861 == 1 {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n880)
+			if n880 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
 			} else {
 				clear(m.AuditPropertyToken)
 			}
-			b865 := d.window(&e)
-			for i862, off863 := 0, e.start; i862 < n861; i862++ {
-				var e864 header
-				if uint(off863)+1 < uint(len(b865)) && b865[off863+1] < 0x80 && b865[off863]&0x1f != 0x1f && off863+2+int(b865[off863+1]) <= len(b865) {
-					t, l := b865[off863], int(b865[off863+1])
-					e864.tag, e864.cons, e864.off, e864.start, e864.end, e864.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off863, off863+2, off863+2+l, off863+2+l
-				} else if err := d.next(&e864, off863, e.end); err != nil {
+			for i881, off882 := 0, e.start; i881 < n880; i881++ {
+				var e883 header
+				if uint(off882)+1 < uint(len(b884)) && b884[off882+1] < 0x80 && b884[off882]&0x1f != 0x1f && off882+2+int(b884[off882+1]) <= len(b884) {
+					t, l := b884[off882], int(b884[off882+1])
+					e883.tag, e883.cons, e883.off, e883.start, e883.end, e883.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off882, off882+2, off882+2+l, off882+2+l
+				} else if err := d.next(&e883, off882, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAuditParameterV3(d, &e864, &m.AuditPropertyToken[i862]); err != nil {
+					if err = decodeIndAuditParameterV3(d, &e883, &m.AuditPropertyToken[i881]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i862), "auditPropertyToken")
+					return codecerr.At(codecerr.AtIndex(err, i881), "auditPropertyToken")
 				}
-				off863 = e864.next
+				off882 = e883.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -10918,20 +11176,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk866 := len(b)
+			mk885 := len(b)
 			b = append(b, 0)
-			for i867 := range m.TerminationID {
+			for i886 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk868 := len(b)
+				mk887 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i867])
-				b = endLen(b, mk868)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i886])
+				b = endLen(b, mk887)
 				if err != nil {
-					err = codecerr.AtIndex(err, i867)
+					err = codecerr.AtIndex(err, i886)
 					break
 				}
 			}
-			b = endLen(b, mk866)
+			b = endLen(b, mk885)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10939,20 +11197,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk869 := len(b)
+		mk888 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
-		b = endLen(b, mk869)
+		b = endLen(b, mk888)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk870 := len(b)
+		mk889 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk870)
+		b = endLen(b, mk889)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10967,8 +11225,8 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -10981,38 +11239,41 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n871, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b894 := d.window(&e)
+			n890 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b894)) && b894[e.start+1] < 0x80 && b894[e.start]&0x1f != 0x1f && e.start+2+int(b894[e.start+1]) <= len(b894) && e.start+2+int(b894[e.start+1]) == e.end) {
+				var err error
+				if n890, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n871)
-			if n871 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n890)
+			if n890 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b875 := d.window(&e)
-			for i872, off873 := 0, e.start; i872 < n871; i872++ {
-				var e874 header
-				if uint(off873)+1 < uint(len(b875)) && b875[off873+1] < 0x80 && b875[off873]&0x1f != 0x1f && off873+2+int(b875[off873+1]) <= len(b875) {
-					t, l := b875[off873], int(b875[off873+1])
-					e874.tag, e874.cons, e874.off, e874.start, e874.end, e874.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off873, off873+2, off873+2+l, off873+2+l
-				} else if err := d.next(&e874, off873, e.end); err != nil {
+			for i891, off892 := 0, e.start; i891 < n890; i891++ {
+				var e893 header
+				if uint(off892)+1 < uint(len(b894)) && b894[off892+1] < 0x80 && b894[off892]&0x1f != 0x1f && off892+2+int(b894[off892+1]) <= len(b894) {
+					t, l := b894[off892], int(b894[off892+1])
+					e893.tag, e893.cons, e893.off, e893.start, e893.end, e893.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off892, off892+2, off892+2+l, off892+2+l
+				} else if err := d.next(&e893, off892, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e874.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e874, "[UNIVERSAL 16]"), i872), "terminationID")
+				if e893.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e893, "[UNIVERSAL 16]"), i891), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e874, &m.TerminationID[i872]); err != nil {
+					if err = decodeTerminationIDV123(d, &e893, &m.TerminationID[i891]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i872), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i891), "terminationID")
 				}
-				off873 = e874.next
+				off892 = e893.next
 			}
 		case 0x80000001: // [1] observedEventsDescriptor
 			if seen>>1 != 0 {
@@ -11027,9 +11288,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p876 := d.s.ErrorDescriptor.Raw(1)
-			p876[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p876[0]
+			p895 := d.s.ErrorDescriptor.Raw(1)
+			p895[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p895[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -11055,20 +11316,20 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk877 := len(b)
+			mk896 := len(b)
 			b = append(b, 0)
-			for i878 := range m.TerminationID {
+			for i897 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk879 := len(b)
+				mk898 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i878])
-				b = endLen(b, mk879)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i897])
+				b = endLen(b, mk898)
 				if err != nil {
-					err = codecerr.AtIndex(err, i878)
+					err = codecerr.AtIndex(err, i897)
 					break
 				}
 			}
-			b = endLen(b, mk877)
+			b = endLen(b, mk896)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11076,10 +11337,10 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk880 := len(b)
+		mk899 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk880)
+		b = endLen(b, mk899)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -11094,8 +11355,8 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11108,47 +11369,50 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n881, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b904 := d.window(&e)
+			n900 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b904)) && b904[e.start+1] < 0x80 && b904[e.start]&0x1f != 0x1f && e.start+2+int(b904[e.start+1]) <= len(b904) && e.start+2+int(b904[e.start+1]) == e.end) {
+				var err error
+				if n900, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n881)
-			if n881 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n900)
+			if n900 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b885 := d.window(&e)
-			for i882, off883 := 0, e.start; i882 < n881; i882++ {
-				var e884 header
-				if uint(off883)+1 < uint(len(b885)) && b885[off883+1] < 0x80 && b885[off883]&0x1f != 0x1f && off883+2+int(b885[off883+1]) <= len(b885) {
-					t, l := b885[off883], int(b885[off883+1])
-					e884.tag, e884.cons, e884.off, e884.start, e884.end, e884.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off883, off883+2, off883+2+l, off883+2+l
-				} else if err := d.next(&e884, off883, e.end); err != nil {
+			for i901, off902 := 0, e.start; i901 < n900; i901++ {
+				var e903 header
+				if uint(off902)+1 < uint(len(b904)) && b904[off902+1] < 0x80 && b904[off902]&0x1f != 0x1f && off902+2+int(b904[off902+1]) <= len(b904) {
+					t, l := b904[off902], int(b904[off902+1])
+					e903.tag, e903.cons, e903.off, e903.start, e903.end, e903.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off902, off902+2, off902+2+l, off902+2+l
+				} else if err := d.next(&e903, off902, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e884.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e884, "[UNIVERSAL 16]"), i882), "terminationID")
+				if e903.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e903, "[UNIVERSAL 16]"), i901), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e884, &m.TerminationID[i882]); err != nil {
+					if err = decodeTerminationIDV123(d, &e903, &m.TerminationID[i901]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i882), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i901), "terminationID")
 				}
-				off883 = e884.next
+				off902 = e903.next
 			}
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p886 := d.s.ErrorDescriptor.Raw(1)
-			p886[0] = model.ErrorDescriptor{}
-			m.ErrorDescriptor = &p886[0]
+			p905 := d.s.ErrorDescriptor.Raw(1)
+			p905[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p905[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -11179,20 +11443,20 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk887 := len(b)
+			mk906 := len(b)
 			b = append(b, 0)
-			for i888 := range m.ObservedEventLst {
+			for i907 := range m.ObservedEventLst {
 				b = append(b, "\x30"...)
-				mk889 := len(b)
+				mk908 := len(b)
 				b = append(b, 0)
-				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i888])
-				b = endLen(b, mk889)
+				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i907])
+				b = endLen(b, mk908)
 				if err != nil {
-					err = codecerr.AtIndex(err, i888)
+					err = codecerr.AtIndex(err, i907)
 					break
 				}
 			}
-			b = endLen(b, mk887)
+			b = endLen(b, mk906)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventLst")
@@ -11208,8 +11472,8 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11222,51 +11486,54 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x890, ok := d.int1(&e)
-			if !ok || x890 < 0 || x890 > 4294967295 {
+			x909, ok := d.int1(&e)
+			if !ok || x909 < 0 || x909 > 4294967295 {
 				var err error
-				if x890, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x909, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestId")
 				}
 			}
-			m.RequestId = uint32(x890)
+			m.RequestId = uint32(x909)
 		case 0x80000001: // [1] observedEventLst
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "observedEventLst: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n891, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "observedEventLst")
+			b914 := d.window(&e)
+			n910 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b914)) && b914[e.start+1] < 0x80 && b914[e.start]&0x1f != 0x1f && e.start+2+int(b914[e.start+1]) <= len(b914) && e.start+2+int(b914[e.start+1]) == e.end) {
+				var err error
+				if n910, err = d.count(&e); err != nil {
+					return codecerr.At(err, "observedEventLst")
+				}
 			}
-			m.ObservedEventLst = d.s.ObservedEvent.Raw(n891)
-			if n891 == 1 {
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(n910)
+			if n910 == 1 {
 				m.ObservedEventLst[0] = model.ObservedEvent{}
 			} else {
 				clear(m.ObservedEventLst)
 			}
-			b895 := d.window(&e)
-			for i892, off893 := 0, e.start; i892 < n891; i892++ {
-				var e894 header
-				if uint(off893)+1 < uint(len(b895)) && b895[off893+1] < 0x80 && b895[off893]&0x1f != 0x1f && off893+2+int(b895[off893+1]) <= len(b895) {
-					t, l := b895[off893], int(b895[off893+1])
-					e894.tag, e894.cons, e894.off, e894.start, e894.end, e894.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off893, off893+2, off893+2+l, off893+2+l
-				} else if err := d.next(&e894, off893, e.end); err != nil {
+			for i911, off912 := 0, e.start; i911 < n910; i911++ {
+				var e913 header
+				if uint(off912)+1 < uint(len(b914)) && b914[off912+1] < 0x80 && b914[off912]&0x1f != 0x1f && off912+2+int(b914[off912+1]) <= len(b914) {
+					t, l := b914[off912], int(b914[off912+1])
+					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+2, off912+2+l, off912+2+l
+				} else if err := d.next(&e913, off912, e.end); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				if e894.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e894, "[UNIVERSAL 16]"), i892), "observedEventLst")
+				if e913.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e913, "[UNIVERSAL 16]"), i911), "observedEventLst")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeObservedEventV123(d, &e894, &m.ObservedEventLst[i892]); err != nil {
+					if err = decodeObservedEventV123(d, &e913, &m.ObservedEventLst[i911]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i892), "observedEventLst")
+					return codecerr.At(codecerr.AtIndex(err, i911), "observedEventLst")
 				}
-				off893 = e894.next
+				off912 = e913.next
 			}
 		default:
 			return d.unexpected(e, "a component of ObservedEventsDescriptor")
@@ -11310,20 +11577,20 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk896 := len(b)
+			mk915 := len(b)
 			b = append(b, 0)
-			for i897 := range m.EventParList {
+			for i916 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk898 := len(b)
+				mk917 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i897])
-				b = endLen(b, mk898)
+				b, err = appendEventParameterV123(b, &m.EventParList[i916])
+				b = endLen(b, mk917)
 				if err != nil {
-					err = codecerr.AtIndex(err, i897)
+					err = codecerr.AtIndex(err, i916)
 					break
 				}
 			}
-			b = endLen(b, mk896)
+			b = endLen(b, mk915)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -11331,10 +11598,10 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	}
 	if m.TimeNotation != nil {
 		b = append(b, "\xa3"...)
-		mk899 := len(b)
+		mk918 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
-		b = endLen(b, mk899)
+		b = endLen(b, mk918)
 		if err != nil {
 			return b, codecerr.At(err, "timeNotation")
 		}
@@ -11349,8 +11616,8 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11377,60 +11644,63 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x900, ok := d.int1(&e)
-			if !ok || x900 < 0 || x900 > 65535 {
+			x919, ok := d.int1(&e)
+			if !ok || x919 < 0 || x919 > 65535 {
 				var err error
-				if x900, err = d.integer(&e, 0, 65535); err != nil {
+				if x919, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x900)
+			m.StreamID.Value = uint32(x919)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n901, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventParList")
+			b924 := d.window(&e)
+			n920 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b924)) && b924[e.start+1] < 0x80 && b924[e.start]&0x1f != 0x1f && e.start+2+int(b924[e.start+1]) <= len(b924) && e.start+2+int(b924[e.start+1]) == e.end) {
+				var err error
+				if n920, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventParList")
+				}
 			}
-			m.EventParList = d.s.EventParameter.Raw(n901)
-			if n901 == 1 {
+			m.EventParList = d.s.EventParameter.Raw(n920)
+			if n920 == 1 {
 				m.EventParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
-			b905 := d.window(&e)
-			for i902, off903 := 0, e.start; i902 < n901; i902++ {
-				var e904 header
-				if uint(off903)+1 < uint(len(b905)) && b905[off903+1] < 0x80 && b905[off903]&0x1f != 0x1f && off903+2+int(b905[off903+1]) <= len(b905) {
-					t, l := b905[off903], int(b905[off903+1])
-					e904.tag, e904.cons, e904.off, e904.start, e904.end, e904.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off903, off903+2, off903+2+l, off903+2+l
-				} else if err := d.next(&e904, off903, e.end); err != nil {
+			for i921, off922 := 0, e.start; i921 < n920; i921++ {
+				var e923 header
+				if uint(off922)+1 < uint(len(b924)) && b924[off922+1] < 0x80 && b924[off922]&0x1f != 0x1f && off922+2+int(b924[off922+1]) <= len(b924) {
+					t, l := b924[off922], int(b924[off922+1])
+					e923.tag, e923.cons, e923.off, e923.start, e923.end, e923.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off922, off922+2, off922+2+l, off922+2+l
+				} else if err := d.next(&e923, off922, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e904.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e904, "[UNIVERSAL 16]"), i902), "eventParList")
+				if e923.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e923, "[UNIVERSAL 16]"), i921), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e904, &m.EventParList[i902]); err != nil {
+					if err = decodeEventParameterV123(d, &e923, &m.EventParList[i921]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i902), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i921), "eventParList")
 				}
-				off903 = e904.next
+				off922 = e923.next
 			}
 		case 0x80000003: // [3] timeNotation
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p906 := d.s.TimeNotation.Raw(1)
-			p906[0] = model.TimeNotation{}
-			m.TimeNotation = &p906[0]
+			p925 := d.s.TimeNotation.Raw(1)
+			p925[0] = model.TimeNotation{}
+			m.TimeNotation = &p925[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
 			}
@@ -11466,18 +11736,18 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk907 := len(b)
+			mk926 := len(b)
 			b = append(b, 0)
-			for i908 := range m.Value {
+			for i927 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i908])
+					b = appendBytes(b, "\x04", m.Value[i927])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i908)
+					err = codecerr.AtIndex(err, i927)
 					break
 				}
 			}
-			b = endLen(b, mk907)
+			b = endLen(b, mk926)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -11485,10 +11755,10 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk909 := len(b)
+		mk928 := len(b)
 		b = append(b, 0)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk909)
+		b = endLen(b, mk928)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -11503,8 +11773,8 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11530,50 +11800,56 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n910, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = d.s.Octets.Raw(n910)
-			clear(m.Value)
-			b914 := d.window(&e)
-			for i911, off912 := 0, e.start; i911 < n910; i911++ {
-				var e913 header
-				if uint(off912)+1 < uint(len(b914)) && b914[off912+1] < 0x80 && b914[off912]&0x1f != 0x1f && off912+2+int(b914[off912+1]) <= len(b914) {
-					t, l := b914[off912], int(b914[off912+1])
-					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+2, off912+2+l, off912+2+l
-				} else if err := d.next(&e913, off912, e.end); err != nil {
+			b933 := d.window(&e)
+			n929 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b933)) && b933[e.start+1] < 0x80 && b933[e.start]&0x1f != 0x1f && e.start+2+int(b933[e.start+1]) <= len(b933) && e.start+2+int(b933[e.start+1]) == e.end) {
+				var err error
+				if n929, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e913.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e913, "[UNIVERSAL 4]"), i911), "value")
+			}
+			m.Value = d.s.Octets.Raw(n929)
+			clear(m.Value)
+			for i930, off931 := 0, e.start; i930 < n929; i930++ {
+				var e932 header
+				if uint(off931)+1 < uint(len(b933)) && b933[off931+1] < 0x80 && b933[off931]&0x1f != 0x1f && off931+2+int(b933[off931+1]) <= len(b933) {
+					t, l := b933[off931], int(b933[off931+1])
+					e932.tag, e932.cons, e932.off, e932.start, e932.end, e932.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off931, off931+2, off931+2+l, off931+2+l
+				} else if err := d.next(&e932, off931, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e932.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e932, "[UNIVERSAL 4]"), i930), "value")
 				}
 				if err := func() error {
 					var err error
-					if !e913.cons {
-						m.Value[i911] = d.data[e913.start:e913.end:e913.end]
-					} else if m.Value[i911], err = d.octets(e913); err != nil {
+					if !e932.cons {
+						m.Value[i930] = d.data[e932.start:e932.end:e932.end]
+					} else if m.Value[i930], err = d.octets(e932); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i911), "value")
+					return codecerr.At(codecerr.AtIndex(err, i930), "value")
 				}
-				off912 = e913.next
+				off931 = e932.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p915 := d.s.EventParameterExtraInfo.Raw(1)
-			p915[0] = model.EventParameterExtraInfo{}
-			m.ExtraInfo = &p915[0]
-			var h916 header
-			if err := d.explicit(&h916, &e, anyTag); err != nil {
+			p934 := d.s.EventParameterExtraInfo.Raw(1)
+			p934[0] = model.EventParameterExtraInfo{}
+			m.ExtraInfo = &p934[0]
+			var h935 header
+			if b936 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b936)) && b936[e.start+1] < 0x80 && b936[e.start]&0x1f != 0x1f && e.start+2+int(b936[e.start+1]) <= len(b936) && e.start+2+int(b936[e.start+1]) == e.end {
+				t, l := b936[e.start], int(b936[e.start+1])
+				h935.tag, h935.cons, h935.off, h935.start, h935.end, h935.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h935, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, &h916, m.ExtraInfo); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, &h935, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -11624,17 +11900,17 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x917, ok := d.int1(h)
+		x937, ok := d.int1(h)
 		if !ok {
 			var err error
-			if x917, err = d.integer(h, minInt, maxInt); err != nil {
+			if x937, err = d.integer(h, minInt, maxInt); err != nil {
 				return codecerr.At(err, "relation")
 			}
 		}
-		if x917 < -1<<31 || x917 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x917), "relation")
+		if x937 < -1<<31 || x937 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x937), "relation")
 		}
-		m.Relation = model.Relation(x917)
+		m.Relation = model.Relation(x937)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -11656,20 +11932,20 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk918 := len(b)
+			mk938 := len(b)
 			b = append(b, 0)
-			for i919 := range m.TerminationID {
+			for i939 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk920 := len(b)
+				mk940 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i919])
-				b = endLen(b, mk920)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i939])
+				b = endLen(b, mk940)
 				if err != nil {
-					err = codecerr.AtIndex(err, i919)
+					err = codecerr.AtIndex(err, i939)
 					break
 				}
 			}
-			b = endLen(b, mk918)
+			b = endLen(b, mk938)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11677,10 +11953,10 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk921 := len(b)
+		mk941 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
-		b = endLen(b, mk921)
+		b = endLen(b, mk941)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -11695,8 +11971,8 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11709,38 +11985,41 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n922, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b946 := d.window(&e)
+			n942 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b946)) && b946[e.start+1] < 0x80 && b946[e.start]&0x1f != 0x1f && e.start+2+int(b946[e.start+1]) <= len(b946) && e.start+2+int(b946[e.start+1]) == e.end) {
+				var err error
+				if n942, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n922)
-			if n922 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n942)
+			if n942 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b926 := d.window(&e)
-			for i923, off924 := 0, e.start; i923 < n922; i923++ {
-				var e925 header
-				if uint(off924)+1 < uint(len(b926)) && b926[off924+1] < 0x80 && b926[off924]&0x1f != 0x1f && off924+2+int(b926[off924+1]) <= len(b926) {
-					t, l := b926[off924], int(b926[off924+1])
-					e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+2, off924+2+l, off924+2+l
-				} else if err := d.next(&e925, off924, e.end); err != nil {
+			for i943, off944 := 0, e.start; i943 < n942; i943++ {
+				var e945 header
+				if uint(off944)+1 < uint(len(b946)) && b946[off944+1] < 0x80 && b946[off944]&0x1f != 0x1f && off944+2+int(b946[off944+1]) <= len(b946) {
+					t, l := b946[off944], int(b946[off944+1])
+					e945.tag, e945.cons, e945.off, e945.start, e945.end, e945.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off944, off944+2, off944+2+l, off944+2+l
+				} else if err := d.next(&e945, off944, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e925.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e925, "[UNIVERSAL 16]"), i923), "terminationID")
+				if e945.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e945, "[UNIVERSAL 16]"), i943), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e925, &m.TerminationID[i923]); err != nil {
+					if err = decodeTerminationIDV123(d, &e945, &m.TerminationID[i943]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i923), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i943), "terminationID")
 				}
-				off924 = e925.next
+				off944 = e945.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -11772,20 +12051,20 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk927 := len(b)
+			mk947 := len(b)
 			b = append(b, 0)
-			for i928 := range m.TerminationID {
+			for i948 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk929 := len(b)
+				mk949 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i928])
-				b = endLen(b, mk929)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i948])
+				b = endLen(b, mk949)
 				if err != nil {
-					err = codecerr.AtIndex(err, i928)
+					err = codecerr.AtIndex(err, i948)
 					break
 				}
 			}
-			b = endLen(b, mk927)
+			b = endLen(b, mk947)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11793,10 +12072,10 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk930 := len(b)
+		mk950 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
-		b = endLen(b, mk930)
+		b = endLen(b, mk950)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -11811,8 +12090,8 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11825,38 +12104,41 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n931, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b955 := d.window(&e)
+			n951 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b955)) && b955[e.start+1] < 0x80 && b955[e.start]&0x1f != 0x1f && e.start+2+int(b955[e.start+1]) <= len(b955) && e.start+2+int(b955[e.start+1]) == e.end) {
+				var err error
+				if n951, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n931)
-			if n931 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n951)
+			if n951 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b935 := d.window(&e)
-			for i932, off933 := 0, e.start; i932 < n931; i932++ {
-				var e934 header
-				if uint(off933)+1 < uint(len(b935)) && b935[off933+1] < 0x80 && b935[off933]&0x1f != 0x1f && off933+2+int(b935[off933+1]) <= len(b935) {
-					t, l := b935[off933], int(b935[off933+1])
-					e934.tag, e934.cons, e934.off, e934.start, e934.end, e934.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off933, off933+2, off933+2+l, off933+2+l
-				} else if err := d.next(&e934, off933, e.end); err != nil {
+			for i952, off953 := 0, e.start; i952 < n951; i952++ {
+				var e954 header
+				if uint(off953)+1 < uint(len(b955)) && b955[off953+1] < 0x80 && b955[off953]&0x1f != 0x1f && off953+2+int(b955[off953+1]) <= len(b955) {
+					t, l := b955[off953], int(b955[off953+1])
+					e954.tag, e954.cons, e954.off, e954.start, e954.end, e954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off953, off953+2, off953+2+l, off953+2+l
+				} else if err := d.next(&e954, off953, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e934.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e934, "[UNIVERSAL 16]"), i932), "terminationID")
+				if e954.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e954, "[UNIVERSAL 16]"), i952), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e934, &m.TerminationID[i932]); err != nil {
+					if err = decodeTerminationIDV123(d, &e954, &m.TerminationID[i952]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i932), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i952), "terminationID")
 				}
-				off933 = e934.next
+				off953 = e954.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -11888,20 +12170,20 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk936 := len(b)
+			mk956 := len(b)
 			b = append(b, 0)
-			for i937 := range m.TerminationID {
+			for i957 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk938 := len(b)
+				mk958 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i937])
-				b = endLen(b, mk938)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i957])
+				b = endLen(b, mk958)
 				if err != nil {
-					err = codecerr.AtIndex(err, i937)
+					err = codecerr.AtIndex(err, i957)
 					break
 				}
 			}
-			b = endLen(b, mk936)
+			b = endLen(b, mk956)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -11909,10 +12191,10 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk939 := len(b)
+		mk959 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
-		b = endLen(b, mk939)
+		b = endLen(b, mk959)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -11927,8 +12209,8 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -11941,38 +12223,41 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n940, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b964 := d.window(&e)
+			n960 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b964)) && b964[e.start+1] < 0x80 && b964[e.start]&0x1f != 0x1f && e.start+2+int(b964[e.start+1]) <= len(b964) && e.start+2+int(b964[e.start+1]) == e.end) {
+				var err error
+				if n960, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n940)
-			if n940 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n960)
+			if n960 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b944 := d.window(&e)
-			for i941, off942 := 0, e.start; i941 < n940; i941++ {
-				var e943 header
-				if uint(off942)+1 < uint(len(b944)) && b944[off942+1] < 0x80 && b944[off942]&0x1f != 0x1f && off942+2+int(b944[off942+1]) <= len(b944) {
-					t, l := b944[off942], int(b944[off942+1])
-					e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+2, off942+2+l, off942+2+l
-				} else if err := d.next(&e943, off942, e.end); err != nil {
+			for i961, off962 := 0, e.start; i961 < n960; i961++ {
+				var e963 header
+				if uint(off962)+1 < uint(len(b964)) && b964[off962+1] < 0x80 && b964[off962]&0x1f != 0x1f && off962+2+int(b964[off962+1]) <= len(b964) {
+					t, l := b964[off962], int(b964[off962+1])
+					e963.tag, e963.cons, e963.off, e963.start, e963.end, e963.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off962, off962+2, off962+2+l, off962+2+l
+				} else if err := d.next(&e963, off962, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e943.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e943, "[UNIVERSAL 16]"), i941), "terminationID")
+				if e963.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e963, "[UNIVERSAL 16]"), i961), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e943, &m.TerminationID[i941]); err != nil {
+					if err = decodeTerminationIDV123(d, &e963, &m.TerminationID[i961]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i941), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i961), "terminationID")
 				}
-				off942 = e943.next
+				off962 = e963.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -12004,20 +12289,20 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk945 := len(b)
+			mk965 := len(b)
 			b = append(b, 0)
-			for i946 := range m.TerminationID {
+			for i966 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk947 := len(b)
+				mk967 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i946])
-				b = endLen(b, mk947)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i966])
+				b = endLen(b, mk967)
 				if err != nil {
-					err = codecerr.AtIndex(err, i946)
+					err = codecerr.AtIndex(err, i966)
 					break
 				}
 			}
-			b = endLen(b, mk945)
+			b = endLen(b, mk965)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12025,10 +12310,10 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk948 := len(b)
+		mk968 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
-		b = endLen(b, mk948)
+		b = endLen(b, mk968)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -12043,8 +12328,8 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12057,49 +12342,55 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n949, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b973 := d.window(&e)
+			n969 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b973)) && b973[e.start+1] < 0x80 && b973[e.start]&0x1f != 0x1f && e.start+2+int(b973[e.start+1]) <= len(b973) && e.start+2+int(b973[e.start+1]) == e.end) {
+				var err error
+				if n969, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n949)
-			if n949 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n969)
+			if n969 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b953 := d.window(&e)
-			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				var e952 header
-				if uint(off951)+1 < uint(len(b953)) && b953[off951+1] < 0x80 && b953[off951]&0x1f != 0x1f && off951+2+int(b953[off951+1]) <= len(b953) {
-					t, l := b953[off951], int(b953[off951+1])
-					e952.tag, e952.cons, e952.off, e952.start, e952.end, e952.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off951, off951+2, off951+2+l, off951+2+l
-				} else if err := d.next(&e952, off951, e.end); err != nil {
+			for i970, off971 := 0, e.start; i970 < n969; i970++ {
+				var e972 header
+				if uint(off971)+1 < uint(len(b973)) && b973[off971+1] < 0x80 && b973[off971]&0x1f != 0x1f && off971+2+int(b973[off971+1]) <= len(b973) {
+					t, l := b973[off971], int(b973[off971+1])
+					e972.tag, e972.cons, e972.off, e972.start, e972.end, e972.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off971, off971+2, off971+2+l, off971+2+l
+				} else if err := d.next(&e972, off971, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e952.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "terminationID")
+				if e972.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e972, "[UNIVERSAL 16]"), i970), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e952, &m.TerminationID[i950]); err != nil {
+					if err = decodeTerminationIDV123(d, &e972, &m.TerminationID[i970]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i950), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i970), "terminationID")
 				}
-				off951 = e952.next
+				off971 = e972.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h954 header
-			if err := d.explicit(&h954, &e, anyTag); err != nil {
+			var h974 header
+			if b975 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b975)) && b975[e.start+1] < 0x80 && b975[e.start]&0x1f != 0x1f && e.start+2+int(b975[e.start+1]) <= len(b975) && e.start+2+int(b975[e.start+1]) == e.end {
+				t, l := b975[e.start], int(b975[e.start+1])
+				h974.tag, h974.cons, h974.off, h974.start, h974.end, h974.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h974, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV1(d, &h954, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV1(d, &h974, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -12124,20 +12415,20 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk955 := len(b)
+			mk976 := len(b)
 			b = append(b, 0)
-			for i956 := range m.TerminationID {
+			for i977 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk957 := len(b)
+				mk978 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i956])
-				b = endLen(b, mk957)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i977])
+				b = endLen(b, mk978)
 				if err != nil {
-					err = codecerr.AtIndex(err, i956)
+					err = codecerr.AtIndex(err, i977)
 					break
 				}
 			}
-			b = endLen(b, mk955)
+			b = endLen(b, mk976)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12145,10 +12436,10 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk958 := len(b)
+		mk979 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
-		b = endLen(b, mk958)
+		b = endLen(b, mk979)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -12163,8 +12454,8 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12177,49 +12468,55 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n959, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
+			b984 := d.window(&e)
+			n980 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b984)) && b984[e.start+1] < 0x80 && b984[e.start]&0x1f != 0x1f && e.start+2+int(b984[e.start+1]) <= len(b984) && e.start+2+int(b984[e.start+1]) == e.end) {
+				var err error
+				if n980, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n959)
-			if n959 == 1 {
+			m.TerminationID = d.s.TerminationID.Raw(n980)
+			if n980 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
-			b963 := d.window(&e)
-			for i960, off961 := 0, e.start; i960 < n959; i960++ {
-				var e962 header
-				if uint(off961)+1 < uint(len(b963)) && b963[off961+1] < 0x80 && b963[off961]&0x1f != 0x1f && off961+2+int(b963[off961+1]) <= len(b963) {
-					t, l := b963[off961], int(b963[off961+1])
-					e962.tag, e962.cons, e962.off, e962.start, e962.end, e962.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off961, off961+2, off961+2+l, off961+2+l
-				} else if err := d.next(&e962, off961, e.end); err != nil {
+			for i981, off982 := 0, e.start; i981 < n980; i981++ {
+				var e983 header
+				if uint(off982)+1 < uint(len(b984)) && b984[off982+1] < 0x80 && b984[off982]&0x1f != 0x1f && off982+2+int(b984[off982+1]) <= len(b984) {
+					t, l := b984[off982], int(b984[off982+1])
+					e983.tag, e983.cons, e983.off, e983.start, e983.end, e983.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off982, off982+2, off982+2+l, off982+2+l
+				} else if err := d.next(&e983, off982, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e962.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e962, "[UNIVERSAL 16]"), i960), "terminationID")
+				if e983.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e983, "[UNIVERSAL 16]"), i981), "terminationID")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e962, &m.TerminationID[i960]); err != nil {
+					if err = decodeTerminationIDV123(d, &e983, &m.TerminationID[i981]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i960), "terminationID")
+					return codecerr.At(codecerr.AtIndex(err, i981), "terminationID")
 				}
-				off961 = e962.next
+				off982 = e983.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h964 header
-			if err := d.explicit(&h964, &e, anyTag); err != nil {
+			var h985 header
+			if b986 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b986)) && b986[e.start+1] < 0x80 && b986[e.start]&0x1f != 0x1f && e.start+2+int(b986[e.start+1]) <= len(b986) && e.start+2+int(b986[e.start+1]) == e.end {
+				t, l := b986[e.start], int(b986[e.start+1])
+				h985.tag, h985.cons, h985.off, h985.start, h985.end, h985.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h985, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV23(d, &h964, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV23(d, &h985, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -12247,10 +12544,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk965 := len(b)
+		mk987 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk965)
+		b = endLen(b, mk987)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -12259,10 +12556,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk966 := len(b)
+		mk988 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
-		b = endLen(b, mk966)
+		b = endLen(b, mk988)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -12277,17 +12574,17 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p967 := d.s.ErrorDescriptor.Raw(1)
-		p967[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p967[0]
+		p989 := d.s.ErrorDescriptor.Raw(1)
+		p989[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p989[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p968 := d.s.ServiceChangeResParm.Raw(1)
-		p968[0] = model.ServiceChangeResParm{}
-		m.ServiceChangeResParms = &p968[0]
+		p990 := d.s.ServiceChangeResParm.Raw(1)
+		p990[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p990[0]
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -12305,10 +12602,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk969 := len(b)
+		mk991 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk969)
+		b = endLen(b, mk991)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -12317,10 +12614,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk970 := len(b)
+		mk992 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
-		b = endLen(b, mk970)
+		b = endLen(b, mk992)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -12335,17 +12632,17 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p971 := d.s.ErrorDescriptor.Raw(1)
-		p971[0] = model.ErrorDescriptor{}
-		m.ErrorDescriptor = &p971[0]
+		p993 := d.s.ErrorDescriptor.Raw(1)
+		p993[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p993[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p972 := d.s.ServiceChangeResParm.Raw(1)
-		p972[0] = model.ServiceChangeResParm{}
-		m.ServiceChangeResParms = &p972[0]
+		p994 := d.s.ServiceChangeResParm.Raw(1)
+		p994[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p994[0]
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
@@ -12360,20 +12657,20 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk973 := len(b)
+			mk995 := len(b)
 			b = append(b, 0)
-			for i974 := range m.Wildcard {
-				if len(m.Wildcard[i974]) < 1 || len(m.Wildcard[i974]) > 1 {
-					err = sizeError("octets", len(m.Wildcard[i974]), 1, 1)
+			for i996 := range m.Wildcard {
+				if len(m.Wildcard[i996]) < 1 || len(m.Wildcard[i996]) > 1 {
+					err = sizeError("octets", len(m.Wildcard[i996]), 1, 1)
 				} else {
-					b = appendBytes(b, "\x04", m.Wildcard[i974])
+					b = appendBytes(b, "\x04", m.Wildcard[i996])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i974)
+					err = codecerr.AtIndex(err, i996)
 					break
 				}
 			}
-			b = endLen(b, mk973)
+			b = endLen(b, mk995)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "wildcard")
@@ -12399,8 +12696,8 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12413,39 +12710,42 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "wildcard: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n975, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "wildcard")
-			}
-			m.Wildcard = d.s.Octets.Raw(n975)
-			clear(m.Wildcard)
-			b979 := d.window(&e)
-			for i976, off977 := 0, e.start; i976 < n975; i976++ {
-				var e978 header
-				if uint(off977)+1 < uint(len(b979)) && b979[off977+1] < 0x80 && b979[off977]&0x1f != 0x1f && off977+2+int(b979[off977+1]) <= len(b979) {
-					t, l := b979[off977], int(b979[off977+1])
-					e978.tag, e978.cons, e978.off, e978.start, e978.end, e978.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off977, off977+2, off977+2+l, off977+2+l
-				} else if err := d.next(&e978, off977, e.end); err != nil {
+			b1001 := d.window(&e)
+			n997 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1001)) && b1001[e.start+1] < 0x80 && b1001[e.start]&0x1f != 0x1f && e.start+2+int(b1001[e.start+1]) <= len(b1001) && e.start+2+int(b1001[e.start+1]) == e.end) {
+				var err error
+				if n997, err = d.count(&e); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				if e978.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e978, "[UNIVERSAL 4]"), i976), "wildcard")
+			}
+			m.Wildcard = d.s.Octets.Raw(n997)
+			clear(m.Wildcard)
+			for i998, off999 := 0, e.start; i998 < n997; i998++ {
+				var e1000 header
+				if uint(off999)+1 < uint(len(b1001)) && b1001[off999+1] < 0x80 && b1001[off999]&0x1f != 0x1f && off999+2+int(b1001[off999+1]) <= len(b1001) {
+					t, l := b1001[off999], int(b1001[off999+1])
+					e1000.tag, e1000.cons, e1000.off, e1000.start, e1000.end, e1000.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off999, off999+2, off999+2+l, off999+2+l
+				} else if err := d.next(&e1000, off999, e.end); err != nil {
+					return codecerr.At(err, "wildcard")
+				}
+				if e1000.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1000, "[UNIVERSAL 4]"), i998), "wildcard")
 				}
 				if err := func() error {
 					var err error
-					if !e978.cons {
-						m.Wildcard[i976] = d.data[e978.start:e978.end:e978.end]
-					} else if m.Wildcard[i976], err = d.octets(e978); err != nil {
+					if !e1000.cons {
+						m.Wildcard[i998] = d.data[e1000.start:e1000.end:e1000.end]
+					} else if m.Wildcard[i998], err = d.octets(e1000); err != nil {
 						return err
 					}
-					if len(m.Wildcard[i976]) < 1 || len(m.Wildcard[i976]) > 1 {
-						return d.errorf(e978.start, "%d octets, want 1..1", len(m.Wildcard[i976]))
+					if len(m.Wildcard[i998]) < 1 || len(m.Wildcard[i998]) > 1 {
+						return d.errorf(e1000.start, "%d octets, want 1..1", len(m.Wildcard[i998]))
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i976), "wildcard")
+					return codecerr.At(codecerr.AtIndex(err, i998), "wildcard")
 				}
-				off977 = e978.next
+				off999 = e1000.next
 			}
 		case 0x80000001: // [1] id
 			if seen>>1 != 0 {
@@ -12481,20 +12781,20 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk980 := len(b)
+		mk1002 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk980)
+		b = endLen(b, mk1002)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk981 := len(b)
+		mk1003 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
-		b = endLen(b, mk981)
+		b = endLen(b, mk1003)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -12509,8 +12809,8 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12523,9 +12823,9 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p982 := d.s.TerminationStateDescriptor.Raw(1)
-			p982[0] = model.TerminationStateDescriptor{}
-			m.TermStateDescr = &p982[0]
+			p1004 := d.s.TerminationStateDescriptor.Raw(1)
+			p1004[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p1004[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -12534,14 +12834,17 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p983 := d.s.MediaDescriptorStreams.Raw(1)
-			p983[0] = model.MediaDescriptorStreams{}
-			m.Streams = &p983[0]
-			var h984 header
-			if err := d.explicit(&h984, &e, anyTag); err != nil {
+			p1005 := d.s.MediaDescriptorStreams.Raw(1)
+			p1005[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p1005[0]
+			var h1006 header
+			if b1007 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1007)) && b1007[e.start+1] < 0x80 && b1007[e.start]&0x1f != 0x1f && e.start+2+int(b1007[e.start+1]) <= len(b1007) && e.start+2+int(b1007[e.start+1]) == e.end {
+				t, l := b1007[e.start], int(b1007[e.start+1])
+				h1006.tag, h1006.cons, h1006.off, h1006.start, h1006.end, h1006.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1006, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, &h984, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, &h1006, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -12557,20 +12860,20 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk985 := len(b)
+		mk1008 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk985)
+		b = endLen(b, mk1008)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk986 := len(b)
+		mk1009 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk986)
+		b = endLen(b, mk1009)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -12585,8 +12888,8 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12599,9 +12902,9 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p987 := d.s.TerminationStateDescriptor.Raw(1)
-			p987[0] = model.TerminationStateDescriptor{}
-			m.TermStateDescr = &p987[0]
+			p1010 := d.s.TerminationStateDescriptor.Raw(1)
+			p1010[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p1010[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -12610,14 +12913,17 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p988 := d.s.MediaDescriptorStreams.Raw(1)
-			p988[0] = model.MediaDescriptorStreams{}
-			m.Streams = &p988[0]
-			var h989 header
-			if err := d.explicit(&h989, &e, anyTag); err != nil {
+			p1011 := d.s.MediaDescriptorStreams.Raw(1)
+			p1011[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p1011[0]
+			var h1012 header
+			if b1013 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1013)) && b1013[e.start+1] < 0x80 && b1013[e.start]&0x1f != 0x1f && e.start+2+int(b1013[e.start+1]) <= len(b1013) && e.start+2+int(b1013[e.start+1]) == e.end {
+				t, l := b1013[e.start], int(b1013[e.start+1])
+				h1012.tag, h1012.cons, h1012.off, h1012.start, h1012.end, h1012.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1012, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, &h989, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, &h1012, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -12637,30 +12943,30 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk990 := len(b)
+		mk1014 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, m.OneStream)
-		b = endLen(b, mk990)
+		b = endLen(b, mk1014)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk991 := len(b)
+			mk1015 := len(b)
 			b = append(b, 0)
-			for i992 := range m.MultiStream {
+			for i1016 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk993 := len(b)
+				mk1017 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i992])
-				b = endLen(b, mk993)
+				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i1016])
+				b = endLen(b, mk1017)
 				if err != nil {
-					err = codecerr.AtIndex(err, i992)
+					err = codecerr.AtIndex(err, i1016)
 					break
 				}
 			}
-			b = endLen(b, mk991)
+			b = endLen(b, mk1015)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -12676,46 +12982,49 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p994 := d.s.StreamParms.Raw(1)
-		p994[0] = model.StreamParms{}
-		m.OneStream = &p994[0]
+		p1018 := d.s.StreamParms.Raw(1)
+		p1018[0] = model.StreamParms{}
+		m.OneStream = &p1018[0]
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n995, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
+		b1023 := d.window(h)
+		n1019 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b1023)) && b1023[(*h).start+1] < 0x80 && b1023[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1023[(*h).start+1]) <= len(b1023) && (*h).start+2+int(b1023[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1019, err = d.count(h); err != nil {
+				return codecerr.At(err, "multiStream")
+			}
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n995)
-		if n995 == 1 {
+		m.MultiStream = d.s.StreamDescriptor.Raw(n1019)
+		if n1019 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
-		b999 := d.window(h)
-		for i996, off997 := 0, (*h).start; i996 < n995; i996++ {
-			var e998 header
-			if uint(off997)+1 < uint(len(b999)) && b999[off997+1] < 0x80 && b999[off997]&0x1f != 0x1f && off997+2+int(b999[off997+1]) <= len(b999) {
-				t, l := b999[off997], int(b999[off997+1])
-				e998.tag, e998.cons, e998.off, e998.start, e998.end, e998.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off997, off997+2, off997+2+l, off997+2+l
-			} else if err := d.next(&e998, off997, (*h).end); err != nil {
+		for i1020, off1021 := 0, (*h).start; i1020 < n1019; i1020++ {
+			var e1022 header
+			if uint(off1021)+1 < uint(len(b1023)) && b1023[off1021+1] < 0x80 && b1023[off1021]&0x1f != 0x1f && off1021+2+int(b1023[off1021+1]) <= len(b1023) {
+				t, l := b1023[off1021], int(b1023[off1021+1])
+				e1022.tag, e1022.cons, e1022.off, e1022.start, e1022.end, e1022.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1021, off1021+2, off1021+2+l, off1021+2+l
+			} else if err := d.next(&e1022, off1021, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e998.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e998, "[UNIVERSAL 16]"), i996), "multiStream")
+			if e1022.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1022, "[UNIVERSAL 16]"), i1020), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV12(d, &e998, &m.MultiStream[i996]); err != nil {
+				if err = decodeStreamDescriptorV12(d, &e1022, &m.MultiStream[i1020]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i996), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1020), "multiStream")
 			}
-			off997 = e998.next
+			off1021 = e1022.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -12731,30 +13040,30 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1000 := len(b)
+		mk1024 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1000)
+		b = endLen(b, mk1024)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1001 := len(b)
+			mk1025 := len(b)
 			b = append(b, 0)
-			for i1002 := range m.MultiStream {
+			for i1026 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1003 := len(b)
+				mk1027 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i1002])
-				b = endLen(b, mk1003)
+				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i1026])
+				b = endLen(b, mk1027)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1002)
+					err = codecerr.AtIndex(err, i1026)
 					break
 				}
 			}
-			b = endLen(b, mk1001)
+			b = endLen(b, mk1025)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -12770,46 +13079,49 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p1004 := d.s.StreamParms.Raw(1)
-		p1004[0] = model.StreamParms{}
-		m.OneStream = &p1004[0]
+		p1028 := d.s.StreamParms.Raw(1)
+		p1028[0] = model.StreamParms{}
+		m.OneStream = &p1028[0]
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n1005, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
+		b1033 := d.window(h)
+		n1029 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b1033)) && b1033[(*h).start+1] < 0x80 && b1033[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1033[(*h).start+1]) <= len(b1033) && (*h).start+2+int(b1033[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1029, err = d.count(h); err != nil {
+				return codecerr.At(err, "multiStream")
+			}
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n1005)
-		if n1005 == 1 {
+		m.MultiStream = d.s.StreamDescriptor.Raw(n1029)
+		if n1029 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
-		b1009 := d.window(h)
-		for i1006, off1007 := 0, (*h).start; i1006 < n1005; i1006++ {
-			var e1008 header
-			if uint(off1007)+1 < uint(len(b1009)) && b1009[off1007+1] < 0x80 && b1009[off1007]&0x1f != 0x1f && off1007+2+int(b1009[off1007+1]) <= len(b1009) {
-				t, l := b1009[off1007], int(b1009[off1007+1])
-				e1008.tag, e1008.cons, e1008.off, e1008.start, e1008.end, e1008.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1007, off1007+2, off1007+2+l, off1007+2+l
-			} else if err := d.next(&e1008, off1007, (*h).end); err != nil {
+		for i1030, off1031 := 0, (*h).start; i1030 < n1029; i1030++ {
+			var e1032 header
+			if uint(off1031)+1 < uint(len(b1033)) && b1033[off1031+1] < 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+2+int(b1033[off1031+1]) <= len(b1033) {
+				t, l := b1033[off1031], int(b1033[off1031+1])
+				e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+2, off1031+2+l, off1031+2+l
+			} else if err := d.next(&e1032, off1031, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1008.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1008, "[UNIVERSAL 16]"), i1006), "multiStream")
+			if e1032.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1032, "[UNIVERSAL 16]"), i1030), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeStreamDescriptorV3(d, &e1008, &m.MultiStream[i1006]); err != nil {
+				if err = decodeStreamDescriptorV3(d, &e1032, &m.MultiStream[i1030]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1006), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1030), "multiStream")
 			}
-			off1007 = e1008.next
+			off1031 = e1032.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
@@ -12831,10 +13143,10 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1010 := len(b)
+		mk1034 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
-		b = endLen(b, mk1010)
+		b = endLen(b, mk1034)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -12849,8 +13161,8 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12863,14 +13175,14 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1011, ok := d.int1(&e)
-			if !ok || x1011 < 0 || x1011 > 65535 {
+			x1035, ok := d.int1(&e)
+			if !ok || x1035 < 0 || x1035 > 65535 {
 				var err error
-				if x1011, err = d.integer(&e, 0, 65535); err != nil {
+				if x1035, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID = uint32(x1011)
+			m.StreamID = uint32(x1035)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -12910,10 +13222,10 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1012 := len(b)
+		mk1036 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1012)
+		b = endLen(b, mk1036)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -12928,8 +13240,8 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -12942,14 +13254,14 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1013, ok := d.int1(&e)
-			if !ok || x1013 < 0 || x1013 > 65535 {
+			x1037, ok := d.int1(&e)
+			if !ok || x1037 < 0 || x1037 > 65535 {
 				var err error
-				if x1013, err = d.integer(&e, 0, 65535); err != nil {
+				if x1037, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID = uint32(x1013)
+			m.StreamID = uint32(x1037)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -12982,30 +13294,30 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1014 := len(b)
+		mk1038 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1014)
+		b = endLen(b, mk1038)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1015 := len(b)
+		mk1039 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk1015)
+		b = endLen(b, mk1039)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1016 := len(b)
+		mk1040 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk1016)
+		b = endLen(b, mk1040)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -13020,8 +13332,8 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13034,9 +13346,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1017 := d.s.LocalControlDescriptor.Raw(1)
-			p1017[0] = model.LocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1017[0]
+			p1041 := d.s.LocalControlDescriptor.Raw(1)
+			p1041[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1041[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -13045,9 +13357,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1018 := d.s.LocalRemoteDescriptor.Raw(1)
-			p1018[0] = model.LocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1018[0]
+			p1042 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1042[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1042[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -13056,9 +13368,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1019 := d.s.LocalRemoteDescriptor.Raw(1)
-			p1019[0] = model.LocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1019[0]
+			p1043 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1043[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1043[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -13075,30 +13387,30 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1020 := len(b)
+		mk1044 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1020)
+		b = endLen(b, mk1044)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1021 := len(b)
+		mk1045 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk1021)
+		b = endLen(b, mk1045)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1022 := len(b)
+		mk1046 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk1022)
+		b = endLen(b, mk1046)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -13106,20 +13418,20 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	if m.StatisticsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1023 := len(b)
+			mk1047 := len(b)
 			b = append(b, 0)
-			for i1024 := range m.StatisticsDescriptor {
+			for i1048 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk1025 := len(b)
+				mk1049 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1024])
-				b = endLen(b, mk1025)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1048])
+				b = endLen(b, mk1049)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1024)
+					err = codecerr.AtIndex(err, i1048)
 					break
 				}
 			}
-			b = endLen(b, mk1023)
+			b = endLen(b, mk1047)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -13135,8 +13447,8 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13149,9 +13461,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1026 := d.s.LocalControlDescriptor.Raw(1)
-			p1026[0] = model.LocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1026[0]
+			p1050 := d.s.LocalControlDescriptor.Raw(1)
+			p1050[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1050[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -13160,9 +13472,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1027 := d.s.LocalRemoteDescriptor.Raw(1)
-			p1027[0] = model.LocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1027[0]
+			p1051 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1051[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1051[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -13171,9 +13483,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1028 := d.s.LocalRemoteDescriptor.Raw(1)
-			p1028[0] = model.LocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1028[0]
+			p1052 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1052[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1052[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -13182,38 +13494,41 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1029, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "statisticsDescriptor")
+			b1057 := d.window(&e)
+			n1053 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1057)) && b1057[e.start+1] < 0x80 && b1057[e.start]&0x1f != 0x1f && e.start+2+int(b1057[e.start+1]) <= len(b1057) && e.start+2+int(b1057[e.start+1]) == e.end) {
+				var err error
+				if n1053, err = d.count(&e); err != nil {
+					return codecerr.At(err, "statisticsDescriptor")
+				}
 			}
-			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1029)
-			if n1029 == 1 {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1053)
+			if n1053 == 1 {
 				m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 			} else {
 				clear(m.StatisticsDescriptor)
 			}
-			b1033 := d.window(&e)
-			for i1030, off1031 := 0, e.start; i1030 < n1029; i1030++ {
-				var e1032 header
-				if uint(off1031)+1 < uint(len(b1033)) && b1033[off1031+1] < 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+2+int(b1033[off1031+1]) <= len(b1033) {
-					t, l := b1033[off1031], int(b1033[off1031+1])
-					e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+2, off1031+2+l, off1031+2+l
-				} else if err := d.next(&e1032, off1031, e.end); err != nil {
+			for i1054, off1055 := 0, e.start; i1054 < n1053; i1054++ {
+				var e1056 header
+				if uint(off1055)+1 < uint(len(b1057)) && b1057[off1055+1] < 0x80 && b1057[off1055]&0x1f != 0x1f && off1055+2+int(b1057[off1055+1]) <= len(b1057) {
+					t, l := b1057[off1055], int(b1057[off1055+1])
+					e1056.tag, e1056.cons, e1056.off, e1056.start, e1056.end, e1056.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1055, off1055+2, off1055+2+l, off1055+2+l
+				} else if err := d.next(&e1056, off1055, e.end); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				if e1032.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1032, "[UNIVERSAL 16]"), i1030), "statisticsDescriptor")
+				if e1056.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1056, "[UNIVERSAL 16]"), i1054), "statisticsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeStatisticsParameterV123(d, &e1032, &m.StatisticsDescriptor[i1030]); err != nil {
+					if err = decodeStatisticsParameterV123(d, &e1056, &m.StatisticsDescriptor[i1054]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1030), "statisticsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1054), "statisticsDescriptor")
 				}
-				off1031 = e1032.next
+				off1055 = e1056.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13249,20 +13564,20 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1034 := len(b)
+			mk1058 := len(b)
 			b = append(b, 0)
-			for i1035 := range m.PropertyParms {
+			for i1059 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1036 := len(b)
+				mk1060 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1035])
-				b = endLen(b, mk1036)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1059])
+				b = endLen(b, mk1060)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1035)
+					err = codecerr.AtIndex(err, i1059)
 					break
 				}
 			}
-			b = endLen(b, mk1034)
+			b = endLen(b, mk1058)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -13278,8 +13593,8 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13293,17 +13608,17 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x1037, ok := d.int1(&e)
+			x1061, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1037, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1061, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "streamMode")
 				}
 			}
-			if x1037 < -1<<31 || x1037 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1037), "streamMode")
+			if x1061 < -1<<31 || x1061 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1061), "streamMode")
 			}
-			m.StreamMode.Value = model.StreamMode(x1037)
+			m.StreamMode.Value = model.StreamMode(x1061)
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "reserveValue: duplicate or out of order")
@@ -13327,38 +13642,41 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1038, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1066 := d.window(&e)
+			n1062 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1066)) && b1066[e.start+1] < 0x80 && b1066[e.start]&0x1f != 0x1f && e.start+2+int(b1066[e.start+1]) <= len(b1066) && e.start+2+int(b1066[e.start+1]) == e.end) {
+				var err error
+				if n1062, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n1038)
-			if n1038 == 1 {
+			m.PropertyParms = d.s.PropertyParm.Raw(n1062)
+			if n1062 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1042 := d.window(&e)
-			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
-				var e1041 header
-				if uint(off1040)+1 < uint(len(b1042)) && b1042[off1040+1] < 0x80 && b1042[off1040]&0x1f != 0x1f && off1040+2+int(b1042[off1040+1]) <= len(b1042) {
-					t, l := b1042[off1040], int(b1042[off1040+1])
-					e1041.tag, e1041.cons, e1041.off, e1041.start, e1041.end, e1041.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1040, off1040+2, off1040+2+l, off1040+2+l
-				} else if err := d.next(&e1041, off1040, e.end); err != nil {
+			for i1063, off1064 := 0, e.start; i1063 < n1062; i1063++ {
+				var e1065 header
+				if uint(off1064)+1 < uint(len(b1066)) && b1066[off1064+1] < 0x80 && b1066[off1064]&0x1f != 0x1f && off1064+2+int(b1066[off1064+1]) <= len(b1066) {
+					t, l := b1066[off1064], int(b1066[off1064+1])
+					e1065.tag, e1065.cons, e1065.off, e1065.start, e1065.end, e1065.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1064, off1064+2, off1064+2+l, off1064+2+l
+				} else if err := d.next(&e1065, off1064, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1041.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "propertyParms")
+				if e1065.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1065, "[UNIVERSAL 16]"), i1063), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e1041, &m.PropertyParms[i1039]); err != nil {
+					if err = decodePropertyParmV123(d, &e1065, &m.PropertyParms[i1063]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1039), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1063), "propertyParms")
 				}
-				off1040 = e1041.next
+				off1064 = e1065.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13389,18 +13707,18 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1043 := len(b)
+			mk1067 := len(b)
 			b = append(b, 0)
-			for i1044 := range m.Value {
+			for i1068 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i1044])
+					b = appendBytes(b, "\x04", m.Value[i1068])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1044)
+					err = codecerr.AtIndex(err, i1068)
 					break
 				}
 			}
-			b = endLen(b, mk1043)
+			b = endLen(b, mk1067)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -13408,10 +13726,10 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk1045 := len(b)
+		mk1069 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1045)
+		b = endLen(b, mk1069)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -13426,8 +13744,8 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13453,50 +13771,56 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1046, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = d.s.Octets.Raw(n1046)
-			clear(m.Value)
-			b1050 := d.window(&e)
-			for i1047, off1048 := 0, e.start; i1047 < n1046; i1047++ {
-				var e1049 header
-				if uint(off1048)+1 < uint(len(b1050)) && b1050[off1048+1] < 0x80 && b1050[off1048]&0x1f != 0x1f && off1048+2+int(b1050[off1048+1]) <= len(b1050) {
-					t, l := b1050[off1048], int(b1050[off1048+1])
-					e1049.tag, e1049.cons, e1049.off, e1049.start, e1049.end, e1049.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1048, off1048+2, off1048+2+l, off1048+2+l
-				} else if err := d.next(&e1049, off1048, e.end); err != nil {
+			b1074 := d.window(&e)
+			n1070 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1074)) && b1074[e.start+1] < 0x80 && b1074[e.start]&0x1f != 0x1f && e.start+2+int(b1074[e.start+1]) <= len(b1074) && e.start+2+int(b1074[e.start+1]) == e.end) {
+				var err error
+				if n1070, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e1049.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1049, "[UNIVERSAL 4]"), i1047), "value")
+			}
+			m.Value = d.s.Octets.Raw(n1070)
+			clear(m.Value)
+			for i1071, off1072 := 0, e.start; i1071 < n1070; i1071++ {
+				var e1073 header
+				if uint(off1072)+1 < uint(len(b1074)) && b1074[off1072+1] < 0x80 && b1074[off1072]&0x1f != 0x1f && off1072+2+int(b1074[off1072+1]) <= len(b1074) {
+					t, l := b1074[off1072], int(b1074[off1072+1])
+					e1073.tag, e1073.cons, e1073.off, e1073.start, e1073.end, e1073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1072, off1072+2, off1072+2+l, off1072+2+l
+				} else if err := d.next(&e1073, off1072, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1073.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1073, "[UNIVERSAL 4]"), i1071), "value")
 				}
 				if err := func() error {
 					var err error
-					if !e1049.cons {
-						m.Value[i1047] = d.data[e1049.start:e1049.end:e1049.end]
-					} else if m.Value[i1047], err = d.octets(e1049); err != nil {
+					if !e1073.cons {
+						m.Value[i1071] = d.data[e1073.start:e1073.end:e1073.end]
+					} else if m.Value[i1071], err = d.octets(e1073); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1047), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1071), "value")
 				}
-				off1048 = e1049.next
+				off1072 = e1073.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1051 := d.s.PropertyParmExtraInfo.Raw(1)
-			p1051[0] = model.PropertyParmExtraInfo{}
-			m.ExtraInfo = &p1051[0]
-			var h1052 header
-			if err := d.explicit(&h1052, &e, anyTag); err != nil {
+			p1075 := d.s.PropertyParmExtraInfo.Raw(1)
+			p1075[0] = model.PropertyParmExtraInfo{}
+			m.ExtraInfo = &p1075[0]
+			var h1076 header
+			if b1077 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1077)) && b1077[e.start+1] < 0x80 && b1077[e.start]&0x1f != 0x1f && e.start+2+int(b1077[e.start+1]) <= len(b1077) && e.start+2+int(b1077[e.start+1]) == e.end {
+				t, l := b1077[e.start], int(b1077[e.start+1])
+				h1076.tag, h1076.cons, h1076.off, h1076.start, h1076.end, h1076.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1076, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, &h1052, m.ExtraInfo); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, &h1076, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -13547,17 +13871,17 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x1053, ok := d.int1(h)
+		x1078, ok := d.int1(h)
 		if !ok {
 			var err error
-			if x1053, err = d.integer(h, minInt, maxInt); err != nil {
+			if x1078, err = d.integer(h, minInt, maxInt); err != nil {
 				return codecerr.At(err, "relation")
 			}
 		}
-		if x1053 < -1<<31 || x1053 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1053), "relation")
+		if x1078 < -1<<31 || x1078 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1078), "relation")
 		}
-		m.Relation = model.Relation(x1053)
+		m.Relation = model.Relation(x1078)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -13579,32 +13903,32 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1054 := len(b)
+			mk1079 := len(b)
 			b = append(b, 0)
-			for i1055 := range m.PropGrps {
+			for i1080 := range m.PropGrps {
 				{
 					b = append(b, "\x30"...)
-					mk1056 := len(b)
+					mk1081 := len(b)
 					b = append(b, 0)
-					for i1057 := range m.PropGrps[i1055] {
+					for i1082 := range m.PropGrps[i1080] {
 						b = append(b, "\x30"...)
-						mk1058 := len(b)
+						mk1083 := len(b)
 						b = append(b, 0)
-						b, err = appendPropertyParmV123(b, &m.PropGrps[i1055][i1057])
-						b = endLen(b, mk1058)
+						b, err = appendPropertyParmV123(b, &m.PropGrps[i1080][i1082])
+						b = endLen(b, mk1083)
 						if err != nil {
-							err = codecerr.AtIndex(err, i1057)
+							err = codecerr.AtIndex(err, i1082)
 							break
 						}
 					}
-					b = endLen(b, mk1056)
+					b = endLen(b, mk1081)
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1055)
+					err = codecerr.AtIndex(err, i1080)
 					break
 				}
 			}
-			b = endLen(b, mk1054)
+			b = endLen(b, mk1079)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -13620,8 +13944,8 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13634,64 +13958,70 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1059, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
-			}
-			m.PropGrps = d.s.ListPropertyParm.Raw(n1059)
-			clear(m.PropGrps)
-			b1063 := d.window(&e)
-			for i1060, off1061 := 0, e.start; i1060 < n1059; i1060++ {
-				var e1062 header
-				if uint(off1061)+1 < uint(len(b1063)) && b1063[off1061+1] < 0x80 && b1063[off1061]&0x1f != 0x1f && off1061+2+int(b1063[off1061+1]) <= len(b1063) {
-					t, l := b1063[off1061], int(b1063[off1061+1])
-					e1062.tag, e1062.cons, e1062.off, e1062.start, e1062.end, e1062.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1061, off1061+2, off1061+2+l, off1061+2+l
-				} else if err := d.next(&e1062, off1061, e.end); err != nil {
+			b1088 := d.window(&e)
+			n1084 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1088)) && b1088[e.start+1] < 0x80 && b1088[e.start]&0x1f != 0x1f && e.start+2+int(b1088[e.start+1]) <= len(b1088) && e.start+2+int(b1088[e.start+1]) == e.end) {
+				var err error
+				if n1084, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1062.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1062, "[UNIVERSAL 16]"), i1060), "propGrps")
+			}
+			m.PropGrps = d.s.ListPropertyParm.Raw(n1084)
+			clear(m.PropGrps)
+			for i1085, off1086 := 0, e.start; i1085 < n1084; i1085++ {
+				var e1087 header
+				if uint(off1086)+1 < uint(len(b1088)) && b1088[off1086+1] < 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+2+int(b1088[off1086+1]) <= len(b1088) {
+					t, l := b1088[off1086], int(b1088[off1086+1])
+					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+2, off1086+2+l, off1086+2+l
+				} else if err := d.next(&e1087, off1086, e.end); err != nil {
+					return codecerr.At(err, "propGrps")
+				}
+				if e1087.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1087, "[UNIVERSAL 16]"), i1085), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					n1064, err := d.count(e1062)
-					if err != nil {
-						return err
-					}
-					m.PropGrps[i1060] = d.s.PropertyParm.Raw(n1064)
-					if n1064 == 1 {
-						m.PropGrps[i1060][0] = model.PropertyParm{}
-					} else {
-						clear(m.PropGrps[i1060])
-					}
-					b1068 := d.window(&e1062)
-					for i1065, off1066 := 0, e1062.start; i1065 < n1064; i1065++ {
-						var e1067 header
-						if uint(off1066)+1 < uint(len(b1068)) && b1068[off1066+1] < 0x80 && b1068[off1066]&0x1f != 0x1f && off1066+2+int(b1068[off1066+1]) <= len(b1068) {
-							t, l := b1068[off1066], int(b1068[off1066+1])
-							e1067.tag, e1067.cons, e1067.off, e1067.start, e1067.end, e1067.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1066, off1066+2, off1066+2+l, off1066+2+l
-						} else if err := d.next(&e1067, off1066, e1062.end); err != nil {
+					b1093 := d.window(&e1087)
+					n1089 := 1
+					if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
+						var err error
+						if n1089, err = d.count(&e1087); err != nil {
 							return err
 						}
-						if e1067.tag != 0x10 {
-							return codecerr.AtIndex(d.unexpected(e1067, "[UNIVERSAL 16]"), i1065)
+					}
+					m.PropGrps[i1085] = d.s.PropertyParm.Raw(n1089)
+					if n1089 == 1 {
+						m.PropGrps[i1085][0] = model.PropertyParm{}
+					} else {
+						clear(m.PropGrps[i1085])
+					}
+					for i1090, off1091 := 0, e1087.start; i1090 < n1089; i1090++ {
+						var e1092 header
+						if uint(off1091)+1 < uint(len(b1093)) && b1093[off1091+1] < 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+2+int(b1093[off1091+1]) <= len(b1093) {
+							t, l := b1093[off1091], int(b1093[off1091+1])
+							e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+2, off1091+2+l, off1091+2+l
+						} else if err := d.next(&e1092, off1091, e1087.end); err != nil {
+							return err
+						}
+						if e1092.tag != 0x10 {
+							return codecerr.AtIndex(d.unexpected(e1092, "[UNIVERSAL 16]"), i1090)
 						}
 						if err := func() error {
 							var err error
-							if err = decodePropertyParmV123(d, &e1067, &m.PropGrps[i1060][i1065]); err != nil {
+							if err = decodePropertyParmV123(d, &e1092, &m.PropGrps[i1085][i1090]); err != nil {
 								return err
 							}
 							return err
 						}(); err != nil {
-							return codecerr.AtIndex(err, i1065)
+							return codecerr.AtIndex(err, i1090)
 						}
-						off1066 = e1067.next
+						off1091 = e1092.next
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1060), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
 				}
-				off1061 = e1062.next
+				off1086 = e1087.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13712,20 +14042,20 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1069 := len(b)
+			mk1094 := len(b)
 			b = append(b, 0)
-			for i1070 := range m.PropertyParms {
+			for i1095 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1071 := len(b)
+				mk1096 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1070])
-				b = endLen(b, mk1071)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1095])
+				b = endLen(b, mk1096)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1070)
+					err = codecerr.AtIndex(err, i1095)
 					break
 				}
 			}
-			b = endLen(b, mk1069)
+			b = endLen(b, mk1094)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -13757,8 +14087,8 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13771,38 +14101,41 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1072, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1101 := d.window(&e)
+			n1097 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1101)) && b1101[e.start+1] < 0x80 && b1101[e.start]&0x1f != 0x1f && e.start+2+int(b1101[e.start+1]) <= len(b1101) && e.start+2+int(b1101[e.start+1]) == e.end) {
+				var err error
+				if n1097, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n1072)
-			if n1072 == 1 {
+			m.PropertyParms = d.s.PropertyParm.Raw(n1097)
+			if n1097 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1076 := d.window(&e)
-			for i1073, off1074 := 0, e.start; i1073 < n1072; i1073++ {
-				var e1075 header
-				if uint(off1074)+1 < uint(len(b1076)) && b1076[off1074+1] < 0x80 && b1076[off1074]&0x1f != 0x1f && off1074+2+int(b1076[off1074+1]) <= len(b1076) {
-					t, l := b1076[off1074], int(b1076[off1074+1])
-					e1075.tag, e1075.cons, e1075.off, e1075.start, e1075.end, e1075.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1074, off1074+2, off1074+2+l, off1074+2+l
-				} else if err := d.next(&e1075, off1074, e.end); err != nil {
+			for i1098, off1099 := 0, e.start; i1098 < n1097; i1098++ {
+				var e1100 header
+				if uint(off1099)+1 < uint(len(b1101)) && b1101[off1099+1] < 0x80 && b1101[off1099]&0x1f != 0x1f && off1099+2+int(b1101[off1099+1]) <= len(b1101) {
+					t, l := b1101[off1099], int(b1101[off1099+1])
+					e1100.tag, e1100.cons, e1100.off, e1100.start, e1100.end, e1100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1099, off1099+2, off1099+2+l, off1099+2+l
+				} else if err := d.next(&e1100, off1099, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1075.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1075, "[UNIVERSAL 16]"), i1073), "propertyParms")
+				if e1100.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1100, "[UNIVERSAL 16]"), i1098), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e1075, &m.PropertyParms[i1073]); err != nil {
+					if err = decodePropertyParmV123(d, &e1100, &m.PropertyParms[i1098]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1073), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1098), "propertyParms")
 				}
-				off1074 = e1075.next
+				off1099 = e1100.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -13810,34 +14143,34 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x1077, ok := d.int1(&e)
+			x1102, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1077, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1102, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "eventBufferControl")
 				}
 			}
-			if x1077 < -1<<31 || x1077 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1077), "eventBufferControl")
+			if x1102 < -1<<31 || x1102 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1102), "eventBufferControl")
 			}
-			m.EventBufferControl.Value = model.EventBufferControl(x1077)
+			m.EventBufferControl.Value = model.EventBufferControl(x1102)
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "serviceState: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x1078, ok := d.int1(&e)
+			x1103, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1078, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1103, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "serviceState")
 				}
 			}
-			if x1078 < -1<<31 || x1078 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1078), "serviceState")
+			if x1103 < -1<<31 || x1103 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1103), "serviceState")
 			}
-			m.ServiceState.Value = model.ServiceState(x1078)
+			m.ServiceState.Value = model.ServiceState(x1103)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -13865,20 +14198,20 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1079 := len(b)
+			mk1104 := len(b)
 			b = append(b, 0)
-			for i1080 := range m.TermList {
+			for i1105 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk1081 := len(b)
+				mk1106 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i1080])
-				b = endLen(b, mk1081)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1105])
+				b = endLen(b, mk1106)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1080)
+					err = codecerr.AtIndex(err, i1105)
 					break
 				}
 			}
-			b = endLen(b, mk1079)
+			b = endLen(b, mk1104)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -13886,10 +14219,10 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1082 := len(b)
+		mk1107 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1082)
+		b = endLen(b, mk1107)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -13904,8 +14237,8 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -13918,63 +14251,66 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1083, ok := d.int1(&e)
+			x1108, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1083, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1108, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "muxType")
 				}
 			}
-			if x1083 < -1<<31 || x1083 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1083), "muxType")
+			if x1108 < -1<<31 || x1108 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1108), "muxType")
 			}
-			m.MuxType = model.MuxType(x1083)
+			m.MuxType = model.MuxType(x1108)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1084, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "termList")
+			b1113 := d.window(&e)
+			n1109 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1113)) && b1113[e.start+1] < 0x80 && b1113[e.start]&0x1f != 0x1f && e.start+2+int(b1113[e.start+1]) <= len(b1113) && e.start+2+int(b1113[e.start+1]) == e.end) {
+				var err error
+				if n1109, err = d.count(&e); err != nil {
+					return codecerr.At(err, "termList")
+				}
 			}
-			m.TermList = d.s.TerminationID.Raw(n1084)
-			if n1084 == 1 {
+			m.TermList = d.s.TerminationID.Raw(n1109)
+			if n1109 == 1 {
 				m.TermList[0] = model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
-			b1088 := d.window(&e)
-			for i1085, off1086 := 0, e.start; i1085 < n1084; i1085++ {
-				var e1087 header
-				if uint(off1086)+1 < uint(len(b1088)) && b1088[off1086+1] < 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+2+int(b1088[off1086+1]) <= len(b1088) {
-					t, l := b1088[off1086], int(b1088[off1086+1])
-					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+2, off1086+2+l, off1086+2+l
-				} else if err := d.next(&e1087, off1086, e.end); err != nil {
+			for i1110, off1111 := 0, e.start; i1110 < n1109; i1110++ {
+				var e1112 header
+				if uint(off1111)+1 < uint(len(b1113)) && b1113[off1111+1] < 0x80 && b1113[off1111]&0x1f != 0x1f && off1111+2+int(b1113[off1111+1]) <= len(b1113) {
+					t, l := b1113[off1111], int(b1113[off1111+1])
+					e1112.tag, e1112.cons, e1112.off, e1112.start, e1112.end, e1112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1111, off1111+2, off1111+2+l, off1111+2+l
+				} else if err := d.next(&e1112, off1111, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1087.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1087, "[UNIVERSAL 16]"), i1085), "termList")
+				if e1112.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1112, "[UNIVERSAL 16]"), i1110), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1087, &m.TermList[i1085]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1112, &m.TermList[i1110]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1085), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i1110), "termList")
 				}
-				off1086 = e1087.next
+				off1111 = e1112.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1089 := d.s.NonStandardData.Raw(1)
-			p1089[0] = model.NonStandardData{}
-			m.NonStandardData = &p1089[0]
+			p1114 := d.s.NonStandardData.Raw(1)
+			p1114[0] = model.NonStandardData{}
+			m.NonStandardData = &p1114[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -14008,20 +14344,20 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1090 := len(b)
+			mk1115 := len(b)
 			b = append(b, 0)
-			for i1091 := range m.TermList {
+			for i1116 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk1092 := len(b)
+				mk1117 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i1091])
-				b = endLen(b, mk1092)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1116])
+				b = endLen(b, mk1117)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1091)
+					err = codecerr.AtIndex(err, i1116)
 					break
 				}
 			}
-			b = endLen(b, mk1090)
+			b = endLen(b, mk1115)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -14029,10 +14365,10 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1093 := len(b)
+		mk1118 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1093)
+		b = endLen(b, mk1118)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -14047,8 +14383,8 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14061,63 +14397,66 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1094, ok := d.int1(&e)
+			x1119, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1094, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1119, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "muxType")
 				}
 			}
-			if x1094 < -1<<31 || x1094 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1094), "muxType")
+			if x1119 < -1<<31 || x1119 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1119), "muxType")
 			}
-			m.MuxType = model.MuxType(x1094)
+			m.MuxType = model.MuxType(x1119)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1095, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "termList")
+			b1124 := d.window(&e)
+			n1120 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1124)) && b1124[e.start+1] < 0x80 && b1124[e.start]&0x1f != 0x1f && e.start+2+int(b1124[e.start+1]) <= len(b1124) && e.start+2+int(b1124[e.start+1]) == e.end) {
+				var err error
+				if n1120, err = d.count(&e); err != nil {
+					return codecerr.At(err, "termList")
+				}
 			}
-			m.TermList = d.s.TerminationID.Raw(n1095)
-			if n1095 == 1 {
+			m.TermList = d.s.TerminationID.Raw(n1120)
+			if n1120 == 1 {
 				m.TermList[0] = model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
-			b1099 := d.window(&e)
-			for i1096, off1097 := 0, e.start; i1096 < n1095; i1096++ {
-				var e1098 header
-				if uint(off1097)+1 < uint(len(b1099)) && b1099[off1097+1] < 0x80 && b1099[off1097]&0x1f != 0x1f && off1097+2+int(b1099[off1097+1]) <= len(b1099) {
-					t, l := b1099[off1097], int(b1099[off1097+1])
-					e1098.tag, e1098.cons, e1098.off, e1098.start, e1098.end, e1098.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1097, off1097+2, off1097+2+l, off1097+2+l
-				} else if err := d.next(&e1098, off1097, e.end); err != nil {
+			for i1121, off1122 := 0, e.start; i1121 < n1120; i1121++ {
+				var e1123 header
+				if uint(off1122)+1 < uint(len(b1124)) && b1124[off1122+1] < 0x80 && b1124[off1122]&0x1f != 0x1f && off1122+2+int(b1124[off1122+1]) <= len(b1124) {
+					t, l := b1124[off1122], int(b1124[off1122+1])
+					e1123.tag, e1123.cons, e1123.off, e1123.start, e1123.end, e1123.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1122, off1122+2, off1122+2+l, off1122+2+l
+				} else if err := d.next(&e1123, off1122, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1098.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1098, "[UNIVERSAL 16]"), i1096), "termList")
+				if e1123.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1123, "[UNIVERSAL 16]"), i1121), "termList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1098, &m.TermList[i1096]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1123, &m.TermList[i1121]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1096), "termList")
+					return codecerr.At(codecerr.AtIndex(err, i1121), "termList")
 				}
-				off1097 = e1098.next
+				off1122 = e1123.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1100 := d.s.NonStandardData.Raw(1)
-			p1100[0] = model.NonStandardData{}
-			m.NonStandardData = &p1100[0]
+			p1125 := d.s.NonStandardData.Raw(1)
+			p1125[0] = model.NonStandardData{}
+			m.NonStandardData = &p1125[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -14154,20 +14493,20 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1101 := len(b)
+			mk1126 := len(b)
 			b = append(b, 0)
-			for i1102 := range m.EventList {
+			for i1127 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1103 := len(b)
+				mk1128 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV1(b, &m.EventList[i1102])
-				b = endLen(b, mk1103)
+				b, err = appendRequestedEventV1(b, &m.EventList[i1127])
+				b = endLen(b, mk1128)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1102)
+					err = codecerr.AtIndex(err, i1127)
 					break
 				}
 			}
-			b = endLen(b, mk1101)
+			b = endLen(b, mk1126)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14183,8 +14522,8 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14198,51 +14537,54 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1104, ok := d.int1(&e)
-			if !ok || x1104 < 0 || x1104 > 4294967295 {
+			x1129, ok := d.int1(&e)
+			if !ok || x1129 < 0 || x1129 > 4294967295 {
 				var err error
-				if x1104, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1129, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1104)
+			m.RequestID.Value = uint32(x1129)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1105, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1134 := d.window(&e)
+			n1130 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1134)) && b1134[e.start+1] < 0x80 && b1134[e.start]&0x1f != 0x1f && e.start+2+int(b1134[e.start+1]) <= len(b1134) && e.start+2+int(b1134[e.start+1]) == e.end) {
+				var err error
+				if n1130, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1105)
-			if n1105 == 1 {
+			m.EventList = d.s.RequestedEvent.Raw(n1130)
+			if n1130 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1109 := d.window(&e)
-			for i1106, off1107 := 0, e.start; i1106 < n1105; i1106++ {
-				var e1108 header
-				if uint(off1107)+1 < uint(len(b1109)) && b1109[off1107+1] < 0x80 && b1109[off1107]&0x1f != 0x1f && off1107+2+int(b1109[off1107+1]) <= len(b1109) {
-					t, l := b1109[off1107], int(b1109[off1107+1])
-					e1108.tag, e1108.cons, e1108.off, e1108.start, e1108.end, e1108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1107, off1107+2, off1107+2+l, off1107+2+l
-				} else if err := d.next(&e1108, off1107, e.end); err != nil {
+			for i1131, off1132 := 0, e.start; i1131 < n1130; i1131++ {
+				var e1133 header
+				if uint(off1132)+1 < uint(len(b1134)) && b1134[off1132+1] < 0x80 && b1134[off1132]&0x1f != 0x1f && off1132+2+int(b1134[off1132+1]) <= len(b1134) {
+					t, l := b1134[off1132], int(b1134[off1132+1])
+					e1133.tag, e1133.cons, e1133.off, e1133.start, e1133.end, e1133.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1132, off1132+2, off1132+2+l, off1132+2+l
+				} else if err := d.next(&e1133, off1132, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1108.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1108, "[UNIVERSAL 16]"), i1106), "eventList")
+				if e1133.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1133, "[UNIVERSAL 16]"), i1131), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV1(d, &e1108, &m.EventList[i1106]); err != nil {
+					if err = decodeRequestedEventV1(d, &e1133, &m.EventList[i1131]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1106), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1131), "eventList")
 				}
-				off1107 = e1108.next
+				off1132 = e1133.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14274,20 +14616,20 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1110 := len(b)
+			mk1135 := len(b)
 			b = append(b, 0)
-			for i1111 := range m.EventList {
+			for i1136 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1112 := len(b)
+				mk1137 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV2(b, &m.EventList[i1111])
-				b = endLen(b, mk1112)
+				b, err = appendRequestedEventV2(b, &m.EventList[i1136])
+				b = endLen(b, mk1137)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1111)
+					err = codecerr.AtIndex(err, i1136)
 					break
 				}
 			}
-			b = endLen(b, mk1110)
+			b = endLen(b, mk1135)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14303,8 +14645,8 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14318,51 +14660,54 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1113, ok := d.int1(&e)
-			if !ok || x1113 < 0 || x1113 > 4294967295 {
+			x1138, ok := d.int1(&e)
+			if !ok || x1138 < 0 || x1138 > 4294967295 {
 				var err error
-				if x1113, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1138, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1113)
+			m.RequestID.Value = uint32(x1138)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1114, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1143 := d.window(&e)
+			n1139 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1143)) && b1143[e.start+1] < 0x80 && b1143[e.start]&0x1f != 0x1f && e.start+2+int(b1143[e.start+1]) <= len(b1143) && e.start+2+int(b1143[e.start+1]) == e.end) {
+				var err error
+				if n1139, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1114)
-			if n1114 == 1 {
+			m.EventList = d.s.RequestedEvent.Raw(n1139)
+			if n1139 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1118 := d.window(&e)
-			for i1115, off1116 := 0, e.start; i1115 < n1114; i1115++ {
-				var e1117 header
-				if uint(off1116)+1 < uint(len(b1118)) && b1118[off1116+1] < 0x80 && b1118[off1116]&0x1f != 0x1f && off1116+2+int(b1118[off1116+1]) <= len(b1118) {
-					t, l := b1118[off1116], int(b1118[off1116+1])
-					e1117.tag, e1117.cons, e1117.off, e1117.start, e1117.end, e1117.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1116, off1116+2, off1116+2+l, off1116+2+l
-				} else if err := d.next(&e1117, off1116, e.end); err != nil {
+			for i1140, off1141 := 0, e.start; i1140 < n1139; i1140++ {
+				var e1142 header
+				if uint(off1141)+1 < uint(len(b1143)) && b1143[off1141+1] < 0x80 && b1143[off1141]&0x1f != 0x1f && off1141+2+int(b1143[off1141+1]) <= len(b1143) {
+					t, l := b1143[off1141], int(b1143[off1141+1])
+					e1142.tag, e1142.cons, e1142.off, e1142.start, e1142.end, e1142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1141, off1141+2, off1141+2+l, off1141+2+l
+				} else if err := d.next(&e1142, off1141, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1117.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1117, "[UNIVERSAL 16]"), i1115), "eventList")
+				if e1142.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1142, "[UNIVERSAL 16]"), i1140), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV2(d, &e1117, &m.EventList[i1115]); err != nil {
+					if err = decodeRequestedEventV2(d, &e1142, &m.EventList[i1140]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1115), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1140), "eventList")
 				}
-				off1116 = e1117.next
+				off1141 = e1142.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14391,20 +14736,20 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1119 := len(b)
+			mk1144 := len(b)
 			b = append(b, 0)
-			for i1120 := range m.EventList {
+			for i1145 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1121 := len(b)
+				mk1146 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV3(b, &m.EventList[i1120])
-				b = endLen(b, mk1121)
+				b, err = appendRequestedEventV3(b, &m.EventList[i1145])
+				b = endLen(b, mk1146)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1120)
+					err = codecerr.AtIndex(err, i1145)
 					break
 				}
 			}
-			b = endLen(b, mk1119)
+			b = endLen(b, mk1144)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14420,8 +14765,8 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14435,51 +14780,54 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1122, ok := d.int1(&e)
-			if !ok || x1122 < 0 || x1122 > 4294967295 {
+			x1147, ok := d.int1(&e)
+			if !ok || x1147 < 0 || x1147 > 4294967295 {
 				var err error
-				if x1122, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1147, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1122)
+			m.RequestID.Value = uint32(x1147)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1123, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1152 := d.window(&e)
+			n1148 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1152)) && b1152[e.start+1] < 0x80 && b1152[e.start]&0x1f != 0x1f && e.start+2+int(b1152[e.start+1]) <= len(b1152) && e.start+2+int(b1152[e.start+1]) == e.end) {
+				var err error
+				if n1148, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1123)
-			if n1123 == 1 {
+			m.EventList = d.s.RequestedEvent.Raw(n1148)
+			if n1148 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1127 := d.window(&e)
-			for i1124, off1125 := 0, e.start; i1124 < n1123; i1124++ {
-				var e1126 header
-				if uint(off1125)+1 < uint(len(b1127)) && b1127[off1125+1] < 0x80 && b1127[off1125]&0x1f != 0x1f && off1125+2+int(b1127[off1125+1]) <= len(b1127) {
-					t, l := b1127[off1125], int(b1127[off1125+1])
-					e1126.tag, e1126.cons, e1126.off, e1126.start, e1126.end, e1126.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1125, off1125+2, off1125+2+l, off1125+2+l
-				} else if err := d.next(&e1126, off1125, e.end); err != nil {
+			for i1149, off1150 := 0, e.start; i1149 < n1148; i1149++ {
+				var e1151 header
+				if uint(off1150)+1 < uint(len(b1152)) && b1152[off1150+1] < 0x80 && b1152[off1150]&0x1f != 0x1f && off1150+2+int(b1152[off1150+1]) <= len(b1152) {
+					t, l := b1152[off1150], int(b1152[off1150+1])
+					e1151.tag, e1151.cons, e1151.off, e1151.start, e1151.end, e1151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1150, off1150+2, off1150+2+l, off1150+2+l
+				} else if err := d.next(&e1151, off1150, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1126.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1126, "[UNIVERSAL 16]"), i1124), "eventList")
+				if e1151.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1151, "[UNIVERSAL 16]"), i1149), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeRequestedEventV3(d, &e1126, &m.EventList[i1124]); err != nil {
+					if err = decodeRequestedEventV3(d, &e1151, &m.EventList[i1149]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1124), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1149), "eventList")
 				}
-				off1125 = e1126.next
+				off1150 = e1151.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14519,10 +14867,10 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1128 := len(b)
+		mk1153 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk1128)
+		b = endLen(b, mk1153)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14530,20 +14878,20 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1129 := len(b)
+			mk1154 := len(b)
 			b = append(b, 0)
-			for i1130 := range m.EvParList {
+			for i1155 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1131 := len(b)
+				mk1156 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1130])
-				b = endLen(b, mk1131)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1155])
+				b = endLen(b, mk1156)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1130)
+					err = codecerr.AtIndex(err, i1155)
 					break
 				}
 			}
-			b = endLen(b, mk1129)
+			b = endLen(b, mk1154)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14559,8 +14907,8 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14587,22 +14935,22 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1132, ok := d.int1(&e)
-			if !ok || x1132 < 0 || x1132 > 65535 {
+			x1157, ok := d.int1(&e)
+			if !ok || x1157 < 0 || x1157 > 65535 {
 				var err error
-				if x1132, err = d.integer(&e, 0, 65535); err != nil {
+				if x1157, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1132)
+			m.StreamID.Value = uint32(x1157)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1133 := d.s.RequestedActions.Raw(1)
-			p1133[0] = model.RequestedActions{}
-			m.EventAction = &p1133[0]
+			p1158 := d.s.RequestedActions.Raw(1)
+			p1158[0] = model.RequestedActions{}
+			m.EventAction = &p1158[0]
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14611,38 +14959,41 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1134, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1163 := d.window(&e)
+			n1159 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1163)) && b1163[e.start+1] < 0x80 && b1163[e.start]&0x1f != 0x1f && e.start+2+int(b1163[e.start+1]) <= len(b1163) && e.start+2+int(b1163[e.start+1]) == e.end) {
+				var err error
+				if n1159, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1134)
-			if n1134 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1159)
+			if n1159 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1138 := d.window(&e)
-			for i1135, off1136 := 0, e.start; i1135 < n1134; i1135++ {
-				var e1137 header
-				if uint(off1136)+1 < uint(len(b1138)) && b1138[off1136+1] < 0x80 && b1138[off1136]&0x1f != 0x1f && off1136+2+int(b1138[off1136+1]) <= len(b1138) {
-					t, l := b1138[off1136], int(b1138[off1136+1])
-					e1137.tag, e1137.cons, e1137.off, e1137.start, e1137.end, e1137.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1136, off1136+2, off1136+2+l, off1136+2+l
-				} else if err := d.next(&e1137, off1136, e.end); err != nil {
+			for i1160, off1161 := 0, e.start; i1160 < n1159; i1160++ {
+				var e1162 header
+				if uint(off1161)+1 < uint(len(b1163)) && b1163[off1161+1] < 0x80 && b1163[off1161]&0x1f != 0x1f && off1161+2+int(b1163[off1161+1]) <= len(b1163) {
+					t, l := b1163[off1161], int(b1163[off1161+1])
+					e1162.tag, e1162.cons, e1162.off, e1162.start, e1162.end, e1162.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1161, off1161+2, off1161+2+l, off1161+2+l
+				} else if err := d.next(&e1162, off1161, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1137.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1137, "[UNIVERSAL 16]"), i1135), "evParList")
+				if e1162.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1162, "[UNIVERSAL 16]"), i1160), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1137, &m.EvParList[i1135]); err != nil {
+					if err = decodeEventParameterV123(d, &e1162, &m.EvParList[i1160]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1135), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1160), "evParList")
 				}
-				off1136 = e1137.next
+				off1161 = e1162.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14685,10 +15036,10 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1139 := len(b)
+		mk1164 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk1139)
+		b = endLen(b, mk1164)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14696,20 +15047,20 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1140 := len(b)
+			mk1165 := len(b)
 			b = append(b, 0)
-			for i1141 := range m.EvParList {
+			for i1166 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1142 := len(b)
+				mk1167 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1141])
-				b = endLen(b, mk1142)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1166])
+				b = endLen(b, mk1167)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1141)
+					err = codecerr.AtIndex(err, i1166)
 					break
 				}
 			}
-			b = endLen(b, mk1140)
+			b = endLen(b, mk1165)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14725,8 +15076,8 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14753,22 +15104,22 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1143, ok := d.int1(&e)
-			if !ok || x1143 < 0 || x1143 > 65535 {
+			x1168, ok := d.int1(&e)
+			if !ok || x1168 < 0 || x1168 > 65535 {
 				var err error
-				if x1143, err = d.integer(&e, 0, 65535); err != nil {
+				if x1168, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1143)
+			m.StreamID.Value = uint32(x1168)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1144 := d.s.RequestedActions.Raw(1)
-			p1144[0] = model.RequestedActions{}
-			m.EventAction = &p1144[0]
+			p1169 := d.s.RequestedActions.Raw(1)
+			p1169[0] = model.RequestedActions{}
+			m.EventAction = &p1169[0]
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14777,38 +15128,41 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1145, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1174 := d.window(&e)
+			n1170 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1174)) && b1174[e.start+1] < 0x80 && b1174[e.start]&0x1f != 0x1f && e.start+2+int(b1174[e.start+1]) <= len(b1174) && e.start+2+int(b1174[e.start+1]) == e.end) {
+				var err error
+				if n1170, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1145)
-			if n1145 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1170)
+			if n1170 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1149 := d.window(&e)
-			for i1146, off1147 := 0, e.start; i1146 < n1145; i1146++ {
-				var e1148 header
-				if uint(off1147)+1 < uint(len(b1149)) && b1149[off1147+1] < 0x80 && b1149[off1147]&0x1f != 0x1f && off1147+2+int(b1149[off1147+1]) <= len(b1149) {
-					t, l := b1149[off1147], int(b1149[off1147+1])
-					e1148.tag, e1148.cons, e1148.off, e1148.start, e1148.end, e1148.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1147, off1147+2, off1147+2+l, off1147+2+l
-				} else if err := d.next(&e1148, off1147, e.end); err != nil {
+			for i1171, off1172 := 0, e.start; i1171 < n1170; i1171++ {
+				var e1173 header
+				if uint(off1172)+1 < uint(len(b1174)) && b1174[off1172+1] < 0x80 && b1174[off1172]&0x1f != 0x1f && off1172+2+int(b1174[off1172+1]) <= len(b1174) {
+					t, l := b1174[off1172], int(b1174[off1172+1])
+					e1173.tag, e1173.cons, e1173.off, e1173.start, e1173.end, e1173.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1172, off1172+2, off1172+2+l, off1172+2+l
+				} else if err := d.next(&e1173, off1172, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1148.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1148, "[UNIVERSAL 16]"), i1146), "evParList")
+				if e1173.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1173, "[UNIVERSAL 16]"), i1171), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1148, &m.EvParList[i1146]); err != nil {
+					if err = decodeEventParameterV123(d, &e1173, &m.EvParList[i1171]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1146), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1171), "evParList")
 				}
-				off1147 = e1148.next
+				off1172 = e1173.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14851,10 +15205,10 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1150 := len(b)
+		mk1175 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk1150)
+		b = endLen(b, mk1175)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14862,20 +15216,20 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1151 := len(b)
+			mk1176 := len(b)
 			b = append(b, 0)
-			for i1152 := range m.EvParList {
+			for i1177 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1153 := len(b)
+				mk1178 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1152])
-				b = endLen(b, mk1153)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1177])
+				b = endLen(b, mk1178)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1152)
+					err = codecerr.AtIndex(err, i1177)
 					break
 				}
 			}
-			b = endLen(b, mk1151)
+			b = endLen(b, mk1176)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14891,8 +15245,8 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -14919,22 +15273,22 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1154, ok := d.int1(&e)
-			if !ok || x1154 < 0 || x1154 > 65535 {
+			x1179, ok := d.int1(&e)
+			if !ok || x1179 < 0 || x1179 > 65535 {
 				var err error
-				if x1154, err = d.integer(&e, 0, 65535); err != nil {
+				if x1179, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1154)
+			m.StreamID.Value = uint32(x1179)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1155 := d.s.RequestedActions.Raw(1)
-			p1155[0] = model.RequestedActions{}
-			m.EventAction = &p1155[0]
+			p1180 := d.s.RequestedActions.Raw(1)
+			p1180[0] = model.RequestedActions{}
+			m.EventAction = &p1180[0]
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14943,38 +15297,41 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1156, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1185 := d.window(&e)
+			n1181 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1185)) && b1185[e.start+1] < 0x80 && b1185[e.start]&0x1f != 0x1f && e.start+2+int(b1185[e.start+1]) <= len(b1185) && e.start+2+int(b1185[e.start+1]) == e.end) {
+				var err error
+				if n1181, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1156)
-			if n1156 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1181)
+			if n1181 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1160 := d.window(&e)
-			for i1157, off1158 := 0, e.start; i1157 < n1156; i1157++ {
-				var e1159 header
-				if uint(off1158)+1 < uint(len(b1160)) && b1160[off1158+1] < 0x80 && b1160[off1158]&0x1f != 0x1f && off1158+2+int(b1160[off1158+1]) <= len(b1160) {
-					t, l := b1160[off1158], int(b1160[off1158+1])
-					e1159.tag, e1159.cons, e1159.off, e1159.start, e1159.end, e1159.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1158, off1158+2, off1158+2+l, off1158+2+l
-				} else if err := d.next(&e1159, off1158, e.end); err != nil {
+			for i1182, off1183 := 0, e.start; i1182 < n1181; i1182++ {
+				var e1184 header
+				if uint(off1183)+1 < uint(len(b1185)) && b1185[off1183+1] < 0x80 && b1185[off1183]&0x1f != 0x1f && off1183+2+int(b1185[off1183+1]) <= len(b1185) {
+					t, l := b1185[off1183], int(b1185[off1183+1])
+					e1184.tag, e1184.cons, e1184.off, e1184.start, e1184.end, e1184.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1183, off1183+2, off1183+2+l, off1183+2+l
+				} else if err := d.next(&e1184, off1183, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1159.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1159, "[UNIVERSAL 16]"), i1157), "evParList")
+				if e1184.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1184, "[UNIVERSAL 16]"), i1182), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1159, &m.EvParList[i1157]); err != nil {
+					if err = decodeEventParameterV123(d, &e1184, &m.EvParList[i1182]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1157), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1182), "evParList")
 				}
-				off1158 = e1159.next
+				off1183 = e1184.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15009,20 +15366,20 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1161 := len(b)
+		mk1186 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk1161)
+		b = endLen(b, mk1186)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1162 := len(b)
+		mk1187 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
-		b = endLen(b, mk1162)
+		b = endLen(b, mk1187)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -15030,16 +15387,16 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1163 := len(b)
+			mk1188 := len(b)
 			b = append(b, 0)
-			for i1164 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1164])
+			for i1189 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1189])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1164)
+					err = codecerr.AtIndex(err, i1189)
 					break
 				}
 			}
-			b = endLen(b, mk1163)
+			b = endLen(b, mk1188)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15055,8 +15412,8 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15078,14 +15435,17 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1165 := d.s.EventDM.Raw(1)
-			p1165[0] = model.EventDM{}
-			m.EventDM = &p1165[0]
-			var h1166 header
-			if err := d.explicit(&h1166, &e, anyTag); err != nil {
+			p1190 := d.s.EventDM.Raw(1)
+			p1190[0] = model.EventDM{}
+			m.EventDM = &p1190[0]
+			var h1191 header
+			if b1192 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1192)) && b1192[e.start+1] < 0x80 && b1192[e.start]&0x1f != 0x1f && e.start+2+int(b1192[e.start+1]) <= len(b1192) && e.start+2+int(b1192[e.start+1]) == e.end {
+				t, l := b1192[e.start], int(b1192[e.start+1])
+				h1191.tag, h1191.cons, h1191.off, h1191.start, h1191.end, h1191.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1191, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h1166, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1191, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -15093,9 +15453,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1167 := d.s.SecondEventsDescriptor.Raw(1)
-			p1167[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1167[0]
+			p1193 := d.s.SecondEventsDescriptor.Raw(1)
+			p1193[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1193[0]
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -15104,35 +15464,38 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1168, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1198 := d.window(&e)
+			n1194 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1198)) && b1198[e.start+1] < 0x80 && b1198[e.start]&0x1f != 0x1f && e.start+2+int(b1198[e.start+1]) <= len(b1198) && e.start+2+int(b1198[e.start+1]) == e.end) {
+				var err error
+				if n1194, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1168)
-			if n1168 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1194)
+			if n1194 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1172 := d.window(&e)
-			for i1169, off1170 := 0, e.start; i1169 < n1168; i1169++ {
-				var e1171 header
-				if uint(off1170)+1 < uint(len(b1172)) && b1172[off1170+1] < 0x80 && b1172[off1170]&0x1f != 0x1f && off1170+2+int(b1172[off1170+1]) <= len(b1172) {
-					t, l := b1172[off1170], int(b1172[off1170+1])
-					e1171.tag, e1171.cons, e1171.off, e1171.start, e1171.end, e1171.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1170, off1170+2, off1170+2+l, off1170+2+l
-				} else if err := d.next(&e1171, off1170, e.end); err != nil {
+			for i1195, off1196 := 0, e.start; i1195 < n1194; i1195++ {
+				var e1197 header
+				if uint(off1196)+1 < uint(len(b1198)) && b1198[off1196+1] < 0x80 && b1198[off1196]&0x1f != 0x1f && off1196+2+int(b1198[off1196+1]) <= len(b1198) {
+					t, l := b1198[off1196], int(b1198[off1196+1])
+					e1197.tag, e1197.cons, e1197.off, e1197.start, e1197.end, e1197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1196, off1196+2, off1196+2+l, off1196+2+l
+				} else if err := d.next(&e1197, off1196, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1171, &m.SignalsDescriptor[i1169]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1197, &m.SignalsDescriptor[i1195]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1169), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1195), "signalsDescriptor")
 				}
-				off1170 = e1171.next
+				off1196 = e1197.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15159,20 +15522,20 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1173 := len(b)
+		mk1199 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1173)
+		b = endLen(b, mk1199)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1174 := len(b)
+		mk1200 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
-		b = endLen(b, mk1174)
+		b = endLen(b, mk1200)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -15180,16 +15543,16 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1175 := len(b)
+			mk1201 := len(b)
 			b = append(b, 0)
-			for i1176 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1176])
+			for i1202 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1202])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1176)
+					err = codecerr.AtIndex(err, i1202)
 					break
 				}
 			}
-			b = endLen(b, mk1175)
+			b = endLen(b, mk1201)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15205,8 +15568,8 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15228,14 +15591,17 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1177 := d.s.EventDM.Raw(1)
-			p1177[0] = model.EventDM{}
-			m.EventDM = &p1177[0]
-			var h1178 header
-			if err := d.explicit(&h1178, &e, anyTag); err != nil {
+			p1203 := d.s.EventDM.Raw(1)
+			p1203[0] = model.EventDM{}
+			m.EventDM = &p1203[0]
+			var h1204 header
+			if b1205 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1205)) && b1205[e.start+1] < 0x80 && b1205[e.start]&0x1f != 0x1f && e.start+2+int(b1205[e.start+1]) <= len(b1205) && e.start+2+int(b1205[e.start+1]) == e.end {
+				t, l := b1205[e.start], int(b1205[e.start+1])
+				h1204.tag, h1204.cons, h1204.off, h1204.start, h1204.end, h1204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1204, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1178, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1204, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -15243,9 +15609,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1179 := d.s.SecondEventsDescriptor.Raw(1)
-			p1179[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1179[0]
+			p1206 := d.s.SecondEventsDescriptor.Raw(1)
+			p1206[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1206[0]
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -15254,35 +15620,38 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1180, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1211 := d.window(&e)
+			n1207 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1211)) && b1211[e.start+1] < 0x80 && b1211[e.start]&0x1f != 0x1f && e.start+2+int(b1211[e.start+1]) <= len(b1211) && e.start+2+int(b1211[e.start+1]) == e.end) {
+				var err error
+				if n1207, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1180)
-			if n1180 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1207)
+			if n1207 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1184 := d.window(&e)
-			for i1181, off1182 := 0, e.start; i1181 < n1180; i1181++ {
-				var e1183 header
-				if uint(off1182)+1 < uint(len(b1184)) && b1184[off1182+1] < 0x80 && b1184[off1182]&0x1f != 0x1f && off1182+2+int(b1184[off1182+1]) <= len(b1184) {
-					t, l := b1184[off1182], int(b1184[off1182+1])
-					e1183.tag, e1183.cons, e1183.off, e1183.start, e1183.end, e1183.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1182, off1182+2, off1182+2+l, off1182+2+l
-				} else if err := d.next(&e1183, off1182, e.end); err != nil {
+			for i1208, off1209 := 0, e.start; i1208 < n1207; i1208++ {
+				var e1210 header
+				if uint(off1209)+1 < uint(len(b1211)) && b1211[off1209+1] < 0x80 && b1211[off1209]&0x1f != 0x1f && off1209+2+int(b1211[off1209+1]) <= len(b1211) {
+					t, l := b1211[off1209], int(b1211[off1209+1])
+					e1210.tag, e1210.cons, e1210.off, e1210.start, e1210.end, e1210.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1209, off1209+2, off1209+2+l, off1209+2+l
+				} else if err := d.next(&e1210, off1209, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1183, &m.SignalsDescriptor[i1181]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1210, &m.SignalsDescriptor[i1208]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1181), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1208), "signalsDescriptor")
 				}
-				off1182 = e1183.next
+				off1209 = e1210.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15303,20 +15672,20 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1185 := len(b)
+		mk1212 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1185)
+		b = endLen(b, mk1212)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk1186 := len(b)
+		mk1213 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1186)
+		b = endLen(b, mk1213)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -15324,16 +15693,16 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1187 := len(b)
+			mk1214 := len(b)
 			b = append(b, 0)
-			for i1188 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1188])
+			for i1215 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1215])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1188)
+					err = codecerr.AtIndex(err, i1215)
 					break
 				}
 			}
-			b = endLen(b, mk1187)
+			b = endLen(b, mk1214)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15341,10 +15710,10 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa4"...)
-		mk1189 := len(b)
+		mk1216 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1189)
+		b = endLen(b, mk1216)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -15366,8 +15735,8 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15389,14 +15758,17 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1190 := d.s.EventDM.Raw(1)
-			p1190[0] = model.EventDM{}
-			m.EventDM = &p1190[0]
-			var h1191 header
-			if err := d.explicit(&h1191, &e, anyTag); err != nil {
+			p1217 := d.s.EventDM.Raw(1)
+			p1217[0] = model.EventDM{}
+			m.EventDM = &p1217[0]
+			var h1218 header
+			if b1219 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1219)) && b1219[e.start+1] < 0x80 && b1219[e.start]&0x1f != 0x1f && e.start+2+int(b1219[e.start+1]) <= len(b1219) && e.start+2+int(b1219[e.start+1]) == e.end {
+				t, l := b1219[e.start], int(b1219[e.start+1])
+				h1218.tag, h1218.cons, h1218.off, h1218.start, h1218.end, h1218.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1218, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1191, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1218, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -15404,9 +15776,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1192 := d.s.SecondEventsDescriptor.Raw(1)
-			p1192[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1192[0]
+			p1220 := d.s.SecondEventsDescriptor.Raw(1)
+			p1220[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1220[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -15415,49 +15787,55 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1193, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1225 := d.window(&e)
+			n1221 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1225)) && b1225[e.start+1] < 0x80 && b1225[e.start]&0x1f != 0x1f && e.start+2+int(b1225[e.start+1]) <= len(b1225) && e.start+2+int(b1225[e.start+1]) == e.end) {
+				var err error
+				if n1221, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1193)
-			if n1193 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1221)
+			if n1221 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1197 := d.window(&e)
-			for i1194, off1195 := 0, e.start; i1194 < n1193; i1194++ {
-				var e1196 header
-				if uint(off1195)+1 < uint(len(b1197)) && b1197[off1195+1] < 0x80 && b1197[off1195]&0x1f != 0x1f && off1195+2+int(b1197[off1195+1]) <= len(b1197) {
-					t, l := b1197[off1195], int(b1197[off1195+1])
-					e1196.tag, e1196.cons, e1196.off, e1196.start, e1196.end, e1196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1195, off1195+2, off1195+2+l, off1195+2+l
-				} else if err := d.next(&e1196, off1195, e.end); err != nil {
+			for i1222, off1223 := 0, e.start; i1222 < n1221; i1222++ {
+				var e1224 header
+				if uint(off1223)+1 < uint(len(b1225)) && b1225[off1223+1] < 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+2+int(b1225[off1223+1]) <= len(b1225) {
+					t, l := b1225[off1223], int(b1225[off1223+1])
+					e1224.tag, e1224.cons, e1224.off, e1224.start, e1224.end, e1224.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1223, off1223+2, off1223+2+l, off1223+2+l
+				} else if err := d.next(&e1224, off1223, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1196, &m.SignalsDescriptor[i1194]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1224, &m.SignalsDescriptor[i1222]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1194), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1222), "signalsDescriptor")
 				}
-				off1195 = e1196.next
+				off1223 = e1224.next
 			}
 		case 0x80000004: // [4] notifyBehaviour
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1198 := d.s.NotifyBehaviour.Raw(1)
-			p1198[0] = model.NotifyBehaviour{}
-			m.NotifyBehaviour = &p1198[0]
-			var h1199 header
-			if err := d.explicit(&h1199, &e, anyTag); err != nil {
+			p1226 := d.s.NotifyBehaviour.Raw(1)
+			p1226[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1226[0]
+			var h1227 header
+			if b1228 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1228)) && b1228[e.start+1] < 0x80 && b1228[e.start]&0x1f != 0x1f && e.start+2+int(b1228[e.start+1]) <= len(b1228) && e.start+2+int(b1228[e.start+1]) == e.end {
+				t, l := b1228[e.start], int(b1228[e.start+1])
+				h1227.tag, h1227.cons, h1227.off, h1227.start, h1227.end, h1227.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1227, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1199, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1227, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -15495,10 +15873,10 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk1200 := len(b)
+		mk1229 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1200)
+		b = endLen(b, mk1229)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -15523,9 +15901,9 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1201 := d.s.DigitMapValue.Raw(1)
-		p1201[0] = model.DigitMapValue{}
-		m.DigitMapValue = &p1201[0]
+		p1230 := d.s.DigitMapValue.Raw(1)
+		p1230[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1230[0]
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -15552,10 +15930,10 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk1202 := len(b)
+		mk1231 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1202)
+		b = endLen(b, mk1231)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -15580,9 +15958,9 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1203 := d.s.DigitMapValue.Raw(1)
-		p1203[0] = model.DigitMapValue{}
-		m.DigitMapValue = &p1203[0]
+		p1232 := d.s.DigitMapValue.Raw(1)
+		p1232[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1232[0]
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
@@ -15608,20 +15986,20 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1204 := len(b)
+			mk1233 := len(b)
 			b = append(b, 0)
-			for i1205 := range m.EventList {
+			for i1234 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1206 := len(b)
+				mk1235 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1205])
-				b = endLen(b, mk1206)
+				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1234])
+				b = endLen(b, mk1235)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1205)
+					err = codecerr.AtIndex(err, i1234)
 					break
 				}
 			}
-			b = endLen(b, mk1204)
+			b = endLen(b, mk1233)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -15637,8 +16015,8 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15652,51 +16030,54 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1207, ok := d.int1(&e)
-			if !ok || x1207 < 0 || x1207 > 4294967295 {
+			x1236, ok := d.int1(&e)
+			if !ok || x1236 < 0 || x1236 > 4294967295 {
 				var err error
-				if x1207, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1236, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1207)
+			m.RequestID.Value = uint32(x1236)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1208, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1241 := d.window(&e)
+			n1237 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1241)) && b1241[e.start+1] < 0x80 && b1241[e.start]&0x1f != 0x1f && e.start+2+int(b1241[e.start+1]) <= len(b1241) && e.start+2+int(b1241[e.start+1]) == e.end) {
+				var err error
+				if n1237, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1208)
-			if n1208 == 1 {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1237)
+			if n1237 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1212 := d.window(&e)
-			for i1209, off1210 := 0, e.start; i1209 < n1208; i1209++ {
-				var e1211 header
-				if uint(off1210)+1 < uint(len(b1212)) && b1212[off1210+1] < 0x80 && b1212[off1210]&0x1f != 0x1f && off1210+2+int(b1212[off1210+1]) <= len(b1212) {
-					t, l := b1212[off1210], int(b1212[off1210+1])
-					e1211.tag, e1211.cons, e1211.off, e1211.start, e1211.end, e1211.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1210, off1210+2, off1210+2+l, off1210+2+l
-				} else if err := d.next(&e1211, off1210, e.end); err != nil {
+			for i1238, off1239 := 0, e.start; i1238 < n1237; i1238++ {
+				var e1240 header
+				if uint(off1239)+1 < uint(len(b1241)) && b1241[off1239+1] < 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+2+int(b1241[off1239+1]) <= len(b1241) {
+					t, l := b1241[off1239], int(b1241[off1239+1])
+					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+2, off1239+2+l, off1239+2+l
+				} else if err := d.next(&e1240, off1239, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1211.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1211, "[UNIVERSAL 16]"), i1209), "eventList")
+				if e1240.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1240, "[UNIVERSAL 16]"), i1238), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV1(d, &e1211, &m.EventList[i1209]); err != nil {
+					if err = decodeSecondRequestedEventV1(d, &e1240, &m.EventList[i1238]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1209), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1238), "eventList")
 				}
-				off1210 = e1211.next
+				off1239 = e1240.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15728,20 +16109,20 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1213 := len(b)
+			mk1242 := len(b)
 			b = append(b, 0)
-			for i1214 := range m.EventList {
+			for i1243 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1215 := len(b)
+				mk1244 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1214])
-				b = endLen(b, mk1215)
+				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1243])
+				b = endLen(b, mk1244)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1214)
+					err = codecerr.AtIndex(err, i1243)
 					break
 				}
 			}
-			b = endLen(b, mk1213)
+			b = endLen(b, mk1242)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -15757,8 +16138,8 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15772,51 +16153,54 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1216, ok := d.int1(&e)
-			if !ok || x1216 < 0 || x1216 > 4294967295 {
+			x1245, ok := d.int1(&e)
+			if !ok || x1245 < 0 || x1245 > 4294967295 {
 				var err error
-				if x1216, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1245, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1216)
+			m.RequestID.Value = uint32(x1245)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1217, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1250 := d.window(&e)
+			n1246 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1250)) && b1250[e.start+1] < 0x80 && b1250[e.start]&0x1f != 0x1f && e.start+2+int(b1250[e.start+1]) <= len(b1250) && e.start+2+int(b1250[e.start+1]) == e.end) {
+				var err error
+				if n1246, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1217)
-			if n1217 == 1 {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1246)
+			if n1246 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1221 := d.window(&e)
-			for i1218, off1219 := 0, e.start; i1218 < n1217; i1218++ {
-				var e1220 header
-				if uint(off1219)+1 < uint(len(b1221)) && b1221[off1219+1] < 0x80 && b1221[off1219]&0x1f != 0x1f && off1219+2+int(b1221[off1219+1]) <= len(b1221) {
-					t, l := b1221[off1219], int(b1221[off1219+1])
-					e1220.tag, e1220.cons, e1220.off, e1220.start, e1220.end, e1220.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1219, off1219+2, off1219+2+l, off1219+2+l
-				} else if err := d.next(&e1220, off1219, e.end); err != nil {
+			for i1247, off1248 := 0, e.start; i1247 < n1246; i1247++ {
+				var e1249 header
+				if uint(off1248)+1 < uint(len(b1250)) && b1250[off1248+1] < 0x80 && b1250[off1248]&0x1f != 0x1f && off1248+2+int(b1250[off1248+1]) <= len(b1250) {
+					t, l := b1250[off1248], int(b1250[off1248+1])
+					e1249.tag, e1249.cons, e1249.off, e1249.start, e1249.end, e1249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1248, off1248+2, off1248+2+l, off1248+2+l
+				} else if err := d.next(&e1249, off1248, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1220.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1220, "[UNIVERSAL 16]"), i1218), "eventList")
+				if e1249.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1249, "[UNIVERSAL 16]"), i1247), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV2(d, &e1220, &m.EventList[i1218]); err != nil {
+					if err = decodeSecondRequestedEventV2(d, &e1249, &m.EventList[i1247]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1218), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1247), "eventList")
 				}
-				off1219 = e1220.next
+				off1248 = e1249.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15845,20 +16229,20 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1222 := len(b)
+			mk1251 := len(b)
 			b = append(b, 0)
-			for i1223 := range m.EventList {
+			for i1252 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk1224 := len(b)
+				mk1253 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1223])
-				b = endLen(b, mk1224)
+				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1252])
+				b = endLen(b, mk1253)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1223)
+					err = codecerr.AtIndex(err, i1252)
 					break
 				}
 			}
-			b = endLen(b, mk1222)
+			b = endLen(b, mk1251)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -15874,8 +16258,8 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -15889,51 +16273,54 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1225, ok := d.int1(&e)
-			if !ok || x1225 < 0 || x1225 > 4294967295 {
+			x1254, ok := d.int1(&e)
+			if !ok || x1254 < 0 || x1254 > 4294967295 {
 				var err error
-				if x1225, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1254, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1225)
+			m.RequestID.Value = uint32(x1254)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1226, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
+			b1259 := d.window(&e)
+			n1255 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1259)) && b1259[e.start+1] < 0x80 && b1259[e.start]&0x1f != 0x1f && e.start+2+int(b1259[e.start+1]) <= len(b1259) && e.start+2+int(b1259[e.start+1]) == e.end) {
+				var err error
+				if n1255, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventList")
+				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1226)
-			if n1226 == 1 {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1255)
+			if n1255 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
-			b1230 := d.window(&e)
-			for i1227, off1228 := 0, e.start; i1227 < n1226; i1227++ {
-				var e1229 header
-				if uint(off1228)+1 < uint(len(b1230)) && b1230[off1228+1] < 0x80 && b1230[off1228]&0x1f != 0x1f && off1228+2+int(b1230[off1228+1]) <= len(b1230) {
-					t, l := b1230[off1228], int(b1230[off1228+1])
-					e1229.tag, e1229.cons, e1229.off, e1229.start, e1229.end, e1229.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1228, off1228+2, off1228+2+l, off1228+2+l
-				} else if err := d.next(&e1229, off1228, e.end); err != nil {
+			for i1256, off1257 := 0, e.start; i1256 < n1255; i1256++ {
+				var e1258 header
+				if uint(off1257)+1 < uint(len(b1259)) && b1259[off1257+1] < 0x80 && b1259[off1257]&0x1f != 0x1f && off1257+2+int(b1259[off1257+1]) <= len(b1259) {
+					t, l := b1259[off1257], int(b1259[off1257+1])
+					e1258.tag, e1258.cons, e1258.off, e1258.start, e1258.end, e1258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1257, off1257+2, off1257+2+l, off1257+2+l
+				} else if err := d.next(&e1258, off1257, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1229.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1229, "[UNIVERSAL 16]"), i1227), "eventList")
+				if e1258.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1258, "[UNIVERSAL 16]"), i1256), "eventList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSecondRequestedEventV3(d, &e1229, &m.EventList[i1227]); err != nil {
+					if err = decodeSecondRequestedEventV3(d, &e1258, &m.EventList[i1256]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1227), "eventList")
+					return codecerr.At(codecerr.AtIndex(err, i1256), "eventList")
 				}
-				off1228 = e1229.next
+				off1257 = e1258.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15973,10 +16360,10 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1231 := len(b)
+		mk1260 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk1231)
+		b = endLen(b, mk1260)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -15984,20 +16371,20 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1232 := len(b)
+			mk1261 := len(b)
 			b = append(b, 0)
-			for i1233 := range m.EvParList {
+			for i1262 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1234 := len(b)
+				mk1263 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1233])
-				b = endLen(b, mk1234)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1262])
+				b = endLen(b, mk1263)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1233)
+					err = codecerr.AtIndex(err, i1262)
 					break
 				}
 			}
-			b = endLen(b, mk1232)
+			b = endLen(b, mk1261)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -16013,8 +16400,8 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16041,22 +16428,22 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1235, ok := d.int1(&e)
-			if !ok || x1235 < 0 || x1235 > 65535 {
+			x1264, ok := d.int1(&e)
+			if !ok || x1264 < 0 || x1264 > 65535 {
 				var err error
-				if x1235, err = d.integer(&e, 0, 65535); err != nil {
+				if x1264, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1235)
+			m.StreamID.Value = uint32(x1264)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1236 := d.s.SecondRequestedActions.Raw(1)
-			p1236[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1236[0]
+			p1265 := d.s.SecondRequestedActions.Raw(1)
+			p1265[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1265[0]
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -16065,38 +16452,41 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1237, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1270 := d.window(&e)
+			n1266 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1270)) && b1270[e.start+1] < 0x80 && b1270[e.start]&0x1f != 0x1f && e.start+2+int(b1270[e.start+1]) <= len(b1270) && e.start+2+int(b1270[e.start+1]) == e.end) {
+				var err error
+				if n1266, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1237)
-			if n1237 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1266)
+			if n1266 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1241 := d.window(&e)
-			for i1238, off1239 := 0, e.start; i1238 < n1237; i1238++ {
-				var e1240 header
-				if uint(off1239)+1 < uint(len(b1241)) && b1241[off1239+1] < 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+2+int(b1241[off1239+1]) <= len(b1241) {
-					t, l := b1241[off1239], int(b1241[off1239+1])
-					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+2, off1239+2+l, off1239+2+l
-				} else if err := d.next(&e1240, off1239, e.end); err != nil {
+			for i1267, off1268 := 0, e.start; i1267 < n1266; i1267++ {
+				var e1269 header
+				if uint(off1268)+1 < uint(len(b1270)) && b1270[off1268+1] < 0x80 && b1270[off1268]&0x1f != 0x1f && off1268+2+int(b1270[off1268+1]) <= len(b1270) {
+					t, l := b1270[off1268], int(b1270[off1268+1])
+					e1269.tag, e1269.cons, e1269.off, e1269.start, e1269.end, e1269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1268, off1268+2, off1268+2+l, off1268+2+l
+				} else if err := d.next(&e1269, off1268, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1240.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1240, "[UNIVERSAL 16]"), i1238), "evParList")
+				if e1269.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1269, "[UNIVERSAL 16]"), i1267), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1240, &m.EvParList[i1238]); err != nil {
+					if err = decodeEventParameterV123(d, &e1269, &m.EvParList[i1267]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1238), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1267), "evParList")
 				}
-				off1239 = e1240.next
+				off1268 = e1269.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16139,10 +16529,10 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1242 := len(b)
+		mk1271 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk1242)
+		b = endLen(b, mk1271)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -16150,20 +16540,20 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1243 := len(b)
+			mk1272 := len(b)
 			b = append(b, 0)
-			for i1244 := range m.EvParList {
+			for i1273 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1245 := len(b)
+				mk1274 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1244])
-				b = endLen(b, mk1245)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1273])
+				b = endLen(b, mk1274)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1244)
+					err = codecerr.AtIndex(err, i1273)
 					break
 				}
 			}
-			b = endLen(b, mk1243)
+			b = endLen(b, mk1272)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -16179,8 +16569,8 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16207,22 +16597,22 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1246, ok := d.int1(&e)
-			if !ok || x1246 < 0 || x1246 > 65535 {
+			x1275, ok := d.int1(&e)
+			if !ok || x1275 < 0 || x1275 > 65535 {
 				var err error
-				if x1246, err = d.integer(&e, 0, 65535); err != nil {
+				if x1275, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1246)
+			m.StreamID.Value = uint32(x1275)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1247 := d.s.SecondRequestedActions.Raw(1)
-			p1247[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1247[0]
+			p1276 := d.s.SecondRequestedActions.Raw(1)
+			p1276[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1276[0]
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -16231,38 +16621,41 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1248, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1281 := d.window(&e)
+			n1277 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1281)) && b1281[e.start+1] < 0x80 && b1281[e.start]&0x1f != 0x1f && e.start+2+int(b1281[e.start+1]) <= len(b1281) && e.start+2+int(b1281[e.start+1]) == e.end) {
+				var err error
+				if n1277, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1248)
-			if n1248 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1277)
+			if n1277 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1252 := d.window(&e)
-			for i1249, off1250 := 0, e.start; i1249 < n1248; i1249++ {
-				var e1251 header
-				if uint(off1250)+1 < uint(len(b1252)) && b1252[off1250+1] < 0x80 && b1252[off1250]&0x1f != 0x1f && off1250+2+int(b1252[off1250+1]) <= len(b1252) {
-					t, l := b1252[off1250], int(b1252[off1250+1])
-					e1251.tag, e1251.cons, e1251.off, e1251.start, e1251.end, e1251.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1250, off1250+2, off1250+2+l, off1250+2+l
-				} else if err := d.next(&e1251, off1250, e.end); err != nil {
+			for i1278, off1279 := 0, e.start; i1278 < n1277; i1278++ {
+				var e1280 header
+				if uint(off1279)+1 < uint(len(b1281)) && b1281[off1279+1] < 0x80 && b1281[off1279]&0x1f != 0x1f && off1279+2+int(b1281[off1279+1]) <= len(b1281) {
+					t, l := b1281[off1279], int(b1281[off1279+1])
+					e1280.tag, e1280.cons, e1280.off, e1280.start, e1280.end, e1280.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1279, off1279+2, off1279+2+l, off1279+2+l
+				} else if err := d.next(&e1280, off1279, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1251.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1251, "[UNIVERSAL 16]"), i1249), "evParList")
+				if e1280.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1280, "[UNIVERSAL 16]"), i1278), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1251, &m.EvParList[i1249]); err != nil {
+					if err = decodeEventParameterV123(d, &e1280, &m.EvParList[i1278]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1249), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1278), "evParList")
 				}
-				off1250 = e1251.next
+				off1279 = e1280.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16305,10 +16698,10 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk1253 := len(b)
+		mk1282 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk1253)
+		b = endLen(b, mk1282)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -16316,20 +16709,20 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk1254 := len(b)
+			mk1283 := len(b)
 			b = append(b, 0)
-			for i1255 := range m.EvParList {
+			for i1284 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk1256 := len(b)
+				mk1285 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i1255])
-				b = endLen(b, mk1256)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1284])
+				b = endLen(b, mk1285)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1255)
+					err = codecerr.AtIndex(err, i1284)
 					break
 				}
 			}
-			b = endLen(b, mk1254)
+			b = endLen(b, mk1283)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -16345,8 +16738,8 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16373,22 +16766,22 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1257, ok := d.int1(&e)
-			if !ok || x1257 < 0 || x1257 > 65535 {
+			x1286, ok := d.int1(&e)
+			if !ok || x1286 < 0 || x1286 > 65535 {
 				var err error
-				if x1257, err = d.integer(&e, 0, 65535); err != nil {
+				if x1286, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1257)
+			m.StreamID.Value = uint32(x1286)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1258 := d.s.SecondRequestedActions.Raw(1)
-			p1258[0] = model.SecondRequestedActions{}
-			m.EventAction = &p1258[0]
+			p1287 := d.s.SecondRequestedActions.Raw(1)
+			p1287[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1287[0]
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -16397,38 +16790,41 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1259, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
+			b1292 := d.window(&e)
+			n1288 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1292)) && b1292[e.start+1] < 0x80 && b1292[e.start]&0x1f != 0x1f && e.start+2+int(b1292[e.start+1]) <= len(b1292) && e.start+2+int(b1292[e.start+1]) == e.end) {
+				var err error
+				if n1288, err = d.count(&e); err != nil {
+					return codecerr.At(err, "evParList")
+				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1259)
-			if n1259 == 1 {
+			m.EvParList = d.s.EventParameter.Raw(n1288)
+			if n1288 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
-			b1263 := d.window(&e)
-			for i1260, off1261 := 0, e.start; i1260 < n1259; i1260++ {
-				var e1262 header
-				if uint(off1261)+1 < uint(len(b1263)) && b1263[off1261+1] < 0x80 && b1263[off1261]&0x1f != 0x1f && off1261+2+int(b1263[off1261+1]) <= len(b1263) {
-					t, l := b1263[off1261], int(b1263[off1261+1])
-					e1262.tag, e1262.cons, e1262.off, e1262.start, e1262.end, e1262.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1261, off1261+2, off1261+2+l, off1261+2+l
-				} else if err := d.next(&e1262, off1261, e.end); err != nil {
+			for i1289, off1290 := 0, e.start; i1289 < n1288; i1289++ {
+				var e1291 header
+				if uint(off1290)+1 < uint(len(b1292)) && b1292[off1290+1] < 0x80 && b1292[off1290]&0x1f != 0x1f && off1290+2+int(b1292[off1290+1]) <= len(b1292) {
+					t, l := b1292[off1290], int(b1292[off1290+1])
+					e1291.tag, e1291.cons, e1291.off, e1291.start, e1291.end, e1291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1290, off1290+2, off1290+2+l, off1290+2+l
+				} else if err := d.next(&e1291, off1290, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1262.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1262, "[UNIVERSAL 16]"), i1260), "evParList")
+				if e1291.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1291, "[UNIVERSAL 16]"), i1289), "evParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1262, &m.EvParList[i1260]); err != nil {
+					if err = decodeEventParameterV123(d, &e1291, &m.EvParList[i1289]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1260), "evParList")
+					return codecerr.At(codecerr.AtIndex(err, i1289), "evParList")
 				}
-				off1261 = e1262.next
+				off1290 = e1291.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16463,10 +16859,10 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1264 := len(b)
+		mk1293 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk1264)
+		b = endLen(b, mk1293)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -16474,16 +16870,16 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1265 := len(b)
+			mk1294 := len(b)
 			b = append(b, 0)
-			for i1266 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1266])
+			for i1295 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1295])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1266)
+					err = codecerr.AtIndex(err, i1295)
 					break
 				}
 			}
-			b = endLen(b, mk1265)
+			b = endLen(b, mk1294)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -16499,8 +16895,8 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16522,14 +16918,17 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1267 := d.s.EventDM.Raw(1)
-			p1267[0] = model.EventDM{}
-			m.EventDM = &p1267[0]
-			var h1268 header
-			if err := d.explicit(&h1268, &e, anyTag); err != nil {
+			p1296 := d.s.EventDM.Raw(1)
+			p1296[0] = model.EventDM{}
+			m.EventDM = &p1296[0]
+			var h1297 header
+			if b1298 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1298)) && b1298[e.start+1] < 0x80 && b1298[e.start]&0x1f != 0x1f && e.start+2+int(b1298[e.start+1]) <= len(b1298) && e.start+2+int(b1298[e.start+1]) == e.end {
+				t, l := b1298[e.start], int(b1298[e.start+1])
+				h1297.tag, h1297.cons, h1297.off, h1297.start, h1297.end, h1297.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1297, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h1268, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1297, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -16537,35 +16936,38 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1269, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1303 := d.window(&e)
+			n1299 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1303)) && b1303[e.start+1] < 0x80 && b1303[e.start]&0x1f != 0x1f && e.start+2+int(b1303[e.start+1]) <= len(b1303) && e.start+2+int(b1303[e.start+1]) == e.end) {
+				var err error
+				if n1299, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1269)
-			if n1269 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1299)
+			if n1299 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1273 := d.window(&e)
-			for i1270, off1271 := 0, e.start; i1270 < n1269; i1270++ {
-				var e1272 header
-				if uint(off1271)+1 < uint(len(b1273)) && b1273[off1271+1] < 0x80 && b1273[off1271]&0x1f != 0x1f && off1271+2+int(b1273[off1271+1]) <= len(b1273) {
-					t, l := b1273[off1271], int(b1273[off1271+1])
-					e1272.tag, e1272.cons, e1272.off, e1272.start, e1272.end, e1272.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1271, off1271+2, off1271+2+l, off1271+2+l
-				} else if err := d.next(&e1272, off1271, e.end); err != nil {
+			for i1300, off1301 := 0, e.start; i1300 < n1299; i1300++ {
+				var e1302 header
+				if uint(off1301)+1 < uint(len(b1303)) && b1303[off1301+1] < 0x80 && b1303[off1301]&0x1f != 0x1f && off1301+2+int(b1303[off1301+1]) <= len(b1303) {
+					t, l := b1303[off1301], int(b1303[off1301+1])
+					e1302.tag, e1302.cons, e1302.off, e1302.start, e1302.end, e1302.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1301, off1301+2, off1301+2+l, off1301+2+l
+				} else if err := d.next(&e1302, off1301, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1272, &m.SignalsDescriptor[i1270]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1302, &m.SignalsDescriptor[i1300]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1270), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1300), "signalsDescriptor")
 				}
-				off1271 = e1272.next
+				off1301 = e1302.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16592,10 +16994,10 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1274 := len(b)
+		mk1304 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1274)
+		b = endLen(b, mk1304)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -16603,16 +17005,16 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1275 := len(b)
+			mk1305 := len(b)
 			b = append(b, 0)
-			for i1276 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1276])
+			for i1306 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1306])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1276)
+					err = codecerr.AtIndex(err, i1306)
 					break
 				}
 			}
-			b = endLen(b, mk1275)
+			b = endLen(b, mk1305)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -16628,8 +17030,8 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16651,14 +17053,17 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1277 := d.s.EventDM.Raw(1)
-			p1277[0] = model.EventDM{}
-			m.EventDM = &p1277[0]
-			var h1278 header
-			if err := d.explicit(&h1278, &e, anyTag); err != nil {
+			p1307 := d.s.EventDM.Raw(1)
+			p1307[0] = model.EventDM{}
+			m.EventDM = &p1307[0]
+			var h1308 header
+			if b1309 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1309)) && b1309[e.start+1] < 0x80 && b1309[e.start]&0x1f != 0x1f && e.start+2+int(b1309[e.start+1]) <= len(b1309) && e.start+2+int(b1309[e.start+1]) == e.end {
+				t, l := b1309[e.start], int(b1309[e.start+1])
+				h1308.tag, h1308.cons, h1308.off, h1308.start, h1308.end, h1308.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1308, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1278, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1308, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -16666,35 +17071,38 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1279, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1314 := d.window(&e)
+			n1310 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1314)) && b1314[e.start+1] < 0x80 && b1314[e.start]&0x1f != 0x1f && e.start+2+int(b1314[e.start+1]) <= len(b1314) && e.start+2+int(b1314[e.start+1]) == e.end) {
+				var err error
+				if n1310, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1279)
-			if n1279 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1310)
+			if n1310 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1283 := d.window(&e)
-			for i1280, off1281 := 0, e.start; i1280 < n1279; i1280++ {
-				var e1282 header
-				if uint(off1281)+1 < uint(len(b1283)) && b1283[off1281+1] < 0x80 && b1283[off1281]&0x1f != 0x1f && off1281+2+int(b1283[off1281+1]) <= len(b1283) {
-					t, l := b1283[off1281], int(b1283[off1281+1])
-					e1282.tag, e1282.cons, e1282.off, e1282.start, e1282.end, e1282.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1281, off1281+2, off1281+2+l, off1281+2+l
-				} else if err := d.next(&e1282, off1281, e.end); err != nil {
+			for i1311, off1312 := 0, e.start; i1311 < n1310; i1311++ {
+				var e1313 header
+				if uint(off1312)+1 < uint(len(b1314)) && b1314[off1312+1] < 0x80 && b1314[off1312]&0x1f != 0x1f && off1312+2+int(b1314[off1312+1]) <= len(b1314) {
+					t, l := b1314[off1312], int(b1314[off1312+1])
+					e1313.tag, e1313.cons, e1313.off, e1313.start, e1313.end, e1313.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1312, off1312+2, off1312+2+l, off1312+2+l
+				} else if err := d.next(&e1313, off1312, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV12(d, &e1282, &m.SignalsDescriptor[i1280]); err != nil {
+					if err = decodeSignalRequestV12(d, &e1313, &m.SignalsDescriptor[i1311]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1280), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1311), "signalsDescriptor")
 				}
-				off1281 = e1282.next
+				off1312 = e1313.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -16715,10 +17123,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1284 := len(b)
+		mk1315 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1284)
+		b = endLen(b, mk1315)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -16726,16 +17134,16 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1285 := len(b)
+			mk1316 := len(b)
 			b = append(b, 0)
-			for i1286 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1286])
+			for i1317 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1317])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1286)
+					err = codecerr.AtIndex(err, i1317)
 					break
 				}
 			}
-			b = endLen(b, mk1285)
+			b = endLen(b, mk1316)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -16743,10 +17151,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa3"...)
-		mk1287 := len(b)
+		mk1318 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1287)
+		b = endLen(b, mk1318)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -16768,8 +17176,8 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16791,14 +17199,17 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1288 := d.s.EventDM.Raw(1)
-			p1288[0] = model.EventDM{}
-			m.EventDM = &p1288[0]
-			var h1289 header
-			if err := d.explicit(&h1289, &e, anyTag); err != nil {
+			p1319 := d.s.EventDM.Raw(1)
+			p1319[0] = model.EventDM{}
+			m.EventDM = &p1319[0]
+			var h1320 header
+			if b1321 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1321)) && b1321[e.start+1] < 0x80 && b1321[e.start]&0x1f != 0x1f && e.start+2+int(b1321[e.start+1]) <= len(b1321) && e.start+2+int(b1321[e.start+1]) == e.end {
+				t, l := b1321[e.start], int(b1321[e.start+1])
+				h1320.tag, h1320.cons, h1320.off, h1320.start, h1320.end, h1320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1320, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1289, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1320, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -16806,49 +17217,55 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1290, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1326 := d.window(&e)
+			n1322 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1326)) && b1326[e.start+1] < 0x80 && b1326[e.start]&0x1f != 0x1f && e.start+2+int(b1326[e.start+1]) <= len(b1326) && e.start+2+int(b1326[e.start+1]) == e.end) {
+				var err error
+				if n1322, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1290)
-			if n1290 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1322)
+			if n1322 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1294 := d.window(&e)
-			for i1291, off1292 := 0, e.start; i1291 < n1290; i1291++ {
-				var e1293 header
-				if uint(off1292)+1 < uint(len(b1294)) && b1294[off1292+1] < 0x80 && b1294[off1292]&0x1f != 0x1f && off1292+2+int(b1294[off1292+1]) <= len(b1294) {
-					t, l := b1294[off1292], int(b1294[off1292+1])
-					e1293.tag, e1293.cons, e1293.off, e1293.start, e1293.end, e1293.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1292, off1292+2, off1292+2+l, off1292+2+l
-				} else if err := d.next(&e1293, off1292, e.end); err != nil {
+			for i1323, off1324 := 0, e.start; i1323 < n1322; i1323++ {
+				var e1325 header
+				if uint(off1324)+1 < uint(len(b1326)) && b1326[off1324+1] < 0x80 && b1326[off1324]&0x1f != 0x1f && off1324+2+int(b1326[off1324+1]) <= len(b1326) {
+					t, l := b1326[off1324], int(b1326[off1324+1])
+					e1325.tag, e1325.cons, e1325.off, e1325.start, e1325.end, e1325.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1324, off1324+2, off1324+2+l, off1324+2+l
+				} else if err := d.next(&e1325, off1324, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1293, &m.SignalsDescriptor[i1291]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1325, &m.SignalsDescriptor[i1323]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1291), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1323), "signalsDescriptor")
 				}
-				off1292 = e1293.next
+				off1324 = e1325.next
 			}
 		case 0x80000003: // [3] notifyBehaviour
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1295 := d.s.NotifyBehaviour.Raw(1)
-			p1295[0] = model.NotifyBehaviour{}
-			m.NotifyBehaviour = &p1295[0]
-			var h1296 header
-			if err := d.explicit(&h1296, &e, anyTag); err != nil {
+			p1327 := d.s.NotifyBehaviour.Raw(1)
+			p1327[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1327[0]
+			var h1328 header
+			if b1329 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1329)) && b1329[e.start+1] < 0x80 && b1329[e.start]&0x1f != 0x1f && e.start+2+int(b1329[e.start+1]) <= len(b1329) && e.start+2+int(b1329[e.start+1]) == e.end {
+				t, l := b1329[e.start], int(b1329[e.start+1])
+				h1328.tag, h1328.cons, h1328.off, h1328.start, h1328.end, h1328.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1328, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1296, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1328, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -16894,20 +17311,20 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk1297 := len(b)
+			mk1330 := len(b)
 			b = append(b, 0)
-			for i1298 := range m.EventParList {
+			for i1331 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk1299 := len(b)
+				mk1332 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i1298])
-				b = endLen(b, mk1299)
+				b, err = appendEventParameterV123(b, &m.EventParList[i1331])
+				b = endLen(b, mk1332)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1298)
+					err = codecerr.AtIndex(err, i1331)
 					break
 				}
 			}
-			b = endLen(b, mk1297)
+			b = endLen(b, mk1330)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -16923,8 +17340,8 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -16951,51 +17368,54 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1300, ok := d.int1(&e)
-			if !ok || x1300 < 0 || x1300 > 65535 {
+			x1333, ok := d.int1(&e)
+			if !ok || x1333 < 0 || x1333 > 65535 {
 				var err error
-				if x1300, err = d.integer(&e, 0, 65535); err != nil {
+				if x1333, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1300)
+			m.StreamID.Value = uint32(x1333)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1301, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventParList")
+			b1338 := d.window(&e)
+			n1334 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1338)) && b1338[e.start+1] < 0x80 && b1338[e.start]&0x1f != 0x1f && e.start+2+int(b1338[e.start+1]) <= len(b1338) && e.start+2+int(b1338[e.start+1]) == e.end) {
+				var err error
+				if n1334, err = d.count(&e); err != nil {
+					return codecerr.At(err, "eventParList")
+				}
 			}
-			m.EventParList = d.s.EventParameter.Raw(n1301)
-			if n1301 == 1 {
+			m.EventParList = d.s.EventParameter.Raw(n1334)
+			if n1334 == 1 {
 				m.EventParList[0] = model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
-			b1305 := d.window(&e)
-			for i1302, off1303 := 0, e.start; i1302 < n1301; i1302++ {
-				var e1304 header
-				if uint(off1303)+1 < uint(len(b1305)) && b1305[off1303+1] < 0x80 && b1305[off1303]&0x1f != 0x1f && off1303+2+int(b1305[off1303+1]) <= len(b1305) {
-					t, l := b1305[off1303], int(b1305[off1303+1])
-					e1304.tag, e1304.cons, e1304.off, e1304.start, e1304.end, e1304.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1303, off1303+2, off1303+2+l, off1303+2+l
-				} else if err := d.next(&e1304, off1303, e.end); err != nil {
+			for i1335, off1336 := 0, e.start; i1335 < n1334; i1335++ {
+				var e1337 header
+				if uint(off1336)+1 < uint(len(b1338)) && b1338[off1336+1] < 0x80 && b1338[off1336]&0x1f != 0x1f && off1336+2+int(b1338[off1336+1]) <= len(b1338) {
+					t, l := b1338[off1336], int(b1338[off1336+1])
+					e1337.tag, e1337.cons, e1337.off, e1337.start, e1337.end, e1337.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1336, off1336+2, off1336+2+l, off1336+2+l
+				} else if err := d.next(&e1337, off1336, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e1304.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1304, "[UNIVERSAL 16]"), i1302), "eventParList")
+				if e1337.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1337, "[UNIVERSAL 16]"), i1335), "eventParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeEventParameterV123(d, &e1304, &m.EventParList[i1302]); err != nil {
+					if err = decodeEventParameterV123(d, &e1337, &m.EventParList[i1335]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1302), "eventParList")
+					return codecerr.At(codecerr.AtIndex(err, i1335), "eventParList")
 				}
-				off1303 = e1304.next
+				off1336 = e1337.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17022,10 +17442,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1306 := len(b)
+		mk1339 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV12(b, m.Signal)
-		b = endLen(b, mk1306)
+		b = endLen(b, mk1339)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -17034,10 +17454,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1307 := len(b)
+		mk1340 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
-		b = endLen(b, mk1307)
+		b = endLen(b, mk1340)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -17052,17 +17472,17 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1308 := d.s.Signal.Raw(1)
-		p1308[0] = model.Signal{}
-		m.Signal = &p1308[0]
+		p1341 := d.s.Signal.Raw(1)
+		p1341[0] = model.Signal{}
+		m.Signal = &p1341[0]
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1309 := d.s.SeqSigList.Raw(1)
-		p1309[0] = model.SeqSigList{}
-		m.SeqSigList = &p1309[0]
+		p1342 := d.s.SeqSigList.Raw(1)
+		p1342[0] = model.SeqSigList{}
+		m.SeqSigList = &p1342[0]
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -17080,10 +17500,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1310 := len(b)
+		mk1343 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV3(b, m.Signal)
-		b = endLen(b, mk1310)
+		b = endLen(b, mk1343)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -17092,10 +17512,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1311 := len(b)
+		mk1344 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1311)
+		b = endLen(b, mk1344)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -17110,17 +17530,17 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1312 := d.s.Signal.Raw(1)
-		p1312[0] = model.Signal{}
-		m.Signal = &p1312[0]
+		p1345 := d.s.Signal.Raw(1)
+		p1345[0] = model.Signal{}
+		m.Signal = &p1345[0]
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1313 := d.s.SeqSigList.Raw(1)
-		p1313[0] = model.SeqSigList{}
-		m.SeqSigList = &p1313[0]
+		p1346 := d.s.SeqSigList.Raw(1)
+		p1346[0] = model.SeqSigList{}
+		m.SeqSigList = &p1346[0]
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -17145,20 +17565,20 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1314 := len(b)
+			mk1347 := len(b)
 			b = append(b, 0)
-			for i1315 := range m.SignalList {
+			for i1348 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1316 := len(b)
+				mk1349 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV12(b, &m.SignalList[i1315])
-				b = endLen(b, mk1316)
+				b, err = appendSignalV12(b, &m.SignalList[i1348])
+				b = endLen(b, mk1349)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1315)
+					err = codecerr.AtIndex(err, i1348)
 					break
 				}
 			}
-			b = endLen(b, mk1314)
+			b = endLen(b, mk1347)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -17174,8 +17594,8 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -17188,51 +17608,54 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1317, ok := d.int1(&e)
-			if !ok || x1317 < 0 || x1317 > 65535 {
+			x1350, ok := d.int1(&e)
+			if !ok || x1350 < 0 || x1350 > 65535 {
 				var err error
-				if x1317, err = d.integer(&e, 0, 65535); err != nil {
+				if x1350, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "id")
 				}
 			}
-			m.Id = uint32(x1317)
+			m.Id = uint32(x1350)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1318, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalList")
+			b1355 := d.window(&e)
+			n1351 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1355)) && b1355[e.start+1] < 0x80 && b1355[e.start]&0x1f != 0x1f && e.start+2+int(b1355[e.start+1]) <= len(b1355) && e.start+2+int(b1355[e.start+1]) == e.end) {
+				var err error
+				if n1351, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalList")
+				}
 			}
-			m.SignalList = d.s.Signal.Raw(n1318)
-			if n1318 == 1 {
+			m.SignalList = d.s.Signal.Raw(n1351)
+			if n1351 == 1 {
 				m.SignalList[0] = model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
-			b1322 := d.window(&e)
-			for i1319, off1320 := 0, e.start; i1319 < n1318; i1319++ {
-				var e1321 header
-				if uint(off1320)+1 < uint(len(b1322)) && b1322[off1320+1] < 0x80 && b1322[off1320]&0x1f != 0x1f && off1320+2+int(b1322[off1320+1]) <= len(b1322) {
-					t, l := b1322[off1320], int(b1322[off1320+1])
-					e1321.tag, e1321.cons, e1321.off, e1321.start, e1321.end, e1321.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1320, off1320+2, off1320+2+l, off1320+2+l
-				} else if err := d.next(&e1321, off1320, e.end); err != nil {
+			for i1352, off1353 := 0, e.start; i1352 < n1351; i1352++ {
+				var e1354 header
+				if uint(off1353)+1 < uint(len(b1355)) && b1355[off1353+1] < 0x80 && b1355[off1353]&0x1f != 0x1f && off1353+2+int(b1355[off1353+1]) <= len(b1355) {
+					t, l := b1355[off1353], int(b1355[off1353+1])
+					e1354.tag, e1354.cons, e1354.off, e1354.start, e1354.end, e1354.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1353, off1353+2, off1353+2+l, off1353+2+l
+				} else if err := d.next(&e1354, off1353, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1321.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1321, "[UNIVERSAL 16]"), i1319), "signalList")
+				if e1354.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1354, "[UNIVERSAL 16]"), i1352), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV12(d, &e1321, &m.SignalList[i1319]); err != nil {
+					if err = decodeSignalV12(d, &e1354, &m.SignalList[i1352]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1319), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1352), "signalList")
 				}
-				off1320 = e1321.next
+				off1353 = e1354.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -17266,20 +17689,20 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1323 := len(b)
+			mk1356 := len(b)
 			b = append(b, 0)
-			for i1324 := range m.SignalList {
+			for i1357 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1325 := len(b)
+				mk1358 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV3(b, &m.SignalList[i1324])
-				b = endLen(b, mk1325)
+				b, err = appendSignalV3(b, &m.SignalList[i1357])
+				b = endLen(b, mk1358)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1324)
+					err = codecerr.AtIndex(err, i1357)
 					break
 				}
 			}
-			b = endLen(b, mk1323)
+			b = endLen(b, mk1356)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -17295,8 +17718,8 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -17309,51 +17732,54 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1326, ok := d.int1(&e)
-			if !ok || x1326 < 0 || x1326 > 65535 {
+			x1359, ok := d.int1(&e)
+			if !ok || x1359 < 0 || x1359 > 65535 {
 				var err error
-				if x1326, err = d.integer(&e, 0, 65535); err != nil {
+				if x1359, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "id")
 				}
 			}
-			m.Id = uint32(x1326)
+			m.Id = uint32(x1359)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1327, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalList")
+			b1364 := d.window(&e)
+			n1360 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1364)) && b1364[e.start+1] < 0x80 && b1364[e.start]&0x1f != 0x1f && e.start+2+int(b1364[e.start+1]) <= len(b1364) && e.start+2+int(b1364[e.start+1]) == e.end) {
+				var err error
+				if n1360, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalList")
+				}
 			}
-			m.SignalList = d.s.Signal.Raw(n1327)
-			if n1327 == 1 {
+			m.SignalList = d.s.Signal.Raw(n1360)
+			if n1360 == 1 {
 				m.SignalList[0] = model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
-			b1331 := d.window(&e)
-			for i1328, off1329 := 0, e.start; i1328 < n1327; i1328++ {
-				var e1330 header
-				if uint(off1329)+1 < uint(len(b1331)) && b1331[off1329+1] < 0x80 && b1331[off1329]&0x1f != 0x1f && off1329+2+int(b1331[off1329+1]) <= len(b1331) {
-					t, l := b1331[off1329], int(b1331[off1329+1])
-					e1330.tag, e1330.cons, e1330.off, e1330.start, e1330.end, e1330.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1329, off1329+2, off1329+2+l, off1329+2+l
-				} else if err := d.next(&e1330, off1329, e.end); err != nil {
+			for i1361, off1362 := 0, e.start; i1361 < n1360; i1361++ {
+				var e1363 header
+				if uint(off1362)+1 < uint(len(b1364)) && b1364[off1362+1] < 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+2+int(b1364[off1362+1]) <= len(b1364) {
+					t, l := b1364[off1362], int(b1364[off1362+1])
+					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+2, off1362+2+l, off1362+2+l
+				} else if err := d.next(&e1363, off1362, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1330.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1330, "[UNIVERSAL 16]"), i1328), "signalList")
+				if e1363.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1363, "[UNIVERSAL 16]"), i1361), "signalList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalV3(d, &e1330, &m.SignalList[i1328]); err != nil {
+					if err = decodeSignalV3(d, &e1363, &m.SignalList[i1361]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1328), "signalList")
+					return codecerr.At(codecerr.AtIndex(err, i1361), "signalList")
 				}
-				off1329 = e1330.next
+				off1362 = e1363.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -17438,20 +17864,20 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1332 := len(b)
+			mk1365 := len(b)
 			b = append(b, 0)
-			for i1333 := range m.SigParList {
+			for i1366 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1334 := len(b)
+				mk1367 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1333])
-				b = endLen(b, mk1334)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1366])
+				b = endLen(b, mk1367)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1333)
+					err = codecerr.AtIndex(err, i1366)
 					break
 				}
 			}
-			b = endLen(b, mk1332)
+			b = endLen(b, mk1365)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -17467,8 +17893,8 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -17495,45 +17921,45 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1335, ok := d.int1(&e)
-			if !ok || x1335 < 0 || x1335 > 65535 {
+			x1368, ok := d.int1(&e)
+			if !ok || x1368 < 0 || x1368 > 65535 {
 				var err error
-				if x1335, err = d.integer(&e, 0, 65535); err != nil {
+				if x1368, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1335)
+			m.StreamID.Value = uint32(x1368)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1336, ok := d.int1(&e)
+			x1369, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1336, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1369, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "sigType")
 				}
 			}
-			if x1336 < -1<<31 || x1336 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1336), "sigType")
+			if x1369 < -1<<31 || x1369 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1369), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1336)
+			m.SigType.Value = model.SignalType(x1369)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1337, ok := d.int1(&e)
-			if !ok || x1337 < 0 || x1337 > 65535 {
+			x1370, ok := d.int1(&e)
+			if !ok || x1370 < 0 || x1370 > 65535 {
 				var err error
-				if x1337, err = d.integer(&e, 0, 65535); err != nil {
+				if x1370, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "duration")
 				}
 			}
-			m.Duration.Value = uint32(x1337)
+			m.Duration.Value = uint32(x1370)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -17557,38 +17983,41 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1338, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "sigParList")
+			b1375 := d.window(&e)
+			n1371 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1375)) && b1375[e.start+1] < 0x80 && b1375[e.start]&0x1f != 0x1f && e.start+2+int(b1375[e.start+1]) <= len(b1375) && e.start+2+int(b1375[e.start+1]) == e.end) {
+				var err error
+				if n1371, err = d.count(&e); err != nil {
+					return codecerr.At(err, "sigParList")
+				}
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1338)
-			if n1338 == 1 {
+			m.SigParList = d.s.SigParameter.Raw(n1371)
+			if n1371 == 1 {
 				m.SigParList[0] = model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
-			b1342 := d.window(&e)
-			for i1339, off1340 := 0, e.start; i1339 < n1338; i1339++ {
-				var e1341 header
-				if uint(off1340)+1 < uint(len(b1342)) && b1342[off1340+1] < 0x80 && b1342[off1340]&0x1f != 0x1f && off1340+2+int(b1342[off1340+1]) <= len(b1342) {
-					t, l := b1342[off1340], int(b1342[off1340+1])
-					e1341.tag, e1341.cons, e1341.off, e1341.start, e1341.end, e1341.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1340, off1340+2, off1340+2+l, off1340+2+l
-				} else if err := d.next(&e1341, off1340, e.end); err != nil {
+			for i1372, off1373 := 0, e.start; i1372 < n1371; i1372++ {
+				var e1374 header
+				if uint(off1373)+1 < uint(len(b1375)) && b1375[off1373+1] < 0x80 && b1375[off1373]&0x1f != 0x1f && off1373+2+int(b1375[off1373+1]) <= len(b1375) {
+					t, l := b1375[off1373], int(b1375[off1373+1])
+					e1374.tag, e1374.cons, e1374.off, e1374.start, e1374.end, e1374.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1373, off1373+2, off1373+2+l, off1373+2+l
+				} else if err := d.next(&e1374, off1373, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1341.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1341, "[UNIVERSAL 16]"), i1339), "sigParList")
+				if e1374.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1374, "[UNIVERSAL 16]"), i1372), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1341, &m.SigParList[i1339]); err != nil {
+					if err = decodeSigParameterV123(d, &e1374, &m.SigParList[i1372]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1339), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1372), "sigParList")
 				}
-				off1340 = e1341.next
+				off1373 = e1374.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -17664,20 +18093,20 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1343 := len(b)
+			mk1376 := len(b)
 			b = append(b, 0)
-			for i1344 := range m.SigParList {
+			for i1377 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1345 := len(b)
+				mk1378 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1344])
-				b = endLen(b, mk1345)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1377])
+				b = endLen(b, mk1378)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1344)
+					err = codecerr.AtIndex(err, i1377)
 					break
 				}
 			}
-			b = endLen(b, mk1343)
+			b = endLen(b, mk1376)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -17719,8 +18148,8 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -17747,45 +18176,45 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1346, ok := d.int1(&e)
-			if !ok || x1346 < 0 || x1346 > 65535 {
+			x1379, ok := d.int1(&e)
+			if !ok || x1379 < 0 || x1379 > 65535 {
 				var err error
-				if x1346, err = d.integer(&e, 0, 65535); err != nil {
+				if x1379, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1346)
+			m.StreamID.Value = uint32(x1379)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1347, ok := d.int1(&e)
+			x1380, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1347, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1380, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "sigType")
 				}
 			}
-			if x1347 < -1<<31 || x1347 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1347), "sigType")
+			if x1380 < -1<<31 || x1380 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1380), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1347)
+			m.SigType.Value = model.SignalType(x1380)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1348, ok := d.int1(&e)
-			if !ok || x1348 < 0 || x1348 > 65535 {
+			x1381, ok := d.int1(&e)
+			if !ok || x1381 < 0 || x1381 > 65535 {
 				var err error
-				if x1348, err = d.integer(&e, 0, 65535); err != nil {
+				if x1381, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "duration")
 				}
 			}
-			m.Duration.Value = uint32(x1348)
+			m.Duration.Value = uint32(x1381)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -17809,38 +18238,41 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1349, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "sigParList")
+			b1386 := d.window(&e)
+			n1382 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1386)) && b1386[e.start+1] < 0x80 && b1386[e.start]&0x1f != 0x1f && e.start+2+int(b1386[e.start+1]) <= len(b1386) && e.start+2+int(b1386[e.start+1]) == e.end) {
+				var err error
+				if n1382, err = d.count(&e); err != nil {
+					return codecerr.At(err, "sigParList")
+				}
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1349)
-			if n1349 == 1 {
+			m.SigParList = d.s.SigParameter.Raw(n1382)
+			if n1382 == 1 {
 				m.SigParList[0] = model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
-			b1353 := d.window(&e)
-			for i1350, off1351 := 0, e.start; i1350 < n1349; i1350++ {
-				var e1352 header
-				if uint(off1351)+1 < uint(len(b1353)) && b1353[off1351+1] < 0x80 && b1353[off1351]&0x1f != 0x1f && off1351+2+int(b1353[off1351+1]) <= len(b1353) {
-					t, l := b1353[off1351], int(b1353[off1351+1])
-					e1352.tag, e1352.cons, e1352.off, e1352.start, e1352.end, e1352.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1351, off1351+2, off1351+2+l, off1351+2+l
-				} else if err := d.next(&e1352, off1351, e.end); err != nil {
+			for i1383, off1384 := 0, e.start; i1383 < n1382; i1383++ {
+				var e1385 header
+				if uint(off1384)+1 < uint(len(b1386)) && b1386[off1384+1] < 0x80 && b1386[off1384]&0x1f != 0x1f && off1384+2+int(b1386[off1384+1]) <= len(b1386) {
+					t, l := b1386[off1384], int(b1386[off1384+1])
+					e1385.tag, e1385.cons, e1385.off, e1385.start, e1385.end, e1385.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1384, off1384+2, off1384+2+l, off1384+2+l
+				} else if err := d.next(&e1385, off1384, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1352.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1352, "[UNIVERSAL 16]"), i1350), "sigParList")
+				if e1385.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1385, "[UNIVERSAL 16]"), i1383), "sigParList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSigParameterV123(d, &e1352, &m.SigParList[i1350]); err != nil {
+					if err = decodeSigParameterV123(d, &e1385, &m.SigParList[i1383]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1350), "sigParList")
+					return codecerr.At(codecerr.AtIndex(err, i1383), "sigParList")
 				}
-				off1351 = e1352.next
+				off1384 = e1385.next
 			}
 		case 0x80000007: // [7] direction
 			if seen>>7 != 0 {
@@ -17848,45 +18280,45 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1354, ok := d.int1(&e)
+			x1387, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1354, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1387, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "direction")
 				}
 			}
-			if x1354 < -1<<31 || x1354 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1354), "direction")
+			if x1387 < -1<<31 || x1387 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1387), "direction")
 			}
-			m.Direction.Value = model.SignalDirection(x1354)
+			m.Direction.Value = model.SignalDirection(x1387)
 		case 0x80000008: // [8] requestID
 			if seen>>8 != 0 {
 				return d.errorf(e.off, "requestID: duplicate or out of order")
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1355, ok := d.int1(&e)
-			if !ok || x1355 < 0 || x1355 > 4294967295 {
+			x1388, ok := d.int1(&e)
+			if !ok || x1388 < 0 || x1388 > 4294967295 {
 				var err error
-				if x1355, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1388, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1355)
+			m.RequestID.Value = uint32(x1388)
 		case 0x80000009: // [9] intersigDelay
 			if seen>>9 != 0 {
 				return d.errorf(e.off, "intersigDelay: duplicate or out of order")
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1356, ok := d.int1(&e)
-			if !ok || x1356 < 0 || x1356 > 65535 {
+			x1389, ok := d.int1(&e)
+			if !ok || x1389 < 0 || x1389 > 65535 {
 				var err error
-				if x1356, err = d.integer(&e, 0, 65535); err != nil {
+				if x1389, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "intersigDelay")
 				}
 			}
-			m.IntersigDelay.Value = uint32(x1356)
+			m.IntersigDelay.Value = uint32(x1389)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -17919,18 +18351,18 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1357 := len(b)
+			mk1390 := len(b)
 			b = append(b, 0)
-			for i1358 := range m.Value {
+			for i1391 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i1358])
+					b = appendBytes(b, "\x04", m.Value[i1391])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1358)
+					err = codecerr.AtIndex(err, i1391)
 					break
 				}
 			}
-			b = endLen(b, mk1357)
+			b = endLen(b, mk1390)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -17938,10 +18370,10 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk1359 := len(b)
+		mk1392 := len(b)
 		b = append(b, 0)
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1359)
+		b = endLen(b, mk1392)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -17956,8 +18388,8 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -17983,50 +18415,56 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1360, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = d.s.Octets.Raw(n1360)
-			clear(m.Value)
-			b1364 := d.window(&e)
-			for i1361, off1362 := 0, e.start; i1361 < n1360; i1361++ {
-				var e1363 header
-				if uint(off1362)+1 < uint(len(b1364)) && b1364[off1362+1] < 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+2+int(b1364[off1362+1]) <= len(b1364) {
-					t, l := b1364[off1362], int(b1364[off1362+1])
-					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+2, off1362+2+l, off1362+2+l
-				} else if err := d.next(&e1363, off1362, e.end); err != nil {
+			b1397 := d.window(&e)
+			n1393 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1397)) && b1397[e.start+1] < 0x80 && b1397[e.start]&0x1f != 0x1f && e.start+2+int(b1397[e.start+1]) <= len(b1397) && e.start+2+int(b1397[e.start+1]) == e.end) {
+				var err error
+				if n1393, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e1363.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1363, "[UNIVERSAL 4]"), i1361), "value")
+			}
+			m.Value = d.s.Octets.Raw(n1393)
+			clear(m.Value)
+			for i1394, off1395 := 0, e.start; i1394 < n1393; i1394++ {
+				var e1396 header
+				if uint(off1395)+1 < uint(len(b1397)) && b1397[off1395+1] < 0x80 && b1397[off1395]&0x1f != 0x1f && off1395+2+int(b1397[off1395+1]) <= len(b1397) {
+					t, l := b1397[off1395], int(b1397[off1395+1])
+					e1396.tag, e1396.cons, e1396.off, e1396.start, e1396.end, e1396.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1395, off1395+2, off1395+2+l, off1395+2+l
+				} else if err := d.next(&e1396, off1395, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1396.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1396, "[UNIVERSAL 4]"), i1394), "value")
 				}
 				if err := func() error {
 					var err error
-					if !e1363.cons {
-						m.Value[i1361] = d.data[e1363.start:e1363.end:e1363.end]
-					} else if m.Value[i1361], err = d.octets(e1363); err != nil {
+					if !e1396.cons {
+						m.Value[i1394] = d.data[e1396.start:e1396.end:e1396.end]
+					} else if m.Value[i1394], err = d.octets(e1396); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1361), "value")
+					return codecerr.At(codecerr.AtIndex(err, i1394), "value")
 				}
-				off1362 = e1363.next
+				off1395 = e1396.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1365 := d.s.SigParameterExtraInfo.Raw(1)
-			p1365[0] = model.SigParameterExtraInfo{}
-			m.ExtraInfo = &p1365[0]
-			var h1366 header
-			if err := d.explicit(&h1366, &e, anyTag); err != nil {
+			p1398 := d.s.SigParameterExtraInfo.Raw(1)
+			p1398[0] = model.SigParameterExtraInfo{}
+			m.ExtraInfo = &p1398[0]
+			var h1399 header
+			if b1400 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1400)) && b1400[e.start+1] < 0x80 && b1400[e.start]&0x1f != 0x1f && e.start+2+int(b1400[e.start+1]) <= len(b1400) && e.start+2+int(b1400[e.start+1]) == e.end {
+				t, l := b1400[e.start], int(b1400[e.start+1])
+				h1399.tag, h1399.cons, h1399.off, h1399.start, h1399.end, h1399.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1399, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, &h1366, m.ExtraInfo); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, &h1399, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -18077,17 +18515,17 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1367, ok := d.int1(h)
+		x1401, ok := d.int1(h)
 		if !ok {
 			var err error
-			if x1367, err = d.integer(h, minInt, maxInt); err != nil {
+			if x1401, err = d.integer(h, minInt, maxInt); err != nil {
 				return codecerr.At(err, "relation")
 			}
 		}
-		if x1367 < -1<<31 || x1367 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1367), "relation")
+		if x1401 < -1<<31 || x1401 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1401), "relation")
 		}
-		m.Relation = model.Relation(x1367)
+		m.Relation = model.Relation(x1401)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -18109,18 +18547,18 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1368 := len(b)
+			mk1402 := len(b)
 			b = append(b, 0)
-			for i1369 := range m.Mtl {
+			for i1403 := range m.Mtl {
 				{
-					b = appendInt(b, "\x0a", int64(m.Mtl[i1369]))
+					b = appendInt(b, "\x0a", int64(m.Mtl[i1403]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1369)
+					err = codecerr.AtIndex(err, i1403)
 					break
 				}
 			}
-			b = endLen(b, mk1368)
+			b = endLen(b, mk1402)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mtl")
@@ -18129,20 +18567,20 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1370 := len(b)
+			mk1404 := len(b)
 			b = append(b, 0)
-			for i1371 := range m.Mpl {
+			for i1405 := range m.Mpl {
 				b = append(b, "\x30"...)
-				mk1372 := len(b)
+				mk1406 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.Mpl[i1371])
-				b = endLen(b, mk1372)
+				b, err = appendPropertyParmV123(b, &m.Mpl[i1405])
+				b = endLen(b, mk1406)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1371)
+					err = codecerr.AtIndex(err, i1405)
 					break
 				}
 			}
-			b = endLen(b, mk1370)
+			b = endLen(b, mk1404)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mpl")
@@ -18150,10 +18588,10 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1373 := len(b)
+		mk1407 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1373)
+		b = endLen(b, mk1407)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -18168,8 +18606,8 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18182,89 +18620,95 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mtl: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1374, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "mtl")
-			}
-			m.Mtl = d.s.ModemType.Raw(n1374)
-			clear(m.Mtl)
-			b1378 := d.window(&e)
-			for i1375, off1376 := 0, e.start; i1375 < n1374; i1375++ {
-				var e1377 header
-				if uint(off1376)+1 < uint(len(b1378)) && b1378[off1376+1] < 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+2+int(b1378[off1376+1]) <= len(b1378) {
-					t, l := b1378[off1376], int(b1378[off1376+1])
-					e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+2, off1376+2+l, off1376+2+l
-				} else if err := d.next(&e1377, off1376, e.end); err != nil {
+			b1412 := d.window(&e)
+			n1408 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1412)) && b1412[e.start+1] < 0x80 && b1412[e.start]&0x1f != 0x1f && e.start+2+int(b1412[e.start+1]) <= len(b1412) && e.start+2+int(b1412[e.start+1]) == e.end) {
+				var err error
+				if n1408, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				if e1377.tag != 0xa {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1377, "[UNIVERSAL 10]"), i1375), "mtl")
+			}
+			m.Mtl = d.s.ModemType.Raw(n1408)
+			clear(m.Mtl)
+			for i1409, off1410 := 0, e.start; i1409 < n1408; i1409++ {
+				var e1411 header
+				if uint(off1410)+1 < uint(len(b1412)) && b1412[off1410+1] < 0x80 && b1412[off1410]&0x1f != 0x1f && off1410+2+int(b1412[off1410+1]) <= len(b1412) {
+					t, l := b1412[off1410], int(b1412[off1410+1])
+					e1411.tag, e1411.cons, e1411.off, e1411.start, e1411.end, e1411.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1410, off1410+2, off1410+2+l, off1410+2+l
+				} else if err := d.next(&e1411, off1410, e.end); err != nil {
+					return codecerr.At(err, "mtl")
+				}
+				if e1411.tag != 0xa {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1411, "[UNIVERSAL 10]"), i1409), "mtl")
 				}
 				if err := func() error {
 					var err error
-					x1379, ok := d.int1(&e1377)
+					x1413, ok := d.int1(&e1411)
 					if !ok {
 						var err error
-						if x1379, err = d.integer(&e1377, minInt, maxInt); err != nil {
+						if x1413, err = d.integer(&e1411, minInt, maxInt); err != nil {
 							return err
 						}
 					}
-					if x1379 < -1<<31 || x1379 >= 1<<31 {
-						return d.errorf(e1377.start, "enumeration value %d out of range", x1379)
+					if x1413 < -1<<31 || x1413 >= 1<<31 {
+						return d.errorf(e1411.start, "enumeration value %d out of range", x1413)
 					}
-					m.Mtl[i1375] = model.ModemType(x1379)
+					m.Mtl[i1409] = model.ModemType(x1413)
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1375), "mtl")
+					return codecerr.At(codecerr.AtIndex(err, i1409), "mtl")
 				}
-				off1376 = e1377.next
+				off1410 = e1411.next
 			}
 		case 0x80000001: // [1] mpl
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mpl: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1380, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "mpl")
+			b1418 := d.window(&e)
+			n1414 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1418)) && b1418[e.start+1] < 0x80 && b1418[e.start]&0x1f != 0x1f && e.start+2+int(b1418[e.start+1]) <= len(b1418) && e.start+2+int(b1418[e.start+1]) == e.end) {
+				var err error
+				if n1414, err = d.count(&e); err != nil {
+					return codecerr.At(err, "mpl")
+				}
 			}
-			m.Mpl = d.s.PropertyParm.Raw(n1380)
-			if n1380 == 1 {
+			m.Mpl = d.s.PropertyParm.Raw(n1414)
+			if n1414 == 1 {
 				m.Mpl[0] = model.PropertyParm{}
 			} else {
 				clear(m.Mpl)
 			}
-			b1384 := d.window(&e)
-			for i1381, off1382 := 0, e.start; i1381 < n1380; i1381++ {
-				var e1383 header
-				if uint(off1382)+1 < uint(len(b1384)) && b1384[off1382+1] < 0x80 && b1384[off1382]&0x1f != 0x1f && off1382+2+int(b1384[off1382+1]) <= len(b1384) {
-					t, l := b1384[off1382], int(b1384[off1382+1])
-					e1383.tag, e1383.cons, e1383.off, e1383.start, e1383.end, e1383.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1382, off1382+2, off1382+2+l, off1382+2+l
-				} else if err := d.next(&e1383, off1382, e.end); err != nil {
+			for i1415, off1416 := 0, e.start; i1415 < n1414; i1415++ {
+				var e1417 header
+				if uint(off1416)+1 < uint(len(b1418)) && b1418[off1416+1] < 0x80 && b1418[off1416]&0x1f != 0x1f && off1416+2+int(b1418[off1416+1]) <= len(b1418) {
+					t, l := b1418[off1416], int(b1418[off1416+1])
+					e1417.tag, e1417.cons, e1417.off, e1417.start, e1417.end, e1417.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1416, off1416+2, off1416+2+l, off1416+2+l
+				} else if err := d.next(&e1417, off1416, e.end); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				if e1383.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1383, "[UNIVERSAL 16]"), i1381), "mpl")
+				if e1417.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1417, "[UNIVERSAL 16]"), i1415), "mpl")
 				}
 				if err := func() error {
 					var err error
-					if err = decodePropertyParmV123(d, &e1383, &m.Mpl[i1381]); err != nil {
+					if err = decodePropertyParmV123(d, &e1417, &m.Mpl[i1415]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1381), "mpl")
+					return codecerr.At(codecerr.AtIndex(err, i1415), "mpl")
 				}
-				off1382 = e1383.next
+				off1416 = e1417.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1385 := d.s.NonStandardData.Raw(1)
-			p1385[0] = model.NonStandardData{}
-			m.NonStandardData = &p1385[0]
+			p1419 := d.s.NonStandardData.Raw(1)
+			p1419[0] = model.NonStandardData{}
+			m.NonStandardData = &p1419[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -18299,10 +18743,10 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1386 := len(b)
+		mk1420 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1386)
+		b = endLen(b, mk1420)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -18317,8 +18761,8 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18344,9 +18788,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1387 := d.s.DigitMapValue.Raw(1)
-			p1387[0] = model.DigitMapValue{}
-			m.DigitMapValue = &p1387[0]
+			p1421 := d.s.DigitMapValue.Raw(1)
+			p1421[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1421[0]
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -18373,10 +18817,10 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1388 := len(b)
+		mk1422 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1388)
+		b = endLen(b, mk1422)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -18391,8 +18835,8 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18418,9 +18862,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1389 := d.s.DigitMapValue.Raw(1)
-			p1389[0] = model.DigitMapValue{}
-			m.DigitMapValue = &p1389[0]
+			p1423 := d.s.DigitMapValue.Raw(1)
+			p1423[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1423[0]
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -18488,8 +18932,8 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18503,42 +18947,42 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1390, ok := d.int1(&e)
-			if !ok || x1390 < 0 || x1390 > 99 {
+			x1424, ok := d.int1(&e)
+			if !ok || x1424 < 0 || x1424 > 99 {
 				var err error
-				if x1390, err = d.integer(&e, 0, 99); err != nil {
+				if x1424, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "startTimer")
 				}
 			}
-			m.StartTimer.Value = uint32(x1390)
+			m.StartTimer.Value = uint32(x1424)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1391, ok := d.int1(&e)
-			if !ok || x1391 < 0 || x1391 > 99 {
+			x1425, ok := d.int1(&e)
+			if !ok || x1425 < 0 || x1425 > 99 {
 				var err error
-				if x1391, err = d.integer(&e, 0, 99); err != nil {
+				if x1425, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "shortTimer")
 				}
 			}
-			m.ShortTimer.Value = uint32(x1391)
+			m.ShortTimer.Value = uint32(x1425)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1392, ok := d.int1(&e)
-			if !ok || x1392 < 0 || x1392 > 99 {
+			x1426, ok := d.int1(&e)
+			if !ok || x1426 < 0 || x1426 > 99 {
 				var err error
-				if x1392, err = d.integer(&e, 0, 99); err != nil {
+				if x1426, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "longTimer")
 				}
 			}
-			m.LongTimer.Value = uint32(x1392)
+			m.LongTimer.Value = uint32(x1426)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -18623,8 +19067,8 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18638,42 +19082,42 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1393, ok := d.int1(&e)
-			if !ok || x1393 < 0 || x1393 > 99 {
+			x1427, ok := d.int1(&e)
+			if !ok || x1427 < 0 || x1427 > 99 {
 				var err error
-				if x1393, err = d.integer(&e, 0, 99); err != nil {
+				if x1427, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "startTimer")
 				}
 			}
-			m.StartTimer.Value = uint32(x1393)
+			m.StartTimer.Value = uint32(x1427)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1394, ok := d.int1(&e)
-			if !ok || x1394 < 0 || x1394 > 99 {
+			x1428, ok := d.int1(&e)
+			if !ok || x1428 < 0 || x1428 > 99 {
 				var err error
-				if x1394, err = d.integer(&e, 0, 99); err != nil {
+				if x1428, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "shortTimer")
 				}
 			}
-			m.ShortTimer.Value = uint32(x1394)
+			m.ShortTimer.Value = uint32(x1428)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1395, ok := d.int1(&e)
-			if !ok || x1395 < 0 || x1395 > 99 {
+			x1429, ok := d.int1(&e)
+			if !ok || x1429 < 0 || x1429 > 99 {
 				var err error
-				if x1395, err = d.integer(&e, 0, 99); err != nil {
+				if x1429, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "longTimer")
 				}
 			}
-			m.LongTimer.Value = uint32(x1395)
+			m.LongTimer.Value = uint32(x1429)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
@@ -18688,14 +19132,14 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1396, ok := d.int1(&e)
-			if !ok || x1396 < 0 || x1396 > 99 {
+			x1430, ok := d.int1(&e)
+			if !ok || x1430 < 0 || x1430 > 99 {
 				var err error
-				if x1396, err = d.integer(&e, 0, 99); err != nil {
+				if x1430, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "durationTimer")
 				}
 			}
-			m.DurationTimer.Value = uint32(x1396)
+			m.DurationTimer.Value = uint32(x1430)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -18728,10 +19172,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1397 := len(b)
+		mk1431 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1397)
+		b = endLen(b, mk1431)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -18748,10 +19192,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1398 := len(b)
+		mk1432 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1398)
+		b = endLen(b, mk1432)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -18759,18 +19203,18 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1399 := len(b)
+			mk1433 := len(b)
 			b = append(b, 0)
-			for i1400 := range m.ServiceChangeReason {
+			for i1434 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1400])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1434])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1400)
+					err = codecerr.AtIndex(err, i1434)
 					break
 				}
 			}
-			b = endLen(b, mk1399)
+			b = endLen(b, mk1433)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -18786,30 +19230,30 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1401 := len(b)
+		mk1435 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1401)
+		b = endLen(b, mk1435)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1402 := len(b)
+		mk1436 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1402)
+		b = endLen(b, mk1436)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1403 := len(b)
+		mk1437 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1403)
+		b = endLen(b, mk1437)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -18824,8 +19268,8 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -18838,30 +19282,33 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1404, ok := d.int1(&e)
+			x1438, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1404, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1438, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "serviceChangeMethod")
 				}
 			}
-			if x1404 < -1<<31 || x1404 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1404), "serviceChangeMethod")
+			if x1438 < -1<<31 || x1438 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1438), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1404)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1438)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1405 := d.s.ServiceChangeAddress.Raw(1)
-			p1405[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1405[0]
-			var h1406 header
-			if err := d.explicit(&h1406, &e, anyTag); err != nil {
+			p1439 := d.s.ServiceChangeAddress.Raw(1)
+			p1439[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1439[0]
+			var h1440 header
+			if b1441 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1441)) && b1441[e.start+1] < 0x80 && b1441[e.start]&0x1f != 0x1f && e.start+2+int(b1441[e.start+1]) <= len(b1441) && e.start+2+int(b1441[e.start+1]) == e.end {
+				t, l := b1441[e.start], int(b1441[e.start+1])
+				h1440.tag, h1440.cons, h1440.off, h1440.start, h1440.end, h1440.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1440, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1406, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1440, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -18870,22 +19317,22 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1407, ok := d.int1(&e)
-			if !ok || x1407 < 0 || x1407 > 99 {
+			x1442, ok := d.int1(&e)
+			if !ok || x1442 < 0 || x1442 > 99 {
 				var err error
-				if x1407, err = d.integer(&e, 0, 99); err != nil {
+				if x1442, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "serviceChangeVersion")
 				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1407)
+			m.ServiceChangeVersion.Value = uint32(x1442)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1408 := d.s.ServiceChangeProfile.Raw(1)
-			p1408[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1408[0]
+			p1443 := d.s.ServiceChangeProfile.Raw(1)
+			p1443[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1443[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -18894,36 +19341,39 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1409, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1409)
-			clear(m.ServiceChangeReason)
-			b1413 := d.window(&e)
-			for i1410, off1411 := 0, e.start; i1410 < n1409; i1410++ {
-				var e1412 header
-				if uint(off1411)+1 < uint(len(b1413)) && b1413[off1411+1] < 0x80 && b1413[off1411]&0x1f != 0x1f && off1411+2+int(b1413[off1411+1]) <= len(b1413) {
-					t, l := b1413[off1411], int(b1413[off1411+1])
-					e1412.tag, e1412.cons, e1412.off, e1412.start, e1412.end, e1412.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1411, off1411+2, off1411+2+l, off1411+2+l
-				} else if err := d.next(&e1412, off1411, e.end); err != nil {
+			b1448 := d.window(&e)
+			n1444 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1448)) && b1448[e.start+1] < 0x80 && b1448[e.start]&0x1f != 0x1f && e.start+2+int(b1448[e.start+1]) <= len(b1448) && e.start+2+int(b1448[e.start+1]) == e.end) {
+				var err error
+				if n1444, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1412.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1412, "[UNIVERSAL 4]"), i1410), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1444)
+			clear(m.ServiceChangeReason)
+			for i1445, off1446 := 0, e.start; i1445 < n1444; i1445++ {
+				var e1447 header
+				if uint(off1446)+1 < uint(len(b1448)) && b1448[off1446+1] < 0x80 && b1448[off1446]&0x1f != 0x1f && off1446+2+int(b1448[off1446+1]) <= len(b1448) {
+					t, l := b1448[off1446], int(b1448[off1446+1])
+					e1447.tag, e1447.cons, e1447.off, e1447.start, e1447.end, e1447.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1446, off1446+2, off1446+2+l, off1446+2+l
+				} else if err := d.next(&e1447, off1446, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e1447.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1447, "[UNIVERSAL 4]"), i1445), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if !e1412.cons {
-						m.ServiceChangeReason[i1410] = d.data[e1412.start:e1412.end:e1412.end]
-					} else if m.ServiceChangeReason[i1410], err = d.octets(e1412); err != nil {
+					if !e1447.cons {
+						m.ServiceChangeReason[i1445] = d.data[e1447.start:e1447.end:e1447.end]
+					} else if m.ServiceChangeReason[i1445], err = d.octets(e1447); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1410), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1445), "serviceChangeReason")
 				}
-				off1411 = e1412.next
+				off1446 = e1447.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -18931,27 +19381,30 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1414, ok := d.int1(&e)
-			if !ok || x1414 < 0 || x1414 > 4294967295 {
+			x1449, ok := d.int1(&e)
+			if !ok || x1449 < 0 || x1449 > 4294967295 {
 				var err error
-				if x1414, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1449, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "serviceChangeDelay")
 				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1414)
+			m.ServiceChangeDelay.Value = uint32(x1449)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1415 := d.s.MId.Raw(1)
-			p1415[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1415[0]
-			var h1416 header
-			if err := d.explicit(&h1416, &e, anyTag); err != nil {
+			p1450 := d.s.MId.Raw(1)
+			p1450[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1450[0]
+			var h1451 header
+			if b1452 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1452)) && b1452[e.start+1] < 0x80 && b1452[e.start]&0x1f != 0x1f && e.start+2+int(b1452[e.start+1]) <= len(b1452) && e.start+2+int(b1452[e.start+1]) == e.end {
+				t, l := b1452[e.start], int(b1452[e.start+1])
+				h1451.tag, h1451.cons, h1451.off, h1451.start, h1451.end, h1451.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1451, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1416, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1451, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -18959,9 +19412,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1417 := d.s.TimeNotation.Raw(1)
-			p1417[0] = model.TimeNotation{}
-			m.TimeStamp = &p1417[0]
+			p1453 := d.s.TimeNotation.Raw(1)
+			p1453[0] = model.TimeNotation{}
+			m.TimeStamp = &p1453[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -18970,9 +19423,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1418 := d.s.NonStandardData.Raw(1)
-			p1418[0] = model.NonStandardData{}
-			m.NonStandardData = &p1418[0]
+			p1454 := d.s.NonStandardData.Raw(1)
+			p1454[0] = model.NonStandardData{}
+			m.NonStandardData = &p1454[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -19008,10 +19461,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1419 := len(b)
+		mk1455 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1419)
+		b = endLen(b, mk1455)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -19028,10 +19481,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1420 := len(b)
+		mk1456 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1420)
+		b = endLen(b, mk1456)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -19039,18 +19492,18 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1421 := len(b)
+			mk1457 := len(b)
 			b = append(b, 0)
-			for i1422 := range m.ServiceChangeReason {
+			for i1458 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1422])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1458])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1422)
+					err = codecerr.AtIndex(err, i1458)
 					break
 				}
 			}
-			b = endLen(b, mk1421)
+			b = endLen(b, mk1457)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -19066,40 +19519,40 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1423 := len(b)
+		mk1459 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1423)
+		b = endLen(b, mk1459)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1424 := len(b)
+		mk1460 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1424)
+		b = endLen(b, mk1460)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1425 := len(b)
+		mk1461 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1425)
+		b = endLen(b, mk1461)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1426 := len(b)
+		mk1462 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1426)
+		b = endLen(b, mk1462)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -19114,8 +19567,8 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -19128,30 +19581,33 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1427, ok := d.int1(&e)
+			x1463, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1427, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1463, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "serviceChangeMethod")
 				}
 			}
-			if x1427 < -1<<31 || x1427 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1427), "serviceChangeMethod")
+			if x1463 < -1<<31 || x1463 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1463), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1427)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1463)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1428 := d.s.ServiceChangeAddress.Raw(1)
-			p1428[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1428[0]
-			var h1429 header
-			if err := d.explicit(&h1429, &e, anyTag); err != nil {
+			p1464 := d.s.ServiceChangeAddress.Raw(1)
+			p1464[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1464[0]
+			var h1465 header
+			if b1466 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1466)) && b1466[e.start+1] < 0x80 && b1466[e.start]&0x1f != 0x1f && e.start+2+int(b1466[e.start+1]) <= len(b1466) && e.start+2+int(b1466[e.start+1]) == e.end {
+				t, l := b1466[e.start], int(b1466[e.start+1])
+				h1465.tag, h1465.cons, h1465.off, h1465.start, h1465.end, h1465.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1465, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1429, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1465, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -19160,22 +19616,22 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1430, ok := d.int1(&e)
-			if !ok || x1430 < 0 || x1430 > 99 {
+			x1467, ok := d.int1(&e)
+			if !ok || x1467 < 0 || x1467 > 99 {
 				var err error
-				if x1430, err = d.integer(&e, 0, 99); err != nil {
+				if x1467, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "serviceChangeVersion")
 				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1430)
+			m.ServiceChangeVersion.Value = uint32(x1467)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1431 := d.s.ServiceChangeProfile.Raw(1)
-			p1431[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1431[0]
+			p1468 := d.s.ServiceChangeProfile.Raw(1)
+			p1468[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1468[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -19184,36 +19640,39 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1432, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1432)
-			clear(m.ServiceChangeReason)
-			b1436 := d.window(&e)
-			for i1433, off1434 := 0, e.start; i1433 < n1432; i1433++ {
-				var e1435 header
-				if uint(off1434)+1 < uint(len(b1436)) && b1436[off1434+1] < 0x80 && b1436[off1434]&0x1f != 0x1f && off1434+2+int(b1436[off1434+1]) <= len(b1436) {
-					t, l := b1436[off1434], int(b1436[off1434+1])
-					e1435.tag, e1435.cons, e1435.off, e1435.start, e1435.end, e1435.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1434, off1434+2, off1434+2+l, off1434+2+l
-				} else if err := d.next(&e1435, off1434, e.end); err != nil {
+			b1473 := d.window(&e)
+			n1469 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1473)) && b1473[e.start+1] < 0x80 && b1473[e.start]&0x1f != 0x1f && e.start+2+int(b1473[e.start+1]) <= len(b1473) && e.start+2+int(b1473[e.start+1]) == e.end) {
+				var err error
+				if n1469, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1435.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1435, "[UNIVERSAL 4]"), i1433), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1469)
+			clear(m.ServiceChangeReason)
+			for i1470, off1471 := 0, e.start; i1470 < n1469; i1470++ {
+				var e1472 header
+				if uint(off1471)+1 < uint(len(b1473)) && b1473[off1471+1] < 0x80 && b1473[off1471]&0x1f != 0x1f && off1471+2+int(b1473[off1471+1]) <= len(b1473) {
+					t, l := b1473[off1471], int(b1473[off1471+1])
+					e1472.tag, e1472.cons, e1472.off, e1472.start, e1472.end, e1472.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1471, off1471+2, off1471+2+l, off1471+2+l
+				} else if err := d.next(&e1472, off1471, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e1472.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1472, "[UNIVERSAL 4]"), i1470), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if !e1435.cons {
-						m.ServiceChangeReason[i1433] = d.data[e1435.start:e1435.end:e1435.end]
-					} else if m.ServiceChangeReason[i1433], err = d.octets(e1435); err != nil {
+					if !e1472.cons {
+						m.ServiceChangeReason[i1470] = d.data[e1472.start:e1472.end:e1472.end]
+					} else if m.ServiceChangeReason[i1470], err = d.octets(e1472); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1433), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1470), "serviceChangeReason")
 				}
-				off1434 = e1435.next
+				off1471 = e1472.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -19221,27 +19680,30 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1437, ok := d.int1(&e)
-			if !ok || x1437 < 0 || x1437 > 4294967295 {
+			x1474, ok := d.int1(&e)
+			if !ok || x1474 < 0 || x1474 > 4294967295 {
 				var err error
-				if x1437, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1474, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "serviceChangeDelay")
 				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1437)
+			m.ServiceChangeDelay.Value = uint32(x1474)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1438 := d.s.MId.Raw(1)
-			p1438[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1438[0]
-			var h1439 header
-			if err := d.explicit(&h1439, &e, anyTag); err != nil {
+			p1475 := d.s.MId.Raw(1)
+			p1475[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1475[0]
+			var h1476 header
+			if b1477 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1477)) && b1477[e.start+1] < 0x80 && b1477[e.start]&0x1f != 0x1f && e.start+2+int(b1477[e.start+1]) <= len(b1477) && e.start+2+int(b1477[e.start+1]) == e.end {
+				t, l := b1477[e.start], int(b1477[e.start+1])
+				h1476.tag, h1476.cons, h1476.off, h1476.start, h1476.end, h1476.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1476, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1439, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1476, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -19249,9 +19711,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1440 := d.s.TimeNotation.Raw(1)
-			p1440[0] = model.TimeNotation{}
-			m.TimeStamp = &p1440[0]
+			p1478 := d.s.TimeNotation.Raw(1)
+			p1478[0] = model.TimeNotation{}
+			m.TimeStamp = &p1478[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -19260,9 +19722,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1441 := d.s.NonStandardData.Raw(1)
-			p1441[0] = model.NonStandardData{}
-			m.NonStandardData = &p1441[0]
+			p1479 := d.s.NonStandardData.Raw(1)
+			p1479[0] = model.NonStandardData{}
+			m.NonStandardData = &p1479[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -19271,9 +19733,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p1442 := d.s.AuditDescriptor.Raw(1)
-			p1442[0] = model.AuditDescriptor{}
-			m.ServiceChangeInfo = &p1442[0]
+			p1480 := d.s.AuditDescriptor.Raw(1)
+			p1480[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1480[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -19306,10 +19768,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1443 := len(b)
+		mk1481 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1443)
+		b = endLen(b, mk1481)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -19326,10 +19788,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1444 := len(b)
+		mk1482 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1444)
+		b = endLen(b, mk1482)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -19337,18 +19799,18 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1445 := len(b)
+			mk1483 := len(b)
 			b = append(b, 0)
-			for i1446 := range m.ServiceChangeReason {
+			for i1484 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1446])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1484])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1446)
+					err = codecerr.AtIndex(err, i1484)
 					break
 				}
 			}
-			b = endLen(b, mk1445)
+			b = endLen(b, mk1483)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -19364,40 +19826,40 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1447 := len(b)
+		mk1485 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1447)
+		b = endLen(b, mk1485)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1448 := len(b)
+		mk1486 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1448)
+		b = endLen(b, mk1486)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1449 := len(b)
+		mk1487 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1449)
+		b = endLen(b, mk1487)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1450 := len(b)
+		mk1488 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1450)
+		b = endLen(b, mk1488)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -19419,8 +19881,8 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -19433,30 +19895,33 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1451, ok := d.int1(&e)
+			x1489, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1451, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1489, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "serviceChangeMethod")
 				}
 			}
-			if x1451 < -1<<31 || x1451 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1451), "serviceChangeMethod")
+			if x1489 < -1<<31 || x1489 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1489), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1451)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1489)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1452 := d.s.ServiceChangeAddress.Raw(1)
-			p1452[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1452[0]
-			var h1453 header
-			if err := d.explicit(&h1453, &e, anyTag); err != nil {
+			p1490 := d.s.ServiceChangeAddress.Raw(1)
+			p1490[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1490[0]
+			var h1491 header
+			if b1492 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1492)) && b1492[e.start+1] < 0x80 && b1492[e.start]&0x1f != 0x1f && e.start+2+int(b1492[e.start+1]) <= len(b1492) && e.start+2+int(b1492[e.start+1]) == e.end {
+				t, l := b1492[e.start], int(b1492[e.start+1])
+				h1491.tag, h1491.cons, h1491.off, h1491.start, h1491.end, h1491.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1491, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1453, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1491, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -19465,22 +19930,22 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1454, ok := d.int1(&e)
-			if !ok || x1454 < 0 || x1454 > 99 {
+			x1493, ok := d.int1(&e)
+			if !ok || x1493 < 0 || x1493 > 99 {
 				var err error
-				if x1454, err = d.integer(&e, 0, 99); err != nil {
+				if x1493, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "serviceChangeVersion")
 				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1454)
+			m.ServiceChangeVersion.Value = uint32(x1493)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1455 := d.s.ServiceChangeProfile.Raw(1)
-			p1455[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1455[0]
+			p1494 := d.s.ServiceChangeProfile.Raw(1)
+			p1494[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1494[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -19489,36 +19954,39 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1456, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n1456)
-			clear(m.ServiceChangeReason)
-			b1460 := d.window(&e)
-			for i1457, off1458 := 0, e.start; i1457 < n1456; i1457++ {
-				var e1459 header
-				if uint(off1458)+1 < uint(len(b1460)) && b1460[off1458+1] < 0x80 && b1460[off1458]&0x1f != 0x1f && off1458+2+int(b1460[off1458+1]) <= len(b1460) {
-					t, l := b1460[off1458], int(b1460[off1458+1])
-					e1459.tag, e1459.cons, e1459.off, e1459.start, e1459.end, e1459.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1458, off1458+2, off1458+2+l, off1458+2+l
-				} else if err := d.next(&e1459, off1458, e.end); err != nil {
+			b1499 := d.window(&e)
+			n1495 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1499)) && b1499[e.start+1] < 0x80 && b1499[e.start]&0x1f != 0x1f && e.start+2+int(b1499[e.start+1]) <= len(b1499) && e.start+2+int(b1499[e.start+1]) == e.end) {
+				var err error
+				if n1495, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1459.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1459, "[UNIVERSAL 4]"), i1457), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1495)
+			clear(m.ServiceChangeReason)
+			for i1496, off1497 := 0, e.start; i1496 < n1495; i1496++ {
+				var e1498 header
+				if uint(off1497)+1 < uint(len(b1499)) && b1499[off1497+1] < 0x80 && b1499[off1497]&0x1f != 0x1f && off1497+2+int(b1499[off1497+1]) <= len(b1499) {
+					t, l := b1499[off1497], int(b1499[off1497+1])
+					e1498.tag, e1498.cons, e1498.off, e1498.start, e1498.end, e1498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1497, off1497+2, off1497+2+l, off1497+2+l
+				} else if err := d.next(&e1498, off1497, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e1498.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1498, "[UNIVERSAL 4]"), i1496), "serviceChangeReason")
 				}
 				if err := func() error {
 					var err error
-					if !e1459.cons {
-						m.ServiceChangeReason[i1457] = d.data[e1459.start:e1459.end:e1459.end]
-					} else if m.ServiceChangeReason[i1457], err = d.octets(e1459); err != nil {
+					if !e1498.cons {
+						m.ServiceChangeReason[i1496] = d.data[e1498.start:e1498.end:e1498.end]
+					} else if m.ServiceChangeReason[i1496], err = d.octets(e1498); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1457), "serviceChangeReason")
+					return codecerr.At(codecerr.AtIndex(err, i1496), "serviceChangeReason")
 				}
-				off1458 = e1459.next
+				off1497 = e1498.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -19526,27 +19994,30 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1461, ok := d.int1(&e)
-			if !ok || x1461 < 0 || x1461 > 4294967295 {
+			x1500, ok := d.int1(&e)
+			if !ok || x1500 < 0 || x1500 > 4294967295 {
 				var err error
-				if x1461, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1500, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "serviceChangeDelay")
 				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1461)
+			m.ServiceChangeDelay.Value = uint32(x1500)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p1462 := d.s.MId.Raw(1)
-			p1462[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1462[0]
-			var h1463 header
-			if err := d.explicit(&h1463, &e, anyTag); err != nil {
+			p1501 := d.s.MId.Raw(1)
+			p1501[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1501[0]
+			var h1502 header
+			if b1503 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1503)) && b1503[e.start+1] < 0x80 && b1503[e.start]&0x1f != 0x1f && e.start+2+int(b1503[e.start+1]) <= len(b1503) && e.start+2+int(b1503[e.start+1]) == e.end {
+				t, l := b1503[e.start], int(b1503[e.start+1])
+				h1502.tag, h1502.cons, h1502.off, h1502.start, h1502.end, h1502.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1502, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1463, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1502, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -19554,9 +20025,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p1464 := d.s.TimeNotation.Raw(1)
-			p1464[0] = model.TimeNotation{}
-			m.TimeStamp = &p1464[0]
+			p1504 := d.s.TimeNotation.Raw(1)
+			p1504[0] = model.TimeNotation{}
+			m.TimeStamp = &p1504[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -19565,9 +20036,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p1465 := d.s.NonStandardData.Raw(1)
-			p1465[0] = model.NonStandardData{}
-			m.NonStandardData = &p1465[0]
+			p1505 := d.s.NonStandardData.Raw(1)
+			p1505[0] = model.NonStandardData{}
+			m.NonStandardData = &p1505[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -19576,9 +20047,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p1466 := d.s.AuditDescriptor.Raw(1)
-			p1466[0] = model.AuditDescriptor{}
-			m.ServiceChangeInfo = &p1466[0]
+			p1506 := d.s.AuditDescriptor.Raw(1)
+			p1506[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1506[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -19625,10 +20096,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa1"...)
-		mk1467 := len(b)
+		mk1507 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk1467)
+		b = endLen(b, mk1507)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -19637,10 +20108,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa2"...)
-		mk1468 := len(b)
+		mk1508 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk1468)
+		b = endLen(b, mk1508)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -19649,10 +20120,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa3"...)
-		mk1469 := len(b)
+		mk1509 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk1469)
+		b = endLen(b, mk1509)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -19687,35 +20158,35 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1470, ok := d.int1(h)
-		if !ok || x1470 < 0 || x1470 > 65535 {
+		x1510, ok := d.int1(h)
+		if !ok || x1510 < 0 || x1510 > 65535 {
 			var err error
-			if x1470, err = d.integer(h, 0, 65535); err != nil {
+			if x1510, err = d.integer(h, 0, 65535); err != nil {
 				return codecerr.At(err, "portNumber")
 			}
 		}
-		m.PortNumber = uint32(x1470)
+		m.PortNumber = uint32(x1510)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		p1471 := d.s.IP4Address.Raw(1)
-		p1471[0] = model.IP4Address{}
-		m.Ip4Address = &p1471[0]
+		p1511 := d.s.IP4Address.Raw(1)
+		p1511[0] = model.IP4Address{}
+		m.Ip4Address = &p1511[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		p1472 := d.s.IP6Address.Raw(1)
-		p1472[0] = model.IP6Address{}
-		m.Ip6Address = &p1472[0]
+		p1512 := d.s.IP6Address.Raw(1)
+		p1512[0] = model.IP6Address{}
+		m.Ip6Address = &p1512[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		p1473 := d.s.DomainName.Raw(1)
-		p1473[0] = model.DomainName{}
-		m.DomainName = &p1473[0]
+		p1513 := d.s.DomainName.Raw(1)
+		p1513[0] = model.DomainName{}
+		m.DomainName = &p1513[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
@@ -19747,20 +20218,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1474 := len(b)
+		mk1514 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1474)
+		b = endLen(b, mk1514)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1475 := len(b)
+		mk1515 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1475)
+		b = endLen(b, mk1515)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -19777,20 +20248,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1476 := len(b)
+		mk1516 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1476)
+		b = endLen(b, mk1516)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1477 := len(b)
+		mk1517 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1477)
+		b = endLen(b, mk1517)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -19805,8 +20276,8 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -19819,14 +20290,17 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1478 := d.s.MId.Raw(1)
-			p1478[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1478[0]
-			var h1479 header
-			if err := d.explicit(&h1479, &e, anyTag); err != nil {
+			p1518 := d.s.MId.Raw(1)
+			p1518[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1518[0]
+			var h1519 header
+			if b1520 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1520)) && b1520[e.start+1] < 0x80 && b1520[e.start]&0x1f != 0x1f && e.start+2+int(b1520[e.start+1]) <= len(b1520) && e.start+2+int(b1520[e.start+1]) == e.end {
+				t, l := b1520[e.start], int(b1520[e.start+1])
+				h1519.tag, h1519.cons, h1519.off, h1519.start, h1519.end, h1519.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1519, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1479, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1519, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -19834,14 +20308,17 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1480 := d.s.ServiceChangeAddress.Raw(1)
-			p1480[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1480[0]
-			var h1481 header
-			if err := d.explicit(&h1481, &e, anyTag); err != nil {
+			p1521 := d.s.ServiceChangeAddress.Raw(1)
+			p1521[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1521[0]
+			var h1522 header
+			if b1523 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1523)) && b1523[e.start+1] < 0x80 && b1523[e.start]&0x1f != 0x1f && e.start+2+int(b1523[e.start+1]) <= len(b1523) && e.start+2+int(b1523[e.start+1]) == e.end {
+				t, l := b1523[e.start], int(b1523[e.start+1])
+				h1522.tag, h1522.cons, h1522.off, h1522.start, h1522.end, h1522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1522, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1481, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1522, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -19850,22 +20327,22 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1482, ok := d.int1(&e)
-			if !ok || x1482 < 0 || x1482 > 99 {
+			x1524, ok := d.int1(&e)
+			if !ok || x1524 < 0 || x1524 > 99 {
 				var err error
-				if x1482, err = d.integer(&e, 0, 99); err != nil {
+				if x1524, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "serviceChangeVersion")
 				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1482)
+			m.ServiceChangeVersion.Value = uint32(x1524)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1483 := d.s.ServiceChangeProfile.Raw(1)
-			p1483[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1483[0]
+			p1525 := d.s.ServiceChangeProfile.Raw(1)
+			p1525[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1525[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -19874,9 +20351,9 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1484 := d.s.TimeNotation.Raw(1)
-			p1484[0] = model.TimeNotation{}
-			m.Timestamp = &p1484[0]
+			p1526 := d.s.TimeNotation.Raw(1)
+			p1526[0] = model.TimeNotation{}
+			m.Timestamp = &p1526[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -19893,20 +20370,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1485 := len(b)
+		mk1527 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1485)
+		b = endLen(b, mk1527)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1486 := len(b)
+		mk1528 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1486)
+		b = endLen(b, mk1528)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -19923,20 +20400,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1487 := len(b)
+		mk1529 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1487)
+		b = endLen(b, mk1529)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1488 := len(b)
+		mk1530 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1488)
+		b = endLen(b, mk1530)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -19951,8 +20428,8 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -19965,14 +20442,17 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1489 := d.s.MId.Raw(1)
-			p1489[0] = model.MId{}
-			m.ServiceChangeMgcId = &p1489[0]
-			var h1490 header
-			if err := d.explicit(&h1490, &e, anyTag); err != nil {
+			p1531 := d.s.MId.Raw(1)
+			p1531[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1531[0]
+			var h1532 header
+			if b1533 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1533)) && b1533[e.start+1] < 0x80 && b1533[e.start]&0x1f != 0x1f && e.start+2+int(b1533[e.start+1]) <= len(b1533) && e.start+2+int(b1533[e.start+1]) == e.end {
+				t, l := b1533[e.start], int(b1533[e.start+1])
+				h1532.tag, h1532.cons, h1532.off, h1532.start, h1532.end, h1532.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1532, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1490, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1532, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -19980,14 +20460,17 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1491 := d.s.ServiceChangeAddress.Raw(1)
-			p1491[0] = model.ServiceChangeAddress{}
-			m.ServiceChangeAddress = &p1491[0]
-			var h1492 header
-			if err := d.explicit(&h1492, &e, anyTag); err != nil {
+			p1534 := d.s.ServiceChangeAddress.Raw(1)
+			p1534[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1534[0]
+			var h1535 header
+			if b1536 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1536)) && b1536[e.start+1] < 0x80 && b1536[e.start]&0x1f != 0x1f && e.start+2+int(b1536[e.start+1]) <= len(b1536) && e.start+2+int(b1536[e.start+1]) == e.end {
+				t, l := b1536[e.start], int(b1536[e.start+1])
+				h1535.tag, h1535.cons, h1535.off, h1535.start, h1535.end, h1535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1535, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1492, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1535, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -19996,22 +20479,22 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1493, ok := d.int1(&e)
-			if !ok || x1493 < 0 || x1493 > 99 {
+			x1537, ok := d.int1(&e)
+			if !ok || x1537 < 0 || x1537 > 99 {
 				var err error
-				if x1493, err = d.integer(&e, 0, 99); err != nil {
+				if x1537, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "serviceChangeVersion")
 				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1493)
+			m.ServiceChangeVersion.Value = uint32(x1537)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1494 := d.s.ServiceChangeProfile.Raw(1)
-			p1494[0] = model.ServiceChangeProfile{}
-			m.ServiceChangeProfile = &p1494[0]
+			p1538 := d.s.ServiceChangeProfile.Raw(1)
+			p1538[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1538[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -20020,9 +20503,9 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1495 := d.s.TimeNotation.Raw(1)
-			p1495[0] = model.TimeNotation{}
-			m.Timestamp = &p1495[0]
+			p1539 := d.s.TimeNotation.Raw(1)
+			p1539[0] = model.TimeNotation{}
+			m.Timestamp = &p1539[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
 			}
@@ -20059,8 +20542,8 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20125,8 +20608,8 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20152,14 +20635,14 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1496, ok := d.int1(&e)
-			if !ok || x1496 < 0 || x1496 > 99 {
+			x1540, ok := d.int1(&e)
+			if !ok || x1540 < 0 || x1540 > 99 {
 				var err error
-				if x1496, err = d.integer(&e, 0, 99); err != nil {
+				if x1540, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "packageVersion")
 				}
 			}
-			m.PackageVersion = uint32(x1496)
+			m.PackageVersion = uint32(x1540)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20192,18 +20675,18 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 	if m.StatValue != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1497 := len(b)
+			mk1541 := len(b)
 			b = append(b, 0)
-			for i1498 := range m.StatValue {
+			for i1542 := range m.StatValue {
 				{
-					b = appendBytes(b, "\x04", m.StatValue[i1498])
+					b = appendBytes(b, "\x04", m.StatValue[i1542])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1498)
+					err = codecerr.AtIndex(err, i1542)
 					break
 				}
 			}
-			b = endLen(b, mk1497)
+			b = endLen(b, mk1541)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statValue")
@@ -20219,8 +20702,8 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20246,36 +20729,39 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1499, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "statValue")
-			}
-			m.StatValue = d.s.Octets.Raw(n1499)
-			clear(m.StatValue)
-			b1503 := d.window(&e)
-			for i1500, off1501 := 0, e.start; i1500 < n1499; i1500++ {
-				var e1502 header
-				if uint(off1501)+1 < uint(len(b1503)) && b1503[off1501+1] < 0x80 && b1503[off1501]&0x1f != 0x1f && off1501+2+int(b1503[off1501+1]) <= len(b1503) {
-					t, l := b1503[off1501], int(b1503[off1501+1])
-					e1502.tag, e1502.cons, e1502.off, e1502.start, e1502.end, e1502.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1501, off1501+2, off1501+2+l, off1501+2+l
-				} else if err := d.next(&e1502, off1501, e.end); err != nil {
+			b1547 := d.window(&e)
+			n1543 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1547)) && b1547[e.start+1] < 0x80 && b1547[e.start]&0x1f != 0x1f && e.start+2+int(b1547[e.start+1]) <= len(b1547) && e.start+2+int(b1547[e.start+1]) == e.end) {
+				var err error
+				if n1543, err = d.count(&e); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				if e1502.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1502, "[UNIVERSAL 4]"), i1500), "statValue")
+			}
+			m.StatValue = d.s.Octets.Raw(n1543)
+			clear(m.StatValue)
+			for i1544, off1545 := 0, e.start; i1544 < n1543; i1544++ {
+				var e1546 header
+				if uint(off1545)+1 < uint(len(b1547)) && b1547[off1545+1] < 0x80 && b1547[off1545]&0x1f != 0x1f && off1545+2+int(b1547[off1545+1]) <= len(b1547) {
+					t, l := b1547[off1545], int(b1547[off1545+1])
+					e1546.tag, e1546.cons, e1546.off, e1546.start, e1546.end, e1546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1545, off1545+2, off1545+2+l, off1545+2+l
+				} else if err := d.next(&e1546, off1545, e.end); err != nil {
+					return codecerr.At(err, "statValue")
+				}
+				if e1546.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1546, "[UNIVERSAL 4]"), i1544), "statValue")
 				}
 				if err := func() error {
 					var err error
-					if !e1502.cons {
-						m.StatValue[i1500] = d.data[e1502.start:e1502.end:e1502.end]
-					} else if m.StatValue[i1500], err = d.octets(e1502); err != nil {
+					if !e1546.cons {
+						m.StatValue[i1544] = d.data[e1546.start:e1546.end:e1546.end]
+					} else if m.StatValue[i1544], err = d.octets(e1546); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1500), "statValue")
+					return codecerr.At(codecerr.AtIndex(err, i1544), "statValue")
 				}
-				off1501 = e1502.next
+				off1545 = e1546.next
 			}
 		default:
 			return d.unexpected(e, "a component of StatisticsParameter")
@@ -20295,10 +20781,10 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk1504 := len(b)
+		mk1548 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
-		b = endLen(b, mk1504)
+		b = endLen(b, mk1548)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -20321,8 +20807,8 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20335,11 +20821,14 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "nonStandardIdentifier: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h1505 header
-			if err := d.explicit(&h1505, &e, anyTag); err != nil {
+			var h1549 header
+			if b1550 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1550)) && b1550[e.start+1] < 0x80 && b1550[e.start]&0x1f != 0x1f && e.start+2+int(b1550[e.start+1]) <= len(b1550) && e.start+2+int(b1550[e.start+1]) == e.end {
+				t, l := b1550[e.start], int(b1550[e.start+1])
+				h1549.tag, h1549.cons, h1549.off, h1549.start, h1549.end, h1549.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1549, &e, anyTag); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
-			if err = decodeNonStandardIdentifierV123(d, &h1505, &m.NonStandardIdentifier); err != nil {
+			if err = decodeNonStandardIdentifierV123(d, &h1549, &m.NonStandardIdentifier); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
@@ -20382,10 +20871,10 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		b = append(b, "\xa1"...)
-		mk1506 := len(b)
+		mk1551 := len(b)
 		b = append(b, 0)
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
-		b = endLen(b, mk1506)
+		b = endLen(b, mk1551)
 		if err != nil {
 			return b, codecerr.At(err, "h221NonStandard")
 		}
@@ -20416,9 +20905,9 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		p1507 := d.s.H221NonStandard.Raw(1)
-		p1507[0] = model.H221NonStandard{}
-		m.H221NonStandard = &p1507[0]
+		p1552 := d.s.H221NonStandard.Raw(1)
+		p1552[0] = model.H221NonStandard{}
+		m.H221NonStandard = &p1552[0]
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return codecerr.At(err, "h221NonStandard")
 		}
@@ -20488,8 +20977,8 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20502,53 +20991,53 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1508, ok := d.int1(&e)
-			if !ok || x1508 < 0 || x1508 > 255 {
+			x1553, ok := d.int1(&e)
+			if !ok || x1553 < 0 || x1553 > 255 {
 				var err error
-				if x1508, err = d.integer(&e, 0, 255); err != nil {
+				if x1553, err = d.integer(&e, 0, 255); err != nil {
 					return codecerr.At(err, "t35CountryCode1")
 				}
 			}
-			m.T35CountryCode1 = uint32(x1508)
+			m.T35CountryCode1 = uint32(x1553)
 		case 0x80000001: // [1] t35CountryCode2
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1509, ok := d.int1(&e)
-			if !ok || x1509 < 0 || x1509 > 255 {
+			x1554, ok := d.int1(&e)
+			if !ok || x1554 < 0 || x1554 > 255 {
 				var err error
-				if x1509, err = d.integer(&e, 0, 255); err != nil {
+				if x1554, err = d.integer(&e, 0, 255); err != nil {
 					return codecerr.At(err, "t35CountryCode2")
 				}
 			}
-			m.T35CountryCode2 = uint32(x1509)
+			m.T35CountryCode2 = uint32(x1554)
 		case 0x80000002: // [2] t35Extension
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1510, ok := d.int1(&e)
-			if !ok || x1510 < 0 || x1510 > 255 {
+			x1555, ok := d.int1(&e)
+			if !ok || x1555 < 0 || x1555 > 255 {
 				var err error
-				if x1510, err = d.integer(&e, 0, 255); err != nil {
+				if x1555, err = d.integer(&e, 0, 255); err != nil {
 					return codecerr.At(err, "t35Extension")
 				}
 			}
-			m.T35Extension = uint32(x1510)
+			m.T35Extension = uint32(x1555)
 		case 0x80000003: // [3] manufacturerCode
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1511, ok := d.int1(&e)
-			if !ok || x1511 < 0 || x1511 > 65535 {
+			x1556, ok := d.int1(&e)
+			if !ok || x1556 < 0 || x1556 > 65535 {
 				var err error
-				if x1511, err = d.integer(&e, 0, 65535); err != nil {
+				if x1556, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "manufacturerCode")
 				}
 			}
-			m.ManufacturerCode = uint32(x1511)
+			m.ManufacturerCode = uint32(x1556)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20608,8 +21097,8 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -20664,10 +21153,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1512 := len(b)
+		mk1557 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1512)
+		b = endLen(b, mk1557)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -20676,10 +21165,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1513 := len(b)
+		mk1558 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1513)
+		b = endLen(b, mk1558)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -20688,10 +21177,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1514 := len(b)
+		mk1559 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1514)
+		b = endLen(b, mk1559)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -20700,10 +21189,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1515 := len(b)
+		mk1560 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1515)
+		b = endLen(b, mk1560)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -20712,10 +21201,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1516 := len(b)
+		mk1561 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1516)
+		b = endLen(b, mk1561)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -20724,10 +21213,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1517 := len(b)
+		mk1562 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1517)
+		b = endLen(b, mk1562)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -20736,10 +21225,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1518 := len(b)
+		mk1563 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1518)
+		b = endLen(b, mk1563)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -20754,61 +21243,64 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p1519 := d.s.IndAudMediaDescriptor.Raw(1)
-		p1519[0] = model.IndAudMediaDescriptor{}
-		m.IndAudMediaDescriptor = &p1519[0]
+		p1564 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1564[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1564[0]
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p1520 := d.s.IndAudEventsDescriptor.Raw(1)
-		p1520[0] = model.IndAudEventsDescriptor{}
-		m.IndAudEventsDescriptor = &p1520[0]
+		p1565 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1565[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1565[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p1521 := d.s.IndAudEventBufferDescriptor.Raw(1)
-		p1521[0] = model.IndAudEventBufferDescriptor{}
-		m.IndAudEventBufferDescriptor = &p1521[0]
+		p1566 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1566[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1566[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p1522 := d.s.IndAudSignalsDescriptor.Raw(1)
-		p1522[0] = model.IndAudSignalsDescriptor{}
-		m.IndAudSignalsDescriptor = &p1522[0]
-		var h1523 header
-		if err := d.explicit(&h1523, h, anyTag); err != nil {
+		p1567 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1567[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1567[0]
+		var h1568 header
+		if b1569 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b1569)) && b1569[(*h).start+1] < 0x80 && b1569[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1569[(*h).start+1]) <= len(b1569) && (*h).start+2+int(b1569[(*h).start+1]) == (*h).end {
+			t, l := b1569[(*h).start], int(b1569[(*h).start+1])
+			h1568.tag, h1568.cons, h1568.off, h1568.start, h1568.end, h1568.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h1568, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, &h1523, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, &h1568, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p1524 := d.s.IndAudDigitMapDescriptor.Raw(1)
-		p1524[0] = model.IndAudDigitMapDescriptor{}
-		m.IndAudDigitMapDescriptor = &p1524[0]
+		p1570 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1570[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1570[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p1525 := d.s.IndAudStatisticsDescriptor.Raw(1)
-		p1525[0] = model.IndAudStatisticsDescriptor{}
-		m.IndAudStatisticsDescriptor = &p1525[0]
+		p1571 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1571[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1571[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p1526 := d.s.IndAudPackagesDescriptor.Raw(1)
-		p1526[0] = model.IndAudPackagesDescriptor{}
-		m.IndAudPackagesDescriptor = &p1526[0]
+		p1572 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1572[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1572[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -20826,10 +21318,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1527 := len(b)
+		mk1573 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1527)
+		b = endLen(b, mk1573)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -20838,10 +21330,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1528 := len(b)
+		mk1574 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1528)
+		b = endLen(b, mk1574)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -20850,10 +21342,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1529 := len(b)
+		mk1575 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1529)
+		b = endLen(b, mk1575)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -20862,10 +21354,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1530 := len(b)
+		mk1576 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1530)
+		b = endLen(b, mk1576)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -20874,10 +21366,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1531 := len(b)
+		mk1577 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1531)
+		b = endLen(b, mk1577)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -20886,10 +21378,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1532 := len(b)
+		mk1578 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1532)
+		b = endLen(b, mk1578)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -20898,10 +21390,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1533 := len(b)
+		mk1579 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1533)
+		b = endLen(b, mk1579)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -20916,61 +21408,64 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p1534 := d.s.IndAudMediaDescriptor.Raw(1)
-		p1534[0] = model.IndAudMediaDescriptor{}
-		m.IndAudMediaDescriptor = &p1534[0]
+		p1580 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1580[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1580[0]
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p1535 := d.s.IndAudEventsDescriptor.Raw(1)
-		p1535[0] = model.IndAudEventsDescriptor{}
-		m.IndAudEventsDescriptor = &p1535[0]
+		p1581 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1581[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1581[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p1536 := d.s.IndAudEventBufferDescriptor.Raw(1)
-		p1536[0] = model.IndAudEventBufferDescriptor{}
-		m.IndAudEventBufferDescriptor = &p1536[0]
+		p1582 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1582[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1582[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p1537 := d.s.IndAudSignalsDescriptor.Raw(1)
-		p1537[0] = model.IndAudSignalsDescriptor{}
-		m.IndAudSignalsDescriptor = &p1537[0]
-		var h1538 header
-		if err := d.explicit(&h1538, h, anyTag); err != nil {
+		p1583 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1583[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1583[0]
+		var h1584 header
+		if b1585 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b1585)) && b1585[(*h).start+1] < 0x80 && b1585[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1585[(*h).start+1]) <= len(b1585) && (*h).start+2+int(b1585[(*h).start+1]) == (*h).end {
+			t, l := b1585[(*h).start], int(b1585[(*h).start+1])
+			h1584.tag, h1584.cons, h1584.off, h1584.start, h1584.end, h1584.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h1584, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, &h1538, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, &h1584, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p1539 := d.s.IndAudDigitMapDescriptor.Raw(1)
-		p1539[0] = model.IndAudDigitMapDescriptor{}
-		m.IndAudDigitMapDescriptor = &p1539[0]
+		p1586 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1586[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1586[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p1540 := d.s.IndAudStatisticsDescriptor.Raw(1)
-		p1540[0] = model.IndAudStatisticsDescriptor{}
-		m.IndAudStatisticsDescriptor = &p1540[0]
+		p1587 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1587[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1587[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p1541 := d.s.IndAudPackagesDescriptor.Raw(1)
-		p1541[0] = model.IndAudPackagesDescriptor{}
-		m.IndAudPackagesDescriptor = &p1541[0]
+		p1588 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1588[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1588[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -20984,20 +21479,20 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1542 := len(b)
+		mk1589 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
-		b = endLen(b, mk1542)
+		b = endLen(b, mk1589)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1543 := len(b)
+		mk1590 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
-		b = endLen(b, mk1543)
+		b = endLen(b, mk1590)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -21012,8 +21507,8 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21026,9 +21521,9 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1544 := d.s.IndAudTerminationStateDescriptor.Raw(1)
-			p1544[0] = model.IndAudTerminationStateDescriptor{}
-			m.TermStateDescr = &p1544[0]
+			p1591 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1591[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1591[0]
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -21037,14 +21532,17 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1545 := d.s.IndAudMediaDescriptorStreams.Raw(1)
-			p1545[0] = model.IndAudMediaDescriptorStreams{}
-			m.Streams = &p1545[0]
-			var h1546 header
-			if err := d.explicit(&h1546, &e, anyTag); err != nil {
+			p1592 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1592[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1592[0]
+			var h1593 header
+			if b1594 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1594)) && b1594[e.start+1] < 0x80 && b1594[e.start]&0x1f != 0x1f && e.start+2+int(b1594[e.start+1]) <= len(b1594) && e.start+2+int(b1594[e.start+1]) == e.end {
+				t, l := b1594[e.start], int(b1594[e.start+1])
+				h1593.tag, h1593.cons, h1593.off, h1593.start, h1593.end, h1593.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1593, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1546, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1593, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -21060,20 +21558,20 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1547 := len(b)
+		mk1595 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
-		b = endLen(b, mk1547)
+		b = endLen(b, mk1595)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1548 := len(b)
+		mk1596 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk1548)
+		b = endLen(b, mk1596)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -21088,8 +21586,8 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21102,9 +21600,9 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1549 := d.s.IndAudTerminationStateDescriptor.Raw(1)
-			p1549[0] = model.IndAudTerminationStateDescriptor{}
-			m.TermStateDescr = &p1549[0]
+			p1597 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1597[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1597[0]
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -21113,14 +21611,17 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1550 := d.s.IndAudMediaDescriptorStreams.Raw(1)
-			p1550[0] = model.IndAudMediaDescriptorStreams{}
-			m.Streams = &p1550[0]
-			var h1551 header
-			if err := d.explicit(&h1551, &e, anyTag); err != nil {
+			p1598 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1598[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1598[0]
+			var h1599 header
+			if b1600 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1600)) && b1600[e.start+1] < 0x80 && b1600[e.start]&0x1f != 0x1f && e.start+2+int(b1600[e.start+1]) <= len(b1600) && e.start+2+int(b1600[e.start+1]) == e.end {
+				t, l := b1600[e.start], int(b1600[e.start+1])
+				h1599.tag, h1599.cons, h1599.off, h1599.start, h1599.end, h1599.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1599, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1551, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1599, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -21140,30 +21641,30 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1552 := len(b)
+		mk1601 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
-		b = endLen(b, mk1552)
+		b = endLen(b, mk1601)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1553 := len(b)
+			mk1602 := len(b)
 			b = append(b, 0)
-			for i1554 := range m.MultiStream {
+			for i1603 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1555 := len(b)
+				mk1604 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1554])
-				b = endLen(b, mk1555)
+				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1603])
+				b = endLen(b, mk1604)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1554)
+					err = codecerr.AtIndex(err, i1603)
 					break
 				}
 			}
-			b = endLen(b, mk1553)
+			b = endLen(b, mk1602)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -21179,46 +21680,49 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p1556 := d.s.IndAudStreamParms.Raw(1)
-		p1556[0] = model.IndAudStreamParms{}
-		m.OneStream = &p1556[0]
+		p1605 := d.s.IndAudStreamParms.Raw(1)
+		p1605[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1605[0]
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1557, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
+		b1610 := d.window(h)
+		n1606 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b1610)) && b1610[(*h).start+1] < 0x80 && b1610[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1610[(*h).start+1]) <= len(b1610) && (*h).start+2+int(b1610[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1606, err = d.count(h); err != nil {
+				return codecerr.At(err, "multiStream")
+			}
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1557)
-		if n1557 == 1 {
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1606)
+		if n1606 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
-		b1561 := d.window(h)
-		for i1558, off1559 := 0, (*h).start; i1558 < n1557; i1558++ {
-			var e1560 header
-			if uint(off1559)+1 < uint(len(b1561)) && b1561[off1559+1] < 0x80 && b1561[off1559]&0x1f != 0x1f && off1559+2+int(b1561[off1559+1]) <= len(b1561) {
-				t, l := b1561[off1559], int(b1561[off1559+1])
-				e1560.tag, e1560.cons, e1560.off, e1560.start, e1560.end, e1560.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1559, off1559+2, off1559+2+l, off1559+2+l
-			} else if err := d.next(&e1560, off1559, (*h).end); err != nil {
+		for i1607, off1608 := 0, (*h).start; i1607 < n1606; i1607++ {
+			var e1609 header
+			if uint(off1608)+1 < uint(len(b1610)) && b1610[off1608+1] < 0x80 && b1610[off1608]&0x1f != 0x1f && off1608+2+int(b1610[off1608+1]) <= len(b1610) {
+				t, l := b1610[off1608], int(b1610[off1608+1])
+				e1609.tag, e1609.cons, e1609.off, e1609.start, e1609.end, e1609.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1608, off1608+2, off1608+2+l, off1608+2+l
+			} else if err := d.next(&e1609, off1608, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1560.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1560, "[UNIVERSAL 16]"), i1558), "multiStream")
+			if e1609.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1609, "[UNIVERSAL 16]"), i1607), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, &e1560, &m.MultiStream[i1558]); err != nil {
+				if err = decodeIndAudStreamDescriptorV2(d, &e1609, &m.MultiStream[i1607]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1558), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1607), "multiStream")
 			}
-			off1559 = e1560.next
+			off1608 = e1609.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -21234,30 +21738,30 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1562 := len(b)
+		mk1611 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1562)
+		b = endLen(b, mk1611)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1563 := len(b)
+			mk1612 := len(b)
 			b = append(b, 0)
-			for i1564 := range m.MultiStream {
+			for i1613 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1565 := len(b)
+				mk1614 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1564])
-				b = endLen(b, mk1565)
+				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1613])
+				b = endLen(b, mk1614)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1564)
+					err = codecerr.AtIndex(err, i1613)
 					break
 				}
 			}
-			b = endLen(b, mk1563)
+			b = endLen(b, mk1612)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -21273,46 +21777,49 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p1566 := d.s.IndAudStreamParms.Raw(1)
-		p1566[0] = model.IndAudStreamParms{}
-		m.OneStream = &p1566[0]
+		p1615 := d.s.IndAudStreamParms.Raw(1)
+		p1615[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1615[0]
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1567, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
+		b1620 := d.window(h)
+		n1616 := 1
+		if !((*h).cons && uint((*h).start)+1 < uint(len(b1620)) && b1620[(*h).start+1] < 0x80 && b1620[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1620[(*h).start+1]) <= len(b1620) && (*h).start+2+int(b1620[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1616, err = d.count(h); err != nil {
+				return codecerr.At(err, "multiStream")
+			}
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1567)
-		if n1567 == 1 {
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1616)
+		if n1616 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
-		b1571 := d.window(h)
-		for i1568, off1569 := 0, (*h).start; i1568 < n1567; i1568++ {
-			var e1570 header
-			if uint(off1569)+1 < uint(len(b1571)) && b1571[off1569+1] < 0x80 && b1571[off1569]&0x1f != 0x1f && off1569+2+int(b1571[off1569+1]) <= len(b1571) {
-				t, l := b1571[off1569], int(b1571[off1569+1])
-				e1570.tag, e1570.cons, e1570.off, e1570.start, e1570.end, e1570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1569, off1569+2, off1569+2+l, off1569+2+l
-			} else if err := d.next(&e1570, off1569, (*h).end); err != nil {
+		for i1617, off1618 := 0, (*h).start; i1617 < n1616; i1617++ {
+			var e1619 header
+			if uint(off1618)+1 < uint(len(b1620)) && b1620[off1618+1] < 0x80 && b1620[off1618]&0x1f != 0x1f && off1618+2+int(b1620[off1618+1]) <= len(b1620) {
+				t, l := b1620[off1618], int(b1620[off1618+1])
+				e1619.tag, e1619.cons, e1619.off, e1619.start, e1619.end, e1619.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1618, off1618+2, off1618+2+l, off1618+2+l
+			} else if err := d.next(&e1619, off1618, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1570.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1570, "[UNIVERSAL 16]"), i1568), "multiStream")
+			if e1619.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1619, "[UNIVERSAL 16]"), i1617), "multiStream")
 			}
 			if err := func() error {
 				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, &e1570, &m.MultiStream[i1568]); err != nil {
+				if err = decodeIndAudStreamDescriptorV3(d, &e1619, &m.MultiStream[i1617]); err != nil {
 					return err
 				}
 				return err
 			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1568), "multiStream")
+				return codecerr.At(codecerr.AtIndex(err, i1617), "multiStream")
 			}
-			off1569 = e1570.next
+			off1618 = e1619.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
@@ -21334,10 +21841,10 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1572 := len(b)
+		mk1621 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
-		b = endLen(b, mk1572)
+		b = endLen(b, mk1621)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -21352,8 +21859,8 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21366,14 +21873,14 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1573, ok := d.int1(&e)
-			if !ok || x1573 < 0 || x1573 > 65535 {
+			x1622, ok := d.int1(&e)
+			if !ok || x1622 < 0 || x1622 > 65535 {
 				var err error
-				if x1573, err = d.integer(&e, 0, 65535); err != nil {
+				if x1622, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID = uint32(x1573)
+			m.StreamID = uint32(x1622)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -21413,10 +21920,10 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1574 := len(b)
+		mk1623 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1574)
+		b = endLen(b, mk1623)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -21431,8 +21938,8 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21445,14 +21952,14 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1575, ok := d.int1(&e)
-			if !ok || x1575 < 0 || x1575 > 65535 {
+			x1624, ok := d.int1(&e)
+			if !ok || x1624 < 0 || x1624 > 65535 {
 				var err error
-				if x1575, err = d.integer(&e, 0, 65535); err != nil {
+				if x1624, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID = uint32(x1575)
+			m.StreamID = uint32(x1624)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -21485,30 +21992,30 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1576 := len(b)
+		mk1625 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1576)
+		b = endLen(b, mk1625)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1577 := len(b)
+		mk1626 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
-		b = endLen(b, mk1577)
+		b = endLen(b, mk1626)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1578 := len(b)
+		mk1627 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
-		b = endLen(b, mk1578)
+		b = endLen(b, mk1627)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -21523,8 +22030,8 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21537,9 +22044,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1579 := d.s.IndAudLocalControlDescriptor.Raw(1)
-			p1579[0] = model.IndAudLocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1579[0]
+			p1628 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1628[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1628[0]
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -21548,9 +22055,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1580 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1580[0] = model.IndAudLocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1580[0]
+			p1629 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1629[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1629[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -21559,9 +22066,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1581 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1581[0] = model.IndAudLocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1581[0]
+			p1630 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1630[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1630[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -21578,40 +22085,40 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1582 := len(b)
+		mk1631 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1582)
+		b = endLen(b, mk1631)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1583 := len(b)
+		mk1632 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
-		b = endLen(b, mk1583)
+		b = endLen(b, mk1632)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1584 := len(b)
+		mk1633 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
-		b = endLen(b, mk1584)
+		b = endLen(b, mk1633)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
 		b = append(b, "\xa3"...)
-		mk1585 := len(b)
+		mk1634 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
-		b = endLen(b, mk1585)
+		b = endLen(b, mk1634)
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
 		}
@@ -21626,8 +22133,8 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21640,9 +22147,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1586 := d.s.IndAudLocalControlDescriptor.Raw(1)
-			p1586[0] = model.IndAudLocalControlDescriptor{}
-			m.LocalControlDescriptor = &p1586[0]
+			p1635 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1635[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1635[0]
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -21651,9 +22158,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1587 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1587[0] = model.IndAudLocalRemoteDescriptor{}
-			m.LocalDescriptor = &p1587[0]
+			p1636 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1636[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1636[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -21662,9 +22169,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1588 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
-			p1588[0] = model.IndAudLocalRemoteDescriptor{}
-			m.RemoteDescriptor = &p1588[0]
+			p1637 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1637[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1637[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -21673,9 +22180,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1589 := d.s.IndAudStatisticsDescriptor.Raw(1)
-			p1589[0] = model.IndAudStatisticsDescriptor{}
-			m.StatisticsDescriptor = &p1589[0]
+			p1638 := d.s.IndAudStatisticsDescriptor.Raw(1)
+			p1638[0] = model.IndAudStatisticsDescriptor{}
+			m.StatisticsDescriptor = &p1638[0]
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -21717,20 +22224,20 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1590 := len(b)
+			mk1639 := len(b)
 			b = append(b, 0)
-			for i1591 := range m.PropertyParms {
+			for i1640 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1592 := len(b)
+				mk1641 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1591])
-				b = endLen(b, mk1592)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1640])
+				b = endLen(b, mk1641)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1591)
+					err = codecerr.AtIndex(err, i1640)
 					break
 				}
 			}
-			b = endLen(b, mk1590)
+			b = endLen(b, mk1639)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -21746,8 +22253,8 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21787,38 +22294,41 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1593, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1646 := d.window(&e)
+			n1642 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1646)) && b1646[e.start+1] < 0x80 && b1646[e.start]&0x1f != 0x1f && e.start+2+int(b1646[e.start+1]) <= len(b1646) && e.start+2+int(b1646[e.start+1]) == e.end) {
+				var err error
+				if n1642, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1593)
-			if n1593 == 1 {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1642)
+			if n1642 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1597 := d.window(&e)
-			for i1594, off1595 := 0, e.start; i1594 < n1593; i1594++ {
-				var e1596 header
-				if uint(off1595)+1 < uint(len(b1597)) && b1597[off1595+1] < 0x80 && b1597[off1595]&0x1f != 0x1f && off1595+2+int(b1597[off1595+1]) <= len(b1597) {
-					t, l := b1597[off1595], int(b1597[off1595+1])
-					e1596.tag, e1596.cons, e1596.off, e1596.start, e1596.end, e1596.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1595, off1595+2, off1595+2+l, off1595+2+l
-				} else if err := d.next(&e1596, off1595, e.end); err != nil {
+			for i1643, off1644 := 0, e.start; i1643 < n1642; i1643++ {
+				var e1645 header
+				if uint(off1644)+1 < uint(len(b1646)) && b1646[off1644+1] < 0x80 && b1646[off1644]&0x1f != 0x1f && off1644+2+int(b1646[off1644+1]) <= len(b1646) {
+					t, l := b1646[off1644], int(b1646[off1644+1])
+					e1645.tag, e1645.cons, e1645.off, e1645.start, e1645.end, e1645.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1644, off1644+2, off1644+2+l, off1644+2+l
+				} else if err := d.next(&e1645, off1644, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1596.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1596, "[UNIVERSAL 16]"), i1594), "propertyParms")
+				if e1645.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1645, "[UNIVERSAL 16]"), i1643), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1596, &m.PropertyParms[i1594]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1645, &m.PropertyParms[i1643]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1594), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1643), "propertyParms")
 				}
-				off1595 = e1596.next
+				off1644 = e1645.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21855,20 +22365,20 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1598 := len(b)
+			mk1647 := len(b)
 			b = append(b, 0)
-			for i1599 := range m.PropertyParms {
+			for i1648 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1600 := len(b)
+				mk1649 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1599])
-				b = endLen(b, mk1600)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1648])
+				b = endLen(b, mk1649)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1599)
+					err = codecerr.AtIndex(err, i1648)
 					break
 				}
 			}
-			b = endLen(b, mk1598)
+			b = endLen(b, mk1647)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -21892,8 +22402,8 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -21933,38 +22443,41 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1601, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1654 := d.window(&e)
+			n1650 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1654)) && b1654[e.start+1] < 0x80 && b1654[e.start]&0x1f != 0x1f && e.start+2+int(b1654[e.start+1]) <= len(b1654) && e.start+2+int(b1654[e.start+1]) == e.end) {
+				var err error
+				if n1650, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1601)
-			if n1601 == 1 {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1650)
+			if n1650 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1605 := d.window(&e)
-			for i1602, off1603 := 0, e.start; i1602 < n1601; i1602++ {
-				var e1604 header
-				if uint(off1603)+1 < uint(len(b1605)) && b1605[off1603+1] < 0x80 && b1605[off1603]&0x1f != 0x1f && off1603+2+int(b1605[off1603+1]) <= len(b1605) {
-					t, l := b1605[off1603], int(b1605[off1603+1])
-					e1604.tag, e1604.cons, e1604.off, e1604.start, e1604.end, e1604.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1603, off1603+2, off1603+2+l, off1603+2+l
-				} else if err := d.next(&e1604, off1603, e.end); err != nil {
+			for i1651, off1652 := 0, e.start; i1651 < n1650; i1651++ {
+				var e1653 header
+				if uint(off1652)+1 < uint(len(b1654)) && b1654[off1652+1] < 0x80 && b1654[off1652]&0x1f != 0x1f && off1652+2+int(b1654[off1652+1]) <= len(b1654) {
+					t, l := b1654[off1652], int(b1654[off1652+1])
+					e1653.tag, e1653.cons, e1653.off, e1653.start, e1653.end, e1653.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1652, off1652+2, off1652+2+l, off1652+2+l
+				} else if err := d.next(&e1653, off1652, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1604.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1604, "[UNIVERSAL 16]"), i1602), "propertyParms")
+				if e1653.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1653, "[UNIVERSAL 16]"), i1651), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1604, &m.PropertyParms[i1602]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1653, &m.PropertyParms[i1651]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1602), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1651), "propertyParms")
 				}
-				off1603 = e1604.next
+				off1652 = e1653.next
 			}
 		case 0x80000004: // [4] streamModeSel
 			if seen>>4 != 0 {
@@ -21972,17 +22485,17 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1606, ok := d.int1(&e)
+			x1655, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1606, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1655, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "streamModeSel")
 				}
 			}
-			if x1606 < -1<<31 || x1606 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1606), "streamModeSel")
+			if x1655 < -1<<31 || x1655 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1655), "streamModeSel")
 			}
-			m.StreamModeSel.Value = model.StreamMode(x1606)
+			m.StreamModeSel.Value = model.StreamMode(x1655)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -22017,8 +22530,8 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22067,10 +22580,10 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	}
 	if m.PropertyParms != nil {
 		b = append(b, "\xa1"...)
-		mk1607 := len(b)
+		mk1656 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
-		b = endLen(b, mk1607)
+		b = endLen(b, mk1656)
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
 		}
@@ -22085,8 +22598,8 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22112,9 +22625,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1608 := d.s.PropertyParm.Raw(1)
-			p1608[0] = model.PropertyParm{}
-			m.PropertyParms = &p1608[0]
+			p1657 := d.s.PropertyParm.Raw(1)
+			p1657[0] = model.PropertyParm{}
+			m.PropertyParms = &p1657[0]
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -22147,20 +22660,20 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1609 := len(b)
+			mk1658 := len(b)
 			b = append(b, 0)
-			for i1610 := range m.PropGrps {
+			for i1659 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1611 := len(b)
+				mk1660 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1610])
-				b = endLen(b, mk1611)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1659])
+				b = endLen(b, mk1660)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1610)
+					err = codecerr.AtIndex(err, i1659)
 					break
 				}
 			}
-			b = endLen(b, mk1609)
+			b = endLen(b, mk1658)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -22176,8 +22689,8 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22191,51 +22704,54 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1612, ok := d.int1(&e)
-			if !ok || x1612 < 0 || x1612 > 65535 {
+			x1661, ok := d.int1(&e)
+			if !ok || x1661 < 0 || x1661 > 65535 {
 				var err error
-				if x1612, err = d.integer(&e, 0, 65535); err != nil {
+				if x1661, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "propGroupID")
 				}
 			}
-			m.PropGroupID.Value = uint32(x1612)
+			m.PropGroupID.Value = uint32(x1661)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1613, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
+			b1666 := d.window(&e)
+			n1662 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1666)) && b1666[e.start+1] < 0x80 && b1666[e.start]&0x1f != 0x1f && e.start+2+int(b1666[e.start+1]) <= len(b1666) && e.start+2+int(b1666[e.start+1]) == e.end) {
+				var err error
+				if n1662, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propGrps")
+				}
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1613)
-			if n1613 == 1 {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1662)
+			if n1662 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
-			b1617 := d.window(&e)
-			for i1614, off1615 := 0, e.start; i1614 < n1613; i1614++ {
-				var e1616 header
-				if uint(off1615)+1 < uint(len(b1617)) && b1617[off1615+1] < 0x80 && b1617[off1615]&0x1f != 0x1f && off1615+2+int(b1617[off1615+1]) <= len(b1617) {
-					t, l := b1617[off1615], int(b1617[off1615+1])
-					e1616.tag, e1616.cons, e1616.off, e1616.start, e1616.end, e1616.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1615, off1615+2, off1615+2+l, off1615+2+l
-				} else if err := d.next(&e1616, off1615, e.end); err != nil {
+			for i1663, off1664 := 0, e.start; i1663 < n1662; i1663++ {
+				var e1665 header
+				if uint(off1664)+1 < uint(len(b1666)) && b1666[off1664+1] < 0x80 && b1666[off1664]&0x1f != 0x1f && off1664+2+int(b1666[off1664+1]) <= len(b1666) {
+					t, l := b1666[off1664], int(b1666[off1664+1])
+					e1665.tag, e1665.cons, e1665.off, e1665.start, e1665.end, e1665.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1664, off1664+2, off1664+2+l, off1664+2+l
+				} else if err := d.next(&e1665, off1664, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1616.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1616, "[UNIVERSAL 16]"), i1614), "propGrps")
+				if e1665.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1665, "[UNIVERSAL 16]"), i1663), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1616, &m.PropGrps[i1614]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1665, &m.PropGrps[i1663]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1614), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1663), "propGrps")
 				}
-				off1615 = e1616.next
+				off1664 = e1665.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -22266,20 +22782,20 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1618 := len(b)
+			mk1667 := len(b)
 			b = append(b, 0)
-			for i1619 := range m.PropGrps {
+			for i1668 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1620 := len(b)
+				mk1669 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1619])
-				b = endLen(b, mk1620)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1668])
+				b = endLen(b, mk1669)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1619)
+					err = codecerr.AtIndex(err, i1668)
 					break
 				}
 			}
-			b = endLen(b, mk1618)
+			b = endLen(b, mk1667)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -22295,8 +22811,8 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22310,51 +22826,54 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1621, ok := d.int1(&e)
-			if !ok || x1621 < 0 || x1621 > 65535 {
+			x1670, ok := d.int1(&e)
+			if !ok || x1670 < 0 || x1670 > 65535 {
 				var err error
-				if x1621, err = d.integer(&e, 0, 65535); err != nil {
+				if x1670, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "propGroupID")
 				}
 			}
-			m.PropGroupID.Value = uint32(x1621)
+			m.PropGroupID.Value = uint32(x1670)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1622, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
+			b1675 := d.window(&e)
+			n1671 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1675)) && b1675[e.start+1] < 0x80 && b1675[e.start]&0x1f != 0x1f && e.start+2+int(b1675[e.start+1]) <= len(b1675) && e.start+2+int(b1675[e.start+1]) == e.end) {
+				var err error
+				if n1671, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propGrps")
+				}
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1622)
-			if n1622 == 1 {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1671)
+			if n1671 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
-			b1626 := d.window(&e)
-			for i1623, off1624 := 0, e.start; i1623 < n1622; i1623++ {
-				var e1625 header
-				if uint(off1624)+1 < uint(len(b1626)) && b1626[off1624+1] < 0x80 && b1626[off1624]&0x1f != 0x1f && off1624+2+int(b1626[off1624+1]) <= len(b1626) {
-					t, l := b1626[off1624], int(b1626[off1624+1])
-					e1625.tag, e1625.cons, e1625.off, e1625.start, e1625.end, e1625.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1624, off1624+2, off1624+2+l, off1624+2+l
-				} else if err := d.next(&e1625, off1624, e.end); err != nil {
+			for i1672, off1673 := 0, e.start; i1672 < n1671; i1672++ {
+				var e1674 header
+				if uint(off1673)+1 < uint(len(b1675)) && b1675[off1673+1] < 0x80 && b1675[off1673]&0x1f != 0x1f && off1673+2+int(b1675[off1673+1]) <= len(b1675) {
+					t, l := b1675[off1673], int(b1675[off1673+1])
+					e1674.tag, e1674.cons, e1674.off, e1674.start, e1674.end, e1674.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1673, off1673+2, off1673+2+l, off1673+2+l
+				} else if err := d.next(&e1674, off1673, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1625.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1625, "[UNIVERSAL 16]"), i1623), "propGrps")
+				if e1674.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1674, "[UNIVERSAL 16]"), i1672), "propGrps")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1625, &m.PropGrps[i1623]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1674, &m.PropGrps[i1672]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1623), "propGrps")
+					return codecerr.At(codecerr.AtIndex(err, i1672), "propGrps")
 				}
-				off1624 = e1625.next
+				off1673 = e1674.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -22378,20 +22897,20 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1627 := len(b)
+			mk1676 := len(b)
 			b = append(b, 0)
-			for i1628 := range m.PropertyParms {
+			for i1677 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1629 := len(b)
+				mk1678 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1628])
-				b = endLen(b, mk1629)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1677])
+				b = endLen(b, mk1678)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1628)
+					err = codecerr.AtIndex(err, i1677)
 					break
 				}
 			}
-			b = endLen(b, mk1627)
+			b = endLen(b, mk1676)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -22421,8 +22940,8 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22435,38 +22954,41 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1630, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1683 := d.window(&e)
+			n1679 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1683)) && b1683[e.start+1] < 0x80 && b1683[e.start]&0x1f != 0x1f && e.start+2+int(b1683[e.start+1]) <= len(b1683) && e.start+2+int(b1683[e.start+1]) == e.end) {
+				var err error
+				if n1679, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1630)
-			if n1630 == 1 {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1679)
+			if n1679 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1634 := d.window(&e)
-			for i1631, off1632 := 0, e.start; i1631 < n1630; i1631++ {
-				var e1633 header
-				if uint(off1632)+1 < uint(len(b1634)) && b1634[off1632+1] < 0x80 && b1634[off1632]&0x1f != 0x1f && off1632+2+int(b1634[off1632+1]) <= len(b1634) {
-					t, l := b1634[off1632], int(b1634[off1632+1])
-					e1633.tag, e1633.cons, e1633.off, e1633.start, e1633.end, e1633.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1632, off1632+2, off1632+2+l, off1632+2+l
-				} else if err := d.next(&e1633, off1632, e.end); err != nil {
+			for i1680, off1681 := 0, e.start; i1680 < n1679; i1680++ {
+				var e1682 header
+				if uint(off1681)+1 < uint(len(b1683)) && b1683[off1681+1] < 0x80 && b1683[off1681]&0x1f != 0x1f && off1681+2+int(b1683[off1681+1]) <= len(b1683) {
+					t, l := b1683[off1681], int(b1683[off1681+1])
+					e1682.tag, e1682.cons, e1682.off, e1682.start, e1682.end, e1682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1681, off1681+2, off1681+2+l, off1681+2+l
+				} else if err := d.next(&e1682, off1681, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1633.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1633, "[UNIVERSAL 16]"), i1631), "propertyParms")
+				if e1682.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1682, "[UNIVERSAL 16]"), i1680), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1633, &m.PropertyParms[i1631]); err != nil {
+					if err = decodeIndAudPropertyParmV2(d, &e1682, &m.PropertyParms[i1680]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1631), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1680), "propertyParms")
 				}
-				off1632 = e1633.next
+				off1681 = e1682.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -22505,20 +23027,20 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1635 := len(b)
+			mk1684 := len(b)
 			b = append(b, 0)
-			for i1636 := range m.PropertyParms {
+			for i1685 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1637 := len(b)
+				mk1686 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1636])
-				b = endLen(b, mk1637)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1685])
+				b = endLen(b, mk1686)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1636)
+					err = codecerr.AtIndex(err, i1685)
 					break
 				}
 			}
-			b = endLen(b, mk1635)
+			b = endLen(b, mk1684)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -22556,8 +23078,8 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22570,38 +23092,41 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1638, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
+			b1691 := d.window(&e)
+			n1687 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1691)) && b1691[e.start+1] < 0x80 && b1691[e.start]&0x1f != 0x1f && e.start+2+int(b1691[e.start+1]) <= len(b1691) && e.start+2+int(b1691[e.start+1]) == e.end) {
+				var err error
+				if n1687, err = d.count(&e); err != nil {
+					return codecerr.At(err, "propertyParms")
+				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1638)
-			if n1638 == 1 {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1687)
+			if n1687 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
-			b1642 := d.window(&e)
-			for i1639, off1640 := 0, e.start; i1639 < n1638; i1639++ {
-				var e1641 header
-				if uint(off1640)+1 < uint(len(b1642)) && b1642[off1640+1] < 0x80 && b1642[off1640]&0x1f != 0x1f && off1640+2+int(b1642[off1640+1]) <= len(b1642) {
-					t, l := b1642[off1640], int(b1642[off1640+1])
-					e1641.tag, e1641.cons, e1641.off, e1641.start, e1641.end, e1641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1640, off1640+2, off1640+2+l, off1640+2+l
-				} else if err := d.next(&e1641, off1640, e.end); err != nil {
+			for i1688, off1689 := 0, e.start; i1688 < n1687; i1688++ {
+				var e1690 header
+				if uint(off1689)+1 < uint(len(b1691)) && b1691[off1689+1] < 0x80 && b1691[off1689]&0x1f != 0x1f && off1689+2+int(b1691[off1689+1]) <= len(b1691) {
+					t, l := b1691[off1689], int(b1691[off1689+1])
+					e1690.tag, e1690.cons, e1690.off, e1690.start, e1690.end, e1690.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1689, off1689+2, off1689+2+l, off1689+2+l
+				} else if err := d.next(&e1690, off1689, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1641.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1641, "[UNIVERSAL 16]"), i1639), "propertyParms")
+				if e1690.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1690, "[UNIVERSAL 16]"), i1688), "propertyParms")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1641, &m.PropertyParms[i1639]); err != nil {
+					if err = decodeIndAudPropertyParmV3(d, &e1690, &m.PropertyParms[i1688]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1639), "propertyParms")
+					return codecerr.At(codecerr.AtIndex(err, i1688), "propertyParms")
 				}
-				off1640 = e1641.next
+				off1689 = e1690.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -22627,17 +23152,17 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1643, ok := d.int1(&e)
+			x1692, ok := d.int1(&e)
 			if !ok {
 				var err error
-				if x1643, err = d.integer(&e, minInt, maxInt); err != nil {
+				if x1692, err = d.integer(&e, minInt, maxInt); err != nil {
 					return codecerr.At(err, "serviceStateSel")
 				}
 			}
-			if x1643 < -1<<31 || x1643 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1643), "serviceStateSel")
+			if x1692 < -1<<31 || x1692 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1692), "serviceStateSel")
 			}
-			m.ServiceStateSel.Value = model.ServiceState(x1643)
+			m.ServiceStateSel.Value = model.ServiceState(x1692)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -22692,8 +23217,8 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22707,14 +23232,14 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1644, ok := d.int1(&e)
-			if !ok || x1644 < 0 || x1644 > 4294967295 {
+			x1693, ok := d.int1(&e)
+			if !ok || x1693 < 0 || x1693 > 4294967295 {
 				var err error
-				if x1644, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1693, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "requestID")
 				}
 			}
-			m.RequestID.Value = uint32(x1644)
+			m.RequestID.Value = uint32(x1693)
 		case 0x80000001: // [1] pkgdName
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
@@ -22734,14 +23259,14 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1645, ok := d.int1(&e)
-			if !ok || x1645 < 0 || x1645 > 65535 {
+			x1694, ok := d.int1(&e)
+			if !ok || x1694 < 0 || x1694 > 65535 {
 				var err error
-				if x1645, err = d.integer(&e, 0, 65535); err != nil {
+				if x1694, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1645)
+			m.StreamID.Value = uint32(x1694)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -22788,8 +23313,8 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -22816,14 +23341,14 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1646, ok := d.int1(&e)
-			if !ok || x1646 < 0 || x1646 > 65535 {
+			x1695, ok := d.int1(&e)
+			if !ok || x1695 < 0 || x1695 > 65535 {
 				var err error
-				if x1646, err = d.integer(&e, 0, 65535); err != nil {
+				if x1695, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1646)
+			m.StreamID.Value = uint32(x1695)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -22846,10 +23371,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1647 := len(b)
+		mk1696 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.Signal)
-		b = endLen(b, mk1647)
+		b = endLen(b, mk1696)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -22858,10 +23383,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1648 := len(b)
+		mk1697 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
-		b = endLen(b, mk1648)
+		b = endLen(b, mk1697)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -22876,17 +23401,17 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p1649 := d.s.IndAudSignal.Raw(1)
-		p1649[0] = model.IndAudSignal{}
-		m.Signal = &p1649[0]
+		p1698 := d.s.IndAudSignal.Raw(1)
+		p1698[0] = model.IndAudSignal{}
+		m.Signal = &p1698[0]
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p1650 := d.s.IndAudSeqSigList.Raw(1)
-		p1650[0] = model.IndAudSeqSigList{}
-		m.SeqSigList = &p1650[0]
+		p1699 := d.s.IndAudSeqSigList.Raw(1)
+		p1699[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1699[0]
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -22904,10 +23429,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1651 := len(b)
+		mk1700 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.Signal)
-		b = endLen(b, mk1651)
+		b = endLen(b, mk1700)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -22916,10 +23441,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1652 := len(b)
+		mk1701 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1652)
+		b = endLen(b, mk1701)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -22934,17 +23459,17 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p1653 := d.s.IndAudSignal.Raw(1)
-		p1653[0] = model.IndAudSignal{}
-		m.Signal = &p1653[0]
+		p1702 := d.s.IndAudSignal.Raw(1)
+		p1702[0] = model.IndAudSignal{}
+		m.Signal = &p1702[0]
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p1654 := d.s.IndAudSeqSigList.Raw(1)
-		p1654[0] = model.IndAudSeqSigList{}
-		m.SeqSigList = &p1654[0]
+		p1703 := d.s.IndAudSeqSigList.Raw(1)
+		p1703[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1703[0]
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
@@ -22968,10 +23493,10 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1655 := len(b)
+		mk1704 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.SignalList)
-		b = endLen(b, mk1655)
+		b = endLen(b, mk1704)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -22986,8 +23511,8 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23000,22 +23525,22 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1656, ok := d.int1(&e)
-			if !ok || x1656 < 0 || x1656 > 65535 {
+			x1705, ok := d.int1(&e)
+			if !ok || x1705 < 0 || x1705 > 65535 {
 				var err error
-				if x1656, err = d.integer(&e, 0, 65535); err != nil {
+				if x1705, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "id")
 				}
 			}
-			m.Id = uint32(x1656)
+			m.Id = uint32(x1705)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1657 := d.s.IndAudSignal.Raw(1)
-			p1657[0] = model.IndAudSignal{}
-			m.SignalList = &p1657[0]
+			p1706 := d.s.IndAudSignal.Raw(1)
+			p1706[0] = model.IndAudSignal{}
+			m.SignalList = &p1706[0]
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -23047,10 +23572,10 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1658 := len(b)
+		mk1707 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.SignalList)
-		b = endLen(b, mk1658)
+		b = endLen(b, mk1707)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -23065,8 +23590,8 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23079,22 +23604,22 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1659, ok := d.int1(&e)
-			if !ok || x1659 < 0 || x1659 > 65535 {
+			x1708, ok := d.int1(&e)
+			if !ok || x1708 < 0 || x1708 > 65535 {
 				var err error
-				if x1659, err = d.integer(&e, 0, 65535); err != nil {
+				if x1708, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "id")
 				}
 			}
-			m.Id = uint32(x1659)
+			m.Id = uint32(x1708)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1660 := d.s.IndAudSignal.Raw(1)
-			p1660[0] = model.IndAudSignal{}
-			m.SignalList = &p1660[0]
+			p1709 := d.s.IndAudSignal.Raw(1)
+			p1709[0] = model.IndAudSignal{}
+			m.SignalList = &p1709[0]
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -23147,8 +23672,8 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23175,14 +23700,14 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1661, ok := d.int1(&e)
-			if !ok || x1661 < 0 || x1661 > 65535 {
+			x1710, ok := d.int1(&e)
+			if !ok || x1710 < 0 || x1710 > 65535 {
 				var err error
-				if x1661, err = d.integer(&e, 0, 65535); err != nil {
+				if x1710, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1661)
+			m.StreamID.Value = uint32(x1710)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -23237,8 +23762,8 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23265,28 +23790,28 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1662, ok := d.int1(&e)
-			if !ok || x1662 < 0 || x1662 > 65535 {
+			x1711, ok := d.int1(&e)
+			if !ok || x1711 < 0 || x1711 > 65535 {
 				var err error
-				if x1662, err = d.integer(&e, 0, 65535); err != nil {
+				if x1711, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "streamID")
 				}
 			}
-			m.StreamID.Value = uint32(x1662)
+			m.StreamID.Value = uint32(x1711)
 		case 0x80000002: // [2] signalRequestID
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "signalRequestID: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1663, ok := d.int1(&e)
-			if !ok || x1663 < 0 || x1663 > 4294967295 {
+			x1712, ok := d.int1(&e)
+			if !ok || x1712 < 0 || x1712 > 4294967295 {
 				var err error
-				if x1663, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1712, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "signalRequestID")
 				}
 			}
-			m.SignalRequestID.Value = uint32(x1663)
+			m.SignalRequestID.Value = uint32(x1712)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -23323,8 +23848,8 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23376,8 +23901,8 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23444,8 +23969,8 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23471,14 +23996,14 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1664, ok := d.int1(&e)
-			if !ok || x1664 < 0 || x1664 > 99 {
+			x1713, ok := d.int1(&e)
+			if !ok || x1713 < 0 || x1713 > 99 {
 				var err error
-				if x1664, err = d.integer(&e, 0, 99); err != nil {
+				if x1713, err = d.integer(&e, 0, 99); err != nil {
 					return codecerr.At(err, "packageVersion")
 				}
 			}
-			m.PackageVersion = uint32(x1664)
+			m.PackageVersion = uint32(x1713)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -23533,8 +24058,8 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23547,27 +24072,27 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1665, ok := d.int1(&e)
-			if !ok || x1665 < 0 || x1665 > 4294967295 {
+			x1714, ok := d.int1(&e)
+			if !ok || x1714 < 0 || x1714 > 4294967295 {
 				var err error
-				if x1665, err = d.integer(&e, 0, 4294967295); err != nil {
+				if x1714, err = d.integer(&e, 0, 4294967295); err != nil {
 					return codecerr.At(err, "transactionId")
 				}
 			}
-			m.TransactionId = uint32(x1665)
+			m.TransactionId = uint32(x1714)
 		case 0x80000001: // [1] segmentNumber
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1666, ok := d.int1(&e)
-			if !ok || x1666 < 0 || x1666 > 65535 {
+			x1715, ok := d.int1(&e)
+			if !ok || x1715 < 0 || x1715 > 65535 {
 				var err error
-				if x1666, err = d.integer(&e, 0, 65535); err != nil {
+				if x1715, err = d.integer(&e, 0, 65535); err != nil {
 					return codecerr.At(err, "segmentNumber")
 				}
 			}
-			m.SegmentNumber = uint32(x1666)
+			m.SegmentNumber = uint32(x1715)
 		case 0x80000002: // [2] segmentationComplete
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -23639,20 +24164,20 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1667 := len(b)
+			mk1716 := len(b)
 			b = append(b, 0)
-			for i1668 := range m.TerminationIDList {
+			for i1717 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk1669 := len(b)
+				mk1718 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1668])
-				b = endLen(b, mk1669)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1717])
+				b = endLen(b, mk1718)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1668)
+					err = codecerr.AtIndex(err, i1717)
 					break
 				}
 			}
-			b = endLen(b, mk1667)
+			b = endLen(b, mk1716)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -23661,16 +24186,16 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1670 := len(b)
+			mk1719 := len(b)
 			b = append(b, 0)
-			for i1671 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1671])
+			for i1720 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1720])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1671)
+					err = codecerr.AtIndex(err, i1720)
 					break
 				}
 			}
-			b = endLen(b, mk1670)
+			b = endLen(b, mk1719)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -23686,8 +24211,8 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23700,73 +24225,79 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1672, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationIDList")
+			b1725 := d.window(&e)
+			n1721 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1725)) && b1725[e.start+1] < 0x80 && b1725[e.start]&0x1f != 0x1f && e.start+2+int(b1725[e.start+1]) <= len(b1725) && e.start+2+int(b1725[e.start+1]) == e.end) {
+				var err error
+				if n1721, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationIDList")
+				}
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n1672)
-			if n1672 == 1 {
+			m.TerminationIDList = d.s.TerminationID.Raw(n1721)
+			if n1721 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
 			} else {
 				clear(m.TerminationIDList)
 			}
-			b1676 := d.window(&e)
-			for i1673, off1674 := 0, e.start; i1673 < n1672; i1673++ {
-				var e1675 header
-				if uint(off1674)+1 < uint(len(b1676)) && b1676[off1674+1] < 0x80 && b1676[off1674]&0x1f != 0x1f && off1674+2+int(b1676[off1674+1]) <= len(b1676) {
-					t, l := b1676[off1674], int(b1676[off1674+1])
-					e1675.tag, e1675.cons, e1675.off, e1675.start, e1675.end, e1675.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1674, off1674+2, off1674+2+l, off1674+2+l
-				} else if err := d.next(&e1675, off1674, e.end); err != nil {
+			for i1722, off1723 := 0, e.start; i1722 < n1721; i1722++ {
+				var e1724 header
+				if uint(off1723)+1 < uint(len(b1725)) && b1725[off1723+1] < 0x80 && b1725[off1723]&0x1f != 0x1f && off1723+2+int(b1725[off1723+1]) <= len(b1725) {
+					t, l := b1725[off1723], int(b1725[off1723+1])
+					e1724.tag, e1724.cons, e1724.off, e1724.start, e1724.end, e1724.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1723, off1723+2, off1723+2+l, off1723+2+l
+				} else if err := d.next(&e1724, off1723, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e1675.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1675, "[UNIVERSAL 16]"), i1673), "terminationIDList")
+				if e1724.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1724, "[UNIVERSAL 16]"), i1722), "terminationIDList")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeTerminationIDV123(d, &e1675, &m.TerminationIDList[i1673]); err != nil {
+					if err = decodeTerminationIDV123(d, &e1724, &m.TerminationIDList[i1722]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1673), "terminationIDList")
+					return codecerr.At(codecerr.AtIndex(err, i1722), "terminationIDList")
 				}
-				off1674 = e1675.next
+				off1723 = e1724.next
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1677, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			b1730 := d.window(&e)
+			n1726 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1730)) && b1730[e.start+1] < 0x80 && b1730[e.start]&0x1f != 0x1f && e.start+2+int(b1730[e.start+1]) <= len(b1730) && e.start+2+int(b1730[e.start+1]) == e.end) {
+				var err error
+				if n1726, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1677)
-			if n1677 == 1 {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1726)
+			if n1726 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
-			b1681 := d.window(&e)
-			for i1678, off1679 := 0, e.start; i1678 < n1677; i1678++ {
-				var e1680 header
-				if uint(off1679)+1 < uint(len(b1681)) && b1681[off1679+1] < 0x80 && b1681[off1679]&0x1f != 0x1f && off1679+2+int(b1681[off1679+1]) <= len(b1681) {
-					t, l := b1681[off1679], int(b1681[off1679+1])
-					e1680.tag, e1680.cons, e1680.off, e1680.start, e1680.end, e1680.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1679, off1679+2, off1679+2+l, off1679+2+l
-				} else if err := d.next(&e1680, off1679, e.end); err != nil {
+			for i1727, off1728 := 0, e.start; i1727 < n1726; i1727++ {
+				var e1729 header
+				if uint(off1728)+1 < uint(len(b1730)) && b1730[off1728+1] < 0x80 && b1730[off1728]&0x1f != 0x1f && off1728+2+int(b1730[off1728+1]) <= len(b1730) {
+					t, l := b1730[off1728], int(b1730[off1728+1])
+					e1729.tag, e1729.cons, e1729.off, e1729.start, e1729.end, e1729.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1728, off1728+2, off1728+2+l, off1728+2+l
+				} else if err := d.next(&e1729, off1728, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeAuditReturnParameterV3(d, &e1680, &m.TerminationAuditResult[i1678]); err != nil {
+					if err = decodeAuditReturnParameterV3(d, &e1729, &m.TerminationAuditResult[i1727]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1678), "terminationAuditResult")
+					return codecerr.At(codecerr.AtIndex(err, i1727), "terminationAuditResult")
 				}
-				off1679 = e1680.next
+				off1728 = e1729.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -23789,10 +24320,10 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	var err error
 	if m.SecondEvent != nil {
 		b = append(b, "\xa0"...)
-		mk1682 := len(b)
+		mk1731 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1682)
+		b = endLen(b, mk1731)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -23800,16 +24331,16 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1683 := len(b)
+			mk1732 := len(b)
 			b = append(b, 0)
-			for i1684 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1684])
+			for i1733 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1733])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1684)
+					err = codecerr.AtIndex(err, i1733)
 					break
 				}
 			}
-			b = endLen(b, mk1683)
+			b = endLen(b, mk1732)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -23825,8 +24356,8 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 	}
 	var seen uint64
 	var e header
-	b := d.window(h)
-	for off := h.start; off < h.end; {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
@@ -23839,9 +24370,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1685 := d.s.SecondEventsDescriptor.Raw(1)
-			p1685[0] = model.SecondEventsDescriptor{}
-			m.SecondEvent = &p1685[0]
+			p1734 := d.s.SecondEventsDescriptor.Raw(1)
+			p1734[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1734[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -23850,35 +24381,38 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1686, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
+			b1739 := d.window(&e)
+			n1735 := 1
+			if !(e.cons && uint(e.start)+1 < uint(len(b1739)) && b1739[e.start+1] < 0x80 && b1739[e.start]&0x1f != 0x1f && e.start+2+int(b1739[e.start+1]) <= len(b1739) && e.start+2+int(b1739[e.start+1]) == e.end) {
+				var err error
+				if n1735, err = d.count(&e); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
+				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1686)
-			if n1686 == 1 {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1735)
+			if n1735 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
-			b1690 := d.window(&e)
-			for i1687, off1688 := 0, e.start; i1687 < n1686; i1687++ {
-				var e1689 header
-				if uint(off1688)+1 < uint(len(b1690)) && b1690[off1688+1] < 0x80 && b1690[off1688]&0x1f != 0x1f && off1688+2+int(b1690[off1688+1]) <= len(b1690) {
-					t, l := b1690[off1688], int(b1690[off1688+1])
-					e1689.tag, e1689.cons, e1689.off, e1689.start, e1689.end, e1689.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1688, off1688+2, off1688+2+l, off1688+2+l
-				} else if err := d.next(&e1689, off1688, e.end); err != nil {
+			for i1736, off1737 := 0, e.start; i1736 < n1735; i1736++ {
+				var e1738 header
+				if uint(off1737)+1 < uint(len(b1739)) && b1739[off1737+1] < 0x80 && b1739[off1737]&0x1f != 0x1f && off1737+2+int(b1739[off1737+1]) <= len(b1739) {
+					t, l := b1739[off1737], int(b1739[off1737+1])
+					e1738.tag, e1738.cons, e1738.off, e1738.start, e1738.end, e1738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1737, off1737+2, off1737+2+l, off1737+2+l
+				} else if err := d.next(&e1738, off1737, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
 				if err := func() error {
 					var err error
-					if err = decodeSignalRequestV3(d, &e1689, &m.SignalsDescriptor[i1687]); err != nil {
+					if err = decodeSignalRequestV3(d, &e1738, &m.SignalsDescriptor[i1736]); err != nil {
 						return err
 					}
 					return err
 				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1687), "signalsDescriptor")
+					return codecerr.At(codecerr.AtIndex(err, i1736), "signalsDescriptor")
 				}
-				off1688 = e1689.next
+				off1737 = e1738.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -23903,10 +24437,10 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		b = append(b, "\xa1"...)
-		mk1691 := len(b)
+		mk1740 := len(b)
 		b = append(b, 0)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
-		b = endLen(b, mk1691)
+		b = endLen(b, mk1740)
 		if err != nil {
 			return b, codecerr.At(err, "notifyRegulated")
 		}
@@ -23932,9 +24466,9 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		p1692 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
-		p1692[0] = model.RegulatedEmbeddedDescriptor{}
-		m.NotifyRegulated = &p1692[0]
+		p1741 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		p1741[0] = model.RegulatedEmbeddedDescriptor{}
+		m.NotifyRegulated = &p1741[0]
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return codecerr.At(err, "notifyRegulated")
 		}
@@ -23954,22 +24488,22 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 	switch v {
 	case 1:
 		b = append(b, "\x30"...)
-		mk1693 := len(b)
+		mk1742 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV1(b, m)
-		b = endLen(b, mk1693)
+		b = endLen(b, mk1742)
 	case 2:
 		b = append(b, "\x30"...)
-		mk1694 := len(b)
+		mk1743 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV2(b, m)
-		b = endLen(b, mk1694)
+		b = endLen(b, mk1743)
 	case 3:
 		b = append(b, "\x30"...)
-		mk1695 := len(b)
+		mk1744 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV3(b, m)
-		b = endLen(b, mk1695)
+		b = endLen(b, mk1744)
 	default:
 		return b, encErrorf("no schema for version %d", v)
 	}

@@ -317,7 +317,7 @@ func (d *reader) explicit(e *header, h *header, want uint32) error {
 // count returns the number of elements in h's contents. It only hops
 // over definite lengths; anything unusual (or wrong) is left to the full
 // header parser, which reports it.
-func (d *reader) count(h header) (int, error) {
+func (d *reader) count(h *header) (int, error) {
 	if !h.cons {
 		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
@@ -350,7 +350,7 @@ func (d *reader) count(h header) (int, error) {
 	return n, nil
 }
 
-func (d *reader) countSlow(h header) (int, error) {
+func (d *reader) countSlow(h *header) (int, error) {
 	n, elems := 0, d.elems
 	for off := h.start; off < h.end; n++ {
 		e, err := d.header(off, h.end)
