@@ -625,7 +625,9 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		if def.Extensible {
 			what = "extension alternative"
 		}
-		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn err\n}\n\n", what, t.Name)
+		// Every error returns where it happens: err is dead after the
+		// switch, and the compiler need not keep it.
+		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn nil\n}\n\n", what, t.Name)
 		return nil
 	}
 	if len(def.Components) > 64 {
@@ -692,7 +694,9 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		}
 		w.WriteString("}\n")
 	}
-	w.WriteString("d.leave()\nreturn err\n}\n\n")
+	// Every error returns where it happens: returning nil rather than
+	// err keeps err dead across the loop, out of the spilled registers.
+	w.WriteString("d.leave()\nreturn nil\n}\n\n")
 	return nil
 }
 

@@ -78,7 +78,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
@@ -152,7 +152,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
@@ -226,7 +226,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]byte, error) {
@@ -336,7 +336,7 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
@@ -450,7 +450,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
@@ -564,7 +564,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
@@ -678,7 +678,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -768,7 +768,7 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -858,7 +858,7 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -948,7 +948,7 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
@@ -1064,7 +1064,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "MId")
 	}
-	return err
+	return nil
 }
 
 func appendDomainNameV123(b []byte, m *model.DomainName) ([]byte, error) {
@@ -1141,7 +1141,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIP4AddressV123(b []byte, m *model.IP4Address) ([]byte, error) {
@@ -1223,7 +1223,7 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIP6AddressV123(b []byte, m *model.IP6Address) ([]byte, error) {
@@ -1305,7 +1305,7 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1444,7 +1444,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1583,7 +1583,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1740,7 +1740,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -1862,7 +1862,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -1984,7 +1984,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -2106,7 +2106,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionPendingV123(b []byte, m *model.TransactionPending) ([]byte, error) {
@@ -2162,7 +2162,7 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -2268,7 +2268,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -2374,7 +2374,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -2514,7 +2514,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2611,7 +2611,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2708,7 +2708,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2805,7 +2805,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionAckV123(b []byte, m *model.TransactionAck) ([]byte, error) {
@@ -2883,7 +2883,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendErrorDescriptorV123(b []byte, m *model.ErrorDescriptor) ([]byte, error) {
@@ -2960,7 +2960,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -3124,7 +3124,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -3288,7 +3288,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -3452,7 +3452,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3609,7 +3609,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3766,7 +3766,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3923,7 +3923,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -4064,7 +4064,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -4205,7 +4205,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -4477,7 +4477,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextAttrAuditRequestV12(b []byte, m *model.ContextAttrAuditRequest) ([]byte, error) {
@@ -4573,7 +4573,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest) ([]byte, error) {
@@ -4812,7 +4812,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
@@ -4904,7 +4904,7 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
@@ -4996,7 +4996,7 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
@@ -5088,7 +5088,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
@@ -5266,7 +5266,7 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
@@ -5444,7 +5444,7 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
@@ -5622,7 +5622,7 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -5814,7 +5814,7 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -6006,7 +6006,7 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -6198,7 +6198,7 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error) {
@@ -6307,7 +6307,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error) {
@@ -6437,7 +6437,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error) {
@@ -6589,7 +6589,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -6746,7 +6746,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -6903,7 +6903,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -7060,7 +7060,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -7311,7 +7311,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -7562,7 +7562,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -7870,7 +7870,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -8024,7 +8024,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -8178,7 +8178,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -8332,7 +8332,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -8451,7 +8451,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -8570,7 +8570,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -8689,7 +8689,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
@@ -8766,7 +8766,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
@@ -8843,7 +8843,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
@@ -8980,7 +8980,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -9099,7 +9099,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -9218,7 +9218,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -9355,7 +9355,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
@@ -9467,7 +9467,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
@@ -9579,7 +9579,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
@@ -9691,7 +9691,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -10098,7 +10098,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -10505,7 +10505,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -10912,7 +10912,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV1(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -10962,7 +10962,7 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -11065,7 +11065,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -11168,7 +11168,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
@@ -11308,7 +11308,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
@@ -11427,7 +11427,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescriptor) ([]byte, error) {
@@ -11549,7 +11549,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
@@ -11718,7 +11718,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error) {
@@ -11866,7 +11866,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventParameterExtraInfoV123(b []byte, m *model.EventParameterExtraInfo) ([]byte, error) {
@@ -11924,7 +11924,7 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventParameterExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -12043,7 +12043,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -12162,7 +12162,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -12281,7 +12281,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, error) {
@@ -12407,7 +12407,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte, error) {
@@ -12533,7 +12533,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte, error) {
@@ -12591,7 +12591,7 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byte, error) {
@@ -12649,7 +12649,7 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
-	return err
+	return nil
 }
 
 func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
@@ -12774,7 +12774,7 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error) {
@@ -12853,7 +12853,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error) {
@@ -12932,7 +12932,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) ([]byte, error) {
@@ -13029,7 +13029,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) ([]byte, error) {
@@ -13126,7 +13126,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, error) {
@@ -13205,7 +13205,7 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, error) {
@@ -13284,7 +13284,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
@@ -13380,7 +13380,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
@@ -13536,7 +13536,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor) ([]byte, error) {
@@ -13689,7 +13689,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
@@ -13837,7 +13837,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPropertyParmExtraInfoV123(b []byte, m *model.PropertyParmExtraInfo) ([]byte, error) {
@@ -13895,7 +13895,7 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	default:
 		return d.unknownAlternative(*h, "alternative", "PropertyParmExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) ([]byte, error) {
@@ -14034,7 +14034,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDescriptor) ([]byte, error) {
@@ -14182,7 +14182,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
@@ -14328,7 +14328,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
@@ -14474,7 +14474,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -14600,7 +14600,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -14720,7 +14720,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -14840,7 +14840,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -15009,7 +15009,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -15178,7 +15178,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -15347,7 +15347,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -15503,7 +15503,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -15659,7 +15659,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -15853,7 +15853,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
@@ -15910,7 +15910,7 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
-	return err
+	return nil
 }
 
 func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
@@ -15967,7 +15967,7 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -16093,7 +16093,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -16213,7 +16213,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -16333,7 +16333,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -16502,7 +16502,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -16671,7 +16671,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -16840,7 +16840,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -16975,7 +16975,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -17110,7 +17110,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -17283,7 +17283,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
@@ -17431,7 +17431,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
@@ -17489,7 +17489,7 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
-	return err
+	return nil
 }
 
 func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
@@ -17547,7 +17547,7 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
-	return err
+	return nil
 }
 
 func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
@@ -17671,7 +17671,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
@@ -17795,7 +17795,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
@@ -18033,7 +18033,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
@@ -18333,7 +18333,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
@@ -18481,7 +18481,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSigParameterExtraInfoV123(b []byte, m *model.SigParameterExtraInfo) ([]byte, error) {
@@ -18539,7 +18539,7 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	default:
 		return d.unknownAlternative(*h, "alternative", "SigParameterExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, error) {
@@ -18726,7 +18726,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, error) {
@@ -18800,7 +18800,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte, error) {
@@ -18874,7 +18874,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
@@ -19002,7 +19002,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
@@ -19151,7 +19151,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -19443,7 +19443,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -19753,7 +19753,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -20076,7 +20076,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]byte, error) {
@@ -20211,7 +20211,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "ServiceChangeAddress")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
@@ -20363,7 +20363,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
@@ -20515,7 +20515,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeProfileV123(b []byte, m *model.ServiceChangeProfile) ([]byte, error) {
@@ -20573,7 +20573,7 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPackagesItemV123(b []byte, m *model.PackagesItem) ([]byte, error) {
@@ -20657,7 +20657,7 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]byte, error) {
@@ -20774,7 +20774,7 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, error) {
@@ -20855,7 +20855,7 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) ([]byte, error) {
@@ -20922,7 +20922,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NonStandardIdentifier")
 	}
-	return err
+	return nil
 }
 
 func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, error) {
@@ -21058,7 +21058,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTimeNotationV123(b []byte, m *model.TimeNotation) ([]byte, error) {
@@ -21142,7 +21142,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, error) {
@@ -21307,7 +21307,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
-	return err
+	return nil
 }
 
 func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, error) {
@@ -21472,7 +21472,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]byte, error) {
@@ -21551,7 +21551,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]byte, error) {
@@ -21630,7 +21630,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescriptorStreams) ([]byte, error) {
@@ -21727,7 +21727,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescriptorStreams) ([]byte, error) {
@@ -21824,7 +21824,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) ([]byte, error) {
@@ -21903,7 +21903,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) ([]byte, error) {
@@ -21982,7 +21982,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, error) {
@@ -22078,7 +22078,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, error) {
@@ -22192,7 +22192,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlDescriptor) ([]byte, error) {
@@ -22336,7 +22336,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlDescriptor) ([]byte, error) {
@@ -22502,7 +22502,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPropertyParmV2(b []byte, m *model.IndAudPropertyParm) ([]byte, error) {
@@ -22563,7 +22563,7 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, error) {
@@ -22642,7 +22642,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDescriptor) ([]byte, error) {
@@ -22764,7 +22764,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDescriptor) ([]byte, error) {
@@ -22886,7 +22886,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminationStateDescriptor) ([]byte, error) {
@@ -23019,7 +23019,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminationStateDescriptor) ([]byte, error) {
@@ -23174,7 +23174,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) ([]byte, error) {
@@ -23278,7 +23278,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudEventBufferDescriptorV23(b []byte, m *model.IndAudEventBufferDescriptor) ([]byte, error) {
@@ -23360,7 +23360,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor) ([]byte, error) {
@@ -23418,7 +23418,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor) ([]byte, error) {
@@ -23476,7 +23476,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, error) {
@@ -23555,7 +23555,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, error) {
@@ -23634,7 +23634,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
@@ -23719,7 +23719,7 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
@@ -23823,7 +23823,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudDigitMapDescriptorV23(b []byte, m *model.IndAudDigitMapDescriptor) ([]byte, error) {
@@ -23876,7 +23876,7 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStatisticsDescriptorV23(b []byte, m *model.IndAudStatisticsDescriptor) ([]byte, error) {
@@ -23934,7 +23934,7 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPackagesDescriptorV23(b []byte, m *model.IndAudPackagesDescriptor) ([]byte, error) {
@@ -24018,7 +24018,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSegmentReplyV3(b []byte, m *model.SegmentReply) ([]byte, error) {
@@ -24116,7 +24116,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSelectLogicV3(b []byte, m *model.SelectLogic) ([]byte, error) {
@@ -24156,7 +24156,7 @@ func decodeSelectLogicV3(d *decoder, h *header, m *model.SelectLogic) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SelectLogic")
 	}
-	return err
+	return nil
 }
 
 func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte, error) {
@@ -24313,7 +24313,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDescriptor) ([]byte, error) {
@@ -24420,7 +24420,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error) {
@@ -24480,7 +24480,7 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NotifyBehaviour")
 	}
-	return err
+	return nil
 }
 
 func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
