@@ -808,12 +808,13 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}
-		// Errors inside the element get its index.
-		fmt.Fprintf(w, "if err := func() error {\nvar err error\n")
-		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, "%s"); err != nil {
+		// Errors inside the element get its index, written into every
+		// return of the element's code (a closure per element would cost
+		// a call where the compiler does not inline it).
+		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "codecerr.AtIndex(err, "+i+")"), off, e)
+		fmt.Fprintf(w, "%s = %s.next\n}\n", off, e)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}

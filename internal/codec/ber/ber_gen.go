@@ -754,13 +754,7 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 			} else if err := d.next(&e38, off37, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV1(d, &e38, &m.Transactions[i36]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionV1(d, &e38, &m.Transactions[i36]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i36), "transactions")
 			}
 			off37 = e38.next
@@ -844,13 +838,7 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 			} else if err := d.next(&e47, off46, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV2(d, &e47, &m.Transactions[i45]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionV2(d, &e47, &m.Transactions[i45]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i45), "transactions")
 			}
 			off46 = e47.next
@@ -934,13 +922,7 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 			} else if err := d.next(&e56, off55, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV3(d, &e56, &m.Transactions[i54]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionV3(d, &e56, &m.Transactions[i54]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i54), "transactions")
 			}
 			off55 = e56.next
@@ -1430,13 +1412,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 			if e79.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
 			}
 			off78 = e79.next
@@ -1569,13 +1545,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 			if e93.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e93, "[UNIVERSAL 16]"), i91), "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e93, &m.TransactionResponseAck[i91]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionAckV123(d, &e93, &m.TransactionResponseAck[i91]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i91), "transactionResponseAck")
 			}
 			off92 = e93.next
@@ -1718,13 +1688,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 			if e108.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e108, "[UNIVERSAL 16]"), i106), "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e108, &m.TransactionResponseAck[i106]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTransactionAckV123(d, &e108, &m.TransactionResponseAck[i106]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i106), "transactionResponseAck")
 			}
 			off107 = e108.next
@@ -1837,13 +1801,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				if e118.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e118, "[UNIVERSAL 16]"), i116), "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV1(d, &e118, &m.Actions[i116]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeActionRequestV1(d, &e118, &m.Actions[i116]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i116), "actions")
 				}
 				off117 = e118.next
@@ -1959,13 +1917,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				if e127.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e127, "[UNIVERSAL 16]"), i125), "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV2(d, &e127, &m.Actions[i125]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeActionRequestV2(d, &e127, &m.Actions[i125]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i125), "actions")
 				}
 				off126 = e127.next
@@ -2081,13 +2033,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				if e136.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e136, "[UNIVERSAL 16]"), i134), "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV3(d, &e136, &m.Actions[i134]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeActionRequestV3(d, &e136, &m.Actions[i134]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i134), "actions")
 				}
 				off135 = e136.next
@@ -2597,13 +2543,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 			if e160.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e160, "[UNIVERSAL 16]"), i158), "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV1(d, &e160, &m.ActionReplies[i158]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeActionReplyV1(d, &e160, &m.ActionReplies[i158]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i158), "actionReplies")
 			}
 			off159 = e160.next
@@ -2694,13 +2634,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 			if e170.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e170, "[UNIVERSAL 16]"), i168), "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV2(d, &e170, &m.ActionReplies[i168]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeActionReplyV2(d, &e170, &m.ActionReplies[i168]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i168), "actionReplies")
 			}
 			off169 = e170.next
@@ -2791,13 +2725,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 			if e180.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e180, "[UNIVERSAL 16]"), i178), "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV3(d, &e180, &m.ActionReplies[i178]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeActionReplyV3(d, &e180, &m.ActionReplies[i178]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i178), "actionReplies")
 			}
 			off179 = e180.next
@@ -3099,13 +3027,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				if e196.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e196, "[UNIVERSAL 16]"), i194), "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV1(d, &e196, &m.CommandRequests[i194]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandRequestV1(d, &e196, &m.CommandRequests[i194]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i194), "commandRequests")
 				}
 				off195 = e196.next
@@ -3263,13 +3185,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				if e209.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e209, "[UNIVERSAL 16]"), i207), "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV2(d, &e209, &m.CommandRequests[i207]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandRequestV2(d, &e209, &m.CommandRequests[i207]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i207), "commandRequests")
 				}
 				off208 = e209.next
@@ -3427,13 +3343,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				if e222.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e222, "[UNIVERSAL 16]"), i220), "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV3(d, &e222, &m.CommandRequests[i220]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandRequestV3(d, &e222, &m.CommandRequests[i220]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i220), "commandRequests")
 				}
 				off221 = e222.next
@@ -3584,13 +3494,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				} else if err := d.next(&e234, off233, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV1(d, &e234, &m.CommandReply[i232]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandReplyV1(d, &e234, &m.CommandReply[i232]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i232), "commandReply")
 				}
 				off233 = e234.next
@@ -3741,13 +3645,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				} else if err := d.next(&e246, off245, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV2(d, &e246, &m.CommandReply[i244]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandReplyV2(d, &e246, &m.CommandReply[i244]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i244), "commandReply")
 				}
 				off245 = e246.next
@@ -3898,13 +3796,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				} else if err := d.next(&e258, off257, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV3(d, &e258, &m.CommandReply[i256]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeCommandReplyV3(d, &e258, &m.CommandReply[i256]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i256), "commandReply")
 				}
 				off257 = e258.next
@@ -4047,13 +3939,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				if e267.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e267, "[UNIVERSAL 16]"), i265), "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV1(d, &e267, &m.TopologyReq[i265]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTopologyRequestV1(d, &e267, &m.TopologyReq[i265]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i265), "topologyReq")
 				}
 				off266 = e267.next
@@ -4188,13 +4074,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				if e276.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e276, "[UNIVERSAL 16]"), i274), "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV2(d, &e276, &m.TopologyReq[i274]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTopologyRequestV2(d, &e276, &m.TopologyReq[i274]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i274), "topologyReq")
 				}
 				off275 = e276.next
@@ -4368,13 +4248,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if e290.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e290, "[UNIVERSAL 16]"), i288), "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV3(d, &e290, &m.TopologyReq[i288]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTopologyRequestV3(d, &e290, &m.TopologyReq[i288]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i288), "topologyReq")
 				}
 				off289 = e290.next
@@ -4418,13 +4292,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if e295.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e295, "[UNIVERSAL 16]"), i293), "contextProp")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e295, &m.ContextProp[i293]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodePropertyParmV123(d, &e295, &m.ContextProp[i293]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i293), "contextProp")
 				}
 				off294 = e295.next
@@ -4455,20 +4323,14 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if e300.tag != 0x2 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e300, "[UNIVERSAL 2]"), i298), "contextList")
 				}
-				if err := func() error {
+				x302, ok := d.int1(&e300)
+				if !ok || x302 < 0 || x302 > 4294967295 {
 					var err error
-					x302, ok := d.int1(&e300)
-					if !ok || x302 < 0 || x302 > 4294967295 {
-						var err error
-						if x302, err = d.integer(&e300, 0, 4294967295); err != nil {
-							return err
-						}
+					if x302, err = d.integer(&e300, 0, 4294967295); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i298), "contextList")
 					}
-					m.ContextList[i298] = uint32(x302)
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i298), "contextList")
 				}
+				m.ContextList[i298] = uint32(x302)
 				off299 = e300.next
 			}
 		default:
@@ -4745,13 +4607,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				if e310.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e310, "[UNIVERSAL 16]"), i308), "contextPropAud")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e310, &m.ContextPropAud[i308]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV3(d, &e310, &m.ContextPropAud[i308]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i308), "contextPropAud")
 				}
 				off309 = e310.next
@@ -6683,13 +6539,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				if e453.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e453, "[UNIVERSAL 16]"), i451), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e453, &m.TerminationID[i451]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e453, &m.TerminationID[i451]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i451), "terminationID")
 				}
 				off452 = e453.next
@@ -6721,13 +6571,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				} else if err := d.next(&e458, off457, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV1(d, &e458, &m.Descriptors[i456]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAmmDescriptorV1(d, &e458, &m.Descriptors[i456]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i456), "descriptors")
 				}
 				off457 = e458.next
@@ -6840,13 +6684,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				if e468.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
 				}
 				off467 = e468.next
@@ -6878,13 +6716,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				} else if err := d.next(&e473, off472, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV2(d, &e473, &m.Descriptors[i471]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAmmDescriptorV2(d, &e473, &m.Descriptors[i471]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i471), "descriptors")
 				}
 				off472 = e473.next
@@ -6997,13 +6829,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				if e483.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e483, "[UNIVERSAL 16]"), i481), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e483, &m.TerminationID[i481]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e483, &m.TerminationID[i481]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i481), "terminationID")
 				}
 				off482 = e483.next
@@ -7035,13 +6861,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				} else if err := d.next(&e488, off487, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV3(d, &e488, &m.Descriptors[i486]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAmmDescriptorV3(d, &e488, &m.Descriptors[i486]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i486), "descriptors")
 				}
 				off487 = e488.next
@@ -7246,13 +7066,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if e508.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e508, "[UNIVERSAL 16]"), i506), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e508, &m.EventBufferDescriptor[i506]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e508, &m.EventBufferDescriptor[i506]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i506), "eventBufferDescriptor")
 			}
 			off507 = e508.next
@@ -7281,13 +7095,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			} else if err := d.next(&e513, off512, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e513, &m.SignalsDescriptor[i511]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV12(d, &e513, &m.SignalsDescriptor[i511]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i511), "signalsDescriptor")
 			}
 			off512 = e513.next
@@ -7497,13 +7305,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if e535.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e535, "[UNIVERSAL 16]"), i533), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e535, &m.EventBufferDescriptor[i533]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e535, &m.EventBufferDescriptor[i533]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i533), "eventBufferDescriptor")
 			}
 			off534 = e535.next
@@ -7532,13 +7334,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			} else if err := d.next(&e540, off539, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e540, &m.SignalsDescriptor[i538]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV12(d, &e540, &m.SignalsDescriptor[i538]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i538), "signalsDescriptor")
 			}
 			off539 = e540.next
@@ -7767,13 +7563,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if e565.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e565, "[UNIVERSAL 16]"), i563), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e565, &m.EventBufferDescriptor[i563]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e565, &m.EventBufferDescriptor[i563]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i563), "eventBufferDescriptor")
 			}
 			off564 = e565.next
@@ -7802,13 +7592,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			} else if err := d.next(&e570, off569, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV3(d, &e570, &m.SignalsDescriptor[i568]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV3(d, &e570, &m.SignalsDescriptor[i568]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i568), "signalsDescriptor")
 			}
 			off569 = e570.next
@@ -7856,13 +7640,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if e577.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
 			}
 			off576 = e577.next
@@ -7964,13 +7742,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				if e587.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e587, "[UNIVERSAL 16]"), i585), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i585), "terminationID")
 				}
 				off586 = e587.next
@@ -8002,13 +7774,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				} else if err := d.next(&e592, off591, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV1(d, &e592, &m.TerminationAudit[i590]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV1(d, &e592, &m.TerminationAudit[i590]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i590), "terminationAudit")
 				}
 				off591 = e592.next
@@ -8118,13 +7884,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				if e602.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e602, "[UNIVERSAL 16]"), i600), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e602, &m.TerminationID[i600]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e602, &m.TerminationID[i600]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i600), "terminationID")
 				}
 				off601 = e602.next
@@ -8156,13 +7916,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				} else if err := d.next(&e607, off606, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV2(d, &e607, &m.TerminationAudit[i605]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV2(d, &e607, &m.TerminationAudit[i605]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i605), "terminationAudit")
 				}
 				off606 = e607.next
@@ -8272,13 +8026,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				if e617.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e617, "[UNIVERSAL 16]"), i615), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e617, &m.TerminationID[i615]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e617, &m.TerminationID[i615]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i615), "terminationID")
 				}
 				off616 = e617.next
@@ -8310,13 +8058,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				} else if err := d.next(&e622, off621, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e622, &m.TerminationAudit[i620]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV3(d, &e622, &m.TerminationAudit[i620]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i620), "terminationAudit")
 				}
 				off621 = e622.next
@@ -8418,13 +8160,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				if e631.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e631, "[UNIVERSAL 16]"), i629), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e631, &m.TerminationID[i629]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e631, &m.TerminationID[i629]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i629), "terminationID")
 				}
 				off630 = e631.next
@@ -8537,13 +8273,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				if e641.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e641, "[UNIVERSAL 16]"), i639), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e641, &m.TerminationID[i639]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e641, &m.TerminationID[i639]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i639), "terminationID")
 				}
 				off640 = e641.next
@@ -8656,13 +8386,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				if e651.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e651, &m.TerminationID[i649]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e651, &m.TerminationID[i649]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i649), "terminationID")
 				}
 				off650 = e651.next
@@ -8955,13 +8679,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				if e666.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e666, "[UNIVERSAL 16]"), i664), "terminationIDList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e666, &m.TerminationIDList[i664]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e666, &m.TerminationIDList[i664]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i664), "terminationIDList")
 				}
 				off665 = e666.next
@@ -9069,13 +8787,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 			if e676.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e676, "[UNIVERSAL 16]"), i674), "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e676, &m.ContextAuditResult[i674]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTerminationIDV123(d, &e676, &m.ContextAuditResult[i674]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i674), "contextAuditResult")
 			}
 			off675 = e676.next
@@ -9188,13 +8900,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 			if e688.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e688, &m.ContextAuditResult[i686]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTerminationIDV123(d, &e688, &m.ContextAuditResult[i686]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i686), "contextAuditResult")
 			}
 			off687 = e688.next
@@ -9317,13 +9023,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 			if e701.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e701, "[UNIVERSAL 16]"), i699), "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e701, &m.ContextAuditResult[i699]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeTerminationIDV123(d, &e701, &m.ContextAuditResult[i699]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i699), "contextAuditResult")
 			}
 			off700 = e701.next
@@ -9442,13 +9142,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				} else if err := d.next(&e712, off711, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV1(d, &e712, &m.TerminationAuditResult[i710]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV1(d, &e712, &m.TerminationAuditResult[i710]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i710), "terminationAuditResult")
 				}
 				off711 = e712.next
@@ -9554,13 +9248,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				} else if err := d.next(&e720, off719, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV2(d, &e720, &m.TerminationAuditResult[i718]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV2(d, &e720, &m.TerminationAuditResult[i718]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i718), "terminationAuditResult")
 				}
 				off719 = e720.next
@@ -9666,13 +9354,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				} else if err := d.next(&e728, off727, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e728, &m.TerminationAuditResult[i726]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV3(d, &e728, &m.TerminationAuditResult[i726]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i726), "terminationAuditResult")
 				}
 				off727 = e728.next
@@ -9949,13 +9631,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if e757.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e757, "[UNIVERSAL 16]"), i755), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e757, &m.EventBufferDescriptor[i755]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e757, &m.EventBufferDescriptor[i755]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i755), "eventBufferDescriptor")
 			}
 			off756 = e757.next
@@ -9984,13 +9660,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			} else if err := d.next(&e762, off761, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e762, &m.SignalsDescriptor[i760]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV12(d, &e762, &m.SignalsDescriptor[i760]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i760), "signalsDescriptor")
 			}
 			off761 = e762.next
@@ -10038,13 +9708,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if e769.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e769, "[UNIVERSAL 16]"), i767), "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e769, &m.StatisticsDescriptor[i767]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStatisticsParameterV123(d, &e769, &m.StatisticsDescriptor[i767]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i767), "statisticsDescriptor")
 			}
 			off768 = e769.next
@@ -10076,13 +9740,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if e774.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e774, "[UNIVERSAL 16]"), i772), "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e774, &m.PackagesDescriptor[i772]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodePackagesItemV123(d, &e774, &m.PackagesDescriptor[i772]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i772), "packagesDescriptor")
 			}
 			off773 = e774.next
@@ -10356,13 +10014,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if e804.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e804, "[UNIVERSAL 16]"), i802), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e804, &m.EventBufferDescriptor[i802]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e804, &m.EventBufferDescriptor[i802]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i802), "eventBufferDescriptor")
 			}
 			off803 = e804.next
@@ -10391,13 +10043,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			} else if err := d.next(&e809, off808, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e809, &m.SignalsDescriptor[i807]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV12(d, &e809, &m.SignalsDescriptor[i807]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i807), "signalsDescriptor")
 			}
 			off808 = e809.next
@@ -10445,13 +10091,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if e816.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e816, "[UNIVERSAL 16]"), i814), "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e816, &m.StatisticsDescriptor[i814]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStatisticsParameterV123(d, &e816, &m.StatisticsDescriptor[i814]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i814), "statisticsDescriptor")
 			}
 			off815 = e816.next
@@ -10483,13 +10123,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if e821.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e821, "[UNIVERSAL 16]"), i819), "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e821, &m.PackagesDescriptor[i819]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodePackagesItemV123(d, &e821, &m.PackagesDescriptor[i819]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i819), "packagesDescriptor")
 			}
 			off820 = e821.next
@@ -10763,13 +10397,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if e851.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e851, "[UNIVERSAL 16]"), i849), "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e851, &m.EventBufferDescriptor[i849]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeEventSpecV123(d, &e851, &m.EventBufferDescriptor[i849]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i849), "eventBufferDescriptor")
 			}
 			off850 = e851.next
@@ -10798,13 +10426,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			} else if err := d.next(&e856, off855, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV3(d, &e856, &m.SignalsDescriptor[i854]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeSignalRequestV3(d, &e856, &m.SignalsDescriptor[i854]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i854), "signalsDescriptor")
 			}
 			off855 = e856.next
@@ -10852,13 +10474,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if e863.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e863, "[UNIVERSAL 16]"), i861), "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e863, &m.StatisticsDescriptor[i861]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStatisticsParameterV123(d, &e863, &m.StatisticsDescriptor[i861]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i861), "statisticsDescriptor")
 			}
 			off862 = e863.next
@@ -10890,13 +10506,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if e868.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e868, "[UNIVERSAL 16]"), i866), "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e868, &m.PackagesDescriptor[i866]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodePackagesItemV123(d, &e868, &m.PackagesDescriptor[i866]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i866), "packagesDescriptor")
 			}
 			off867 = e868.next
@@ -11048,13 +10658,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				} else if err := d.next(&e876, off875, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAuditParameterV2(d, &e876, &m.AuditPropertyToken[i874]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAuditParameterV2(d, &e876, &m.AuditPropertyToken[i874]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i874), "auditPropertyToken")
 				}
 				off875 = e876.next
@@ -11151,13 +10755,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				} else if err := d.next(&e883, off882, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAuditParameterV3(d, &e883, &m.AuditPropertyToken[i881]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAuditParameterV3(d, &e883, &m.AuditPropertyToken[i881]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i881), "auditPropertyToken")
 				}
 				off882 = e883.next
@@ -11264,13 +10862,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				if e893.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e893, "[UNIVERSAL 16]"), i891), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e893, &m.TerminationID[i891]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e893, &m.TerminationID[i891]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i891), "terminationID")
 				}
 				off892 = e893.next
@@ -11394,13 +10986,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				if e903.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e903, "[UNIVERSAL 16]"), i901), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e903, &m.TerminationID[i901]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e903, &m.TerminationID[i901]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i901), "terminationID")
 				}
 				off902 = e903.next
@@ -11524,13 +11110,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				if e913.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e913, "[UNIVERSAL 16]"), i911), "observedEventLst")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeObservedEventV123(d, &e913, &m.ObservedEventLst[i911]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeObservedEventV123(d, &e913, &m.ObservedEventLst[i911]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i911), "observedEventLst")
 				}
 				off912 = e913.next
@@ -11682,13 +11262,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				if e923.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e923, "[UNIVERSAL 16]"), i921), "eventParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e923, &m.EventParList[i921]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e923, &m.EventParList[i921]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i921), "eventParList")
 				}
 				off922 = e923.next
@@ -11821,15 +11395,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				if e932.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e932, "[UNIVERSAL 4]"), i930), "value")
 				}
-				if err := func() error {
-					var err error
-					if !e932.cons {
-						m.Value[i930] = d.data[e932.start:e932.end:e932.end]
-					} else if m.Value[i930], err = d.octets(e932); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e932.cons {
+					m.Value[i930] = d.data[e932.start:e932.end:e932.end]
+				} else if m.Value[i930], err = d.octets(e932); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i930), "value")
 				}
 				off931 = e932.next
@@ -12010,13 +11578,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				if e945.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e945, "[UNIVERSAL 16]"), i943), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e945, &m.TerminationID[i943]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e945, &m.TerminationID[i943]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i943), "terminationID")
 				}
 				off944 = e945.next
@@ -12129,13 +11691,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				if e954.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e954, "[UNIVERSAL 16]"), i952), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e954, &m.TerminationID[i952]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e954, &m.TerminationID[i952]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i952), "terminationID")
 				}
 				off953 = e954.next
@@ -12248,13 +11804,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				if e963.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e963, "[UNIVERSAL 16]"), i961), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e963, &m.TerminationID[i961]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e963, &m.TerminationID[i961]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i961), "terminationID")
 				}
 				off962 = e963.next
@@ -12367,13 +11917,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				if e972.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e972, "[UNIVERSAL 16]"), i970), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e972, &m.TerminationID[i970]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e972, &m.TerminationID[i970]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i970), "terminationID")
 				}
 				off971 = e972.next
@@ -12493,13 +12037,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				if e983.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e983, "[UNIVERSAL 16]"), i981), "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e983, &m.TerminationID[i981]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e983, &m.TerminationID[i981]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i981), "terminationID")
 				}
 				off982 = e983.next
@@ -12731,19 +12269,13 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				if e1000.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1000, "[UNIVERSAL 4]"), i998), "wildcard")
 				}
-				if err := func() error {
-					var err error
-					if !e1000.cons {
-						m.Wildcard[i998] = d.data[e1000.start:e1000.end:e1000.end]
-					} else if m.Wildcard[i998], err = d.octets(e1000); err != nil {
-						return err
-					}
-					if len(m.Wildcard[i998]) < 1 || len(m.Wildcard[i998]) > 1 {
-						return d.errorf(e1000.start, "%d octets, want 1..1", len(m.Wildcard[i998]))
-					}
-					return err
-				}(); err != nil {
+				if !e1000.cons {
+					m.Wildcard[i998] = d.data[e1000.start:e1000.end:e1000.end]
+				} else if m.Wildcard[i998], err = d.octets(e1000); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i998), "wildcard")
+				}
+				if len(m.Wildcard[i998]) < 1 || len(m.Wildcard[i998]) > 1 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e1000.start, "%d octets, want 1..1", len(m.Wildcard[i998])), i998), "wildcard")
 				}
 				off999 = e1000.next
 			}
@@ -13015,13 +12547,7 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 			if e1022.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e1022, "[UNIVERSAL 16]"), i1020), "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStreamDescriptorV12(d, &e1022, &m.MultiStream[i1020]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStreamDescriptorV12(d, &e1022, &m.MultiStream[i1020]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i1020), "multiStream")
 			}
 			off1021 = e1022.next
@@ -13112,13 +12638,7 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 			if e1032.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e1032, "[UNIVERSAL 16]"), i1030), "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStreamDescriptorV3(d, &e1032, &m.MultiStream[i1030]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeStreamDescriptorV3(d, &e1032, &m.MultiStream[i1030]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i1030), "multiStream")
 			}
 			off1031 = e1032.next
@@ -13519,13 +13039,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				if e1056.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1056, "[UNIVERSAL 16]"), i1054), "statisticsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeStatisticsParameterV123(d, &e1056, &m.StatisticsDescriptor[i1054]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeStatisticsParameterV123(d, &e1056, &m.StatisticsDescriptor[i1054]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1054), "statisticsDescriptor")
 				}
 				off1055 = e1056.next
@@ -13667,13 +13181,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				if e1065.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1065, "[UNIVERSAL 16]"), i1063), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e1065, &m.PropertyParms[i1063]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodePropertyParmV123(d, &e1065, &m.PropertyParms[i1063]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1063), "propertyParms")
 				}
 				off1064 = e1065.next
@@ -13792,15 +13300,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				if e1073.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1073, "[UNIVERSAL 4]"), i1071), "value")
 				}
-				if err := func() error {
-					var err error
-					if !e1073.cons {
-						m.Value[i1071] = d.data[e1073.start:e1073.end:e1073.end]
-					} else if m.Value[i1071], err = d.octets(e1073); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1073.cons {
+					m.Value[i1071] = d.data[e1073.start:e1073.end:e1073.end]
+				} else if m.Value[i1071], err = d.octets(e1073); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1071), "value")
 				}
 				off1072 = e1073.next
@@ -13979,47 +13481,35 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				if e1087.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1087, "[UNIVERSAL 16]"), i1085), "propGrps")
 				}
-				if err := func() error {
+				b1093 := d.window(&e1087)
+				n1089 := 1
+				if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
 					var err error
-					b1093 := d.window(&e1087)
-					n1089 := 1
-					if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
-						var err error
-						if n1089, err = d.count(&e1087); err != nil {
-							return err
-						}
+					if n1089, err = d.count(&e1087); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
 					}
-					m.PropGrps[i1085] = d.s.PropertyParm.Raw(n1089)
-					if n1089 == 1 {
-						m.PropGrps[i1085][0] = model.PropertyParm{}
-					} else {
-						clear(m.PropGrps[i1085])
+				}
+				m.PropGrps[i1085] = d.s.PropertyParm.Raw(n1089)
+				if n1089 == 1 {
+					m.PropGrps[i1085][0] = model.PropertyParm{}
+				} else {
+					clear(m.PropGrps[i1085])
+				}
+				for i1090, off1091 := 0, e1087.start; i1090 < n1089; i1090++ {
+					var e1092 header
+					if uint(off1091)+1 < uint(len(b1093)) && b1093[off1091+1] < 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+2+int(b1093[off1091+1]) <= len(b1093) {
+						t, l := b1093[off1091], int(b1093[off1091+1])
+						e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+2, off1091+2+l, off1091+2+l
+					} else if err := d.next(&e1092, off1091, e1087.end); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
 					}
-					for i1090, off1091 := 0, e1087.start; i1090 < n1089; i1090++ {
-						var e1092 header
-						if uint(off1091)+1 < uint(len(b1093)) && b1093[off1091+1] < 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+2+int(b1093[off1091+1]) <= len(b1093) {
-							t, l := b1093[off1091], int(b1093[off1091+1])
-							e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+2, off1091+2+l, off1091+2+l
-						} else if err := d.next(&e1092, off1091, e1087.end); err != nil {
-							return err
-						}
-						if e1092.tag != 0x10 {
-							return codecerr.AtIndex(d.unexpected(e1092, "[UNIVERSAL 16]"), i1090)
-						}
-						if err := func() error {
-							var err error
-							if err = decodePropertyParmV123(d, &e1092, &m.PropGrps[i1085][i1090]); err != nil {
-								return err
-							}
-							return err
-						}(); err != nil {
-							return codecerr.AtIndex(err, i1090)
-						}
-						off1091 = e1092.next
+					if e1092.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1092, "[UNIVERSAL 16]"), i1090), i1085), "propGrps")
 					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
+					if err = decodePropertyParmV123(d, &e1092, &m.PropGrps[i1085][i1090]); err != nil {
+						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1090), i1085), "propGrps")
+					}
+					off1091 = e1092.next
 				}
 				off1086 = e1087.next
 			}
@@ -14126,13 +13616,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				if e1100.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1100, "[UNIVERSAL 16]"), i1098), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e1100, &m.PropertyParms[i1098]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodePropertyParmV123(d, &e1100, &m.PropertyParms[i1098]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1098), "propertyParms")
 				}
 				off1099 = e1100.next
@@ -14292,13 +13776,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				if e1112.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1112, "[UNIVERSAL 16]"), i1110), "termList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e1112, &m.TermList[i1110]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e1112, &m.TermList[i1110]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1110), "termList")
 				}
 				off1111 = e1112.next
@@ -14438,13 +13916,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				if e1123.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1123, "[UNIVERSAL 16]"), i1121), "termList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e1123, &m.TermList[i1121]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e1123, &m.TermList[i1121]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1121), "termList")
 				}
 				off1122 = e1123.next
@@ -14575,13 +14047,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 				if e1133.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1133, "[UNIVERSAL 16]"), i1131), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV1(d, &e1133, &m.EventList[i1131]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeRequestedEventV1(d, &e1133, &m.EventList[i1131]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1131), "eventList")
 				}
 				off1132 = e1133.next
@@ -14698,13 +14164,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 				if e1142.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1142, "[UNIVERSAL 16]"), i1140), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV2(d, &e1142, &m.EventList[i1140]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeRequestedEventV2(d, &e1142, &m.EventList[i1140]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1140), "eventList")
 				}
 				off1141 = e1142.next
@@ -14818,13 +14278,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 				if e1151.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1151, "[UNIVERSAL 16]"), i1149), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV3(d, &e1151, &m.EventList[i1149]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeRequestedEventV3(d, &e1151, &m.EventList[i1149]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1149), "eventList")
 				}
 				off1150 = e1151.next
@@ -14984,13 +14438,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				if e1162.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1162, "[UNIVERSAL 16]"), i1160), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1162, &m.EvParList[i1160]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1162, &m.EvParList[i1160]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1160), "evParList")
 				}
 				off1161 = e1162.next
@@ -15153,13 +14601,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				if e1173.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1173, "[UNIVERSAL 16]"), i1171), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1173, &m.EvParList[i1171]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1173, &m.EvParList[i1171]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1171), "evParList")
 				}
 				off1172 = e1173.next
@@ -15322,13 +14764,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				if e1184.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1184, "[UNIVERSAL 16]"), i1182), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1184, &m.EvParList[i1182]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1184, &m.EvParList[i1182]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1182), "evParList")
 				}
 				off1183 = e1184.next
@@ -15486,13 +14922,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				} else if err := d.next(&e1197, off1196, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e1197, &m.SignalsDescriptor[i1195]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV12(d, &e1197, &m.SignalsDescriptor[i1195]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1195), "signalsDescriptor")
 				}
 				off1196 = e1197.next
@@ -15642,13 +15072,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				} else if err := d.next(&e1210, off1209, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e1210, &m.SignalsDescriptor[i1208]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV12(d, &e1210, &m.SignalsDescriptor[i1208]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1208), "signalsDescriptor")
 				}
 				off1209 = e1210.next
@@ -15809,13 +15233,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				} else if err := d.next(&e1224, off1223, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e1224, &m.SignalsDescriptor[i1222]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV3(d, &e1224, &m.SignalsDescriptor[i1222]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1222), "signalsDescriptor")
 				}
 				off1223 = e1224.next
@@ -16068,13 +15486,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 				if e1240.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1240, "[UNIVERSAL 16]"), i1238), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV1(d, &e1240, &m.EventList[i1238]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSecondRequestedEventV1(d, &e1240, &m.EventList[i1238]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1238), "eventList")
 				}
 				off1239 = e1240.next
@@ -16191,13 +15603,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 				if e1249.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1249, "[UNIVERSAL 16]"), i1247), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV2(d, &e1249, &m.EventList[i1247]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSecondRequestedEventV2(d, &e1249, &m.EventList[i1247]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1247), "eventList")
 				}
 				off1248 = e1249.next
@@ -16311,13 +15717,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 				if e1258.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1258, "[UNIVERSAL 16]"), i1256), "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV3(d, &e1258, &m.EventList[i1256]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSecondRequestedEventV3(d, &e1258, &m.EventList[i1256]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1256), "eventList")
 				}
 				off1257 = e1258.next
@@ -16477,13 +15877,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				if e1269.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1269, "[UNIVERSAL 16]"), i1267), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1269, &m.EvParList[i1267]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1269, &m.EvParList[i1267]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1267), "evParList")
 				}
 				off1268 = e1269.next
@@ -16646,13 +16040,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				if e1280.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1280, "[UNIVERSAL 16]"), i1278), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1280, &m.EvParList[i1278]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1280, &m.EvParList[i1278]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1278), "evParList")
 				}
 				off1279 = e1280.next
@@ -16815,13 +16203,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				if e1291.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1291, "[UNIVERSAL 16]"), i1289), "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1291, &m.EvParList[i1289]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1291, &m.EvParList[i1289]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1289), "evParList")
 				}
 				off1290 = e1291.next
@@ -16958,13 +16340,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				} else if err := d.next(&e1302, off1301, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e1302, &m.SignalsDescriptor[i1300]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV12(d, &e1302, &m.SignalsDescriptor[i1300]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1300), "signalsDescriptor")
 				}
 				off1301 = e1302.next
@@ -17093,13 +16469,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				} else if err := d.next(&e1313, off1312, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e1313, &m.SignalsDescriptor[i1311]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV12(d, &e1313, &m.SignalsDescriptor[i1311]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1311), "signalsDescriptor")
 				}
 				off1312 = e1313.next
@@ -17239,13 +16609,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				} else if err := d.next(&e1325, off1324, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e1325, &m.SignalsDescriptor[i1323]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV3(d, &e1325, &m.SignalsDescriptor[i1323]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1323), "signalsDescriptor")
 				}
 				off1324 = e1325.next
@@ -17406,13 +16770,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				if e1337.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1337, "[UNIVERSAL 16]"), i1335), "eventParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1337, &m.EventParList[i1335]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeEventParameterV123(d, &e1337, &m.EventParList[i1335]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1335), "eventParList")
 				}
 				off1336 = e1337.next
@@ -17646,13 +17004,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				if e1354.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1354, "[UNIVERSAL 16]"), i1352), "signalList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalV12(d, &e1354, &m.SignalList[i1352]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalV12(d, &e1354, &m.SignalList[i1352]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1352), "signalList")
 				}
 				off1353 = e1354.next
@@ -17770,13 +17122,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				if e1363.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1363, "[UNIVERSAL 16]"), i1361), "signalList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalV3(d, &e1363, &m.SignalList[i1361]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalV3(d, &e1363, &m.SignalList[i1361]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1361), "signalList")
 				}
 				off1362 = e1363.next
@@ -18008,13 +17354,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				if e1374.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1374, "[UNIVERSAL 16]"), i1372), "sigParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSigParameterV123(d, &e1374, &m.SigParList[i1372]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSigParameterV123(d, &e1374, &m.SigParList[i1372]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1372), "sigParList")
 				}
 				off1373 = e1374.next
@@ -18263,13 +17603,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				if e1385.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1385, "[UNIVERSAL 16]"), i1383), "sigParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSigParameterV123(d, &e1385, &m.SigParList[i1383]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSigParameterV123(d, &e1385, &m.SigParList[i1383]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1383), "sigParList")
 				}
 				off1384 = e1385.next
@@ -18436,15 +17770,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				if e1396.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1396, "[UNIVERSAL 4]"), i1394), "value")
 				}
-				if err := func() error {
-					var err error
-					if !e1396.cons {
-						m.Value[i1394] = d.data[e1396.start:e1396.end:e1396.end]
-					} else if m.Value[i1394], err = d.octets(e1396); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1396.cons {
+					m.Value[i1394] = d.data[e1396.start:e1396.end:e1396.end]
+				} else if m.Value[i1394], err = d.octets(e1396); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1394), "value")
 				}
 				off1395 = e1396.next
@@ -18641,23 +17969,17 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				if e1411.tag != 0xa {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1411, "[UNIVERSAL 10]"), i1409), "mtl")
 				}
-				if err := func() error {
+				x1413, ok := d.int1(&e1411)
+				if !ok {
 					var err error
-					x1413, ok := d.int1(&e1411)
-					if !ok {
-						var err error
-						if x1413, err = d.integer(&e1411, minInt, maxInt); err != nil {
-							return err
-						}
+					if x1413, err = d.integer(&e1411, minInt, maxInt); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1409), "mtl")
 					}
-					if x1413 < -1<<31 || x1413 >= 1<<31 {
-						return d.errorf(e1411.start, "enumeration value %d out of range", x1413)
-					}
-					m.Mtl[i1409] = model.ModemType(x1413)
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1409), "mtl")
 				}
+				if x1413 < -1<<31 || x1413 >= 1<<31 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e1411.start, "enumeration value %d out of range", x1413), i1409), "mtl")
+				}
+				m.Mtl[i1409] = model.ModemType(x1413)
 				off1410 = e1411.next
 			}
 		case 0x80000001: // [1] mpl
@@ -18690,13 +18012,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				if e1417.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1417, "[UNIVERSAL 16]"), i1415), "mpl")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e1417, &m.Mpl[i1415]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodePropertyParmV123(d, &e1417, &m.Mpl[i1415]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1415), "mpl")
 				}
 				off1416 = e1417.next
@@ -19362,15 +18678,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				if e1447.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1447, "[UNIVERSAL 4]"), i1445), "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if !e1447.cons {
-						m.ServiceChangeReason[i1445] = d.data[e1447.start:e1447.end:e1447.end]
-					} else if m.ServiceChangeReason[i1445], err = d.octets(e1447); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1447.cons {
+					m.ServiceChangeReason[i1445] = d.data[e1447.start:e1447.end:e1447.end]
+				} else if m.ServiceChangeReason[i1445], err = d.octets(e1447); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1445), "serviceChangeReason")
 				}
 				off1446 = e1447.next
@@ -19661,15 +18971,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				if e1472.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1472, "[UNIVERSAL 4]"), i1470), "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if !e1472.cons {
-						m.ServiceChangeReason[i1470] = d.data[e1472.start:e1472.end:e1472.end]
-					} else if m.ServiceChangeReason[i1470], err = d.octets(e1472); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1472.cons {
+					m.ServiceChangeReason[i1470] = d.data[e1472.start:e1472.end:e1472.end]
+				} else if m.ServiceChangeReason[i1470], err = d.octets(e1472); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1470), "serviceChangeReason")
 				}
 				off1471 = e1472.next
@@ -19975,15 +19279,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				if e1498.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1498, "[UNIVERSAL 4]"), i1496), "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if !e1498.cons {
-						m.ServiceChangeReason[i1496] = d.data[e1498.start:e1498.end:e1498.end]
-					} else if m.ServiceChangeReason[i1496], err = d.octets(e1498); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1498.cons {
+					m.ServiceChangeReason[i1496] = d.data[e1498.start:e1498.end:e1498.end]
+				} else if m.ServiceChangeReason[i1496], err = d.octets(e1498); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1496), "serviceChangeReason")
 				}
 				off1497 = e1498.next
@@ -20750,15 +20048,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				if e1546.tag != 0x4 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1546, "[UNIVERSAL 4]"), i1544), "statValue")
 				}
-				if err := func() error {
-					var err error
-					if !e1546.cons {
-						m.StatValue[i1544] = d.data[e1546.start:e1546.end:e1546.end]
-					} else if m.StatValue[i1544], err = d.octets(e1546); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if !e1546.cons {
+					m.StatValue[i1544] = d.data[e1546.start:e1546.end:e1546.end]
+				} else if m.StatValue[i1544], err = d.octets(e1546); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1544), "statValue")
 				}
 				off1545 = e1546.next
@@ -21713,13 +21005,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 			if e1609.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e1609, "[UNIVERSAL 16]"), i1607), "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, &e1609, &m.MultiStream[i1607]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeIndAudStreamDescriptorV2(d, &e1609, &m.MultiStream[i1607]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i1607), "multiStream")
 			}
 			off1608 = e1609.next
@@ -21810,13 +21096,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 			if e1619.tag != 0x10 {
 				return codecerr.At(codecerr.AtIndex(d.unexpected(e1619, "[UNIVERSAL 16]"), i1617), "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, &e1619, &m.MultiStream[i1617]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
+			if err = decodeIndAudStreamDescriptorV3(d, &e1619, &m.MultiStream[i1617]); err != nil {
 				return codecerr.At(codecerr.AtIndex(err, i1617), "multiStream")
 			}
 			off1618 = e1619.next
@@ -22319,13 +21599,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				if e1645.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1645, "[UNIVERSAL 16]"), i1643), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1645, &m.PropertyParms[i1643]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV2(d, &e1645, &m.PropertyParms[i1643]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1643), "propertyParms")
 				}
 				off1644 = e1645.next
@@ -22468,13 +21742,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				if e1653.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1653, "[UNIVERSAL 16]"), i1651), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1653, &m.PropertyParms[i1651]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV3(d, &e1653, &m.PropertyParms[i1651]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1651), "propertyParms")
 				}
 				off1652 = e1653.next
@@ -22742,13 +22010,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 				if e1665.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1665, "[UNIVERSAL 16]"), i1663), "propGrps")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1665, &m.PropGrps[i1663]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV2(d, &e1665, &m.PropGrps[i1663]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1663), "propGrps")
 				}
 				off1664 = e1665.next
@@ -22864,13 +22126,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 				if e1674.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1674, "[UNIVERSAL 16]"), i1672), "propGrps")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1674, &m.PropGrps[i1672]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV3(d, &e1674, &m.PropGrps[i1672]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1672), "propGrps")
 				}
 				off1673 = e1674.next
@@ -22979,13 +22235,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				if e1682.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1682, "[UNIVERSAL 16]"), i1680), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1682, &m.PropertyParms[i1680]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV2(d, &e1682, &m.PropertyParms[i1680]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1680), "propertyParms")
 				}
 				off1681 = e1682.next
@@ -23117,13 +22367,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				if e1690.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1690, "[UNIVERSAL 16]"), i1688), "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1690, &m.PropertyParms[i1688]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeIndAudPropertyParmV3(d, &e1690, &m.PropertyParms[i1688]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1688), "propertyParms")
 				}
 				off1689 = e1690.next
@@ -24250,13 +23494,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				if e1724.tag != 0x10 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1724, "[UNIVERSAL 16]"), i1722), "terminationIDList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e1724, &m.TerminationIDList[i1722]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeTerminationIDV123(d, &e1724, &m.TerminationIDList[i1722]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1722), "terminationIDList")
 				}
 				off1723 = e1724.next
@@ -24288,13 +23526,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				} else if err := d.next(&e1729, off1728, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e1729, &m.TerminationAuditResult[i1727]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeAuditReturnParameterV3(d, &e1729, &m.TerminationAuditResult[i1727]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1727), "terminationAuditResult")
 				}
 				off1728 = e1729.next
@@ -24403,13 +23635,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				} else if err := d.next(&e1738, off1737, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e1738, &m.SignalsDescriptor[i1736]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
+				if err = decodeSignalRequestV3(d, &e1738, &m.SignalsDescriptor[i1736]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1736), "signalsDescriptor")
 				}
 				off1737 = e1738.next
