@@ -266,9 +266,20 @@ func (rw *rewriter) patch(dst, data []byte) []byte {
 			copy(c, rw.newTerm(&e))
 			continue
 		}
-		for i := len(c) - 1; i >= 0; i-- {
-			c[i] = byte(e.v >> (8 * (len(c) - 1 - i)))
-		}
+		PutUint(c, e.v)
 	}
 	return dst
+}
+
+// PutUint writes v over b as big-endian octets, as many as b has: an
+// INTEGER's contents written in place, where the new value takes as many
+// octets as the old (sameLengths). It reports false, b then holding v's
+// low octets, when v needs more. The load generator's patcher writes its
+// per-call IDs with it too.
+func PutUint(b []byte, v uint32) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+	return v == 0
 }

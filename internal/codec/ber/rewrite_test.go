@@ -2,6 +2,7 @@ package ber
 
 import (
 	"bytes"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -131,4 +132,23 @@ func TestRewriteBadMID(t *testing.T) {
 	bad := &scan.Changes{MID: &model.MId{Kind: model.MId_Ip4Address, Ip4Address: &model.IP4Address{Address: []byte{1}}}}
 	_, err := Rewrite(nil, data, bad, limits.Limits{})
 	corpus.CodecError(t, err, "ber")
+}
+
+// PutUint writes the octets an INTEGER of that length has, and says
+// when the value needs more.
+func TestPutUint(t *testing.T) {
+	for _, c := range []struct {
+		v    uint32
+		n    int
+		want string
+		ok   bool
+	}{
+		{5, 1, "05", true}, {0x1234, 2, "1234", true}, {0x1234, 3, "001234", true},
+		{0x1234, 1, "34", false}, {1<<32 - 1, 4, "ffffffff", true},
+	} {
+		b := make([]byte, c.n)
+		if ok := PutUint(b, c.v); ok != c.ok || hex.EncodeToString(b) != c.want {
+			t.Errorf("PutUint(%d octets, %#x) = %x, %v; want %s, %v", c.n, c.v, b, ok, c.want, c.ok)
+		}
+	}
 }
