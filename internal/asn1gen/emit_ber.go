@@ -822,17 +822,17 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 }
 
 // integer emits code that decodes the INTEGER of header variable hv
-// within lo..hi into a new variable x: a one-octet value in range
+// within lo..hi into a new variable x: a value of up to four octets in range
 // inline, anything else (and every error) through reader.integer.
 func (g *berGen) integer(x, hv, lo, hi, fail string) {
 	cond := "!ok"
-	if lo != "minInt" { // a one-octet value is never below minInt, nor above maxInt
+	if lo != "minInt" { // a value of four octets is never below minInt, nor above maxInt
 		cond += " || " + x + " < " + lo
 	}
 	if hi != "maxInt" {
 		cond += " || " + x + " > " + hi
 	}
-	fmt.Fprintf(&g.w, "%[1]s, ok := d.int1(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
+	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
 }
 
 // short is the condition under which the header at off, inside window

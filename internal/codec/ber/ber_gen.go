@@ -395,7 +395,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x12, ok := d.int1(&e)
+			x12, ok := d.smallInt(&e)
 			if !ok || x12 < 0 || x12 > 99 {
 				var err error
 				if x12, err = d.integer(&e, 0, 99); err != nil {
@@ -509,7 +509,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x19, ok := d.int1(&e)
+			x19, ok := d.smallInt(&e)
 			if !ok || x19 < 0 || x19 > 99 {
 				var err error
 				if x19, err = d.integer(&e, 0, 99); err != nil {
@@ -623,7 +623,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x26, ok := d.int1(&e)
+			x26, ok := d.smallInt(&e)
 			if !ok || x26 < 0 || x26 > 99 {
 				var err error
 				if x26, err = d.integer(&e, 0, 99); err != nil {
@@ -1104,7 +1104,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x64, ok := d.int1(&e)
+			x64, ok := d.smallInt(&e)
 			if !ok || x64 < 0 || x64 > 65535 {
 				var err error
 				if x64, err = d.integer(&e, 0, 65535); err != nil {
@@ -1186,7 +1186,7 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x65, ok := d.int1(&e)
+			x65, ok := d.smallInt(&e)
 			if !ok || x65 < 0 || x65 > 65535 {
 				var err error
 				if x65, err = d.integer(&e, 0, 65535); err != nil {
@@ -1268,7 +1268,7 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x66, ok := d.int1(&e)
+			x66, ok := d.smallInt(&e)
 			if !ok || x66 < 0 || x66 > 65535 {
 				var err error
 				if x66, err = d.integer(&e, 0, 65535); err != nil {
@@ -1763,7 +1763,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x114, ok := d.int1(&e)
+			x114, ok := d.smallInt(&e)
 			if !ok || x114 < 0 || x114 > 4294967295 {
 				var err error
 				if x114, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -1879,7 +1879,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x123, ok := d.int1(&e)
+			x123, ok := d.smallInt(&e)
 			if !ok || x123 < 0 || x123 > 4294967295 {
 				var err error
 				if x123, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -1995,7 +1995,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x132, ok := d.int1(&e)
+			x132, ok := d.smallInt(&e)
 			if !ok || x132 < 0 || x132 > 4294967295 {
 				var err error
 				if x132, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2089,7 +2089,7 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x138, ok := d.int1(&e)
+			x138, ok := d.smallInt(&e)
 			if !ok || x138 < 0 || x138 > 4294967295 {
 				var err error
 				if x138, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2168,7 +2168,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x140, ok := d.int1(&e)
+			x140, ok := d.smallInt(&e)
 			if !ok || x140 < 0 || x140 > 4294967295 {
 				var err error
 				if x140, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2274,7 +2274,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x144, ok := d.int1(&e)
+			x144, ok := d.smallInt(&e)
 			if !ok || x144 < 0 || x144 > 4294967295 {
 				var err error
 				if x144, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2391,7 +2391,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x148, ok := d.int1(&e)
+			x148, ok := d.smallInt(&e)
 			if !ok || x148 < 0 || x148 > 4294967295 {
 				var err error
 				if x148, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2429,7 +2429,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x151, ok := d.int1(&e)
+			x151, ok := d.smallInt(&e)
 			if !ok || x151 < 0 || x151 > 65535 {
 				var err error
 				if x151, err = d.integer(&e, 0, 65535); err != nil {
@@ -2778,7 +2778,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x182, ok := d.int1(&e)
+			x182, ok := d.smallInt(&e)
 			if !ok || x182 < 0 || x182 > 4294967295 {
 				var err error
 				if x182, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2792,7 +2792,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x183, ok := d.int1(&e)
+			x183, ok := d.smallInt(&e)
 			if !ok || x183 < 0 || x183 > 4294967295 {
 				var err error
 				if x183, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -2860,7 +2860,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x184, ok := d.int1(&e)
+			x184, ok := d.smallInt(&e)
 			if !ok || x184 < 0 || x184 > 65535 {
 				var err error
 				if x184, err = d.integer(&e, 0, 65535); err != nil {
@@ -2967,7 +2967,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x190, ok := d.int1(&e)
+			x190, ok := d.smallInt(&e)
 			if !ok || x190 < 0 || x190 > 4294967295 {
 				var err error
 				if x190, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3125,7 +3125,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x203, ok := d.int1(&e)
+			x203, ok := d.smallInt(&e)
 			if !ok || x203 < 0 || x203 > 4294967295 {
 				var err error
 				if x203, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3283,7 +3283,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x216, ok := d.int1(&e)
+			x216, ok := d.smallInt(&e)
 			if !ok || x216 < 0 || x216 > 4294967295 {
 				var err error
 				if x216, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3437,7 +3437,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x228, ok := d.int1(&e)
+			x228, ok := d.smallInt(&e)
 			if !ok || x228 < 0 || x228 > 4294967295 {
 				var err error
 				if x228, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3588,7 +3588,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x240, ok := d.int1(&e)
+			x240, ok := d.smallInt(&e)
 			if !ok || x240 < 0 || x240 > 4294967295 {
 				var err error
 				if x240, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3739,7 +3739,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x252, ok := d.int1(&e)
+			x252, ok := d.smallInt(&e)
 			if !ok || x252 < 0 || x252 > 4294967295 {
 				var err error
 				if x252, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -3892,7 +3892,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x263, ok := d.int1(&e)
+			x263, ok := d.smallInt(&e)
 			if !ok || x263 < 0 || x263 > 15 {
 				var err error
 				if x263, err = d.integer(&e, 0, 15); err != nil {
@@ -4027,7 +4027,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x272, ok := d.int1(&e)
+			x272, ok := d.smallInt(&e)
 			if !ok || x272 < 0 || x272 > 15 {
 				var err error
 				if x272, err = d.integer(&e, 0, 15); err != nil {
@@ -4201,7 +4201,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x286, ok := d.int1(&e)
+			x286, ok := d.smallInt(&e)
 			if !ok || x286 < 0 || x286 > 15 {
 				var err error
 				if x286, err = d.integer(&e, 0, 15); err != nil {
@@ -4323,7 +4323,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if e300.tag != 0x2 {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e300, "[UNIVERSAL 2]"), i298), "contextList")
 				}
-				x302, ok := d.int1(&e300)
+				x302, ok := d.smallInt(&e300)
 				if !ok || x302 < 0 || x302 > 4294967295 {
 					var err error
 					if x302, err = d.integer(&e300, 0, 4294967295); err != nil {
@@ -4618,7 +4618,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x312, ok := d.int1(&e)
+			x312, ok := d.smallInt(&e)
 			if !ok || x312 < 0 || x312 > 15 {
 				var err error
 				if x312, err = d.integer(&e, 0, 15); err != nil {
@@ -6135,7 +6135,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x435, ok := d.int1(&e)
+			x435, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x435, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -6251,7 +6251,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x438, ok := d.int1(&e)
+			x438, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x438, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -6268,7 +6268,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x439, ok := d.int1(&e)
+			x439, ok := d.smallInt(&e)
 			if !ok || x439 < 0 || x439 > 65535 {
 				var err error
 				if x439, err = d.integer(&e, 0, 65535); err != nil {
@@ -6386,7 +6386,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x442, ok := d.int1(&e)
+			x442, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x442, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -6403,7 +6403,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x443, ok := d.int1(&e)
+			x443, ok := d.smallInt(&e)
 			if !ok || x443 < 0 || x443 > 65535 {
 				var err error
 				if x443, err = d.integer(&e, 0, 65535); err != nil {
@@ -6417,7 +6417,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x444, ok := d.int1(&e)
+			x444, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x444, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -11072,7 +11072,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x909, ok := d.int1(&e)
+			x909, ok := d.smallInt(&e)
 			if !ok || x909 < 0 || x909 > 4294967295 {
 				var err error
 				if x909, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -11224,7 +11224,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x919, ok := d.int1(&e)
+			x919, ok := d.smallInt(&e)
 			if !ok || x919 < 0 || x919 > 65535 {
 				var err error
 				if x919, err = d.integer(&e, 0, 65535); err != nil {
@@ -11468,7 +11468,7 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x937, ok := d.int1(h)
+		x937, ok := d.smallInt(h)
 		if !ok {
 			var err error
 			if x937, err = d.integer(h, minInt, maxInt); err != nil {
@@ -12695,7 +12695,7 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1035, ok := d.int1(&e)
+			x1035, ok := d.smallInt(&e)
 			if !ok || x1035 < 0 || x1035 > 65535 {
 				var err error
 				if x1035, err = d.integer(&e, 0, 65535); err != nil {
@@ -12774,7 +12774,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1037, ok := d.int1(&e)
+			x1037, ok := d.smallInt(&e)
 			if !ok || x1037 < 0 || x1037 > 65535 {
 				var err error
 				if x1037, err = d.integer(&e, 0, 65535); err != nil {
@@ -13122,7 +13122,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x1061, ok := d.int1(&e)
+			x1061, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1061, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -13373,7 +13373,7 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x1078, ok := d.int1(h)
+		x1078, ok := d.smallInt(h)
 		if !ok {
 			var err error
 			if x1078, err = d.integer(h, minInt, maxInt); err != nil {
@@ -13627,7 +13627,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x1102, ok := d.int1(&e)
+			x1102, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1102, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -13644,7 +13644,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x1103, ok := d.int1(&e)
+			x1103, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1103, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -13735,7 +13735,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1108, ok := d.int1(&e)
+			x1108, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1108, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -13875,7 +13875,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1119, ok := d.int1(&e)
+			x1119, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1119, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -14009,7 +14009,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1129, ok := d.int1(&e)
+			x1129, ok := d.smallInt(&e)
 			if !ok || x1129 < 0 || x1129 > 4294967295 {
 				var err error
 				if x1129, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -14126,7 +14126,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1138, ok := d.int1(&e)
+			x1138, ok := d.smallInt(&e)
 			if !ok || x1138 < 0 || x1138 > 4294967295 {
 				var err error
 				if x1138, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -14240,7 +14240,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1147, ok := d.int1(&e)
+			x1147, ok := d.smallInt(&e)
 			if !ok || x1147 < 0 || x1147 > 4294967295 {
 				var err error
 				if x1147, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -14389,7 +14389,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1157, ok := d.int1(&e)
+			x1157, ok := d.smallInt(&e)
 			if !ok || x1157 < 0 || x1157 > 65535 {
 				var err error
 				if x1157, err = d.integer(&e, 0, 65535); err != nil {
@@ -14552,7 +14552,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1168, ok := d.int1(&e)
+			x1168, ok := d.smallInt(&e)
 			if !ok || x1168 < 0 || x1168 > 65535 {
 				var err error
 				if x1168, err = d.integer(&e, 0, 65535); err != nil {
@@ -14715,7 +14715,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1179, ok := d.int1(&e)
+			x1179, ok := d.smallInt(&e)
 			if !ok || x1179 < 0 || x1179 > 65535 {
 				var err error
 				if x1179, err = d.integer(&e, 0, 65535); err != nil {
@@ -15448,7 +15448,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1236, ok := d.int1(&e)
+			x1236, ok := d.smallInt(&e)
 			if !ok || x1236 < 0 || x1236 > 4294967295 {
 				var err error
 				if x1236, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -15565,7 +15565,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1245, ok := d.int1(&e)
+			x1245, ok := d.smallInt(&e)
 			if !ok || x1245 < 0 || x1245 > 4294967295 {
 				var err error
 				if x1245, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -15679,7 +15679,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1254, ok := d.int1(&e)
+			x1254, ok := d.smallInt(&e)
 			if !ok || x1254 < 0 || x1254 > 4294967295 {
 				var err error
 				if x1254, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -15828,7 +15828,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1264, ok := d.int1(&e)
+			x1264, ok := d.smallInt(&e)
 			if !ok || x1264 < 0 || x1264 > 65535 {
 				var err error
 				if x1264, err = d.integer(&e, 0, 65535); err != nil {
@@ -15991,7 +15991,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1275, ok := d.int1(&e)
+			x1275, ok := d.smallInt(&e)
 			if !ok || x1275 < 0 || x1275 > 65535 {
 				var err error
 				if x1275, err = d.integer(&e, 0, 65535); err != nil {
@@ -16154,7 +16154,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1286, ok := d.int1(&e)
+			x1286, ok := d.smallInt(&e)
 			if !ok || x1286 < 0 || x1286 > 65535 {
 				var err error
 				if x1286, err = d.integer(&e, 0, 65535); err != nil {
@@ -16732,7 +16732,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1333, ok := d.int1(&e)
+			x1333, ok := d.smallInt(&e)
 			if !ok || x1333 < 0 || x1333 > 65535 {
 				var err error
 				if x1333, err = d.integer(&e, 0, 65535); err != nil {
@@ -16966,7 +16966,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1350, ok := d.int1(&e)
+			x1350, ok := d.smallInt(&e)
 			if !ok || x1350 < 0 || x1350 > 65535 {
 				var err error
 				if x1350, err = d.integer(&e, 0, 65535); err != nil {
@@ -17084,7 +17084,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1359, ok := d.int1(&e)
+			x1359, ok := d.smallInt(&e)
 			if !ok || x1359 < 0 || x1359 > 65535 {
 				var err error
 				if x1359, err = d.integer(&e, 0, 65535); err != nil {
@@ -17267,7 +17267,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1368, ok := d.int1(&e)
+			x1368, ok := d.smallInt(&e)
 			if !ok || x1368 < 0 || x1368 > 65535 {
 				var err error
 				if x1368, err = d.integer(&e, 0, 65535); err != nil {
@@ -17281,7 +17281,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1369, ok := d.int1(&e)
+			x1369, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1369, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -17298,7 +17298,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1370, ok := d.int1(&e)
+			x1370, ok := d.smallInt(&e)
 			if !ok || x1370 < 0 || x1370 > 65535 {
 				var err error
 				if x1370, err = d.integer(&e, 0, 65535); err != nil {
@@ -17516,7 +17516,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1379, ok := d.int1(&e)
+			x1379, ok := d.smallInt(&e)
 			if !ok || x1379 < 0 || x1379 > 65535 {
 				var err error
 				if x1379, err = d.integer(&e, 0, 65535); err != nil {
@@ -17530,7 +17530,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1380, ok := d.int1(&e)
+			x1380, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1380, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -17547,7 +17547,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1381, ok := d.int1(&e)
+			x1381, ok := d.smallInt(&e)
 			if !ok || x1381 < 0 || x1381 > 65535 {
 				var err error
 				if x1381, err = d.integer(&e, 0, 65535); err != nil {
@@ -17614,7 +17614,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1387, ok := d.int1(&e)
+			x1387, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1387, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -17631,7 +17631,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1388, ok := d.int1(&e)
+			x1388, ok := d.smallInt(&e)
 			if !ok || x1388 < 0 || x1388 > 4294967295 {
 				var err error
 				if x1388, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -17645,7 +17645,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1389, ok := d.int1(&e)
+			x1389, ok := d.smallInt(&e)
 			if !ok || x1389 < 0 || x1389 > 65535 {
 				var err error
 				if x1389, err = d.integer(&e, 0, 65535); err != nil {
@@ -17843,7 +17843,7 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1401, ok := d.int1(h)
+		x1401, ok := d.smallInt(h)
 		if !ok {
 			var err error
 			if x1401, err = d.integer(h, minInt, maxInt); err != nil {
@@ -17969,7 +17969,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				if e1411.tag != 0xa {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1411, "[UNIVERSAL 10]"), i1409), "mtl")
 				}
-				x1413, ok := d.int1(&e1411)
+				x1413, ok := d.smallInt(&e1411)
 				if !ok {
 					var err error
 					if x1413, err = d.integer(&e1411, minInt, maxInt); err != nil {
@@ -18263,7 +18263,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1424, ok := d.int1(&e)
+			x1424, ok := d.smallInt(&e)
 			if !ok || x1424 < 0 || x1424 > 99 {
 				var err error
 				if x1424, err = d.integer(&e, 0, 99); err != nil {
@@ -18277,7 +18277,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1425, ok := d.int1(&e)
+			x1425, ok := d.smallInt(&e)
 			if !ok || x1425 < 0 || x1425 > 99 {
 				var err error
 				if x1425, err = d.integer(&e, 0, 99); err != nil {
@@ -18291,7 +18291,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1426, ok := d.int1(&e)
+			x1426, ok := d.smallInt(&e)
 			if !ok || x1426 < 0 || x1426 > 99 {
 				var err error
 				if x1426, err = d.integer(&e, 0, 99); err != nil {
@@ -18398,7 +18398,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1427, ok := d.int1(&e)
+			x1427, ok := d.smallInt(&e)
 			if !ok || x1427 < 0 || x1427 > 99 {
 				var err error
 				if x1427, err = d.integer(&e, 0, 99); err != nil {
@@ -18412,7 +18412,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1428, ok := d.int1(&e)
+			x1428, ok := d.smallInt(&e)
 			if !ok || x1428 < 0 || x1428 > 99 {
 				var err error
 				if x1428, err = d.integer(&e, 0, 99); err != nil {
@@ -18426,7 +18426,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1429, ok := d.int1(&e)
+			x1429, ok := d.smallInt(&e)
 			if !ok || x1429 < 0 || x1429 > 99 {
 				var err error
 				if x1429, err = d.integer(&e, 0, 99); err != nil {
@@ -18448,7 +18448,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1430, ok := d.int1(&e)
+			x1430, ok := d.smallInt(&e)
 			if !ok || x1430 < 0 || x1430 > 99 {
 				var err error
 				if x1430, err = d.integer(&e, 0, 99); err != nil {
@@ -18598,7 +18598,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1438, ok := d.int1(&e)
+			x1438, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1438, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -18633,7 +18633,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1442, ok := d.int1(&e)
+			x1442, ok := d.smallInt(&e)
 			if !ok || x1442 < 0 || x1442 > 99 {
 				var err error
 				if x1442, err = d.integer(&e, 0, 99); err != nil {
@@ -18691,7 +18691,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1449, ok := d.int1(&e)
+			x1449, ok := d.smallInt(&e)
 			if !ok || x1449 < 0 || x1449 > 4294967295 {
 				var err error
 				if x1449, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -18891,7 +18891,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1463, ok := d.int1(&e)
+			x1463, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1463, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -18926,7 +18926,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1467, ok := d.int1(&e)
+			x1467, ok := d.smallInt(&e)
 			if !ok || x1467 < 0 || x1467 > 99 {
 				var err error
 				if x1467, err = d.integer(&e, 0, 99); err != nil {
@@ -18984,7 +18984,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1474, ok := d.int1(&e)
+			x1474, ok := d.smallInt(&e)
 			if !ok || x1474 < 0 || x1474 > 4294967295 {
 				var err error
 				if x1474, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -19199,7 +19199,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1489, ok := d.int1(&e)
+			x1489, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1489, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -19234,7 +19234,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1493, ok := d.int1(&e)
+			x1493, ok := d.smallInt(&e)
 			if !ok || x1493 < 0 || x1493 > 99 {
 				var err error
 				if x1493, err = d.integer(&e, 0, 99); err != nil {
@@ -19292,7 +19292,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1500, ok := d.int1(&e)
+			x1500, ok := d.smallInt(&e)
 			if !ok || x1500 < 0 || x1500 > 4294967295 {
 				var err error
 				if x1500, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -19456,7 +19456,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1510, ok := d.int1(h)
+		x1510, ok := d.smallInt(h)
 		if !ok || x1510 < 0 || x1510 > 65535 {
 			var err error
 			if x1510, err = d.integer(h, 0, 65535); err != nil {
@@ -19625,7 +19625,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1524, ok := d.int1(&e)
+			x1524, ok := d.smallInt(&e)
 			if !ok || x1524 < 0 || x1524 > 99 {
 				var err error
 				if x1524, err = d.integer(&e, 0, 99); err != nil {
@@ -19777,7 +19777,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1537, ok := d.int1(&e)
+			x1537, ok := d.smallInt(&e)
 			if !ok || x1537 < 0 || x1537 > 99 {
 				var err error
 				if x1537, err = d.integer(&e, 0, 99); err != nil {
@@ -19933,7 +19933,7 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1540, ok := d.int1(&e)
+			x1540, ok := d.smallInt(&e)
 			if !ok || x1540 < 0 || x1540 > 99 {
 				var err error
 				if x1540, err = d.integer(&e, 0, 99); err != nil {
@@ -20283,7 +20283,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1553, ok := d.int1(&e)
+			x1553, ok := d.smallInt(&e)
 			if !ok || x1553 < 0 || x1553 > 255 {
 				var err error
 				if x1553, err = d.integer(&e, 0, 255); err != nil {
@@ -20296,7 +20296,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1554, ok := d.int1(&e)
+			x1554, ok := d.smallInt(&e)
 			if !ok || x1554 < 0 || x1554 > 255 {
 				var err error
 				if x1554, err = d.integer(&e, 0, 255); err != nil {
@@ -20309,7 +20309,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1555, ok := d.int1(&e)
+			x1555, ok := d.smallInt(&e)
 			if !ok || x1555 < 0 || x1555 > 255 {
 				var err error
 				if x1555, err = d.integer(&e, 0, 255); err != nil {
@@ -20322,7 +20322,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1556, ok := d.int1(&e)
+			x1556, ok := d.smallInt(&e)
 			if !ok || x1556 < 0 || x1556 > 65535 {
 				var err error
 				if x1556, err = d.integer(&e, 0, 65535); err != nil {
@@ -21153,7 +21153,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1622, ok := d.int1(&e)
+			x1622, ok := d.smallInt(&e)
 			if !ok || x1622 < 0 || x1622 > 65535 {
 				var err error
 				if x1622, err = d.integer(&e, 0, 65535); err != nil {
@@ -21232,7 +21232,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1624, ok := d.int1(&e)
+			x1624, ok := d.smallInt(&e)
 			if !ok || x1624 < 0 || x1624 > 65535 {
 				var err error
 				if x1624, err = d.integer(&e, 0, 65535); err != nil {
@@ -21753,7 +21753,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1655, ok := d.int1(&e)
+			x1655, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1655, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -21972,7 +21972,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1661, ok := d.int1(&e)
+			x1661, ok := d.smallInt(&e)
 			if !ok || x1661 < 0 || x1661 > 65535 {
 				var err error
 				if x1661, err = d.integer(&e, 0, 65535); err != nil {
@@ -22088,7 +22088,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1670, ok := d.int1(&e)
+			x1670, ok := d.smallInt(&e)
 			if !ok || x1670 < 0 || x1670 > 65535 {
 				var err error
 				if x1670, err = d.integer(&e, 0, 65535); err != nil {
@@ -22396,7 +22396,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1692, ok := d.int1(&e)
+			x1692, ok := d.smallInt(&e)
 			if !ok {
 				var err error
 				if x1692, err = d.integer(&e, minInt, maxInt); err != nil {
@@ -22476,7 +22476,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1693, ok := d.int1(&e)
+			x1693, ok := d.smallInt(&e)
 			if !ok || x1693 < 0 || x1693 > 4294967295 {
 				var err error
 				if x1693, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -22503,7 +22503,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1694, ok := d.int1(&e)
+			x1694, ok := d.smallInt(&e)
 			if !ok || x1694 < 0 || x1694 > 65535 {
 				var err error
 				if x1694, err = d.integer(&e, 0, 65535); err != nil {
@@ -22585,7 +22585,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1695, ok := d.int1(&e)
+			x1695, ok := d.smallInt(&e)
 			if !ok || x1695 < 0 || x1695 > 65535 {
 				var err error
 				if x1695, err = d.integer(&e, 0, 65535); err != nil {
@@ -22769,7 +22769,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1705, ok := d.int1(&e)
+			x1705, ok := d.smallInt(&e)
 			if !ok || x1705 < 0 || x1705 > 65535 {
 				var err error
 				if x1705, err = d.integer(&e, 0, 65535); err != nil {
@@ -22848,7 +22848,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1708, ok := d.int1(&e)
+			x1708, ok := d.smallInt(&e)
 			if !ok || x1708 < 0 || x1708 > 65535 {
 				var err error
 				if x1708, err = d.integer(&e, 0, 65535); err != nil {
@@ -22944,7 +22944,7 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1710, ok := d.int1(&e)
+			x1710, ok := d.smallInt(&e)
 			if !ok || x1710 < 0 || x1710 > 65535 {
 				var err error
 				if x1710, err = d.integer(&e, 0, 65535); err != nil {
@@ -23034,7 +23034,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1711, ok := d.int1(&e)
+			x1711, ok := d.smallInt(&e)
 			if !ok || x1711 < 0 || x1711 > 65535 {
 				var err error
 				if x1711, err = d.integer(&e, 0, 65535); err != nil {
@@ -23048,7 +23048,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1712, ok := d.int1(&e)
+			x1712, ok := d.smallInt(&e)
 			if !ok || x1712 < 0 || x1712 > 4294967295 {
 				var err error
 				if x1712, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -23240,7 +23240,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1713, ok := d.int1(&e)
+			x1713, ok := d.smallInt(&e)
 			if !ok || x1713 < 0 || x1713 > 99 {
 				var err error
 				if x1713, err = d.integer(&e, 0, 99); err != nil {
@@ -23316,7 +23316,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1714, ok := d.int1(&e)
+			x1714, ok := d.smallInt(&e)
 			if !ok || x1714 < 0 || x1714 > 4294967295 {
 				var err error
 				if x1714, err = d.integer(&e, 0, 4294967295); err != nil {
@@ -23329,7 +23329,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1715, ok := d.int1(&e)
+			x1715, ok := d.smallInt(&e)
 			if !ok || x1715 < 0 || x1715 > 65535 {
 				var err error
 				if x1715, err = d.integer(&e, 0, 65535); err != nil {

@@ -370,14 +370,21 @@ func (d *reader) primitive(h header) error {
 	return nil
 }
 
-// int1 reads a primitive integer of one octet, the most common, and
-// reports false for any other: small enough to be inlined where the
-// generated code reads an INTEGER, it saves the call of integer.
-func (d *reader) int1(h *header) (int64, bool) {
-	if h.end-h.start != 1 || h.cons {
+// smallInt reads a primitive integer of one to four octets, the most
+// common, and reports false for any other: small enough to be inlined
+// where the generated code and the scanner read an INTEGER, it saves the
+// call of integer.
+func (d *reader) smallInt(h *header) (int64, bool) {
+	n := h.end - h.start
+	if n < 1 || n > 4 || h.cons {
 		return 0, false
 	}
-	return int64(int8(d.data[h.start])), true
+	c := d.data[h.start:h.end]
+	v := int64(int8(c[0]))
+	for _, x := range c[1:] {
+		v = v<<8 | int64(x)
+	}
+	return v, true
 }
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
