@@ -2,7 +2,6 @@ package ber
 
 import (
 	"math/bits"
-	"slices"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
@@ -59,6 +58,7 @@ type rewriter struct {
 	s        scan.Summary
 	lastAcks []edit // each range's lastAck, with its value
 	edits    []edit
+	tmp      []edit // sortEdits' scratch
 	mid      []byte // the new mId's encoding
 	terms    []byte // the new termination IDs, one after the other
 	termLen  bool   // a new termination ID's length differs from the old one's
@@ -128,8 +128,40 @@ func (rw *rewriter) plan(ch *scan.Changes) error {
 		}
 	}
 	rw.planTerms(ch.TerminationIDs)
-	slices.SortFunc(rw.edits, func(a, b edit) int { return a.span.Off - b.span.Off })
+	rw.tmp = sortEdits(rw.edits, rw.tmp)
 	return nil
+}
+
+// sortEdits puts the edits in the order of the input. plan lists them
+// in a few runs, each in order (the mId, the transactions' IDs, the
+// lastAcks, the actions' context IDs, the terminations): merging each run
+// into the ones before it costs a pass per run, with no comparison calls
+// (slices.SortFunc made a tenth of a rewrite). tmp is scratch memory,
+// returned for reuse.
+func sortEdits(es, tmp []edit) []edit {
+	for end := 1; end < len(es); {
+		if es[end].span.Off >= es[end-1].span.Off {
+			end++
+			continue
+		}
+		next := end + 1 // es[:end] is in order; es[end:next] is the next run
+		for next < len(es) && es[next].span.Off >= es[next-1].span.Off {
+			next++
+		}
+		tmp = append(tmp[:0], es[:end]...)
+		a, b, k := 0, end, 0
+		for a < len(tmp) && b < next {
+			if es[b].span.Off < tmp[a].span.Off {
+				es[k], b = es[b], b+1
+			} else {
+				es[k], a = tmp[a], a+1
+			}
+			k++
+		}
+		copy(es[k:], tmp[a:]) // what is left of es[b:next] is in place
+		end = next
+	}
+	return tmp
 }
 
 // planTerms lists the new termination IDs, noting in termLen one whose

@@ -3,6 +3,8 @@ package ber
 import (
 	"bytes"
 	"encoding/hex"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +151,34 @@ func TestPutUint(t *testing.T) {
 		b := make([]byte, c.n)
 		if ok := PutUint(b, c.v); ok != c.ok || hex.EncodeToString(b) != c.want {
 			t.Errorf("PutUint(%d octets, %#x) = %x, %v; want %s, %v", c.n, c.v, b, ok, c.want, c.ok)
+		}
+	}
+}
+
+// sortEdits orders any input, whatever its runs: random runs of random
+// lengths, against sort.
+func TestSortEdits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var tmp []edit
+	for range 2000 {
+		var es []edit
+		for range rnd.IntN(6) {
+			off := rnd.IntN(50)
+			for range rnd.IntN(20) {
+				off += rnd.IntN(4)
+				es = append(es, edit{span: scan.Span{Off: off}})
+			}
+		}
+		want := make([]int, len(es))
+		for i, e := range es {
+			want[i] = e.span.Off
+		}
+		slices.Sort(want)
+		tmp = sortEdits(es, tmp)
+		for i, e := range es {
+			if e.span.Off != want[i] {
+				t.Fatalf("sorted %v, want %v", es, want)
+			}
 		}
 	}
 }
