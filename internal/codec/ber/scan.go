@@ -260,9 +260,14 @@ func (d *scanner) transaction(h *header) error {
 }
 
 func (d *scanner) txID(e *header, tx int) error {
-	id, err := d.integer(e, 0, 1<<32-1)
-	if err != nil {
-		return codecerr.At(err, "transactionId")
+	// The common ID (up to four octets, not negative) without the call
+	// of integer: one per transaction.
+	id, ok := d.smallInt(e)
+	if !ok || id < 0 {
+		var err error
+		if id, err = d.integer(e, 0, 1<<32-1); err != nil {
+			return codecerr.At(err, "transactionId")
+		}
 	}
 	t := &d.s.Transactions[tx]
 	t.ID, t.LastID, t.IDSpan = uint32(id), uint32(id), span(e)
