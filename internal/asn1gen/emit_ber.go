@@ -765,7 +765,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		if alpha == "" && r.Kind == KindIA5String {
 			alpha = "ia5"
 		}
-		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, hv, alpha, fail)
+		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, addr(hv), alpha, fail)
 		g.decSize(r.Size, "len("+target+")", hv, "characters", ret)
 	case KindBitString:
 		fmt.Fprintf(w, "if %s, err = d.bits(%s); err != nil {\n%s\n}\n", target, hv, fail)

@@ -1027,7 +1027,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.MId_DeviceName
-		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
+		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -1095,7 +1095,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.str(e, "ia5"); err != nil {
+			if m.Name, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "name")
 			}
 		case 0x80000001: // [1] portNumber
@@ -2874,7 +2874,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 			}
 			seen |= 1 << 1
 			m.ErrorText.Present = true
-			if m.ErrorText.Value, err = d.str(e, "ia5"); err != nil {
+			if m.ErrorText.Value, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "errorText")
 			}
 		default:
@@ -18304,7 +18304,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
+			if m.DigitMapBody, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "digitMapBody")
 			}
 		default:
@@ -18439,7 +18439,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
+			if m.DigitMapBody, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "digitMapBody")
 			}
 		case 0x80000004: // [4] durationTimer
@@ -19490,7 +19490,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.ServiceChangeAddress_DeviceName
-		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
+		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -19854,7 +19854,7 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 				return d.errorf(e.off, "profileName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.ProfileName, err = d.str(e, "ia5"); err != nil {
+			if m.ProfileName, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "profileName")
 			}
 			if len(m.ProfileName) < 1 || len(m.ProfileName) > 67 {
@@ -20205,7 +20205,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NonStandardIdentifier_Experimental
-		if m.Experimental, err = d.str((*h), "ia5"); err != nil {
+		if m.Experimental, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "experimental")
 		}
 		if len(m.Experimental) < 8 || len(m.Experimental) > 8 {
@@ -20403,7 +20403,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 				return d.errorf(e.off, "date: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Date, err = d.str(e, "ia5"); err != nil {
+			if m.Date, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "date")
 			}
 			if len(m.Date) < 8 || len(m.Date) > 8 {
@@ -20414,7 +20414,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 				return d.errorf(e.off, "time: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Time, err = d.str(e, "ia5"); err != nil {
+			if m.Time, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "time")
 			}
 			if len(m.Time) < 8 || len(m.Time) > 8 {

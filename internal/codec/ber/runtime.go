@@ -1,6 +1,7 @@
 package ber
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -494,18 +495,21 @@ func (d *reader) segments(h header, out *[]byte) error {
 
 // str decodes a character string. alphabet "ia5" accepts 0..127; any
 // other non-empty value is the permitted alphabet.
-func (d *reader) str(h header, alphabet string) (string, error) {
-	b, err := d.octets(h)
-	if err != nil {
-		return "", err
+func (d *reader) str(h *header, alphabet string) (string, error) {
+	var b []byte
+	if !h.cons {
+		b = d.data[h.start:h.end]
+	} else {
+		var err error
+		if b, err = d.octets(*h); err != nil {
+			return "", err
+		}
 	}
 	switch alphabet {
 	case "":
 	case "ia5":
-		for i, c := range b {
-			if c > 0x7f {
-				return "", d.errorf(h.start+i, "byte 0x%02x is not IA5", c)
-			}
+		if i := notIA5(b); i >= 0 {
+			return "", d.errorf(h.start+i, "byte 0x%02x is not IA5", b[i])
 		}
 	default:
 		for i, c := range b {
@@ -520,6 +524,23 @@ func (d *reader) str(h header, alphabet string) (string, error) {
 	// The decoder owns its copy of the input and never changes it, so the
 	// string can share its memory.
 	return unsafe.String(&b[0], len(b)), nil
+}
+
+// notIA5 returns the index of the first byte of b above 0x7f, -1 when
+// none is: eight bytes at a time.
+func notIA5(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] > 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 func (d *reader) bits(h header) (model.BitString, error) {

@@ -232,10 +232,10 @@ func TestOctetsSegmented(t *testing.T) {
 func TestStrings(t *testing.T) {
 	d := newDecoder(corpus.Unhex(t, "16 02 41 ff"))
 	h, _ := d.header(0, len(d.data))
-	if _, err := d.str(h, "ia5"); err == nil || !strings.Contains(err.Error(), "not IA5") {
+	if _, err := d.str(&h, "ia5"); err == nil || !strings.Contains(err.Error(), "not IA5") {
 		t.Errorf("non-IA5 byte: %v", err)
 	}
-	if _, err := d.str(h, "AB"); err == nil {
+	if _, err := d.str(&h, "AB"); err == nil {
 		t.Error("character outside the permitted alphabet accepted")
 	}
 	if !inAlphabet("0123", "0123456789") || inAlphabet("12a", "0123456789") {
@@ -275,5 +275,29 @@ func TestQuickVersion(t *testing.T) {
 	}
 	if quick == 0 {
 		t.Error("quickVersion never answered")
+	}
+}
+
+// notIA5 finds the first byte above 0x7f wherever it stands, in or
+// after the eight-byte words.
+func TestNotIA5(t *testing.T) {
+	for n := range 20 {
+		b := bytes.Repeat([]byte{'a'}, n)
+		if got := notIA5(b); got != -1 {
+			t.Fatalf("%d ASCII bytes: %d", n, got)
+		}
+		for i := range n {
+			b[i] = 0x80
+			if j := i + 1; j < n {
+				b[j] = 0xff // a later one is not reported
+			}
+			if got := notIA5(b); got != i {
+				t.Fatalf("%d bytes, first above 0x7f at %d: got %d", n, i, got)
+			}
+			b[i] = 'a'
+			if j := i + 1; j < n {
+				b[j] = 'a'
+			}
+		}
 	}
 }
