@@ -860,6 +860,13 @@ func (g *berGen) fill(e, off, win string) {
 func (g *berGen) next(e, off, hv, win, fail string) {
 	fmt.Fprintf(&g.w, "if %s {\n", short(off, win))
 	g.fill(e, off, win)
+	// A length of one octet after 0x81 (128 to 255; less is not minimal
+	// and goes to reader.next, which notes it): elements that hold a few
+	// others.
+	fmt.Fprintf(&g.w, `} else if uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) <= len(%[3]s) {
+t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
+%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
+`, e, off, win)
 	fmt.Fprintf(&g.w, "} else if err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, off, hv, fail)
 }
 

@@ -44,6 +44,9 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -118,6 +121,9 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -192,6 +198,9 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -276,6 +285,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -386,6 +398,9 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -500,6 +515,9 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -614,6 +632,9 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -751,6 +772,9 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 			if uint(off37)+1 < uint(len(b39)) && b39[off37+1] < 0x80 && b39[off37]&0x1f != 0x1f && off37+2+int(b39[off37+1]) <= len(b39) {
 				t, l := b39[off37], int(b39[off37+1])
 				e38.tag, e38.cons, e38.off, e38.start, e38.end, e38.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off37, off37+2, off37+2+l, off37+2+l
+			} else if uint(off37)+2 < uint(len(b39)) && b39[off37+1] == 0x81 && b39[off37+2] >= 0x80 && b39[off37]&0x1f != 0x1f && off37+3+int(b39[off37+2]) <= len(b39) {
+				t, l := b39[off37], int(b39[off37+2])
+				e38.tag, e38.cons, e38.off, e38.start, e38.end, e38.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off37, off37+3, off37+3+l, off37+3+l
 			} else if err := d.next(&e38, off37, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -835,6 +859,9 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 			if uint(off46)+1 < uint(len(b48)) && b48[off46+1] < 0x80 && b48[off46]&0x1f != 0x1f && off46+2+int(b48[off46+1]) <= len(b48) {
 				t, l := b48[off46], int(b48[off46+1])
 				e47.tag, e47.cons, e47.off, e47.start, e47.end, e47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off46, off46+2, off46+2+l, off46+2+l
+			} else if uint(off46)+2 < uint(len(b48)) && b48[off46+1] == 0x81 && b48[off46+2] >= 0x80 && b48[off46]&0x1f != 0x1f && off46+3+int(b48[off46+2]) <= len(b48) {
+				t, l := b48[off46], int(b48[off46+2])
+				e47.tag, e47.cons, e47.off, e47.start, e47.end, e47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off46, off46+3, off46+3+l, off46+3+l
 			} else if err := d.next(&e47, off46, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -919,6 +946,9 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 			if uint(off55)+1 < uint(len(b57)) && b57[off55+1] < 0x80 && b57[off55]&0x1f != 0x1f && off55+2+int(b57[off55+1]) <= len(b57) {
 				t, l := b57[off55], int(b57[off55+1])
 				e56.tag, e56.cons, e56.off, e56.start, e56.end, e56.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off55, off55+2, off55+2+l, off55+2+l
+			} else if uint(off55)+2 < uint(len(b57)) && b57[off55+1] == 0x81 && b57[off55+2] >= 0x80 && b57[off55]&0x1f != 0x1f && off55+3+int(b57[off55+2]) <= len(b57) {
+				t, l := b57[off55], int(b57[off55+2])
+				e56.tag, e56.cons, e56.off, e56.start, e56.end, e56.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off55, off55+3, off55+3+l, off55+3+l
 			} else if err := d.next(&e56, off55, (*h).end); err != nil {
 				return codecerr.At(err, "transactions")
 			}
@@ -1086,6 +1116,9 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -1163,6 +1196,9 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -1245,6 +1281,9 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -1406,6 +1445,9 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 			if uint(off78)+1 < uint(len(b80)) && b80[off78+1] < 0x80 && b80[off78]&0x1f != 0x1f && off78+2+int(b80[off78+1]) <= len(b80) {
 				t, l := b80[off78], int(b80[off78+1])
 				e79.tag, e79.cons, e79.off, e79.start, e79.end, e79.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off78, off78+2, off78+2+l, off78+2+l
+			} else if uint(off78)+2 < uint(len(b80)) && b80[off78+1] == 0x81 && b80[off78+2] >= 0x80 && b80[off78]&0x1f != 0x1f && off78+3+int(b80[off78+2]) <= len(b80) {
+				t, l := b80[off78], int(b80[off78+2])
+				e79.tag, e79.cons, e79.off, e79.start, e79.end, e79.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off78, off78+3, off78+3+l, off78+3+l
 			} else if err := d.next(&e79, off78, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1539,6 +1581,9 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 			if uint(off92)+1 < uint(len(b94)) && b94[off92+1] < 0x80 && b94[off92]&0x1f != 0x1f && off92+2+int(b94[off92+1]) <= len(b94) {
 				t, l := b94[off92], int(b94[off92+1])
 				e93.tag, e93.cons, e93.off, e93.start, e93.end, e93.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off92, off92+2, off92+2+l, off92+2+l
+			} else if uint(off92)+2 < uint(len(b94)) && b94[off92+1] == 0x81 && b94[off92+2] >= 0x80 && b94[off92]&0x1f != 0x1f && off92+3+int(b94[off92+2]) <= len(b94) {
+				t, l := b94[off92], int(b94[off92+2])
+				e93.tag, e93.cons, e93.off, e93.start, e93.end, e93.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off92, off92+3, off92+3+l, off92+3+l
 			} else if err := d.next(&e93, off92, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1682,6 +1727,9 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 			if uint(off107)+1 < uint(len(b109)) && b109[off107+1] < 0x80 && b109[off107]&0x1f != 0x1f && off107+2+int(b109[off107+1]) <= len(b109) {
 				t, l := b109[off107], int(b109[off107+1])
 				e108.tag, e108.cons, e108.off, e108.start, e108.end, e108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off107, off107+2, off107+2+l, off107+2+l
+			} else if uint(off107)+2 < uint(len(b109)) && b109[off107+1] == 0x81 && b109[off107+2] >= 0x80 && b109[off107]&0x1f != 0x1f && off107+3+int(b109[off107+2]) <= len(b109) {
+				t, l := b109[off107], int(b109[off107+2])
+				e108.tag, e108.cons, e108.off, e108.start, e108.end, e108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off107, off107+3, off107+3+l, off107+3+l
 			} else if err := d.next(&e108, off107, (*h).end); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
@@ -1754,6 +1802,9 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -1795,6 +1846,9 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				if uint(off117)+1 < uint(len(b119)) && b119[off117+1] < 0x80 && b119[off117]&0x1f != 0x1f && off117+2+int(b119[off117+1]) <= len(b119) {
 					t, l := b119[off117], int(b119[off117+1])
 					e118.tag, e118.cons, e118.off, e118.start, e118.end, e118.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off117, off117+2, off117+2+l, off117+2+l
+				} else if uint(off117)+2 < uint(len(b119)) && b119[off117+1] == 0x81 && b119[off117+2] >= 0x80 && b119[off117]&0x1f != 0x1f && off117+3+int(b119[off117+2]) <= len(b119) {
+					t, l := b119[off117], int(b119[off117+2])
+					e118.tag, e118.cons, e118.off, e118.start, e118.end, e118.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off117, off117+3, off117+3+l, off117+3+l
 				} else if err := d.next(&e118, off117, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
@@ -1870,6 +1924,9 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -1911,6 +1968,9 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				if uint(off126)+1 < uint(len(b128)) && b128[off126+1] < 0x80 && b128[off126]&0x1f != 0x1f && off126+2+int(b128[off126+1]) <= len(b128) {
 					t, l := b128[off126], int(b128[off126+1])
 					e127.tag, e127.cons, e127.off, e127.start, e127.end, e127.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off126, off126+2, off126+2+l, off126+2+l
+				} else if uint(off126)+2 < uint(len(b128)) && b128[off126+1] == 0x81 && b128[off126+2] >= 0x80 && b128[off126]&0x1f != 0x1f && off126+3+int(b128[off126+2]) <= len(b128) {
+					t, l := b128[off126], int(b128[off126+2])
+					e127.tag, e127.cons, e127.off, e127.start, e127.end, e127.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off126, off126+3, off126+3+l, off126+3+l
 				} else if err := d.next(&e127, off126, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
@@ -1986,6 +2046,9 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2027,6 +2090,9 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				if uint(off135)+1 < uint(len(b137)) && b137[off135+1] < 0x80 && b137[off135]&0x1f != 0x1f && off135+2+int(b137[off135+1]) <= len(b137) {
 					t, l := b137[off135], int(b137[off135+1])
 					e136.tag, e136.cons, e136.off, e136.start, e136.end, e136.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off135, off135+2, off135+2+l, off135+2+l
+				} else if uint(off135)+2 < uint(len(b137)) && b137[off135+1] == 0x81 && b137[off135+2] >= 0x80 && b137[off135]&0x1f != 0x1f && off135+3+int(b137[off135+2]) <= len(b137) {
+					t, l := b137[off135], int(b137[off135+2])
+					e136.tag, e136.cons, e136.off, e136.start, e136.end, e136.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off135, off135+3, off135+3+l, off135+3+l
 				} else if err := d.next(&e136, off135, e.end); err != nil {
 					return codecerr.At(err, "actions")
 				}
@@ -2080,6 +2146,9 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2159,6 +2228,9 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2265,6 +2337,9 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2382,6 +2457,9 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2537,6 +2615,9 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 			if uint(off159)+1 < uint(len(b161)) && b161[off159+1] < 0x80 && b161[off159]&0x1f != 0x1f && off159+2+int(b161[off159+1]) <= len(b161) {
 				t, l := b161[off159], int(b161[off159+1])
 				e160.tag, e160.cons, e160.off, e160.start, e160.end, e160.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off159, off159+2, off159+2+l, off159+2+l
+			} else if uint(off159)+2 < uint(len(b161)) && b161[off159+1] == 0x81 && b161[off159+2] >= 0x80 && b161[off159]&0x1f != 0x1f && off159+3+int(b161[off159+2]) <= len(b161) {
+				t, l := b161[off159], int(b161[off159+2])
+				e160.tag, e160.cons, e160.off, e160.start, e160.end, e160.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off159, off159+3, off159+3+l, off159+3+l
 			} else if err := d.next(&e160, off159, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2628,6 +2709,9 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 			if uint(off169)+1 < uint(len(b171)) && b171[off169+1] < 0x80 && b171[off169]&0x1f != 0x1f && off169+2+int(b171[off169+1]) <= len(b171) {
 				t, l := b171[off169], int(b171[off169+1])
 				e170.tag, e170.cons, e170.off, e170.start, e170.end, e170.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off169, off169+2, off169+2+l, off169+2+l
+			} else if uint(off169)+2 < uint(len(b171)) && b171[off169+1] == 0x81 && b171[off169+2] >= 0x80 && b171[off169]&0x1f != 0x1f && off169+3+int(b171[off169+2]) <= len(b171) {
+				t, l := b171[off169], int(b171[off169+2])
+				e170.tag, e170.cons, e170.off, e170.start, e170.end, e170.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off169, off169+3, off169+3+l, off169+3+l
 			} else if err := d.next(&e170, off169, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2719,6 +2803,9 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 			if uint(off179)+1 < uint(len(b181)) && b181[off179+1] < 0x80 && b181[off179]&0x1f != 0x1f && off179+2+int(b181[off179+1]) <= len(b181) {
 				t, l := b181[off179], int(b181[off179+1])
 				e180.tag, e180.cons, e180.off, e180.start, e180.end, e180.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off179, off179+2, off179+2+l, off179+2+l
+			} else if uint(off179)+2 < uint(len(b181)) && b181[off179+1] == 0x81 && b181[off179+2] >= 0x80 && b181[off179]&0x1f != 0x1f && off179+3+int(b181[off179+2]) <= len(b181) {
+				t, l := b181[off179], int(b181[off179+2])
+				e180.tag, e180.cons, e180.off, e180.start, e180.end, e180.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off179, off179+3, off179+3+l, off179+3+l
 			} else if err := d.next(&e180, off179, (*h).end); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
@@ -2769,6 +2856,9 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2851,6 +2941,9 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -2958,6 +3051,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3021,6 +3117,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				if uint(off195)+1 < uint(len(b197)) && b197[off195+1] < 0x80 && b197[off195]&0x1f != 0x1f && off195+2+int(b197[off195+1]) <= len(b197) {
 					t, l := b197[off195], int(b197[off195+1])
 					e196.tag, e196.cons, e196.off, e196.start, e196.end, e196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off195, off195+2, off195+2+l, off195+2+l
+				} else if uint(off195)+2 < uint(len(b197)) && b197[off195+1] == 0x81 && b197[off195+2] >= 0x80 && b197[off195]&0x1f != 0x1f && off195+3+int(b197[off195+2]) <= len(b197) {
+					t, l := b197[off195], int(b197[off195+2])
+					e196.tag, e196.cons, e196.off, e196.start, e196.end, e196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off195, off195+3, off195+3+l, off195+3+l
 				} else if err := d.next(&e196, off195, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
@@ -3116,6 +3215,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3179,6 +3281,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				if uint(off208)+1 < uint(len(b210)) && b210[off208+1] < 0x80 && b210[off208]&0x1f != 0x1f && off208+2+int(b210[off208+1]) <= len(b210) {
 					t, l := b210[off208], int(b210[off208+1])
 					e209.tag, e209.cons, e209.off, e209.start, e209.end, e209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off208, off208+2, off208+2+l, off208+2+l
+				} else if uint(off208)+2 < uint(len(b210)) && b210[off208+1] == 0x81 && b210[off208+2] >= 0x80 && b210[off208]&0x1f != 0x1f && off208+3+int(b210[off208+2]) <= len(b210) {
+					t, l := b210[off208], int(b210[off208+2])
+					e209.tag, e209.cons, e209.off, e209.start, e209.end, e209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off208, off208+3, off208+3+l, off208+3+l
 				} else if err := d.next(&e209, off208, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
@@ -3274,6 +3379,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3337,6 +3445,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				if uint(off221)+1 < uint(len(b223)) && b223[off221+1] < 0x80 && b223[off221]&0x1f != 0x1f && off221+2+int(b223[off221+1]) <= len(b223) {
 					t, l := b223[off221], int(b223[off221+1])
 					e222.tag, e222.cons, e222.off, e222.start, e222.end, e222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off221, off221+2, off221+2+l, off221+2+l
+				} else if uint(off221)+2 < uint(len(b223)) && b223[off221+1] == 0x81 && b223[off221+2] >= 0x80 && b223[off221]&0x1f != 0x1f && off221+3+int(b223[off221+2]) <= len(b223) {
+					t, l := b223[off221], int(b223[off221+2])
+					e222.tag, e222.cons, e222.off, e222.start, e222.end, e222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off221, off221+3, off221+3+l, off221+3+l
 				} else if err := d.next(&e222, off221, e.end); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
@@ -3428,6 +3539,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3491,6 +3605,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				if uint(off233)+1 < uint(len(b235)) && b235[off233+1] < 0x80 && b235[off233]&0x1f != 0x1f && off233+2+int(b235[off233+1]) <= len(b235) {
 					t, l := b235[off233], int(b235[off233+1])
 					e234.tag, e234.cons, e234.off, e234.start, e234.end, e234.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off233, off233+2, off233+2+l, off233+2+l
+				} else if uint(off233)+2 < uint(len(b235)) && b235[off233+1] == 0x81 && b235[off233+2] >= 0x80 && b235[off233]&0x1f != 0x1f && off233+3+int(b235[off233+2]) <= len(b235) {
+					t, l := b235[off233], int(b235[off233+2])
+					e234.tag, e234.cons, e234.off, e234.start, e234.end, e234.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off233, off233+3, off233+3+l, off233+3+l
 				} else if err := d.next(&e234, off233, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
@@ -3579,6 +3696,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3642,6 +3762,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				if uint(off245)+1 < uint(len(b247)) && b247[off245+1] < 0x80 && b247[off245]&0x1f != 0x1f && off245+2+int(b247[off245+1]) <= len(b247) {
 					t, l := b247[off245], int(b247[off245+1])
 					e246.tag, e246.cons, e246.off, e246.start, e246.end, e246.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off245, off245+2, off245+2+l, off245+2+l
+				} else if uint(off245)+2 < uint(len(b247)) && b247[off245+1] == 0x81 && b247[off245+2] >= 0x80 && b247[off245]&0x1f != 0x1f && off245+3+int(b247[off245+2]) <= len(b247) {
+					t, l := b247[off245], int(b247[off245+2])
+					e246.tag, e246.cons, e246.off, e246.start, e246.end, e246.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off245, off245+3, off245+3+l, off245+3+l
 				} else if err := d.next(&e246, off245, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
@@ -3730,6 +3853,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3793,6 +3919,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				if uint(off257)+1 < uint(len(b259)) && b259[off257+1] < 0x80 && b259[off257]&0x1f != 0x1f && off257+2+int(b259[off257+1]) <= len(b259) {
 					t, l := b259[off257], int(b259[off257+1])
 					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+2, off257+2+l, off257+2+l
+				} else if uint(off257)+2 < uint(len(b259)) && b259[off257+1] == 0x81 && b259[off257+2] >= 0x80 && b259[off257]&0x1f != 0x1f && off257+3+int(b259[off257+2]) <= len(b259) {
+					t, l := b259[off257], int(b259[off257+2])
+					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+3, off257+3+l, off257+3+l
 				} else if err := d.next(&e258, off257, e.end); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
@@ -3882,6 +4011,9 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -3933,6 +4065,9 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				if uint(off266)+1 < uint(len(b268)) && b268[off266+1] < 0x80 && b268[off266]&0x1f != 0x1f && off266+2+int(b268[off266+1]) <= len(b268) {
 					t, l := b268[off266], int(b268[off266+1])
 					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+2, off266+2+l, off266+2+l
+				} else if uint(off266)+2 < uint(len(b268)) && b268[off266+1] == 0x81 && b268[off266+2] >= 0x80 && b268[off266]&0x1f != 0x1f && off266+3+int(b268[off266+2]) <= len(b268) {
+					t, l := b268[off266], int(b268[off266+2])
+					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+3, off266+3+l, off266+3+l
 				} else if err := d.next(&e267, off266, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
@@ -4017,6 +4152,9 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4068,6 +4206,9 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				if uint(off275)+1 < uint(len(b277)) && b277[off275+1] < 0x80 && b277[off275]&0x1f != 0x1f && off275+2+int(b277[off275+1]) <= len(b277) {
 					t, l := b277[off275], int(b277[off275+1])
 					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+2, off275+2+l, off275+2+l
+				} else if uint(off275)+2 < uint(len(b277)) && b277[off275+1] == 0x81 && b277[off275+2] >= 0x80 && b277[off275]&0x1f != 0x1f && off275+3+int(b277[off275+2]) <= len(b277) {
+					t, l := b277[off275], int(b277[off275+2])
+					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+3, off275+3+l, off275+3+l
 				} else if err := d.next(&e276, off275, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
@@ -4191,6 +4332,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4242,6 +4386,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if uint(off289)+1 < uint(len(b291)) && b291[off289+1] < 0x80 && b291[off289]&0x1f != 0x1f && off289+2+int(b291[off289+1]) <= len(b291) {
 					t, l := b291[off289], int(b291[off289+1])
 					e290.tag, e290.cons, e290.off, e290.start, e290.end, e290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off289, off289+2, off289+2+l, off289+2+l
+				} else if uint(off289)+2 < uint(len(b291)) && b291[off289+1] == 0x81 && b291[off289+2] >= 0x80 && b291[off289]&0x1f != 0x1f && off289+3+int(b291[off289+2]) <= len(b291) {
+					t, l := b291[off289], int(b291[off289+2])
+					e290.tag, e290.cons, e290.off, e290.start, e290.end, e290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off289, off289+3, off289+3+l, off289+3+l
 				} else if err := d.next(&e290, off289, e.end); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
@@ -4286,6 +4433,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if uint(off294)+1 < uint(len(b296)) && b296[off294+1] < 0x80 && b296[off294]&0x1f != 0x1f && off294+2+int(b296[off294+1]) <= len(b296) {
 					t, l := b296[off294], int(b296[off294+1])
 					e295.tag, e295.cons, e295.off, e295.start, e295.end, e295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off294, off294+2, off294+2+l, off294+2+l
+				} else if uint(off294)+2 < uint(len(b296)) && b296[off294+1] == 0x81 && b296[off294+2] >= 0x80 && b296[off294]&0x1f != 0x1f && off294+3+int(b296[off294+2]) <= len(b296) {
+					t, l := b296[off294], int(b296[off294+2])
+					e295.tag, e295.cons, e295.off, e295.start, e295.end, e295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off294, off294+3, off294+3+l, off294+3+l
 				} else if err := d.next(&e295, off294, e.end); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
@@ -4317,6 +4467,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				if uint(off299)+1 < uint(len(b301)) && b301[off299+1] < 0x80 && b301[off299]&0x1f != 0x1f && off299+2+int(b301[off299+1]) <= len(b301) {
 					t, l := b301[off299], int(b301[off299+1])
 					e300.tag, e300.cons, e300.off, e300.start, e300.end, e300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off299, off299+2, off299+2+l, off299+2+l
+				} else if uint(off299)+2 < uint(len(b301)) && b301[off299+1] == 0x81 && b301[off299+2] >= 0x80 && b301[off299]&0x1f != 0x1f && off299+3+int(b301[off299+2]) <= len(b301) {
+					t, l := b301[off299], int(b301[off299+2])
+					e300.tag, e300.cons, e300.off, e300.start, e300.end, e300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off299, off299+3, off299+3+l, off299+3+l
 				} else if err := d.next(&e300, off299, e.end); err != nil {
 					return codecerr.At(err, "contextList")
 				}
@@ -4398,6 +4551,9 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4537,6 +4693,9 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4601,6 +4760,9 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				if uint(off309)+1 < uint(len(b311)) && b311[off309+1] < 0x80 && b311[off309]&0x1f != 0x1f && off309+2+int(b311[off309+1]) <= len(b311) {
 					t, l := b311[off309], int(b311[off309+1])
 					e310.tag, e310.cons, e310.off, e310.start, e310.end, e310.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off309, off309+2, off309+2+l, off309+2+l
+				} else if uint(off309)+2 < uint(len(b311)) && b311[off309+1] == 0x81 && b311[off309+2] >= 0x80 && b311[off309]&0x1f != 0x1f && off309+3+int(b311[off309+2]) <= len(b311) {
+					t, l := b311[off309], int(b311[off309+2])
+					e310.tag, e310.cons, e310.off, e310.start, e310.end, e310.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off309, off309+3, off309+3+l, off309+3+l
 				} else if err := d.next(&e310, off309, e.end); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
@@ -4712,6 +4874,9 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4804,6 +4969,9 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -4896,6 +5064,9 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6110,6 +6281,9 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6226,6 +6400,9 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6361,6 +6538,9 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6505,6 +6685,9 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6533,6 +6716,9 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off452)+1 < uint(len(b454)) && b454[off452+1] < 0x80 && b454[off452]&0x1f != 0x1f && off452+2+int(b454[off452+1]) <= len(b454) {
 					t, l := b454[off452], int(b454[off452+1])
 					e453.tag, e453.cons, e453.off, e453.start, e453.end, e453.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off452, off452+2, off452+2+l, off452+2+l
+				} else if uint(off452)+2 < uint(len(b454)) && b454[off452+1] == 0x81 && b454[off452+2] >= 0x80 && b454[off452]&0x1f != 0x1f && off452+3+int(b454[off452+2]) <= len(b454) {
+					t, l := b454[off452], int(b454[off452+2])
+					e453.tag, e453.cons, e453.off, e453.start, e453.end, e453.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off452, off452+3, off452+3+l, off452+3+l
 				} else if err := d.next(&e453, off452, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -6568,6 +6754,9 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off457)+1 < uint(len(b459)) && b459[off457+1] < 0x80 && b459[off457]&0x1f != 0x1f && off457+2+int(b459[off457+1]) <= len(b459) {
 					t, l := b459[off457], int(b459[off457+1])
 					e458.tag, e458.cons, e458.off, e458.start, e458.end, e458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off457, off457+2, off457+2+l, off457+2+l
+				} else if uint(off457)+2 < uint(len(b459)) && b459[off457+1] == 0x81 && b459[off457+2] >= 0x80 && b459[off457]&0x1f != 0x1f && off457+3+int(b459[off457+2]) <= len(b459) {
+					t, l := b459[off457], int(b459[off457+2])
+					e458.tag, e458.cons, e458.off, e458.start, e458.end, e458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off457, off457+3, off457+3+l, off457+3+l
 				} else if err := d.next(&e458, off457, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
@@ -6650,6 +6839,9 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6678,6 +6870,9 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off467)+1 < uint(len(b469)) && b469[off467+1] < 0x80 && b469[off467]&0x1f != 0x1f && off467+2+int(b469[off467+1]) <= len(b469) {
 					t, l := b469[off467], int(b469[off467+1])
 					e468.tag, e468.cons, e468.off, e468.start, e468.end, e468.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off467, off467+2, off467+2+l, off467+2+l
+				} else if uint(off467)+2 < uint(len(b469)) && b469[off467+1] == 0x81 && b469[off467+2] >= 0x80 && b469[off467]&0x1f != 0x1f && off467+3+int(b469[off467+2]) <= len(b469) {
+					t, l := b469[off467], int(b469[off467+2])
+					e468.tag, e468.cons, e468.off, e468.start, e468.end, e468.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off467, off467+3, off467+3+l, off467+3+l
 				} else if err := d.next(&e468, off467, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -6713,6 +6908,9 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off472)+1 < uint(len(b474)) && b474[off472+1] < 0x80 && b474[off472]&0x1f != 0x1f && off472+2+int(b474[off472+1]) <= len(b474) {
 					t, l := b474[off472], int(b474[off472+1])
 					e473.tag, e473.cons, e473.off, e473.start, e473.end, e473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off472, off472+2, off472+2+l, off472+2+l
+				} else if uint(off472)+2 < uint(len(b474)) && b474[off472+1] == 0x81 && b474[off472+2] >= 0x80 && b474[off472]&0x1f != 0x1f && off472+3+int(b474[off472+2]) <= len(b474) {
+					t, l := b474[off472], int(b474[off472+2])
+					e473.tag, e473.cons, e473.off, e473.start, e473.end, e473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off472, off472+3, off472+3+l, off472+3+l
 				} else if err := d.next(&e473, off472, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
@@ -6795,6 +6993,9 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -6823,6 +7024,9 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off482)+1 < uint(len(b484)) && b484[off482+1] < 0x80 && b484[off482]&0x1f != 0x1f && off482+2+int(b484[off482+1]) <= len(b484) {
 					t, l := b484[off482], int(b484[off482+1])
 					e483.tag, e483.cons, e483.off, e483.start, e483.end, e483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off482, off482+2, off482+2+l, off482+2+l
+				} else if uint(off482)+2 < uint(len(b484)) && b484[off482+1] == 0x81 && b484[off482+2] >= 0x80 && b484[off482]&0x1f != 0x1f && off482+3+int(b484[off482+2]) <= len(b484) {
+					t, l := b484[off482], int(b484[off482+2])
+					e483.tag, e483.cons, e483.off, e483.start, e483.end, e483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off482, off482+3, off482+3+l, off482+3+l
 				} else if err := d.next(&e483, off482, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -6858,6 +7062,9 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				if uint(off487)+1 < uint(len(b489)) && b489[off487+1] < 0x80 && b489[off487]&0x1f != 0x1f && off487+2+int(b489[off487+1]) <= len(b489) {
 					t, l := b489[off487], int(b489[off487+1])
 					e488.tag, e488.cons, e488.off, e488.start, e488.end, e488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off487, off487+2, off487+2+l, off487+2+l
+				} else if uint(off487)+2 < uint(len(b489)) && b489[off487+1] == 0x81 && b489[off487+2] >= 0x80 && b489[off487]&0x1f != 0x1f && off487+3+int(b489[off487+2]) <= len(b489) {
+					t, l := b489[off487], int(b489[off487+2])
+					e488.tag, e488.cons, e488.off, e488.start, e488.end, e488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off487, off487+3, off487+3+l, off487+3+l
 				} else if err := d.next(&e488, off487, e.end); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
@@ -7060,6 +7267,9 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off507)+1 < uint(len(b509)) && b509[off507+1] < 0x80 && b509[off507]&0x1f != 0x1f && off507+2+int(b509[off507+1]) <= len(b509) {
 				t, l := b509[off507], int(b509[off507+1])
 				e508.tag, e508.cons, e508.off, e508.start, e508.end, e508.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off507, off507+2, off507+2+l, off507+2+l
+			} else if uint(off507)+2 < uint(len(b509)) && b509[off507+1] == 0x81 && b509[off507+2] >= 0x80 && b509[off507]&0x1f != 0x1f && off507+3+int(b509[off507+2]) <= len(b509) {
+				t, l := b509[off507], int(b509[off507+2])
+				e508.tag, e508.cons, e508.off, e508.start, e508.end, e508.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off507, off507+3, off507+3+l, off507+3+l
 			} else if err := d.next(&e508, off507, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -7092,6 +7302,9 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off512)+1 < uint(len(b514)) && b514[off512+1] < 0x80 && b514[off512]&0x1f != 0x1f && off512+2+int(b514[off512+1]) <= len(b514) {
 				t, l := b514[off512], int(b514[off512+1])
 				e513.tag, e513.cons, e513.off, e513.start, e513.end, e513.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off512, off512+2, off512+2+l, off512+2+l
+			} else if uint(off512)+2 < uint(len(b514)) && b514[off512+1] == 0x81 && b514[off512+2] >= 0x80 && b514[off512]&0x1f != 0x1f && off512+3+int(b514[off512+2]) <= len(b514) {
+				t, l := b514[off512], int(b514[off512+2])
+				e513.tag, e513.cons, e513.off, e513.start, e513.end, e513.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off512, off512+3, off512+3+l, off512+3+l
 			} else if err := d.next(&e513, off512, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -7299,6 +7512,9 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off534)+1 < uint(len(b536)) && b536[off534+1] < 0x80 && b536[off534]&0x1f != 0x1f && off534+2+int(b536[off534+1]) <= len(b536) {
 				t, l := b536[off534], int(b536[off534+1])
 				e535.tag, e535.cons, e535.off, e535.start, e535.end, e535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off534, off534+2, off534+2+l, off534+2+l
+			} else if uint(off534)+2 < uint(len(b536)) && b536[off534+1] == 0x81 && b536[off534+2] >= 0x80 && b536[off534]&0x1f != 0x1f && off534+3+int(b536[off534+2]) <= len(b536) {
+				t, l := b536[off534], int(b536[off534+2])
+				e535.tag, e535.cons, e535.off, e535.start, e535.end, e535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off534, off534+3, off534+3+l, off534+3+l
 			} else if err := d.next(&e535, off534, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -7331,6 +7547,9 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off539)+1 < uint(len(b541)) && b541[off539+1] < 0x80 && b541[off539]&0x1f != 0x1f && off539+2+int(b541[off539+1]) <= len(b541) {
 				t, l := b541[off539], int(b541[off539+1])
 				e540.tag, e540.cons, e540.off, e540.start, e540.end, e540.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off539, off539+2, off539+2+l, off539+2+l
+			} else if uint(off539)+2 < uint(len(b541)) && b541[off539+1] == 0x81 && b541[off539+2] >= 0x80 && b541[off539]&0x1f != 0x1f && off539+3+int(b541[off539+2]) <= len(b541) {
+				t, l := b541[off539], int(b541[off539+2])
+				e540.tag, e540.cons, e540.off, e540.start, e540.end, e540.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off539, off539+3, off539+3+l, off539+3+l
 			} else if err := d.next(&e540, off539, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -7557,6 +7776,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off564)+1 < uint(len(b566)) && b566[off564+1] < 0x80 && b566[off564]&0x1f != 0x1f && off564+2+int(b566[off564+1]) <= len(b566) {
 				t, l := b566[off564], int(b566[off564+1])
 				e565.tag, e565.cons, e565.off, e565.start, e565.end, e565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off564, off564+2, off564+2+l, off564+2+l
+			} else if uint(off564)+2 < uint(len(b566)) && b566[off564+1] == 0x81 && b566[off564+2] >= 0x80 && b566[off564]&0x1f != 0x1f && off564+3+int(b566[off564+2]) <= len(b566) {
+				t, l := b566[off564], int(b566[off564+2])
+				e565.tag, e565.cons, e565.off, e565.start, e565.end, e565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off564, off564+3, off564+3+l, off564+3+l
 			} else if err := d.next(&e565, off564, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -7589,6 +7811,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off569)+1 < uint(len(b571)) && b571[off569+1] < 0x80 && b571[off569]&0x1f != 0x1f && off569+2+int(b571[off569+1]) <= len(b571) {
 				t, l := b571[off569], int(b571[off569+1])
 				e570.tag, e570.cons, e570.off, e570.start, e570.end, e570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off569, off569+2, off569+2+l, off569+2+l
+			} else if uint(off569)+2 < uint(len(b571)) && b571[off569+1] == 0x81 && b571[off569+2] >= 0x80 && b571[off569]&0x1f != 0x1f && off569+3+int(b571[off569+2]) <= len(b571) {
+				t, l := b571[off569], int(b571[off569+2])
+				e570.tag, e570.cons, e570.off, e570.start, e570.end, e570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off569, off569+3, off569+3+l, off569+3+l
 			} else if err := d.next(&e570, off569, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -7634,6 +7859,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 			if uint(off576)+1 < uint(len(b578)) && b578[off576+1] < 0x80 && b578[off576]&0x1f != 0x1f && off576+2+int(b578[off576+1]) <= len(b578) {
 				t, l := b578[off576], int(b578[off576+1])
 				e577.tag, e577.cons, e577.off, e577.start, e577.end, e577.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off576, off576+2, off576+2+l, off576+2+l
+			} else if uint(off576)+2 < uint(len(b578)) && b578[off576+1] == 0x81 && b578[off576+2] >= 0x80 && b578[off576]&0x1f != 0x1f && off576+3+int(b578[off576+2]) <= len(b578) {
+				t, l := b578[off576], int(b578[off576+2])
+				e577.tag, e577.cons, e577.off, e577.start, e577.end, e577.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off576, off576+3, off576+3+l, off576+3+l
 			} else if err := d.next(&e577, off576, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -7708,6 +7936,9 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -7736,6 +7967,9 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off586)+1 < uint(len(b588)) && b588[off586+1] < 0x80 && b588[off586]&0x1f != 0x1f && off586+2+int(b588[off586+1]) <= len(b588) {
 					t, l := b588[off586], int(b588[off586+1])
 					e587.tag, e587.cons, e587.off, e587.start, e587.end, e587.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off586, off586+2, off586+2+l, off586+2+l
+				} else if uint(off586)+2 < uint(len(b588)) && b588[off586+1] == 0x81 && b588[off586+2] >= 0x80 && b588[off586]&0x1f != 0x1f && off586+3+int(b588[off586+2]) <= len(b588) {
+					t, l := b588[off586], int(b588[off586+2])
+					e587.tag, e587.cons, e587.off, e587.start, e587.end, e587.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off586, off586+3, off586+3+l, off586+3+l
 				} else if err := d.next(&e587, off586, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -7771,6 +8005,9 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off591)+1 < uint(len(b593)) && b593[off591+1] < 0x80 && b593[off591]&0x1f != 0x1f && off591+2+int(b593[off591+1]) <= len(b593) {
 					t, l := b593[off591], int(b593[off591+1])
 					e592.tag, e592.cons, e592.off, e592.start, e592.end, e592.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off591, off591+2, off591+2+l, off591+2+l
+				} else if uint(off591)+2 < uint(len(b593)) && b593[off591+1] == 0x81 && b593[off591+2] >= 0x80 && b593[off591]&0x1f != 0x1f && off591+3+int(b593[off591+2]) <= len(b593) {
+					t, l := b593[off591], int(b593[off591+2])
+					e592.tag, e592.cons, e592.off, e592.start, e592.end, e592.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off591, off591+3, off591+3+l, off591+3+l
 				} else if err := d.next(&e592, off591, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
@@ -7850,6 +8087,9 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -7878,6 +8118,9 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off601)+1 < uint(len(b603)) && b603[off601+1] < 0x80 && b603[off601]&0x1f != 0x1f && off601+2+int(b603[off601+1]) <= len(b603) {
 					t, l := b603[off601], int(b603[off601+1])
 					e602.tag, e602.cons, e602.off, e602.start, e602.end, e602.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off601, off601+2, off601+2+l, off601+2+l
+				} else if uint(off601)+2 < uint(len(b603)) && b603[off601+1] == 0x81 && b603[off601+2] >= 0x80 && b603[off601]&0x1f != 0x1f && off601+3+int(b603[off601+2]) <= len(b603) {
+					t, l := b603[off601], int(b603[off601+2])
+					e602.tag, e602.cons, e602.off, e602.start, e602.end, e602.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off601, off601+3, off601+3+l, off601+3+l
 				} else if err := d.next(&e602, off601, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -7913,6 +8156,9 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off606)+1 < uint(len(b608)) && b608[off606+1] < 0x80 && b608[off606]&0x1f != 0x1f && off606+2+int(b608[off606+1]) <= len(b608) {
 					t, l := b608[off606], int(b608[off606+1])
 					e607.tag, e607.cons, e607.off, e607.start, e607.end, e607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off606, off606+2, off606+2+l, off606+2+l
+				} else if uint(off606)+2 < uint(len(b608)) && b608[off606+1] == 0x81 && b608[off606+2] >= 0x80 && b608[off606]&0x1f != 0x1f && off606+3+int(b608[off606+2]) <= len(b608) {
+					t, l := b608[off606], int(b608[off606+2])
+					e607.tag, e607.cons, e607.off, e607.start, e607.end, e607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off606, off606+3, off606+3+l, off606+3+l
 				} else if err := d.next(&e607, off606, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
@@ -7992,6 +8238,9 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8020,6 +8269,9 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off616)+1 < uint(len(b618)) && b618[off616+1] < 0x80 && b618[off616]&0x1f != 0x1f && off616+2+int(b618[off616+1]) <= len(b618) {
 					t, l := b618[off616], int(b618[off616+1])
 					e617.tag, e617.cons, e617.off, e617.start, e617.end, e617.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off616, off616+2, off616+2+l, off616+2+l
+				} else if uint(off616)+2 < uint(len(b618)) && b618[off616+1] == 0x81 && b618[off616+2] >= 0x80 && b618[off616]&0x1f != 0x1f && off616+3+int(b618[off616+2]) <= len(b618) {
+					t, l := b618[off616], int(b618[off616+2])
+					e617.tag, e617.cons, e617.off, e617.start, e617.end, e617.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off616, off616+3, off616+3+l, off616+3+l
 				} else if err := d.next(&e617, off616, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -8055,6 +8307,9 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				if uint(off621)+1 < uint(len(b623)) && b623[off621+1] < 0x80 && b623[off621]&0x1f != 0x1f && off621+2+int(b623[off621+1]) <= len(b623) {
 					t, l := b623[off621], int(b623[off621+1])
 					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+2, off621+2+l, off621+2+l
+				} else if uint(off621)+2 < uint(len(b623)) && b623[off621+1] == 0x81 && b623[off621+2] >= 0x80 && b623[off621]&0x1f != 0x1f && off621+3+int(b623[off621+2]) <= len(b623) {
+					t, l := b623[off621], int(b623[off621+2])
+					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+3, off621+3+l, off621+3+l
 				} else if err := d.next(&e622, off621, e.end); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
@@ -8126,6 +8381,9 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8154,6 +8412,9 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				if uint(off630)+1 < uint(len(b632)) && b632[off630+1] < 0x80 && b632[off630]&0x1f != 0x1f && off630+2+int(b632[off630+1]) <= len(b632) {
 					t, l := b632[off630], int(b632[off630+1])
 					e631.tag, e631.cons, e631.off, e631.start, e631.end, e631.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off630, off630+2, off630+2+l, off630+2+l
+				} else if uint(off630)+2 < uint(len(b632)) && b632[off630+1] == 0x81 && b632[off630+2] >= 0x80 && b632[off630]&0x1f != 0x1f && off630+3+int(b632[off630+2]) <= len(b632) {
+					t, l := b632[off630], int(b632[off630+2])
+					e631.tag, e631.cons, e631.off, e631.start, e631.end, e631.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off630, off630+3, off630+3+l, off630+3+l
 				} else if err := d.next(&e631, off630, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -8239,6 +8500,9 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8267,6 +8531,9 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				if uint(off640)+1 < uint(len(b642)) && b642[off640+1] < 0x80 && b642[off640]&0x1f != 0x1f && off640+2+int(b642[off640+1]) <= len(b642) {
 					t, l := b642[off640], int(b642[off640+1])
 					e641.tag, e641.cons, e641.off, e641.start, e641.end, e641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off640, off640+2, off640+2+l, off640+2+l
+				} else if uint(off640)+2 < uint(len(b642)) && b642[off640+1] == 0x81 && b642[off640+2] >= 0x80 && b642[off640]&0x1f != 0x1f && off640+3+int(b642[off640+2]) <= len(b642) {
+					t, l := b642[off640], int(b642[off640+2])
+					e641.tag, e641.cons, e641.off, e641.start, e641.end, e641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off640, off640+3, off640+3+l, off640+3+l
 				} else if err := d.next(&e641, off640, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -8352,6 +8619,9 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8380,6 +8650,9 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				if uint(off650)+1 < uint(len(b652)) && b652[off650+1] < 0x80 && b652[off650]&0x1f != 0x1f && off650+2+int(b652[off650+1]) <= len(b652) {
 					t, l := b652[off650], int(b652[off650+1])
 					e651.tag, e651.cons, e651.off, e651.start, e651.end, e651.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off650, off650+2, off650+2+l, off650+2+l
+				} else if uint(off650)+2 < uint(len(b652)) && b652[off650+1] == 0x81 && b652[off650+2] >= 0x80 && b652[off650]&0x1f != 0x1f && off650+3+int(b652[off650+2]) <= len(b652) {
+					t, l := b652[off650], int(b652[off650+2])
+					e651.tag, e651.cons, e651.off, e651.start, e651.end, e651.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off650, off650+3, off650+3+l, off650+3+l
 				} else if err := d.next(&e651, off650, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -8456,6 +8729,9 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8533,6 +8809,9 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8629,6 +8908,9 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -8673,6 +8955,9 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				if uint(off665)+1 < uint(len(b667)) && b667[off665+1] < 0x80 && b667[off665]&0x1f != 0x1f && off665+2+int(b667[off665+1]) <= len(b667) {
 					t, l := b667[off665], int(b667[off665+1])
 					e666.tag, e666.cons, e666.off, e666.start, e666.end, e666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off665, off665+2, off665+2+l, off665+2+l
+				} else if uint(off665)+2 < uint(len(b667)) && b667[off665+1] == 0x81 && b667[off665+2] >= 0x80 && b667[off665]&0x1f != 0x1f && off665+3+int(b667[off665+2]) <= len(b667) {
+					t, l := b667[off665], int(b667[off665+2])
+					e666.tag, e666.cons, e666.off, e666.start, e666.end, e666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off665, off665+3, off665+3+l, off665+3+l
 				} else if err := d.next(&e666, off665, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
@@ -8781,6 +9066,9 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 			if uint(off675)+1 < uint(len(b677)) && b677[off675+1] < 0x80 && b677[off675]&0x1f != 0x1f && off675+2+int(b677[off675+1]) <= len(b677) {
 				t, l := b677[off675], int(b677[off675+1])
 				e676.tag, e676.cons, e676.off, e676.start, e676.end, e676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off675, off675+2, off675+2+l, off675+2+l
+			} else if uint(off675)+2 < uint(len(b677)) && b677[off675+1] == 0x81 && b677[off675+2] >= 0x80 && b677[off675]&0x1f != 0x1f && off675+3+int(b677[off675+2]) <= len(b677) {
+				t, l := b677[off675], int(b677[off675+2])
+				e676.tag, e676.cons, e676.off, e676.start, e676.end, e676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off675, off675+3, off675+3+l, off675+3+l
 			} else if err := d.next(&e676, off675, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -8894,6 +9182,9 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 			if uint(off687)+1 < uint(len(b689)) && b689[off687+1] < 0x80 && b689[off687]&0x1f != 0x1f && off687+2+int(b689[off687+1]) <= len(b689) {
 				t, l := b689[off687], int(b689[off687+1])
 				e688.tag, e688.cons, e688.off, e688.start, e688.end, e688.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off687, off687+2, off687+2+l, off687+2+l
+			} else if uint(off687)+2 < uint(len(b689)) && b689[off687+1] == 0x81 && b689[off687+2] >= 0x80 && b689[off687]&0x1f != 0x1f && off687+3+int(b689[off687+2]) <= len(b689) {
+				t, l := b689[off687], int(b689[off687+2])
+				e688.tag, e688.cons, e688.off, e688.start, e688.end, e688.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off687, off687+3, off687+3+l, off687+3+l
 			} else if err := d.next(&e688, off687, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -9017,6 +9308,9 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 			if uint(off700)+1 < uint(len(b702)) && b702[off700+1] < 0x80 && b702[off700]&0x1f != 0x1f && off700+2+int(b702[off700+1]) <= len(b702) {
 				t, l := b702[off700], int(b702[off700+1])
 				e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+2, off700+2+l, off700+2+l
+			} else if uint(off700)+2 < uint(len(b702)) && b702[off700+1] == 0x81 && b702[off700+2] >= 0x80 && b702[off700]&0x1f != 0x1f && off700+3+int(b702[off700+2]) <= len(b702) {
+				t, l := b702[off700], int(b702[off700+2])
+				e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+3, off700+3+l, off700+3+l
 			} else if err := d.next(&e701, off700, (*h).end); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
@@ -9103,6 +9397,9 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -9139,6 +9436,9 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				if uint(off711)+1 < uint(len(b713)) && b713[off711+1] < 0x80 && b713[off711]&0x1f != 0x1f && off711+2+int(b713[off711+1]) <= len(b713) {
 					t, l := b713[off711], int(b713[off711+1])
 					e712.tag, e712.cons, e712.off, e712.start, e712.end, e712.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off711, off711+2, off711+2+l, off711+2+l
+				} else if uint(off711)+2 < uint(len(b713)) && b713[off711+1] == 0x81 && b713[off711+2] >= 0x80 && b713[off711]&0x1f != 0x1f && off711+3+int(b713[off711+2]) <= len(b713) {
+					t, l := b713[off711], int(b713[off711+2])
+					e712.tag, e712.cons, e712.off, e712.start, e712.end, e712.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off711, off711+3, off711+3+l, off711+3+l
 				} else if err := d.next(&e712, off711, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
@@ -9209,6 +9509,9 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -9245,6 +9548,9 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				if uint(off719)+1 < uint(len(b721)) && b721[off719+1] < 0x80 && b721[off719]&0x1f != 0x1f && off719+2+int(b721[off719+1]) <= len(b721) {
 					t, l := b721[off719], int(b721[off719+1])
 					e720.tag, e720.cons, e720.off, e720.start, e720.end, e720.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off719, off719+2, off719+2+l, off719+2+l
+				} else if uint(off719)+2 < uint(len(b721)) && b721[off719+1] == 0x81 && b721[off719+2] >= 0x80 && b721[off719]&0x1f != 0x1f && off719+3+int(b721[off719+2]) <= len(b721) {
+					t, l := b721[off719], int(b721[off719+2])
+					e720.tag, e720.cons, e720.off, e720.start, e720.end, e720.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off719, off719+3, off719+3+l, off719+3+l
 				} else if err := d.next(&e720, off719, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
@@ -9315,6 +9621,9 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -9351,6 +9660,9 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				if uint(off727)+1 < uint(len(b729)) && b729[off727+1] < 0x80 && b729[off727]&0x1f != 0x1f && off727+2+int(b729[off727+1]) <= len(b729) {
 					t, l := b729[off727], int(b729[off727+1])
 					e728.tag, e728.cons, e728.off, e728.start, e728.end, e728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off727, off727+2, off727+2+l, off727+2+l
+				} else if uint(off727)+2 < uint(len(b729)) && b729[off727+1] == 0x81 && b729[off727+2] >= 0x80 && b729[off727]&0x1f != 0x1f && off727+3+int(b729[off727+2]) <= len(b729) {
+					t, l := b729[off727], int(b729[off727+2])
+					e728.tag, e728.cons, e728.off, e728.start, e728.end, e728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off727, off727+3, off727+3+l, off727+3+l
 				} else if err := d.next(&e728, off727, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
@@ -9625,6 +9937,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off756)+1 < uint(len(b758)) && b758[off756+1] < 0x80 && b758[off756]&0x1f != 0x1f && off756+2+int(b758[off756+1]) <= len(b758) {
 				t, l := b758[off756], int(b758[off756+1])
 				e757.tag, e757.cons, e757.off, e757.start, e757.end, e757.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off756, off756+2, off756+2+l, off756+2+l
+			} else if uint(off756)+2 < uint(len(b758)) && b758[off756+1] == 0x81 && b758[off756+2] >= 0x80 && b758[off756]&0x1f != 0x1f && off756+3+int(b758[off756+2]) <= len(b758) {
+				t, l := b758[off756], int(b758[off756+2])
+				e757.tag, e757.cons, e757.off, e757.start, e757.end, e757.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off756, off756+3, off756+3+l, off756+3+l
 			} else if err := d.next(&e757, off756, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -9657,6 +9972,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off761)+1 < uint(len(b763)) && b763[off761+1] < 0x80 && b763[off761]&0x1f != 0x1f && off761+2+int(b763[off761+1]) <= len(b763) {
 				t, l := b763[off761], int(b763[off761+1])
 				e762.tag, e762.cons, e762.off, e762.start, e762.end, e762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off761, off761+2, off761+2+l, off761+2+l
+			} else if uint(off761)+2 < uint(len(b763)) && b763[off761+1] == 0x81 && b763[off761+2] >= 0x80 && b763[off761]&0x1f != 0x1f && off761+3+int(b763[off761+2]) <= len(b763) {
+				t, l := b763[off761], int(b763[off761+2])
+				e762.tag, e762.cons, e762.off, e762.start, e762.end, e762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off761, off761+3, off761+3+l, off761+3+l
 			} else if err := d.next(&e762, off761, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -9702,6 +10020,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off768)+1 < uint(len(b770)) && b770[off768+1] < 0x80 && b770[off768]&0x1f != 0x1f && off768+2+int(b770[off768+1]) <= len(b770) {
 				t, l := b770[off768], int(b770[off768+1])
 				e769.tag, e769.cons, e769.off, e769.start, e769.end, e769.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off768, off768+2, off768+2+l, off768+2+l
+			} else if uint(off768)+2 < uint(len(b770)) && b770[off768+1] == 0x81 && b770[off768+2] >= 0x80 && b770[off768]&0x1f != 0x1f && off768+3+int(b770[off768+2]) <= len(b770) {
+				t, l := b770[off768], int(b770[off768+2])
+				e769.tag, e769.cons, e769.off, e769.start, e769.end, e769.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off768, off768+3, off768+3+l, off768+3+l
 			} else if err := d.next(&e769, off768, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -9734,6 +10055,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off773)+1 < uint(len(b775)) && b775[off773+1] < 0x80 && b775[off773]&0x1f != 0x1f && off773+2+int(b775[off773+1]) <= len(b775) {
 				t, l := b775[off773], int(b775[off773+1])
 				e774.tag, e774.cons, e774.off, e774.start, e774.end, e774.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off773, off773+2, off773+2+l, off773+2+l
+			} else if uint(off773)+2 < uint(len(b775)) && b775[off773+1] == 0x81 && b775[off773+2] >= 0x80 && b775[off773]&0x1f != 0x1f && off773+3+int(b775[off773+2]) <= len(b775) {
+				t, l := b775[off773], int(b775[off773+2])
+				e774.tag, e774.cons, e774.off, e774.start, e774.end, e774.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off773, off773+3, off773+3+l, off773+3+l
 			} else if err := d.next(&e774, off773, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -10008,6 +10332,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off803)+1 < uint(len(b805)) && b805[off803+1] < 0x80 && b805[off803]&0x1f != 0x1f && off803+2+int(b805[off803+1]) <= len(b805) {
 				t, l := b805[off803], int(b805[off803+1])
 				e804.tag, e804.cons, e804.off, e804.start, e804.end, e804.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off803, off803+2, off803+2+l, off803+2+l
+			} else if uint(off803)+2 < uint(len(b805)) && b805[off803+1] == 0x81 && b805[off803+2] >= 0x80 && b805[off803]&0x1f != 0x1f && off803+3+int(b805[off803+2]) <= len(b805) {
+				t, l := b805[off803], int(b805[off803+2])
+				e804.tag, e804.cons, e804.off, e804.start, e804.end, e804.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off803, off803+3, off803+3+l, off803+3+l
 			} else if err := d.next(&e804, off803, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -10040,6 +10367,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off808)+1 < uint(len(b810)) && b810[off808+1] < 0x80 && b810[off808]&0x1f != 0x1f && off808+2+int(b810[off808+1]) <= len(b810) {
 				t, l := b810[off808], int(b810[off808+1])
 				e809.tag, e809.cons, e809.off, e809.start, e809.end, e809.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off808, off808+2, off808+2+l, off808+2+l
+			} else if uint(off808)+2 < uint(len(b810)) && b810[off808+1] == 0x81 && b810[off808+2] >= 0x80 && b810[off808]&0x1f != 0x1f && off808+3+int(b810[off808+2]) <= len(b810) {
+				t, l := b810[off808], int(b810[off808+2])
+				e809.tag, e809.cons, e809.off, e809.start, e809.end, e809.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off808, off808+3, off808+3+l, off808+3+l
 			} else if err := d.next(&e809, off808, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -10085,6 +10415,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off815)+1 < uint(len(b817)) && b817[off815+1] < 0x80 && b817[off815]&0x1f != 0x1f && off815+2+int(b817[off815+1]) <= len(b817) {
 				t, l := b817[off815], int(b817[off815+1])
 				e816.tag, e816.cons, e816.off, e816.start, e816.end, e816.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off815, off815+2, off815+2+l, off815+2+l
+			} else if uint(off815)+2 < uint(len(b817)) && b817[off815+1] == 0x81 && b817[off815+2] >= 0x80 && b817[off815]&0x1f != 0x1f && off815+3+int(b817[off815+2]) <= len(b817) {
+				t, l := b817[off815], int(b817[off815+2])
+				e816.tag, e816.cons, e816.off, e816.start, e816.end, e816.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off815, off815+3, off815+3+l, off815+3+l
 			} else if err := d.next(&e816, off815, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -10117,6 +10450,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off820)+1 < uint(len(b822)) && b822[off820+1] < 0x80 && b822[off820]&0x1f != 0x1f && off820+2+int(b822[off820+1]) <= len(b822) {
 				t, l := b822[off820], int(b822[off820+1])
 				e821.tag, e821.cons, e821.off, e821.start, e821.end, e821.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off820, off820+2, off820+2+l, off820+2+l
+			} else if uint(off820)+2 < uint(len(b822)) && b822[off820+1] == 0x81 && b822[off820+2] >= 0x80 && b822[off820]&0x1f != 0x1f && off820+3+int(b822[off820+2]) <= len(b822) {
+				t, l := b822[off820], int(b822[off820+2])
+				e821.tag, e821.cons, e821.off, e821.start, e821.end, e821.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off820, off820+3, off820+3+l, off820+3+l
 			} else if err := d.next(&e821, off820, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -10391,6 +10727,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off850)+1 < uint(len(b852)) && b852[off850+1] < 0x80 && b852[off850]&0x1f != 0x1f && off850+2+int(b852[off850+1]) <= len(b852) {
 				t, l := b852[off850], int(b852[off850+1])
 				e851.tag, e851.cons, e851.off, e851.start, e851.end, e851.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off850, off850+2, off850+2+l, off850+2+l
+			} else if uint(off850)+2 < uint(len(b852)) && b852[off850+1] == 0x81 && b852[off850+2] >= 0x80 && b852[off850]&0x1f != 0x1f && off850+3+int(b852[off850+2]) <= len(b852) {
+				t, l := b852[off850], int(b852[off850+2])
+				e851.tag, e851.cons, e851.off, e851.start, e851.end, e851.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off850, off850+3, off850+3+l, off850+3+l
 			} else if err := d.next(&e851, off850, (*h).end); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
@@ -10423,6 +10762,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off855)+1 < uint(len(b857)) && b857[off855+1] < 0x80 && b857[off855]&0x1f != 0x1f && off855+2+int(b857[off855+1]) <= len(b857) {
 				t, l := b857[off855], int(b857[off855+1])
 				e856.tag, e856.cons, e856.off, e856.start, e856.end, e856.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off855, off855+2, off855+2+l, off855+2+l
+			} else if uint(off855)+2 < uint(len(b857)) && b857[off855+1] == 0x81 && b857[off855+2] >= 0x80 && b857[off855]&0x1f != 0x1f && off855+3+int(b857[off855+2]) <= len(b857) {
+				t, l := b857[off855], int(b857[off855+2])
+				e856.tag, e856.cons, e856.off, e856.start, e856.end, e856.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off855, off855+3, off855+3+l, off855+3+l
 			} else if err := d.next(&e856, off855, (*h).end); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
@@ -10468,6 +10810,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off862)+1 < uint(len(b864)) && b864[off862+1] < 0x80 && b864[off862]&0x1f != 0x1f && off862+2+int(b864[off862+1]) <= len(b864) {
 				t, l := b864[off862], int(b864[off862+1])
 				e863.tag, e863.cons, e863.off, e863.start, e863.end, e863.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off862, off862+2, off862+2+l, off862+2+l
+			} else if uint(off862)+2 < uint(len(b864)) && b864[off862+1] == 0x81 && b864[off862+2] >= 0x80 && b864[off862]&0x1f != 0x1f && off862+3+int(b864[off862+2]) <= len(b864) {
+				t, l := b864[off862], int(b864[off862+2])
+				e863.tag, e863.cons, e863.off, e863.start, e863.end, e863.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off862, off862+3, off862+3+l, off862+3+l
 			} else if err := d.next(&e863, off862, (*h).end); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -10500,6 +10845,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 			if uint(off867)+1 < uint(len(b869)) && b869[off867+1] < 0x80 && b869[off867]&0x1f != 0x1f && off867+2+int(b869[off867+1]) <= len(b869) {
 				t, l := b869[off867], int(b869[off867+1])
 				e868.tag, e868.cons, e868.off, e868.start, e868.end, e868.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off867, off867+2, off867+2+l, off867+2+l
+			} else if uint(off867)+2 < uint(len(b869)) && b869[off867+1] == 0x81 && b869[off867+2] >= 0x80 && b869[off867]&0x1f != 0x1f && off867+3+int(b869[off867+2]) <= len(b869) {
+				t, l := b869[off867], int(b869[off867+2])
+				e868.tag, e868.cons, e868.off, e868.start, e868.end, e868.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off867, off867+3, off867+3+l, off867+3+l
 			} else if err := d.next(&e868, off867, (*h).end); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
@@ -10553,6 +10901,9 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -10618,6 +10969,9 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -10655,6 +11009,9 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				if uint(off875)+1 < uint(len(b877)) && b877[off875+1] < 0x80 && b877[off875]&0x1f != 0x1f && off875+2+int(b877[off875+1]) <= len(b877) {
 					t, l := b877[off875], int(b877[off875+1])
 					e876.tag, e876.cons, e876.off, e876.start, e876.end, e876.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off875, off875+2, off875+2+l, off875+2+l
+				} else if uint(off875)+2 < uint(len(b877)) && b877[off875+1] == 0x81 && b877[off875+2] >= 0x80 && b877[off875]&0x1f != 0x1f && off875+3+int(b877[off875+2]) <= len(b877) {
+					t, l := b877[off875], int(b877[off875+2])
+					e876.tag, e876.cons, e876.off, e876.start, e876.end, e876.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off875, off875+3, off875+3+l, off875+3+l
 				} else if err := d.next(&e876, off875, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
@@ -10715,6 +11072,9 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -10752,6 +11112,9 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				if uint(off882)+1 < uint(len(b884)) && b884[off882+1] < 0x80 && b884[off882]&0x1f != 0x1f && off882+2+int(b884[off882+1]) <= len(b884) {
 					t, l := b884[off882], int(b884[off882+1])
 					e883.tag, e883.cons, e883.off, e883.start, e883.end, e883.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off882, off882+2, off882+2+l, off882+2+l
+				} else if uint(off882)+2 < uint(len(b884)) && b884[off882+1] == 0x81 && b884[off882+2] >= 0x80 && b884[off882]&0x1f != 0x1f && off882+3+int(b884[off882+2]) <= len(b884) {
+					t, l := b884[off882], int(b884[off882+2])
+					e883.tag, e883.cons, e883.off, e883.start, e883.end, e883.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off882, off882+3, off882+3+l, off882+3+l
 				} else if err := d.next(&e883, off882, e.end); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
@@ -10828,6 +11191,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -10856,6 +11222,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				if uint(off892)+1 < uint(len(b894)) && b894[off892+1] < 0x80 && b894[off892]&0x1f != 0x1f && off892+2+int(b894[off892+1]) <= len(b894) {
 					t, l := b894[off892], int(b894[off892+1])
 					e893.tag, e893.cons, e893.off, e893.start, e893.end, e893.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off892, off892+2, off892+2+l, off892+2+l
+				} else if uint(off892)+2 < uint(len(b894)) && b894[off892+1] == 0x81 && b894[off892+2] >= 0x80 && b894[off892]&0x1f != 0x1f && off892+3+int(b894[off892+2]) <= len(b894) {
+					t, l := b894[off892], int(b894[off892+2])
+					e893.tag, e893.cons, e893.off, e893.start, e893.end, e893.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off892, off892+3, off892+3+l, off892+3+l
 				} else if err := d.next(&e893, off892, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -10952,6 +11321,9 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -10980,6 +11352,9 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				if uint(off902)+1 < uint(len(b904)) && b904[off902+1] < 0x80 && b904[off902]&0x1f != 0x1f && off902+2+int(b904[off902+1]) <= len(b904) {
 					t, l := b904[off902], int(b904[off902+1])
 					e903.tag, e903.cons, e903.off, e903.start, e903.end, e903.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off902, off902+2, off902+2+l, off902+2+l
+				} else if uint(off902)+2 < uint(len(b904)) && b904[off902+1] == 0x81 && b904[off902+2] >= 0x80 && b904[off902]&0x1f != 0x1f && off902+3+int(b904[off902+2]) <= len(b904) {
+					t, l := b904[off902], int(b904[off902+2])
+					e903.tag, e903.cons, e903.off, e903.start, e903.end, e903.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off902, off902+3, off902+3+l, off902+3+l
 				} else if err := d.next(&e903, off902, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -11063,6 +11438,9 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11104,6 +11482,9 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				if uint(off912)+1 < uint(len(b914)) && b914[off912+1] < 0x80 && b914[off912]&0x1f != 0x1f && off912+2+int(b914[off912+1]) <= len(b914) {
 					t, l := b914[off912], int(b914[off912+1])
 					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+2, off912+2+l, off912+2+l
+				} else if uint(off912)+2 < uint(len(b914)) && b914[off912+1] == 0x81 && b914[off912+2] >= 0x80 && b914[off912]&0x1f != 0x1f && off912+3+int(b914[off912+2]) <= len(b914) {
+					t, l := b914[off912], int(b914[off912+2])
+					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+3, off912+3+l, off912+3+l
 				} else if err := d.next(&e913, off912, e.end); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
@@ -11201,6 +11582,9 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11256,6 +11640,9 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				if uint(off922)+1 < uint(len(b924)) && b924[off922+1] < 0x80 && b924[off922]&0x1f != 0x1f && off922+2+int(b924[off922+1]) <= len(b924) {
 					t, l := b924[off922], int(b924[off922+1])
 					e923.tag, e923.cons, e923.off, e923.start, e923.end, e923.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off922, off922+2, off922+2+l, off922+2+l
+				} else if uint(off922)+2 < uint(len(b924)) && b924[off922+1] == 0x81 && b924[off922+2] >= 0x80 && b924[off922]&0x1f != 0x1f && off922+3+int(b924[off922+2]) <= len(b924) {
+					t, l := b924[off922], int(b924[off922+2])
+					e923.tag, e923.cons, e923.off, e923.start, e923.end, e923.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off922, off922+3, off922+3+l, off922+3+l
 				} else if err := d.next(&e923, off922, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
@@ -11352,6 +11739,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11389,6 +11779,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				if uint(off931)+1 < uint(len(b933)) && b933[off931+1] < 0x80 && b933[off931]&0x1f != 0x1f && off931+2+int(b933[off931+1]) <= len(b933) {
 					t, l := b933[off931], int(b933[off931+1])
 					e932.tag, e932.cons, e932.off, e932.start, e932.end, e932.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off931, off931+2, off931+2+l, off931+2+l
+				} else if uint(off931)+2 < uint(len(b933)) && b933[off931+1] == 0x81 && b933[off931+2] >= 0x80 && b933[off931]&0x1f != 0x1f && off931+3+int(b933[off931+2]) <= len(b933) {
+					t, l := b933[off931], int(b933[off931+2])
+					e932.tag, e932.cons, e932.off, e932.start, e932.end, e932.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off931, off931+3, off931+3+l, off931+3+l
 				} else if err := d.next(&e932, off931, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
@@ -11544,6 +11937,9 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11572,6 +11968,9 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				if uint(off944)+1 < uint(len(b946)) && b946[off944+1] < 0x80 && b946[off944]&0x1f != 0x1f && off944+2+int(b946[off944+1]) <= len(b946) {
 					t, l := b946[off944], int(b946[off944+1])
 					e945.tag, e945.cons, e945.off, e945.start, e945.end, e945.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off944, off944+2, off944+2+l, off944+2+l
+				} else if uint(off944)+2 < uint(len(b946)) && b946[off944+1] == 0x81 && b946[off944+2] >= 0x80 && b946[off944]&0x1f != 0x1f && off944+3+int(b946[off944+2]) <= len(b946) {
+					t, l := b946[off944], int(b946[off944+2])
+					e945.tag, e945.cons, e945.off, e945.start, e945.end, e945.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off944, off944+3, off944+3+l, off944+3+l
 				} else if err := d.next(&e945, off944, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -11657,6 +12056,9 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11685,6 +12087,9 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				if uint(off953)+1 < uint(len(b955)) && b955[off953+1] < 0x80 && b955[off953]&0x1f != 0x1f && off953+2+int(b955[off953+1]) <= len(b955) {
 					t, l := b955[off953], int(b955[off953+1])
 					e954.tag, e954.cons, e954.off, e954.start, e954.end, e954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off953, off953+2, off953+2+l, off953+2+l
+				} else if uint(off953)+2 < uint(len(b955)) && b955[off953+1] == 0x81 && b955[off953+2] >= 0x80 && b955[off953]&0x1f != 0x1f && off953+3+int(b955[off953+2]) <= len(b955) {
+					t, l := b955[off953], int(b955[off953+2])
+					e954.tag, e954.cons, e954.off, e954.start, e954.end, e954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off953, off953+3, off953+3+l, off953+3+l
 				} else if err := d.next(&e954, off953, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -11770,6 +12175,9 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11798,6 +12206,9 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				if uint(off962)+1 < uint(len(b964)) && b964[off962+1] < 0x80 && b964[off962]&0x1f != 0x1f && off962+2+int(b964[off962+1]) <= len(b964) {
 					t, l := b964[off962], int(b964[off962+1])
 					e963.tag, e963.cons, e963.off, e963.start, e963.end, e963.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off962, off962+2, off962+2+l, off962+2+l
+				} else if uint(off962)+2 < uint(len(b964)) && b964[off962+1] == 0x81 && b964[off962+2] >= 0x80 && b964[off962]&0x1f != 0x1f && off962+3+int(b964[off962+2]) <= len(b964) {
+					t, l := b964[off962], int(b964[off962+2])
+					e963.tag, e963.cons, e963.off, e963.start, e963.end, e963.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off962, off962+3, off962+3+l, off962+3+l
 				} else if err := d.next(&e963, off962, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -11883,6 +12294,9 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -11911,6 +12325,9 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				if uint(off971)+1 < uint(len(b973)) && b973[off971+1] < 0x80 && b973[off971]&0x1f != 0x1f && off971+2+int(b973[off971+1]) <= len(b973) {
 					t, l := b973[off971], int(b973[off971+1])
 					e972.tag, e972.cons, e972.off, e972.start, e972.end, e972.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off971, off971+2, off971+2+l, off971+2+l
+				} else if uint(off971)+2 < uint(len(b973)) && b973[off971+1] == 0x81 && b973[off971+2] >= 0x80 && b973[off971]&0x1f != 0x1f && off971+3+int(b973[off971+2]) <= len(b973) {
+					t, l := b973[off971], int(b973[off971+2])
+					e972.tag, e972.cons, e972.off, e972.start, e972.end, e972.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off971, off971+3, off971+3+l, off971+3+l
 				} else if err := d.next(&e972, off971, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -12003,6 +12420,9 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12031,6 +12451,9 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				if uint(off982)+1 < uint(len(b984)) && b984[off982+1] < 0x80 && b984[off982]&0x1f != 0x1f && off982+2+int(b984[off982+1]) <= len(b984) {
 					t, l := b984[off982], int(b984[off982+1])
 					e983.tag, e983.cons, e983.off, e983.start, e983.end, e983.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off982, off982+2, off982+2+l, off982+2+l
+				} else if uint(off982)+2 < uint(len(b984)) && b984[off982+1] == 0x81 && b984[off982+2] >= 0x80 && b984[off982]&0x1f != 0x1f && off982+3+int(b984[off982+2]) <= len(b984) {
+					t, l := b984[off982], int(b984[off982+2])
+					e983.tag, e983.cons, e983.off, e983.start, e983.end, e983.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off982, off982+3, off982+3+l, off982+3+l
 				} else if err := d.next(&e983, off982, e.end); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -12239,6 +12662,9 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12263,6 +12689,9 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				if uint(off999)+1 < uint(len(b1001)) && b1001[off999+1] < 0x80 && b1001[off999]&0x1f != 0x1f && off999+2+int(b1001[off999+1]) <= len(b1001) {
 					t, l := b1001[off999], int(b1001[off999+1])
 					e1000.tag, e1000.cons, e1000.off, e1000.start, e1000.end, e1000.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off999, off999+2, off999+2+l, off999+2+l
+				} else if uint(off999)+2 < uint(len(b1001)) && b1001[off999+1] == 0x81 && b1001[off999+2] >= 0x80 && b1001[off999]&0x1f != 0x1f && off999+3+int(b1001[off999+2]) <= len(b1001) {
+					t, l := b1001[off999], int(b1001[off999+2])
+					e1000.tag, e1000.cons, e1000.off, e1000.start, e1000.end, e1000.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off999, off999+3, off999+3+l, off999+3+l
 				} else if err := d.next(&e1000, off999, e.end); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
@@ -12346,6 +12775,9 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12425,6 +12857,9 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12541,6 +12976,9 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 			if uint(off1021)+1 < uint(len(b1023)) && b1023[off1021+1] < 0x80 && b1023[off1021]&0x1f != 0x1f && off1021+2+int(b1023[off1021+1]) <= len(b1023) {
 				t, l := b1023[off1021], int(b1023[off1021+1])
 				e1022.tag, e1022.cons, e1022.off, e1022.start, e1022.end, e1022.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1021, off1021+2, off1021+2+l, off1021+2+l
+			} else if uint(off1021)+2 < uint(len(b1023)) && b1023[off1021+1] == 0x81 && b1023[off1021+2] >= 0x80 && b1023[off1021]&0x1f != 0x1f && off1021+3+int(b1023[off1021+2]) <= len(b1023) {
+				t, l := b1023[off1021], int(b1023[off1021+2])
+				e1022.tag, e1022.cons, e1022.off, e1022.start, e1022.end, e1022.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1021, off1021+3, off1021+3+l, off1021+3+l
 			} else if err := d.next(&e1022, off1021, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -12632,6 +13070,9 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 			if uint(off1031)+1 < uint(len(b1033)) && b1033[off1031+1] < 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+2+int(b1033[off1031+1]) <= len(b1033) {
 				t, l := b1033[off1031], int(b1033[off1031+1])
 				e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+2, off1031+2+l, off1031+2+l
+			} else if uint(off1031)+2 < uint(len(b1033)) && b1033[off1031+1] == 0x81 && b1033[off1031+2] >= 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+3+int(b1033[off1031+2]) <= len(b1033) {
+				t, l := b1033[off1031], int(b1033[off1031+2])
+				e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+3, off1031+3+l, off1031+3+l
 			} else if err := d.next(&e1032, off1031, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -12686,6 +13127,9 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12765,6 +13209,9 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12857,6 +13304,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -12972,6 +13422,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13033,6 +13486,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				if uint(off1055)+1 < uint(len(b1057)) && b1057[off1055+1] < 0x80 && b1057[off1055]&0x1f != 0x1f && off1055+2+int(b1057[off1055+1]) <= len(b1057) {
 					t, l := b1057[off1055], int(b1057[off1055+1])
 					e1056.tag, e1056.cons, e1056.off, e1056.start, e1056.end, e1056.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1055, off1055+2, off1055+2+l, off1055+2+l
+				} else if uint(off1055)+2 < uint(len(b1057)) && b1057[off1055+1] == 0x81 && b1057[off1055+2] >= 0x80 && b1057[off1055]&0x1f != 0x1f && off1055+3+int(b1057[off1055+2]) <= len(b1057) {
+					t, l := b1057[off1055], int(b1057[off1055+2])
+					e1056.tag, e1056.cons, e1056.off, e1056.start, e1056.end, e1056.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1055, off1055+3, off1055+3+l, off1055+3+l
 				} else if err := d.next(&e1056, off1055, e.end); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
@@ -13112,6 +13568,9 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13175,6 +13634,9 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				if uint(off1064)+1 < uint(len(b1066)) && b1066[off1064+1] < 0x80 && b1066[off1064]&0x1f != 0x1f && off1064+2+int(b1066[off1064+1]) <= len(b1066) {
 					t, l := b1066[off1064], int(b1066[off1064+1])
 					e1065.tag, e1065.cons, e1065.off, e1065.start, e1065.end, e1065.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1064, off1064+2, off1064+2+l, off1064+2+l
+				} else if uint(off1064)+2 < uint(len(b1066)) && b1066[off1064+1] == 0x81 && b1066[off1064+2] >= 0x80 && b1066[off1064]&0x1f != 0x1f && off1064+3+int(b1066[off1064+2]) <= len(b1066) {
+					t, l := b1066[off1064], int(b1066[off1064+2])
+					e1065.tag, e1065.cons, e1065.off, e1065.start, e1065.end, e1065.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1064, off1064+3, off1064+3+l, off1064+3+l
 				} else if err := d.next(&e1065, off1064, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -13257,6 +13719,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13294,6 +13759,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				if uint(off1072)+1 < uint(len(b1074)) && b1074[off1072+1] < 0x80 && b1074[off1072]&0x1f != 0x1f && off1072+2+int(b1074[off1072+1]) <= len(b1074) {
 					t, l := b1074[off1072], int(b1074[off1072+1])
 					e1073.tag, e1073.cons, e1073.off, e1073.start, e1073.end, e1073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1072, off1072+2, off1072+2+l, off1072+2+l
+				} else if uint(off1072)+2 < uint(len(b1074)) && b1074[off1072+1] == 0x81 && b1074[off1072+2] >= 0x80 && b1074[off1072]&0x1f != 0x1f && off1072+3+int(b1074[off1072+2]) <= len(b1074) {
+					t, l := b1074[off1072], int(b1074[off1072+2])
+					e1073.tag, e1073.cons, e1073.off, e1073.start, e1073.end, e1073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1072, off1072+3, off1072+3+l, off1072+3+l
 				} else if err := d.next(&e1073, off1072, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
@@ -13451,6 +13919,9 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13475,6 +13946,9 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				if uint(off1086)+1 < uint(len(b1088)) && b1088[off1086+1] < 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+2+int(b1088[off1086+1]) <= len(b1088) {
 					t, l := b1088[off1086], int(b1088[off1086+1])
 					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+2, off1086+2+l, off1086+2+l
+				} else if uint(off1086)+2 < uint(len(b1088)) && b1088[off1086+1] == 0x81 && b1088[off1086+2] >= 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+3+int(b1088[off1086+2]) <= len(b1088) {
+					t, l := b1088[off1086], int(b1088[off1086+2])
+					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+3, off1086+3+l, off1086+3+l
 				} else if err := d.next(&e1087, off1086, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
@@ -13500,6 +13974,9 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 					if uint(off1091)+1 < uint(len(b1093)) && b1093[off1091+1] < 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+2+int(b1093[off1091+1]) <= len(b1093) {
 						t, l := b1093[off1091], int(b1093[off1091+1])
 						e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+2, off1091+2+l, off1091+2+l
+					} else if uint(off1091)+2 < uint(len(b1093)) && b1093[off1091+1] == 0x81 && b1093[off1091+2] >= 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+3+int(b1093[off1091+2]) <= len(b1093) {
+						t, l := b1093[off1091], int(b1093[off1091+2])
+						e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+3, off1091+3+l, off1091+3+l
 					} else if err := d.next(&e1092, off1091, e1087.end); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
 					}
@@ -13582,6 +14059,9 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13610,6 +14090,9 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				if uint(off1099)+1 < uint(len(b1101)) && b1101[off1099+1] < 0x80 && b1101[off1099]&0x1f != 0x1f && off1099+2+int(b1101[off1099+1]) <= len(b1101) {
 					t, l := b1101[off1099], int(b1101[off1099+1])
 					e1100.tag, e1100.cons, e1100.off, e1100.start, e1100.end, e1100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1099, off1099+2, off1099+2+l, off1099+2+l
+				} else if uint(off1099)+2 < uint(len(b1101)) && b1101[off1099+1] == 0x81 && b1101[off1099+2] >= 0x80 && b1101[off1099]&0x1f != 0x1f && off1099+3+int(b1101[off1099+2]) <= len(b1101) {
+					t, l := b1101[off1099], int(b1101[off1099+2])
+					e1100.tag, e1100.cons, e1100.off, e1100.start, e1100.end, e1100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1099, off1099+3, off1099+3+l, off1099+3+l
 				} else if err := d.next(&e1100, off1099, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -13726,6 +14209,9 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13770,6 +14256,9 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				if uint(off1111)+1 < uint(len(b1113)) && b1113[off1111+1] < 0x80 && b1113[off1111]&0x1f != 0x1f && off1111+2+int(b1113[off1111+1]) <= len(b1113) {
 					t, l := b1113[off1111], int(b1113[off1111+1])
 					e1112.tag, e1112.cons, e1112.off, e1112.start, e1112.end, e1112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1111, off1111+2, off1111+2+l, off1111+2+l
+				} else if uint(off1111)+2 < uint(len(b1113)) && b1113[off1111+1] == 0x81 && b1113[off1111+2] >= 0x80 && b1113[off1111]&0x1f != 0x1f && off1111+3+int(b1113[off1111+2]) <= len(b1113) {
+					t, l := b1113[off1111], int(b1113[off1111+2])
+					e1112.tag, e1112.cons, e1112.off, e1112.start, e1112.end, e1112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1111, off1111+3, off1111+3+l, off1111+3+l
 				} else if err := d.next(&e1112, off1111, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
@@ -13866,6 +14355,9 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -13910,6 +14402,9 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				if uint(off1122)+1 < uint(len(b1124)) && b1124[off1122+1] < 0x80 && b1124[off1122]&0x1f != 0x1f && off1122+2+int(b1124[off1122+1]) <= len(b1124) {
 					t, l := b1124[off1122], int(b1124[off1122+1])
 					e1123.tag, e1123.cons, e1123.off, e1123.start, e1123.end, e1123.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1122, off1122+2, off1122+2+l, off1122+2+l
+				} else if uint(off1122)+2 < uint(len(b1124)) && b1124[off1122+1] == 0x81 && b1124[off1122+2] >= 0x80 && b1124[off1122]&0x1f != 0x1f && off1122+3+int(b1124[off1122+2]) <= len(b1124) {
+					t, l := b1124[off1122], int(b1124[off1122+2])
+					e1123.tag, e1123.cons, e1123.off, e1123.start, e1123.end, e1123.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1122, off1122+3, off1122+3+l, off1122+3+l
 				} else if err := d.next(&e1123, off1122, e.end); err != nil {
 					return codecerr.At(err, "termList")
 				}
@@ -13999,6 +14494,9 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14041,6 +14539,9 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 				if uint(off1132)+1 < uint(len(b1134)) && b1134[off1132+1] < 0x80 && b1134[off1132]&0x1f != 0x1f && off1132+2+int(b1134[off1132+1]) <= len(b1134) {
 					t, l := b1134[off1132], int(b1134[off1132+1])
 					e1133.tag, e1133.cons, e1133.off, e1133.start, e1133.end, e1133.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1132, off1132+2, off1132+2+l, off1132+2+l
+				} else if uint(off1132)+2 < uint(len(b1134)) && b1134[off1132+1] == 0x81 && b1134[off1132+2] >= 0x80 && b1134[off1132]&0x1f != 0x1f && off1132+3+int(b1134[off1132+2]) <= len(b1134) {
+					t, l := b1134[off1132], int(b1134[off1132+2])
+					e1133.tag, e1133.cons, e1133.off, e1133.start, e1133.end, e1133.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1132, off1132+3, off1132+3+l, off1132+3+l
 				} else if err := d.next(&e1133, off1132, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -14116,6 +14617,9 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14158,6 +14662,9 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 				if uint(off1141)+1 < uint(len(b1143)) && b1143[off1141+1] < 0x80 && b1143[off1141]&0x1f != 0x1f && off1141+2+int(b1143[off1141+1]) <= len(b1143) {
 					t, l := b1143[off1141], int(b1143[off1141+1])
 					e1142.tag, e1142.cons, e1142.off, e1142.start, e1142.end, e1142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1141, off1141+2, off1141+2+l, off1141+2+l
+				} else if uint(off1141)+2 < uint(len(b1143)) && b1143[off1141+1] == 0x81 && b1143[off1141+2] >= 0x80 && b1143[off1141]&0x1f != 0x1f && off1141+3+int(b1143[off1141+2]) <= len(b1143) {
+					t, l := b1143[off1141], int(b1143[off1141+2])
+					e1142.tag, e1142.cons, e1142.off, e1142.start, e1142.end, e1142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1141, off1141+3, off1141+3+l, off1141+3+l
 				} else if err := d.next(&e1142, off1141, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -14230,6 +14737,9 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14272,6 +14782,9 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 				if uint(off1150)+1 < uint(len(b1152)) && b1152[off1150+1] < 0x80 && b1152[off1150]&0x1f != 0x1f && off1150+2+int(b1152[off1150+1]) <= len(b1152) {
 					t, l := b1152[off1150], int(b1152[off1150+1])
 					e1151.tag, e1151.cons, e1151.off, e1151.start, e1151.end, e1151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1150, off1150+2, off1150+2+l, off1150+2+l
+				} else if uint(off1150)+2 < uint(len(b1152)) && b1152[off1150+1] == 0x81 && b1152[off1150+2] >= 0x80 && b1152[off1150]&0x1f != 0x1f && off1150+3+int(b1152[off1150+2]) <= len(b1152) {
+					t, l := b1152[off1150], int(b1152[off1150+2])
+					e1151.tag, e1151.cons, e1151.off, e1151.start, e1151.end, e1151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1150, off1150+3, off1150+3+l, off1150+3+l
 				} else if err := d.next(&e1151, off1150, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -14366,6 +14879,9 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14432,6 +14948,9 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				if uint(off1161)+1 < uint(len(b1163)) && b1163[off1161+1] < 0x80 && b1163[off1161]&0x1f != 0x1f && off1161+2+int(b1163[off1161+1]) <= len(b1163) {
 					t, l := b1163[off1161], int(b1163[off1161+1])
 					e1162.tag, e1162.cons, e1162.off, e1162.start, e1162.end, e1162.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1161, off1161+2, off1161+2+l, off1161+2+l
+				} else if uint(off1161)+2 < uint(len(b1163)) && b1163[off1161+1] == 0x81 && b1163[off1161+2] >= 0x80 && b1163[off1161]&0x1f != 0x1f && off1161+3+int(b1163[off1161+2]) <= len(b1163) {
+					t, l := b1163[off1161], int(b1163[off1161+2])
+					e1162.tag, e1162.cons, e1162.off, e1162.start, e1162.end, e1162.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1161, off1161+3, off1161+3+l, off1161+3+l
 				} else if err := d.next(&e1162, off1161, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -14529,6 +15048,9 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14595,6 +15117,9 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				if uint(off1172)+1 < uint(len(b1174)) && b1174[off1172+1] < 0x80 && b1174[off1172]&0x1f != 0x1f && off1172+2+int(b1174[off1172+1]) <= len(b1174) {
 					t, l := b1174[off1172], int(b1174[off1172+1])
 					e1173.tag, e1173.cons, e1173.off, e1173.start, e1173.end, e1173.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1172, off1172+2, off1172+2+l, off1172+2+l
+				} else if uint(off1172)+2 < uint(len(b1174)) && b1174[off1172+1] == 0x81 && b1174[off1172+2] >= 0x80 && b1174[off1172]&0x1f != 0x1f && off1172+3+int(b1174[off1172+2]) <= len(b1174) {
+					t, l := b1174[off1172], int(b1174[off1172+2])
+					e1173.tag, e1173.cons, e1173.off, e1173.start, e1173.end, e1173.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1172, off1172+3, off1172+3+l, off1172+3+l
 				} else if err := d.next(&e1173, off1172, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -14692,6 +15217,9 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14758,6 +15286,9 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				if uint(off1183)+1 < uint(len(b1185)) && b1185[off1183+1] < 0x80 && b1185[off1183]&0x1f != 0x1f && off1183+2+int(b1185[off1183+1]) <= len(b1185) {
 					t, l := b1185[off1183], int(b1185[off1183+1])
 					e1184.tag, e1184.cons, e1184.off, e1184.start, e1184.end, e1184.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1183, off1183+2, off1183+2+l, off1183+2+l
+				} else if uint(off1183)+2 < uint(len(b1185)) && b1185[off1183+1] == 0x81 && b1185[off1183+2] >= 0x80 && b1185[off1183]&0x1f != 0x1f && off1183+3+int(b1185[off1183+2]) <= len(b1185) {
+					t, l := b1185[off1183], int(b1185[off1183+2])
+					e1184.tag, e1184.cons, e1184.off, e1184.start, e1184.end, e1184.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1183, off1183+3, off1183+3+l, off1183+3+l
 				} else if err := d.next(&e1184, off1183, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -14853,6 +15384,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -14919,6 +15453,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				if uint(off1196)+1 < uint(len(b1198)) && b1198[off1196+1] < 0x80 && b1198[off1196]&0x1f != 0x1f && off1196+2+int(b1198[off1196+1]) <= len(b1198) {
 					t, l := b1198[off1196], int(b1198[off1196+1])
 					e1197.tag, e1197.cons, e1197.off, e1197.start, e1197.end, e1197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1196, off1196+2, off1196+2+l, off1196+2+l
+				} else if uint(off1196)+2 < uint(len(b1198)) && b1198[off1196+1] == 0x81 && b1198[off1196+2] >= 0x80 && b1198[off1196]&0x1f != 0x1f && off1196+3+int(b1198[off1196+2]) <= len(b1198) {
+					t, l := b1198[off1196], int(b1198[off1196+2])
+					e1197.tag, e1197.cons, e1197.off, e1197.start, e1197.end, e1197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1196, off1196+3, off1196+3+l, off1196+3+l
 				} else if err := d.next(&e1197, off1196, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -15003,6 +15540,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15069,6 +15609,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				if uint(off1209)+1 < uint(len(b1211)) && b1211[off1209+1] < 0x80 && b1211[off1209]&0x1f != 0x1f && off1209+2+int(b1211[off1209+1]) <= len(b1211) {
 					t, l := b1211[off1209], int(b1211[off1209+1])
 					e1210.tag, e1210.cons, e1210.off, e1210.start, e1210.end, e1210.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1209, off1209+2, off1209+2+l, off1209+2+l
+				} else if uint(off1209)+2 < uint(len(b1211)) && b1211[off1209+1] == 0x81 && b1211[off1209+2] >= 0x80 && b1211[off1209]&0x1f != 0x1f && off1209+3+int(b1211[off1209+2]) <= len(b1211) {
+					t, l := b1211[off1209], int(b1211[off1209+2])
+					e1210.tag, e1210.cons, e1210.off, e1210.start, e1210.end, e1210.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1209, off1209+3, off1209+3+l, off1209+3+l
 				} else if err := d.next(&e1210, off1209, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -15164,6 +15707,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15230,6 +15776,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				if uint(off1223)+1 < uint(len(b1225)) && b1225[off1223+1] < 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+2+int(b1225[off1223+1]) <= len(b1225) {
 					t, l := b1225[off1223], int(b1225[off1223+1])
 					e1224.tag, e1224.cons, e1224.off, e1224.start, e1224.end, e1224.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1223, off1223+2, off1223+2+l, off1223+2+l
+				} else if uint(off1223)+2 < uint(len(b1225)) && b1225[off1223+1] == 0x81 && b1225[off1223+2] >= 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+3+int(b1225[off1223+2]) <= len(b1225) {
+					t, l := b1225[off1223], int(b1225[off1223+2])
+					e1224.tag, e1224.cons, e1224.off, e1224.start, e1224.end, e1224.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1223, off1223+3, off1223+3+l, off1223+3+l
 				} else if err := d.next(&e1224, off1223, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -15438,6 +15987,9 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15480,6 +16032,9 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 				if uint(off1239)+1 < uint(len(b1241)) && b1241[off1239+1] < 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+2+int(b1241[off1239+1]) <= len(b1241) {
 					t, l := b1241[off1239], int(b1241[off1239+1])
 					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+2, off1239+2+l, off1239+2+l
+				} else if uint(off1239)+2 < uint(len(b1241)) && b1241[off1239+1] == 0x81 && b1241[off1239+2] >= 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+3+int(b1241[off1239+2]) <= len(b1241) {
+					t, l := b1241[off1239], int(b1241[off1239+2])
+					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+3, off1239+3+l, off1239+3+l
 				} else if err := d.next(&e1240, off1239, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -15555,6 +16110,9 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15597,6 +16155,9 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 				if uint(off1248)+1 < uint(len(b1250)) && b1250[off1248+1] < 0x80 && b1250[off1248]&0x1f != 0x1f && off1248+2+int(b1250[off1248+1]) <= len(b1250) {
 					t, l := b1250[off1248], int(b1250[off1248+1])
 					e1249.tag, e1249.cons, e1249.off, e1249.start, e1249.end, e1249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1248, off1248+2, off1248+2+l, off1248+2+l
+				} else if uint(off1248)+2 < uint(len(b1250)) && b1250[off1248+1] == 0x81 && b1250[off1248+2] >= 0x80 && b1250[off1248]&0x1f != 0x1f && off1248+3+int(b1250[off1248+2]) <= len(b1250) {
+					t, l := b1250[off1248], int(b1250[off1248+2])
+					e1249.tag, e1249.cons, e1249.off, e1249.start, e1249.end, e1249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1248, off1248+3, off1248+3+l, off1248+3+l
 				} else if err := d.next(&e1249, off1248, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -15669,6 +16230,9 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15711,6 +16275,9 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 				if uint(off1257)+1 < uint(len(b1259)) && b1259[off1257+1] < 0x80 && b1259[off1257]&0x1f != 0x1f && off1257+2+int(b1259[off1257+1]) <= len(b1259) {
 					t, l := b1259[off1257], int(b1259[off1257+1])
 					e1258.tag, e1258.cons, e1258.off, e1258.start, e1258.end, e1258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1257, off1257+2, off1257+2+l, off1257+2+l
+				} else if uint(off1257)+2 < uint(len(b1259)) && b1259[off1257+1] == 0x81 && b1259[off1257+2] >= 0x80 && b1259[off1257]&0x1f != 0x1f && off1257+3+int(b1259[off1257+2]) <= len(b1259) {
+					t, l := b1259[off1257], int(b1259[off1257+2])
+					e1258.tag, e1258.cons, e1258.off, e1258.start, e1258.end, e1258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1257, off1257+3, off1257+3+l, off1257+3+l
 				} else if err := d.next(&e1258, off1257, e.end); err != nil {
 					return codecerr.At(err, "eventList")
 				}
@@ -15805,6 +16372,9 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -15871,6 +16441,9 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				if uint(off1268)+1 < uint(len(b1270)) && b1270[off1268+1] < 0x80 && b1270[off1268]&0x1f != 0x1f && off1268+2+int(b1270[off1268+1]) <= len(b1270) {
 					t, l := b1270[off1268], int(b1270[off1268+1])
 					e1269.tag, e1269.cons, e1269.off, e1269.start, e1269.end, e1269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1268, off1268+2, off1268+2+l, off1268+2+l
+				} else if uint(off1268)+2 < uint(len(b1270)) && b1270[off1268+1] == 0x81 && b1270[off1268+2] >= 0x80 && b1270[off1268]&0x1f != 0x1f && off1268+3+int(b1270[off1268+2]) <= len(b1270) {
+					t, l := b1270[off1268], int(b1270[off1268+2])
+					e1269.tag, e1269.cons, e1269.off, e1269.start, e1269.end, e1269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1268, off1268+3, off1268+3+l, off1268+3+l
 				} else if err := d.next(&e1269, off1268, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -15968,6 +16541,9 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16034,6 +16610,9 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				if uint(off1279)+1 < uint(len(b1281)) && b1281[off1279+1] < 0x80 && b1281[off1279]&0x1f != 0x1f && off1279+2+int(b1281[off1279+1]) <= len(b1281) {
 					t, l := b1281[off1279], int(b1281[off1279+1])
 					e1280.tag, e1280.cons, e1280.off, e1280.start, e1280.end, e1280.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1279, off1279+2, off1279+2+l, off1279+2+l
+				} else if uint(off1279)+2 < uint(len(b1281)) && b1281[off1279+1] == 0x81 && b1281[off1279+2] >= 0x80 && b1281[off1279]&0x1f != 0x1f && off1279+3+int(b1281[off1279+2]) <= len(b1281) {
+					t, l := b1281[off1279], int(b1281[off1279+2])
+					e1280.tag, e1280.cons, e1280.off, e1280.start, e1280.end, e1280.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1279, off1279+3, off1279+3+l, off1279+3+l
 				} else if err := d.next(&e1280, off1279, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -16131,6 +16710,9 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16197,6 +16779,9 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				if uint(off1290)+1 < uint(len(b1292)) && b1292[off1290+1] < 0x80 && b1292[off1290]&0x1f != 0x1f && off1290+2+int(b1292[off1290+1]) <= len(b1292) {
 					t, l := b1292[off1290], int(b1292[off1290+1])
 					e1291.tag, e1291.cons, e1291.off, e1291.start, e1291.end, e1291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1290, off1290+2, off1290+2+l, off1290+2+l
+				} else if uint(off1290)+2 < uint(len(b1292)) && b1292[off1290+1] == 0x81 && b1292[off1290+2] >= 0x80 && b1292[off1290]&0x1f != 0x1f && off1290+3+int(b1292[off1290+2]) <= len(b1292) {
+					t, l := b1292[off1290], int(b1292[off1290+2])
+					e1291.tag, e1291.cons, e1291.off, e1291.start, e1291.end, e1291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1290, off1290+3, off1290+3+l, off1290+3+l
 				} else if err := d.next(&e1291, off1290, e.end); err != nil {
 					return codecerr.At(err, "evParList")
 				}
@@ -16282,6 +16867,9 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16337,6 +16925,9 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				if uint(off1301)+1 < uint(len(b1303)) && b1303[off1301+1] < 0x80 && b1303[off1301]&0x1f != 0x1f && off1301+2+int(b1303[off1301+1]) <= len(b1303) {
 					t, l := b1303[off1301], int(b1303[off1301+1])
 					e1302.tag, e1302.cons, e1302.off, e1302.start, e1302.end, e1302.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1301, off1301+2, off1301+2+l, off1301+2+l
+				} else if uint(off1301)+2 < uint(len(b1303)) && b1303[off1301+1] == 0x81 && b1303[off1301+2] >= 0x80 && b1303[off1301]&0x1f != 0x1f && off1301+3+int(b1303[off1301+2]) <= len(b1303) {
+					t, l := b1303[off1301], int(b1303[off1301+2])
+					e1302.tag, e1302.cons, e1302.off, e1302.start, e1302.end, e1302.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1301, off1301+3, off1301+3+l, off1301+3+l
 				} else if err := d.next(&e1302, off1301, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -16411,6 +17002,9 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16466,6 +17060,9 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				if uint(off1312)+1 < uint(len(b1314)) && b1314[off1312+1] < 0x80 && b1314[off1312]&0x1f != 0x1f && off1312+2+int(b1314[off1312+1]) <= len(b1314) {
 					t, l := b1314[off1312], int(b1314[off1312+1])
 					e1313.tag, e1313.cons, e1313.off, e1313.start, e1313.end, e1313.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1312, off1312+2, off1312+2+l, off1312+2+l
+				} else if uint(off1312)+2 < uint(len(b1314)) && b1314[off1312+1] == 0x81 && b1314[off1312+2] >= 0x80 && b1314[off1312]&0x1f != 0x1f && off1312+3+int(b1314[off1312+2]) <= len(b1314) {
+					t, l := b1314[off1312], int(b1314[off1312+2])
+					e1313.tag, e1313.cons, e1313.off, e1313.start, e1313.end, e1313.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1312, off1312+3, off1312+3+l, off1312+3+l
 				} else if err := d.next(&e1313, off1312, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -16551,6 +17148,9 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16606,6 +17206,9 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				if uint(off1324)+1 < uint(len(b1326)) && b1326[off1324+1] < 0x80 && b1326[off1324]&0x1f != 0x1f && off1324+2+int(b1326[off1324+1]) <= len(b1326) {
 					t, l := b1326[off1324], int(b1326[off1324+1])
 					e1325.tag, e1325.cons, e1325.off, e1325.start, e1325.end, e1325.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1324, off1324+2, off1324+2+l, off1324+2+l
+				} else if uint(off1324)+2 < uint(len(b1326)) && b1326[off1324+1] == 0x81 && b1326[off1324+2] >= 0x80 && b1326[off1324]&0x1f != 0x1f && off1324+3+int(b1326[off1324+2]) <= len(b1326) {
+					t, l := b1326[off1324], int(b1326[off1324+2])
+					e1325.tag, e1325.cons, e1325.off, e1325.start, e1325.end, e1325.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1324, off1324+3, off1324+3+l, off1324+3+l
 				} else if err := d.next(&e1325, off1324, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
@@ -16709,6 +17312,9 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16764,6 +17370,9 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				if uint(off1336)+1 < uint(len(b1338)) && b1338[off1336+1] < 0x80 && b1338[off1336]&0x1f != 0x1f && off1336+2+int(b1338[off1336+1]) <= len(b1338) {
 					t, l := b1338[off1336], int(b1338[off1336+1])
 					e1337.tag, e1337.cons, e1337.off, e1337.start, e1337.end, e1337.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1336, off1336+2, off1336+2+l, off1336+2+l
+				} else if uint(off1336)+2 < uint(len(b1338)) && b1338[off1336+1] == 0x81 && b1338[off1336+2] >= 0x80 && b1338[off1336]&0x1f != 0x1f && off1336+3+int(b1338[off1336+2]) <= len(b1338) {
+					t, l := b1338[off1336], int(b1338[off1336+2])
+					e1337.tag, e1337.cons, e1337.off, e1337.start, e1337.end, e1337.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1336, off1336+3, off1336+3+l, off1336+3+l
 				} else if err := d.next(&e1337, off1336, e.end); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
@@ -16957,6 +17566,9 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -16998,6 +17610,9 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				if uint(off1353)+1 < uint(len(b1355)) && b1355[off1353+1] < 0x80 && b1355[off1353]&0x1f != 0x1f && off1353+2+int(b1355[off1353+1]) <= len(b1355) {
 					t, l := b1355[off1353], int(b1355[off1353+1])
 					e1354.tag, e1354.cons, e1354.off, e1354.start, e1354.end, e1354.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1353, off1353+2, off1353+2+l, off1353+2+l
+				} else if uint(off1353)+2 < uint(len(b1355)) && b1355[off1353+1] == 0x81 && b1355[off1353+2] >= 0x80 && b1355[off1353]&0x1f != 0x1f && off1353+3+int(b1355[off1353+2]) <= len(b1355) {
+					t, l := b1355[off1353], int(b1355[off1353+2])
+					e1354.tag, e1354.cons, e1354.off, e1354.start, e1354.end, e1354.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1353, off1353+3, off1353+3+l, off1353+3+l
 				} else if err := d.next(&e1354, off1353, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
@@ -17075,6 +17690,9 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -17116,6 +17734,9 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				if uint(off1362)+1 < uint(len(b1364)) && b1364[off1362+1] < 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+2+int(b1364[off1362+1]) <= len(b1364) {
 					t, l := b1364[off1362], int(b1364[off1362+1])
 					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+2, off1362+2+l, off1362+2+l
+				} else if uint(off1362)+2 < uint(len(b1364)) && b1364[off1362+1] == 0x81 && b1364[off1362+2] >= 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+3+int(b1364[off1362+2]) <= len(b1364) {
+					t, l := b1364[off1362], int(b1364[off1362+2])
+					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+3, off1362+3+l, off1362+3+l
 				} else if err := d.next(&e1363, off1362, e.end); err != nil {
 					return codecerr.At(err, "signalList")
 				}
@@ -17244,6 +17865,9 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -17348,6 +17972,9 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				if uint(off1373)+1 < uint(len(b1375)) && b1375[off1373+1] < 0x80 && b1375[off1373]&0x1f != 0x1f && off1373+2+int(b1375[off1373+1]) <= len(b1375) {
 					t, l := b1375[off1373], int(b1375[off1373+1])
 					e1374.tag, e1374.cons, e1374.off, e1374.start, e1374.end, e1374.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1373, off1373+2, off1373+2+l, off1373+2+l
+				} else if uint(off1373)+2 < uint(len(b1375)) && b1375[off1373+1] == 0x81 && b1375[off1373+2] >= 0x80 && b1375[off1373]&0x1f != 0x1f && off1373+3+int(b1375[off1373+2]) <= len(b1375) {
+					t, l := b1375[off1373], int(b1375[off1373+2])
+					e1374.tag, e1374.cons, e1374.off, e1374.start, e1374.end, e1374.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1373, off1373+3, off1373+3+l, off1373+3+l
 				} else if err := d.next(&e1374, off1373, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
@@ -17493,6 +18120,9 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -17597,6 +18227,9 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				if uint(off1384)+1 < uint(len(b1386)) && b1386[off1384+1] < 0x80 && b1386[off1384]&0x1f != 0x1f && off1384+2+int(b1386[off1384+1]) <= len(b1386) {
 					t, l := b1386[off1384], int(b1386[off1384+1])
 					e1385.tag, e1385.cons, e1385.off, e1385.start, e1385.end, e1385.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1384, off1384+2, off1384+2+l, off1384+2+l
+				} else if uint(off1384)+2 < uint(len(b1386)) && b1386[off1384+1] == 0x81 && b1386[off1384+2] >= 0x80 && b1386[off1384]&0x1f != 0x1f && off1384+3+int(b1386[off1384+2]) <= len(b1386) {
+					t, l := b1386[off1384], int(b1386[off1384+2])
+					e1385.tag, e1385.cons, e1385.off, e1385.start, e1385.end, e1385.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1384, off1384+3, off1384+3+l, off1384+3+l
 				} else if err := d.next(&e1385, off1384, e.end); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
@@ -17727,6 +18360,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -17764,6 +18400,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				if uint(off1395)+1 < uint(len(b1397)) && b1397[off1395+1] < 0x80 && b1397[off1395]&0x1f != 0x1f && off1395+2+int(b1397[off1395+1]) <= len(b1397) {
 					t, l := b1397[off1395], int(b1397[off1395+1])
 					e1396.tag, e1396.cons, e1396.off, e1396.start, e1396.end, e1396.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1395, off1395+2, off1395+2+l, off1395+2+l
+				} else if uint(off1395)+2 < uint(len(b1397)) && b1397[off1395+1] == 0x81 && b1397[off1395+2] >= 0x80 && b1397[off1395]&0x1f != 0x1f && off1395+3+int(b1397[off1395+2]) <= len(b1397) {
+					t, l := b1397[off1395], int(b1397[off1395+2])
+					e1396.tag, e1396.cons, e1396.off, e1396.start, e1396.end, e1396.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1395, off1395+3, off1395+3+l, off1395+3+l
 				} else if err := d.next(&e1396, off1395, e.end); err != nil {
 					return codecerr.At(err, "value")
 				}
@@ -17939,6 +18578,9 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -17963,6 +18605,9 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				if uint(off1410)+1 < uint(len(b1412)) && b1412[off1410+1] < 0x80 && b1412[off1410]&0x1f != 0x1f && off1410+2+int(b1412[off1410+1]) <= len(b1412) {
 					t, l := b1412[off1410], int(b1412[off1410+1])
 					e1411.tag, e1411.cons, e1411.off, e1411.start, e1411.end, e1411.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1410, off1410+2, off1410+2+l, off1410+2+l
+				} else if uint(off1410)+2 < uint(len(b1412)) && b1412[off1410+1] == 0x81 && b1412[off1410+2] >= 0x80 && b1412[off1410]&0x1f != 0x1f && off1410+3+int(b1412[off1410+2]) <= len(b1412) {
+					t, l := b1412[off1410], int(b1412[off1410+2])
+					e1411.tag, e1411.cons, e1411.off, e1411.start, e1411.end, e1411.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1410, off1410+3, off1410+3+l, off1410+3+l
 				} else if err := d.next(&e1411, off1410, e.end); err != nil {
 					return codecerr.At(err, "mtl")
 				}
@@ -18006,6 +18651,9 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				if uint(off1416)+1 < uint(len(b1418)) && b1418[off1416+1] < 0x80 && b1418[off1416]&0x1f != 0x1f && off1416+2+int(b1418[off1416+1]) <= len(b1418) {
 					t, l := b1418[off1416], int(b1418[off1416+1])
 					e1417.tag, e1417.cons, e1417.off, e1417.start, e1417.end, e1417.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1416, off1416+2, off1416+2+l, off1416+2+l
+				} else if uint(off1416)+2 < uint(len(b1418)) && b1418[off1416+1] == 0x81 && b1418[off1416+2] >= 0x80 && b1418[off1416]&0x1f != 0x1f && off1416+3+int(b1418[off1416+2]) <= len(b1418) {
+					t, l := b1418[off1416], int(b1418[off1416+2])
+					e1417.tag, e1417.cons, e1417.off, e1417.start, e1417.end, e1417.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1416, off1416+3, off1416+3+l, off1416+3+l
 				} else if err := d.next(&e1417, off1416, e.end); err != nil {
 					return codecerr.At(err, "mpl")
 				}
@@ -18082,6 +18730,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18156,6 +18807,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18253,6 +18907,9 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18388,6 +19045,9 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18589,6 +19249,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18672,6 +19335,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				if uint(off1446)+1 < uint(len(b1448)) && b1448[off1446+1] < 0x80 && b1448[off1446]&0x1f != 0x1f && off1446+2+int(b1448[off1446+1]) <= len(b1448) {
 					t, l := b1448[off1446], int(b1448[off1446+1])
 					e1447.tag, e1447.cons, e1447.off, e1447.start, e1447.end, e1447.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1446, off1446+2, off1446+2+l, off1446+2+l
+				} else if uint(off1446)+2 < uint(len(b1448)) && b1448[off1446+1] == 0x81 && b1448[off1446+2] >= 0x80 && b1448[off1446]&0x1f != 0x1f && off1446+3+int(b1448[off1446+2]) <= len(b1448) {
+					t, l := b1448[off1446], int(b1448[off1446+2])
+					e1447.tag, e1447.cons, e1447.off, e1447.start, e1447.end, e1447.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1446, off1446+3, off1446+3+l, off1446+3+l
 				} else if err := d.next(&e1447, off1446, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
@@ -18882,6 +19548,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -18965,6 +19634,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				if uint(off1471)+1 < uint(len(b1473)) && b1473[off1471+1] < 0x80 && b1473[off1471]&0x1f != 0x1f && off1471+2+int(b1473[off1471+1]) <= len(b1473) {
 					t, l := b1473[off1471], int(b1473[off1471+1])
 					e1472.tag, e1472.cons, e1472.off, e1472.start, e1472.end, e1472.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1471, off1471+2, off1471+2+l, off1471+2+l
+				} else if uint(off1471)+2 < uint(len(b1473)) && b1473[off1471+1] == 0x81 && b1473[off1471+2] >= 0x80 && b1473[off1471]&0x1f != 0x1f && off1471+3+int(b1473[off1471+2]) <= len(b1473) {
+					t, l := b1473[off1471], int(b1473[off1471+2])
+					e1472.tag, e1472.cons, e1472.off, e1472.start, e1472.end, e1472.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1471, off1471+3, off1471+3+l, off1471+3+l
 				} else if err := d.next(&e1472, off1471, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
@@ -19190,6 +19862,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -19273,6 +19948,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				if uint(off1497)+1 < uint(len(b1499)) && b1499[off1497+1] < 0x80 && b1499[off1497]&0x1f != 0x1f && off1497+2+int(b1499[off1497+1]) <= len(b1499) {
 					t, l := b1499[off1497], int(b1499[off1497+1])
 					e1498.tag, e1498.cons, e1498.off, e1498.start, e1498.end, e1498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1497, off1497+2, off1497+2+l, off1497+2+l
+				} else if uint(off1497)+2 < uint(len(b1499)) && b1499[off1497+1] == 0x81 && b1499[off1497+2] >= 0x80 && b1499[off1497]&0x1f != 0x1f && off1497+3+int(b1499[off1497+2]) <= len(b1499) {
+					t, l := b1499[off1497], int(b1499[off1497+2])
+					e1498.tag, e1498.cons, e1498.off, e1498.start, e1498.end, e1498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1497, off1497+3, off1497+3+l, off1497+3+l
 				} else if err := d.next(&e1498, off1497, e.end); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
@@ -19579,6 +20257,9 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -19731,6 +20412,9 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -19845,6 +20529,9 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -19911,6 +20598,9 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20005,6 +20695,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20042,6 +20735,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				if uint(off1545)+1 < uint(len(b1547)) && b1547[off1545+1] < 0x80 && b1547[off1545]&0x1f != 0x1f && off1545+2+int(b1547[off1545+1]) <= len(b1547) {
 					t, l := b1547[off1545], int(b1547[off1545+1])
 					e1546.tag, e1546.cons, e1546.off, e1546.start, e1546.end, e1546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1545, off1545+2, off1545+2+l, off1545+2+l
+				} else if uint(off1545)+2 < uint(len(b1547)) && b1547[off1545+1] == 0x81 && b1547[off1545+2] >= 0x80 && b1547[off1545]&0x1f != 0x1f && off1545+3+int(b1547[off1545+2]) <= len(b1547) {
+					t, l := b1547[off1545], int(b1547[off1545+2])
+					e1546.tag, e1546.cons, e1546.off, e1546.start, e1546.end, e1546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1545, off1545+3, off1545+3+l, off1545+3+l
 				} else if err := d.next(&e1546, off1545, e.end); err != nil {
 					return codecerr.At(err, "statValue")
 				}
@@ -20104,6 +20800,9 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20274,6 +20973,9 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20394,6 +21096,9 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20804,6 +21509,9 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20883,6 +21591,9 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -20999,6 +21710,9 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 			if uint(off1608)+1 < uint(len(b1610)) && b1610[off1608+1] < 0x80 && b1610[off1608]&0x1f != 0x1f && off1608+2+int(b1610[off1608+1]) <= len(b1610) {
 				t, l := b1610[off1608], int(b1610[off1608+1])
 				e1609.tag, e1609.cons, e1609.off, e1609.start, e1609.end, e1609.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1608, off1608+2, off1608+2+l, off1608+2+l
+			} else if uint(off1608)+2 < uint(len(b1610)) && b1610[off1608+1] == 0x81 && b1610[off1608+2] >= 0x80 && b1610[off1608]&0x1f != 0x1f && off1608+3+int(b1610[off1608+2]) <= len(b1610) {
+				t, l := b1610[off1608], int(b1610[off1608+2])
+				e1609.tag, e1609.cons, e1609.off, e1609.start, e1609.end, e1609.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1608, off1608+3, off1608+3+l, off1608+3+l
 			} else if err := d.next(&e1609, off1608, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -21090,6 +21804,9 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 			if uint(off1618)+1 < uint(len(b1620)) && b1620[off1618+1] < 0x80 && b1620[off1618]&0x1f != 0x1f && off1618+2+int(b1620[off1618+1]) <= len(b1620) {
 				t, l := b1620[off1618], int(b1620[off1618+1])
 				e1619.tag, e1619.cons, e1619.off, e1619.start, e1619.end, e1619.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1618, off1618+2, off1618+2+l, off1618+2+l
+			} else if uint(off1618)+2 < uint(len(b1620)) && b1620[off1618+1] == 0x81 && b1620[off1618+2] >= 0x80 && b1620[off1618]&0x1f != 0x1f && off1618+3+int(b1620[off1618+2]) <= len(b1620) {
+				t, l := b1620[off1618], int(b1620[off1618+2])
+				e1619.tag, e1619.cons, e1619.off, e1619.start, e1619.end, e1619.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1618, off1618+3, off1618+3+l, off1618+3+l
 			} else if err := d.next(&e1619, off1618, (*h).end); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
@@ -21144,6 +21861,9 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21223,6 +21943,9 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21315,6 +22038,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21418,6 +22144,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21538,6 +22267,9 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21593,6 +22325,9 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				if uint(off1644)+1 < uint(len(b1646)) && b1646[off1644+1] < 0x80 && b1646[off1644]&0x1f != 0x1f && off1644+2+int(b1646[off1644+1]) <= len(b1646) {
 					t, l := b1646[off1644], int(b1646[off1644+1])
 					e1645.tag, e1645.cons, e1645.off, e1645.start, e1645.end, e1645.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1644, off1644+2, off1644+2+l, off1644+2+l
+				} else if uint(off1644)+2 < uint(len(b1646)) && b1646[off1644+1] == 0x81 && b1646[off1644+2] >= 0x80 && b1646[off1644]&0x1f != 0x1f && off1644+3+int(b1646[off1644+2]) <= len(b1646) {
+					t, l := b1646[off1644], int(b1646[off1644+2])
+					e1645.tag, e1645.cons, e1645.off, e1645.start, e1645.end, e1645.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1644, off1644+3, off1644+3+l, off1644+3+l
 				} else if err := d.next(&e1645, off1644, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -21681,6 +22416,9 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21736,6 +22474,9 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				if uint(off1652)+1 < uint(len(b1654)) && b1654[off1652+1] < 0x80 && b1654[off1652]&0x1f != 0x1f && off1652+2+int(b1654[off1652+1]) <= len(b1654) {
 					t, l := b1654[off1652], int(b1654[off1652+1])
 					e1653.tag, e1653.cons, e1653.off, e1653.start, e1653.end, e1653.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1652, off1652+2, off1652+2+l, off1652+2+l
+				} else if uint(off1652)+2 < uint(len(b1654)) && b1654[off1652+1] == 0x81 && b1654[off1652+2] >= 0x80 && b1654[off1652]&0x1f != 0x1f && off1652+3+int(b1654[off1652+2]) <= len(b1654) {
+					t, l := b1654[off1652], int(b1654[off1652+2])
+					e1653.tag, e1653.cons, e1653.off, e1653.start, e1653.end, e1653.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1652, off1652+3, off1652+3+l, off1652+3+l
 				} else if err := d.next(&e1653, off1652, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -21803,6 +22544,9 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21871,6 +22615,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -21962,6 +22709,9 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22004,6 +22754,9 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 				if uint(off1664)+1 < uint(len(b1666)) && b1666[off1664+1] < 0x80 && b1666[off1664]&0x1f != 0x1f && off1664+2+int(b1666[off1664+1]) <= len(b1666) {
 					t, l := b1666[off1664], int(b1666[off1664+1])
 					e1665.tag, e1665.cons, e1665.off, e1665.start, e1665.end, e1665.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1664, off1664+2, off1664+2+l, off1664+2+l
+				} else if uint(off1664)+2 < uint(len(b1666)) && b1666[off1664+1] == 0x81 && b1666[off1664+2] >= 0x80 && b1666[off1664]&0x1f != 0x1f && off1664+3+int(b1666[off1664+2]) <= len(b1666) {
+					t, l := b1666[off1664], int(b1666[off1664+2])
+					e1665.tag, e1665.cons, e1665.off, e1665.start, e1665.end, e1665.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1664, off1664+3, off1664+3+l, off1664+3+l
 				} else if err := d.next(&e1665, off1664, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
@@ -22078,6 +22831,9 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22120,6 +22876,9 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 				if uint(off1673)+1 < uint(len(b1675)) && b1675[off1673+1] < 0x80 && b1675[off1673]&0x1f != 0x1f && off1673+2+int(b1675[off1673+1]) <= len(b1675) {
 					t, l := b1675[off1673], int(b1675[off1673+1])
 					e1674.tag, e1674.cons, e1674.off, e1674.start, e1674.end, e1674.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1673, off1673+2, off1673+2+l, off1673+2+l
+				} else if uint(off1673)+2 < uint(len(b1675)) && b1675[off1673+1] == 0x81 && b1675[off1673+2] >= 0x80 && b1675[off1673]&0x1f != 0x1f && off1673+3+int(b1675[off1673+2]) <= len(b1675) {
+					t, l := b1675[off1673], int(b1675[off1673+2])
+					e1674.tag, e1674.cons, e1674.off, e1674.start, e1674.end, e1674.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1673, off1673+3, off1673+3+l, off1673+3+l
 				} else if err := d.next(&e1674, off1673, e.end); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
@@ -22201,6 +22960,9 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22229,6 +22991,9 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				if uint(off1681)+1 < uint(len(b1683)) && b1683[off1681+1] < 0x80 && b1683[off1681]&0x1f != 0x1f && off1681+2+int(b1683[off1681+1]) <= len(b1683) {
 					t, l := b1683[off1681], int(b1683[off1681+1])
 					e1682.tag, e1682.cons, e1682.off, e1682.start, e1682.end, e1682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1681, off1681+2, off1681+2+l, off1681+2+l
+				} else if uint(off1681)+2 < uint(len(b1683)) && b1683[off1681+1] == 0x81 && b1683[off1681+2] >= 0x80 && b1683[off1681]&0x1f != 0x1f && off1681+3+int(b1683[off1681+2]) <= len(b1683) {
+					t, l := b1683[off1681], int(b1683[off1681+2])
+					e1682.tag, e1682.cons, e1682.off, e1682.start, e1682.end, e1682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1681, off1681+3, off1681+3+l, off1681+3+l
 				} else if err := d.next(&e1682, off1681, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -22333,6 +23098,9 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22361,6 +23129,9 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				if uint(off1689)+1 < uint(len(b1691)) && b1691[off1689+1] < 0x80 && b1691[off1689]&0x1f != 0x1f && off1689+2+int(b1691[off1689+1]) <= len(b1691) {
 					t, l := b1691[off1689], int(b1691[off1689+1])
 					e1690.tag, e1690.cons, e1690.off, e1690.start, e1690.end, e1690.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1689, off1689+2, off1689+2+l, off1689+2+l
+				} else if uint(off1689)+2 < uint(len(b1691)) && b1691[off1689+1] == 0x81 && b1691[off1689+2] >= 0x80 && b1691[off1689]&0x1f != 0x1f && off1689+3+int(b1691[off1689+2]) <= len(b1691) {
+					t, l := b1691[off1689], int(b1691[off1689+2])
+					e1690.tag, e1690.cons, e1690.off, e1690.start, e1690.end, e1690.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1689, off1689+3, off1689+3+l, off1689+3+l
 				} else if err := d.next(&e1690, off1689, e.end); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -22466,6 +23237,9 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22562,6 +23336,9 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22760,6 +23537,9 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22839,6 +23619,9 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -22921,6 +23704,9 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23011,6 +23797,9 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23097,6 +23886,9 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23150,6 +23942,9 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23218,6 +24013,9 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23307,6 +24105,9 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23460,6 +24261,9 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23488,6 +24292,9 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				if uint(off1723)+1 < uint(len(b1725)) && b1725[off1723+1] < 0x80 && b1725[off1723]&0x1f != 0x1f && off1723+2+int(b1725[off1723+1]) <= len(b1725) {
 					t, l := b1725[off1723], int(b1725[off1723+1])
 					e1724.tag, e1724.cons, e1724.off, e1724.start, e1724.end, e1724.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1723, off1723+2, off1723+2+l, off1723+2+l
+				} else if uint(off1723)+2 < uint(len(b1725)) && b1725[off1723+1] == 0x81 && b1725[off1723+2] >= 0x80 && b1725[off1723]&0x1f != 0x1f && off1723+3+int(b1725[off1723+2]) <= len(b1725) {
+					t, l := b1725[off1723], int(b1725[off1723+2])
+					e1724.tag, e1724.cons, e1724.off, e1724.start, e1724.end, e1724.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1723, off1723+3, off1723+3+l, off1723+3+l
 				} else if err := d.next(&e1724, off1723, e.end); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
@@ -23523,6 +24330,9 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				if uint(off1728)+1 < uint(len(b1730)) && b1730[off1728+1] < 0x80 && b1730[off1728]&0x1f != 0x1f && off1728+2+int(b1730[off1728+1]) <= len(b1730) {
 					t, l := b1730[off1728], int(b1730[off1728+1])
 					e1729.tag, e1729.cons, e1729.off, e1729.start, e1729.end, e1729.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1728, off1728+2, off1728+2+l, off1728+2+l
+				} else if uint(off1728)+2 < uint(len(b1730)) && b1730[off1728+1] == 0x81 && b1730[off1728+2] >= 0x80 && b1730[off1728]&0x1f != 0x1f && off1728+3+int(b1730[off1728+2]) <= len(b1730) {
+					t, l := b1730[off1728], int(b1730[off1728+2])
+					e1729.tag, e1729.cons, e1729.off, e1729.start, e1729.end, e1729.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1728, off1728+3, off1728+3+l, off1728+3+l
 				} else if err := d.next(&e1729, off1728, e.end); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
@@ -23593,6 +24403,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
 			t, l := b[off], int(b[off+1])
 			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
 		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
@@ -23632,6 +24445,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				if uint(off1737)+1 < uint(len(b1739)) && b1739[off1737+1] < 0x80 && b1739[off1737]&0x1f != 0x1f && off1737+2+int(b1739[off1737+1]) <= len(b1739) {
 					t, l := b1739[off1737], int(b1739[off1737+1])
 					e1738.tag, e1738.cons, e1738.off, e1738.start, e1738.end, e1738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1737, off1737+2, off1737+2+l, off1737+2+l
+				} else if uint(off1737)+2 < uint(len(b1739)) && b1739[off1737+1] == 0x81 && b1739[off1737+2] >= 0x80 && b1739[off1737]&0x1f != 0x1f && off1737+3+int(b1739[off1737+2]) <= len(b1739) {
+					t, l := b1739[off1737], int(b1739[off1737+2])
+					e1738.tag, e1738.cons, e1738.off, e1738.start, e1738.end, e1738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1737, off1737+3, off1737+3+l, off1737+3+l
 				} else if err := d.next(&e1738, off1737, e.end); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
