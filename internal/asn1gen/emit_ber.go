@@ -795,7 +795,9 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		// Most lists have one element: a common header that fills the
 		// list says so without reader.count.
 		win := g.tmp("b")
-		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+		// An empty one (a TerminationID's wildcard list) needs no count
+		// either.
+		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
 			win, addr(hv), n, hv, short(hv+".start", win), fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
 		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)

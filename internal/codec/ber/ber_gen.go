@@ -755,7 +755,9 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_Transactions
 		b39 := d.window(h)
 		n35 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b39)) && b39[(*h).start+1] < 0x80 && b39[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b39[(*h).start+1]) <= len(b39) && (*h).start+2+int(b39[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n35 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b39)) && b39[(*h).start+1] < 0x80 && b39[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b39[(*h).start+1]) <= len(b39) && (*h).start+2+int(b39[(*h).start+1]) == (*h).end) {
 			var err error
 			if n35, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
@@ -842,7 +844,9 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_Transactions
 		b48 := d.window(h)
 		n44 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b48)) && b48[(*h).start+1] < 0x80 && b48[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b48[(*h).start+1]) <= len(b48) && (*h).start+2+int(b48[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n44 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b48)) && b48[(*h).start+1] < 0x80 && b48[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b48[(*h).start+1]) <= len(b48) && (*h).start+2+int(b48[(*h).start+1]) == (*h).end) {
 			var err error
 			if n44, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
@@ -929,7 +933,9 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 		m.Kind = model.MessageMessageBody_Transactions
 		b57 := d.window(h)
 		n53 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b57)) && b57[(*h).start+1] < 0x80 && b57[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b57[(*h).start+1]) <= len(b57) && (*h).start+2+int(b57[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n53 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b57)) && b57[(*h).start+1] < 0x80 && b57[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b57[(*h).start+1]) <= len(b57) && (*h).start+2+int(b57[(*h).start+1]) == (*h).end) {
 			var err error
 			if n53, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
@@ -1428,7 +1434,9 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionResponseAck
 		b80 := d.window(h)
 		n76 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b80)) && b80[(*h).start+1] < 0x80 && b80[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b80[(*h).start+1]) <= len(b80) && (*h).start+2+int(b80[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n76 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b80)) && b80[(*h).start+1] < 0x80 && b80[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b80[(*h).start+1]) <= len(b80) && (*h).start+2+int(b80[(*h).start+1]) == (*h).end) {
 			var err error
 			if n76, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
@@ -1564,7 +1572,9 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionResponseAck
 		b94 := d.window(h)
 		n90 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b94)) && b94[(*h).start+1] < 0x80 && b94[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b94[(*h).start+1]) <= len(b94) && (*h).start+2+int(b94[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n90 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b94)) && b94[(*h).start+1] < 0x80 && b94[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b94[(*h).start+1]) <= len(b94) && (*h).start+2+int(b94[(*h).start+1]) == (*h).end) {
 			var err error
 			if n90, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
@@ -1710,7 +1720,9 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		m.Kind = model.Transaction_TransactionResponseAck
 		b109 := d.window(h)
 		n105 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b109)) && b109[(*h).start+1] < 0x80 && b109[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b109[(*h).start+1]) <= len(b109) && (*h).start+2+int(b109[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n105 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b109)) && b109[(*h).start+1] < 0x80 && b109[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b109[(*h).start+1]) <= len(b109) && (*h).start+2+int(b109[(*h).start+1]) == (*h).end) {
 			var err error
 			if n105, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
@@ -1829,7 +1841,9 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			b119 := d.window(&e)
 			n115 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b119)) && b119[e.start+1] < 0x80 && b119[e.start]&0x1f != 0x1f && e.start+2+int(b119[e.start+1]) <= len(b119) && e.start+2+int(b119[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n115 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b119)) && b119[e.start+1] < 0x80 && b119[e.start]&0x1f != 0x1f && e.start+2+int(b119[e.start+1]) <= len(b119) && e.start+2+int(b119[e.start+1]) == e.end) {
 				var err error
 				if n115, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
@@ -1951,7 +1965,9 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			b128 := d.window(&e)
 			n124 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b128)) && b128[e.start+1] < 0x80 && b128[e.start]&0x1f != 0x1f && e.start+2+int(b128[e.start+1]) <= len(b128) && e.start+2+int(b128[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n124 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b128)) && b128[e.start+1] < 0x80 && b128[e.start]&0x1f != 0x1f && e.start+2+int(b128[e.start+1]) <= len(b128) && e.start+2+int(b128[e.start+1]) == e.end) {
 				var err error
 				if n124, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
@@ -2073,7 +2089,9 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 			seen |= 1 << 1
 			b137 := d.window(&e)
 			n133 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b137)) && b137[e.start+1] < 0x80 && b137[e.start]&0x1f != 0x1f && e.start+2+int(b137[e.start+1]) <= len(b137) && e.start+2+int(b137[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n133 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b137)) && b137[e.start+1] < 0x80 && b137[e.start]&0x1f != 0x1f && e.start+2+int(b137[e.start+1]) <= len(b137) && e.start+2+int(b137[e.start+1]) == e.end) {
 				var err error
 				if n133, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
@@ -2598,7 +2616,9 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		b161 := d.window(h)
 		n157 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b161)) && b161[(*h).start+1] < 0x80 && b161[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b161[(*h).start+1]) <= len(b161) && (*h).start+2+int(b161[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n157 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b161)) && b161[(*h).start+1] < 0x80 && b161[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b161[(*h).start+1]) <= len(b161) && (*h).start+2+int(b161[(*h).start+1]) == (*h).end) {
 			var err error
 			if n157, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
@@ -2692,7 +2712,9 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		b171 := d.window(h)
 		n167 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b171)) && b171[(*h).start+1] < 0x80 && b171[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b171[(*h).start+1]) <= len(b171) && (*h).start+2+int(b171[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n167 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b171)) && b171[(*h).start+1] < 0x80 && b171[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b171[(*h).start+1]) <= len(b171) && (*h).start+2+int(b171[(*h).start+1]) == (*h).end) {
 			var err error
 			if n167, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
@@ -2786,7 +2808,9 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
 		b181 := d.window(h)
 		n177 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b181)) && b181[(*h).start+1] < 0x80 && b181[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b181[(*h).start+1]) <= len(b181) && (*h).start+2+int(b181[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n177 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b181)) && b181[(*h).start+1] < 0x80 && b181[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b181[(*h).start+1]) <= len(b181) && (*h).start+2+int(b181[(*h).start+1]) == (*h).end) {
 			var err error
 			if n177, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
@@ -3100,7 +3124,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			b197 := d.window(&e)
 			n193 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b197)) && b197[e.start+1] < 0x80 && b197[e.start]&0x1f != 0x1f && e.start+2+int(b197[e.start+1]) <= len(b197) && e.start+2+int(b197[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n193 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b197)) && b197[e.start+1] < 0x80 && b197[e.start]&0x1f != 0x1f && e.start+2+int(b197[e.start+1]) <= len(b197) && e.start+2+int(b197[e.start+1]) == e.end) {
 				var err error
 				if n193, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
@@ -3264,7 +3290,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			b210 := d.window(&e)
 			n206 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b210)) && b210[e.start+1] < 0x80 && b210[e.start]&0x1f != 0x1f && e.start+2+int(b210[e.start+1]) <= len(b210) && e.start+2+int(b210[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n206 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b210)) && b210[e.start+1] < 0x80 && b210[e.start]&0x1f != 0x1f && e.start+2+int(b210[e.start+1]) <= len(b210) && e.start+2+int(b210[e.start+1]) == e.end) {
 				var err error
 				if n206, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
@@ -3428,7 +3456,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			seen |= 1 << 3
 			b223 := d.window(&e)
 			n219 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b223)) && b223[e.start+1] < 0x80 && b223[e.start]&0x1f != 0x1f && e.start+2+int(b223[e.start+1]) <= len(b223) && e.start+2+int(b223[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n219 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b223)) && b223[e.start+1] < 0x80 && b223[e.start]&0x1f != 0x1f && e.start+2+int(b223[e.start+1]) <= len(b223) && e.start+2+int(b223[e.start+1]) == e.end) {
 				var err error
 				if n219, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
@@ -3588,7 +3618,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			b235 := d.window(&e)
 			n231 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b235)) && b235[e.start+1] < 0x80 && b235[e.start]&0x1f != 0x1f && e.start+2+int(b235[e.start+1]) <= len(b235) && e.start+2+int(b235[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n231 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b235)) && b235[e.start+1] < 0x80 && b235[e.start]&0x1f != 0x1f && e.start+2+int(b235[e.start+1]) <= len(b235) && e.start+2+int(b235[e.start+1]) == e.end) {
 				var err error
 				if n231, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
@@ -3745,7 +3777,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			b247 := d.window(&e)
 			n243 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b247)) && b247[e.start+1] < 0x80 && b247[e.start]&0x1f != 0x1f && e.start+2+int(b247[e.start+1]) <= len(b247) && e.start+2+int(b247[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n243 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b247)) && b247[e.start+1] < 0x80 && b247[e.start]&0x1f != 0x1f && e.start+2+int(b247[e.start+1]) <= len(b247) && e.start+2+int(b247[e.start+1]) == e.end) {
 				var err error
 				if n243, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
@@ -3902,7 +3936,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			seen |= 1 << 3
 			b259 := d.window(&e)
 			n255 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b259)) && b259[e.start+1] < 0x80 && b259[e.start]&0x1f != 0x1f && e.start+2+int(b259[e.start+1]) <= len(b259) && e.start+2+int(b259[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n255 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b259)) && b259[e.start+1] < 0x80 && b259[e.start]&0x1f != 0x1f && e.start+2+int(b259[e.start+1]) <= len(b259) && e.start+2+int(b259[e.start+1]) == e.end) {
 				var err error
 				if n255, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
@@ -4048,7 +4084,9 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			b268 := d.window(&e)
 			n264 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b268)) && b268[e.start+1] < 0x80 && b268[e.start]&0x1f != 0x1f && e.start+2+int(b268[e.start+1]) <= len(b268) && e.start+2+int(b268[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n264 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b268)) && b268[e.start+1] < 0x80 && b268[e.start]&0x1f != 0x1f && e.start+2+int(b268[e.start+1]) <= len(b268) && e.start+2+int(b268[e.start+1]) == e.end) {
 				var err error
 				if n264, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
@@ -4189,7 +4227,9 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			b277 := d.window(&e)
 			n273 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b277)) && b277[e.start+1] < 0x80 && b277[e.start]&0x1f != 0x1f && e.start+2+int(b277[e.start+1]) <= len(b277) && e.start+2+int(b277[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n273 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b277)) && b277[e.start+1] < 0x80 && b277[e.start]&0x1f != 0x1f && e.start+2+int(b277[e.start+1]) <= len(b277) && e.start+2+int(b277[e.start+1]) == e.end) {
 				var err error
 				if n273, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
@@ -4369,7 +4409,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 2
 			b291 := d.window(&e)
 			n287 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b291)) && b291[e.start+1] < 0x80 && b291[e.start]&0x1f != 0x1f && e.start+2+int(b291[e.start+1]) <= len(b291) && e.start+2+int(b291[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n287 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b291)) && b291[e.start+1] < 0x80 && b291[e.start]&0x1f != 0x1f && e.start+2+int(b291[e.start+1]) <= len(b291) && e.start+2+int(b291[e.start+1]) == e.end) {
 				var err error
 				if n287, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
@@ -4416,7 +4458,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 4
 			b296 := d.window(&e)
 			n292 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b296)) && b296[e.start+1] < 0x80 && b296[e.start]&0x1f != 0x1f && e.start+2+int(b296[e.start+1]) <= len(b296) && e.start+2+int(b296[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n292 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b296)) && b296[e.start+1] < 0x80 && b296[e.start]&0x1f != 0x1f && e.start+2+int(b296[e.start+1]) <= len(b296) && e.start+2+int(b296[e.start+1]) == e.end) {
 				var err error
 				if n292, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextProp")
@@ -4454,7 +4498,9 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			seen |= 1 << 5
 			b301 := d.window(&e)
 			n297 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b301)) && b301[e.start+1] < 0x80 && b301[e.start]&0x1f != 0x1f && e.start+2+int(b301[e.start+1]) <= len(b301) && e.start+2+int(b301[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n297 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b301)) && b301[e.start+1] < 0x80 && b301[e.start]&0x1f != 0x1f && e.start+2+int(b301[e.start+1]) <= len(b301) && e.start+2+int(b301[e.start+1]) == e.end) {
 				var err error
 				if n297, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextList")
@@ -4743,7 +4789,9 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			seen |= 1 << 4
 			b311 := d.window(&e)
 			n307 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b311)) && b311[e.start+1] < 0x80 && b311[e.start]&0x1f != 0x1f && e.start+2+int(b311[e.start+1]) <= len(b311) && e.start+2+int(b311[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n307 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b311)) && b311[e.start+1] < 0x80 && b311[e.start]&0x1f != 0x1f && e.start+2+int(b311[e.start+1]) <= len(b311) && e.start+2+int(b311[e.start+1]) == e.end) {
 				var err error
 				if n307, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextPropAud")
@@ -6699,7 +6747,9 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			b454 := d.window(&e)
 			n450 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b454)) && b454[e.start+1] < 0x80 && b454[e.start]&0x1f != 0x1f && e.start+2+int(b454[e.start+1]) <= len(b454) && e.start+2+int(b454[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n450 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b454)) && b454[e.start+1] < 0x80 && b454[e.start]&0x1f != 0x1f && e.start+2+int(b454[e.start+1]) <= len(b454) && e.start+2+int(b454[e.start+1]) == e.end) {
 				var err error
 				if n450, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -6737,7 +6787,9 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			b459 := d.window(&e)
 			n455 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b459)) && b459[e.start+1] < 0x80 && b459[e.start]&0x1f != 0x1f && e.start+2+int(b459[e.start+1]) <= len(b459) && e.start+2+int(b459[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n455 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b459)) && b459[e.start+1] < 0x80 && b459[e.start]&0x1f != 0x1f && e.start+2+int(b459[e.start+1]) <= len(b459) && e.start+2+int(b459[e.start+1]) == e.end) {
 				var err error
 				if n455, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
@@ -6853,7 +6905,9 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			b469 := d.window(&e)
 			n465 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b469)) && b469[e.start+1] < 0x80 && b469[e.start]&0x1f != 0x1f && e.start+2+int(b469[e.start+1]) <= len(b469) && e.start+2+int(b469[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n465 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b469)) && b469[e.start+1] < 0x80 && b469[e.start]&0x1f != 0x1f && e.start+2+int(b469[e.start+1]) <= len(b469) && e.start+2+int(b469[e.start+1]) == e.end) {
 				var err error
 				if n465, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -6891,7 +6945,9 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			b474 := d.window(&e)
 			n470 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n470 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end) {
 				var err error
 				if n470, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
@@ -7007,7 +7063,9 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 0
 			b484 := d.window(&e)
 			n480 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n480 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end) {
 				var err error
 				if n480, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -7045,7 +7103,9 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			seen |= 1 << 1
 			b489 := d.window(&e)
 			n485 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n485 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end) {
 				var err error
 				if n485, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
@@ -7250,7 +7310,9 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		b509 := d.window(h)
 		n505 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b509)) && b509[(*h).start+1] < 0x80 && b509[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b509[(*h).start+1]) <= len(b509) && (*h).start+2+int(b509[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n505 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b509)) && b509[(*h).start+1] < 0x80 && b509[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b509[(*h).start+1]) <= len(b509) && (*h).start+2+int(b509[(*h).start+1]) == (*h).end) {
 			var err error
 			if n505, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -7285,7 +7347,9 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		b514 := d.window(h)
 		n510 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b514)) && b514[(*h).start+1] < 0x80 && b514[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b514[(*h).start+1]) <= len(b514) && (*h).start+2+int(b514[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n510 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b514)) && b514[(*h).start+1] < 0x80 && b514[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b514[(*h).start+1]) <= len(b514) && (*h).start+2+int(b514[(*h).start+1]) == (*h).end) {
 			var err error
 			if n510, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -7495,7 +7559,9 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		b536 := d.window(h)
 		n532 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b536)) && b536[(*h).start+1] < 0x80 && b536[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b536[(*h).start+1]) <= len(b536) && (*h).start+2+int(b536[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n532 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b536)) && b536[(*h).start+1] < 0x80 && b536[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b536[(*h).start+1]) <= len(b536) && (*h).start+2+int(b536[(*h).start+1]) == (*h).end) {
 			var err error
 			if n532, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -7530,7 +7596,9 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		b541 := d.window(h)
 		n537 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b541)) && b541[(*h).start+1] < 0x80 && b541[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b541[(*h).start+1]) <= len(b541) && (*h).start+2+int(b541[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n537 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b541)) && b541[(*h).start+1] < 0x80 && b541[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b541[(*h).start+1]) <= len(b541) && (*h).start+2+int(b541[(*h).start+1]) == (*h).end) {
 			var err error
 			if n537, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -7759,7 +7827,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
 		b566 := d.window(h)
 		n562 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b566)) && b566[(*h).start+1] < 0x80 && b566[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b566[(*h).start+1]) <= len(b566) && (*h).start+2+int(b566[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n562 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b566)) && b566[(*h).start+1] < 0x80 && b566[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b566[(*h).start+1]) <= len(b566) && (*h).start+2+int(b566[(*h).start+1]) == (*h).end) {
 			var err error
 			if n562, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -7794,7 +7864,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
 		b571 := d.window(h)
 		n567 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b571)) && b571[(*h).start+1] < 0x80 && b571[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b571[(*h).start+1]) <= len(b571) && (*h).start+2+int(b571[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n567 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b571)) && b571[(*h).start+1] < 0x80 && b571[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b571[(*h).start+1]) <= len(b571) && (*h).start+2+int(b571[(*h).start+1]) == (*h).end) {
 			var err error
 			if n567, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -7842,7 +7914,9 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
 		b578 := d.window(h)
 		n574 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b578)) && b578[(*h).start+1] < 0x80 && b578[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b578[(*h).start+1]) <= len(b578) && (*h).start+2+int(b578[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n574 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b578)) && b578[(*h).start+1] < 0x80 && b578[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b578[(*h).start+1]) <= len(b578) && (*h).start+2+int(b578[(*h).start+1]) == (*h).end) {
 			var err error
 			if n574, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
@@ -7950,7 +8024,9 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			b588 := d.window(&e)
 			n584 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b588)) && b588[e.start+1] < 0x80 && b588[e.start]&0x1f != 0x1f && e.start+2+int(b588[e.start+1]) <= len(b588) && e.start+2+int(b588[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n584 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b588)) && b588[e.start+1] < 0x80 && b588[e.start]&0x1f != 0x1f && e.start+2+int(b588[e.start+1]) <= len(b588) && e.start+2+int(b588[e.start+1]) == e.end) {
 				var err error
 				if n584, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -7988,7 +8064,9 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			b593 := d.window(&e)
 			n589 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b593)) && b593[e.start+1] < 0x80 && b593[e.start]&0x1f != 0x1f && e.start+2+int(b593[e.start+1]) <= len(b593) && e.start+2+int(b593[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n589 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b593)) && b593[e.start+1] < 0x80 && b593[e.start]&0x1f != 0x1f && e.start+2+int(b593[e.start+1]) <= len(b593) && e.start+2+int(b593[e.start+1]) == e.end) {
 				var err error
 				if n589, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
@@ -8101,7 +8179,9 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			b603 := d.window(&e)
 			n599 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b603)) && b603[e.start+1] < 0x80 && b603[e.start]&0x1f != 0x1f && e.start+2+int(b603[e.start+1]) <= len(b603) && e.start+2+int(b603[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n599 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b603)) && b603[e.start+1] < 0x80 && b603[e.start]&0x1f != 0x1f && e.start+2+int(b603[e.start+1]) <= len(b603) && e.start+2+int(b603[e.start+1]) == e.end) {
 				var err error
 				if n599, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -8139,7 +8219,9 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			b608 := d.window(&e)
 			n604 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b608)) && b608[e.start+1] < 0x80 && b608[e.start]&0x1f != 0x1f && e.start+2+int(b608[e.start+1]) <= len(b608) && e.start+2+int(b608[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n604 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b608)) && b608[e.start+1] < 0x80 && b608[e.start]&0x1f != 0x1f && e.start+2+int(b608[e.start+1]) <= len(b608) && e.start+2+int(b608[e.start+1]) == e.end) {
 				var err error
 				if n604, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
@@ -8252,7 +8334,9 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 0
 			b618 := d.window(&e)
 			n614 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b618)) && b618[e.start+1] < 0x80 && b618[e.start]&0x1f != 0x1f && e.start+2+int(b618[e.start+1]) <= len(b618) && e.start+2+int(b618[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n614 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b618)) && b618[e.start+1] < 0x80 && b618[e.start]&0x1f != 0x1f && e.start+2+int(b618[e.start+1]) <= len(b618) && e.start+2+int(b618[e.start+1]) == e.end) {
 				var err error
 				if n614, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -8290,7 +8374,9 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			seen |= 1 << 1
 			b623 := d.window(&e)
 			n619 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b623)) && b623[e.start+1] < 0x80 && b623[e.start]&0x1f != 0x1f && e.start+2+int(b623[e.start+1]) <= len(b623) && e.start+2+int(b623[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n619 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b623)) && b623[e.start+1] < 0x80 && b623[e.start]&0x1f != 0x1f && e.start+2+int(b623[e.start+1]) <= len(b623) && e.start+2+int(b623[e.start+1]) == e.end) {
 				var err error
 				if n619, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
@@ -8395,7 +8481,9 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			b632 := d.window(&e)
 			n628 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b632)) && b632[e.start+1] < 0x80 && b632[e.start]&0x1f != 0x1f && e.start+2+int(b632[e.start+1]) <= len(b632) && e.start+2+int(b632[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n628 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b632)) && b632[e.start+1] < 0x80 && b632[e.start]&0x1f != 0x1f && e.start+2+int(b632[e.start+1]) <= len(b632) && e.start+2+int(b632[e.start+1]) == e.end) {
 				var err error
 				if n628, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -8514,7 +8602,9 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			b642 := d.window(&e)
 			n638 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b642)) && b642[e.start+1] < 0x80 && b642[e.start]&0x1f != 0x1f && e.start+2+int(b642[e.start+1]) <= len(b642) && e.start+2+int(b642[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n638 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b642)) && b642[e.start+1] < 0x80 && b642[e.start]&0x1f != 0x1f && e.start+2+int(b642[e.start+1]) <= len(b642) && e.start+2+int(b642[e.start+1]) == e.end) {
 				var err error
 				if n638, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -8633,7 +8723,9 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			seen |= 1 << 0
 			b652 := d.window(&e)
 			n648 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b652)) && b652[e.start+1] < 0x80 && b652[e.start]&0x1f != 0x1f && e.start+2+int(b652[e.start+1]) <= len(b652) && e.start+2+int(b652[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n648 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b652)) && b652[e.start+1] < 0x80 && b652[e.start]&0x1f != 0x1f && e.start+2+int(b652[e.start+1]) <= len(b652) && e.start+2+int(b652[e.start+1]) == e.end) {
 				var err error
 				if n648, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -8938,7 +9030,9 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			seen |= 1 << 2
 			b667 := d.window(&e)
 			n663 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b667)) && b667[e.start+1] < 0x80 && b667[e.start]&0x1f != 0x1f && e.start+2+int(b667[e.start+1]) <= len(b667) && e.start+2+int(b667[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n663 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b667)) && b667[e.start+1] < 0x80 && b667[e.start]&0x1f != 0x1f && e.start+2+int(b667[e.start+1]) <= len(b667) && e.start+2+int(b667[e.start+1]) == e.end) {
 				var err error
 				if n663, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationIDList")
@@ -9049,7 +9143,9 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		b677 := d.window(h)
 		n673 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b677)) && b677[(*h).start+1] < 0x80 && b677[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b677[(*h).start+1]) <= len(b677) && (*h).start+2+int(b677[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n673 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b677)) && b677[(*h).start+1] < 0x80 && b677[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b677[(*h).start+1]) <= len(b677) && (*h).start+2+int(b677[(*h).start+1]) == (*h).end) {
 			var err error
 			if n673, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
@@ -9165,7 +9261,9 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		b689 := d.window(h)
 		n685 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b689)) && b689[(*h).start+1] < 0x80 && b689[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b689[(*h).start+1]) <= len(b689) && (*h).start+2+int(b689[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n685 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b689)) && b689[(*h).start+1] < 0x80 && b689[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b689[(*h).start+1]) <= len(b689) && (*h).start+2+int(b689[(*h).start+1]) == (*h).end) {
 			var err error
 			if n685, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
@@ -9291,7 +9389,9 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		m.Kind = model.AuditReply_ContextAuditResult
 		b702 := d.window(h)
 		n698 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b702)) && b702[(*h).start+1] < 0x80 && b702[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b702[(*h).start+1]) <= len(b702) && (*h).start+2+int(b702[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n698 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b702)) && b702[(*h).start+1] < 0x80 && b702[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b702[(*h).start+1]) <= len(b702) && (*h).start+2+int(b702[(*h).start+1]) == (*h).end) {
 			var err error
 			if n698, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
@@ -9419,7 +9519,9 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			b713 := d.window(&e)
 			n709 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b713)) && b713[e.start+1] < 0x80 && b713[e.start]&0x1f != 0x1f && e.start+2+int(b713[e.start+1]) <= len(b713) && e.start+2+int(b713[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n709 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b713)) && b713[e.start+1] < 0x80 && b713[e.start]&0x1f != 0x1f && e.start+2+int(b713[e.start+1]) <= len(b713) && e.start+2+int(b713[e.start+1]) == e.end) {
 				var err error
 				if n709, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
@@ -9531,7 +9633,9 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			b721 := d.window(&e)
 			n717 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b721)) && b721[e.start+1] < 0x80 && b721[e.start]&0x1f != 0x1f && e.start+2+int(b721[e.start+1]) <= len(b721) && e.start+2+int(b721[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n717 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b721)) && b721[e.start+1] < 0x80 && b721[e.start]&0x1f != 0x1f && e.start+2+int(b721[e.start+1]) <= len(b721) && e.start+2+int(b721[e.start+1]) == e.end) {
 				var err error
 				if n717, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
@@ -9643,7 +9747,9 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 			seen |= 1 << 1
 			b729 := d.window(&e)
 			n725 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b729)) && b729[e.start+1] < 0x80 && b729[e.start]&0x1f != 0x1f && e.start+2+int(b729[e.start+1]) <= len(b729) && e.start+2+int(b729[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n725 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b729)) && b729[e.start+1] < 0x80 && b729[e.start]&0x1f != 0x1f && e.start+2+int(b729[e.start+1]) <= len(b729) && e.start+2+int(b729[e.start+1]) == e.end) {
 				var err error
 				if n725, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
@@ -9920,7 +10026,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		b758 := d.window(h)
 		n754 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b758)) && b758[(*h).start+1] < 0x80 && b758[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b758[(*h).start+1]) <= len(b758) && (*h).start+2+int(b758[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n754 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b758)) && b758[(*h).start+1] < 0x80 && b758[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b758[(*h).start+1]) <= len(b758) && (*h).start+2+int(b758[(*h).start+1]) == (*h).end) {
 			var err error
 			if n754, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -9955,7 +10063,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		b763 := d.window(h)
 		n759 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b763)) && b763[(*h).start+1] < 0x80 && b763[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b763[(*h).start+1]) <= len(b763) && (*h).start+2+int(b763[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n759 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b763)) && b763[(*h).start+1] < 0x80 && b763[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b763[(*h).start+1]) <= len(b763) && (*h).start+2+int(b763[(*h).start+1]) == (*h).end) {
 			var err error
 			if n759, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -10003,7 +10113,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		b770 := d.window(h)
 		n766 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b770)) && b770[(*h).start+1] < 0x80 && b770[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b770[(*h).start+1]) <= len(b770) && (*h).start+2+int(b770[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n766 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b770)) && b770[(*h).start+1] < 0x80 && b770[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b770[(*h).start+1]) <= len(b770) && (*h).start+2+int(b770[(*h).start+1]) == (*h).end) {
 			var err error
 			if n766, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
@@ -10038,7 +10150,9 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		b775 := d.window(h)
 		n771 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b775)) && b775[(*h).start+1] < 0x80 && b775[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b775[(*h).start+1]) <= len(b775) && (*h).start+2+int(b775[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n771 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b775)) && b775[(*h).start+1] < 0x80 && b775[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b775[(*h).start+1]) <= len(b775) && (*h).start+2+int(b775[(*h).start+1]) == (*h).end) {
 			var err error
 			if n771, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
@@ -10315,7 +10429,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		b805 := d.window(h)
 		n801 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b805)) && b805[(*h).start+1] < 0x80 && b805[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b805[(*h).start+1]) <= len(b805) && (*h).start+2+int(b805[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n801 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b805)) && b805[(*h).start+1] < 0x80 && b805[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b805[(*h).start+1]) <= len(b805) && (*h).start+2+int(b805[(*h).start+1]) == (*h).end) {
 			var err error
 			if n801, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -10350,7 +10466,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		b810 := d.window(h)
 		n806 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b810)) && b810[(*h).start+1] < 0x80 && b810[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b810[(*h).start+1]) <= len(b810) && (*h).start+2+int(b810[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n806 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b810)) && b810[(*h).start+1] < 0x80 && b810[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b810[(*h).start+1]) <= len(b810) && (*h).start+2+int(b810[(*h).start+1]) == (*h).end) {
 			var err error
 			if n806, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -10398,7 +10516,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		b817 := d.window(h)
 		n813 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b817)) && b817[(*h).start+1] < 0x80 && b817[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b817[(*h).start+1]) <= len(b817) && (*h).start+2+int(b817[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n813 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b817)) && b817[(*h).start+1] < 0x80 && b817[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b817[(*h).start+1]) <= len(b817) && (*h).start+2+int(b817[(*h).start+1]) == (*h).end) {
 			var err error
 			if n813, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
@@ -10433,7 +10553,9 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		b822 := d.window(h)
 		n818 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b822)) && b822[(*h).start+1] < 0x80 && b822[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b822[(*h).start+1]) <= len(b822) && (*h).start+2+int(b822[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n818 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b822)) && b822[(*h).start+1] < 0x80 && b822[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b822[(*h).start+1]) <= len(b822) && (*h).start+2+int(b822[(*h).start+1]) == (*h).end) {
 			var err error
 			if n818, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
@@ -10710,7 +10832,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
 		b852 := d.window(h)
 		n848 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b852)) && b852[(*h).start+1] < 0x80 && b852[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b852[(*h).start+1]) <= len(b852) && (*h).start+2+int(b852[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n848 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b852)) && b852[(*h).start+1] < 0x80 && b852[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b852[(*h).start+1]) <= len(b852) && (*h).start+2+int(b852[(*h).start+1]) == (*h).end) {
 			var err error
 			if n848, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
@@ -10745,7 +10869,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
 		b857 := d.window(h)
 		n853 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b857)) && b857[(*h).start+1] < 0x80 && b857[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b857[(*h).start+1]) <= len(b857) && (*h).start+2+int(b857[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n853 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b857)) && b857[(*h).start+1] < 0x80 && b857[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b857[(*h).start+1]) <= len(b857) && (*h).start+2+int(b857[(*h).start+1]) == (*h).end) {
 			var err error
 			if n853, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
@@ -10793,7 +10919,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
 		b864 := d.window(h)
 		n860 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b864)) && b864[(*h).start+1] < 0x80 && b864[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b864[(*h).start+1]) <= len(b864) && (*h).start+2+int(b864[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n860 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b864)) && b864[(*h).start+1] < 0x80 && b864[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b864[(*h).start+1]) <= len(b864) && (*h).start+2+int(b864[(*h).start+1]) == (*h).end) {
 			var err error
 			if n860, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
@@ -10828,7 +10956,9 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
 		b869 := d.window(h)
 		n865 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b869)) && b869[(*h).start+1] < 0x80 && b869[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b869[(*h).start+1]) <= len(b869) && (*h).start+2+int(b869[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n865 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b869)) && b869[(*h).start+1] < 0x80 && b869[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b869[(*h).start+1]) <= len(b869) && (*h).start+2+int(b869[(*h).start+1]) == (*h).end) {
 			var err error
 			if n865, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
@@ -10992,7 +11122,9 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 1
 			b877 := d.window(&e)
 			n873 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b877)) && b877[e.start+1] < 0x80 && b877[e.start]&0x1f != 0x1f && e.start+2+int(b877[e.start+1]) <= len(b877) && e.start+2+int(b877[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n873 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b877)) && b877[e.start+1] < 0x80 && b877[e.start]&0x1f != 0x1f && e.start+2+int(b877[e.start+1]) <= len(b877) && e.start+2+int(b877[e.start+1]) == e.end) {
 				var err error
 				if n873, err = d.count(&e); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
@@ -11095,7 +11227,9 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 			seen |= 1 << 1
 			b884 := d.window(&e)
 			n880 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b884)) && b884[e.start+1] < 0x80 && b884[e.start]&0x1f != 0x1f && e.start+2+int(b884[e.start+1]) <= len(b884) && e.start+2+int(b884[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n880 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b884)) && b884[e.start+1] < 0x80 && b884[e.start]&0x1f != 0x1f && e.start+2+int(b884[e.start+1]) <= len(b884) && e.start+2+int(b884[e.start+1]) == e.end) {
 				var err error
 				if n880, err = d.count(&e); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
@@ -11205,7 +11339,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			seen |= 1 << 0
 			b894 := d.window(&e)
 			n890 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b894)) && b894[e.start+1] < 0x80 && b894[e.start]&0x1f != 0x1f && e.start+2+int(b894[e.start+1]) <= len(b894) && e.start+2+int(b894[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n890 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b894)) && b894[e.start+1] < 0x80 && b894[e.start]&0x1f != 0x1f && e.start+2+int(b894[e.start+1]) <= len(b894) && e.start+2+int(b894[e.start+1]) == e.end) {
 				var err error
 				if n890, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -11335,7 +11471,9 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			seen |= 1 << 0
 			b904 := d.window(&e)
 			n900 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b904)) && b904[e.start+1] < 0x80 && b904[e.start]&0x1f != 0x1f && e.start+2+int(b904[e.start+1]) <= len(b904) && e.start+2+int(b904[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n900 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b904)) && b904[e.start+1] < 0x80 && b904[e.start]&0x1f != 0x1f && e.start+2+int(b904[e.start+1]) <= len(b904) && e.start+2+int(b904[e.start+1]) == e.end) {
 				var err error
 				if n900, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -11465,7 +11603,9 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			seen |= 1 << 1
 			b914 := d.window(&e)
 			n910 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b914)) && b914[e.start+1] < 0x80 && b914[e.start]&0x1f != 0x1f && e.start+2+int(b914[e.start+1]) <= len(b914) && e.start+2+int(b914[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n910 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b914)) && b914[e.start+1] < 0x80 && b914[e.start]&0x1f != 0x1f && e.start+2+int(b914[e.start+1]) <= len(b914) && e.start+2+int(b914[e.start+1]) == e.end) {
 				var err error
 				if n910, err = d.count(&e); err != nil {
 					return codecerr.At(err, "observedEventLst")
@@ -11623,7 +11763,9 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			seen |= 1 << 2
 			b924 := d.window(&e)
 			n920 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b924)) && b924[e.start+1] < 0x80 && b924[e.start]&0x1f != 0x1f && e.start+2+int(b924[e.start+1]) <= len(b924) && e.start+2+int(b924[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n920 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b924)) && b924[e.start+1] < 0x80 && b924[e.start]&0x1f != 0x1f && e.start+2+int(b924[e.start+1]) <= len(b924) && e.start+2+int(b924[e.start+1]) == e.end) {
 				var err error
 				if n920, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
@@ -11766,7 +11908,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			seen |= 1 << 1
 			b933 := d.window(&e)
 			n929 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b933)) && b933[e.start+1] < 0x80 && b933[e.start]&0x1f != 0x1f && e.start+2+int(b933[e.start+1]) <= len(b933) && e.start+2+int(b933[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n929 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b933)) && b933[e.start+1] < 0x80 && b933[e.start]&0x1f != 0x1f && e.start+2+int(b933[e.start+1]) <= len(b933) && e.start+2+int(b933[e.start+1]) == e.end) {
 				var err error
 				if n929, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
@@ -11951,7 +12095,9 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			b946 := d.window(&e)
 			n942 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b946)) && b946[e.start+1] < 0x80 && b946[e.start]&0x1f != 0x1f && e.start+2+int(b946[e.start+1]) <= len(b946) && e.start+2+int(b946[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n942 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b946)) && b946[e.start+1] < 0x80 && b946[e.start]&0x1f != 0x1f && e.start+2+int(b946[e.start+1]) <= len(b946) && e.start+2+int(b946[e.start+1]) == e.end) {
 				var err error
 				if n942, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -12070,7 +12216,9 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			b955 := d.window(&e)
 			n951 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b955)) && b955[e.start+1] < 0x80 && b955[e.start]&0x1f != 0x1f && e.start+2+int(b955[e.start+1]) <= len(b955) && e.start+2+int(b955[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n951 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b955)) && b955[e.start+1] < 0x80 && b955[e.start]&0x1f != 0x1f && e.start+2+int(b955[e.start+1]) <= len(b955) && e.start+2+int(b955[e.start+1]) == e.end) {
 				var err error
 				if n951, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -12189,7 +12337,9 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			seen |= 1 << 0
 			b964 := d.window(&e)
 			n960 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b964)) && b964[e.start+1] < 0x80 && b964[e.start]&0x1f != 0x1f && e.start+2+int(b964[e.start+1]) <= len(b964) && e.start+2+int(b964[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n960 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b964)) && b964[e.start+1] < 0x80 && b964[e.start]&0x1f != 0x1f && e.start+2+int(b964[e.start+1]) <= len(b964) && e.start+2+int(b964[e.start+1]) == e.end) {
 				var err error
 				if n960, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -12308,7 +12458,9 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			seen |= 1 << 0
 			b973 := d.window(&e)
 			n969 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b973)) && b973[e.start+1] < 0x80 && b973[e.start]&0x1f != 0x1f && e.start+2+int(b973[e.start+1]) <= len(b973) && e.start+2+int(b973[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n969 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b973)) && b973[e.start+1] < 0x80 && b973[e.start]&0x1f != 0x1f && e.start+2+int(b973[e.start+1]) <= len(b973) && e.start+2+int(b973[e.start+1]) == e.end) {
 				var err error
 				if n969, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -12434,7 +12586,9 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			seen |= 1 << 0
 			b984 := d.window(&e)
 			n980 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b984)) && b984[e.start+1] < 0x80 && b984[e.start]&0x1f != 0x1f && e.start+2+int(b984[e.start+1]) <= len(b984) && e.start+2+int(b984[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n980 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b984)) && b984[e.start+1] < 0x80 && b984[e.start]&0x1f != 0x1f && e.start+2+int(b984[e.start+1]) <= len(b984) && e.start+2+int(b984[e.start+1]) == e.end) {
 				var err error
 				if n980, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -12676,7 +12830,9 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 			seen |= 1 << 0
 			b1001 := d.window(&e)
 			n997 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1001)) && b1001[e.start+1] < 0x80 && b1001[e.start]&0x1f != 0x1f && e.start+2+int(b1001[e.start+1]) <= len(b1001) && e.start+2+int(b1001[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n997 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1001)) && b1001[e.start+1] < 0x80 && b1001[e.start]&0x1f != 0x1f && e.start+2+int(b1001[e.start+1]) <= len(b1001) && e.start+2+int(b1001[e.start+1]) == e.end) {
 				var err error
 				if n997, err = d.count(&e); err != nil {
 					return codecerr.At(err, "wildcard")
@@ -12959,7 +13115,9 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		b1023 := d.window(h)
 		n1019 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b1023)) && b1023[(*h).start+1] < 0x80 && b1023[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1023[(*h).start+1]) <= len(b1023) && (*h).start+2+int(b1023[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n1019 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1023)) && b1023[(*h).start+1] < 0x80 && b1023[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1023[(*h).start+1]) <= len(b1023) && (*h).start+2+int(b1023[(*h).start+1]) == (*h).end) {
 			var err error
 			if n1019, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
@@ -13053,7 +13211,9 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 		m.Kind = model.MediaDescriptorStreams_MultiStream
 		b1033 := d.window(h)
 		n1029 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b1033)) && b1033[(*h).start+1] < 0x80 && b1033[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1033[(*h).start+1]) <= len(b1033) && (*h).start+2+int(b1033[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n1029 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1033)) && b1033[(*h).start+1] < 0x80 && b1033[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1033[(*h).start+1]) <= len(b1033) && (*h).start+2+int(b1033[(*h).start+1]) == (*h).end) {
 			var err error
 			if n1029, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
@@ -13469,7 +13629,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			seen |= 1 << 3
 			b1057 := d.window(&e)
 			n1053 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1057)) && b1057[e.start+1] < 0x80 && b1057[e.start]&0x1f != 0x1f && e.start+2+int(b1057[e.start+1]) <= len(b1057) && e.start+2+int(b1057[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1053 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1057)) && b1057[e.start+1] < 0x80 && b1057[e.start]&0x1f != 0x1f && e.start+2+int(b1057[e.start+1]) <= len(b1057) && e.start+2+int(b1057[e.start+1]) == e.end) {
 				var err error
 				if n1053, err = d.count(&e); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
@@ -13617,7 +13779,9 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			seen |= 1 << 3
 			b1066 := d.window(&e)
 			n1062 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1066)) && b1066[e.start+1] < 0x80 && b1066[e.start]&0x1f != 0x1f && e.start+2+int(b1066[e.start+1]) <= len(b1066) && e.start+2+int(b1066[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1062 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1066)) && b1066[e.start+1] < 0x80 && b1066[e.start]&0x1f != 0x1f && e.start+2+int(b1066[e.start+1]) <= len(b1066) && e.start+2+int(b1066[e.start+1]) == e.end) {
 				var err error
 				if n1062, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -13746,7 +13910,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			seen |= 1 << 1
 			b1074 := d.window(&e)
 			n1070 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1074)) && b1074[e.start+1] < 0x80 && b1074[e.start]&0x1f != 0x1f && e.start+2+int(b1074[e.start+1]) <= len(b1074) && e.start+2+int(b1074[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1070 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1074)) && b1074[e.start+1] < 0x80 && b1074[e.start]&0x1f != 0x1f && e.start+2+int(b1074[e.start+1]) <= len(b1074) && e.start+2+int(b1074[e.start+1]) == e.end) {
 				var err error
 				if n1070, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
@@ -13933,7 +14099,9 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 			seen |= 1 << 0
 			b1088 := d.window(&e)
 			n1084 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1088)) && b1088[e.start+1] < 0x80 && b1088[e.start]&0x1f != 0x1f && e.start+2+int(b1088[e.start+1]) <= len(b1088) && e.start+2+int(b1088[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1084 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1088)) && b1088[e.start+1] < 0x80 && b1088[e.start]&0x1f != 0x1f && e.start+2+int(b1088[e.start+1]) <= len(b1088) && e.start+2+int(b1088[e.start+1]) == e.end) {
 				var err error
 				if n1084, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
@@ -13957,7 +14125,9 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				}
 				b1093 := d.window(&e1087)
 				n1089 := 1
-				if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
+				if e1087.cons && e1087.start == e1087.end {
+					n1089 = 0
+				} else if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
 					var err error
 					if n1089, err = d.count(&e1087); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
@@ -14073,7 +14243,9 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			seen |= 1 << 0
 			b1101 := d.window(&e)
 			n1097 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1101)) && b1101[e.start+1] < 0x80 && b1101[e.start]&0x1f != 0x1f && e.start+2+int(b1101[e.start+1]) <= len(b1101) && e.start+2+int(b1101[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1097 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1101)) && b1101[e.start+1] < 0x80 && b1101[e.start]&0x1f != 0x1f && e.start+2+int(b1101[e.start+1]) <= len(b1101) && e.start+2+int(b1101[e.start+1]) == e.end) {
 				var err error
 				if n1097, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -14239,7 +14411,9 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			seen |= 1 << 1
 			b1113 := d.window(&e)
 			n1109 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1113)) && b1113[e.start+1] < 0x80 && b1113[e.start]&0x1f != 0x1f && e.start+2+int(b1113[e.start+1]) <= len(b1113) && e.start+2+int(b1113[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1109 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1113)) && b1113[e.start+1] < 0x80 && b1113[e.start]&0x1f != 0x1f && e.start+2+int(b1113[e.start+1]) <= len(b1113) && e.start+2+int(b1113[e.start+1]) == e.end) {
 				var err error
 				if n1109, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
@@ -14385,7 +14559,9 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			seen |= 1 << 1
 			b1124 := d.window(&e)
 			n1120 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1124)) && b1124[e.start+1] < 0x80 && b1124[e.start]&0x1f != 0x1f && e.start+2+int(b1124[e.start+1]) <= len(b1124) && e.start+2+int(b1124[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1120 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1124)) && b1124[e.start+1] < 0x80 && b1124[e.start]&0x1f != 0x1f && e.start+2+int(b1124[e.start+1]) <= len(b1124) && e.start+2+int(b1124[e.start+1]) == e.end) {
 				var err error
 				if n1120, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
@@ -14522,7 +14698,9 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			b1134 := d.window(&e)
 			n1130 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1134)) && b1134[e.start+1] < 0x80 && b1134[e.start]&0x1f != 0x1f && e.start+2+int(b1134[e.start+1]) <= len(b1134) && e.start+2+int(b1134[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1130 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1134)) && b1134[e.start+1] < 0x80 && b1134[e.start]&0x1f != 0x1f && e.start+2+int(b1134[e.start+1]) <= len(b1134) && e.start+2+int(b1134[e.start+1]) == e.end) {
 				var err error
 				if n1130, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -14645,7 +14823,9 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			b1143 := d.window(&e)
 			n1139 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1143)) && b1143[e.start+1] < 0x80 && b1143[e.start]&0x1f != 0x1f && e.start+2+int(b1143[e.start+1]) <= len(b1143) && e.start+2+int(b1143[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1139 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1143)) && b1143[e.start+1] < 0x80 && b1143[e.start]&0x1f != 0x1f && e.start+2+int(b1143[e.start+1]) <= len(b1143) && e.start+2+int(b1143[e.start+1]) == e.end) {
 				var err error
 				if n1139, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -14765,7 +14945,9 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			seen |= 1 << 1
 			b1152 := d.window(&e)
 			n1148 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1152)) && b1152[e.start+1] < 0x80 && b1152[e.start]&0x1f != 0x1f && e.start+2+int(b1152[e.start+1]) <= len(b1152) && e.start+2+int(b1152[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1148 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1152)) && b1152[e.start+1] < 0x80 && b1152[e.start]&0x1f != 0x1f && e.start+2+int(b1152[e.start+1]) <= len(b1152) && e.start+2+int(b1152[e.start+1]) == e.end) {
 				var err error
 				if n1148, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -14931,7 +15113,9 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			b1163 := d.window(&e)
 			n1159 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1163)) && b1163[e.start+1] < 0x80 && b1163[e.start]&0x1f != 0x1f && e.start+2+int(b1163[e.start+1]) <= len(b1163) && e.start+2+int(b1163[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1159 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1163)) && b1163[e.start+1] < 0x80 && b1163[e.start]&0x1f != 0x1f && e.start+2+int(b1163[e.start+1]) <= len(b1163) && e.start+2+int(b1163[e.start+1]) == e.end) {
 				var err error
 				if n1159, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -15100,7 +15284,9 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			b1174 := d.window(&e)
 			n1170 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1174)) && b1174[e.start+1] < 0x80 && b1174[e.start]&0x1f != 0x1f && e.start+2+int(b1174[e.start+1]) <= len(b1174) && e.start+2+int(b1174[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1170 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1174)) && b1174[e.start+1] < 0x80 && b1174[e.start]&0x1f != 0x1f && e.start+2+int(b1174[e.start+1]) <= len(b1174) && e.start+2+int(b1174[e.start+1]) == e.end) {
 				var err error
 				if n1170, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -15269,7 +15455,9 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			seen |= 1 << 3
 			b1185 := d.window(&e)
 			n1181 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1185)) && b1185[e.start+1] < 0x80 && b1185[e.start]&0x1f != 0x1f && e.start+2+int(b1185[e.start+1]) <= len(b1185) && e.start+2+int(b1185[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1181 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1185)) && b1185[e.start+1] < 0x80 && b1185[e.start]&0x1f != 0x1f && e.start+2+int(b1185[e.start+1]) <= len(b1185) && e.start+2+int(b1185[e.start+1]) == e.end) {
 				var err error
 				if n1181, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -15436,7 +15624,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			b1198 := d.window(&e)
 			n1194 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1198)) && b1198[e.start+1] < 0x80 && b1198[e.start]&0x1f != 0x1f && e.start+2+int(b1198[e.start+1]) <= len(b1198) && e.start+2+int(b1198[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1194 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1198)) && b1198[e.start+1] < 0x80 && b1198[e.start]&0x1f != 0x1f && e.start+2+int(b1198[e.start+1]) <= len(b1198) && e.start+2+int(b1198[e.start+1]) == e.end) {
 				var err error
 				if n1194, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -15592,7 +15782,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			b1211 := d.window(&e)
 			n1207 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1211)) && b1211[e.start+1] < 0x80 && b1211[e.start]&0x1f != 0x1f && e.start+2+int(b1211[e.start+1]) <= len(b1211) && e.start+2+int(b1211[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1207 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1211)) && b1211[e.start+1] < 0x80 && b1211[e.start]&0x1f != 0x1f && e.start+2+int(b1211[e.start+1]) <= len(b1211) && e.start+2+int(b1211[e.start+1]) == e.end) {
 				var err error
 				if n1207, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -15759,7 +15951,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			seen |= 1 << 3
 			b1225 := d.window(&e)
 			n1221 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1225)) && b1225[e.start+1] < 0x80 && b1225[e.start]&0x1f != 0x1f && e.start+2+int(b1225[e.start+1]) <= len(b1225) && e.start+2+int(b1225[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1221 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1225)) && b1225[e.start+1] < 0x80 && b1225[e.start]&0x1f != 0x1f && e.start+2+int(b1225[e.start+1]) <= len(b1225) && e.start+2+int(b1225[e.start+1]) == e.end) {
 				var err error
 				if n1221, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -16015,7 +16209,9 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			b1241 := d.window(&e)
 			n1237 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1241)) && b1241[e.start+1] < 0x80 && b1241[e.start]&0x1f != 0x1f && e.start+2+int(b1241[e.start+1]) <= len(b1241) && e.start+2+int(b1241[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1237 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1241)) && b1241[e.start+1] < 0x80 && b1241[e.start]&0x1f != 0x1f && e.start+2+int(b1241[e.start+1]) <= len(b1241) && e.start+2+int(b1241[e.start+1]) == e.end) {
 				var err error
 				if n1237, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -16138,7 +16334,9 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			b1250 := d.window(&e)
 			n1246 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1250)) && b1250[e.start+1] < 0x80 && b1250[e.start]&0x1f != 0x1f && e.start+2+int(b1250[e.start+1]) <= len(b1250) && e.start+2+int(b1250[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1246 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1250)) && b1250[e.start+1] < 0x80 && b1250[e.start]&0x1f != 0x1f && e.start+2+int(b1250[e.start+1]) <= len(b1250) && e.start+2+int(b1250[e.start+1]) == e.end) {
 				var err error
 				if n1246, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -16258,7 +16456,9 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			seen |= 1 << 1
 			b1259 := d.window(&e)
 			n1255 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1259)) && b1259[e.start+1] < 0x80 && b1259[e.start]&0x1f != 0x1f && e.start+2+int(b1259[e.start+1]) <= len(b1259) && e.start+2+int(b1259[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1255 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1259)) && b1259[e.start+1] < 0x80 && b1259[e.start]&0x1f != 0x1f && e.start+2+int(b1259[e.start+1]) <= len(b1259) && e.start+2+int(b1259[e.start+1]) == e.end) {
 				var err error
 				if n1255, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
@@ -16424,7 +16624,9 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			b1270 := d.window(&e)
 			n1266 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1270)) && b1270[e.start+1] < 0x80 && b1270[e.start]&0x1f != 0x1f && e.start+2+int(b1270[e.start+1]) <= len(b1270) && e.start+2+int(b1270[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1266 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1270)) && b1270[e.start+1] < 0x80 && b1270[e.start]&0x1f != 0x1f && e.start+2+int(b1270[e.start+1]) <= len(b1270) && e.start+2+int(b1270[e.start+1]) == e.end) {
 				var err error
 				if n1266, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -16593,7 +16795,9 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			b1281 := d.window(&e)
 			n1277 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1281)) && b1281[e.start+1] < 0x80 && b1281[e.start]&0x1f != 0x1f && e.start+2+int(b1281[e.start+1]) <= len(b1281) && e.start+2+int(b1281[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1277 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1281)) && b1281[e.start+1] < 0x80 && b1281[e.start]&0x1f != 0x1f && e.start+2+int(b1281[e.start+1]) <= len(b1281) && e.start+2+int(b1281[e.start+1]) == e.end) {
 				var err error
 				if n1277, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -16762,7 +16966,9 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			seen |= 1 << 3
 			b1292 := d.window(&e)
 			n1288 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1292)) && b1292[e.start+1] < 0x80 && b1292[e.start]&0x1f != 0x1f && e.start+2+int(b1292[e.start+1]) <= len(b1292) && e.start+2+int(b1292[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1288 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1292)) && b1292[e.start+1] < 0x80 && b1292[e.start]&0x1f != 0x1f && e.start+2+int(b1292[e.start+1]) <= len(b1292) && e.start+2+int(b1292[e.start+1]) == e.end) {
 				var err error
 				if n1288, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
@@ -16908,7 +17114,9 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			b1303 := d.window(&e)
 			n1299 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1303)) && b1303[e.start+1] < 0x80 && b1303[e.start]&0x1f != 0x1f && e.start+2+int(b1303[e.start+1]) <= len(b1303) && e.start+2+int(b1303[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1299 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1303)) && b1303[e.start+1] < 0x80 && b1303[e.start]&0x1f != 0x1f && e.start+2+int(b1303[e.start+1]) <= len(b1303) && e.start+2+int(b1303[e.start+1]) == e.end) {
 				var err error
 				if n1299, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -17043,7 +17251,9 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			b1314 := d.window(&e)
 			n1310 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1314)) && b1314[e.start+1] < 0x80 && b1314[e.start]&0x1f != 0x1f && e.start+2+int(b1314[e.start+1]) <= len(b1314) && e.start+2+int(b1314[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1310 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1314)) && b1314[e.start+1] < 0x80 && b1314[e.start]&0x1f != 0x1f && e.start+2+int(b1314[e.start+1]) <= len(b1314) && e.start+2+int(b1314[e.start+1]) == e.end) {
 				var err error
 				if n1310, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -17189,7 +17399,9 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			seen |= 1 << 2
 			b1326 := d.window(&e)
 			n1322 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1326)) && b1326[e.start+1] < 0x80 && b1326[e.start]&0x1f != 0x1f && e.start+2+int(b1326[e.start+1]) <= len(b1326) && e.start+2+int(b1326[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1322 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1326)) && b1326[e.start+1] < 0x80 && b1326[e.start]&0x1f != 0x1f && e.start+2+int(b1326[e.start+1]) <= len(b1326) && e.start+2+int(b1326[e.start+1]) == e.end) {
 				var err error
 				if n1322, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
@@ -17353,7 +17565,9 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			seen |= 1 << 2
 			b1338 := d.window(&e)
 			n1334 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1338)) && b1338[e.start+1] < 0x80 && b1338[e.start]&0x1f != 0x1f && e.start+2+int(b1338[e.start+1]) <= len(b1338) && e.start+2+int(b1338[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1334 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1338)) && b1338[e.start+1] < 0x80 && b1338[e.start]&0x1f != 0x1f && e.start+2+int(b1338[e.start+1]) <= len(b1338) && e.start+2+int(b1338[e.start+1]) == e.end) {
 				var err error
 				if n1334, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
@@ -17593,7 +17807,9 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 1
 			b1355 := d.window(&e)
 			n1351 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1355)) && b1355[e.start+1] < 0x80 && b1355[e.start]&0x1f != 0x1f && e.start+2+int(b1355[e.start+1]) <= len(b1355) && e.start+2+int(b1355[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1351 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1355)) && b1355[e.start+1] < 0x80 && b1355[e.start]&0x1f != 0x1f && e.start+2+int(b1355[e.start+1]) <= len(b1355) && e.start+2+int(b1355[e.start+1]) == e.end) {
 				var err error
 				if n1351, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
@@ -17717,7 +17933,9 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 			seen |= 1 << 1
 			b1364 := d.window(&e)
 			n1360 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1364)) && b1364[e.start+1] < 0x80 && b1364[e.start]&0x1f != 0x1f && e.start+2+int(b1364[e.start+1]) <= len(b1364) && e.start+2+int(b1364[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1360 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1364)) && b1364[e.start+1] < 0x80 && b1364[e.start]&0x1f != 0x1f && e.start+2+int(b1364[e.start+1]) <= len(b1364) && e.start+2+int(b1364[e.start+1]) == e.end) {
 				var err error
 				if n1360, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
@@ -17955,7 +18173,9 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 6
 			b1375 := d.window(&e)
 			n1371 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1375)) && b1375[e.start+1] < 0x80 && b1375[e.start]&0x1f != 0x1f && e.start+2+int(b1375[e.start+1]) <= len(b1375) && e.start+2+int(b1375[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1371 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1375)) && b1375[e.start+1] < 0x80 && b1375[e.start]&0x1f != 0x1f && e.start+2+int(b1375[e.start+1]) <= len(b1375) && e.start+2+int(b1375[e.start+1]) == e.end) {
 				var err error
 				if n1371, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
@@ -18210,7 +18430,9 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			seen |= 1 << 6
 			b1386 := d.window(&e)
 			n1382 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1386)) && b1386[e.start+1] < 0x80 && b1386[e.start]&0x1f != 0x1f && e.start+2+int(b1386[e.start+1]) <= len(b1386) && e.start+2+int(b1386[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1382 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1386)) && b1386[e.start+1] < 0x80 && b1386[e.start]&0x1f != 0x1f && e.start+2+int(b1386[e.start+1]) <= len(b1386) && e.start+2+int(b1386[e.start+1]) == e.end) {
 				var err error
 				if n1382, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
@@ -18387,7 +18609,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			seen |= 1 << 1
 			b1397 := d.window(&e)
 			n1393 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1397)) && b1397[e.start+1] < 0x80 && b1397[e.start]&0x1f != 0x1f && e.start+2+int(b1397[e.start+1]) <= len(b1397) && e.start+2+int(b1397[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1393 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1397)) && b1397[e.start+1] < 0x80 && b1397[e.start]&0x1f != 0x1f && e.start+2+int(b1397[e.start+1]) <= len(b1397) && e.start+2+int(b1397[e.start+1]) == e.end) {
 				var err error
 				if n1393, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
@@ -18592,7 +18816,9 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			seen |= 1 << 0
 			b1412 := d.window(&e)
 			n1408 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1412)) && b1412[e.start+1] < 0x80 && b1412[e.start]&0x1f != 0x1f && e.start+2+int(b1412[e.start+1]) <= len(b1412) && e.start+2+int(b1412[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1408 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1412)) && b1412[e.start+1] < 0x80 && b1412[e.start]&0x1f != 0x1f && e.start+2+int(b1412[e.start+1]) <= len(b1412) && e.start+2+int(b1412[e.start+1]) == e.end) {
 				var err error
 				if n1408, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mtl")
@@ -18634,7 +18860,9 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			seen |= 1 << 1
 			b1418 := d.window(&e)
 			n1414 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1418)) && b1418[e.start+1] < 0x80 && b1418[e.start]&0x1f != 0x1f && e.start+2+int(b1418[e.start+1]) <= len(b1418) && e.start+2+int(b1418[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1414 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1418)) && b1418[e.start+1] < 0x80 && b1418[e.start]&0x1f != 0x1f && e.start+2+int(b1418[e.start+1]) <= len(b1418) && e.start+2+int(b1418[e.start+1]) == e.end) {
 				var err error
 				if n1414, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mpl")
@@ -19322,7 +19550,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			b1448 := d.window(&e)
 			n1444 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1448)) && b1448[e.start+1] < 0x80 && b1448[e.start]&0x1f != 0x1f && e.start+2+int(b1448[e.start+1]) <= len(b1448) && e.start+2+int(b1448[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1444 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1448)) && b1448[e.start+1] < 0x80 && b1448[e.start]&0x1f != 0x1f && e.start+2+int(b1448[e.start+1]) <= len(b1448) && e.start+2+int(b1448[e.start+1]) == e.end) {
 				var err error
 				if n1444, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
@@ -19621,7 +19851,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			b1473 := d.window(&e)
 			n1469 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1473)) && b1473[e.start+1] < 0x80 && b1473[e.start]&0x1f != 0x1f && e.start+2+int(b1473[e.start+1]) <= len(b1473) && e.start+2+int(b1473[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1469 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1473)) && b1473[e.start+1] < 0x80 && b1473[e.start]&0x1f != 0x1f && e.start+2+int(b1473[e.start+1]) <= len(b1473) && e.start+2+int(b1473[e.start+1]) == e.end) {
 				var err error
 				if n1469, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
@@ -19935,7 +20167,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			seen |= 1 << 4
 			b1499 := d.window(&e)
 			n1495 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1499)) && b1499[e.start+1] < 0x80 && b1499[e.start]&0x1f != 0x1f && e.start+2+int(b1499[e.start+1]) <= len(b1499) && e.start+2+int(b1499[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1495 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1499)) && b1499[e.start+1] < 0x80 && b1499[e.start]&0x1f != 0x1f && e.start+2+int(b1499[e.start+1]) <= len(b1499) && e.start+2+int(b1499[e.start+1]) == e.end) {
 				var err error
 				if n1495, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
@@ -20722,7 +20956,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 			seen |= 1 << 1
 			b1547 := d.window(&e)
 			n1543 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1547)) && b1547[e.start+1] < 0x80 && b1547[e.start]&0x1f != 0x1f && e.start+2+int(b1547[e.start+1]) <= len(b1547) && e.start+2+int(b1547[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1543 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1547)) && b1547[e.start+1] < 0x80 && b1547[e.start]&0x1f != 0x1f && e.start+2+int(b1547[e.start+1]) <= len(b1547) && e.start+2+int(b1547[e.start+1]) == e.end) {
 				var err error
 				if n1543, err = d.count(&e); err != nil {
 					return codecerr.At(err, "statValue")
@@ -21693,7 +21929,9 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		b1610 := d.window(h)
 		n1606 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b1610)) && b1610[(*h).start+1] < 0x80 && b1610[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1610[(*h).start+1]) <= len(b1610) && (*h).start+2+int(b1610[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n1606 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1610)) && b1610[(*h).start+1] < 0x80 && b1610[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1610[(*h).start+1]) <= len(b1610) && (*h).start+2+int(b1610[(*h).start+1]) == (*h).end) {
 			var err error
 			if n1606, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
@@ -21787,7 +22025,9 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		b1620 := d.window(h)
 		n1616 := 1
-		if !((*h).cons && uint((*h).start)+1 < uint(len(b1620)) && b1620[(*h).start+1] < 0x80 && b1620[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1620[(*h).start+1]) <= len(b1620) && (*h).start+2+int(b1620[(*h).start+1]) == (*h).end) {
+		if (*h).cons && (*h).start == (*h).end {
+			n1616 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1620)) && b1620[(*h).start+1] < 0x80 && b1620[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1620[(*h).start+1]) <= len(b1620) && (*h).start+2+int(b1620[(*h).start+1]) == (*h).end) {
 			var err error
 			if n1616, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
@@ -22308,7 +22548,9 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 3
 			b1646 := d.window(&e)
 			n1642 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1646)) && b1646[e.start+1] < 0x80 && b1646[e.start]&0x1f != 0x1f && e.start+2+int(b1646[e.start+1]) <= len(b1646) && e.start+2+int(b1646[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1642 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1646)) && b1646[e.start+1] < 0x80 && b1646[e.start]&0x1f != 0x1f && e.start+2+int(b1646[e.start+1]) <= len(b1646) && e.start+2+int(b1646[e.start+1]) == e.end) {
 				var err error
 				if n1642, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -22457,7 +22699,9 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			seen |= 1 << 3
 			b1654 := d.window(&e)
 			n1650 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1654)) && b1654[e.start+1] < 0x80 && b1654[e.start]&0x1f != 0x1f && e.start+2+int(b1654[e.start+1]) <= len(b1654) && e.start+2+int(b1654[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1650 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1654)) && b1654[e.start+1] < 0x80 && b1654[e.start]&0x1f != 0x1f && e.start+2+int(b1654[e.start+1]) <= len(b1654) && e.start+2+int(b1654[e.start+1]) == e.end) {
 				var err error
 				if n1650, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -22737,7 +22981,9 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			seen |= 1 << 1
 			b1666 := d.window(&e)
 			n1662 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1666)) && b1666[e.start+1] < 0x80 && b1666[e.start]&0x1f != 0x1f && e.start+2+int(b1666[e.start+1]) <= len(b1666) && e.start+2+int(b1666[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1662 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1666)) && b1666[e.start+1] < 0x80 && b1666[e.start]&0x1f != 0x1f && e.start+2+int(b1666[e.start+1]) <= len(b1666) && e.start+2+int(b1666[e.start+1]) == e.end) {
 				var err error
 				if n1662, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
@@ -22859,7 +23105,9 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			seen |= 1 << 1
 			b1675 := d.window(&e)
 			n1671 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1675)) && b1675[e.start+1] < 0x80 && b1675[e.start]&0x1f != 0x1f && e.start+2+int(b1675[e.start+1]) <= len(b1675) && e.start+2+int(b1675[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1671 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1675)) && b1675[e.start+1] < 0x80 && b1675[e.start]&0x1f != 0x1f && e.start+2+int(b1675[e.start+1]) <= len(b1675) && e.start+2+int(b1675[e.start+1]) == e.end) {
 				var err error
 				if n1671, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
@@ -22974,7 +23222,9 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			seen |= 1 << 0
 			b1683 := d.window(&e)
 			n1679 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1683)) && b1683[e.start+1] < 0x80 && b1683[e.start]&0x1f != 0x1f && e.start+2+int(b1683[e.start+1]) <= len(b1683) && e.start+2+int(b1683[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1679 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1683)) && b1683[e.start+1] < 0x80 && b1683[e.start]&0x1f != 0x1f && e.start+2+int(b1683[e.start+1]) <= len(b1683) && e.start+2+int(b1683[e.start+1]) == e.end) {
 				var err error
 				if n1679, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -23112,7 +23362,9 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			seen |= 1 << 0
 			b1691 := d.window(&e)
 			n1687 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1691)) && b1691[e.start+1] < 0x80 && b1691[e.start]&0x1f != 0x1f && e.start+2+int(b1691[e.start+1]) <= len(b1691) && e.start+2+int(b1691[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1687 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1691)) && b1691[e.start+1] < 0x80 && b1691[e.start]&0x1f != 0x1f && e.start+2+int(b1691[e.start+1]) <= len(b1691) && e.start+2+int(b1691[e.start+1]) == e.end) {
 				var err error
 				if n1687, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
@@ -24275,7 +24527,9 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			seen |= 1 << 0
 			b1725 := d.window(&e)
 			n1721 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1725)) && b1725[e.start+1] < 0x80 && b1725[e.start]&0x1f != 0x1f && e.start+2+int(b1725[e.start+1]) <= len(b1725) && e.start+2+int(b1725[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1721 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1725)) && b1725[e.start+1] < 0x80 && b1725[e.start]&0x1f != 0x1f && e.start+2+int(b1725[e.start+1]) <= len(b1725) && e.start+2+int(b1725[e.start+1]) == e.end) {
 				var err error
 				if n1721, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationIDList")
@@ -24313,7 +24567,9 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			seen |= 1 << 1
 			b1730 := d.window(&e)
 			n1726 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1730)) && b1730[e.start+1] < 0x80 && b1730[e.start]&0x1f != 0x1f && e.start+2+int(b1730[e.start+1]) <= len(b1730) && e.start+2+int(b1730[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1726 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1730)) && b1730[e.start+1] < 0x80 && b1730[e.start]&0x1f != 0x1f && e.start+2+int(b1730[e.start+1]) <= len(b1730) && e.start+2+int(b1730[e.start+1]) == e.end) {
 				var err error
 				if n1726, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
@@ -24428,7 +24684,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 			seen |= 1 << 1
 			b1739 := d.window(&e)
 			n1735 := 1
-			if !(e.cons && uint(e.start)+1 < uint(len(b1739)) && b1739[e.start+1] < 0x80 && b1739[e.start]&0x1f != 0x1f && e.start+2+int(b1739[e.start+1]) <= len(b1739) && e.start+2+int(b1739[e.start+1]) == e.end) {
+			if e.cons && e.start == e.end {
+				n1735 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1739)) && b1739[e.start+1] < 0x80 && b1739[e.start]&0x1f != 0x1f && e.start+2+int(b1739[e.start+1]) <= len(b1739) && e.start+2+int(b1739[e.start+1]) == e.end) {
 				var err error
 				if n1735, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
