@@ -215,7 +215,7 @@ func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
 			b = append(b, rw.newTerm(e)...)
 			rw.next++
 		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = appendUint(b, string(rw.r.data[h.off:idEnd]), uint64(e.v))
+			b = appendID(b, rw.r.data[h.off:idEnd], e.v)
 			rw.next++
 		case h.cons:
 			b = append(b, rw.r.data[h.off:idEnd]...)
@@ -278,6 +278,22 @@ func (rw *rewriter) sameLengths() bool {
 		}
 	}
 	return true
+}
+
+// appendID appends an INTEGER of identifier octets id and value v as the
+// encoder writes it (appendUint, minimal two's complement), with one
+// append of at most six octets: appendUint's general loops cost a rewrite
+// more than the rest of its copying.
+func appendID(b, id []byte, v uint32) []byte {
+	b = append(b, id...)
+	n := intLen(v)
+	var c [6]byte
+	c[0] = byte(n)
+	for i := n; i >= 1; i-- {
+		c[i] = byte(v)
+		v >>= 8
+	}
+	return append(b, c[:n+1]...)
 }
 
 // intLen is the length of v's INTEGER contents as the encoder writes
