@@ -218,19 +218,49 @@ func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
 			b = appendID(b, rw.r.data[h.off:idEnd], e.v)
 			rw.next++
 		case h.cons:
-			b = append(b, rw.r.data[h.off:idEnd]...)
-			mark := len(b)
-			b = append(b, 0)
+			// The old length octets hold the place of the new ones, which
+			// mostly take as many: then nothing moves.
+			b = append(b, rw.r.data[h.off:h.start]...)
+			mark, k := len(b)-(h.start-idEnd), h.start-idEnd
 			if b, ok = rw.emit(b, h.start, h.end); !ok {
 				return b, false
 			}
-			b = endLen(b, mark)
+			b = putLen(b, mark, k)
 		default:
 			return b, false // an edit inside a primitive: not what the scanner reports
 		}
 		off = h.next
 	}
 	return b, true
+}
+
+// putLen writes at mark the length of what follows the k octets there
+// (the place held for it), moving what follows when the length takes
+// another number of octets.
+func putLen(b []byte, mark, k int) []byte {
+	n := len(b) - mark - k
+	need := 1
+	if n >= 0x80 {
+		need += (bits.Len(uint(n)) + 7) / 8
+	}
+	switch {
+	case need > k:
+		b = append(b, make([]byte, need-k)...)
+		copy(b[mark+need:], b[mark+k:mark+k+n])
+	case need < k:
+		copy(b[mark+need:], b[mark+k:])
+		b = b[:mark+need+n]
+	}
+	if need == 1 {
+		b[mark] = byte(n)
+		return b
+	}
+	b[mark] = 0x80 | byte(need-1)
+	for i := need - 1; i >= 1; i-- {
+		b[mark+i] = byte(n)
+		n >>= 8
+	}
+	return b
 }
 
 // canonical returns where h's length octets start, and whether they are

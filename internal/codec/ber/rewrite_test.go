@@ -192,3 +192,18 @@ func TestAppendID(t *testing.T) {
 		}
 	}
 }
+
+// putLen writes what endLen writes, whatever room was held for the
+// length.
+func TestPutLen(t *testing.T) {
+	for _, n := range []int{0, 5, 0x7f, 0x80, 0xff, 0x100, 0x1234, 0x10000} {
+		body := bytes.Repeat([]byte{7}, n)
+		want := endLen(append([]byte{0xa1, 0}, body...), 1)
+		for k := 1; k <= 4; k++ {
+			b := append(append([]byte{0xa1}, make([]byte, k)...), body...)
+			if got := putLen(b, 1, k); !bytes.Equal(got, want) {
+				t.Fatalf("length %d with %d octets held: % x..., want % x...", n, k, got[:min(8, len(got))], want[:min(8, len(want))])
+			}
+		}
+	}
+}
